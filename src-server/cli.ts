@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, configFromEnv, createServer, resolveConfig } from './index.ts';
+
+const USAGE = `Usage: pbx-console <command> [options]
+
+Commands:
+  serve     Start the API server and the console (default)
+            --host <addr>       listen address (PBX_HOST, default 0.0.0.0)
+            --port <n>          HTTP port; 0 picks a free one (PBX_PORT, default 8088)
+            --data-dir <dir>    data directory (PBX_DATA_DIR, default ./data)
+            --https-port <n>    optional HTTPS port (PBX_HTTPS_PORT)
+  help      Show this text
+`;
+
+/** The repository (or installed package) root: the nearest folder up from here with a package.json. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'https-port': { type: 'string' },
+    },
+    strict: true,
+  });
+  const flags = Object.fromEntries(
+    Object.entries({ host: values.host, port: values.port, dataDir: values['data-dir'], httpsPort: values['https-port'] }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  const staticDir = join(packageRoot(), 'out', 'renderer');
+  const config = resolveConfig({ staticDir }, configFromEnv(), flags);
+  const server = createServer(config);
+  await server.start();
+  console.log(`PBX Console listening on ${server.url}`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Error while stopping after ${signal}:`, error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** Commands by name; features add theirs (admin, keys). */
+const commands: Record<string, (argv: string[]) => Promise<void>> = {
+  serve,
+  help: async () => {
+    process.stdout.write(USAGE);
+  },
+};
+
+async function main(): Promise<void> {
+  const [command = 'serve', ...rest] = process.argv.slice(2);
+  const run = commands[command];
+  if (!run) {
+    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+    process.exit(2);
+  }
+  await run(rest);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else if ((error as { code?: string }).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Choose another --port.`);
+  else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${(error as Error).message}\n\n${USAGE}`);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Every setting the server accepts, with its default. One validated object, built once at start. */
+export const serverConfigSchema = z.object({
+  host: z.string().min(1, 'host must not be empty').default('0.0.0.0'),
+  port: z.coerce.number().int().min(0).max(65535).default(8088),
+  /** Optional HTTPS listener; absent means HTTP only. */
+  httpsPort: z.coerce.number().int().min(0).max(65535).optional(),
+  dataDir: z.string().min(1, 'dataDir must not be empty').default('./data'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Worker threads in the request pool (SPEC: 3). */
+  workers: z.coerce.number().int().min(1).max(32).default(3),
+  /** Largest request body accepted, in bytes. */
+  bodyLimitBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** How long the web thread waits for a worker before answering 504 (SPEC: at least 30 s). */
+  maxWaitMs: z.coerce.number().int().min(1).default(30_000),
+  /** First admin password, applied only when none is set yet. */
+  adminPassword: z.string().min(1).optional(),
+  /** Built console files served at `/`; absent means API only. */
+  staticDir: z.string().min(1).optional(),
+  /** Extra ES modules exporting resource declarations (module loader and tests use this). */
+  resourceModules: z.array(z.string().min(1)).default([]),
+});
+
+export type ServerConfig = z.output<typeof serverConfigSchema>;
+export type ServerConfigInput = z.input<typeof serverConfigSchema>;

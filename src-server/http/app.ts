@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { FeatureHandle } from '../features.ts';
+import serveStatic from 'koa-static';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Services } from '../services.ts';
+import { bodyParser } from './body.ts';
+import { notFound } from './errors.ts';
+import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
+import { V3_PREFIX, v3Handler } from './v3-handler.ts';
+
+const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
+
+/** Assembles the Koa app: error envelope, access log, limits, guards, body parsing, fixed routes, v3 grammar, console. */
+export function createApp(services: Services, handles: FeatureHandle[] = []): Koa {
+  const app = new Koa({ proxy: false });
+  app.use(errorRenderer(services.logger));
+  app.use(accessLog(services.logger));
+  app.use(urlLimit);
+  for (const handle of handles) for (const guard of handle.guards ?? []) app.use(guard);
+
+  const parseBody = bodyParser(services.config.bodyLimitBytes);
+  app.use((ctx, next) => (API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
+
+  const router = new Router();
+  for (const handle of handles) handle.routes?.(router);
+  app.use(router.routes());
+
+  const handleV3 = v3Handler(services);
+  app.use((ctx, next) => (ctx.path.startsWith(V3_PREFIX) || ctx.path === V3_PREFIX.slice(0, -1) ? handleV3(ctx) : next()));
+
+  const staticDir = services.config.staticDir;
+  if (staticDir && existsSync(join(staticDir, 'index.html'))) {
+    app.use(serveStatic(staticDir, { index: 'index.html' }));
+    // Single-page console: unknown non-API GETs get the app shell.
+    app.use(async (ctx, next) => {
+      if ((ctx.method === 'GET' || ctx.method === 'HEAD') && !API_PATH.test(ctx.path)) {
+        ctx.path = '/index.html';
+        return serveStatic(staticDir)(ctx, next);
+      }
+      return next();
+    });
+  }
+
+  app.use((ctx) => {
+    throw notFound(`No endpoint at ${ctx.method} ${ctx.path.slice(0, 200)}.`);
+  });
+  return app;
+}

@@ -1,0 +1,31 @@
+/** An error that maps to an HTTP status and the spec's envelope. Anything else becomes a logged 500. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: string[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(messages.join('; '));
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, [message]);
+export const unauthorized = (message = 'Authentication required: send a valid Bearer token or API key.') =>
+  new HttpError(401, [message]);
+export const forbidden = (message = 'Access denied.') => new HttpError(403, [message]);
+export const notFound = (message = 'Not found.') => new HttpError(404, [message]);
+export const methodNotAllowed = (message: string, allow: string[]) =>
+  new HttpError(405, [message], allow.length ? { Allow: allow.join(', ') } : {});
+export const conflict = (message: string) => new HttpError(409, [message]);
+export const payloadTooLarge = (limit: number) =>
+  new HttpError(413, [`Request body is larger than the limit of ${limit} bytes.`]);
+export const uriTooLong = (limit: number) => new HttpError(414, [`Request path is longer than ${limit} characters.`]);
+export const unsupportedMediaType = (type: string) =>
+  new HttpError(415, [`Content type "${type}" is not supported; send application/json or application/x-www-form-urlencoded.`]);
+export const unprocessable = (errors: string[]) => new HttpError(422, errors);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, [message], { 'Retry-After': String(retryAfterSeconds) });
+export const serviceUnavailable = (message = 'The service is temporarily unavailable, please retry later.') =>
+  new HttpError(503, [message], { 'Retry-After': '1' });
+export const gatewayTimeout = (message: string) => new HttpError(504, [message]);

@@ -1,0 +1,137 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { ServerBus } from './bus.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { resolveConfig } from './config/load.ts';
+import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
+import { features, type FeatureHandle } from './features.ts';
+import { createApp } from './http/app.ts';
+import { renderError } from './http/envelope.ts';
+import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';
+import { RequestQueue } from './queue/request-queue.ts';
+import { coreResources } from './resources/index.ts';
+import { importResourceModule, ResourceRegistry } from './resources/registry.ts';
+import type { Services } from './services.ts';
+import { openDatabase } from './storage/database.ts';
+import { migrate } from './storage/migrations.ts';
+
+export { ConfigError, configFromEnv, resolveConfig } from './config/load.ts';
+export type { ServerConfig, ServerConfigInput } from './config/schema.ts';
+
+export interface CreateServerOptions extends ServerConfigInput {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface PbxServer {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Base URL once started, e.g. http://127.0.0.1:8088 */
+  readonly url: string;
+  readonly port: number;
+  readonly config: ServerConfig;
+  /** Shared services, for hosts and tests that need the database or the bus. */
+  readonly services: Services;
+}
+
+const runningFromSource = import.meta.url.endsWith('.ts');
+
+/** Builds the server. Nothing is opened until start(); config errors throw ConfigError at once. */
+export function createServer(options: CreateServerOptions = {}): PbxServer {
+  const { clock = systemClock, logger: givenLogger, ...input } = options;
+  const config = resolveConfig(input);
+  const logger = givenLogger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
+  let services: Services | undefined;
+  let httpServer: Server | undefined;
+  let handles: FeatureHandle[] = [];
+  let port = 0;
+
+  const server: PbxServer = {
+    config,
+    get port() {
+      return port;
+    },
+    get url() {
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    },
+    get services() {
+      if (!services) throw new Error('The server is not started.');
+      return services;
+    },
+
+    async start() {
+      const dataDir = resolve(config.dataDir);
+      const databaseFile = join(dataDir, 'pbx.sqlite');
+      const db = openDatabase(databaseFile);
+      migrate(db);
+
+      const resourceModules = config.resourceModules.map((m) => resolve(m));
+      const registry = new ResourceRegistry(coreResources);
+      for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
+
+      const bus = new ServerBus();
+      const queueLimits = new CachedQueueLimits(db, clock);
+      const queue = new RequestQueue({
+        workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),
+        workers: config.workers,
+        workerInit: { databaseFile, resourceModules },
+        execArgv: runningFromSource ? ['--import', 'tsx'] : [],
+        limits: queueLimits,
+        maxWaitMs: config.maxWaitMs,
+        clock,
+        db,
+        logger,
+      });
+      services = { config, db, logger, clock, bus, registry, queue, queueLimits };
+      bus.on('resource-changed', (event) => {
+        if (event.resource === GENERAL_SETTINGS_KEY) queueLimits.invalidate();
+      });
+
+      handles = [];
+      for (const feature of features) handles.push(await feature.start(services));
+      const app = createApp(services, handles);
+      httpServer = createHttpServer(app.callback());
+      httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+        // Malformed requests the HTTP parser rejects still get an envelope, never a bare reset.
+        if (!socket.writable) return socket.destroy();
+        const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+        const message = status === 431 ? 'Request headers are too large.' : 'Malformed HTTP request.';
+        const { body } = renderError(status, [message]);
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      await new Promise<void>((resolveListen, reject) => {
+        httpServer!.once('error', reject);
+        httpServer!.listen(config.port, config.host, () => {
+          httpServer!.off('error', reject);
+          resolveListen();
+        });
+      });
+      port = (httpServer.address() as AddressInfo).port;
+      logger.info({ url: server.url, dataDir }, 'server listening');
+    },
+
+    async stop() {
+      if (httpServer) {
+        const closed = new Promise<void>((r) => httpServer!.close(() => r()));
+        httpServer.closeAllConnections();
+        await closed;
+        httpServer = undefined;
+      }
+      for (const handle of handles.reverse()) await handle.stop?.();
+      handles = [];
+      if (services) {
+        await services.queue.close();
+        services.db.close();
+        services = undefined;
+      }
+      logger.flush?.();
+    },
+  };
+  return server;
+}

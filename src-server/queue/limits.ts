@@ -1,0 +1,46 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import { readSetting } from '../storage/settings.ts';
+
+export interface QueueLimits {
+  /** Jobs allowed to wait for a worker; over it, 503 at once. */
+  maxLength: number;
+  /** Age after which a waiting job is dropped. */
+  ttlMs: number;
+}
+
+export const DEFAULT_QUEUE_MAX_LENGTH = 50;
+export const DEFAULT_REQUEST_TTL_SECONDS = 35;
+/** SPEC: the queue length setting is cached 10 s. */
+export const LIMITS_CACHE_MS = 10_000;
+/** The general-settings singleton holds both limits. */
+export const GENERAL_SETTINGS_KEY = 'general-settings';
+
+/** Reads APIQueueMaxLength / APIRequestTTL from settings at most once per cache period. */
+export class CachedQueueLimits {
+  private cached?: { value: QueueLimits; readAt: number };
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  current(): QueueLimits {
+    const now = this.clock.now();
+    if (!this.cached || now - this.cached.readAt >= LIMITS_CACHE_MS) {
+      this.cached = { value: this.read(), readAt: now };
+    }
+    return this.cached.value;
+  }
+
+  /** Forget the cached value (after this server itself changed the settings). */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  private read(): QueueLimits {
+    const stored = readSetting<{ APIQueueMaxLength?: number; APIRequestTTL?: number }>(this.db, GENERAL_SETTINGS_KEY) ?? {};
+    const ttlSeconds = stored.APIRequestTTL ?? DEFAULT_REQUEST_TTL_SECONDS;
+    return { maxLength: stored.APIQueueMaxLength ?? DEFAULT_QUEUE_MAX_LENGTH, ttlMs: ttlSeconds * 1000 };
+  }
+}

@@ -1,0 +1,49 @@
+import type { SessionContext } from '../auth/principal.ts';
+import type { BusEvent } from '../bus.ts';
+import type { HttpVerb, OperationName } from '../resources/types.ts';
+
+/** The wire types between the web thread and the workers. Plain, structured-cloneable objects only. */
+
+export interface JobTarget {
+  resource: string;
+  operation: OperationName;
+  verb: HttpVerb;
+  id?: string;
+}
+
+export interface JobRequest {
+  jobId: string;
+  /** Epoch ms when the web thread queued it; a worker drops it when older than ttlMs. */
+  enqueuedAt: number;
+  ttlMs: number;
+  /** Async and debug jobs are exempt from the TTL (SPEC). */
+  ttlExempt: boolean;
+  attempt: number;
+  target: JobTarget;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  headers: Record<string, string>;
+  session: SessionContext | null;
+  canReadSensitive: boolean;
+}
+
+/** Bodies above this cross the thread boundary gzip-compressed (SPEC: 1 MB). */
+export const COMPRESS_ABOVE_BYTES = 1024 * 1024;
+
+export type JobResponse =
+  | {
+      kind: 'done';
+      status: number;
+      hash: string;
+      /** The final envelope JSON, or its gzip when larger than COMPRESS_ABOVE_BYTES. */
+      body: string | Uint8Array;
+      compressed: boolean;
+      events: BusEvent[];
+    }
+  | { kind: 'expired'; ageMs: number };
+
+/** Passed to each worker once, at thread start. */
+export interface WorkerInit {
+  databaseFile: string;
+  resourceModules: string[];
+}

@@ -1,0 +1,106 @@
+import { parsePageRequest, paginationOf } from './pagination.ts';
+import { rowToValues, toPublicRecord, valuesToRow } from './records.ts';
+import { created, failure, invalid, ok, recordNotFound } from './results.ts';
+import { prepareSave, type SaveMode } from './save.ts';
+import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from './types.ts';
+
+export interface CrudOptions {
+  table: string;
+  /** Server-chosen ids; without it the client supplies the id field (or SQLite assigns one). */
+  generateId?: () => string;
+  /** Cross-field checks after defaults; return problems as sentences. */
+  validate?: (complete: Record<string, unknown>, ctx: ActionContext) => string[];
+  /** Read shape, when it differs from the stored fields. */
+  present?: (values: Record<string, unknown>, ctx: ActionContext) => Record<string, unknown>;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Generic CRUD over one table, implementing the SPEC's save semantics for a declared resource. */
+export function crudActions(declaration: ResourceDeclaration, options: CrudOptions): Required<Omit<ResourceActions, 'custom'>> {
+  const table = quote(options.table);
+  const idField = declaration.idField ?? 'id';
+  const idColumn = quote(idField);
+  const clientChosenId = idField in declaration.fields && !declaration.fields[idField]!.readOnly && !options.generateId;
+
+  const load = (ctx: ActionContext, id: string) => {
+    const row = ctx.db.prepare(`SELECT * FROM ${table} WHERE ${idColumn} = ?`).get(id) as Record<string, unknown> | undefined;
+    return row ? { ...rowToValues(declaration, row), [idField]: row[idField] } : undefined;
+  };
+  const present = (ctx: ActionContext, values: Record<string, unknown>) =>
+    options.present
+      ? options.present(values, ctx)
+      : { [idField]: values[idField], ...toPublicRecord(declaration, values, ctx.canReadSensitive) };
+
+  const getList: ActionHandler = (ctx) => {
+    const page = parsePageRequest(ctx.query);
+    if (page && 'errors' in page) return invalid(page.errors);
+    const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const rows = (page
+      ? ctx.db.prepare(`SELECT * FROM ${table} ORDER BY ${idColumn} LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+      : ctx.db.prepare(`SELECT * FROM ${table} ORDER BY ${idColumn}`).all()) as Record<string, unknown>[];
+    const data = rows.map((row) => present(ctx, { ...rowToValues(declaration, row), [idField]: row[idField] }));
+    return ok(data, { pagination: paginationOf(total, page, data.length) });
+  };
+
+  const getRecord: ActionHandler = (ctx) => {
+    const values = load(ctx, ctx.id!);
+    return values ? ok(present(ctx, values)) : recordNotFound(declaration.name, ctx.id!);
+  };
+
+  const save = (mode: SaveMode): ActionHandler => (ctx) =>
+    ctx.db.transaction(() => {
+      const existing = mode === 'create' ? undefined : load(ctx, ctx.id!);
+      if (mode !== 'create' && !existing) return recordNotFound(declaration.name, ctx.id!);
+      const outcome = prepareSave({
+        declaration,
+        mode,
+        verb: ctx.verb,
+        body: ctx.body,
+        existing,
+        validate: options.validate && ((complete) => options.validate!(complete, ctx)),
+      });
+      if (!outcome.ok) return invalid(outcome.errors);
+      const values = { ...outcome.values };
+
+      if (mode === 'create') {
+        let id: unknown = clientChosenId ? values[idField] : options.generateId?.();
+        if (id !== undefined && load(ctx, String(id))) return failure(409, `A record with ${idField} "${String(id)}" already exists.`);
+        if (id !== undefined) values[idField] = id;
+        const row = valuesToRow(declaration, values);
+        if (id !== undefined) row[idField] = id;
+        const columns = Object.keys(row);
+        const info = ctx.db
+          .prepare(`INSERT INTO ${table} (${columns.map(quote).join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`)
+          .run(row);
+        id ??= Number(info.lastInsertRowid);
+        ctx.emit({ type: 'resource-changed', resource: declaration.name });
+        return created(present(ctx, load(ctx, String(id))!));
+      }
+
+      if (idField in values && String(values[idField]) !== String(existing![idField])) {
+        return invalid([`${idField} cannot be changed; create a new record instead.`]);
+      }
+      delete values[idField];
+      const row = valuesToRow(declaration, values);
+      const columns = Object.keys(row);
+      if (columns.length) {
+        ctx.db
+          .prepare(`UPDATE ${table} SET ${columns.map((c) => `${quote(c)} = @${c}`).join(', ')} WHERE ${idColumn} = @__id`)
+          .run({ ...row, __id: existing![idField] });
+        ctx.emit({ type: 'resource-changed', resource: declaration.name });
+      }
+      return ok(present(ctx, load(ctx, ctx.id!)!));
+    })();
+
+  const remove: ActionHandler = (ctx) =>
+    ctx.db.transaction(() => {
+      const existing = load(ctx, ctx.id!);
+      if (!existing) return recordNotFound(declaration.name, ctx.id!);
+      ctx.db.prepare(`DELETE FROM ${table} WHERE ${idColumn} = ?`).run(existing[idField]);
+      ctx.emit({ type: 'resource-changed', resource: declaration.name });
+      return ok({ [idField]: existing[idField] });
+    })();
+
+  return { getList, getRecord, create: save('create'), update: save('update'), patch: save('patch'), delete: remove };
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { FieldDef } from './types.ts';
+
+type Options = Omit<FieldDef, 'schema' | 'storage' | 'sanitize'> & { sanitize?: FieldDef['sanitize'] };
+
+const trimString = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v);
+
+/** Accepts true/false, 1/0 and their string forms (form posts send strings). */
+export const toBoolean = (v: unknown): unknown => {
+  if (v === 'true' || v === '1' || v === 1 || v === 'on') return true;
+  if (v === 'false' || v === '0' || v === 0 || v === '' || v === 'off') return false;
+  return v;
+};
+
+const toInteger = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v);
+
+/** Field constructors: each pairs a schema with its sanitiser and storage kind. */
+export const field = {
+  text(schema: z.ZodType = z.string(), options: Options = {}): FieldDef {
+    return { sanitize: trimString, ...options, schema, storage: 'text' };
+  },
+  boolean(options: Options = {}): FieldDef {
+    return { sanitize: toBoolean, ...options, schema: z.boolean({ error: 'must be true or false' }), storage: 'boolean' };
+  },
+  integer(schema: z.ZodType = z.number().int(), options: Options = {}): FieldDef {
+    return { sanitize: toInteger, ...options, schema, storage: 'integer' };
+  },
+  json(schema: z.ZodType, options: Options = {}): FieldDef {
+    return { ...options, schema, storage: 'json' };
+  },
+};

@@ -1,0 +1,8 @@
+import { GENERAL_SETTINGS_KEY } from '../../queue/limits.ts';
+import { singletonActions } from '../singleton.ts';
+import type { ResourceActions } from '../types.ts';
+import { generalSettingsDeclaration } from './declaration.ts';
+
+export const generalSettingsActions: ResourceActions = singletonActions(generalSettingsDeclaration, {
+  settingKey: GENERAL_SETTINGS_KEY,
+});

@@ -1,0 +1,17 @@
+import { extensionsActions } from './extensions/actions.ts';
+import { extensionsDeclaration } from './extensions/declaration.ts';
+import { generalSettingsActions } from './general-settings/actions.ts';
+import { generalSettingsDeclaration } from './general-settings/declaration.ts';
+import { providersActions } from './providers/actions.ts';
+import { providersDeclaration } from './providers/declaration.ts';
+import { systemActions } from './system/actions.ts';
+import { systemDeclaration } from './system/declaration.ts';
+import type { ResourceDefinition } from './types.ts';
+
+/** Every core v3 resource. Workers and the web thread both build their registry from this list. */
+export const coreResources: ResourceDefinition[] = [
+  { declaration: systemDeclaration, actions: systemActions },
+  { declaration: extensionsDeclaration, actions: extensionsActions },
+  { declaration: providersDeclaration, actions: providersActions },
+  { declaration: generalSettingsDeclaration, actions: generalSettingsActions },
+];

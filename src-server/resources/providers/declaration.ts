@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { field } from '../fields.ts';
+import type { ResourceDeclaration } from '../types.ts';
+
+/** Host name or address, optionally with a port. */
+const hostSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'must be a host name or address, optionally with :port');
+
+export const providersDeclaration: ResourceDeclaration = {
+  name: 'providers',
+  description: 'SIP trunks to telephony providers.',
+  processor: 'ProvidersManagementProcessor',
+  kind: 'collection',
+  idField: 'id',
+  security: { permission: 'Providers', channels: ['localhost', 'bearer_token'] },
+  fields: {
+    id: field.text(z.string(), { readOnly: true, description: 'Generated id, such as SIP-1A2B3C4D.' }),
+    description: field.text(z.string().min(1).max(255), { required: true }),
+    host: field.text(hostSchema, { required: true }),
+    username: field.text(z.string().max(100), { default: '' }),
+    secret: field.text(z.string().max(100), { default: '', writeOnly: true, description: 'Registration password; write-only.' }),
+    disabled: field.boolean({ default: false }),
+  },
+  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+};

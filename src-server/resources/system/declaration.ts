@@ -1,0 +1,13 @@
+import type { ResourceDeclaration } from '../types.ts';
+
+export const systemDeclaration: ResourceDeclaration = {
+  name: 'system',
+  description: 'Service health and information.',
+  processor: 'SystemManagementProcessor',
+  security: { permission: 'System', channels: ['localhost', 'bearer_token'] },
+  fields: {},
+  operations: [],
+  customMethods: {
+    ping: { verbs: ['GET'], scope: 'collection', level: 'READ', public: true, description: 'Liveness check; answers `{result: true}`.' },
+  },
+};

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import type { ActionResult } from '../http/envelope.ts';
+import type { Db } from '../storage/database.ts';
+import type { SessionContext } from '../auth/principal.ts';
+import type { BusEvent } from '../bus.ts';
+
+export type Level = 'READ' | 'WRITE' | 'ADMIN' | 'SENSITIVE';
+export type Channel = 'localhost' | 'bearer_token' | 'public';
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type CrudOperation = 'getList' | 'getRecord' | 'create' | 'update' | 'patch' | 'delete';
+/** A CRUD operation name, or the name of a declared custom method. */
+export type OperationName = CrudOperation | (string & {});
+
+/** One field of a resource: validation, defaults and visibility all derive from this. */
+export interface FieldDef {
+  /** Validates a present, sanitised value. */
+  schema: z.ZodType;
+  required?: boolean;
+  /** Applied on create only (SPEC save rule 4); a function is called per record. */
+  default?: unknown;
+  /** SPEC save rule 1: normalises raw input (trim, "1"/"0" to boolean, ...). */
+  sanitize?: (value: unknown) => unknown;
+  /** Accepted on write, never returned (secrets). */
+  writeOnly?: boolean;
+  /** Returned only to callers holding the SENSITIVE level. */
+  sensitive?: boolean;
+  /** Returned, never written by clients (timestamps, generated ids). */
+  readOnly?: boolean;
+  /** How the generic store keeps it in SQLite. */
+  storage: 'text' | 'integer' | 'boolean' | 'json';
+  description?: string;
+}
+
+export interface CustomMethodDecl {
+  verbs: HttpVerb[];
+  scope: 'collection' | 'resource';
+  level: Level;
+  /** Public methods skip authentication (an invalid token is ignored). */
+  public?: boolean;
+  description?: string;
+  /** Body (or, for GET, query) schema; used for validation hints and OpenAPI. */
+  input?: z.ZodType;
+}
+
+export interface SecurityDecl {
+  /** Permission name, `Resource` in `Resource:Action`. */
+  permission: string;
+  channels: Channel[];
+  /** Levels per CRUD operation; defaults: reads READ, writes WRITE. */
+  levels?: Partial<Record<CrudOperation, Level>>;
+}
+
+/** The one typed description of a v3 resource. Routing, validation, permissions and OpenAPI read it. */
+export interface ResourceDeclaration {
+  /** Path name: `extensions`, or `module-{slug}/{resource}` for modules. */
+  name: string;
+  version?: 'v3';
+  description: string;
+  /** Shown as `processor` in the envelope; defaults to the name. */
+  processor?: string;
+  /** A singleton (`fail2ban`) is read and written at the collection path and has no ids. */
+  kind?: 'collection' | 'singleton';
+  security: SecurityDecl;
+  /** Name of the id field (collections); it is part of `fields` when clients choose ids. */
+  idField?: string;
+  fields: Record<string, FieldDef>;
+  operations: CrudOperation[];
+  customMethods?: Record<string, CustomMethodDecl>;
+  /** Older actions (api-keys) check required fields on every verb, PATCH included. */
+  requireOnEveryVerb?: boolean;
+}
+
+/** Everything an action sees. It runs in a worker thread. */
+export interface ActionContext {
+  db: Db;
+  resource: ResourceDeclaration;
+  operation: OperationName;
+  verb: HttpVerb;
+  id?: string;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  /** Filtered request headers (SPEC "Headers forwarded to workers"). */
+  headers: Record<string, string>;
+  /** Present for Bearer requests only. */
+  session: SessionContext | null;
+  canReadSensitive: boolean;
+  /** Worker identifier reported as `pid`. */
+  pid: number;
+  now(): number;
+  /** Queues an event for the web thread (cache invalidation and the like). */
+  emit(event: BusEvent): void;
+}
+
+export type ActionHandler = (ctx: ActionContext) => ActionResult | Promise<ActionResult>;
+
+export interface ResourceActions {
+  getList?: ActionHandler;
+  getRecord?: ActionHandler;
+  create?: ActionHandler;
+  update?: ActionHandler;
+  patch?: ActionHandler;
+  delete?: ActionHandler;
+  custom?: Record<string, ActionHandler>;
+}
+
+export interface ResourceDefinition {
+  declaration: ResourceDeclaration;
+  actions: ResourceActions;
+}
+
+/** Identity helper that keeps literal types and documents intent at the definition site. */
+export function defineResource(declaration: ResourceDeclaration, actions: ResourceActions): ResourceDefinition {
+  return { declaration, actions };
+}

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { ServerBus } from './bus.ts';
+import type { Clock } from './clock.ts';
+import type { ServerConfig } from './config/schema.ts';
+import type { CachedQueueLimits } from './queue/limits.ts';
+import type { RequestQueue } from './queue/request-queue.ts';
+import type { ResourceRegistry } from './resources/registry.ts';
+import type { Db } from './storage/database.ts';
+
+/** What the web thread's features share. Built once in createServer. */
+export interface Services {
+  config: ServerConfig;
+  db: Db;
+  logger: Logger;
+  clock: Clock;
+  bus: ServerBus;
+  registry: ResourceRegistry;
+  queue: RequestQueue;
+  queueLimits: CachedQueueLimits;
+}

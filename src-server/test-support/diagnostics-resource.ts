@@ -1,0 +1,62 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ok } from '../resources/results.ts';
+import type { ActionContext, ResourceDefinition } from '../resources/types.ts';
+
+/**
+ * A resource used only by tests (loaded through `resourceModules`), to exercise the queue:
+ * slow jobs, crashing workers, flaky actions, header echo and large results.
+ */
+const ensureLog = (ctx: ActionContext) =>
+  ctx.db.exec('CREATE TABLE IF NOT EXISTS diagnostics_log (tag TEXT NOT NULL, at INTEGER NOT NULL)');
+const log = (ctx: ActionContext, tag: string) => {
+  ensureLog(ctx);
+  ctx.db.prepare('INSERT INTO diagnostics_log (tag, at) VALUES (?, ?)').run(tag, Date.now());
+};
+const count = (ctx: ActionContext, tag: string) => {
+  ensureLog(ctx);
+  return (ctx.db.prepare('SELECT COUNT(*) AS n FROM diagnostics_log WHERE tag = ?').get(tag) as { n: number }).n;
+};
+const q = (ctx: ActionContext, name: string) => String(ctx.query[name] ?? '');
+
+export const resources: ResourceDefinition[] = [
+  {
+    declaration: {
+      name: 'diagnostics',
+      description: 'Test-only diagnostics.',
+      security: { permission: 'Diagnostics', channels: ['localhost', 'bearer_token'] },
+      fields: {},
+      operations: [],
+      customMethods: {
+        sleep: { verbs: ['GET'], scope: 'collection', level: 'READ' },
+        crash: { verbs: ['POST'], scope: 'collection', level: 'WRITE' },
+        flaky: { verbs: ['POST'], scope: 'collection', level: 'WRITE' },
+        echo: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ' },
+        big: { verbs: ['GET'], scope: 'collection', level: 'READ' },
+        runs: { verbs: ['GET'], scope: 'collection', level: 'READ' },
+      },
+    },
+    actions: {
+      custom: {
+        sleep: async (ctx) => {
+          log(ctx, `sleep:${q(ctx, 'tag')}`);
+          await sleep(Number(q(ctx, 'ms') || 100));
+          return ok({ slept: Number(q(ctx, 'ms') || 100) });
+        },
+        crash: (ctx) => {
+          log(ctx, 'crash');
+          process.exit(1);
+        },
+        flaky: (ctx) => {
+          const tag = `flaky:${q(ctx, 'tag')}`;
+          log(ctx, tag);
+          const attempts = count(ctx, tag);
+          if (attempts < Number(q(ctx, 'failures') || 0) + 1) throw new Error(`flaky failure ${attempts}`);
+          return ok({ attempts });
+        },
+        echo: (ctx) => ok({ headers: ctx.headers, session: ctx.session, query: ctx.query, body: ctx.body }),
+        big: (ctx) => ok({ blob: 'x'.repeat(Number(q(ctx, 'kb') || 1) * 1024) }),
+        runs: (ctx) => ok({ count: count(ctx, q(ctx, 'tag')) }),
+      },
+    },
+  },
+];

@@ -1,0 +1,59 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** Parsed JSON body (undefined when the body is not JSON). */
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary shapes
+}
+
+export interface TestRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Objects are sent as JSON; strings and buffers as they are. */
+  body?: unknown;
+  /** Source address of the client socket: 127.0.0.2 makes a remote client for the localhost bypass. */
+  localAddress?: string;
+  rejectUnauthorized?: boolean;
+}
+
+/** A real HTTP request over a real socket, with control of the source address. */
+export function request(url: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  let payload: Buffer | undefined;
+  if (options.body !== undefined) {
+    if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) payload = Buffer.from(options.body as string);
+    else {
+      payload = Buffer.from(JSON.stringify(options.body));
+      headers['content-type'] ??= 'application/json';
+    }
+    headers['content-length'] = String(payload.length);
+  }
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      { method: options.method ?? 'GET', headers, localAddress: options.localAddress, rejectUnauthorized: options.rejectUnauthorized ?? false, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}

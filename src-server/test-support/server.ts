@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer, type CreateServerOptions, type PbxServer } from '../index.ts';
+import { request, type TestRequestOptions, type TestResponse } from './http.ts';
+
+export const REMOTE = '127.0.0.2';
+export const DIAGNOSTICS_MODULE = fileURLToPath(new URL('./diagnostics-resource.ts', import.meta.url));
+
+export interface TestServer {
+  server: PbxServer;
+  url: string;
+  dataDir: string;
+  /** Request a path on this server (from 127.0.0.1 unless localAddress says otherwise). */
+  call(path: string, options?: TestRequestOptions): Promise<TestResponse>;
+  /** Same request from 127.0.0.2: a remote client for the localhost bypass. */
+  remote(path: string, options?: TestRequestOptions): Promise<TestResponse>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a real server on an ephemeral loopback port with a fresh data directory. */
+export async function startTestServer(options: CreateServerOptions & { keepDataDir?: string } = {}): Promise<TestServer> {
+  const { keepDataDir, ...rest } = options;
+  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'pbx-test-'));
+  const make = () => createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent', ...rest });
+  let server = make();
+  await server.start();
+  const handle: TestServer = {
+    get server() {
+      return server;
+    },
+    get url() {
+      return server.url;
+    },
+    dataDir,
+    call: (path, o) => request(`${server.url}${path}`, o),
+    remote: (path, o) => request(`${server.url}${path}`, { localAddress: REMOTE, ...o }),
+    async restart() {
+      const port = server.port;
+      await server.stop();
+      server = createServer({ host: '127.0.0.1', port, dataDir, logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent', ...rest });
+      await server.start();
+    },
+    async close() {
+      await server.stop();
+      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,22 @@
+import { HttpError } from '../http/errors.ts';
+import type { ActionResult } from '../http/envelope.ts';
+import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
+
+/** Finds the handler for a CRUD operation or custom method of a resource. */
+export function findHandler(definition: ResourceDefinition, operation: string): ActionHandler | undefined {
+  const { actions } = definition;
+  if (operation in actions && operation !== 'custom') return actions[operation as keyof typeof actions] as ActionHandler;
+  return actions.custom?.[operation];
+}
+
+/** Runs a handler; an HttpError thrown by an action becomes its unsuccessful result. */
+export async function runAction(handler: ActionHandler, ctx: ActionContext): Promise<ActionResult> {
+  try {
+    return await handler(ctx);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      return { result: false, data: [], httpCode: error.status, messages: { error: error.messages } };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+import { threadId, workerData } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import type { BusEvent } from '../bus.ts';
+import { renderEnvelope } from '../http/envelope.ts';
+import { coreResources } from '../resources/index.ts';
+import { importResourceModule, ResourceRegistry } from '../resources/registry.ts';
+import { openDatabase, type Db } from '../storage/database.ts';
+import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerInit } from '../queue/messages.ts';
+import { findHandler, runAction } from './dispatch.ts';
+
+interface WorkerState {
+  db: Db;
+  registry: ResourceRegistry;
+}
+
+const init = workerData as WorkerInit;
+
+async function load(): Promise<WorkerState> {
+  const registry = new ResourceRegistry(coreResources);
+  for (const file of init.resourceModules) {
+    for (const definition of await importResourceModule(file)) registry.add(definition);
+  }
+  return { db: openDatabase(init.databaseFile), registry };
+}
+
+// Loaded as the thread starts, so the first request does not pay for it. A failure fails each job.
+const state: Promise<WorkerState> = load();
+state.catch(() => undefined);
+
+/** Worker entry: runs one job and returns the finished envelope. Unexpected throws fail the job (it is retried). */
+export default async function runJob(job: JobRequest): Promise<JobResponse> {
+  const ageMs = Date.now() - job.enqueuedAt;
+  if (!job.ttlExempt && ageMs > job.ttlMs) return { kind: 'expired', ageMs };
+
+  const { db, registry } = await state;
+  const definition = registry.get(job.target.resource);
+  const handler = definition && findHandler(definition, job.target.operation);
+  if (!definition || !handler) throw new Error(`No action for ${job.target.resource}:${job.target.operation}`);
+
+  const events: BusEvent[] = [];
+  const result = await runAction(handler, {
+    db,
+    resource: definition.declaration,
+    operation: job.target.operation,
+    verb: job.target.verb,
+    id: job.target.id,
+    query: job.query,
+    body: job.body,
+    headers: job.headers,
+    session: job.session,
+    canReadSensitive: job.canReadSensitive,
+    pid: threadId,
+    now: () => Date.now(),
+    emit: (event) => events.push(event),
+  });
+  const rendered = renderEnvelope(result, {
+    function: job.target.operation,
+    processor: definition.declaration.processor ?? definition.declaration.name,
+    pid: threadId,
+  });
+  if (Buffer.byteLength(rendered.body) <= COMPRESS_ABOVE_BYTES) {
+    return { kind: 'done', status: rendered.status, hash: rendered.hash, body: rendered.body, compressed: false, events };
+  }
+  // Compressed here, off the web thread; the gzip is small, so a structured-clone copy is cheap.
+  const body = new Uint8Array(gzipSync(rendered.body));
+  return { kind: 'done', status: rendered.status, hash: rendered.hash, body, compressed: true, events };
+}
