@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnv, createServer, resolveConfig } from './index.ts';
+import { packageRoot } from './package-info.ts';
 
 const USAGE = `Usage: pbx-console <command> [options]
 
@@ -15,13 +14,6 @@ Commands:
             --https-port <n>    optional HTTPS port (PBX_HTTPS_PORT)
   help      Show this text
 `;
-
-/** The repository (or installed package) root: the nearest folder up from here with a package.json. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
 
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({

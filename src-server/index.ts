@@ -16,6 +16,9 @@ import { importResourceModule, ResourceRegistry } from './resources/registry.ts'
 import type { Services } from './services.ts';
 import { openDatabase } from './storage/database.ts';
 import { migrate } from './storage/migrations.ts';
+import { writeSetting } from './storage/settings.ts';
+import { packageVersion } from './package-info.ts';
+import { RUNTIME_SETTING_KEY, type RuntimeInfo } from './resources/system/actions.ts';
 
 export { ConfigError, configFromEnv, resolveConfig } from './config/load.ts';
 export type { ServerConfig, ServerConfigInput } from './config/schema.ts';
@@ -113,6 +116,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         });
       });
       port = (httpServer.address() as AddressInfo).port;
+      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: null };
+      writeSetting(db, RUNTIME_SETTING_KEY, runtime);
       logger.info({ url: server.url, dataDir }, 'server listening');
     },
 

@@ -1,8 +1,36 @@
+import { readSetting } from '../../storage/settings.ts';
 import { ok } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
+import { bouncerApiUrl, hostAddresses } from './info.ts';
+
+/** Written by the web thread at start: what workers cannot know by themselves. */
+export const RUNTIME_SETTING_KEY = 'runtime';
+export interface RuntimeInfo {
+  version: string;
+  startedAt: number;
+  httpPort: number;
+  httpsPort: number | null;
+}
 
 export const systemActions: ResourceActions = {
   custom: {
     ping: () => ok({ pong: true }),
+    getInfo: (ctx) => {
+      const runtime = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY);
+      const addresses = hostAddresses();
+      const httpPort = runtime?.httpPort ?? 0;
+      const httpsPort = runtime?.httpsPort ?? null;
+      const shown = addresses.length ? addresses : ['127.0.0.1'];
+      return ok({
+        version: runtime?.version ?? 'unknown',
+        uptimeSeconds: runtime ? Math.max(0, Math.floor((ctx.now() - runtime.startedAt) / 1000)) : 0,
+        addresses,
+        httpPort,
+        httpsPort,
+        bouncerApiUrls: shown.map((a) =>
+          httpsPort ? bouncerApiUrl('https', a, httpsPort) : bouncerApiUrl('http', a, httpPort),
+        ),
+      });
+    },
   },
 };

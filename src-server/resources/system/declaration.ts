@@ -9,5 +9,11 @@ export const systemDeclaration: ResourceDeclaration = {
   operations: [],
   customMethods: {
     ping: { verbs: ['GET'], scope: 'collection', level: 'READ', public: true, description: 'Liveness check; answers `{result: true}`.' },
+    getInfo: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Version, uptime, host addresses, ports and the bouncer api_url for each address.',
+    },
   },
 };
