@@ -14,6 +14,7 @@ export interface CrudOptions {
   present?: (values: Record<string, unknown>, ctx: ActionContext) => Record<string, unknown>;
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Generic CRUD over one table, implementing the SPEC's save semantics for a declared resource. */
@@ -52,11 +53,14 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
     ctx.db.transaction(() => {
       const existing = mode === 'create' ? undefined : load(ctx, ctx.id!);
       if (mode !== 'create' && !existing) return recordNotFound(declaration.name, ctx.id!);
+      // On update the id comes from the path; a body need not repeat it.
+      const body =
+        existing && isPlainObject(ctx.body) && !(idField in ctx.body) ? { ...ctx.body, [idField]: existing[idField] } : ctx.body;
       const outcome = prepareSave({
         declaration,
         mode,
         verb: ctx.verb,
-        body: ctx.body,
+        body,
         existing,
         validate: options.validate && ((complete) => options.validate!(complete, ctx)),
       });

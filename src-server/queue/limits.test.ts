@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ManualClock } from '../clock.ts';
+import { openDatabase } from '../storage/database.ts';
+import { migrate } from '../storage/migrations.ts';
+import { writeSetting } from '../storage/settings.ts';
+import { CachedQueueLimits, GENERAL_SETTINGS_KEY } from './limits.ts';
+import { ResultStore } from './result-store.ts';
+
+describe('queue limits', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pbx-limits-'));
+  const db = openDatabase(join(dir, 'db.sqlite'));
+  migrate(db);
+  after(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('defaults to 50 queued requests and a 35 s TTL', () => {
+    assert.deepEqual(new CachedQueueLimits(db, new ManualClock()).current(), { maxLength: 50, ttlMs: 35_000 });
+  });
+
+  it('re-reads the settings at most every 10 s', () => {
+    const clock = new ManualClock();
+    const limits = new CachedQueueLimits(db, clock);
+    assert.equal(limits.current().maxLength, 50);
+    writeSetting(db, GENERAL_SETTINGS_KEY, { APIQueueMaxLength: 7, APIRequestTTL: 2 });
+    clock.advance(9_999);
+    assert.equal(limits.current().maxLength, 50, 'still cached');
+    clock.advance(1);
+    assert.deepEqual(limits.current(), { maxLength: 7, ttlMs: 2000 });
+  });
+});
+
+describe('ResultStore', () => {
+  it('keeps results for 120 s', () => {
+    const clock = new ManualClock();
+    const store = new ResultStore<string>(clock);
+    store.put('a', 'done');
+    clock.advance(119_999);
+    assert.equal(store.get('a'), 'done');
+    clock.advance(1);
+    assert.equal(store.get('a'), undefined);
+    assert.equal(store.size, 0);
+  });
+});
