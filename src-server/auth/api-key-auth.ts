@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import { pathAllowed } from './allowed-paths.ts';
+import { API_KEY_PATTERN, findApiKey, touchApiKey, type StoredApiKey } from './api-key-store.ts';
+import { credentialRejected, presentedCredential } from './credentials.ts';
+import { sourceAllowed } from './network-binding.ts';
+import { remoteIp } from './remote-address.ts';
+
+/**
+ * Validates an API key token: one indexed lookup (no cache, so a deleted key fails at once), then
+ * the network filter binding (403 from another source). Records the use at most once a minute.
+ */
+export function resolveApiKey(services: Services, ctx: Context, token: string): StoredApiKey {
+  if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key');
+  const key = findApiKey(services.db, token);
+  if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key');
+  const ip = remoteIp(ctx);
+  if (!sourceAllowed(services.db, key.networkFilterId, ip)) {
+    throw forbidden(`This API key is bound to a network filter that does not permit ${ip}.`);
+  }
+  touchApiKey(services.db, key.id, ip, services.clock.now());
+  return key;
+}
+
+/** Whether a key may call `path` with `method`: full_permissions, or allowed_paths (an empty map denies). */
+export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allowedPaths'>, path: string, method: string): boolean {
+  return key.fullPermissions || pathAllowed(key.allowedPaths, path, method);
+}
+
+/**
+ * API-key-only authentication for endpoints that accept nothing else (the firewall bouncer export).
+ * `X-Api-Key` or `Authorization: Bearer`; no JWT, no session, no localhost bypass.
+ * Returns the key, or throws 401 (missing or invalid key) or 403 (path or source not allowed).
+ */
+export function authenticateApiKeyOnly(services: Services, ctx: Context, path: string = ctx.path): StoredApiKey {
+  const credential = presentedCredential(ctx);
+  if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
+  if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
+  const key = resolveApiKey(services, ctx, credential.token);
+  if (!apiKeyMayCall(key, path, ctx.method)) {
+    throw forbidden(`This API key is not allowed to ${ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write'} ${path}.`);
+  }
+  return key;
+}
