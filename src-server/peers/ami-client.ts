@@ -46,6 +46,8 @@ interface PendingAction {
 interface AmiClientEvents {
   connected: [];
   disconnected: [reason: string];
+  /** A connect or login attempt failed (lastError says why); a retry is scheduled. */
+  attemptFailed: [reason: string];
   /** Unsolicited events: security events, contact and registry changes... */
   event: [event: AmiMessage];
 }
@@ -249,6 +251,7 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
     if (wasConnected && !this.lastError) this.lastError = 'Asterisk closed the connection.';
     if (!wasConnected && !this.lastError) this.lastError = 'The connection closed before login.';
     if (wasConnected) this.emit('disconnected', this.lastError ?? 'closed');
+    else this.emit('attemptFailed', this.lastError ?? 'closed');
     const delay = Math.min(this.options.maxMs, this.options.initialMs * 2 ** this.failedAttempts);
     this.failedAttempts = Math.min(this.failedAttempts + 1, 30);
     this.reconnectTimer = setTimeout(() => this.open(), delay);
