@@ -1,3 +1,4 @@
+import { statement } from '../storage/database.ts';
 import { parsePageRequest, paginationOf } from './pagination.ts';
 import { rowToValues, toPublicRecord, valuesToRow } from './records.ts';
 import { created, failure, invalid, ok, recordNotFound } from './results.ts';
@@ -25,7 +26,7 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
   const clientChosenId = idField in declaration.fields && !declaration.fields[idField]!.readOnly && !options.generateId;
 
   const load = (ctx: ActionContext, id: string) => {
-    const row = ctx.db.prepare(`SELECT * FROM ${table} WHERE ${idColumn} = ?`).get(id) as Record<string, unknown> | undefined;
+    const row = statement(ctx.db, `SELECT * FROM ${table} WHERE ${idColumn} = ?`).get(id) as Record<string, unknown> | undefined;
     return row ? { ...rowToValues(declaration, row), [idField]: row[idField] } : undefined;
   };
   const present = (ctx: ActionContext, values: Record<string, unknown>) =>
@@ -36,10 +37,10 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
   const getList: ActionHandler = (ctx) => {
     const page = parsePageRequest(ctx.query);
     if (page && 'errors' in page) return invalid(page.errors);
-    const total = (ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const total = (statement(ctx.db, `SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
     const rows = (page
-      ? ctx.db.prepare(`SELECT * FROM ${table} ORDER BY ${idColumn} LIMIT ? OFFSET ?`).all(page.limit, page.offset)
-      : ctx.db.prepare(`SELECT * FROM ${table} ORDER BY ${idColumn}`).all()) as Record<string, unknown>[];
+      ? statement(ctx.db, `SELECT * FROM ${table} ORDER BY ${idColumn} LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+      : statement(ctx.db, `SELECT * FROM ${table} ORDER BY ${idColumn}`).all()) as Record<string, unknown>[];
     const data = rows.map((row) => present(ctx, { ...rowToValues(declaration, row), [idField]: row[idField] }));
     return ok(data, { pagination: paginationOf(total, page, data.length) });
   };
@@ -74,8 +75,7 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
         const row = valuesToRow(declaration, values);
         if (id !== undefined) row[idField] = id;
         const columns = Object.keys(row);
-        const info = ctx.db
-          .prepare(`INSERT INTO ${table} (${columns.map(quote).join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`)
+        const info = statement(ctx.db, `INSERT INTO ${table} (${columns.map(quote).join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`)
           .run(row);
         id ??= Number(info.lastInsertRowid);
         ctx.emit({ type: 'resource-changed', resource: declaration.name });
@@ -89,8 +89,7 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
       const row = valuesToRow(declaration, values);
       const columns = Object.keys(row);
       if (columns.length) {
-        ctx.db
-          .prepare(`UPDATE ${table} SET ${columns.map((c) => `${quote(c)} = @${c}`).join(', ')} WHERE ${idColumn} = @__id`)
+        statement(ctx.db, `UPDATE ${table} SET ${columns.map((c) => `${quote(c)} = @${c}`).join(', ')} WHERE ${idColumn} = @__id`)
           .run({ ...row, __id: existing![idField] });
         ctx.emit({ type: 'resource-changed', resource: declaration.name });
       }
@@ -101,7 +100,7 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
     ctx.db.transaction(() => {
       const existing = load(ctx, ctx.id!);
       if (!existing) return recordNotFound(declaration.name, ctx.id!);
-      ctx.db.prepare(`DELETE FROM ${table} WHERE ${idColumn} = ?`).run(existing[idField]);
+      statement(ctx.db, `DELETE FROM ${table} WHERE ${idColumn} = ?`).run(existing[idField]);
       ctx.emit({ type: 'resource-changed', resource: declaration.name });
       return ok({ [idField]: existing[idField] });
     })();

@@ -1,9 +1,18 @@
-import type { ResourceDeclaration } from './types.ts';
+import type { FieldDef, ResourceDeclaration } from './types.ts';
+
+const entriesCache = new WeakMap<ResourceDeclaration, Array<[string, FieldDef]>>();
+
+/** The declaration's fields as entries, computed once per declaration (this runs per row). */
+export function fieldEntries(declaration: ResourceDeclaration): Array<[string, FieldDef]> {
+  let entries = entriesCache.get(declaration);
+  if (!entries) entriesCache.set(declaration, (entries = Object.entries(declaration.fields)));
+  return entries;
+}
 
 /** Converts a SQLite row to field values (booleans, JSON) without any visibility filtering. */
 export function rowToValues(declaration: ResourceDeclaration, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(declaration.fields)) {
+  for (const [name, def] of fieldEntries(declaration)) {
     if (!(name in row)) continue;
     const raw = row[name];
     if (def.storage === 'boolean') out[name] = raw === 1 || raw === true;
@@ -33,7 +42,7 @@ export function toPublicRecord(
   canReadSensitive: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(declaration.fields)) {
+  for (const [name, def] of fieldEntries(declaration)) {
     if (def.writeOnly || (def.sensitive && !canReadSensitive)) continue;
     if (name in values) out[name] = values[name];
   }

@@ -14,3 +14,14 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON');
   return db;
 }
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per connection and SQL text (hot paths run the same SQL many times). */
+export function statement(db: Db, sql: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let prepared = cache.get(sql);
+  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}

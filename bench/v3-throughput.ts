@@ -1,0 +1,71 @@
+// Benchmark: GET lists of 100 extensions through the queue and worker pool, against the same
+// handler called in-process behind a plain HTTP server (the baseline). Prints JSON.
+//   node --import tsx bench/v3-throughput.ts [durationMs]
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '../src-server/index.ts';
+import { renderEnvelope } from '../src-server/http/envelope.ts';
+import { extensionsActions } from '../src-server/resources/extensions/actions.ts';
+import { extensionsDeclaration } from '../src-server/resources/extensions/declaration.ts';
+import type { ActionContext } from '../src-server/resources/types.ts';
+import { openDatabase } from '../src-server/storage/database.ts';
+import { runLoadInChild } from './run-load.ts';
+
+const durationMs = Number(process.argv[2] ?? 5000);
+const CONNECTIONS = 8;
+const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-'));
+
+const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn' });
+await server.start();
+const insert = server.services.db.prepare('INSERT INTO extensions (number, username, callerid, secret) VALUES (?, ?, ?, ?)');
+server.services.db.transaction(() => {
+  for (let i = 0; i < 100; i++) insert.run(String(200 + i), `User ${i}`, `Caller ${i}`, 'secret-secret');
+})();
+
+// Baseline: the same action and envelope, in-process, no queue, no worker.
+const db = openDatabase(join(dataDir, 'pbx.sqlite'));
+const baseline = createHttpServer(async (_req, res) => {
+  const ctx = {
+    db,
+    resource: extensionsDeclaration,
+    operation: 'getList',
+    verb: 'GET',
+    query: {},
+    body: {},
+    headers: {},
+    session: null,
+    canReadSensitive: true,
+    pid: process.pid,
+    now: () => Date.now(),
+    emit: () => undefined,
+  } satisfies ActionContext;
+  const rendered = renderEnvelope(await extensionsActions.getList!(ctx), { function: 'getList', processor: 'ExtensionsManagementProcessor', pid: process.pid });
+  res.writeHead(rendered.status, { 'content-type': 'application/json; charset=utf-8', 'e-tag': `"${rendered.hash}"` });
+  res.end(rendered.body);
+});
+await new Promise<void>((r) => baseline.listen(0, '127.0.0.1', r));
+const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}/`;
+
+const path = '/pbxcore/api/v3/extensions';
+const pool = await runLoadInChild(`${server.url}${path}`, CONNECTIONS, durationMs);
+const inProcess = await runLoadInChild(baselineUrl, CONNECTIONS, durationMs);
+
+baseline.close();
+db.close();
+await server.stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+const summary = {
+  benchmark: 'v3-throughput',
+  request: `GET ${path} (100 records)`,
+  connections: CONNECTIONS,
+  durationMs,
+  pool: { requestsPerSecond: pool.requestsPerSecond, p50Ms: pool.p50Ms, p99Ms: pool.p99Ms, errors: pool.errors },
+  baseline: { requestsPerSecond: inProcess.requestsPerSecond, p50Ms: inProcess.p50Ms, p99Ms: inProcess.p99Ms, errors: inProcess.errors },
+  throughputRatio: Math.round((pool.requestsPerSecond / inProcess.requestsPerSecond) * 100) / 100,
+  targets: { throughputRatioAtLeast: 0.5, poolP50MsBelow: 2 },
+};
+console.log(JSON.stringify(summary, null, 2));

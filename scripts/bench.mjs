@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark in bench/ (files with a `benchmark` header comment), one after another.
+// Usage: npm run bench [-- name ...]   e.g. npm run bench -- v3-throughput
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const wanted = process.argv.slice(2);
+const benches = readdirSync('bench')
+  .filter((f) => f.endsWith('.ts') && /^\/\/ Benchmark/m.test(readFileSync(`bench/${f}`, 'utf8')))
+  .filter((f) => !wanted.length || wanted.some((w) => f.startsWith(w)))
+  .sort();
+let failed = 0;
+for (const file of benches) {
+  console.error(`\n== bench/${file}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `bench/${file}`], { stdio: 'inherit' });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
