@@ -12,7 +12,7 @@ import { extensionsActions } from '../src-server/resources/extensions/actions.ts
 import { extensionsDeclaration } from '../src-server/resources/extensions/declaration.ts';
 import type { ActionContext } from '../src-server/resources/types.ts';
 import { openDatabase } from '../src-server/storage/database.ts';
-import { runLoadInChild } from './run-load.ts';
+import { runLoadInChild } from './support/run-load.ts';
 
 const durationMs = Number(process.argv[2] ?? 5000);
 const CONNECTIONS = 8;

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm run bench`: runs every benchmark in bench/ (files with a `benchmark` header comment), one after another.
+// `npm run bench`: runs every benchmark in bench/*.ts (helpers live in bench/support/), one after another.
 // Usage: npm run bench [-- name ...]   e.g. npm run bench -- v3-throughput
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 
 const wanted = process.argv.slice(2);
 const benches = readdirSync('bench')
-  .filter((f) => f.endsWith('.ts') && /^\/\/ Benchmark/m.test(readFileSync(`bench/${f}`, 'utf8')))
+  .filter((f) => f.endsWith('.ts'))
   .filter((f) => !wanted.length || wanted.some((w) => f.startsWith(w)))
   .sort();
 let failed = 0;

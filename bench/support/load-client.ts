@@ -71,7 +71,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 // Run as a separate process so the load does not share the server's event loop:
-//   node --import tsx bench/load-client.ts <url> <connections> <durationMs> [headersJson]
+//   node --import tsx bench/support/load-client.ts <url> <connections> <durationMs> [headersJson]
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url, connections = '8', durationMs = '5000', headers = '{}'] = process.argv.slice(2);
   runLoad({ url: url!, connections: Number(connections), durationMs: Number(durationMs), headers: JSON.parse(headers) }).then((r) =>
