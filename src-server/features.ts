@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { authFeature } from './auth/feature.ts';
 import type { Services } from './services.ts';
+import { firewallFeature } from './firewall/feature.ts';
 
 /** What a feature adds to the web thread once storage and the queue exist. */
 export interface FeatureHandle {
@@ -21,4 +23,4 @@ export interface Feature {
  * Every feature of the server, in start order. A feature that others read (through `Services`)
  * comes before them.
  */
-export const features: Feature[] = [];
+export const features: Feature[] = [firewallFeature, authFeature];

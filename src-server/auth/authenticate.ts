@@ -1,21 +1,94 @@
 import type { Context } from 'koa';
-import { unauthorized } from '../http/errors.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
 import type { Services } from '../services.ts';
-import type { Principal } from './principal.ts';
-import { isLocalhostSocket } from './remote-address.ts';
+import { resolveApiKey } from './api-key-auth.ts';
+import { API_KEY_PATTERN } from './api-key-store.ts';
+import { credentialRejected, presentedCredential, type PresentedCredential } from './credentials.ts';
+import { verifyAccessToken } from './jwt.ts';
+import { findWebSession, liveSessionRole } from './login-sessions.ts';
+import type { Principal, SessionContext } from './principal.ts';
+import { isLocalhostSocket, remoteIp } from './remote-address.ts';
+import { authRuntime } from './runtime.ts';
+
+/** Name of the web-interface session cookie set by /admin-cabinet/session/start. */
+export const SESSION_COOKIE = 'pbx_session';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** True when the request presents any credential at all (even a malformed one such as `Bearer None`). */
 export function presentsCredential(ctx: Context): boolean {
-  return ctx.get('authorization') !== '' || ctx.get('x-api-key') !== '';
+  return presentedCredential(ctx) !== undefined;
 }
 
 /**
- * The SPEC's evaluation order: (1) public endpoint, (2) Bearer credential, (3) localhost bypass.
- * Throws 401 when none applies.
+ * The SPEC's evaluation order: (1) public endpoint (credentials ignored), (2) Bearer credential
+ * (JWT or API key, `X-Api-Key` too; any credential presented is validated, from localhost too),
+ * (3) the web-interface session cookie, (4) the localhost bypass. Throws 401 when none applies.
  */
-export async function authenticate(_services: Services, ctx: Context, options: { isPublic: boolean }): Promise<Principal> {
+export async function authenticate(services: Services, ctx: Context, options: { isPublic: boolean }): Promise<Principal> {
   if (options.isPublic) return { channel: 'public' };
-  if (presentsCredential(ctx)) throw unauthorized('Invalid or unsupported credential.');
-  if (isLocalhostSocket(ctx)) return { channel: 'localhost' };
+  const credential = presentedCredential(ctx);
+  if (credential) return bearerPrincipal(services, ctx, credential);
+  const session = sessionPrincipal(services, ctx);
+  if (session) return session;
+  if (isLocalhostSocket(ctx)) {
+    // A page on another site cannot ride on the loopback bypass of a desktop console.
+    if (!SAFE_METHODS.has(ctx.method) && ctx.get('sec-fetch-site') === 'cross-site') {
+      throw forbidden('Cross-site requests may not change anything through the localhost bypass.');
+    }
+    return { channel: 'localhost' };
+  }
   throw unauthorized();
+}
+
+function baseContext(ctx: Context, authType: SessionContext['auth_type'], tokenId: SessionContext['token_id']): SessionContext {
+  return { auth_type: authType, token_id: tokenId, origin: ctx.get('origin') || 'api', remote_addr: remoteIp(ctx) };
+}
+
+async function bearerPrincipal(services: Services, ctx: Context, credential: PresentedCredential): Promise<Principal> {
+  const token = credential.token;
+  if (token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
+  if (API_KEY_PATTERN.test(token)) {
+    const key = resolveApiKey(services, ctx, token);
+    return {
+      channel: 'bearer_token',
+      kind: 'api_key',
+      keyId: key.id,
+      allowedPaths: key.allowedPaths,
+      fullPermissions: key.fullPermissions,
+      session: baseContext(ctx, 'api_key', key.id),
+    };
+  }
+  if (credential.header === 'x-api-key') throw credentialRejected(services, ctx, 'malformed API key');
+  const outcome = await verifyAccessToken(authRuntime(services).jwtSecret, token, services.clock.now());
+  if (!outcome.ok) throw credentialRejected(services, ctx, outcome.reason);
+  const { sub, sid } = outcome.claims;
+  // The family is checked on every request so logout and reuse detection take effect at once.
+  const role = liveSessionRole(services.db, sid);
+  if (!role) throw credentialRejected(services, ctx, 'access token of a revoked session');
+  return {
+    channel: 'bearer_token',
+    kind: 'jwt',
+    userName: sub,
+    role,
+    sessionId: sid,
+    session: { ...baseContext(ctx, 'jwt', sid), user_name: sub, role, session_id: sid },
+  };
+}
+
+/** The web-interface session named by the cookie; unsafe verbs must carry X-Requested-With (CSRF guard). */
+function sessionPrincipal(services: Services, ctx: Context): Principal | undefined {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) return undefined;
+  const session = findWebSession(services.db, token, services.clock.now());
+  if (!session) return undefined;
+  if (!SAFE_METHODS.has(ctx.method) && ctx.get('x-requested-with').toLowerCase() !== 'xmlhttprequest') {
+    throw forbidden('Requests authenticated by the session cookie that change data must send X-Requested-With: XMLHttpRequest.');
+  }
+  return {
+    channel: 'session',
+    userName: session.login,
+    role: session.role,
+    sessionId: session.id,
+    session: { ...baseContext(ctx, 'session', session.id), user_name: session.login, role: session.role, session_id: session.id },
+  };
 }

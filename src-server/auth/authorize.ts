@@ -1,6 +1,7 @@
 import { forbidden } from '../http/errors.ts';
 import type { Level, ResourceDeclaration } from '../resources/types.ts';
-import type { Principal } from './principal.ts';
+import { apiKeyMayCall } from './api-key-auth.ts';
+import type { Principal, Role } from './principal.ts';
 
 export interface AccessTarget {
   declaration: ResourceDeclaration;
@@ -10,19 +11,51 @@ export interface AccessTarget {
   method: string;
 }
 
-/** Permission check after authentication; throws 403 when the principal may not do this. */
-export function authorize(principal: Principal, target: AccessTarget): void {
-  if (principal.channel === 'public') return;
-  if (principal.channel === 'localhost') {
-    if (!target.declaration.security.channels.includes('localhost')) {
-      throw forbidden(`${target.declaration.name} is not available through the localhost bypass; use a Bearer token.`);
-    }
-    return;
-  }
-  throw forbidden();
+/** ADMIN includes WRITE includes READ; SENSITIVE includes READ. A viewer holds READ only. */
+export function roleAllows(role: Role, level: Level): boolean {
+  return role === 'admin' || level === 'READ';
 }
 
-/** Whether the principal may see sensitive fields. */
+/** Permission check after authentication; throws 403 when the principal may not do this. */
+export function authorize(principal: Principal, target: AccessTarget): void {
+  const { declaration, level } = target;
+  const channels = declaration.security.channels;
+  const action = `${declaration.security.permission}:${level}`;
+  switch (principal.channel) {
+    case 'public':
+      return;
+    case 'localhost':
+      if (!channels.includes('localhost')) {
+        throw forbidden(`${declaration.name} is not available through the localhost bypass; use a Bearer token.`);
+      }
+      return;
+    case 'session':
+    case 'bearer_token':
+      if (!channels.includes('bearer_token')) throw forbidden(`${declaration.name} is not available to token or session callers.`);
+      if (principal.channel === 'session' || principal.kind === 'jwt') {
+        if (!roleAllows(principal.role, level)) throw forbidden(`The ${principal.role} role may not perform ${action}.`);
+        return;
+      }
+      if (principal.fullPermissions) return;
+      if (!apiKeyMayCall(principal, target.path, target.method)) {
+        throw forbidden(`This API key's allowed_paths do not permit ${target.method} ${target.path.split('?')[0]}.`);
+      }
+      // A path grant covers READ (read) or READ, WRITE and ADMIN (write); SENSITIVE needs full_permissions.
+      if (level === 'SENSITIVE') throw forbidden(`${action} needs an API key with full_permissions.`);
+      return;
+  }
+}
+
+/** Whether the principal may see sensitive fields: localhost, admins, and keys with full_permissions. */
 export function canReadSensitive(principal: Principal): boolean {
-  return principal.channel === 'localhost';
+  switch (principal.channel) {
+    case 'public':
+      return false;
+    case 'localhost':
+      return true;
+    case 'session':
+      return principal.role === 'admin';
+    case 'bearer_token':
+      return principal.kind === 'jwt' ? principal.role === 'admin' : principal.fullPermissions;
+  }
 }

@@ -1,3 +1,5 @@
+import { authActions } from './auth/actions.ts';
+import { authDeclaration } from './auth/declaration.ts';
 import { extensionsActions } from './extensions/actions.ts';
 import { extensionsDeclaration } from './extensions/declaration.ts';
 import { generalSettingsActions } from './general-settings/actions.ts';
@@ -11,6 +13,7 @@ import type { ResourceDefinition } from './types.ts';
 /** Every core v3 resource. Workers and the web thread both build their registry from this list. */
 export const coreResources: ResourceDefinition[] = [
   { declaration: systemDeclaration, actions: systemActions },
+  { declaration: authDeclaration, actions: authActions },
   { declaration: extensionsDeclaration, actions: extensionsActions },
   { declaration: providersDeclaration, actions: providersActions },
   { declaration: generalSettingsDeclaration, actions: generalSettingsActions },

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { ResourceDeclaration } from '../types.ts';
+
+/**
+ * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket
+ * address, which workers never see, so the auth feature serves them on the web thread; this
+ * declaration makes the grammar (405s) and OpenAPI know them.
+ */
+export const authDeclaration: ResourceDeclaration = {
+  name: 'auth',
+  description: 'Console accounts: JWT login with a rotating refresh cookie, logout, and the admin password.',
+  processor: 'AuthManagementProcessor',
+  security: { permission: 'Auth', channels: ['localhost', 'bearer_token', 'public'] },
+  fields: {},
+  operations: [],
+  customMethods: {
+    login: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      description:
+        'JSON or form body `login`, `password`, optional `rememberMe`. Answers `{accessToken, tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, 429 after 10 failures in 300 s.',
+      input: z.object({ login: z.string(), password: z.string(), rememberMe: z.boolean().optional() }),
+    },
+    refresh: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      description: 'Exchanges the `refreshToken` cookie for a new access token and rotates the cookie. Reusing a rotated token revokes its session.',
+    },
+    logout: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      description: 'Revokes the refresh token family (and the web session) and clears the cookies.',
+    },
+    status: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      description: 'Whether an admin password is set, and whether this caller is on loopback: `{adminPasswordSet, viaLocalhost}`.',
+    },
+    setPassword: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description:
+        'Sets a password: `{password, currentPassword?, login?}`. From localhost no current password is needed; other callers must give it. Other sessions of the user are revoked.',
+      input: z.object({ password: z.string(), currentPassword: z.string().optional(), login: z.string().optional() }),
+    },
+  },
+};
