@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'data/', '.tmp/', 'e2e/screenshots/', 'resources/modules/**/*.js'] },
+  { ignores: ['node_modules/', 'out/', 'data/', '.tmp/', '.tmp*', 'e2e/screenshots/', 'resources/modules/**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { TestResponse } from '../test-support/http.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 
 const EXT = '/pbxcore/api/v3/extensions';
@@ -26,7 +27,7 @@ describe('bad input never crashes and never gets a 500', () => {
   });
   after(() => t.close());
 
-  const expectError = async (status: number, response: Promise<{ status: number; json: any }>, pattern: RegExp) => {
+  const expectError = async (status: number, response: Promise<TestResponse>, pattern: RegExp) => {
     const res = await response;
     assert.equal(res.status, status);
     assert.equal(res.json.result, false);
