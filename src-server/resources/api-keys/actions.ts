@@ -1,0 +1,141 @@
+import { generateApiKey, hashApiKey, keyDisplay, parseAllowedPaths } from '../../auth/api-key-store.ts';
+import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
+import { parsePageRequest, paginationOf } from '../pagination.ts';
+import { created, failure, invalid, ok, recordNotFound } from '../results.ts';
+import { prepareSave, type SaveMode } from '../save.ts';
+import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
+import { apiKeysDeclaration } from './declaration.ts';
+
+interface ApiKeyRow {
+  id: number;
+  description: string;
+  key_display: string;
+  allowed_paths: string;
+  full_permissions: number;
+  networkfilterid: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+}
+
+const COLUMNS = 'id, description, key_display, allowed_paths, full_permissions, networkfilterid, created_at, last_used_at, last_used_ip';
+
+/** The read shape: never the key, never its hash. */
+function present(row: ApiKeyRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    description: row.description,
+    key_display: row.key_display,
+    has_key: true,
+    allowed_paths: parseAllowedPaths(row.allowed_paths),
+    full_permissions: row.full_permissions === 1,
+    networkfilterid: row.networkfilterid,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    last_used_ip: row.last_used_ip,
+  };
+}
+
+function load(ctx: ActionContext, id: string | undefined): ApiKeyRow | undefined {
+  if (!id || !/^\d{1,15}$/.test(id)) return undefined;
+  return ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(Number(id)) as ApiKeyRow | undefined;
+}
+
+/** Stored prefixes are normalised, so `/pbxcore/api/v3/x/` and `/api/v3/x` are the same grant. */
+function normaliseAllowedPaths(paths: AllowedPaths): AllowedPaths {
+  const out: AllowedPaths = {};
+  for (const [path, permission] of Object.entries(paths)) out[normalisePath(path)] = permission;
+  return out;
+}
+
+function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): string[] {
+  const id = String(complete.networkfilterid ?? 'none');
+  if (id === 'none' || id === 'localhost') return [];
+  const exists = ctx.db.prepare('SELECT 1 FROM network_filters WHERE id = ?').get(Number(id));
+  return exists ? [] : [`networkfilterid: there is no network filter with id ${id}.`];
+}
+
+function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean {
+  return ctx.db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ? AND id != ?').get(hash, exceptId ?? -1) !== undefined;
+}
+
+const getList: ActionHandler = (ctx) => {
+  const page = parsePageRequest(ctx.query);
+  if (page && 'errors' in page) return invalid(page.errors);
+  const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+  const rows = (page
+    ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+    : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()) as ApiKeyRow[];
+  return ok(rows.map(present), { pagination: paginationOf(total, page, rows.length) });
+};
+
+const getRecord: ActionHandler = (ctx) => {
+  const row = load(ctx, ctx.id);
+  return row ? ok(present(row)) : recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+};
+
+const save = (mode: SaveMode): ActionHandler => (ctx) =>
+  ctx.db.transaction(() => {
+    const existing = mode === 'create' ? undefined : load(ctx, ctx.id);
+    if (mode !== 'create' && !existing) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+    const outcome = prepareSave({
+      declaration: apiKeysDeclaration,
+      mode,
+      verb: ctx.verb,
+      body: ctx.body,
+      existing: existing && present(existing),
+      validate: (complete) => checkFilter(ctx, complete),
+    });
+    if (!outcome.ok) return invalid(outcome.errors);
+    const values = outcome.values;
+    const columns: Record<string, unknown> = {};
+    if ('description' in values) columns.description = values.description;
+    if ('allowed_paths' in values) columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
+    if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
+    if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
+
+    const key = typeof values.key === 'string' ? values.key : mode === 'create' ? generateApiKey() : undefined;
+    if (key !== undefined) {
+      const hash = hashApiKey(key);
+      if (keyTaken(ctx, hash, existing?.id)) return failure(409, 'This key is already in use by another API key record; generate a new one.');
+      columns.key_hash = hash;
+      columns.key_display = keyDisplay(key);
+    }
+
+    let id = existing?.id;
+    if (mode === 'create') {
+      columns.created_at = new Date(ctx.now()).toISOString();
+      const names = Object.keys(columns);
+      const info = ctx.db.prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`).run(columns);
+      id = Number(info.lastInsertRowid);
+    } else if (Object.keys(columns).length) {
+      const names = Object.keys(columns);
+      ctx.db.prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({ ...columns, __id: id });
+    }
+    ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
+    const record = present(load(ctx, String(id))!);
+    // The only time the key is ever shown: the answer to the request that set it.
+    return mode === 'create' ? created({ ...record, key }) : ok(record);
+  })();
+
+const remove: ActionHandler = (ctx) =>
+  ctx.db.transaction(() => {
+    const row = load(ctx, ctx.id);
+    if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+    ctx.db.prepare('DELETE FROM api_keys WHERE id = ?').run(row.id);
+    ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
+    return ok({ id: row.id });
+  })();
+
+export const apiKeysActions: ResourceActions = {
+  getList,
+  getRecord,
+  create: save('create'),
+  update: save('update'),
+  patch: save('patch'),
+  delete: remove,
+  custom: {
+    generateKey: () => ok({ key: generateApiKey() }),
+    getDefault: () => ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', has_key: false }),
+  },
+};

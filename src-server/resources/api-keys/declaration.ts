@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { field } from '../fields.ts';
+import type { ResourceDeclaration } from '../types.ts';
+
+/** Forms send allowed_paths as JSON text; JSON clients send an object. */
+const parseJsonText = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  if (value.trim() === '') return {};
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
+
+const allowedPathsSchema = z.record(
+  z.string().regex(/^\/\S*$/, 'paths start with "/" and contain no spaces').max(512),
+  z.enum(['read', 'write'], { error: 'must be "read" or "write"' }),
+  { error: 'must be an object mapping a path to "read" or "write"' },
+);
+
+/** `api-keys` (ARCHITECTURE): an older action, so `description` is required on every verb, PATCH included. */
+export const apiKeysDeclaration: ResourceDeclaration = {
+  name: 'api-keys',
+  description: 'API keys for scripts and bouncers. The key is shown once (create or generateKey) and stored only as a SHA-256 hash.',
+  processor: 'ApiKeysManagementProcessor',
+  kind: 'collection',
+  idField: 'id',
+  requireOnEveryVerb: true,
+  security: {
+    permission: 'ApiKeys',
+    channels: ['localhost', 'bearer_token'],
+    levels: { create: 'ADMIN', update: 'ADMIN', patch: 'ADMIN', delete: 'ADMIN' },
+  },
+  fields: {
+    id: field.integer(z.number().int(), { readOnly: true, description: 'Record id; forwarded to workers as token_id.' }),
+    description: field.text(z.string().min(1).max(255), { required: true, description: 'What the key is for (required on every verb).' }),
+    key: field.text(z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters'), {
+      writeOnly: true,
+      sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      description: 'The key itself; generated when absent on create. Never returned after the create answer.',
+    }),
+    allowed_paths: field.json(allowedPathsSchema, {
+      default: () => ({}),
+      sanitize: parseJsonText,
+      description: 'Map of path prefix to "read" or "write", e.g. {"/api/v3/firewall-bouncer": "read"}. Empty denies everything.',
+    }),
+    full_permissions: field.boolean({ default: false, description: 'Allows every path and level; allowed_paths is then ignored.' }),
+    networkfilterid: field.text(z.string().regex(/^(none|localhost|\d+)$/, 'must be "none", "localhost" or a network filter id'), {
+      default: 'none',
+      description: 'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
+    }),
+    key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
+    has_key: field.boolean({ readOnly: true }),
+    created_at: field.text(z.string(), { readOnly: true }),
+    last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
+    last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
+  },
+  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  customMethods: {
+    generateKey: { verbs: ['GET', 'POST'], scope: 'collection', level: 'ADMIN', description: 'A fresh 64-hex key, not stored: `{key}`.' },
+    getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Default values for a new key record.' },
+  },
+};
