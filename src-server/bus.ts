@@ -4,7 +4,9 @@ import { EventEmitter } from 'node:events';
 export type BusEvent =
   | { type: 'resource-changed'; resource: string }
   /** A failed login, bad credential or Asterisk security event; feeds the intrusion-ban component. */
-  | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string };
+  | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
+  /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
+  | { type: 'bans-lifted'; ip: string };
 
 type Handler<T extends BusEvent['type']> = (event: Extract<BusEvent, { type: T }>) => void;
 

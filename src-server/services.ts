@@ -6,6 +6,7 @@ import type { CachedQueueLimits } from './queue/limits.ts';
 import type { RequestQueue } from './queue/request-queue.ts';
 import type { ResourceRegistry } from './resources/registry.ts';
 import type { Db } from './storage/database.ts';
+import type { FirewallService } from './firewall/feature.ts';
 
 /** What the web thread's features share. Built once in createServer. */
 export interface Services {
@@ -17,4 +18,6 @@ export interface Services {
   registry: ResourceRegistry;
   queue: RequestQueue;
   queueLimits: CachedQueueLimits;
+  /** Bans, filters and the bouncer export (set by the firewall feature). */
+  firewall?: FirewallService;
 }

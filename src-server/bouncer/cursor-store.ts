@@ -1,0 +1,100 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+
+/** SPEC: a cursor lives 1 hour, renewed by each poll. */
+export const CURSOR_TTL_MS = 60 * 60 * 1000;
+
+/** One API key's cursor and poll statistics. */
+export interface CursorRecord {
+  keyId: number;
+  /** Decision-log version last served; null when never served. */
+  version: number | null;
+  expiresAt: number | null;
+  lastPollAt: number | null;
+  lastPollIp: string | null;
+  polls: number;
+  lastNew: number;
+  lastDeleted: number;
+}
+
+interface CursorRow {
+  key_id: number;
+  version: number | null;
+  expires_at: number | null;
+  last_poll_at: number | null;
+  last_poll_ip: string | null;
+  polls: number;
+  last_new: number;
+  last_deleted: number;
+}
+
+/** Per-key cursors, kept in memory and written through to SQLite on every poll (they survive restarts). */
+export class CursorStore {
+  private readonly cursors = new Map<number, CursorRecord>();
+  private readonly save;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    for (const row of db.prepare('SELECT * FROM bouncer_cursors').all() as CursorRow[]) {
+      this.cursors.set(row.key_id, {
+        keyId: row.key_id,
+        version: row.version,
+        expiresAt: row.expires_at,
+        lastPollAt: row.last_poll_at,
+        lastPollIp: row.last_poll_ip,
+        polls: row.polls,
+        lastNew: row.last_new,
+        lastDeleted: row.last_deleted,
+      });
+    }
+    this.save = db.prepare(
+      `INSERT INTO bouncer_cursors (key_id, version, expires_at, last_poll_at, last_poll_ip, polls, last_new, last_deleted)
+       VALUES (@keyId, @version, @expiresAt, @lastPollAt, @lastPollIp, @polls, @lastNew, @lastDeleted)
+       ON CONFLICT(key_id) DO UPDATE SET version = excluded.version, expires_at = excluded.expires_at,
+         last_poll_at = excluded.last_poll_at, last_poll_ip = excluded.last_poll_ip, polls = excluded.polls,
+         last_new = excluded.last_new, last_deleted = excluded.last_deleted`,
+    );
+  }
+
+  /** The version a key was last served, unless its cursor is missing or expired. */
+  liveVersion(keyId: number): number | undefined {
+    const cursor = this.cursors.get(keyId);
+    if (!cursor || cursor.version === null || cursor.expiresAt === null || cursor.expiresAt <= this.clock.now()) return undefined;
+    return cursor.version;
+  }
+
+  /** Stores what a poll served and renews the cursor's lifetime. */
+  record(keyId: number, version: number, ip: string, newCount: number, deletedCount: number): void {
+    const now = this.clock.now();
+    const previous = this.cursors.get(keyId);
+    const cursor: CursorRecord = {
+      keyId,
+      version,
+      expiresAt: now + CURSOR_TTL_MS,
+      lastPollAt: now,
+      lastPollIp: ip,
+      polls: (previous?.polls ?? 0) + 1,
+      lastNew: newCount,
+      lastDeleted: deletedCount,
+    };
+    this.cursors.set(keyId, cursor);
+    this.save.run(cursor);
+  }
+
+  /** The oldest version any live cursor holds, or undefined when no cursor is live. */
+  oldestLiveVersion(): number | undefined {
+    const now = this.clock.now();
+    let oldest: number | undefined;
+    for (const cursor of this.cursors.values()) {
+      if (cursor.version === null || cursor.expiresAt === null || cursor.expiresAt <= now) continue;
+      if (oldest === undefined || cursor.version < oldest) oldest = cursor.version;
+    }
+    return oldest;
+  }
+
+  get size(): number {
+    return this.cursors.size;
+  }
+}

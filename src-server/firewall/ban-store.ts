@@ -1,0 +1,138 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import type { BanCategory } from './decisions.ts';
+
+/** A ban in force: (category, ip) until expiresAt (epoch ms). */
+export interface ActiveBan {
+  id: number;
+  category: BanCategory;
+  ip: string;
+  reason: string;
+  bannedAt: number;
+  expiresAt: number;
+}
+
+interface BanRow {
+  id: number;
+  category: BanCategory;
+  ip: string;
+  reason: string;
+  banned_at: number;
+  expires_at: number;
+}
+
+const toBan = (row: BanRow): ActiveBan => ({
+  id: row.id,
+  category: row.category,
+  ip: row.ip,
+  reason: row.reason,
+  bannedAt: row.banned_at,
+  expiresAt: row.expires_at,
+});
+
+/**
+ * The web thread's bans: SQLite is the record (bans survive restarts), memory answers every
+ * request. Expiry is judged at read time against the clock, so a ban ends exactly on time
+ * without waiting for a sweep.
+ */
+export class BanStore {
+  private readonly byIp = new Map<string, Map<BanCategory, ActiveBan>>();
+  private readonly listeners: Array<() => void> = [];
+  /** Bumped on every change, so caches built from the bans know when to rebuild. */
+  revision = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.reload();
+  }
+
+  /** Calls `listener` after every change (ban added, extended or lifted). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Reads every active ban from the database. */
+  reload(): void {
+    this.byIp.clear();
+    const rows = this.db
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
+      .all(this.clock.now()) as BanRow[];
+    for (const row of rows) this.remember(toBan(row));
+    this.changed();
+  }
+
+  /** Re-reads one address from the database (after a worker lifted its bans). */
+  reloadIp(ip: string): void {
+    this.byIp.delete(ip);
+    const rows = this.db
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
+      .all(ip, this.clock.now()) as BanRow[];
+    for (const row of rows) this.remember(toBan(row));
+    this.changed();
+  }
+
+  /** Whether `ip` (canonical text) has any ban in force now. O(1) for unbanned addresses. */
+  isBanned(ip: string): boolean {
+    const bans = this.byIp.get(ip);
+    if (!bans) return false;
+    const now = this.clock.now();
+    for (const ban of bans.values()) if (ban.expiresAt > now) return true;
+    return false;
+  }
+
+  /** The ban of (category, ip) in force now, if any. */
+  get(category: BanCategory, ip: string): ActiveBan | undefined {
+    const ban = this.byIp.get(ip)?.get(category);
+    return ban && ban.expiresAt > this.clock.now() ? ban : undefined;
+  }
+
+  /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. */
+  ban(category: BanCategory, ip: string, reason: string, seconds: number): ActiveBan {
+    const now = this.clock.now();
+    const expiresAt = now + seconds * 1000;
+    const current = this.get(category, ip);
+    if (current) {
+      current.expiresAt = Math.max(current.expiresAt, expiresAt);
+      this.db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?').run(current.expiresAt, current.id);
+      this.changed();
+      return current;
+    }
+    const info = this.db
+      .prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(category, ip, reason.slice(0, 200), now, expiresAt);
+    const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt };
+    this.remember(ban);
+    this.changed();
+    return ban;
+  }
+
+  /**
+   * Every ban in force now, in insertion order. Expired entries are dropped from memory on the
+   * way (their rows stay for the history).
+   */
+  active(): ActiveBan[] {
+    const now = this.clock.now();
+    const out: ActiveBan[] = [];
+    for (const [ip, bans] of this.byIp) {
+      for (const [category, ban] of bans) {
+        if (ban.expiresAt > now) out.push(ban);
+        else bans.delete(category);
+      }
+      if (bans.size === 0) this.byIp.delete(ip);
+    }
+    return out;
+  }
+
+  private remember(ban: ActiveBan): void {
+    let bans = this.byIp.get(ban.ip);
+    if (!bans) this.byIp.set(ban.ip, (bans = new Map()));
+    bans.set(ban.category, ban);
+  }
+
+  private changed(): void {
+    this.revision++;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,82 @@
+import { registerBouncerRoutes } from '../bouncer/bouncer-routes.ts';
+import { CursorStore } from '../bouncer/cursor-store.ts';
+import { DecisionLog } from '../bouncer/decision-log.ts';
+import { DecisionSnapshotCache } from '../bouncer/decision-snapshot.ts';
+import type { Feature } from '../features.ts';
+import type { Services } from '../services.ts';
+import { normalizeAddress } from './addresses.ts';
+import { banGuard } from './ban-guard.ts';
+import { BanStore } from './ban-store.ts';
+import { FirewallState } from './firewall-state.ts';
+import { IntrusionDetector } from './intrusion-detector.ts';
+
+/** Resources whose writes change the firewall configuration the web thread caches. */
+const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
+const PRUNE_EVERY_MS = 60_000;
+
+/** The web thread's firewall: what other features may reach through `services.firewall`. */
+export interface FirewallService {
+  state: FirewallState;
+  bans: BanStore;
+  detector: IntrusionDetector;
+  snapshots: DecisionSnapshotCache;
+  log: DecisionLog;
+  cursors: CursorStore;
+}
+
+/** Builds the firewall's web-thread parts from the database. */
+export function createFirewallService(services: Services): FirewallService {
+  const state = new FirewallState(services.db);
+  const bans = new BanStore(services.db, services.clock);
+  const log = new DecisionLog(services.db);
+  return {
+    state,
+    bans,
+    log,
+    detector: new IntrusionDetector(state, bans, services.clock),
+    snapshots: new DecisionSnapshotCache(state, bans, log, services.clock),
+    cursors: new CursorStore(services.db, services.clock),
+  };
+}
+
+/**
+ * Network filters, intrusion bans and the CrowdSec-compatible export. Bans are decided and
+ * stored here on the web thread (it receives the bus events); workers report their writes
+ * through `resource-changed` and `bans-lifted`.
+ */
+export const firewallFeature: Feature = {
+  name: 'firewall',
+  start(services) {
+    const firewall = createFirewallService(services);
+    services.firewall = firewall;
+    const prune = () => firewall.log.prune(firewall.cursors.oldestLiveVersion() ?? firewall.log.version);
+
+    const unsubscribe = [
+      services.bus.on('resource-changed', (event) => {
+        if (CONFIG_RESOURCES.has(event.resource)) firewall.state.reload();
+      }),
+      services.bus.on('security-failure', (event) => {
+        firewall.detector.recordFailure(event.category, event.ip, event.reason);
+      }),
+      services.bus.on('bans-lifted', (event) => {
+        const ip = normalizeAddress(event.ip) ?? event.ip;
+        firewall.bans.reloadIp(ip);
+        firewall.detector.forgetIp(ip);
+      }),
+    ];
+    // Publish now: whatever changed while the server was stopped gets its version before any poll.
+    firewall.snapshots.get();
+    prune();
+    const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+    pruneTimer.unref();
+
+    return {
+      guards: [banGuard(firewall.bans)],
+      routes: (router) => registerBouncerRoutes(router, { services, ...firewall }),
+      stop() {
+        clearInterval(pruneTimer);
+        for (const off of unsubscribe) off();
+      },
+    };
+  },
+};

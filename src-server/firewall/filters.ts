@@ -1,0 +1,107 @@
+import type { Db } from '../storage/database.ts';
+import { parseCidr, type Cidr } from '../net/cidr.ts';
+import { coversHostLoopback, isCatchAll, splitList } from './addresses.ts';
+
+/** Rule categories of a network filter. WEB is the `http` ban category. */
+export const FILTER_CATEGORIES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
+export type FilterCategory = (typeof FILTER_CATEGORIES)[number];
+export type FilterRules = Record<FilterCategory, 'allow' | 'block'>;
+
+/** A network filter in its read shape (ARCHITECTURE "Network filter shape"). */
+export interface NetworkFilter {
+  id: number;
+  permit: string;
+  deny: string;
+  description: string;
+  newer_block_ip: boolean;
+  local_network: boolean;
+  rules: FilterRules;
+}
+
+interface FilterRow {
+  id: number;
+  permit: string;
+  deny: string;
+  description: string;
+  newer_block_ip: number;
+  local_network: number;
+  rules: string;
+}
+
+export const DEFAULT_DENY = '0.0.0.0/0';
+
+/** Every category allowed: what a filter without explicit rules means. */
+export function defaultRules(): FilterRules {
+  return { SIP: 'allow', WEB: 'allow', AMI: 'allow', IAX: 'allow' };
+}
+
+/** Rules from storage, tolerant of missing or malformed entries (they read as allow). */
+export function parseRules(text: string): FilterRules {
+  const rules = defaultRules();
+  try {
+    const stored = JSON.parse(text) as Record<string, unknown>;
+    for (const category of FILTER_CATEGORIES) if (stored?.[category] === 'block') rules[category] = 'block';
+  } catch {
+    // A corrupt value reads as the default; the next save rewrites it.
+  }
+  return rules;
+}
+
+export function rowToFilter(row: FilterRow): NetworkFilter {
+  return {
+    id: row.id,
+    permit: row.permit,
+    deny: row.deny,
+    description: row.description,
+    newer_block_ip: row.newer_block_ip === 1,
+    local_network: row.local_network === 1,
+    rules: parseRules(row.rules),
+  };
+}
+
+/** All filters in id order. */
+export function loadFilters(db: Db): NetworkFilter[] {
+  return (db.prepare('SELECT * FROM network_filters ORDER BY id').all() as FilterRow[]).map(rowToFilter);
+}
+
+/** One filter, or undefined. */
+export function loadFilter(db: Db, id: number | string): NetworkFilter | undefined {
+  const row = db.prepare('SELECT * FROM network_filters WHERE id = ?').get(id) as FilterRow | undefined;
+  return row ? rowToFilter(row) : undefined;
+}
+
+/** The ranges of a filter's deny list (invalid entries, which the writer never stores, are skipped). */
+export function denyRanges(filter: Pick<NetworkFilter, 'deny'>): Array<{ text: string; cidr: Cidr }> {
+  const out: Array<{ text: string; cidr: Cidr }> = [];
+  for (const text of splitList(filter.deny)) {
+    const cidr = parseCidr(text);
+    if (cidr) out.push({ text, cidr });
+  }
+  return out;
+}
+
+/**
+ * Deny values that become `pbx/manual` decisions: not the catch-all `0.0.0.0/0` / `::/0`
+ * and not covering the host's loopback. Deduplicated, in filter and list order.
+ */
+export function manualBanValues(filters: readonly NetworkFilter[]): string[] {
+  const seen = new Set<string>();
+  for (const filter of filters) {
+    for (const { text, cidr } of denyRanges(filter)) {
+      if (isCatchAll(cidr) || coversHostLoopback(cidr)) continue;
+      seen.add(text);
+    }
+  }
+  return [...seen];
+}
+
+/** The permit ranges of trusted (`newer_block_ip`) filters. */
+export function trustedRanges(filters: readonly NetworkFilter[]): Array<{ text: string; cidr: Cidr }> {
+  const out: Array<{ text: string; cidr: Cidr }> = [];
+  for (const filter of filters) {
+    if (!filter.newer_block_ip) continue;
+    const cidr = parseCidr(filter.permit);
+    if (cidr) out.push({ text: filter.permit, cidr });
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import type { Clock } from '../clock.ts';
+import { normalizeAddress } from './addresses.ts';
+import type { BanStore } from './ban-store.ts';
+import type { BanCategory } from './decisions.ts';
+import type { FirewallState } from './firewall-state.ts';
+
+/** Above this many tracked (category, ip) pairs, stale ones are swept before adding more. */
+const SWEEP_ABOVE = 10_000;
+
+/**
+ * fail2ban's rule on the web thread: `maxretry` failures of one IP in one category within
+ * `findtime` seconds ban that IP in that category for `bantime` seconds. Loopback, whitelisted
+ * and trusted addresses are never counted.
+ */
+export class IntrusionDetector {
+  /** Failure times (epoch ms) per `category|ip`, oldest first. */
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly state: FirewallState,
+    private readonly bans: BanStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records one failure; returns true when it caused a ban. */
+  recordFailure(category: BanCategory, rawIp: string, reason: string): boolean {
+    const ip = normalizeAddress(rawIp);
+    if (!ip || this.state.isNeverBanned(ip)) return false;
+    if (this.bans.get(category, ip)) return false;
+    const { maxretry, findtime, bantime } = this.state.settings;
+    const now = this.clock.now();
+    const since = now - findtime * 1000;
+    const key = `${category}|${ip}`;
+    if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(since);
+    const times = (this.failures.get(key) ?? []).filter((t) => t > since);
+    times.push(now);
+    if (times.length >= maxretry) {
+      this.failures.delete(key);
+      this.bans.ban(category, ip, reason, bantime);
+      return true;
+    }
+    this.failures.set(key, times);
+    return false;
+  }
+
+  /** Forgets the failures counted against an address (after an operator unban). */
+  forgetIp(ip: string): void {
+    for (const key of this.failures.keys()) if (key.endsWith(`|${ip}`)) this.failures.delete(key);
+  }
+
+  /** Number of (category, ip) pairs with failures on record. */
+  get tracked(): number {
+    return this.failures.size;
+  }
+
+  private sweep(since: number): void {
+    for (const [key, times] of this.failures) if (times[times.length - 1]! <= since) this.failures.delete(key);
+  }
+}

@@ -1,0 +1,27 @@
+import type ipaddr from 'ipaddr.js';
+import type { Cidr } from '../net/cidr.ts';
+import { whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
+import { trustedRanges, type NetworkFilter } from './filters.ts';
+
+const rangeKey = (cidr: Cidr) => `${cidr[0].toString()}/${cidr[1]}`;
+
+/**
+ * The bouncer whitelist: permit values of trusted filters (id order), then the fail2ban whitelist
+ * (as written). An entry equal to an earlier one (`10.0.0.1` and `10.0.0.1/32` too) is dropped.
+ */
+export function composeWhitelist(filters: readonly NetworkFilter[], settings: Pick<Fail2banSettings, 'whitelist'>): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const { text, cidr } of [...trustedRanges(filters), ...whitelistRanges(settings)]) {
+    const key = rangeKey(cidr);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out;
+}
+
+/** Whether an address lies in any of the ranges. */
+export function inAnyRange(ranges: ReadonlyArray<{ cidr: Cidr }>, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return ranges.some(({ cidr }) => cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(cidr as [ipaddr.IPv4, number]));
+}

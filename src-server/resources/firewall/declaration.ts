@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { DEFAULT_DENY } from '../../firewall/filters.ts';
+import { field } from '../fields.ts';
+import type { ResourceDeclaration } from '../types.ts';
+
+const rulesSchema = z.record(z.enum(['SIP', 'WEB', 'AMI', 'IAX']), z.boolean({ error: 'must be true (allow) or false (block)' }));
+
+/** Accepts true/false, 1/0 and "allow"/"block" per category (form posts send strings). */
+const sanitizeRules = (value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [category, raw] of Object.entries(value)) {
+    const upper = category.toUpperCase();
+    if (raw === true || raw === 1 || raw === '1' || raw === 'true' || raw === 'allow') out[upper] = true;
+    else if (raw === false || raw === 0 || raw === '0' || raw === 'false' || raw === 'block') out[upper] = false;
+    else out[upper] = raw;
+  }
+  return out;
+};
+
+/** Empty means "use the default" for optional text fields. */
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value);
+
+/**
+ * Network filters (ARCHITECTURE "Network filter shape"). Written as `network` + `subnet` or
+ * `permit`, `deny`, `currentRules` ({SIP, WEB, AMI, IAX}: true allow / false block); read back
+ * as `permit` (network/subnet) and `rules` ({CATEGORY: "allow"|"block"}).
+ */
+export const firewallDeclaration: ResourceDeclaration = {
+  name: 'firewall',
+  description: 'Network filters: trusted networks, per-service allow/block rules and deny entries, plus intrusion bans.',
+  processor: 'FirewallManagementProcessor',
+  kind: 'collection',
+  idField: 'id',
+  security: { permission: 'Firewall', channels: ['localhost', 'bearer_token'] },
+  fields: {
+    id: field.integer(z.number().int(), { readOnly: true, description: 'Record id.' }),
+    network: field.text(z.string(), { sanitize: emptyToUndefined, writeOnly: true, description: 'Network address (IPv4 or IPv6); with `subnet`, sets `permit`.' }),
+    subnet: field.integer(z.number().int().min(0).max(128), { writeOnly: true, description: 'Prefix length 0-128 for `network`.' }),
+    permit: field.text(z.string(), { sanitize: emptyToUndefined, description: 'The network this filter is about, as a CIDR.' }),
+    deny: field.text(z.string(), {
+      sanitize: emptyToUndefined,
+      default: DEFAULT_DENY,
+      description: 'Comma-separated addresses or CIDRs to block; every entry except 0.0.0.0/0 and ::/0 is published to bouncers.',
+    }),
+    description: field.text(z.string().max(255), { default: '', description: 'Free text.' }),
+    newer_block_ip: field.boolean({ default: false, description: 'Trusted: never banned, and part of the bouncer whitelist.' }),
+    local_network: field.boolean({ default: false, description: 'The network is local to the PBX (NAT settings).' }),
+    currentRules: field.json(rulesSchema, {
+      sanitize: sanitizeRules,
+      writeOnly: true,
+      default: () => ({ SIP: true, WEB: true, AMI: true, IAX: true }),
+      description: 'Per-category access: {SIP, WEB, AMI, IAX}: true (allow) or false (block).',
+    }),
+    rules: field.json(z.record(z.string(), z.enum(['allow', 'block'])), { readOnly: true, description: 'Per-category access as "allow"/"block".' }),
+  },
+  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  customMethods: {
+    getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'A new filter with every default applied.' },
+    getBannedIps: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Active intrusion bans: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft}].' },
+    unbanIp: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description: 'Lifts every ban (all categories) of `ip`.',
+      input: z.object({ ip: z.string() }),
+    },
+    getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Per API key: last poll time, source IP and counts.' },
+    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per minute and category: {points: [{t, sip, http, ami, iax}]}.' },
+    getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
+  },
+};

@@ -1,0 +1,148 @@
+import ipaddr from 'ipaddr.js';
+import { cidrsOverlap, isCatchAll, normalizeAddress, splitList } from '../../firewall/addresses.ts';
+import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
+import {
+  DEFAULT_DENY,
+  defaultRules,
+  denyRanges,
+  FILTER_CATEGORIES,
+  loadFilters,
+  trustedRanges,
+  type FilterRules,
+  type NetworkFilter,
+} from '../../firewall/filters.ts';
+import { parseCidr, type Cidr } from '../../net/cidr.ts';
+import type { Db } from '../../storage/database.ts';
+import { prepareSave, type SaveMode } from '../save.ts';
+import type { ActionContext } from '../types.ts';
+import { firewallDeclaration } from './declaration.ts';
+
+/** The columns of a filter as stored. */
+export interface FilterRow {
+  permit: string;
+  deny: string;
+  description: string;
+  newer_block_ip: number;
+  local_network: number;
+  rules: string;
+}
+
+export type FilterSaveOutcome = { ok: true; row: FilterRow } | { ok: false; errors: string[] };
+
+/** A stored filter in the write shape, the base for PUT and PATCH. */
+function writeShape(filter: NetworkFilter): Record<string, unknown> {
+  const currentRules: Record<string, boolean> = {};
+  for (const category of FILTER_CATEGORIES) currentRules[category] = filter.rules[category] === 'allow';
+  return {
+    permit: filter.permit,
+    deny: filter.deny,
+    description: filter.description,
+    newer_block_ip: filter.newer_block_ip,
+    local_network: filter.local_network,
+    currentRules,
+  };
+}
+
+const maxPrefix = (address: string) => (ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128);
+
+/** `network/subnet` from an address and an optional prefix, or an error sentence. */
+function permitFrom(address: string, subnet: unknown, label: string): string | { error: string } {
+  const normalized = normalizeAddress(address);
+  if (!normalized || address.includes('%')) return { error: `${label}: "${address}" is not a valid IPv4 or IPv6 address.` };
+  const max = maxPrefix(normalized);
+  const prefix = subnet === undefined ? max : (subnet as number);
+  if (prefix > max) return { error: `subnet: ${prefix} is larger than ${max}, the longest prefix for this address family.` };
+  return `${normalized}/${prefix}`;
+}
+
+/** Resolves `permit` from network/subnet/permit as sent, falling back on the stored value. */
+function resolvePermit(values: Record<string, unknown>, existing: NetworkFilter | undefined): string | { error: string } | undefined {
+  if (values.network !== undefined) return permitFrom(String(values.network), values.subnet, 'network');
+  if (values.permit !== undefined) {
+    const text = String(values.permit);
+    if (!text.includes('/')) return permitFrom(text, values.subnet, 'permit');
+    const cidr = parseCidr(text);
+    if (!cidr) return { error: `permit: "${text}" is not a valid address or CIDR.` };
+    return `${cidr[0].toString()}/${cidr[1]}`;
+  }
+  if (existing && values.subnet !== undefined) return permitFrom(existing.permit.split('/')[0]!, values.subnet, 'subnet');
+  return existing?.permit;
+}
+
+/** The deny list normalised, or the entries that are not addresses or CIDRs. */
+function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
+  const entries = splitList(typeof raw === 'string' ? raw : DEFAULT_DENY);
+  const errors: string[] = [];
+  const out: string[] = [];
+  for (const entry of entries) {
+    const cidr = entry.includes('%') ? undefined : parseCidr(entry);
+    if (!cidr) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
+    else out.push(entry.includes('/') ? `${cidr[0].toString()}/${cidr[1]}` : cidr[0].toString());
+  }
+  if (errors.length) return { errors };
+  return { deny: out.length ? [...new Set(out)].join(',') : DEFAULT_DENY };
+}
+
+/**
+ * Defence in depth (SPEC whitelist rule 2): a deny entry may not overlap the fail2ban whitelist
+ * or a trusted network, and a trusted network may not overlap another filter's deny entries.
+ */
+function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: boolean, deny: string): string[] {
+  const errors: string[] = [];
+  const others = loadFilters(db).filter((f) => f.id !== id);
+  const protectedRanges = [
+    ...trustedRanges(others).map((r) => ({ ...r, label: 'the trusted network' })),
+    ...whitelistRanges(readFail2ban(db)).map((r) => ({ ...r, label: 'the fail2ban whitelist entry' })),
+    ...(trusted ? [{ text: `${permit[0].toString()}/${permit[1]}`, cidr: permit, label: "this filter's own trusted network" }] : []),
+  ];
+  for (const { text, cidr } of denyRanges({ deny })) {
+    if (isCatchAll(cidr)) continue;
+    const hit = protectedRanges.find((r) => cidrsOverlap(cidr, r.cidr));
+    if (hit) errors.push(`deny: "${text}" overlaps ${hit.label} ${hit.text}; remove it from the whitelist or trusted networks first.`);
+  }
+  if (trusted) {
+    for (const other of others) {
+      const hit = denyRanges(other).find((r) => !isCatchAll(r.cidr) && cidrsOverlap(r.cidr, permit));
+      if (hit) errors.push(`permit: the trusted network overlaps the deny entry ${hit.text} of filter ${other.id}.`);
+    }
+  }
+  return errors;
+}
+
+/** Validates a create, update or patch of a filter and returns the row to store. */
+export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
+  const body = ctx.body as Record<string, unknown> | null;
+  if (mode !== 'patch' && body && typeof body === 'object' && !Array.isArray(body)) {
+    const given = (name: string) => body[name] !== undefined && body[name] !== null && String(body[name]).trim() !== '';
+    if (!given('permit') && !given('network')) return { ok: false, errors: ['permit is required (or network with subnet).'] };
+  }
+  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb: ctx.verb, body: ctx.body, existing: existing && writeShape(existing) });
+  if (!outcome.ok) return outcome;
+  const { values, complete } = outcome;
+
+  const permit = resolvePermit(values, existing);
+  if (permit === undefined) return { ok: false, errors: ['permit is required (or network with subnet).'] };
+  if (typeof permit !== 'string') return { ok: false, errors: [permit.error] };
+  const deny = resolveDeny(complete.deny);
+  if ('errors' in deny) return { ok: false, errors: deny.errors };
+
+  const rules: FilterRules = mode === 'patch' && existing ? { ...existing.rules } : defaultRules();
+  for (const [category, allowed] of Object.entries((complete.currentRules ?? {}) as Record<string, boolean>)) {
+    rules[category as keyof FilterRules] = allowed ? 'allow' : 'block';
+  }
+
+  const trusted = complete.newer_block_ip === true;
+  const errors = overlapErrors(ctx.db, existing?.id, parseCidr(permit)!, trusted, deny.deny);
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    row: {
+      permit,
+      deny: deny.deny,
+      description: String(complete.description ?? ''),
+      newer_block_ip: trusted ? 1 : 0,
+      local_network: complete.local_network === true ? 1 : 0,
+      rules: JSON.stringify(rules),
+    },
+  };
+}

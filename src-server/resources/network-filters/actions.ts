@@ -1,0 +1,39 @@
+import { FILTER_CATEGORIES, loadFilter, loadFilters, type FilterCategory } from '../../firewall/filters.ts';
+import { parsePageRequest, paginationOf } from '../pagination.ts';
+import { invalid, ok, recordNotFound } from '../results.ts';
+import type { ResourceActions } from '../types.ts';
+import { networkFiltersDeclaration } from './declaration.ts';
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+
+export const networkFiltersActions: ResourceActions = {
+  getList: (ctx) => {
+    const page = parsePageRequest(ctx.query);
+    if (page && 'errors' in page) return invalid(page.errors);
+    const all = loadFilters(ctx.db);
+    const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
+    return ok(data, { pagination: paginationOf(all.length, page, data.length) });
+  },
+  getRecord: (ctx) => {
+    const filter = ctx.id && /^\d{1,15}$/.test(ctx.id) ? loadFilter(ctx.db, ctx.id) : undefined;
+    return filter ? ok(filter) : recordNotFound(networkFiltersDeclaration.name, ctx.id ?? '');
+  },
+  custom: {
+    getForSelect: (ctx) => {
+      const raw = single(ctx.query.category);
+      const category = raw === undefined || raw === '' ? undefined : raw.toUpperCase();
+      if (category !== undefined && !(FILTER_CATEGORIES as readonly string[]).includes(category)) {
+        return invalid([`category must be one of ${FILTER_CATEGORIES.join(', ')}.`]);
+      }
+      const filters = loadFilters(ctx.db).filter((f) => category === undefined || f.rules[category as FilterCategory] === 'allow');
+      return ok(
+        filters.map((f) => ({
+          value: String(f.id),
+          text: f.description ? `${f.description} (${f.permit})` : f.permit,
+          permit: f.permit,
+          description: f.description,
+        })),
+      );
+    },
+  },
+};
