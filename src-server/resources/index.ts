@@ -2,6 +2,12 @@ import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
 import { authActions } from './auth/actions.ts';
 import { authDeclaration } from './auth/declaration.ts';
+import { fail2banActions } from './fail2ban/actions.ts';
+import { fail2banDeclaration } from './fail2ban/declaration.ts';
+import { firewallActions } from './firewall/actions.ts';
+import { firewallDeclaration } from './firewall/declaration.ts';
+import { networkFiltersActions } from './network-filters/actions.ts';
+import { networkFiltersDeclaration } from './network-filters/declaration.ts';
 import { extensionsActions } from './extensions/actions.ts';
 import { extensionsDeclaration } from './extensions/declaration.ts';
 import { generalSettingsActions } from './general-settings/actions.ts';
@@ -20,4 +26,7 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: extensionsDeclaration, actions: extensionsActions },
   { declaration: providersDeclaration, actions: providersActions },
   { declaration: generalSettingsDeclaration, actions: generalSettingsActions },
+  { declaration: firewallDeclaration, actions: firewallActions },
+  { declaration: networkFiltersDeclaration, actions: networkFiltersActions },
+  { declaration: fail2banDeclaration, actions: fail2banActions },
 ];
