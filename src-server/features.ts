@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import { authFeature } from './auth/feature.ts';
 import type { Services } from './services.ts';
 import { firewallFeature } from './firewall/feature.ts';
+import { peersFeature } from './peers/feature.ts';
 
 /** What a feature adds to the web thread once storage and the queue exist. */
 export interface FeatureHandle {
@@ -23,4 +24,4 @@ export interface Feature {
  * Every feature of the server, in start order. A feature that others read (through `Services`)
  * comes before them.
  */
-export const features: Feature[] = [firewallFeature, authFeature];
+export const features: Feature[] = [firewallFeature, authFeature, peersFeature];

@@ -1,5 +1,7 @@
 import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
+import { amiActions } from './ami/actions.ts';
+import { amiDeclaration } from './ami/declaration.ts';
 import { authActions } from './auth/actions.ts';
 import { authDeclaration } from './auth/declaration.ts';
 import { fail2banActions } from './fail2ban/actions.ts';
@@ -14,6 +16,8 @@ import { generalSettingsActions } from './general-settings/actions.ts';
 import { generalSettingsDeclaration } from './general-settings/declaration.ts';
 import { providersActions } from './providers/actions.ts';
 import { providersDeclaration } from './providers/declaration.ts';
+import { sipActions } from './sip/actions.ts';
+import { sipDeclaration } from './sip/declaration.ts';
 import { systemActions } from './system/actions.ts';
 import { systemDeclaration } from './system/declaration.ts';
 import type { ResourceDefinition } from './types.ts';
@@ -26,6 +30,8 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: extensionsDeclaration, actions: extensionsActions },
   { declaration: providersDeclaration, actions: providersActions },
   { declaration: generalSettingsDeclaration, actions: generalSettingsActions },
+  { declaration: sipDeclaration, actions: sipActions },
+  { declaration: amiDeclaration, actions: amiActions },
   { declaration: firewallDeclaration, actions: firewallActions },
   { declaration: networkFiltersDeclaration, actions: networkFiltersActions },
   { declaration: fail2banDeclaration, actions: fail2banActions },

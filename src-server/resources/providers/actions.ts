@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { crudActions } from '../crud.ts';
+import { getProviderStatuses } from '../sip/actions.ts';
 import type { ResourceActions } from '../types.ts';
 import { providersDeclaration } from './declaration.ts';
 
-export const providersActions: ResourceActions = crudActions(providersDeclaration, {
-  table: 'providers',
-  generateId: () => `SIP-${randomBytes(4).toString('hex').toUpperCase()}`,
-});
+export const providersActions: ResourceActions = {
+  ...crudActions(providersDeclaration, {
+    table: 'providers',
+    generateId: () => `SIP-${randomBytes(4).toString('hex').toUpperCase()}`,
+  }),
+  custom: { getStatuses: getProviderStatuses },
+};

@@ -25,4 +25,12 @@ export const providersDeclaration: ResourceDeclaration = {
     disabled: field.boolean({ default: false }),
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  customMethods: {
+    getStatuses: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
+    },
+  },
 };

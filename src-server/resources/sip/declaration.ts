@@ -1,0 +1,33 @@
+import type { ResourceDeclaration } from '../types.ts';
+
+/** Live SIP state of extensions and providers, read from Asterisk over AMI. */
+export const sipDeclaration: ResourceDeclaration = {
+  name: 'sip',
+  description: 'Live SIP state from Asterisk (AMI): extension states, provider registrations and per-extension contact detail.',
+  processor: 'SIPStackProcessor',
+  kind: 'collection',
+  idField: 'id',
+  security: { permission: 'Sip', channels: ['localhost', 'bearer_token'] },
+  fields: {},
+  operations: [],
+  customMethods: {
+    getPeersStatuses: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Every extension as `{id, state}`; state is `OK` or `UNKNOWN`. Accepts `limit` and `offset`.',
+    },
+    getRegistry: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Every provider as `{state, id, username, host}`; state is `OK` (registered) or `OFF`.',
+    },
+    getStatus: {
+      verbs: ['GET', 'POST'],
+      scope: 'resource',
+      level: 'READ',
+      description: 'Contact detail of one extension (all strings) plus `state`.',
+    },
+  },
+};
