@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
+import { startHttpsListener, type HttpsListener } from './auth/https-listener.ts';
 import { ServerBus } from './bus.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
@@ -48,6 +49,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
   const logger = givenLogger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
   let services: Services | undefined;
   let httpServer: Server | undefined;
+  let httpsListener: HttpsListener | undefined;
   let handles: FeatureHandle[] = [];
   let port = 0;
 
@@ -116,12 +118,15 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         });
       });
       port = (httpServer.address() as AddressInfo).port;
-      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: null };
+      httpsListener = await startHttpsListener(services, app.callback());
+      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: httpsListener?.port ?? null };
       writeSetting(db, RUNTIME_SETTING_KEY, runtime);
       logger.info({ url: server.url, dataDir }, 'server listening');
     },
 
     async stop() {
+      await httpsListener?.close();
+      httpsListener = undefined;
       if (httpServer) {
         const closed = new Promise<void>((r) => httpServer!.close(() => r()));
         httpServer.closeAllConnections();

@@ -4,6 +4,8 @@ import { amiActions } from './ami/actions.ts';
 import { amiDeclaration } from './ami/declaration.ts';
 import { authActions } from './auth/actions.ts';
 import { authDeclaration } from './auth/declaration.ts';
+import { httpsActions } from './https/actions.ts';
+import { httpsDeclaration } from './https/declaration.ts';
 import { fail2banActions } from './fail2ban/actions.ts';
 import { fail2banDeclaration } from './fail2ban/declaration.ts';
 import { firewallActions } from './firewall/actions.ts';
@@ -27,6 +29,7 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: systemDeclaration, actions: systemActions },
   { declaration: authDeclaration, actions: authActions },
   { declaration: apiKeysDeclaration, actions: apiKeysActions },
+  { declaration: httpsDeclaration, actions: httpsActions },
   { declaration: extensionsDeclaration, actions: extensionsActions },
   { declaration: providersDeclaration, actions: providersActions },
   { declaration: generalSettingsDeclaration, actions: generalSettingsActions },

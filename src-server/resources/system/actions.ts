@@ -1,4 +1,5 @@
 import { readSetting } from '../../storage/settings.ts';
+import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
 import { bouncerApiUrl, hostAddresses } from './info.ts';
@@ -14,6 +15,7 @@ export interface RuntimeInfo {
 
 export const systemActions: ResourceActions = {
   custom: {
+    getCertificate,
     ping: () => ok({ pong: true }),
     getInfo: (ctx) => {
       const runtime = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY);

@@ -15,5 +15,11 @@ export const systemDeclaration: ResourceDeclaration = {
       level: 'READ',
       description: 'Version, uptime, host addresses, ports and the bouncer api_url for each address.',
     },
+    getCertificate: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description: 'The HTTPS certificate: `{enabled, port, fingerprint256, subject, validTo, source}` (nulls when HTTPS is off).',
+    },
   },
 };

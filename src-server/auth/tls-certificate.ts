@@ -1,0 +1,64 @@
+import { X509Certificate } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+import { hostAddresses } from '../resources/system/info.ts';
+
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+  source: 'self-signed' | 'configured';
+  /** File the certificate was read from (what a bouncer's ca_cert_path points to). */
+  certificateFile: string;
+}
+
+export interface CertificateSummary {
+  fingerprint256: string;
+  subject: string;
+  validTo: string;
+}
+
+const SELF_SIGNED_YEARS = 10;
+
+/**
+ * The self-signed certificate of this data directory, generated on first use (key mode 0600).
+ * Its names cover localhost, the loopback addresses and this host's addresses at generation time.
+ */
+export async function selfSignedCertificate(dataDir: string): Promise<TlsMaterial> {
+  const dir = join(dataDir, 'tls');
+  const certificateFile = join(dir, 'self-signed-cert.pem');
+  const keyFile = join(dir, 'self-signed-key.pem');
+  if (!existsSync(certificateFile) || !existsSync(keyFile)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const notBeforeDate = new Date(Date.now() - 60_000);
+    const notAfterDate = new Date(notBeforeDate.getTime() + SELF_SIGNED_YEARS * 365 * 86_400_000);
+    const ips = [...new Set(['127.0.0.1', '::1', ...hostAddresses()])];
+    const pems = await generate([{ name: 'commonName', value: 'PBX Console' }, { name: 'organizationName', value: 'PBX Console self-signed' }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      extensions: [
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true, critical: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+      ],
+    });
+    writeFileSync(keyFile, pems.private, { mode: 0o600 });
+    chmodSync(keyFile, 0o600);
+    writeFileSync(certificateFile, pems.cert, { mode: 0o644 });
+  }
+  return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'self-signed', certificateFile };
+}
+
+/** A user-provided certificate and key (PEM files), which replace the self-signed pair. */
+export function configuredCertificate(certificateFile: string, keyFile: string): TlsMaterial {
+  return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'configured', certificateFile };
+}
+
+/** SHA-256 fingerprint, subject and expiry of the first certificate in a PEM. */
+export function summarizeCertificate(pem: string): CertificateSummary {
+  const x509 = new X509Certificate(pem);
+  return { fingerprint256: x509.fingerprint256, subject: x509.subject.replace(/\n/g, ', '), validTo: new Date(x509.validTo).toISOString() };
+}

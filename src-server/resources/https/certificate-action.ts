@@ -1,0 +1,18 @@
+import { readSetting } from '../../storage/settings.ts';
+import { ok } from '../results.ts';
+import type { ActionHandler } from '../types.ts';
+import { HTTPS_RUNTIME_KEY } from './declaration.ts';
+
+/** system:getCertificate: the HTTPS listener's certificate as the web thread recorded it at start. */
+export const getCertificate: ActionHandler = (ctx) => {
+  const runtime = readSetting<Record<string, unknown>>(ctx.db, HTTPS_RUNTIME_KEY);
+  const enabled = runtime?.enabled === true;
+  return ok({
+    enabled,
+    port: enabled ? runtime.port : null,
+    fingerprint256: enabled ? runtime.fingerprint256 : null,
+    subject: enabled ? runtime.subject : null,
+    validTo: enabled ? runtime.validTo : null,
+    source: enabled ? runtime.source : null,
+  });
+};
