@@ -4,6 +4,8 @@ import { authFeature } from './auth/feature.ts';
 import type { Services } from './services.ts';
 import { firewallFeature } from './firewall/feature.ts';
 import { peersFeature } from './peers/feature.ts';
+import { modulesFeature } from './modules/feature.ts';
+import { asyncRequestsFeature } from './queue/async-feature.ts';
 
 /** What a feature adds to the web thread once storage and the queue exist. */
 export interface FeatureHandle {
@@ -24,4 +26,4 @@ export interface Feature {
  * Every feature of the server, in start order. A feature that others read (through `Services`)
  * comes before them.
  */
-export const features: Feature[] = [firewallFeature, authFeature, peersFeature];
+export const features: Feature[] = [firewallFeature, authFeature, peersFeature, modulesFeature, asyncRequestsFeature];

@@ -10,6 +10,7 @@ import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { features, type FeatureHandle } from './features.ts';
 import { createApp } from './http/app.ts';
 import { renderError } from './http/envelope.ts';
+import { installModules } from './modules/install.ts';
 import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';
 import { RequestQueue } from './queue/request-queue.ts';
 import { coreResources } from './resources/index.ts';
@@ -76,13 +77,14 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const resourceModules = config.resourceModules.map((m) => resolve(m));
       const registry = new ResourceRegistry(coreResources);
       for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
+      const modules = await installModules({ dataDir, registry, db, logger });
 
       const bus = new ServerBus();
       const queueLimits = new CachedQueueLimits(db, clock);
       const queue = new RequestQueue({
         workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),
         workers: config.workers,
-        workerInit: { databaseFile, resourceModules },
+        workerInit: { databaseFile, resourceModules, modules: modules.entries },
         execArgv: runningFromSource ? ['--import', 'tsx'] : [],
         limits: queueLimits,
         maxWaitMs: config.maxWaitMs,
@@ -90,7 +92,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         db,
         logger,
       });
-      services = { config, db, logger, clock, bus, registry, queue, queueLimits };
+      services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules };
       bus.on('resource-changed', (event) => {
         if (event.resource === GENERAL_SETTINGS_KEY) queueLimits.invalidate();
       });

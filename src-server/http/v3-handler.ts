@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { authenticate } from '../auth/authenticate.ts';
 import { authorize, canReadSensitive } from '../auth/authorize.ts';
 import { sessionContextOf } from '../auth/principal.ts';
-import type { JobOutcome } from '../queue/request-queue.ts';
+import { asyncChannelOf } from '../queue/async-jobs.ts';
+import type { JobInput, JobOutcome } from '../queue/request-queue.ts';
 import type { Services } from '../services.ts';
 import { renderEnvelope, renderError } from './envelope.ts';
 import { HttpError, notFound } from './errors.ts';
@@ -39,7 +40,9 @@ export function v3Handler(services: Services) {
     const declaration = services.registry.get(path.resource)!.declaration;
     authorize(principal, { declaration, level: resolved.level, path: ctx.path, method: ctx.method });
 
-    const outcome = await services.queue.run({
+    const asyncChannel = asyncChannelOf(ctx);
+
+    const job: JobInput = {
       target: { resource: path.resource, operation: resolved.operation, verb, id: path.id },
       query: ctx.query as Record<string, string | string[]>,
       body: ctx.request.body ?? {},
@@ -47,8 +50,14 @@ export function v3Handler(services: Services) {
       session: sessionContextOf(principal),
       canReadSensitive: canReadSensitive(principal),
       ttlExempt: ctx.get('x-pbx-debug') === '1',
-    });
-    await sendOutcome(ctx, services, outcome, resolved.operation, declaration.processor ?? declaration.name);
+    };
+    const processor = declaration.processor ?? declaration.name;
+    if (asyncChannel && services.asyncJobs) {
+      // X-Async-Channel: 200 at once; the result goes to the channel (queue/async-jobs.ts).
+      sendEnvelope(ctx, services.asyncJobs.start(job, { channel: asyncChannel, principal, function: resolved.operation, processor }));
+      return;
+    }
+    await sendOutcome(ctx, services, await services.queue.run(job), resolved.operation, processor);
   };
 }
 

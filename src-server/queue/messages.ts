@@ -1,5 +1,6 @@
 import type { SessionContext } from '../auth/principal.ts';
 import type { BusEvent } from '../bus.ts';
+import type { ModuleEntry } from '../modules/types.ts';
 import type { HttpVerb, OperationName } from '../resources/types.ts';
 
 /** The wire types between the web thread and the workers. Plain, structured-cloneable objects only. */
@@ -46,4 +47,6 @@ export type JobResponse =
 export interface WorkerInit {
   databaseFile: string;
   resourceModules: string[];
+  /** Extension modules the web thread loaded; each worker imports the same files. */
+  modules?: ModuleEntry[];
 }

@@ -16,6 +16,10 @@ import { extensionsActions } from './extensions/actions.ts';
 import { extensionsDeclaration } from './extensions/declaration.ts';
 import { generalSettingsActions } from './general-settings/actions.ts';
 import { generalSettingsDeclaration } from './general-settings/declaration.ts';
+import { modulesActions } from './modules/actions.ts';
+import { modulesDeclaration } from './modules/declaration.ts';
+import { openapiActions } from './openapi/actions.ts';
+import { openapiDeclaration } from './openapi/declaration.ts';
 import { providersActions } from './providers/actions.ts';
 import { providersDeclaration } from './providers/declaration.ts';
 import { sipActions } from './sip/actions.ts';
@@ -38,4 +42,6 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: firewallDeclaration, actions: firewallActions },
   { declaration: networkFiltersDeclaration, actions: networkFiltersActions },
   { declaration: fail2banDeclaration, actions: fail2banActions },
+  { declaration: modulesDeclaration, actions: modulesActions },
+  { declaration: openapiDeclaration, actions: openapiActions },
 ];

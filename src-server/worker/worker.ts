@@ -7,6 +7,7 @@ import { importResourceModule, ResourceRegistry } from '../resources/registry.ts
 import { openDatabase, type Db } from '../storage/database.ts';
 import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerInit } from '../queue/messages.ts';
 import { findHandler, runAction } from './dispatch.ts';
+import { loadWorkerModules } from '../modules/worker-modules.ts';
 
 interface WorkerState {
   db: Db;
@@ -20,6 +21,7 @@ async function load(): Promise<WorkerState> {
   for (const file of init.resourceModules) {
     for (const definition of await importResourceModule(file)) registry.add(definition);
   }
+  await loadWorkerModules(init.modules ?? [], registry);
   return { db: openDatabase(init.databaseFile), registry };
 }
 

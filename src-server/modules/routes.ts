@@ -1,0 +1,72 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { authenticate } from '../auth/authenticate.ts';
+import { authorize, canReadSensitive } from '../auth/authorize.ts';
+import { sessionContextOf } from '../auth/principal.ts';
+import { badRequest } from '../http/errors.ts';
+import { forwardedHeaders } from '../http/forwarded-headers.ts';
+import { sendOutcome } from '../http/v3-handler.ts';
+import { verbOf } from '../http/v3-operation.ts';
+import type { JobOutcome } from '../queue/request-queue.ts';
+import type { Services } from '../services.ts';
+import type { LegacyModule } from './install.ts';
+import { ACTION_NAME } from './validate.ts';
+
+/** SPEC: older endpoints carry `jsonapi.version`. */
+const JSONAPI_MEMBER = '"jsonapi":{"version":"1.0"},';
+
+/** Where a v2 route is served. */
+export const v2RoutePath = (slug: string, action: string) => `/pbxcore/api/${slug}/${action}`;
+/** Where a v1 module's callback is served (`:action` is any action name). */
+export const v1RoutePath = (name: string) => `/pbxcore/api/modules/${name}/:action`;
+
+/**
+ * Registers the v1 and v2 module routes. Each request goes through the same chain as v3:
+ * public check, authentication, permission check, then the worker pool.
+ */
+export function registerModuleRoutes(router: Router, services: Services, legacy: readonly LegacyModule[]): void {
+  for (const module of legacy) {
+    const { entry, declaration } = module;
+    if (entry.style === 'v2') {
+      for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {
+        const methods = method.verbs.includes('GET') ? [...method.verbs, 'HEAD'] : method.verbs;
+        router.register(v2RoutePath(entry.slug, action), methods, (ctx: Context) => serve(ctx, services, module, action));
+      }
+    } else {
+      router.register(v1RoutePath(entry.name), ['GET', 'HEAD', 'POST'], (ctx: Context) =>
+        serve(ctx, services, module, String((ctx.params as Record<string, string>).action)),
+      );
+    }
+  }
+}
+
+async function serve(ctx: Context, services: Services, module: LegacyModule, action: string): Promise<void> {
+  const verb = verbOf(ctx.method)!;
+  const method = Object.hasOwn(module.declaration.customMethods ?? {}, action) ? module.declaration.customMethods![action] : undefined;
+  const principal = await authenticate(services, ctx, { isPublic: method?.public === true });
+  if (!ACTION_NAME.test(action)) throw badRequest(`Malformed action name "${action.slice(0, 100)}".`);
+  authorize(principal, {
+    declaration: module.declaration,
+    level: method?.level ?? (verb === 'GET' ? 'READ' : 'WRITE'),
+    path: ctx.path,
+    method: ctx.method,
+  });
+  const outcome = await services.queue.run({
+    target: { resource: module.declaration.name, operation: action, verb },
+    query: ctx.query as Record<string, string | string[]>,
+    body: ctx.request.body ?? {},
+    headers: forwardedHeaders(ctx.headers),
+    session: sessionContextOf(principal),
+    canReadSensitive: canReadSensitive(principal),
+    ttlExempt: ctx.get('x-pbx-debug') === '1',
+  });
+  await sendOutcome(ctx, services, withJsonApi(outcome), action, module.entry.name);
+}
+
+/** Adds `jsonapi` just before `meta`, which the envelope renderer always puts last. */
+function withJsonApi(outcome: JobOutcome): JobOutcome {
+  if (outcome.kind !== 'done' || outcome.compressed || typeof outcome.body !== 'string') return outcome;
+  const at = outcome.body.lastIndexOf('"meta":');
+  if (at === -1) return outcome;
+  return { ...outcome, body: outcome.body.slice(0, at) + JSONAPI_MEMBER + outcome.body.slice(at) };
+}

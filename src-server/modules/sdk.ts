@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../http/errors.ts';
+import { crudActions } from '../resources/crud.ts';
+import { field } from '../resources/fields.ts';
+import { created, failure, invalid, ok, recordNotFound } from '../resources/results.ts';
+import { singletonActions } from '../resources/singleton.ts';
+import { defineResource } from '../resources/types.ts';
+
+/**
+ * What a module's `register(sdk)` receives: the same building blocks core resources use, so a
+ * module declared anywhere on disk needs no packages of its own and shares core's zod instance
+ * (the OpenAPI generator reads its schemas).
+ */
+export const moduleSdk = {
+  z,
+  field,
+  defineResource,
+  crudActions,
+  singletonActions,
+  ok,
+  created,
+  failure,
+  invalid,
+  recordNotFound,
+  errors: { HttpError, badRequest, forbidden, notFound, conflict, unprocessable },
+};
+
+export type ModuleSdk = typeof moduleSdk;

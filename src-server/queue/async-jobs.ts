@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
+import type { ServerBus } from '../bus.ts';
+import type { Clock } from '../clock.ts';
+import { renderEnvelope, renderError, type RenderedEnvelope } from '../http/envelope.ts';
+import { badRequest, HttpError, serviceUnavailable } from '../http/errors.ts';
+import type { CachedQueueLimits } from './limits.ts';
+import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
+import { ResultStore } from './result-store.ts';
+
+/** The request header that makes a v3 request asynchronous. */
+export const ASYNC_CHANNEL_HEADER = 'x-async-channel';
+const CHANNEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** The channel named by X-Async-Channel; undefined when absent, 400 when malformed. */
+export function asyncChannelOf(ctx: Pick<Context, 'get'>): string | undefined {
+  const value = ctx.get(ASYNC_CHANNEL_HEADER);
+  if (value === '') return undefined;
+  return checkChannelName(value);
+}
+
+/** Validates a channel name (header or `?channel=`): 1-128 of letters, digits and `._:-`. */
+export function checkChannelName(value: unknown): string {
+  if (typeof value !== 'string' || !CHANNEL_NAME.test(value)) {
+    throw badRequest('Malformed channel name: use 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit.');
+  }
+  return value;
+}
+
+/**
+ * Who may see a job's result: the caller who started it. Localhost sees everything (the bypass
+ * skips access control); results of public requests are visible to any authenticated viewer.
+ */
+export function ownerOf(principal: Principal): string {
+  switch (principal.channel) {
+    case 'public':
+    case 'localhost':
+      return principal.channel;
+    case 'session':
+      return `user:${principal.userName}`;
+    case 'bearer_token':
+      return principal.kind === 'jwt' ? `user:${principal.userName}` : `api_key:${principal.keyId}`;
+  }
+}
+
+function canSee(owner: string, viewer: string): boolean {
+  return viewer === 'localhost' || owner === viewer || owner === 'public';
+}
+
+/** A finished asynchronous job, kept RESULT_LIFETIME_MS for retrieval. */
+export interface FinishedJob {
+  jobId: string;
+  channel: string;
+  owner: string;
+  status: number;
+  hash: string;
+  /** The finished envelope, as the synchronous request would have received it. */
+  body: string;
+}
+
+/** What a channel subscriber receives: one Server-Sent Event per finished job. */
+export type JobListener = (job: FinishedJob) => void;
+
+export type JobLookup = { state: 'pending'; channel: string } | { state: 'done'; job: FinishedJob } | undefined;
+
+export interface AsyncJobsOptions {
+  queue: RequestQueue;
+  limits: CachedQueueLimits;
+  clock: Clock;
+  bus: ServerBus;
+  logger: Logger;
+}
+
+interface Subscriber {
+  viewer: string;
+  listener: JobListener;
+}
+
+/**
+ * Asynchronous requests (X-Async-Channel): the job is queued without a TTL, the caller gets
+ * `{jobId, channel}` at once, and the finished envelope is pushed to the channel's subscribers and
+ * kept 120 s. A result nobody was subscribed for is replayed to the first viewer who subscribes.
+ */
+export class AsyncJobs {
+  private readonly results: ResultStore<FinishedJob>;
+  private readonly pending = new Map<string, { channel: string; owner: string }>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** jobId -> channel of results not yet pushed to anyone, in finish (= expiry) order. */
+  private readonly undelivered = new Map<string, string>();
+
+  constructor(private readonly options: AsyncJobsOptions) {
+    this.results = new ResultStore<FinishedJob>(options.clock);
+  }
+
+  /** Queues the job and returns the immediate 200 answer. Throws 503 when the queue is full. */
+  start(input: JobInput, meta: { channel: string; principal: Principal; function: string; processor: string }): RenderedEnvelope {
+    const { queue, limits } = this.options;
+    if (queue.waiting >= limits.current().maxLength) throw serviceUnavailable();
+    const jobId = randomUUID();
+    const owner = ownerOf(meta.principal);
+    this.pending.set(jobId, { channel: meta.channel, owner });
+    queue
+      .run({ ...input, jobId, ttlExempt: true })
+      .then(
+        (outcome) => this.finish(jobId, meta, owner, this.render(outcome, meta)),
+        (error: unknown) => {
+          const status = error instanceof HttpError ? error.status : 500;
+          const messages = error instanceof HttpError ? error.messages : ['Internal server error; the details are in the server log.'];
+          if (!(error instanceof HttpError)) this.options.logger.error({ err: error, jobId }, 'async job failed');
+          this.finish(jobId, meta, owner, renderError(status, messages));
+        },
+      )
+      .catch((error: unknown) => this.options.logger.error({ err: error, jobId }, 'async job result could not be delivered'));
+    return renderEnvelope({ result: true, data: { jobId, channel: meta.channel } }, { function: meta.function, processor: meta.processor, pid: process.pid });
+  }
+
+  /** A job's state as `viewer` may see it: pending, done, or undefined (unknown, expired, or not theirs). */
+  find(jobId: string, channel: string, viewer: string): JobLookup {
+    const running = this.pending.get(jobId);
+    if (running) return running.channel === channel && canSee(running.owner, viewer) ? { state: 'pending', channel } : undefined;
+    const job = this.results.get(jobId);
+    return job && job.channel === channel && canSee(job.owner, viewer) ? { state: 'done', job } : undefined;
+  }
+
+  /** Listens on a channel; results finished earlier that nobody received are replayed at once. */
+  subscribe(channel: string, viewer: string, listener: JobListener): () => void {
+    const subscriber: Subscriber = { viewer, listener };
+    let set = this.subscribers.get(channel);
+    if (!set) this.subscribers.set(channel, (set = new Set()));
+    set.add(subscriber);
+    for (const [jobId, jobChannel] of this.undelivered) {
+      if (jobChannel !== channel) continue;
+      const job = this.results.get(jobId);
+      if (!job) this.undelivered.delete(jobId);
+      else if (canSee(job.owner, viewer)) {
+        this.undelivered.delete(jobId);
+        listener(job);
+      }
+    }
+    return () => {
+      set.delete(subscriber);
+      if (set.size === 0 && this.subscribers.get(channel) === set) this.subscribers.delete(channel);
+    };
+  }
+
+  /** Open subscriptions, all channels together. */
+  get subscriberCount(): number {
+    let n = 0;
+    for (const set of this.subscribers.values()) n += set.size;
+    return n;
+  }
+
+  private render(outcome: JobOutcome, meta: { function: string; processor: string }): RenderedEnvelope {
+    switch (outcome.kind) {
+      case 'done':
+        for (const event of outcome.events) this.options.bus.emit(event);
+        return {
+          status: outcome.status,
+          hash: outcome.hash,
+          body: outcome.compressed ? gunzipSync(outcome.body as Uint8Array).toString('utf8') : (outcome.body as string),
+        };
+      case 'expired': // cannot happen (async jobs are TTL-exempt), answered like the synchronous path
+        return renderError(504, ['The request waited longer than APIRequestTTL and was dropped; retry later.']);
+      case 'failed':
+        return renderEnvelope(
+          { result: false, httpCode: 500, messages: { error: [`The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`] } },
+          { function: meta.function, processor: meta.processor, pid: process.pid },
+        );
+    }
+  }
+
+  private finish(jobId: string, meta: { channel: string }, owner: string, rendered: RenderedEnvelope): void {
+    this.pending.delete(jobId);
+    const job: FinishedJob = { jobId, channel: meta.channel, owner, status: rendered.status, hash: rendered.hash, body: rendered.body };
+    this.results.put(jobId, job);
+    this.sweepUndelivered();
+    let delivered = false;
+    for (const subscriber of this.subscribers.get(meta.channel) ?? []) {
+      if (!canSee(owner, subscriber.viewer)) continue;
+      subscriber.listener(job);
+      delivered = true;
+    }
+    if (!delivered) this.undelivered.set(jobId, meta.channel);
+  }
+
+  /** Forgets undelivered ids whose result expired; insertion order is expiry order, so it stops early. */
+  private sweepUndelivered(): void {
+    for (const jobId of this.undelivered.keys()) {
+      if (this.results.get(jobId)) break;
+      this.undelivered.delete(jobId);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { PassThrough } from 'node:stream';
+import { authenticate } from '../../auth/authenticate.ts';
+import { authorize } from '../../auth/authorize.ts';
+import { renderEnvelope } from '../../http/envelope.ts';
+import { notFound, serviceUnavailable } from '../../http/errors.ts';
+import { sendEnvelope } from '../../http/respond.ts';
+import { checkChannelName, ownerOf, type AsyncJobs, type FinishedJob } from '../../queue/async-jobs.ts';
+import type { Services } from '../../services.ts';
+import { EVENTS_PATH, eventsDeclaration } from './declaration.ts';
+
+/** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
+export const KEEPALIVE_MS = 15_000;
+
+/**
+ * `GET /pbxcore/api/v3/events?channel=<name>`: a Server-Sent Event stream of finished
+ * asynchronous jobs. With `&jobId=<id>` it answers once with the job's stored envelope
+ * (its own status), 202 while it runs, 404 when unknown or older than 120 s.
+ */
+export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs): () => void {
+  const streams = new Set<PassThrough>();
+  router.get(EVENTS_PATH, async (ctx: Context) => {
+    const principal = await authenticate(services, ctx, { isPublic: false });
+    authorize(principal, { declaration: eventsDeclaration, level: 'READ', path: ctx.path, method: ctx.method });
+    const channel = checkChannelName(ctx.query.channel);
+    const viewer = ownerOf(principal);
+    const jobId = ctx.query.jobId;
+    if (jobId !== undefined) return sendStoredResult(ctx, jobs, channel, viewer, String(jobId));
+    if (streams.size >= MAX_STREAMS) throw serviceUnavailable('Too many open event streams; retry later.');
+
+    const stream = new PassThrough();
+    streams.add(stream);
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set({ 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    ctx.type = 'text/event-stream; charset=utf-8';
+    ctx.body = stream;
+    stream.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ channel })}\n\n`);
+    const unsubscribe = jobs.subscribe(channel, viewer, (job) => stream.write(eventOf(job)));
+    const keepalive = setInterval(() => stream.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    const close = () => {
+      clearInterval(keepalive);
+      unsubscribe();
+      streams.delete(stream);
+      stream.end();
+    };
+    ctx.req.once('close', close);
+    stream.once('close', close);
+  });
+  return () => {
+    for (const stream of streams) stream.end();
+  };
+}
+
+/** At most this many streams at once: each holds a socket and a timer. */
+export const MAX_STREAMS = 1000;
+
+/** One SSE per job: `id` is the job id, data is `{jobId, channel, status, envelope}` on one line. */
+export function eventOf(job: FinishedJob): string {
+  const data = `{"jobId":${JSON.stringify(job.jobId)},"channel":${JSON.stringify(job.channel)},"status":${job.status},"envelope":${job.body}}`;
+  return `id: ${job.jobId}\nevent: result\ndata: ${data}\n\n`;
+}
+
+function sendStoredResult(ctx: Context, jobs: AsyncJobs, channel: string, viewer: string, jobId: string): void {
+  const found = jobs.find(jobId, channel, viewer);
+  if (!found) throw notFound(`No result for job "${jobId.slice(0, 100)}" on channel "${channel}": results are kept 120 s.`);
+  if (found.state === 'pending') {
+    const rendered = renderEnvelope(
+      { result: true, data: { jobId, channel, state: 'pending' }, httpCode: 202 },
+      { function: 'getResult', processor: eventsDeclaration.processor!, pid: process.pid },
+    );
+    return sendEnvelope(ctx, rendered);
+  }
+  sendEnvelope(ctx, { status: found.job.status, hash: found.job.hash, body: found.job.body });
+}

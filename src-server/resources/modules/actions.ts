@@ -1,0 +1,23 @@
+import { MODULES_SETTING_KEY } from '../../modules/install.ts';
+import type { ModuleReport } from '../../modules/types.ts';
+import { readSetting } from '../../storage/settings.ts';
+import { parsePageRequest, paginationOf } from '../pagination.ts';
+import { invalid, ok, recordNotFound } from '../results.ts';
+import type { ActionContext, ResourceActions } from '../types.ts';
+
+/** The reports the web thread wrote at start: workers never load modules' status by themselves. */
+const reports = (ctx: ActionContext) => readSetting<ModuleReport[]>(ctx.db, MODULES_SETTING_KEY) ?? [];
+
+export const modulesActions: ResourceActions = {
+  getList: (ctx) => {
+    const page = parsePageRequest(ctx.query);
+    if (page && 'errors' in page) return invalid(page.errors);
+    const all = reports(ctx);
+    const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
+    return ok(data, { pagination: paginationOf(all.length, page, data.length) });
+  },
+  getRecord: (ctx) => {
+    const found = reports(ctx).find((r) => r.name === ctx.id);
+    return found ? ok(found) : recordNotFound('modules', ctx.id!);
+  },
+};
