@@ -12,6 +12,7 @@ export const peersFeature: Feature = {
   name: 'peers',
   async start(services) {
     const monitor = new PeerMonitor(services);
+    services.peers = monitor;
     await monitor.applySettings();
     const unsubscribe = services.bus.on('resource-changed', ({ resource }) => {
       if (resource === AMI_SETTINGS_KEY) void monitor.applySettings();
@@ -26,6 +27,7 @@ export const peersFeature: Feature = {
       async stop() {
         unsubscribe();
         await monitor.stop();
+        services.peers = undefined;
       },
     };
   },
