@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { adminCommand, ADMIN_USAGE } from './auth/admin-cli.ts';
 import { ConfigError, configFromEnv, createServer, resolveConfig } from './index.ts';
 import { packageRoot } from './package-info.ts';
 
@@ -12,7 +13,7 @@ Commands:
             --port <n>          HTTP port; 0 picks a free one (PBX_PORT, default 8088)
             --data-dir <dir>    data directory (PBX_DATA_DIR, default ./data)
             --https-port <n>    optional HTTPS port (PBX_HTTPS_PORT)
-  help      Show this text
+${ADMIN_USAGE}  help      Show this text
 `;
 
 async function serve(argv: string[]): Promise<void> {
@@ -56,6 +57,7 @@ async function serve(argv: string[]): Promise<void> {
 /** Commands by name; features add theirs (admin, keys). */
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve,
+  admin: adminCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },
