@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startTestServer } from '../test-support/server.ts';
+
+const CLI = new URL('../cli.ts', import.meta.url).pathname;
+
+async function runCli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, PBX_LOG_LEVEL: 'silent' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdin.end(stdin ?? '');
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, stdout, stderr };
+}
+
+test('admin set-password reads stdin or --password, and the account can then log in remotely', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-admin-cli-'));
+  try {
+    const short = await runCli(['admin', 'set-password', '--data-dir', dataDir, '--password', 'short']);
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /at least 8 characters/);
+
+    const fromStdin = await runCli(['admin', 'set-password', '--data-dir', dataDir], 'from stdin pass\n');
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    assert.match(fromStdin.stdout, /Password set for admin/);
+    const viewer = await runCli(['admin', 'set-password', '--data-dir', dataDir, '--login', 'watcher', '--password', 'viewer password']);
+    assert.equal(viewer.code, 0, viewer.stderr);
+    assert.match(viewer.stdout, /watcher \(viewer\)/);
+
+    const t = await startTestServer({ keepDataDir: dataDir });
+    try {
+      const login = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: 'from stdin pass' } });
+      assert.equal(login.status, 200);
+      const asViewer = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'watcher', password: 'viewer password' } });
+      assert.equal(asViewer.status, 200);
+      const write = await t.remote('/pbxcore/api/v3/extensions', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${asViewer.json.data.accessToken}` },
+        body: { number: '201', username: 'x', secret: 'abcdefgh12' },
+      });
+      assert.equal(write.status, 403);
+    } finally {
+      await t.close();
+    }
+
+    const bad = await runCli(['admin', 'reset']);
+    assert.equal(bad.code, 2);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
