@@ -1,0 +1,43 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from './renderer-build.ts';
+
+export const CHROMIUM = process.env.PBX_E2E_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
+
+export interface ConsoleBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Saves a full-page PNG under e2e/screenshots/<name>.png. */
+  screenshot(name: string, page?: Page): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
+export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ConsoleBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'pbx-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    viewport: { width: 1360, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    context,
+    page,
+    async screenshot(name, target = page) {
+      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

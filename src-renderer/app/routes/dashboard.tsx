@@ -1,0 +1,30 @@
+import { Grid } from '@mantine/core';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { paths } from '../../config/paths.ts';
+import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.tsx';
+import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
+import { AmiStatusCard } from '../../features/peers/components/AmiStatusCard.tsx';
+import { ServerInfoCard } from '../../features/system/components/ServerInfoCard.tsx';
+
+/** At a glance: where bouncers connect, what is banned, whether bouncers and AMI are alive. */
+export function DashboardRoute() {
+  return (
+    <>
+      <PageHeader title="Dashboard" description="Server addresses, active bans, bouncer activity and the Asterisk connection." />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <ServerInfoCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <AmiStatusCard settingsHref={paths.settings} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <BanSummaryCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <BouncerStatusCard />
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}

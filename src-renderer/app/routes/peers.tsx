@@ -1,0 +1,21 @@
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { PeerDetail } from '../../features/peers/components/PeerDetail.tsx';
+import { PeersOverview } from '../../features/peers/components/PeersOverview.tsx';
+
+export function PeersRoute() {
+  return (
+    <>
+      <PageHeader title="Peers" description="Extensions and SIP providers with their live state from Asterisk." />
+      <PeersOverview />
+    </>
+  );
+}
+
+export function PeerRoute({ id }: { id: string }) {
+  return (
+    <>
+      <PageHeader title="Peer detail" />
+      <PeerDetail id={id} />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { SimpleGrid } from '@mantine/core';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EffectiveWhitelist } from '../../features/whitelist/components/EffectiveWhitelist.tsx';
+import { WhitelistEditor } from '../../features/whitelist/components/WhitelistEditor.tsx';
+
+export function WhitelistRoute() {
+  return (
+    <>
+      <PageHeader title="Whitelist" description="Addresses that are never banned, and the complete list bouncers receive." />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <WhitelistEditor />
+        <EffectiveWhitelist />
+      </SimpleGrid>
+    </>
+  );
+}

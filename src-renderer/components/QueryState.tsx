@@ -1,0 +1,65 @@
+import { Alert, Button, Center, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { ApiError } from '../lib/api-client.ts';
+
+interface QueryLike {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/** Loading, error (with a retry) and empty states in one place, so every screen handles all three. */
+export function QueryState({
+  query,
+  isEmpty,
+  empty,
+  children,
+  label,
+}: {
+  query: QueryLike;
+  isEmpty?: boolean;
+  empty?: ReactNode;
+  children: ReactNode;
+  label: string;
+}) {
+  if (query.isPending) {
+    return (
+      <Center py="xl" role="status" aria-live="polite">
+        <Stack align="center" gap="xs">
+          <Loader size="sm" />
+          <Text size="sm" c="dimmed">
+            Loading {label}…
+          </Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (query.isError) {
+    const message = query.error instanceof ApiError ? query.error.message : 'Unexpected error.';
+    return (
+      <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={`Could not load ${label}`}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{message}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (isEmpty) {
+    return (
+      <Center py="xl">
+        <Stack align="center" gap="xs" maw={420} ta="center">
+          <ThemeIcon variant="light" size="xl" radius="xl" color="gray">
+            <IconInbox size={22} />
+          </ThemeIcon>
+          {empty}
+        </Stack>
+      </Center>
+    );
+  }
+  return <>{children}</>;
+}

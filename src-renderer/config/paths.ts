@@ -1,0 +1,14 @@
+/** Every console route, parsed and built in one place. */
+export const paths = {
+  dashboard: '/',
+  apiKeys: '/api-keys',
+  networkFilters: '/network-filters',
+  whitelist: '/whitelist',
+  bans: '/bans',
+  peers: '/peers',
+  peer: (id: string) => `/peers/${encodeURIComponent(id)}`,
+  settings: '/settings',
+} as const;
+
+/** Base of the v3 API on the same origin as the console. */
+export const API_BASE = '/pbxcore/api/v3/';

@@ -1,0 +1,148 @@
+import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useCreateApiKey } from '../api/create-api-key.ts';
+import { BOUNCER_PRESET, type IssuedKey, type Permission } from '../api/types.ts';
+import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+
+/** The network-filter picker, supplied by the app so this feature does not depend on another. */
+export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
+
+type Preset = 'bouncer' | 'custom';
+interface PathRow {
+  path: string;
+  permission: Permission;
+}
+
+const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions'] as const;
+
+function CustomPaths({ rows, onChange, error }: { rows: PathRow[]; onChange: (rows: PathRow[]) => void; error?: string }) {
+  return (
+    <Stack gap="xs" role="group" aria-label="Allowed paths">
+      {rows.map((row, index) => (
+        <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
+          <TextInput
+            aria-label={`Path ${index + 1}`}
+            placeholder="/api/v3/extensions"
+            value={row.path}
+            onChange={(e) => onChange(rows.map((r, i) => (i === index ? { ...r, path: e.currentTarget.value } : r)))}
+            style={{ flex: 1 }}
+          />
+          <SegmentedControl
+            aria-label={`Permission for path ${index + 1}`}
+            value={row.permission}
+            onChange={(v) => onChange(rows.map((r, i) => (i === index ? { ...r, permission: v as Permission } : r)))}
+            data={[
+              { value: 'read', label: 'Read' },
+              { value: 'write', label: 'Write' },
+            ]}
+          />
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Remove path ${index + 1}`} onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      ))}
+      <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => onChange([...rows, { path: '/api/v3/', permission: 'read' }])} style={{ alignSelf: 'flex-start' }}>
+        Add a path
+      </Button>
+      {error && (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
+export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls }: { opened: boolean; onClose: () => void; filterField: FilterField; bouncerApiUrls: string[] }) {
+  const create = useCreateApiKey();
+  const [description, setDescription] = useState('');
+  const [preset, setPreset] = useState<Preset>('bouncer');
+  const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
+  const [fullPermissions, setFullPermissions] = useState(false);
+  const [filterId, setFilterId] = useState('none');
+  const [touched, setTouched] = useState(false);
+  const [issued, setIssued] = useState<IssuedKey | null>(null);
+
+  useEffect(() => {
+    if (!opened) return;
+    setDescription('');
+    setPreset('bouncer');
+    setRows([{ path: '/api/v3/', permission: 'read' }]);
+    setFullPermissions(false);
+    setFilterId('none');
+    setTouched(false);
+    setIssued(null);
+    create.reset();
+  }, [opened]);
+
+  const errors = fieldErrors(create.error, FIELDS);
+  const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!description.trim()) return;
+    const allowed_paths =
+      preset === 'bouncer' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
+    create.mutate(
+      { description: description.trim(), allowed_paths, full_permissions: preset === 'custom' && fullPermissions, networkfilterid: filterId },
+      { onSuccess: setIssued },
+    );
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued}>
+      {issued ? (
+        <Stack>
+          <IssuedKeyPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={preset === 'bouncer'} />
+          <Group justify="flex-end">
+            <Button onClick={onClose}>I have copied it</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label="Description"
+              placeholder="Bouncer on fw1.example.net"
+              required
+              data-autofocus
+              value={description}
+              onChange={(e) => setDescription(e.currentTarget.value)}
+              error={descriptionError}
+            />
+            <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
+              <Stack gap="xs" mt={6}>
+                <Radio value="bouncer" label="Firewall bouncer: read-only firewall export" description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only." />
+                <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
+              </Stack>
+            </Radio.Group>
+            {preset === 'custom' && (
+              <Stack gap="xs" pl="md">
+                <Checkbox label="Full permissions (every path, read and write)" checked={fullPermissions} onChange={(e) => setFullPermissions(e.currentTarget.checked)} />
+                {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} />}
+              </Stack>
+            )}
+            {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
+            {errors.other.length > 0 && (
+              <Alert color="red" variant="light" role="alert">
+                {errors.other.join(' ')}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Create key
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

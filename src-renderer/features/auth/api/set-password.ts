@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { authStatusKey } from './get-auth-status.ts';
+
+export interface SetPasswordInput {
+  password: string;
+  currentPassword?: string;
+}
+
+/** auth:setPassword: over loopback no current password is needed; remotely it is. */
+export const setPassword = (input: SetPasswordInput) => api.post<unknown>('auth:setPassword', input, { quiet: true });
+
+export const useSetPassword = () => {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: setPassword, onSuccess: () => queryClient.invalidateQueries({ queryKey: authStatusKey }) });
+};

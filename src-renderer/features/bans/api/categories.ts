@@ -1,0 +1,12 @@
+/** Ban categories as the API names them, with the label operators know them by. */
+export const BAN_CATEGORIES = [
+  { value: 'sip', label: 'SIP', color: 'blue' },
+  { value: 'http', label: 'Web', color: 'grape' },
+  { value: 'ami', label: 'AMI', color: 'orange' },
+  { value: 'iax', label: 'IAX', color: 'teal' },
+] as const;
+
+export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
+
+export const categoryLabel = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
+export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';

@@ -1,0 +1,70 @@
+import { AreaChart } from '@mantine/charts';
+import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconShieldX } from '@tabler/icons-react';
+import { QueryState } from '../../../components/QueryState.tsx';
+import { toMillis } from '../../../lib/format.ts';
+import { BAN_CATEGORIES } from '../api/categories.ts';
+import { useBanHistory } from '../api/get-ban-history.ts';
+import { useBannedIps } from '../api/get-banned-ips.ts';
+
+/** Dashboard card: active bans per category now, and over the recent past. */
+export function BanSummaryCard() {
+  const bans = useBannedIps();
+  const history = useBanHistory();
+  const list = bans.data ?? [];
+  const points = (history.data ?? []).map((p) => {
+    const ms = toMillis(p.t);
+    return { ...p, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
+  });
+
+  return (
+    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="bans-card-title">
+      <Group justify="space-between" mb="sm">
+        <Group gap="xs">
+          <IconShieldX size={20} aria-hidden />
+          <Title order={2} size="h4" id="bans-card-title">
+            Active bans
+          </Title>
+        </Group>
+        <Badge variant="light" color={list.length ? 'red' : 'gray'} size="lg">
+          {list.length} total
+        </Badge>
+      </Group>
+      <QueryState query={bans} label="bans">
+        <Stack>
+          <SimpleGrid cols={{ base: 2, sm: 4 }}>
+            {BAN_CATEGORIES.map((c) => (
+              <Card key={c.value} withBorder radius="sm" padding="sm" data-testid={`ban-count-${c.value}`}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                  {c.label}
+                </Text>
+                <Text size="xl" fw={700} c={list.some((b) => b.category === c.value) ? `${c.color}.6` : undefined}>
+                  {list.filter((b) => b.category === c.value).length}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+          {history.isSuccess && points.length > 1 ? (
+            <AreaChart
+              h={180}
+              data={points}
+              dataKey="time"
+              type="stacked"
+              withDots={false}
+              curveType="monotone"
+              withLegend
+              legendProps={{ verticalAlign: 'bottom' }}
+              series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: `${c.color}.6` }))}
+              yAxisProps={{ allowDecimals: false, width: 30, domain: [0, (max: number) => Math.max(3, max)] }}
+              aria-label="Active bans per category over time"
+            />
+          ) : (
+            <Text size="sm" c="dimmed">
+              {history.isError ? 'The ban history is not available.' : 'The chart fills in as the server records one point per minute.'}
+            </Text>
+          )}
+        </Stack>
+      </QueryState>
+    </Card>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { networkFiltersKey } from './get-filters.ts';
+import type { NetworkFilter } from './types.ts';
+
+/** DELETE firewall/{id}: its deny entries leave the decision stream on the next poll. */
+export const deleteNetworkFilter = (id: string | number) => api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`);
+
+export const useDeleteNetworkFilter = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteNetworkFilter,
+    onSuccess: (_answer, id) => {
+      queryClient.setQueryData<NetworkFilter[]>(networkFiltersKey, (list) => list?.filter((f) => String(f.id) !== String(id)));
+      void queryClient.invalidateQueries({ queryKey: networkFiltersKey });
+    },
+  });
+};

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { networkFiltersKey } from './get-filters.ts';
+import type { NetworkFilter, NetworkFilterInput } from './types.ts';
+
+/** POST firewall (create) or PUT firewall/{id} (full update). Errors are shown inline by the form. */
+export const saveNetworkFilter = ({ id, input }: { id?: string | number; input: NetworkFilterInput }) =>
+  id === undefined ? api.post<NetworkFilter>('firewall', input, { quiet: true }) : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });
+
+export const useSaveNetworkFilter = () => {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: saveNetworkFilter, onSuccess: () => queryClient.invalidateQueries({ queryKey: networkFiltersKey }) });
+};

@@ -1,0 +1,75 @@
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useSaveNetworkFilter } from '../api/save-filter.ts';
+
+/** Blocks an address or network: a filter whose deny entry every bouncer receives as a ban. */
+export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const save = useSaveNetworkFilter();
+  const [network, setNetwork] = useState('');
+  const [reason, setReason] = useState('');
+  const [touched, setTouched] = useState(false);
+  useEffect(() => {
+    if (opened) {
+      setNetwork('');
+      setReason('');
+      setTouched(false);
+      save.reset();
+    }
+  }, [opened]);
+  const errors = fieldErrors(save.error, ['permit', 'deny', 'network', 'subnet', 'description'] as const);
+  const error = (touched && !network.trim() ? 'Enter the address or network to block.' : null) ?? errors.byField.deny ?? errors.byField.permit ?? errors.byField.network ?? errors.byField.subnet;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    const value = network.trim();
+    if (!value) return;
+    save.mutate(
+      {
+        input: {
+          permit: value,
+          deny: value,
+          description: reason.trim() || `Blocked ${value}`,
+          newer_block_ip: false,
+          local_network: false,
+          currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
+        },
+      },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', title: 'Network blocked', message: `Bouncers block ${value} on their next poll.` });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Block a network" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            Every bouncer polling this server drops traffic from it (scenario pbx/manual) until you delete the entry.
+          </Text>
+          <TextInput label="Address or network" placeholder="203.0.113.0/24" required data-autofocus value={network} onChange={(e) => setNetwork(e.currentTarget.value)} error={error} />
+          <TextInput label="Reason" placeholder="Scanner seen on SIP" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.byField.description} />
+          {errors.other.length > 0 && (
+            <Alert color="red" variant="light" role="alert">
+              {errors.other.join(' ')}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" loading={save.isPending}>
+              Block
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,112 @@
+import { Alert, Button, Checkbox, Fieldset, Group, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useSaveNetworkFilter } from '../api/save-filter.ts';
+import { CATEGORY_HINTS, emptyFilterInput, FILTER_CATEGORIES, toInput, type NetworkFilter, type NetworkFilterInput } from '../api/types.ts';
+
+const FIELDS = ['permit', 'network', 'subnet', 'deny', 'description', 'newer_block_ip', 'local_network', 'currentRules'] as const;
+
+/** Create or edit one network filter; the server's 422 messages appear under the fields they name. */
+export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; onClose: () => void; filter?: NetworkFilter }) {
+  const save = useSaveNetworkFilter();
+  const [values, setValues] = useState<NetworkFilterInput>(emptyFilterInput);
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    if (opened) {
+      setValues(filter ? toInput(filter) : emptyFilterInput());
+      setMissing(false);
+      save.reset();
+    }
+  }, [opened, filter]);
+  const errors = fieldErrors(save.error, FIELDS);
+  const permitError = (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ?? errors.byField.permit ?? errors.byField.network ?? errors.byField.subnet;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setMissing(true);
+    if (!values.permit.trim()) return;
+    save.mutate(
+      { id: filter?.id, input: { ...values, permit: values.permit.trim(), deny: values.deny.trim() || '0.0.0.0/0' } },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', title: filter ? 'Filter saved' : 'Filter created', message: values.permit });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={filter ? `Edit filter ${filter.permit}` : 'New network filter'} size="lg" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Network"
+              description="An address or a CIDR network this filter applies to"
+              placeholder="192.0.2.0/24"
+              required
+              data-autofocus
+              value={values.permit}
+              onChange={(e) => setValues({ ...values, permit: e.currentTarget.value })}
+              error={permitError}
+            />
+            <TextInput
+              label="Description"
+              placeholder="Office LAN"
+              value={values.description}
+              onChange={(e) => setValues({ ...values, description: e.currentTarget.value })}
+              error={errors.byField.description}
+            />
+          </SimpleGrid>
+          <TextInput
+            label="Deny"
+            description="Networks blocked outright, separated by commas. 0.0.0.0/0 means “everything not allowed elsewhere” and blocks nothing by itself."
+            value={values.deny}
+            onChange={(e) => setValues({ ...values, deny: e.currentTarget.value })}
+            error={errors.byField.deny}
+          />
+          <Fieldset legend="Access from this network" variant="filled">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              {FILTER_CATEGORIES.map((category) => (
+                <Checkbox
+                  key={category}
+                  label={`Allow ${category}`}
+                  description={CATEGORY_HINTS[category]}
+                  checked={values.currentRules[category]}
+                  onChange={(e) => setValues({ ...values, currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
+                />
+              ))}
+            </SimpleGrid>
+          </Fieldset>
+          <Switch
+            label="Trusted: never ban addresses of this network"
+            description="They are also published to bouncers in the whitelist."
+            checked={values.newer_block_ip}
+            onChange={(e) => setValues({ ...values, newer_block_ip: e.currentTarget.checked })}
+          />
+          <Switch
+            label="Local network"
+            description="Phones on this network are treated as local (no NAT handling)."
+            checked={values.local_network}
+            onChange={(e) => setValues({ ...values, local_network: e.currentTarget.checked })}
+          />
+          {errors.other.length > 0 && (
+            <Alert color="red" variant="light" role="alert">
+              {errors.other.join(' ')}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {filter ? 'Save filter' : 'Create filter'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

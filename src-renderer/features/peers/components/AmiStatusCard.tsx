@@ -1,0 +1,54 @@
+import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { QueryState } from '../../../components/QueryState.tsx';
+import { formatDuration } from '../../../lib/format.ts';
+import { linkProps } from '../../../lib/router.ts';
+import { useAmiStatus } from '../api/get-ami-status.ts';
+
+/** Dashboard card: the Asterisk manager connection that feeds peer states and SIP/IAX/AMI bans. */
+export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
+  const status = useAmiStatus();
+  const s = status.data;
+  const badge = !s ? null : !s.enabled ? { label: 'Not configured', color: 'gray' } : s.connected ? { label: 'Connected', color: 'teal' } : { label: 'Disconnected', color: 'red' };
+  return (
+    <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="ami-card-title">
+      <Group justify="space-between" mb="sm">
+        <Group gap="xs">
+          <IconPlugConnected size={20} aria-hidden />
+          <Title order={2} size="h4" id="ami-card-title">
+            Asterisk manager (AMI)
+          </Title>
+        </Group>
+        {badge && (
+          <Badge color={badge.color} variant="light" data-testid="ami-state">
+            {badge.label}
+          </Badge>
+        )}
+      </Group>
+      <QueryState query={status} label="AMI status">
+        {s && (
+          <Stack gap={4}>
+            {!s.enabled && (
+              <Text size="sm" c="dimmed">
+                Without AMI every extension shows UNKNOWN and every provider OFF, and SIP/IAX/AMI attacks are not banned.{' '}
+                {settingsHref && (
+                  <Anchor {...linkProps(settingsHref)} size="sm">
+                    Configure it in Settings.
+                  </Anchor>
+                )}
+              </Text>
+            )}
+            {s.enabled && s.connected && (
+              <Text size="sm">Live peer states and security events are flowing{s.stateAgeSeconds !== null ? `; last update ${formatDuration(s.stateAgeSeconds)} ago` : ''}.</Text>
+            )}
+            {s.enabled && !s.connected && (
+              <Text size="sm" c="red">
+                {s.lastError ? `Last error: ${s.lastError}. ` : ''}Check the host, port, user and secret in Settings, and that Asterisk allows this host in manager.conf.
+              </Text>
+            )}
+          </Stack>
+        )}
+      </QueryState>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+// The one HTTP client of the console: adds the bearer token, unwraps the SPEC envelope, turns
+// `messages.error` into notifications and a 401 into the login screen.
+import { notifications } from '@mantine/notifications';
+import { API_BASE } from '../config/paths.ts';
+import { getAuthSession, refreshAccessToken, requireLogin } from './auth-session.ts';
+
+export interface Pagination {
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+interface Envelope<T> {
+  result: boolean;
+  data: T;
+  messages: unknown;
+  pagination?: Pagination;
+  httpCode?: number;
+}
+
+/** A failed API call: the HTTP status and the server's error messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: string[],
+  ) {
+    super(messages.join(' ') || `Request failed with HTTP ${status}.`);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** Do not show errors as notifications (the caller shows them inline). */
+  quiet?: boolean;
+  /** Public endpoints: never send a token, never redirect to login. */
+  anonymous?: boolean;
+}
+
+function errorMessages(messages: unknown): string[] {
+  if (messages && typeof messages === 'object' && !Array.isArray(messages)) {
+    const list = (messages as { error?: unknown }).error;
+    if (Array.isArray(list)) return list.map(String);
+  }
+  return [];
+}
+
+const STATUS_HINTS: Record<number, string> = {
+  403: 'This account is not allowed to do that.',
+  404: 'It no longer exists; the list has been refreshed.',
+  503: 'The server is busy. Try again in a few seconds.',
+  504: 'The server took too long to answer. Try again.',
+};
+
+function url(path: string, query?: RequestOptions['query']): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') search.set(key, String(value));
+  const qs = search.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = getAuthSession().accessToken;
+  if (token && !options.anonymous) headers.authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(url(path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+/** Calls a v3 path (relative to /pbxcore/api/v3/) and returns the envelope's data and pagination. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; pagination?: Pagination }> {
+  let response: Response;
+  try {
+    response = await send(path, options);
+    if (response.status === 401 && !options.anonymous && getAuthSession().mode === 'signed-in' && (await refreshAccessToken())) {
+      response = await send(path, options);
+    }
+  } catch {
+    const error = new ApiError(0, ['The server cannot be reached. Check that PBX Console is running, then retry.']);
+    if (!options.quiet) notifications.show({ id: 'offline', color: 'red', title: 'Connection lost', message: error.message });
+    throw error;
+  }
+  const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
+  if (response.ok && envelope?.result !== false) {
+    return { data: (envelope?.data ?? null) as T, pagination: envelope?.pagination };
+  }
+  const messages = errorMessages(envelope?.messages);
+  const error = new ApiError(response.status, messages.length ? messages : [STATUS_HINTS[response.status] ?? `Request failed with HTTP ${response.status}.`]);
+  if (response.status === 401 && !options.anonymous) {
+    requireLogin(getAuthSession().mode === 'signed-in' ? 'Your session has ended. Sign in again.' : null);
+  } else if (!options.quiet) {
+    notifications.show({ color: 'red', title: 'Request failed', message: error.message, autoClose: 8000 });
+  }
+  throw error;
+}
+
+/** Shorthands over apiRequest that return only the data. */
+export const api = {
+  get: async <T>(path: string, query?: RequestOptions['query'], options?: RequestOptions) => (await apiRequest<T>(path, { ...options, query })).data,
+  list: async <T>(path: string, query?: RequestOptions['query']) => {
+    const { data, pagination } = await apiRequest<T[]>(path, { query });
+    return { items: Array.isArray(data) ? data : [], pagination };
+  },
+  post: async <T>(path: string, body?: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'POST', body: body ?? {} })).data,
+  put: async <T>(path: string, body: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
+  patch: async <T>(path: string, body: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
+  delete: async <T>(path: string, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
+};

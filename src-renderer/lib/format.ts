@@ -1,0 +1,31 @@
+/** "3 min 05 s", "2 h 10 min", "4 d 3 h": a compact duration for countdowns and ages. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+}
+
+/** Parses a timestamp the API gives (ISO string, seconds or milliseconds) into epoch milliseconds. */
+export function toMillis(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return value < 1e12 ? value * 1000 : value;
+  const numeric = Number(value);
+  if (Number.isFinite(numeric)) return toMillis(numeric);
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** "12 s ago", "never". */
+export function formatAgo(value: string | number | null | undefined, now = Date.now()): string {
+  const ms = toMillis(value);
+  if (ms === null) return 'never';
+  return `${formatDuration((now - ms) / 1000)} ago`;
+}
+
+/** Local date and time, e.g. "22/11/2026, 08:30:12". */
+export function formatDateTime(value: string | number | null | undefined): string {
+  const ms = toMillis(value);
+  return ms === null ? '—' : new Date(ms).toLocaleString();
+}
