@@ -37,7 +37,7 @@ describe('peer status over AMI', () => {
     ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5:5060', userAgent: 'Yealink T46U', viaAddress: '192.0.2.5:5060', roundtripUsec: '1234' } });
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
     ami.endpoints.set('103', { deviceState: 'In use', contact: { uri: 'sip:103@192.0.2.7:5060' } });
-    t = await startTestServer();
+    t = await startTestServer({ adminPassword: 'peers-test-password' });
     t.server.services.bus.on('security-failure', (e) => busEvents.push(e));
     for (const number of ['100', '101', '102', '103']) {
       const r = await t.call(`${V3}extensions`, { method: 'POST', body: { number, username: `User ${number}`, secret: 'long-enough-secret' } });
@@ -207,6 +207,21 @@ describe('peer status over AMI', () => {
     const bearer = createTestApiKey(t.server.services.db, { fullPermissions: true });
     const withKey = await t.remote('/pbxcore/api/sip/getRegistry', { headers: { Authorization: `Bearer ${bearer.key}` } });
     assert.equal(withKey.status, 200, withKey.text);
+
+    const login = await t.remote('/admin-cabinet/session/start', {
+      method: 'POST',
+      headers: { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'login=admin&password=peers-test-password',
+    });
+    assert.equal(login.status, 200, login.text);
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const withSession = await t.remote('/pbxcore/api/sip/getSipPeer', {
+      method: 'POST',
+      headers: { Cookie: cookie, 'X-Requested-With': 'XMLHttpRequest' },
+      body: { peer: '100' },
+    });
+    assert.equal(withSession.status, 200, withSession.text);
+    assert.equal(withSession.json.data.EndpointName, '100');
   });
 
   it('survives malformed AMI messages', async () => {
