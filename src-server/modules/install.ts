@@ -9,7 +9,7 @@ import { writeSetting } from '../storage/settings.ts';
 import { importModule, moduleDefinitions } from './load.ts';
 import { readManifest } from './manifest.ts';
 import type { ModuleEntry, ModuleExports, ModuleReport } from './types.ts';
-import { exportsProblem } from './validate.ts';
+import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
 
 /** The example modules shipped with the product (repo root `resources/modules/`). */
 export const BUNDLED_MODULES_DIR = fileURLToPath(new URL('../../resources/modules/', import.meta.url));
@@ -102,8 +102,11 @@ export async function installModules(options: InstallOptions): Promise<Installed
       } catch (error) {
         throw new ModuleSkipped(`Invalid resource: ${(error as Error).message}`);
       }
-      const clash = clashOf(entry, definitions.map((d) => d.declaration.name), registry, v2Slugs);
+      const names = definitions.map((d) => d.declaration.name);
+      const clash = clashOf(entry, names, registry, v2Slugs);
       if (clash) throw new ModuleSkipped(clash);
+      const outside = entry.style === 'v3' && names.find((n) => !MODULE_RESOURCE_NAME.test(n));
+      if (outside) throw new ModuleSkipped(`Invalid resource "${outside}": module resources are named module-{slug}/{resource}.`);
       try {
         exported.install?.(db);
       } catch (error) {

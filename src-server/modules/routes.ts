@@ -29,11 +29,11 @@ export function registerModuleRoutes(router: Router, services: Services, legacy:
     const { entry, declaration } = module;
     if (entry.style === 'v2') {
       for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {
-        const methods = method.verbs.includes('GET') ? [...method.verbs, 'HEAD'] : method.verbs;
-        router.register(v2RoutePath(entry.slug, action), methods, (ctx: Context) => serve(ctx, services, module, action));
+        // @koa/router answers HEAD wherever GET is registered.
+        router.register(v2RoutePath(entry.slug, action), method.verbs, (ctx: Context) => serve(ctx, services, module, action));
       }
     } else {
-      router.register(v1RoutePath(entry.name), ['GET', 'HEAD', 'POST'], (ctx: Context) =>
+      router.register(v1RoutePath(entry.name), ['GET', 'POST'], (ctx: Context) =>
         serve(ctx, services, module, String((ctx.params as Record<string, string>).action)),
       );
     }

@@ -27,7 +27,8 @@ const fieldSchema = z.object({
 });
 
 const declarationSchema = z.object({
-  name: z.string().regex(MODULE_RESOURCE_NAME, 'must have the form module-{slug}/{resource}'),
+  // Any grammar-valid name passes here so that a core name is reported as a clash; install() then requires the module form.
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_/-]*$/, 'must be a path name such as module-{slug}/{resource}'),
   version: z.literal('v3').optional(),
   description: z.string().min(1),
   processor: z.string().min(1).optional(),

@@ -127,11 +127,11 @@ export const baseComponents = {
     sessionCookie: {
       type: 'apiKey',
       in: 'cookie',
-      name: 'PHPSESSID',
-      description: 'Web-interface session from POST /admin-cabinet/session/start (older endpoints).',
+      name: 'pbx_session',
+      description: 'Web-interface session from POST /admin-cabinet/session/start; requests that change data must also send X-Requested-With: XMLHttpRequest.',
     },
   },
 };
 
 /** Security of an authenticated v3 operation. Loopback callers (127.0.0.1, ::1) without a credential need none. */
-export const BEARER_SECURITY = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+export const BEARER_SECURITY = [{ bearerAuth: [] }, { apiKeyAuth: [] }, { sessionCookie: [] }];

@@ -46,6 +46,8 @@ const bouncerQuery: FixedRoute['parameters'] = [
   { name: 'origins', in: 'query', schema: { type: 'string' }, description: 'Accepted and ignored.' },
 ];
 const BOUNCER = '/pbxcore/api/v3/firewall-bouncer/v1';
+/** The firewall export takes API keys only (either header), with the firewall_bouncer scope. */
+const BOUNCER_SECURITY = [{ apiKeyAuth: [] }, { bearerAuth: [] }];
 const bouncerErrors = ['401', '403'];
 const credentials: JsonSchema = {
   type: 'object',
@@ -226,8 +228,7 @@ export const fixedRoutes: FixedRoute[] = [
 
 /** The operation object of a fixed route. */
 export function fixedOperation(route: FixedRoute, operationId: string): Record<string, unknown> {
-  const security =
-    route.access === 'public' ? [] : route.access === 'session' ? [{ sessionCookie: [] }, ...BEARER_SECURITY] : BEARER_SECURITY;
+  const security = route.access === 'public' ? [] : route.access === 'bouncer' ? BOUNCER_SECURITY : BEARER_SECURITY;
   const body = route.response.schema && (route.response.envelope ? envelopeOf(route.response.schema) : route.response.schema);
   const content = body && {
     [route.response.contentType ?? 'application/json']: { schema: body },

@@ -4,18 +4,19 @@ import type Router from '@koa/router';
 export const liveRouters = new WeakMap<object, Router>();
 
 export interface LiveRoute {
-  method: string;
+  /** Methods of one router layer; a catch-all (`router.all`) lists every method Node knows. */
+  methods: string[];
   /** OpenAPI form: `:param` becomes `{param}`. */
   path: string;
 }
 
-/** Every method and path the fixed-route router answers (HEAD included where registered). */
+/** Every layer of the fixed-route router: its path and methods (HEAD included where GET is). */
 export function routesOf(router: Router): LiveRoute[] {
   const out: LiveRoute[] = [];
   for (const layer of router.stack) {
     if (typeof layer.path !== 'string') continue;
     const path = layer.path.replace(/\\:/g, '\u0000').replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\u0000/g, ':');
-    for (const method of layer.methods) out.push({ method, path });
+    out.push({ methods: [...layer.methods], path });
   }
   return out;
 }
