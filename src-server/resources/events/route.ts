@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import { authenticate } from '../../auth/authenticate.ts';
 import { authorize } from '../../auth/authorize.ts';
 import { renderEnvelope } from '../../http/envelope.ts';
@@ -19,7 +19,7 @@ export const KEEPALIVE_MS = 15_000;
  * (its own status), 202 while it runs, 404 when unknown or older than 120 s.
  */
 export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs): () => void {
-  const streams = new Set<PassThrough>();
+  const streams = new Set<ServerResponse>();
   router.get(EVENTS_PATH, async (ctx: Context) => {
     const principal = await authenticate(services, ctx, { isPublic: false });
     authorize(principal, { declaration: eventsDeclaration, level: 'READ', path: ctx.path, method: ctx.method });
@@ -27,31 +27,38 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
     const viewer = ownerOf(principal);
     const jobId = ctx.query.jobId;
     if (jobId !== undefined) return sendStoredResult(ctx, jobs, channel, viewer, String(jobId));
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200;
+      ctx.type = 'text/event-stream; charset=utf-8';
+      return;
+    }
     if (streams.size >= MAX_STREAMS) throw serviceUnavailable('Too many open event streams; retry later.');
 
-    const stream = new PassThrough();
-    streams.add(stream);
+    // Written straight to the socket: Koa's stream body would log every client disconnect as an error.
+    const res = ctx.res;
+    ctx.respond = false;
+    ctx.status = 200; // for the access log
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
-    ctx.status = 200;
-    ctx.set({ 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    ctx.type = 'text/event-stream; charset=utf-8';
-    ctx.body = stream;
-    stream.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ channel })}\n\n`);
-    const unsubscribe = jobs.subscribe(channel, viewer, (job) => stream.write(eventOf(job)));
-    const keepalive = setInterval(() => stream.write(': keepalive\n\n'), KEEPALIVE_MS);
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    streams.add(res);
+    res.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ channel })}\n\n`);
+    const unsubscribe = jobs.subscribe(channel, viewer, (job) => res.write(eventOf(job)));
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
-    const close = () => {
+    res.once('close', () => {
       clearInterval(keepalive);
       unsubscribe();
-      streams.delete(stream);
-      stream.end();
-    };
-    ctx.req.once('close', close);
-    stream.once('close', close);
+      streams.delete(res);
+    });
   });
   return () => {
-    for (const stream of streams) stream.end();
+    for (const res of streams) res.end();
   };
 }
 
