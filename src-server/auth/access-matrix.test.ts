@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Channel, Level, ResourceDeclaration } from '../resources/types.ts';
+import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resources/types.ts';
 import { startTestServer, REMOTE, type TestServer } from '../test-support/server.ts';
 import { findWebSession } from './login-sessions.ts';
 import { ADMIN_PASSWORD, makeCredentials, sessionCookie, type TestCredentials } from './test-credentials.ts';
@@ -41,7 +41,7 @@ function v3Routes(declarations: ResourceDeclaration[]): Route[] {
   for (const d of declarations) {
     const base = `${V3}/${d.name}`;
     const common = { kind: 'v3' as const, channels: d.security.channels, isPublic: false };
-    const levelOf = (op: string) => d.security.levels?.[op as keyof typeof DEFAULT_LEVELS] ?? DEFAULT_LEVELS[op]!;
+    const levelOf = (op: CrudOperation) => d.security.levels?.[op] ?? DEFAULT_LEVELS[op]!;
     for (const op of d.operations) {
       if (d.kind === 'singleton') {
         const method = { getRecord: 'GET', update: 'PUT', patch: 'PATCH' }[op as 'getRecord'];
@@ -244,7 +244,7 @@ describe('access matrix', () => {
       bodies.set(keyOf(route), body);
       // The baseline: the localhost bypass for routes that allow it, an admin token otherwise.
       const viaLocalhost = route.channels.includes('localhost') || route.isPublic;
-      const headers = route.kind === 'session-start' ? { 'x-requested-with': 'XMLHttpRequest' } : viaLocalhost ? {} : { authorization: `Bearer ${creds.adminToken}` };
+      const headers: Record<string, string> = route.kind === 'session-start' ? { 'x-requested-with': 'XMLHttpRequest' } : viaLocalhost ? {} : { authorization: `Bearer ${creds.adminToken}` };
       baselines.set(keyOf(route), await send(t, route, headers, body, '127.0.0.1'));
     }
   });
