@@ -82,7 +82,7 @@ export class DecisionSnapshotCache {
       if (seen.has(parts.id)) continue;
       seen.add(parts.id);
       if (ban.expiresAt < nextExpiry) nextExpiry = ban.expiresAt;
-      fragments.push(parts.head + secondsLeft(ban.expiresAt, now) + parts.tail);
+      fragments.push(parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail);
       members?.set(parts.id, { value: ban.ip, scenario: `pbx/${ban.category}` });
     }
     this.nextExpiry = nextExpiry;

@@ -30,7 +30,8 @@ export function listActiveBans(db: Db, now: number): BannedIp[] {
 
 /** Lifts every active ban of `ip`, all categories. Returns how many were lifted. */
 export function liftBans(db: Db, ip: string, now: number): number {
-  return db.prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?').run(now, ip, now).changes;
+  // No expiry condition: the worker's clock may differ from the web thread's, and lifting an expired row is harmless.
+  return db.prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL').run(now, ip).changes;
 }
 
 export type HistoryPoint = { t: string } & Record<BanCategory, number>;

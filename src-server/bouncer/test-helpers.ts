@@ -1,0 +1,40 @@
+import type { BanCategory } from '../firewall/decisions.ts';
+import type { TestServer } from '../test-support/server.ts';
+import type { TestRequestOptions } from '../test-support/http.ts';
+
+export const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
+export const WHITELIST = '/pbxcore/api/v3/firewall-bouncer/v1/whitelist';
+
+/** A decision as the stream serves it. */
+export interface Decision {
+  id: number;
+  origin: string;
+  type: string;
+  scope: string;
+  value: string;
+  duration: string;
+  scenario: string;
+}
+
+/** Polls the stream with an API key; returns the parsed `{new, deleted}`. Throws on a non-200. */
+export async function poll(t: TestServer, key: string, query = '', options: TestRequestOptions = {}): Promise<{ new: Decision[]; deleted: Decision[] }> {
+  const response = await t.call(`${STREAM}${query}`, { ...options, headers: { 'X-Api-Key': key, ...options.headers } });
+  if (response.status !== 200) throw new Error(`poll answered ${response.status}: ${response.text}`);
+  return response.json;
+}
+
+/** Values of a decision list, sorted, for order-insensitive comparisons. */
+export const values = (decisions: Decision[]) => decisions.map((d) => `${d.value} ${d.scenario}`).sort();
+
+/** Feeds enough failures for (category, ip) to be banned under the current fail2ban rules. */
+export function banThroughFailures(t: TestServer, category: BanCategory, ip: string): void {
+  const { maxretry } = t.server.services.firewall!.state.settings;
+  for (let i = 0; i < maxretry; i++) t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
+}
+
+/** Creates a network filter through the API (from localhost); returns its read shape. */
+export async function createFilter(t: TestServer, body: Record<string, unknown>): Promise<{ id: number; permit: string; deny: string }> {
+  const response = await t.call('/pbxcore/api/v3/firewall', { method: 'POST', body });
+  if (response.status !== 201) throw new Error(`filter create answered ${response.status}: ${response.text}`);
+  return response.json.data;
+}
