@@ -72,7 +72,7 @@ const routeSchema = z.object({
 });
 
 function describe(error: z.ZodError, prefix: string): string {
-  return error.issues.map((i) => `${prefix}${i.path.length ? '.' + i.path.join('.') : ''} ${i.message}`).join('; ');
+  return error.issues.map((i) => [prefix, ...i.path.map(String)].filter(Boolean).join('.') + ` ${i.message}`).join('; ');
 }
 
 /** Checks that a module's exports fit its style; returns the problems as one sentence, or undefined. */
@@ -83,7 +83,7 @@ export function exportsProblem(style: ModuleStyle, exported: ModuleExports): str
     for (const [index, definition] of (exported.resources as unknown[]).entries()) {
       const parsed = definitionSchema.safeParse(definition);
       const label = (definition as ResourceDefinition | undefined)?.declaration?.name ?? `resources[${index}]`;
-      if (!parsed.success) return `Invalid resource ${String(label)}: ${describe(parsed.error, 'declaration')}.`;
+      if (!parsed.success) return `Invalid resource ${String(label)}: ${describe(parsed.error, '')}.`;
     }
     return undefined;
   }

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readManifest, slugOf } from './manifest.ts';
+
+describe('module manifest', () => {
+  const root = mkdtempSync(join(tmpdir(), 'pbx-manifest-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const folder = (name: string, manifest: unknown) => {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    if (manifest !== undefined) writeFileSync(join(dir, 'module.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+    return dir;
+  };
+  const ok = { version: '1.0.0', style: 'v3', entry: 'index.js' };
+
+  it('derives the slug from the name', () => {
+    assert.equal(slugOf('ModuleExampleTasks'), 'example-tasks');
+    assert.equal(slugOf('ExampleRoutes'), 'example-routes');
+    assert.equal(slugOf('SmartIVR'), 'smart-ivr');
+    assert.equal(slugOf('ApiV3Bridge'), 'api-v3-bridge');
+    assert.equal(slugOf('Module'), 'module');
+  });
+
+  it('reads a valid manifest and resolves the entry inside the folder', () => {
+    const dir = folder('Good', { name: 'Good', ...ok, slug: 'goodies' });
+    const read = readManifest(dir, 'Good');
+    assert.ok(read.ok);
+    assert.equal(read.slug, 'goodies');
+    assert.equal(read.entryFile, join(dir, 'index.js'));
+  });
+
+  it('explains what is wrong with a bad manifest', () => {
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['Missing', undefined, /module\.json is missing/],
+      ['NotJson', '{nope', /not valid JSON/],
+      ['BadStyle', { name: 'BadStyle', ...ok, style: 'v9' }, /style/],
+      ['BadEntry', { name: 'BadEntry', ...ok, entry: 'index.ts' }, /entry must be an ES module file/],
+      ['Outside', { name: 'Outside', ...ok, entry: '../elsewhere/index.js' }, /outside the module folder/],
+      ['Renamed', { name: 'OtherName', ...ok }, /folder is "Renamed"/],
+      ['BadSlug', { name: 'BadSlug', ...ok, slug: 'Has Spaces' }, /slug/],
+      ['NoVersion', { name: 'NoVersion', style: 'v1', entry: 'index.js' }, /version/],
+    ];
+    for (const [name, manifest, expected] of cases) {
+      const read = readManifest(folder(name, manifest), name);
+      assert.equal(read.ok, false, name);
+      assert.match((read as { error: string }).error, expected, name);
+    }
+  });
+});
