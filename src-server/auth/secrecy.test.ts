@@ -31,7 +31,7 @@ test('keys, tokens and passwords never appear in lists, records, logs, the datab
     assert.equal(rows.includes(key), false, 'only the hash is stored');
 
     // API key: filtered headers and the session context, from 127.0.0.2.
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Array<Record<string, string>>) {
       const echo = await t.remote(`${V3}/diagnostics:echo`, { headers: { ...headers, 'x-forwarded-for': '203.0.113.9', 'authentication-info': key, origin: 'http://console.example' } });
       assert.equal(echo.status, 200, echo.text);
       assert.equal(echo.text.includes(key), false, 'the key is not forwarded in any header');
