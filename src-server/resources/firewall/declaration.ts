@@ -3,7 +3,7 @@ import { DEFAULT_DENY } from '../../firewall/filters.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
-const rulesSchema = z.record(z.enum(['SIP', 'WEB', 'AMI', 'IAX']), z.boolean({ error: 'must be true (allow) or false (block)' }));
+const rulesSchema = z.partialRecord(z.enum(['SIP', 'WEB', 'AMI', 'IAX']), z.boolean({ error: 'must be true (allow) or false (block)' }));
 
 /** Accepts true/false, 1/0 and "allow"/"block" per category (form posts send strings). */
 const sanitizeRules = (value: unknown): unknown => {
@@ -48,7 +48,7 @@ export const firewallDeclaration: ResourceDeclaration = {
     local_network: field.boolean({ default: false, description: 'The network is local to the PBX (NAT settings).' }),
     currentRules: field.json(rulesSchema, {
       sanitize: sanitizeRules,
-      writeOnly: true,
+      // Not marked writeOnly: that would make PUT keep the stored rules like a secret; it is never read back anyway.
       default: () => ({ SIP: true, WEB: true, AMI: true, IAX: true }),
       description: 'Per-category access: {SIP, WEB, AMI, IAX}: true (allow) or false (block).',
     }),

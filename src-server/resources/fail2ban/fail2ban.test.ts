@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../../test-support/server.ts';
+
+const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
+
+describe('fail2ban singleton', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('defaults, validation per ARCHITECTURE, unknown fields ignored and never echoed', async () => {
+    const initial = await t.call(FAIL2BAN);
+    assert.deepEqual(initial.json.data, { maxretry: 20, bantime: 600, findtime: 600, whitelist: '', PBXFirewallMaxReqSec: 100 });
+    for (const body of [{ maxretry: 0 }, { maxretry: 101 }, { bantime: 59 }, { findtime: 10 }, { maxretry: 'many' }, { whitelist: '10.0.0.1, junk' }, { whitelist: 'fe80::1%eth0' }]) {
+      const response = await t.call(FAIL2BAN, { method: 'PATCH', body });
+      assert.equal(response.status, 422, JSON.stringify(body));
+    }
+    const saved = await t.call(FAIL2BAN, { method: 'PATCH', body: { maxretry: '5', bantime: 3600, whitelist: '10.0.0.0/8 2001:db8::1', secretSauce: true } });
+    assert.equal(saved.status, 200);
+    assert.deepEqual(saved.json.data, { maxretry: 5, bantime: 3600, findtime: 600, whitelist: '10.0.0.0/8 2001:db8::1', PBXFirewallMaxReqSec: 100 });
+    assert.deepEqual((await t.call(FAIL2BAN)).json.data, saved.json.data);
+    assert.equal(t.server.services.firewall!.state.settings.maxretry, 5, 'the web thread picked up the change');
+    assert.equal((await t.call(`${FAIL2BAN}/1`)).status, 404);
+    assert.equal((await t.call(FAIL2BAN, { method: 'DELETE' })).status, 405);
+  });
+
+  test('new rules apply to the next bans: maxretry and bantime', async () => {
+    assert.equal((await t.call(FAIL2BAN, { method: 'PUT', body: { maxretry: 2, bantime: 120, findtime: 60 } })).status, 200);
+    t.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip: '10.90.0.1', reason: 'x' });
+    t.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip: '10.90.0.1', reason: 'x' });
+    const bans = await t.call('/pbxcore/api/v3/firewall:getBannedIps');
+    const ban = bans.json.data.find((b: { ip: string }) => b.ip === '10.90.0.1');
+    assert.ok(ban && ban.secondsLeft <= 120 && ban.secondsLeft > 110);
+  });
+});

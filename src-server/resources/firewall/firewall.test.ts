@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { banThroughFailures, createFilter, WHITELIST } from '../../bouncer/test-helpers.ts';
+import { createTestApiKey } from '../../test-support/api-keys.ts';
+import { startTestServer, type TestServer } from '../../test-support/server.ts';
+
+const FIREWALL = '/pbxcore/api/v3/firewall';
+
+describe('firewall: network filters CRUD', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('write shape in, read shape out: network/subnet become permit, currentRules become rules', async () => {
+    const created = await t.call(FIREWALL, {
+      method: 'POST',
+      body: { network: '192.0.2.0', subnet: '24', description: 'office', currentRules: { SIP: true, WEB: false, AMI: '0', IAX: 'allow' }, local_network: '1' },
+    });
+    assert.equal(created.status, 201);
+    const { id, ...rest } = created.json.data;
+    assert.equal(typeof id, 'number');
+    assert.deepEqual(rest, {
+      permit: '192.0.2.0/24',
+      deny: '0.0.0.0/0',
+      description: 'office',
+      newer_block_ip: false,
+      local_network: true,
+      rules: { SIP: 'allow', WEB: 'block', AMI: 'block', IAX: 'allow' },
+    });
+    const read = await t.call(`${FIREWALL}/${id}`);
+    assert.deepEqual(read.json.data, created.json.data);
+    const list = await t.call(FIREWALL);
+    assert.ok(list.json.data.some((f: { id: number }) => f.id === id));
+    assert.equal(list.json.pagination.total, list.json.data.length);
+
+    const patched = await t.call(`${FIREWALL}/${id}`, { method: 'PATCH', body: { subnet: 25, currentRules: { WEB: true }, unknownField: 'x' } });
+    assert.equal(patched.status, 200);
+    assert.equal(patched.json.data.permit, '192.0.2.0/25');
+    assert.deepEqual(patched.json.data.rules, { SIP: 'allow', WEB: 'allow', AMI: 'block', IAX: 'allow' });
+    assert.ok(!('unknownField' in patched.json.data) && !('network' in patched.json.data) && !('currentRules' in patched.json.data));
+
+    const replaced = await t.call(`${FIREWALL}/${id}`, { method: 'PUT', body: { permit: '198.51.100.0/24' } });
+    assert.equal(replaced.status, 200);
+    assert.equal(replaced.json.data.description, '', 'PUT resets absent fields to defaults');
+    assert.deepEqual(replaced.json.data.rules, { SIP: 'allow', WEB: 'allow', AMI: 'allow', IAX: 'allow' });
+
+    assert.equal((await t.call(`${FIREWALL}/${id}`, { method: 'DELETE' })).status, 200);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      const missing = await t.call(`${FIREWALL}/${id}`, { method, body: method === 'GET' || method === 'DELETE' ? undefined : { permit: '10.0.0.0/8' } });
+      assert.equal(missing.status, 404, method);
+      assert.equal(missing.json.httpCode, 404);
+    }
+    assert.equal((await t.call(`${FIREWALL}/abc`)).status, 404);
+  });
+
+  test('IPv6 and ranges are accepted and normalised', async () => {
+    const v6 = await createFilter(t, { network: '2001:DB8:0:0::', subnet: 48, deny: '2001:db8:ffff::/48 , 2001:db8:ffff:0::5' });
+    assert.equal(v6.permit, '2001:db8::/48');
+    assert.equal(v6.deny, '2001:db8:ffff::/48,2001:db8:ffff::5');
+    const single = await createFilter(t, { permit: '2001:db8::7' });
+    assert.equal(single.permit, '2001:db8::7/128');
+    const mapped = await createFilter(t, { permit: '::ffff:192.0.2.9' });
+    assert.equal(mapped.permit, '192.0.2.9/32');
+  });
+
+  test('zone ids, garbage and impossible prefixes get 422', async () => {
+    const bad: Record<string, unknown>[] = [
+      { permit: 'fe80::1%eth0' },
+      { network: 'fe80::1%eth0', subnet: 64 },
+      { permit: 'not-an-address' },
+      { permit: '300.1.1.1' },
+      { permit: '10.0.0.0/33' },
+      { network: '10.0.0.0', subnet: 33 },
+      { network: '10.0.0.0', subnet: -1 },
+      { permit: '10.0.0.0/8', deny: 'fe80::1%eth0' },
+      { permit: '10.0.0.0/8', deny: '1.2.3.4, bogus' },
+      { permit: '10.0.0.0/8', currentRules: { SIP: 'maybe' } },
+      { description: 'no permit at all' },
+    ];
+    for (const body of bad) {
+      const response = await t.call(FIREWALL, { method: 'POST', body });
+      assert.equal(response.status, 422, JSON.stringify(body));
+      assert.equal(response.json.result, false);
+      assert.ok(response.json.messages.error.length > 0);
+    }
+    assert.equal((await t.call(FIREWALL, { method: 'POST', body: 'garbage', headers: { 'content-type': 'application/json' } })).status, 400);
+  });
+
+  test('a deny entry overlapping the whitelist or a trusted network gets 422 (both directions)', async () => {
+    const trusted = await createFilter(t, { permit: '172.16.0.0/16', newer_block_ip: true });
+    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '203.0.113.5, 2001:db8:aaaa::/48' } })).status, 200);
+    for (const deny of ['172.16.5.0/24', '172.0.0.0/8', '172.16.9.9', '203.0.113.0/24', '2001:db8:aaaa:1::1']) {
+      const response = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.0.0.0/8', deny } });
+      assert.equal(response.status, 422, deny);
+      assert.match(response.json.messages.error.join(' '), /overlaps/);
+    }
+    // Its own trusted network too.
+    assert.equal((await t.call(FIREWALL, { method: 'POST', body: { permit: '10.1.0.0/16', newer_block_ip: true, deny: '10.1.2.0/24' } })).status, 422);
+    // The catch-all default is not a ban and is fine.
+    assert.equal((await t.call(FIREWALL, { method: 'POST', body: { permit: '10.0.0.0/8', deny: '0.0.0.0/0,::/0' } })).status, 201);
+    // Making a network trusted when another filter denies part of it, or whitelisting a denied range: 422.
+    await createFilter(t, { permit: '10.0.0.0/8', deny: '198.18.0.0/24' });
+    assert.equal((await t.call(FIREWALL, { method: 'POST', body: { permit: '198.18.0.0/16', newer_block_ip: true } })).status, 422);
+    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '198.18.0.7' } })).status, 422);
+    assert.equal((await t.call(`${FIREWALL}/${trusted.id}`, { method: 'PATCH', body: { newer_block_ip: false } })).status, 200);
+    assert.equal((await t.call(FIREWALL, { method: 'POST', body: { permit: '10.0.0.0/8', deny: '172.16.5.0/24' } })).status, 201, 'no longer trusted');
+  });
+
+  test('getDefault gives a new filter with every default', async () => {
+    const response = await t.call(`${FIREWALL}:getDefault`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.json.data, {
+      id: '',
+      permit: '',
+      deny: '0.0.0.0/0',
+      description: '',
+      newer_block_ip: false,
+      local_network: false,
+      rules: { SIP: 'allow', WEB: 'allow', AMI: 'allow', IAX: 'allow' },
+    });
+  });
+});
+
+describe('firewall: bans, whitelist and read-only views', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('getBannedIps lists active bans; unbanIp lifts every category of one ip', async () => {
+    banThroughFailures(t, 'sip', '10.50.0.1');
+    banThroughFailures(t, 'ami', '10.50.0.1');
+    banThroughFailures(t, 'http', '2001:db8::0:1');
+    const list = await t.call(`${FIREWALL}:getBannedIps`);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.json.data.map((b: { ip: string; category: string }) => `${b.ip} ${b.category}`).sort(), ['10.50.0.1 ami', '10.50.0.1 sip', '2001:db8::1 http']);
+    for (const ban of list.json.data) {
+      assert.ok(ban.secondsLeft > 590 && ban.secondsLeft <= 600);
+      assert.equal(Date.parse(ban.expiresAt) - Date.parse(ban.bannedAt), 600_000);
+      assert.equal(ban.reason, 'test failure');
+    }
+    const lifted = await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '10.50.0.1' } });
+    assert.deepEqual(lifted.json.data, { ip: '10.50.0.1', lifted: 2 });
+    assert.equal(t.server.services.firewall!.bans.isBanned('10.50.0.1'), false, 'the web thread dropped it from its cache');
+    const rest = await t.call(`${FIREWALL}:getBannedIps`);
+    assert.deepEqual(rest.json.data.map((b: { ip: string }) => b.ip), ['2001:db8::1']);
+    for (const ip of ['', 'nope', 'fe80::1%eth0']) assert.equal((await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip } })).status, 422);
+    assert.equal((await t.call(`${FIREWALL}:unbanIp`)).status, 405);
+  });
+
+  test('loopback, whitelisted and trusted addresses are never banned', async () => {
+    await createFilter(t, { permit: '192.0.2.0/24', newer_block_ip: true });
+    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '198.51.100.0/24 2001:db8:1::/48' } })).status, 200);
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '192.0.2.77', '198.51.100.3', '2001:db8:1::9']) banThroughFailures(t, 'sip', ip);
+    const bans = t.server.services.firewall!.bans;
+    for (const ip of ['127.0.0.1', '::1', '192.0.2.77', '198.51.100.3', '2001:db8:1::9']) assert.equal(bans.isBanned(ip), false, ip);
+    banThroughFailures(t, 'sip', '198.51.101.3');
+    assert.equal(bans.isBanned('198.51.101.3'), true, 'just outside the whitelist');
+  });
+
+  test('fewer than maxretry failures within findtime do not ban', async () => {
+    const { maxretry } = t.server.services.firewall!.state.settings;
+    for (let i = 0; i < maxretry - 1; i++) t.server.services.bus.emit({ type: 'security-failure', category: 'iax', ip: '10.60.0.1', reason: 'x' });
+    assert.equal(t.server.services.firewall!.bans.isBanned('10.60.0.1'), false);
+    t.server.services.bus.emit({ type: 'security-failure', category: 'iax', ip: '10.60.0.1', reason: 'x' });
+    assert.equal(t.server.services.firewall!.bans.isBanned('10.60.0.1'), true);
+  });
+
+  test('whitelist: trusted permits then the fail2ban whitelist, deduplicated, stable; same on both endpoints', async () => {
+    await createFilter(t, { permit: '10.70.0.0/16', newer_block_ip: true });
+    await createFilter(t, { permit: '10.71.0.0/16', newer_block_ip: false });
+    await createFilter(t, { permit: '10.70.0.0/16', newer_block_ip: true, description: 'duplicate' });
+    await createFilter(t, { permit: '2001:db8:70::/48', newer_block_ip: true });
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '203.0.113.9, 10.70.0.0/16,203.0.113.9 192.0.2.0/24 2001:db8:70::/48' } })).status,
+      200,
+    );
+    const expected = ['192.0.2.0/24', '10.70.0.0/16', '2001:db8:70::/48', '203.0.113.9'];
+    const { key } = createTestApiKey(t.server.services.db);
+    const exported = await t.call(WHITELIST, { headers: { 'X-Api-Key': key } });
+    assert.equal(exported.status, 200);
+    assert.deepEqual(exported.json, expected);
+    const viaApi = await t.call(`${FIREWALL}:getWhitelist`);
+    assert.deepEqual(viaApi.json.data, expected);
+    assert.deepEqual((await t.call(WHITELIST, { headers: { 'X-Api-Key': key } })).json, expected, 'stable across calls');
+  });
+
+  test('getBanHistory: one point per minute with counts per category', async () => {
+    const response = await t.call(`${FIREWALL}:getBanHistory?minutes=5`);
+    assert.equal(response.status, 200);
+    const points = response.json.data.points;
+    assert.equal(points.length, 5);
+    for (const point of points) assert.deepEqual(Object.keys(point).sort(), ['ami', 'http', 'iax', 'sip', 't']);
+    const last = points[points.length - 1];
+    assert.ok(last.sip + last.ami + last.http + last.iax >= 1, 'bans made in this test are counted in the current minute');
+    assert.equal(Date.parse(points[1].t) - Date.parse(points[0].t), 60_000);
+    assert.equal((await t.call(`${FIREWALL}:getBanHistory?minutes=0`)).status, 422);
+    assert.equal((await t.call(`${FIREWALL}:getBanHistory`)).json.data.points.length, 60);
+  });
+
+  test('network-filters: read-only list and record, getForSelect by category', async () => {
+    const blocked = await createFilter(t, { permit: '10.80.0.0/16', description: 'no sip', currentRules: { SIP: false } });
+    const list = await t.call('/pbxcore/api/v3/network-filters');
+    assert.equal(list.status, 200);
+    assert.ok(list.json.data.some((f: { id: number }) => f.id === blocked.id));
+    assert.deepEqual((await t.call(`/pbxcore/api/v3/network-filters/${blocked.id}`)).json.data, (await t.call(`${FIREWALL}/${blocked.id}`)).json.data);
+    assert.equal((await t.call('/pbxcore/api/v3/network-filters', { method: 'POST', body: { permit: '10.0.0.0/8' } })).status, 405);
+    assert.equal((await t.call(`/pbxcore/api/v3/network-filters/${blocked.id}`, { method: 'DELETE' })).status, 405);
+
+    const sip = await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=SIP');
+    assert.ok(!sip.json.data.some((o: { value: string }) => o.value === String(blocked.id)));
+    const web = await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=WEB');
+    const option = web.json.data.find((o: { value: string }) => o.value === String(blocked.id));
+    assert.deepEqual(option, { value: String(blocked.id), text: 'no sip (10.80.0.0/16)', permit: '10.80.0.0/16', description: 'no sip' });
+    assert.equal((await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=FTP')).status, 422);
+  });
+});
