@@ -39,7 +39,12 @@ export interface InstallOptions {
   logger: Logger;
   /** Defaults to the bundled examples; tests may point elsewhere. */
   bundledDir?: string;
+  /** A module whose entry or register() has not finished by then is skipped. */
+  loadTimeoutMs?: number;
 }
+
+/** How long one module may take to load before it is skipped (start-up must not hang on it). */
+export const MODULE_LOAD_TIMEOUT_MS = 10_000;
 
 class ModuleSkipped extends Error {}
 
@@ -90,8 +95,9 @@ export async function installModules(options: InstallOptions): Promise<Installed
 
       let exported: ModuleExports;
       try {
-        exported = await importModule(entry);
+        exported = await withTimeout(importModule(entry), options.loadTimeoutMs ?? MODULE_LOAD_TIMEOUT_MS);
       } catch (error) {
+        if (error instanceof ModuleSkipped) throw error;
         throw new ModuleSkipped(`It threw while loading: ${(error as Error)?.message ?? String(error)}`);
       }
       const problem = exportsProblem(entry.style, exported);
@@ -130,6 +136,14 @@ export async function installModules(options: InstallOptions): Promise<Installed
   }
   writeSetting(db, MODULES_SETTING_KEY, installed.reports);
   return installed;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ModuleSkipped(`It did not finish loading within ${ms} ms.`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function moduleFolders(root: string): Array<{ name: string; dir: string }> {

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { coreResources } from '../resources/index.ts';
+import { ResourceRegistry } from '../resources/registry.ts';
+import { openDatabase, type Db } from '../storage/database.ts';
+import { migrate } from '../storage/migrations.ts';
+import { readSetting } from '../storage/settings.ts';
+import { BUNDLED_MODULES_DIR, installModules, MODULES_SETTING_KEY } from './install.ts';
+import type { ModuleReport } from './types.ts';
+
+describe('installModules', () => {
+  let root: string;
+  let db: Db;
+  const lines: Array<{ msg: string; module?: string; reason?: string }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+
+  const writeModule = (dir: string, name: string, manifest: Record<string, unknown>, source: string) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'module.json'), JSON.stringify({ name, version: '2.0.0', entry: 'index.js', ...manifest }));
+    writeFileSync(join(dir, name, 'index.js'), source);
+  };
+
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'pbx-install-'));
+    db = openDatabase(join(root, 'pbx.sqlite'));
+    migrate(db);
+    const modules = join(root, 'modules');
+    writeModule(modules, 'Hangs', { style: 'v1' }, 'export function register() { return new Promise(() => {}); }\n');
+    writeModule(modules, 'InstallFails', { style: 'v1' }, "export const callback = () => ({ result: true });\nexport function install() { throw new Error('disk full'); }\n");
+    // Replaces the bundled example of the same name.
+    writeModule(modules, 'ExampleCallback', { style: 'v1' }, "export const callback = () => ({ result: true, data: 'mine' });\n");
+    writeModule(modules, 'DupSlugA', { style: 'v2', slug: 'dup' }, "export const routes = [{ action: 'a', methods: ['GET'], handler: () => ({ result: true }) }];\n");
+    writeModule(modules, 'DupSlugB', { style: 'v2', slug: 'dup' }, "export const routes = [{ action: 'b', methods: ['GET'], handler: () => ({ result: true }) }];\n");
+  });
+  after(() => {
+    db.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('loads what it can, skips the rest with a log line, and records every report', async () => {
+    const registry = new ResourceRegistry(coreResources);
+    const installed = await installModules({ dataDir: root, registry, db, logger, loadTimeoutMs: 200 });
+    const byName = new Map(installed.reports.map((r) => [r.name, r]));
+
+    assert.match(byName.get('Hangs')!.error!, /did not finish loading within 200 ms/);
+    assert.match(byName.get('InstallFails')!.error!, /install\(db\) step failed: disk full/);
+    assert.equal(byName.get('DupSlugA')!.status, 'loaded');
+    assert.match(byName.get('DupSlugB')!.error!, /clashes with module DupSlugA/);
+
+    const callback = byName.get('ExampleCallback')!;
+    assert.deepEqual([callback.status, callback.bundled, callback.version], ['loaded', false, '2.0.0'], 'the installed copy wins');
+    assert.equal(installed.reports.filter((r) => r.name === 'ExampleCallback').length, 1);
+    assert.ok(registry.get('module-example-tasks/tasks'), 'bundled v3 resources join the registry');
+
+    assert.deepEqual(
+      installed.entries.map((e) => e.name).sort(),
+      installed.reports.filter((r) => r.status === 'loaded').map((r) => r.name).sort(),
+      'workers load exactly the modules that loaded here',
+    );
+    const skipped = lines.filter((l) => l.msg.startsWith('module Hangs skipped'));
+    assert.equal(skipped.length, 1);
+    assert.match(skipped[0]!.reason!, /did not finish loading/);
+    assert.deepEqual(readSetting<ModuleReport[]>(db, MODULES_SETTING_KEY), installed.reports);
+  });
+
+  it('finds nothing, and fails nothing, without a modules folder', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'pbx-install-empty-'));
+    try {
+      const installed = await installModules({ dataDir: empty, registry: new ResourceRegistry(), db, logger, bundledDir: join(empty, 'none') });
+      assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('ships the examples where it looks for them', () => {
+    assert.match(BUNDLED_MODULES_DIR, /resources[\\/]modules[\\/]$/);
+  });
+});
