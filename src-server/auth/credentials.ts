@@ -17,12 +17,11 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 export function presentedCredential(ctx: Context): PresentedCredential | undefined {
   const authorization = ctx.get('authorization');
-  if (authorization !== '') {
+  if (authorization !== '' || 'authorization' in ctx.headers) {
     const match = BEARER.exec(authorization);
     return { header: 'authorization', token: match ? match[1]! : null };
   }
-  const apiKey = ctx.get('x-api-key').trim();
-  if (ctx.get('x-api-key') !== '' || 'x-api-key' in ctx.headers) return { header: 'x-api-key', token: apiKey || null };
+  if ('x-api-key' in ctx.headers) return { header: 'x-api-key', token: ctx.get('x-api-key').trim() || null };
   return undefined;
 }
 
