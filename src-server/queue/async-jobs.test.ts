@@ -143,6 +143,20 @@ describe('asynchronous requests', () => {
     assert.equal((await server.call(`${EVENTS}?channel=slow&jobId=${jobId}`)).status, 200);
   });
 
+  it('delivers results larger than 1 MB (gzipped between threads) inflated', async () => {
+    const accepted = await server.call('/pbxcore/api/v3/diagnostics:big?kb=1500', { headers: { 'X-Async-Channel': 'big' } });
+    const { jobId } = accepted.json.data as { jobId: string };
+    const stream = openEventStream(`${server.url}${EVENTS}?channel=big`);
+    try {
+      const event = await stream.next((e) => e.id === jobId);
+      assert.equal(JSON.parse(event.data).envelope.data.blob.length, 1500 * 1024);
+    } finally {
+      stream.close();
+    }
+    const fetched = await server.call(`${EVENTS}?channel=big&jobId=${jobId}`);
+    assert.equal(fetched.json.data.blob.length, 1500 * 1024);
+  });
+
   it('forgets a result after 120 s', async () => {
     const accepted = await server.call('/pbxcore/api/v3/system:ping', { headers: { 'X-Async-Channel': 'expiry' } });
     const { jobId } = accepted.json.data as { jobId: string };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
@@ -10,6 +11,8 @@ import { badRequest, HttpError, serviceUnavailable } from '../http/errors.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
 import { ResultStore } from './result-store.ts';
+
+const gunzipAsync = promisify(gunzip);
 
 /** The request header that makes a v3 request asynchronous. */
 export const ASYNC_CHANNEL_HEADER = 'x-async-channel';
@@ -102,18 +105,9 @@ export class AsyncJobs {
     const jobId = randomUUID();
     const owner = ownerOf(meta.principal);
     this.pending.set(jobId, { channel: meta.channel, owner });
-    queue
-      .run({ ...input, jobId, ttlExempt: true })
-      .then(
-        (outcome) => this.finish(jobId, meta, owner, this.render(outcome, meta)),
-        (error: unknown) => {
-          const status = error instanceof HttpError ? error.status : 500;
-          const messages = error instanceof HttpError ? error.messages : ['Internal server error; the details are in the server log.'];
-          if (!(error instanceof HttpError)) this.options.logger.error({ err: error, jobId }, 'async job failed');
-          this.finish(jobId, meta, owner, renderError(status, messages));
-        },
-      )
-      .catch((error: unknown) => this.options.logger.error({ err: error, jobId }, 'async job result could not be delivered'));
+    this.runDetached({ ...input, jobId, ttlExempt: true }, meta, owner).catch((error: unknown) =>
+      this.options.logger.error({ err: error, jobId }, 'async job result could not be delivered'),
+    );
     return renderEnvelope({ result: true, data: { jobId, channel: meta.channel } }, { function: meta.function, processor: meta.processor, pid: process.pid });
   }
 
@@ -153,14 +147,30 @@ export class AsyncJobs {
     return n;
   }
 
-  private render(outcome: JobOutcome, meta: { function: string; processor: string }): RenderedEnvelope {
+  /** Runs the job with no client waiting, then stores and pushes its envelope, whatever happened. */
+  private async runDetached(input: JobInput & { jobId: string }, meta: { channel: string; function: string; processor: string }, owner: string): Promise<void> {
+    let rendered: RenderedEnvelope;
+    try {
+      rendered = await this.render(await this.options.queue.run(input), meta);
+    } catch (error) {
+      if (!(error instanceof HttpError)) this.options.logger.error({ err: error, jobId: input.jobId }, 'async job failed');
+      rendered =
+        error instanceof HttpError
+          ? renderError(error.status, error.messages)
+          : renderError(500, ['Internal server error; the details are in the server log.']);
+    }
+    this.finish(input.jobId, meta, owner, rendered);
+  }
+
+  private async render(outcome: JobOutcome, meta: { function: string; processor: string }): Promise<RenderedEnvelope> {
     switch (outcome.kind) {
       case 'done':
         for (const event of outcome.events) this.options.bus.emit(event);
         return {
           status: outcome.status,
           hash: outcome.hash,
-          body: outcome.compressed ? gunzipSync(outcome.body as Uint8Array).toString('utf8') : (outcome.body as string),
+          // Large results arrive gzipped; inflated off the event loop, once, for the store and the stream.
+          body: outcome.compressed ? (await gunzipAsync(outcome.body as Uint8Array)).toString('utf8') : (outcome.body as string),
         };
       case 'expired': // cannot happen (async jobs are TTL-exempt), answered like the synchronous path
         return renderError(504, ['The request waited longer than APIRequestTTL and was dropped; retry later.']);
