@@ -11,8 +11,10 @@ import { readManifest } from './manifest.ts';
 import type { ModuleEntry, ModuleExports, ModuleReport } from './types.ts';
 import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
 
-/** The example modules shipped with the product (repo root `resources/modules/`). */
-export const BUNDLED_MODULES_DIR = fileURLToPath(new URL('../../resources/modules/', import.meta.url));
+/** The example modules shipped with the product: `resources/modules/` at the package root (from `src-server/modules/` or `out/server/modules/`). */
+export const BUNDLED_MODULES_DIR = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../../resources/modules/' : '../../../resources/modules/', import.meta.url),
+);
 /** First segments under `/pbxcore/api/` that core owns: a v2 module may not take them as its slug. */
 export const RESERVED_V2_SLUGS: ReadonlySet<string> = new Set(['v1', 'v2', 'v3', 'v4', 'modules', 'sip', 'iax', 'ami', 'system']);
 /** Settings key where the web thread leaves the module reports for the `modules` resource (read in workers). */
