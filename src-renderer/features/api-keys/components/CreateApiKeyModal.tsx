@@ -94,7 +94,7 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued}>
+    <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued} transitionProps={{ onExited: () => setIssued(null) }}>
       {issued ? (
         <Stack>
           <IssuedKeyPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={preset === 'bouncer'} />

@@ -1,0 +1,139 @@
+// Flows 1 and 2 of the console: a bouncer key bound to a filter for the bouncer host, shown once
+// with its YAML; then blocks, deletes and unbans seen by a real crowdsec-custom-bouncer.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
+import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+
+describe('console: bouncer keys, blocks and unbans', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+  let bouncer: RunningBouncer | undefined;
+  let apiKey = '';
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await bouncer?.stop();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('creates a filter for the bouncer host inline, a key bound to it, and shows the key once with its YAML', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    await openScreen(page, 'API keys');
+    await page.getByRole('button', { name: 'New API key' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
+
+    // Submitting without a description shows the error beside the field, not a request.
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await visible(dialog.getByText('Say what the key is for'));
+
+    await dialog.getByLabel('Description').fill('Bouncer on fw1');
+    assert.equal(await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).isChecked(), true);
+    await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
+    await dialog.getByLabel('Bouncer host IP').fill('127.0.0.1');
+    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    await eventually(() => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(), (v) => v.startsWith('127.0.0.1/32'), 'the new filter to be selected');
+    await browser.screenshot('api-keys-create');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+
+    const issued = await visible(page.getByTestId('issued-key'));
+    apiKey = (await issued.locator('code').first().innerText()).trim();
+    assert.match(apiKey, /^[0-9a-f]{64}$/);
+    await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
+    const yaml = await eventually(() => readClipboard(page), (text) => text.includes('api_key:'), 'the YAML on the clipboard');
+    assert.match(yaml, new RegExp(`^api_key: ${apiKey}$`, 'm'));
+    assert.match(yaml, /^api_url: https?:\/\/\S+\/pbxcore\/api\/v3\/firewall-bouncer\/$/m);
+    await browser.screenshot('api-keys-new-key');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    // The key is bound to the filter, and can never be seen again: not in the page, not after a reload, not from the API.
+    const filters = (await server.call(`${V3}firewall`)).json.data as Array<{ id: number; permit: string }>;
+    const filter = filters.find((f) => f.permit === '127.0.0.1/32');
+    assert.ok(filter, 'the inline filter exists');
+    const keys = (await server.call(`${V3}api-keys`)).json;
+    assert.equal(keys.data.length, 1);
+    assert.equal(keys.data[0].networkfilterid, String(filter.id));
+    assert.deepEqual(keys.data[0].allowed_paths, { '/api/v3/firewall-bouncer': 'read' });
+    assert.ok(!JSON.stringify(keys).includes(apiKey));
+    await visible(page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' }));
+    assert.ok(!(await page.content()).includes(apiKey), 'the key is gone from the page once closed');
+    await page.reload();
+    await visible(page.getByTestId('api-key-row'));
+    assert.ok(!(await page.content()).includes(apiKey), 'the key is not shown after a reload');
+    await browser.screenshot('api-keys');
+  });
+
+  it('blocks a network: the real bouncer polling with that key gets add, then del when the filter is deleted', async () => {
+    const { page } = browser;
+    bouncer = startCustomBouncer(`${server.url}/pbxcore/api/v3/firewall-bouncer/`, apiKey);
+
+    // The dashboard shows the bouncer polling from the bound host.
+    await openScreen(page, 'Dashboard');
+    const row = await visible(page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' }));
+    await eventually(() => row.getAttribute('data-state'), (s) => s === 'Polling', 'the bouncer to poll');
+    assert.match(await row.innerText(), /127\.0\.0\.1/);
+    await browser.screenshot('dashboard');
+
+    await openScreen(page, 'Network filters');
+    await page.getByRole('button', { name: 'Block a network' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Block a network' }));
+    await dialog.getByLabel('Address or network').fill('203.0.113.300/24');
+    await dialog.getByRole('button', { name: 'Block' }).click();
+    // The server's 422 shows beside the field.
+    await visible(dialog.getByText(/not a valid/i));
+    await dialog.getByLabel('Address or network').fill('203.0.113.0/24');
+    await dialog.getByLabel('Reason').fill('Scanner seen on SIP');
+    await dialog.getByRole('button', { name: 'Block' }).click();
+    await visible(page.getByTestId('filter-row').filter({ hasText: '203.0.113.0/24' }));
+    await browser.screenshot('network-filters');
+    await bouncer.waitFor('add', '203.0.113.0/24');
+
+    await page.getByRole('button', { name: 'Actions for 203.0.113.0/24' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete filter' }).click();
+    await page.getByTestId('filter-row').filter({ hasText: '203.0.113.0/24' }).waitFor({ state: 'detached' });
+    await bouncer.waitFor('del', '203.0.113.0/24');
+  });
+
+  it('unbans an address from the Bans screen: the bouncer gets del', async () => {
+    const { page } = browser;
+    assert.equal((await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1 } })).status, 200);
+    // A failed login from another host is a real intrusion attempt: it bans 127.0.0.2 in the http category.
+    const failed = await server.remote(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong-password' } });
+    assert.equal(failed.status, 401);
+    await bouncer!.waitFor('add', '127.0.0.2');
+
+    await openScreen(page, 'Bans');
+    const row = await visible(page.getByTestId('ban-row').filter({ hasText: '127.0.0.2' }));
+    assert.match(await row.innerText(), /\bweb\b/i);
+    const first = await row.locator('td').nth(4).innerText();
+    const later = await eventually(() => row.locator('td').nth(4).innerText(), (text) => text !== first, 'the countdown to tick');
+    assert.notEqual(later, first);
+    // Filters: another category hides it, the IP filter keeps it.
+    await page.getByText(/^SIP \(\d+\)$/).click();
+    await visible(page.getByText('No ban matches the filter'));
+    await page.getByText(/^All \(\d+\)$/).click();
+    await page.getByLabel('Filter by IP address').fill('127.0.0.2');
+    await visible(page.getByTestId('ban-row'));
+    await browser.screenshot('bans');
+
+    await row.getByRole('button', { name: 'Unban 127.0.0.2' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
+    await visible(page.getByText('No active bans'));
+    await bouncer!.waitFor('del', '127.0.0.2');
+    const bans = (await server.call(`${V3}firewall:getBannedIps`)).json.data;
+    assert.deepEqual(bans, []);
+  });
+});

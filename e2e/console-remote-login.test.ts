@@ -1,0 +1,70 @@
+// Flow 5 of the console: reached through a TCP relay that connects from 127.0.0.2, the browser is a
+// remote client: it must sign in, then works, resumes its session after a reload, and signs out.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { startTcpRelay, type TcpRelay } from './support/tcp-relay.ts';
+
+const PASSWORD = 'remote-e2e-password';
+
+describe('console: remote sign-in through a relay from 127.0.0.2', () => {
+  let server: TestServer;
+  let relay: TcpRelay;
+  let browser: ConsoleBrowser;
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: PASSWORD });
+    relay = await startTcpRelay(server.server.port, '127.0.0.2');
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await relay?.close();
+    await server?.close();
+  });
+
+  it('asks a remote browser to sign in, refuses a wrong password, and works after signing in', async () => {
+    const { page } = browser;
+    // The API itself refuses the relay's anonymous requests: the bypass is for loopback only.
+    const direct = await server.remote('/pbxcore/api/v3/system:getInfo');
+    assert.equal(direct.status, 401);
+
+    await page.goto(`${relay.url}/api-keys`);
+    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
+    await browser.screenshot('login');
+    await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByText('Invalid login or password.'));
+
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
+    await eventually(() => page.getByTestId('signed-in-as').innerText(), (t) => /admin/.test(t), 'the signed-in user in the header');
+    await visible(page.getByText('No API keys'));
+    await openScreen(page, 'Dashboard');
+    await visible(page.getByTestId('server-addresses'));
+    await browser.screenshot('dashboard-remote');
+  });
+
+  it('resumes the session from the refresh cookie after a reload, without the password', async () => {
+    const { page } = browser;
+    await page.reload();
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await visible(page.getByTestId('signed-in-as'));
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
+  });
+
+  it('signs out: back to the login screen, and a reload does not bring the session back', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
+    await visible(page.getByText('You are signed out.'));
+    await page.reload();
+    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
+    assert.equal(await page.getByTestId('signed-in-as').count(), 0);
+  });
+});

@@ -1,0 +1,116 @@
+// Flows 3 and 4 of the console: the whitelist editor and the effective list bouncers get; peers
+// with live states from the AMI test server (AMI configured through the Settings screen).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { eventually, openScreen, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+
+describe('console: whitelist and peers', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+  let ami: AmiTestServer;
+  let providerId = '';
+
+  before(async () => {
+    ami = await AmiTestServer.start({ username: 'console', secret: 'ami-e2e-secret' });
+    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5:5060', userAgent: 'Yealink T46U', viaAddress: '192.0.2.5:5060', status: 'Reachable', roundtripUsec: '1234' } });
+    ami.endpoints.set('101', { deviceState: 'Unavailable' });
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    for (const number of ['100', '101']) {
+      const created = await server.call(`${V3}extensions`, { method: 'POST', body: { number, username: `User ${number}`, secret: 'long-enough-secret' } });
+      assert.equal(created.status, 201, created.text);
+    }
+    const provider = await server.call(`${V3}providers`, { method: 'POST', body: { description: 'Main trunk', host: 'sip.example.net', username: 'acme' } });
+    assert.equal(provider.status, 201, provider.text);
+    providerId = provider.json.data.id;
+    ami.registrations.set(providerId, { status: 'Registered' });
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await ami?.close();
+  });
+
+  it('edits the fail2ban whitelist and shows it in the effective list, with trusted filters', async () => {
+    const { page } = browser;
+    const trusted = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: '10.20.0.0/16', description: 'Office', newer_block_ip: true } });
+    assert.equal(trusted.status, 201, trusted.text);
+
+    await page.goto(`${server.url}/`);
+    await openScreen(page, 'Whitelist');
+    const effective = page.getByTestId('effective-whitelist');
+    await eventually(() => effective.innerText(), (t) => t.includes('10.20.0.0/16'), 'the trusted filter in the effective list');
+
+    const input = page.getByRole('combobox', { name: 'Whitelisted addresses' });
+    await input.fill('not-an-address');
+    await input.press('Enter');
+    await page.getByRole('button', { name: 'Save whitelist' }).click();
+    // The server's 422 appears under the field.
+    const error = await visible(page.locator('.mantine-InputWrapper-error'));
+    assert.match(await error.innerText(), /not-an-address/);
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+
+    await input.fill('198.51.100.7');
+    await input.press('Enter');
+    await input.fill('192.0.2.0/24');
+    await input.press('Enter');
+    await page.getByRole('button', { name: 'Save whitelist' }).click();
+    await eventually(() => effective.innerText(), (t) => t.includes('198.51.100.7') && t.includes('192.0.2.0/24') && t.includes('10.20.0.0/16'), 'the new entries in the effective list');
+
+    // The effective list is exactly what bouncers get from /v1/whitelist.
+    const fromApi = (await server.call(`${V3}firewall:getWhitelist`)).json.data as unknown[];
+    const shown = (await effective.locator('li').allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(shown, fromApi.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).map(String));
+    assert.match((await server.call(`${V3}fail2ban`)).json.data.whitelist, /198\.51\.100\.7.*192\.0\.2\.0\/24/);
+    await browser.screenshot('whitelist');
+  });
+
+  it('connects AMI from Settings; the dashboard and the peers page show live states from the AMI test server', async () => {
+    const { page } = browser;
+    await openScreen(page, 'Peers');
+    const row = (id: string) => page.getByTestId('extension-row').filter({ hasText: id });
+    // Before AMI is configured nothing is invented: every extension is UNKNOWN.
+    await eventually(() => row('100').getByTestId('peer-state').innerText(), (s) => s === 'UNKNOWN', 'extension 100 UNKNOWN without AMI');
+
+    await openScreen(page, 'Settings');
+    const form = page.getByRole('form', { name: 'AMI connection' });
+    await form.getByLabel('Connect to the Asterisk manager').check({ force: true });
+    await form.getByLabel('Host').fill(ami.host);
+    await form.getByLabel('Port').fill(String(ami.port));
+    await form.getByLabel('User').fill('console');
+    await form.getByLabel('Secret').fill('ami-e2e-secret');
+    await form.getByRole('button', { name: 'Save AMI connection' }).click();
+    await visible(page.getByText('AMI settings saved'));
+    await browser.screenshot('settings');
+
+    await openScreen(page, 'Dashboard');
+    await eventually(() => page.getByTestId('ami-state').innerText(), (s) => /connected/i.test(s) && !/dis/i.test(s), 'AMI connected on the dashboard');
+
+    await openScreen(page, 'Peers');
+    await eventually(() => row('100').getByTestId('peer-state').innerText(), (s) => s === 'OK', 'extension 100 OK');
+    assert.equal(await row('101').getByTestId('peer-state').innerText(), 'UNKNOWN');
+    await page.getByRole('tab', { name: /Providers/ }).click();
+    const provider = page.getByTestId('provider-row').filter({ hasText: 'Main trunk' });
+    await eventually(() => provider.getByTestId('peer-state').innerText(), (s) => s === 'OK', 'the provider registered');
+    await browser.screenshot('peers-providers');
+
+    // Live: 101 registers in Asterisk and the page follows without a reload.
+    await page.getByRole('tab', { name: /Extensions/ }).click();
+    ami.endpoints.set('101', { deviceState: 'Not in use', contact: { uri: 'sip:101@192.0.2.6:5060', status: 'Reachable' } });
+    ami.emitEvent({ Event: 'DeviceStateChange', Device: 'PJSIP/101', State: 'NOT_INUSE' });
+    await eventually(() => row('101').getByTestId('peer-state').innerText(), (s) => s === 'OK', 'extension 101 OK after it registers', 20_000);
+    await browser.screenshot('peers');
+
+    await row('100').getByRole('link', { name: '100', exact: true }).click();
+    await visible(page.getByRole('heading', { name: 'Extension 100' }));
+    await eventually(() => page.locator('dl').innerText(), (t) => t.includes('Yealink T46U') && t.includes('192.0.2.5:5060'), 'the contact detail of 100');
+    await browser.screenshot('peer-detail');
+  });
+});

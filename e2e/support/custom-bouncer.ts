@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CUSTOM_BOUNCER = process.env.PBX_E2E_CUSTOM_BOUNCER ?? '/usr/bin/crowdsec-custom-bouncer';
+
+/** One call of the bouncer's script: `add 203.0.113.0/24 31536000 ...` or `del ...`. */
+export interface BouncerCall {
+  action: 'add' | 'del';
+  value: string;
+}
+
+export interface RunningBouncer {
+  /** Every add/del the bouncer made so far, in order. */
+  calls(): BouncerCall[];
+  /** Resolves once the bouncer has made a matching call (rejects after `timeoutMs`). */
+  waitFor(action: BouncerCall['action'], value: string, timeoutMs?: number): Promise<void>;
+  /** What the bouncer logged (for failure messages). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the real `crowdsec-custom-bouncer` against `apiUrl` with `apiKey`, polling every second; its
+ * script appends each add/del to a file the test reads.
+ */
+export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBouncer {
+  const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));
+  const callsFile = join(dir, 'calls.log');
+  const script = join(dir, 'record.sh');
+  writeFileSync(callsFile, '');
+  writeFileSync(script, `#!/bin/sh\necho "$1 $2" >> "${callsFile}"\n`);
+  chmodSync(script, 0o755);
+  const config = join(dir, 'bouncer.yaml');
+  writeFileSync(
+    config,
+    [
+      `bin_path: ${script}`,
+      'feed_via_stdin: false',
+      'total_retries: 0',
+      'scenarios_containing: []',
+      'scenarios_not_containing: []',
+      'origins: []',
+      `piddir: ${dir}`,
+      'update_frequency: 1s',
+      'cache_retention_duration: 1s',
+      'daemonize: false',
+      'log_mode: stdout',
+      'log_level: info',
+      `api_url: ${apiUrl}`,
+      `api_key: ${apiKey}`,
+      'prometheus:',
+      '  enabled: false',
+      '',
+    ].join('\n'),
+  );
+  let output = '';
+  const child: ChildProcess = spawn(CUSTOM_BOUNCER, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+
+  const calls = (): BouncerCall[] =>
+    readFileSync(callsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [action, value] = line.split(' ');
+        return { action: action as BouncerCall['action'], value: value ?? '' };
+      });
+
+  return {
+    calls,
+    log: () => output,
+    async waitFor(action, value, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!calls().some((c) => c.action === action && c.value === value)) {
+        if (Date.now() > deadline || child.exitCode !== null) {
+          throw new Error(`The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output.slice(-3000)}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** Waits until `read()` satisfies `accept`, failing with the last value seen. For UI state that settles asynchronously. */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    try {
+      last = await read();
+      if (accept(last)) return last;
+    } catch {
+      // The element may not be there yet.
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Waits for a visible element and returns it. */
+export async function visible(locator: Locator): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible' });
+  return locator.first();
+}
+
+/** Follows a navigation link of the side bar, as an operator would. */
+export async function openScreen(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+/** The text of the clipboard (the context grants clipboard-read). */
+export const readClipboard = (page: Page) =>
+  // Runs in the page, where `navigator` exists; the e2e tsconfig has no DOM types.
+  page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
