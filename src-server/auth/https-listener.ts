@@ -11,7 +11,7 @@ import { configuredCertificate, selfSignedCertificate, summarizeCertificate, typ
 /** What system:getCertificate reports (stored in settings, since workers cannot see the listener). */
 export type HttpsRuntime =
   | ({ enabled: true; port: number; source: 'self-signed' | 'configured'; certificateFile: string } & CertificateSummary)
-  | { enabled: false; port: null; fingerprint256: null; subject: null; validTo: null };
+  | { enabled: false; port: null; fingerprint256: null; subject: null; validTo: null; error?: string };
 
 export interface HttpsListener {
   port: number;
@@ -26,11 +26,26 @@ const DISABLED: HttpsRuntime = { enabled: false, port: null, fingerprint256: nul
  */
 export async function startHttpsListener(services: Services, callback: RequestListener): Promise<HttpsListener | undefined> {
   const settings = readSingleton(httpsDeclaration, services, HTTPS_SETTING_KEY);
+  const fromConfig = services.config.httpsPort !== undefined;
   const port = services.config.httpsPort ?? (settings.enabled === true ? Number(settings.port) : undefined);
   if (port === undefined) {
     writeSetting(services.db, HTTPS_RUNTIME_KEY, DISABLED);
     return undefined;
   }
+  try {
+    return await listen(services, callback, port, settings);
+  } catch (error) {
+    // PBX_HTTPS_PORT is the operator's explicit choice: fail like the HTTP port would. A setting
+    // saved through the API must not keep the server from starting: HTTP stays up, the error is shown.
+    if (fromConfig) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    services.logger.error({ err: error, port }, 'https listener not started');
+    writeSetting(services.db, HTTPS_RUNTIME_KEY, { ...DISABLED, error: `HTTPS was not started: ${message}` });
+    return undefined;
+  }
+}
+
+async function listen(services: Services, callback: RequestListener, port: number, settings: Record<string, unknown>): Promise<HttpsListener> {
   const certPath = String(settings.certificatePath ?? '');
   const keyPath = String(settings.privateKeyPath ?? '');
   const material = certPath && keyPath ? configuredCertificate(certPath, keyPath) : await selfSignedCertificate(resolve(services.config.dataDir));
@@ -43,6 +58,7 @@ export async function startHttpsListener(services: Services, callback: RequestLi
       done();
     });
   });
+  server.on('error', (error) => services.logger.error({ err: error }, 'https listener error'));
   const actualPort = (server.address() as AddressInfo).port;
   const runtime: HttpsRuntime = { enabled: true, port: actualPort, source: material.source, certificateFile: material.certificateFile, ...summarizeCertificate(material.cert) };
   writeSetting(services.db, HTTPS_RUNTIME_KEY, runtime);

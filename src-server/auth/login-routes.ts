@@ -13,7 +13,7 @@ import { clearRefreshCookie, clearSessionCookie, REFRESH_COOKIE, setRefreshCooki
 import { credentialRejected } from './credentials.ts';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './jwt.ts';
 import { endWebSession, revokeByRefreshToken, revokeUserSessions, rotateRefreshToken, startLoginSession } from './login-sessions.ts';
-import { passwordProblems, verifyPassword } from './passwords.ts';
+import { MAX_PASSWORD_LENGTH, passwordProblems, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { isLocalhostSocket, remoteIp } from './remote-address.ts';
 import { authRuntime } from './runtime.ts';
@@ -46,7 +46,8 @@ export async function loginWithPassword(services: Services, ctx: Context, login:
     loginLimiter.recordFailure(ip);
     throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE);
   }
-  const user = await checkCredentials(services.db, login as string, password as string);
+  // An absurd length is a failed guess, not a reason to spend scrypt time on a megabyte.
+  const user = (password as string).length > MAX_PASSWORD_LENGTH ? undefined : await checkCredentials(services.db, login as string, password as string);
   if (!user) {
     loginLimiter.recordFailure(ip);
     throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.');

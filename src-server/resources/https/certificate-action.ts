@@ -14,5 +14,7 @@ export const getCertificate: ActionHandler = (ctx) => {
     subject: enabled ? runtime.subject : null,
     validTo: enabled ? runtime.validTo : null,
     source: enabled ? runtime.source : null,
+    /** Why a configured listener did not start (port taken, unreadable certificate), else null. */
+    error: typeof runtime?.error === 'string' ? runtime.error : null,
   });
 };

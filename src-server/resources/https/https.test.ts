@@ -71,7 +71,7 @@ test('without HTTPS, getCertificate reports it off; the https singleton enables 
   const t = await startTestServer();
   try {
     const off = await t.call('/pbxcore/api/v3/system:getCertificate');
-    assert.deepEqual(off.json.data, { enabled: false, port: null, fingerprint256: null, subject: null, validTo: null, source: null });
+    assert.deepEqual(off.json.data, { enabled: false, port: null, fingerprint256: null, subject: null, validTo: null, source: null, error: null });
     const defaults = await t.call('/pbxcore/api/v3/https');
     assert.deepEqual(defaults.json.data, { enabled: false, port: 8443, certificatePath: '', privateKeyPath: '' });
 
@@ -95,6 +95,15 @@ test('without HTTPS, getCertificate reports it off; the https singleton enables 
     assert.match(on.json.data.subject, /operator\.example/);
     const ping = await request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false });
     assert.equal(ping.status, 200);
+
+    // A saved setting that cannot work (the port is taken) leaves HTTP up and says why.
+    const taken = await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { port: t.server.port } });
+    assert.equal(taken.status, 200);
+    await t.restart();
+    const failed = await t.call('/pbxcore/api/v3/system:getCertificate');
+    assert.equal(failed.status, 200);
+    assert.equal(failed.json.data.enabled, false);
+    assert.match(failed.json.data.error, /HTTPS was not started: .*EADDRINUSE/);
   } finally {
     await t.close();
   }
