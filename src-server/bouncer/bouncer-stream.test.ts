@@ -135,9 +135,15 @@ describe('decision stream: per-key cursors', () => {
     const { id, key } = createTestApiKey(t.server.services.db, { description: 'status probe' });
     await poll(t, key);
     await poll(t, key);
-    const status = await t.call('/pbxcore/api/v3/firewall:getBouncerStatus');
-    assert.equal(status.status, 200);
-    const row = status.json.data.find((r: { keyId: number }) => r.keyId === id);
+    // Statistics reach the database within a second (cursors are flushed in batches).
+    let row: { description: string; polls: number; lastPollIp: string; lastNew: number; lastDeleted: number; lastPollAt: string } | undefined;
+    for (let i = 0; i < 30 && row?.polls !== 2; i++) {
+      const status = await t.call('/pbxcore/api/v3/firewall:getBouncerStatus');
+      assert.equal(status.status, 200);
+      row = status.json.data.find((r: { keyId: number }) => r.keyId === id);
+      if (row?.polls !== 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(row);
     assert.equal(row.description, 'status probe');
     assert.equal(row.polls, 2);
     assert.equal(row.lastPollIp, '127.0.0.1');

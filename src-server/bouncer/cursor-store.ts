@@ -28,13 +28,18 @@ interface CursorRow {
   last_deleted: number;
 }
 
-/** Per-key cursors, kept in memory and written through to SQLite on every poll (they survive restarts). */
+/**
+ * Per-key cursors, kept in memory and written to SQLite at most once a second (and on stop), so a
+ * poll costs no disk write. Losing the last second in a crash is safe: an older cursor only
+ * repeats deletions the bouncer already applied, it never misses one.
+ */
 export class CursorStore {
   private readonly cursors = new Map<number, CursorRecord>();
+  private readonly dirty = new Set<number>();
   private readonly save;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {
     for (const row of db.prepare('SELECT * FROM bouncer_cursors').all() as CursorRow[]) {
@@ -80,7 +85,17 @@ export class CursorStore {
       lastDeleted: deletedCount,
     };
     this.cursors.set(keyId, cursor);
-    this.save.run(cursor);
+    this.dirty.add(keyId);
+  }
+
+  /** Writes the cursors changed since the last flush, in one transaction. */
+  flush(): void {
+    if (this.dirty.size === 0) return;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    this.db.transaction(() => {
+      for (const keyId of keys) this.save.run(this.cursors.get(keyId)!);
+    })();
   }
 
   /** The oldest version any live cursor holds, or undefined when no cursor is live. */

@@ -40,11 +40,15 @@ export class BanStore {
   private readonly listeners: Array<() => void> = [];
   /** Bumped on every change, so caches built from the bans know when to rebuild. */
   revision = 0;
+  private readonly insertBan;
+  private readonly extendBan;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
+    this.insertBan = db.prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+    this.extendBan = db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?');
     this.reload();
   }
 
@@ -95,13 +99,11 @@ export class BanStore {
     const current = this.get(category, ip);
     if (current) {
       current.expiresAt = Math.max(current.expiresAt, expiresAt);
-      this.db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?').run(current.expiresAt, current.id);
+      this.extendBan.run(current.expiresAt, current.id);
       this.changed();
       return current;
     }
-    const info = this.db
-      .prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(category, ip, reason.slice(0, 200), now, expiresAt);
+    const info = this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt);
     const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt };
     this.remember(ban);
     this.changed();

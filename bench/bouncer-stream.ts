@@ -1,0 +1,222 @@
+// Benchmark: the firewall-bouncer decision stream with N active bans (1k, 10k, 100k) and 100 API keys.
+// The server runs in a child process (its own core and RSS); this process is the client. Prints JSON.
+//   node --import tsx bench/bouncer-stream.ts [durationMs]
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
+const SIZES = [1_000, 10_000, 100_000];
+const KEYS = 100;
+const CURSOR_KEYS = 1_000;
+const CONNECTIONS = 8;
+const STARTUP_POLLS = 15;
+
+type Command =
+  | { cmd: 'seed'; bans: number; keys: number }
+  | { cmd: 'keys'; count: number }
+  | { cmd: 'memory' }
+  | { cmd: 'churn'; count: number }
+  | { cmd: 'stop' };
+
+// ---------------------------------------------------------------- server side (child process)
+async function serve(): Promise<void> {
+  const { createServer } = await import('../src-server/index.ts');
+  const { createTestApiKey } = await import('../src-server/test-support/api-keys.ts');
+  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-bouncer-'));
+  const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', workers: 1 });
+  await server.start();
+  const { db, firewall } = server.services;
+  const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  let churned = 0;
+  const reply = (message: unknown) => process.send!(message);
+  const memory = () => {
+    global.gc?.();
+    const m = process.memoryUsage();
+    return { rssMb: m.rss / 2 ** 20, heapUsedMb: m.heapUsed / 2 ** 20, externalMb: (m.external + m.arrayBuffers) / 2 ** 20 };
+  };
+
+  process.on('message', async (message: Command) => {
+    switch (message.cmd) {
+      case 'seed': {
+        const started = performance.now();
+        db.transaction(() => {
+          for (let i = 0; i < message.bans; i++) firewall!.bans.ban(i % 2 ? 'sip' : 'http', ipOf(i), 'bench', 3600);
+        })();
+        const keys = Array.from({ length: message.keys }, (_, i) => createTestApiKey(db, { description: `bench ${i}` }).key);
+        reply({ url: server.url, keys, seedMs: performance.now() - started });
+        return;
+      }
+      case 'keys':
+        reply({ keys: Array.from({ length: message.count }, (_, i) => createTestApiKey(db, { description: `cursor ${i}` }).key) });
+        return;
+      case 'churn':
+        // Membership changes between polls, so cursors end up at many different versions.
+        for (let i = 0; i < message.count; i++) firewall!.bans.ban('ami', `172.16.${(churned >> 8) & 255}.${churned++ & 255}`, 'churn', 3600);
+        reply({ ok: true });
+        return;
+      case 'memory':
+        reply({ ...memory(), cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, removedLifetimes: firewall!.log.removedCount, cursors: firewall!.cursors.size, snapshotBuilds: firewall!.snapshots.builds });
+        return;
+      case 'stop':
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+        reply({ ok: true });
+        process.exit(0);
+    }
+  });
+  reply({ ready: true });
+}
+
+// ---------------------------------------------------------------- client side
+function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
+  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = <T>(command: Command) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send(command);
+    });
+  return new Promise((resolve) => child.once('message', () => resolve({ child, ask })));
+}
+
+interface PollResult {
+  ms: number;
+  status: number;
+  bytes: number;
+}
+
+/** One GET; with `abortAfterHeaders` the body is not read (the server has already recorded the cursor). */
+function pollOnce(agent: Agent | false, url: string, key: string, abortAfterHeaders = false): Promise<PollResult> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(url, { agent, headers: { 'X-Api-Key': key } }, (res) => {
+      if (abortAfterHeaders) {
+        res.destroy();
+        resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, bytes: 0 });
+        return;
+      }
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, bytes }));
+    });
+    req.on('error', abortAfterHeaders ? () => undefined : reject);
+    req.end();
+  });
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function measure(bans: number, durationMs: number): Promise<Record<string, unknown>> {
+  const { child, ask } = await startServer();
+  const seeded = await ask<{ url: string; keys: string[]; seedMs: number }>({ cmd: 'seed', bans, keys: KEYS });
+  const url = `${seeded.url}${STREAM}`;
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+  // startup=true: the full snapshot. The first one also publishes the N decisions to the durable log.
+  const first = await pollOnce(agent, `${url}?startup=true`, seeded.keys[0]!);
+  const startupTimes: number[] = [];
+  for (let i = 0; i < STARTUP_POLLS; i++) startupTimes.push((await pollOnce(agent, `${url}?startup=true`, seeded.keys[i % KEYS]!)).ms);
+  startupTimes.sort((a, b) => a - b);
+
+  // Ordinary polls: 8 connections in a closed loop, the 100 keys in turn.
+  const cpuBefore = (await ask<{ cpuMs: number }>({ cmd: 'memory' })).cpuMs;
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline) {
+        const result = await pollOnce(agent, url, seeded.keys[next++ % KEYS]!);
+        latencies.push(result.ms);
+        if (result.status !== 200) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const memory = await ask<{ rssMb: number; heapUsedMb: number; snapshotBuilds: number; cpuMs: number }>({ cmd: 'memory' });
+
+  const figures: Record<string, unknown> = {
+    bans,
+    keys: KEYS,
+    seedMs: round(seeded.seedMs),
+    startupPoll: {
+      firstMs: round(first.ms),
+      p50Ms: round(percentile(startupTimes, 50)),
+      maxMs: round(startupTimes[startupTimes.length - 1]!),
+      bytes: first.bytes,
+    },
+    ordinaryPolls: {
+      connections: CONNECTIONS,
+      polls: latencies.length,
+      errors,
+      pollsPerSecond: round(latencies.length / seconds),
+      p50Ms: round(percentile(latencies, 50), 2),
+      p99Ms: round(percentile(latencies, 99), 2),
+      megabytesPerSecond: round((latencies.length * first.bytes) / seconds / 2 ** 20),
+      /** Server CPU per poll: what the server itself spends, whatever the client and the machine's load. */
+      serverCpuMsPerPoll: round((memory.cpuMs - cpuBefore) / Math.max(1, latencies.length), 2),
+    },
+    serverRssMb: round(memory.rssMb),
+    snapshotBuilds: memory.snapshotBuilds,
+  };
+
+  if (bans === SIZES[SIZES.length - 1]) {
+    // 1,000 more keys each get a cursor, with membership churn every 10 polls so cursors differ.
+    const { keys } = await ask<{ keys: string[] }>({ cmd: 'keys', count: CURSOR_KEYS });
+    const before = await ask<{ rssMb: number; heapUsedMb: number; externalMb: number }>({ cmd: 'memory' });
+    for (let i = 0; i < keys.length; i++) {
+      if (i % 10 === 0) await ask({ cmd: 'churn', count: 1 });
+      const result = await pollOnce(false, url, keys[i]!, true);
+      if (result.status !== 200) errors++;
+    }
+    const afterCursors = await ask<{ rssMb: number; heapUsedMb: number; externalMb: number; cursors: number; removedLifetimes: number }>({ cmd: 'memory' });
+    figures.cursorsAt100k = {
+      keys: CURSOR_KEYS,
+      cursorsStored: afterCursors.cursors,
+      removedLifetimesKept: afterCursors.removedLifetimes,
+      /** Live memory after GC: what the cursors (and the shared deletion log) hold. */
+      addedHeapAndExternalMb: round(afterCursors.heapUsedMb + afterCursors.externalMb - before.heapUsedMb - before.externalMb, 2),
+      /** RSS also counts allocator pages kept after the 100 snapshot rebuilds the churn caused. */
+      addedRssMb: round(afterCursors.rssMb - before.rssMb, 2),
+    };
+  }
+  agent.destroy();
+  await ask({ cmd: 'stop' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const durationMs = Number(process.argv[2] ?? 5000);
+  const results: Array<Record<string, unknown>> = [];
+  for (const bans of SIZES) results.push(await measure(bans, bans === 1_000 ? Math.min(durationMs, 3000) : durationMs));
+  const at = (bans: number) => results.find((r) => r.bans === bans)!;
+  const full = at(100_000).startupPoll as { p50Ms: number };
+  const ten = at(10_000).ordinaryPolls as { pollsPerSecond: number };
+  const cursors = at(100_000).cursorsAt100k as { addedRssMb: number; addedHeapAndExternalMb: number };
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'bouncer-stream',
+        results,
+        targets: {
+          fullPollP50At100kMsBelow150: { value: full.p50Ms, met: full.p50Ms < 150 },
+          pollsPerSecondAt10kAtLeast200: { value: ten.pollsPerSecond, met: ten.pollsPerSecond >= 200 },
+          cursorMemoryAt100kMbBelow100: { value: cursors.addedHeapAndExternalMb, rssMb: cursors.addedRssMb, met: cursors.addedHeapAndExternalMb < 100 },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+if (process.argv[2] === 'serve') await serve();
+else await main();
