@@ -112,5 +112,12 @@ describe('console: whitelist and peers', () => {
     await visible(page.getByRole('heading', { name: 'Extension 100' }));
     await eventually(() => page.locator('dl').innerText(), (t) => t.includes('Yealink T46U') && t.includes('192.0.2.5:5060'), 'the contact detail of 100');
     await browser.screenshot('peer-detail');
+
+    // Dark mode follows the system.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openScreen(page, 'Dashboard');
+    await eventually(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')), (v) => v === 'dark', 'the dark scheme');
+    await browser.screenshot('dashboard-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 });

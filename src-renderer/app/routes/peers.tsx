@@ -14,7 +14,7 @@ export function PeersRoute() {
 export function PeerRoute({ id }: { id: string }) {
   return (
     <>
-      <PageHeader title="Peer detail" />
+      <PageHeader title={`Extension ${id}`} description="The registered contact of this extension, refreshed every 5 seconds." />
       <PeerDetail id={id} />
     </>
   );

@@ -17,6 +17,10 @@ export function BanSummaryCard() {
     return { ...p, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
   });
 
+  // Whole-number ticks with room above the highest point: 0, half, top.
+  const highest = Math.max(0, ...points.map((p) => p.sip + p.http + p.ami + p.iax));
+  const top = Math.max(4, Math.ceil((highest * 1.25) / 2) * 2);
+
   return (
     <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="bans-card-title">
       <Group justify="space-between" mb="sm">
@@ -55,7 +59,7 @@ export function BanSummaryCard() {
               withLegend
               legendProps={{ verticalAlign: 'bottom' }}
               series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: `${c.color}.6` }))}
-              yAxisProps={{ allowDecimals: false, width: 30, domain: [0, (max: number) => Math.max(3, max)] }}
+              yAxisProps={{ allowDecimals: false, width: 30, domain: [0, top], ticks: [0, top / 2, top] }}
               aria-label="Active bans per category over time"
             />
           ) : (

@@ -40,14 +40,13 @@ export function BouncerStatusCard() {
           </>
         }
       >
-        <Table.ScrollContainer minWidth={420}>
+        <Table.ScrollContainer minWidth={320}>
           <Table verticalSpacing="xs" aria-label="Bouncer keys and their last poll">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Key</Table.Th>
                 <Table.Th>State</Table.Th>
                 <Table.Th>Last poll</Table.Th>
-                <Table.Th>From</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -71,9 +70,11 @@ export function BouncerStatusCard() {
                           {formatAgo(b.lastPollAt, now)}
                         </Text>
                       </Tooltip>
-                    </Table.Td>
-                    <Table.Td ff="monospace">
-                      <Text size="sm">{b.lastPollIp ?? '—'}</Text>
+                      {b.lastPollIp && (
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          from {b.lastPollIp}
+                        </Text>
+                      )}
                     </Table.Td>
                   </Table.Tr>
                 );

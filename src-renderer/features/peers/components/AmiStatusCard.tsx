@@ -3,11 +3,13 @@ import { IconPlugConnected } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatDuration } from '../../../lib/format.ts';
 import { linkProps } from '../../../lib/router.ts';
+import { useAmiSettings } from '../api/ami-settings.ts';
 import { useAmiStatus } from '../api/get-ami-status.ts';
 
 /** Dashboard card: the Asterisk manager connection that feeds peer states and SIP/IAX/AMI bans. */
 export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
   const status = useAmiStatus();
+  const settings = useAmiSettings();
   const s = status.data;
   const badge = !s ? null : !s.enabled ? { label: 'Not configured', color: 'gray' } : s.connected ? { label: 'Connected', color: 'teal' } : { label: 'Disconnected', color: 'red' };
   return (
@@ -40,6 +42,11 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
             )}
             {s.enabled && s.connected && (
               <Text size="sm">Live peer states and security events are flowing{s.stateAgeSeconds !== null ? `; last update ${formatDuration(s.stateAgeSeconds)} ago` : ''}.</Text>
+            )}
+            {s.enabled && settings.data && (
+              <Text size="sm" c="dimmed" ff="monospace">
+                {settings.data.username || '(no user)'}@{settings.data.host}:{settings.data.port}
+              </Text>
             )}
             {s.enabled && !s.connected && (
               <Text size="sm" c="red">

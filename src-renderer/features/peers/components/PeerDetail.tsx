@@ -7,14 +7,41 @@ import { linkProps } from '../../../lib/router.ts';
 import { usePeerDetail } from '../api/get-peer-detail.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
 
-// The fields operators look at first, in this order; the rest follow.
-const MAIN_FIELDS = ['Status', 'URI', 'ViaAddress', 'UserAgent', 'RoundtripUsec', 'RegExpire', 'AOR', 'EndpointName'];
+// The fields operators look at, in this order, with readable labels; AMI bookkeeping is left out.
+const LABELS: Record<string, string> = {
+  Status: 'Contact status',
+  URI: 'Contact URI',
+  ViaAddress: 'Via address',
+  UserAgent: 'User agent',
+  RoundtripUsec: 'Round trip',
+  RegExpire: 'Registration expires',
+  AOR: 'AOR',
+  EndpointName: 'Endpoint',
+  CallID: 'Call-ID',
+  ID: 'Contact ID',
+  QualifyFrequency: 'Qualify every',
+  QualifyTimeout: 'Qualify timeout',
+  AuthenticateQualify: 'Authenticate qualify',
+  OutboundProxy: 'Outbound proxy',
+  Path: 'Path',
+};
+const HIDDEN = new Set(['Event', 'ActionID', 'state']);
+
+/** Units and dates for the few values that are raw numbers on the wire. */
+function display(key: string, value: string): string {
+  if (value === '') return '—';
+  if (key === 'RoundtripUsec' && /^\d+$/.test(value)) return `${(Number(value) / 1000).toFixed(1)} ms`;
+  if (key === 'RegExpire' && /^\d{9,}$/.test(value)) return new Date(Number(value) * 1000).toLocaleString();
+  if (key === 'QualifyFrequency' && /^\d+$/.test(value)) return `${value} s`;
+  if (key === 'QualifyTimeout' && /^[\d.]+$/.test(value)) return `${Number(value)} s`;
+  return value;
+}
 
 /** One extension's contact details, refreshed every 5 seconds. */
 export function PeerDetail({ id }: { id: string }) {
   const detail = usePeerDetail(id);
   const data = detail.data ?? {};
-  const keys = [...MAIN_FIELDS.filter((k) => k in data), ...Object.keys(data).filter((k) => !MAIN_FIELDS.includes(k) && k !== 'state')];
+  const keys = [...Object.keys(LABELS).filter((k) => k in data), ...Object.keys(data).filter((k) => !(k in LABELS) && !HIDDEN.has(k))];
   const notFound = detail.error instanceof ApiError && detail.error.status === 404;
   return (
     <Stack>
@@ -25,8 +52,8 @@ export function PeerDetail({ id }: { id: string }) {
       </Anchor>
       <Card withBorder radius="md" padding="lg">
         <Group justify="space-between" mb="md">
-          <Title order={2} size="h3">
-            Extension {id}
+          <Title order={2} size="h4">
+            Contact
           </Title>
           {typeof data.state === 'string' && <PeerStateBadge state={data.state} />}
         </Group>
@@ -39,11 +66,11 @@ export function PeerDetail({ id }: { id: string }) {
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" component="dl" m={0}>
               {keys.map((key) => (
                 <div key={key}>
-                  <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>
-                    {key}
+                  <Text component="dt" size="xs" c="dimmed" fw={600}>
+                    {LABELS[key] ?? key}
                   </Text>
                   <Text component="dd" size="sm" ff="monospace" m={0} style={{ wordBreak: 'break-all' }}>
-                    {data[key] === '' ? '—' : String(data[key])}
+                    {display(key, String(data[key] ?? ''))}
                   </Text>
                 </div>
               ))}

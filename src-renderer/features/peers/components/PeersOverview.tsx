@@ -5,6 +5,7 @@ import { QueryState } from '../../../components/QueryState.tsx';
 import { paths } from '../../../config/paths.ts';
 import { linkProps } from '../../../lib/router.ts';
 import { usePeerStatuses } from '../api/get-peer-statuses.ts';
+import { useExtensions } from '../api/get-extensions.ts';
 import { useProviderStatuses } from '../api/get-provider-statuses.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
 
@@ -12,7 +13,9 @@ const text = (value: unknown) => (value === undefined || value === null || value
 
 function ExtensionsTable({ search }: { search: string }) {
   const peers = usePeerStatuses();
-  const list = (peers.data ?? []).filter((p) => JSON.stringify(p).toLowerCase().includes(search.toLowerCase()));
+  const extensions = useExtensions();
+  const names = new Map((extensions.data ?? []).map((e) => [String(e.number), e.username]));
+  const list = (peers.data ?? []).filter((p) => `${p.id} ${names.get(p.id) ?? ''} ${p.state}`.toLowerCase().includes(search.trim().toLowerCase()));
   return (
     <QueryState
       query={peers}
@@ -32,6 +35,7 @@ function ExtensionsTable({ search }: { search: string }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Extension</Table.Th>
+              <Table.Th>Name</Table.Th>
               <Table.Th>State</Table.Th>
               <Table.Th>
                 <VisuallyHidden>Detail</VisuallyHidden>
@@ -46,6 +50,7 @@ function ExtensionsTable({ search }: { search: string }) {
                     {p.id}
                   </Anchor>
                 </Table.Td>
+                <Table.Td>{text(names.get(p.id))}</Table.Td>
                 <Table.Td>
                   <PeerStateBadge state={p.state} />
                 </Table.Td>
