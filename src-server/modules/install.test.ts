@@ -31,6 +31,8 @@ describe('installModules', () => {
     const modules = join(root, 'modules');
     writeModule(modules, 'Hangs', { style: 'v1' }, 'export function register() { return new Promise(() => {}); }\n');
     writeModule(modules, 'InstallFails', { style: 'v1' }, "export const callback = () => ({ result: true });\nexport function install() { throw new Error('disk full'); }\n");
+    writeModule(modules, 'AsyncInstallFails', { style: 'v1' }, "export const callback = () => ({ result: true });\nexport async function install() { throw new Error('later'); }\n");
+    writeModule(modules, 'ThrowingGetter', { style: 'v2' }, "export function register() { return { get routes() { throw new Error('getter'); } }; }\n");
     // Replaces the bundled example of the same name.
     writeModule(modules, 'ExampleCallback', { style: 'v1' }, "export const callback = () => ({ result: true, data: 'mine' });\n");
     writeModule(modules, 'DupSlugA', { style: 'v2', slug: 'dup' }, "export const routes = [{ action: 'a', methods: ['GET'], handler: () => ({ result: true }) }];\n");
@@ -48,6 +50,8 @@ describe('installModules', () => {
 
     assert.match(byName.get('Hangs')!.error!, /did not finish loading within 200 ms/);
     assert.match(byName.get('InstallFails')!.error!, /install\(db\) step failed: disk full/);
+    assert.match(byName.get('AsyncInstallFails')!.error!, /install\(db\) step failed: later/);
+    assert.match(byName.get('ThrowingGetter')!.error!, /failed while loading: getter/);
     assert.equal(byName.get('DupSlugA')!.status, 'loaded');
     assert.match(byName.get('DupSlugB')!.error!, /clashes with module DupSlugA/);
 

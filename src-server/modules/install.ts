@@ -116,7 +116,7 @@ export async function installModules(options: InstallOptions): Promise<Installed
       const outside = entry.style === 'v3' && names.find((n) => !MODULE_RESOURCE_NAME.test(n));
       if (outside) throw new ModuleSkipped(`Invalid resource "${outside}": module resources are named module-{slug}/{resource}.`);
       try {
-        exported.install?.(db);
+        await exported.install?.(db); // awaited in case an author made it async: a rejection must skip, not crash
       } catch (error) {
         throw new ModuleSkipped(`Its install(db) step failed: ${(error as Error)?.message ?? String(error)}`);
       }
@@ -131,9 +131,10 @@ export async function installModules(options: InstallOptions): Promise<Installed
       report.paths = pathsOf(entry, definitions.map((d) => d.declaration));
       logger.info({ module: entry.name, style: entry.style, version: report.version, paths: report.paths }, `module ${entry.name} loaded`);
     } catch (error) {
-      if (!(error instanceof ModuleSkipped)) throw error;
-      report.error = error.message;
-      logger.error({ module: folder.name, dir: folder.dir, reason: error.message }, `module ${folder.name} skipped: ${error.message}`);
+      // Whatever a module does (odd exports, throwing getters), it is skipped: start-up continues.
+      const reason = error instanceof ModuleSkipped ? error.message : `It failed while loading: ${(error as Error)?.message ?? String(error)}`;
+      report.error = reason;
+      logger.error({ module: folder.name, dir: folder.dir, reason }, `module ${folder.name} skipped: ${reason}`);
     }
   }
   writeSetting(db, MODULES_SETTING_KEY, installed.reports);

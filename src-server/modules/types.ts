@@ -39,7 +39,7 @@ export interface ModuleExports {
   /** v1: actions that need no authentication. */
   publicActions?: string[];
   /** Any style: creates the module's tables; runs once in the web thread at start, before workers serve it. */
-  install?: (db: Db) => void;
+  install?: (db: Db) => void | Promise<void>;
 }
 
 /** What workers need to load the same module files. Plain data: crosses the thread boundary. */
