@@ -6,7 +6,7 @@ import { ResourceRegistry } from '../resources/registry.ts';
 import type { ResourceDeclaration } from '../resources/types.ts';
 import type { Db } from '../storage/database.ts';
 import { writeSetting } from '../storage/settings.ts';
-import { importModule, moduleDefinitions } from './load.ts';
+import { importModule, moduleDefinitions, withTimeout } from './load.ts';
 import { readManifest } from './manifest.ts';
 import type { ModuleEntry, ModuleExports, ModuleReport } from './types.ts';
 import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
@@ -97,7 +97,8 @@ export async function installModules(options: InstallOptions): Promise<Installed
 
       let exported: ModuleExports;
       try {
-        exported = await withTimeout(importModule(entry), options.loadTimeoutMs ?? MODULE_LOAD_TIMEOUT_MS);
+        const ms = options.loadTimeoutMs ?? MODULE_LOAD_TIMEOUT_MS;
+        exported = await withTimeout(importModule(entry), ms, () => new ModuleSkipped(`It did not finish loading within ${ms} ms.`));
       } catch (error) {
         if (error instanceof ModuleSkipped) throw error;
         throw new ModuleSkipped(`It threw while loading: ${(error as Error)?.message ?? String(error)}`);
@@ -139,14 +140,6 @@ export async function installModules(options: InstallOptions): Promise<Installed
   }
   writeSetting(db, MODULES_SETTING_KEY, installed.reports);
   return installed;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ModuleSkipped(`It did not finish loading within ${ms} ms.`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function moduleFolders(root: string): Array<{ name: string; dir: string }> {

@@ -71,3 +71,12 @@ function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): Resource
   const actions = Object.assign(Object.create(null) as ResourceActions, { custom });
   return { declaration, actions };
 }
+
+/** Rejects with `timeoutError()` when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeoutError()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,6 +1,9 @@
 import type { ResourceRegistry } from '../resources/registry.ts';
-import { importModule, moduleDefinitions } from './load.ts';
+import { importModule, moduleDefinitions, withTimeout } from './load.ts';
 import type { ModuleEntry } from './types.ts';
+
+/** A module that hangs here must not hold up every job of this worker. */
+const WORKER_LOAD_TIMEOUT_MS = 10_000;
 
 let workerRegistry: ResourceRegistry | undefined;
 let workerEntries: readonly ModuleEntry[] = [];
@@ -15,7 +18,8 @@ export async function loadWorkerModules(entries: readonly ModuleEntry[], registr
   const loaded: ModuleEntry[] = [];
   for (const entry of entries) {
     try {
-      for (const definition of moduleDefinitions(entry, await importModule(entry))) registry.add(definition);
+      const exported = await withTimeout(importModule(entry), WORKER_LOAD_TIMEOUT_MS, () => new Error('it did not finish loading in time'));
+      for (const definition of moduleDefinitions(entry, exported)) registry.add(definition);
       loaded.push(entry);
     } catch (error) {
       process.emitWarning(`module ${entry.name} failed to load in a worker: ${(error as Error)?.message ?? String(error)}`);
