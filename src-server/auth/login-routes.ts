@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { renderEnvelope } from '../http/envelope.ts';
-import { tooManyRequests, unauthorized, unprocessable } from '../http/errors.ts';
+import { unauthorized, unprocessable } from '../http/errors.ts';
 import { sendEnvelope } from '../http/respond.ts';
 import { toBoolean } from '../resources/fields.ts';
 import { authDeclaration } from '../resources/auth/declaration.ts';
@@ -13,11 +13,12 @@ import { clearRefreshCookie, clearSessionCookie, REFRESH_COOKIE, setRefreshCooki
 import { credentialRejected } from './credentials.ts';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './jwt.ts';
 import { endWebSession, revokeByRefreshToken, revokeUserSessions, rotateRefreshToken, startLoginSession } from './login-sessions.ts';
-import { MAX_PASSWORD_LENGTH, passwordProblems, verifyPassword } from './passwords.ts';
+import { passwordProblems, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { isLocalhostSocket, remoteIp } from './remote-address.ts';
+import { loginWithPassword } from './password-login.ts';
 import { authRuntime } from './runtime.ts';
-import { adminPasswordSet, ADMIN_LOGIN, checkCredentials, findUser, NO_PASSWORD_MESSAGE, setUserPassword, type UserRecord } from './users.ts';
+import { adminPasswordSet, ADMIN_LOGIN, findUser, setUserPassword, type UserRecord } from './users.ts';
 
 const V3 = '/pbxcore/api/v3/auth\\:';
 const PROCESSOR = authDeclaration.processor!;
@@ -29,31 +30,6 @@ function send(ctx: Context, fn: string, result: ActionResult): void {
 function bodyOf(ctx: Context): Record<string, unknown> {
   const body = ctx.request.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
-
-/**
- * Checks login and password with the per-IP limiter: 429 while limited, 401 on a bad password or
- * before any admin password exists. Every failure is reported to the intrusion-ban component.
- */
-export async function loginWithPassword(services: Services, ctx: Context, login: unknown, password: unknown): Promise<UserRecord> {
-  const { loginLimiter } = authRuntime(services);
-  const ip = remoteIp(ctx);
-  const retryAfter = loginLimiter.retryAfterSeconds(ip);
-  if (retryAfter > 0) throw tooManyRequests(`Too many failed logins from ${ip}; retry in ${retryAfter} s.`, retryAfter);
-  const missing = [typeof login !== 'string' || login === '' ? 'login is required.' : '', typeof password !== 'string' || password === '' ? 'password is required.' : ''].filter(Boolean);
-  if (missing.length) throw unprocessable(missing);
-  if (!adminPasswordSet(services.db)) {
-    loginLimiter.recordFailure(ip);
-    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE);
-  }
-  // An absurd length is a failed guess, not a reason to spend scrypt time on a megabyte.
-  const user = (password as string).length > MAX_PASSWORD_LENGTH ? undefined : await checkCredentials(services.db, login as string, password as string);
-  if (!user) {
-    loginLimiter.recordFailure(ip);
-    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.');
-  }
-  loginLimiter.recordSuccess(ip);
-  return user;
 }
 
 async function tokenAnswer(services: Services, ctx: Context, fn: string, issued: { sessionId: string; login: string; role: UserRecord['role']; remember: boolean; refreshToken: string }) {

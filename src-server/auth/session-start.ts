@@ -5,7 +5,7 @@ import type { Services } from '../services.ts';
 import { SESSION_COOKIE } from './authenticate.ts';
 import { setSessionCookie } from './cookies.ts';
 import { startWebSession } from './login-sessions.ts';
-import { loginWithPassword } from './login-routes.ts';
+import { loginWithPassword } from './password-login.ts';
 
 /** Where the browser goes after a successful login: the console. */
 const RELOAD_TO = '/';

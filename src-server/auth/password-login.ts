@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import { tooManyRequests, unprocessable } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import { credentialRejected } from './credentials.ts';
+import { MAX_PASSWORD_LENGTH } from './passwords.ts';
+import { remoteIp } from './remote-address.ts';
+import { authRuntime } from './runtime.ts';
+import { adminPasswordSet, checkCredentials, NO_PASSWORD_MESSAGE, type UserRecord } from './users.ts';
+
+/**
+ * Checks login and password with the per-IP limiter: 429 while limited, 401 on a bad password or
+ * before any admin password exists. Every failure is reported to the intrusion-ban component.
+ */
+export async function loginWithPassword(services: Services, ctx: Context, login: unknown, password: unknown): Promise<UserRecord> {
+  const { loginLimiter } = authRuntime(services);
+  const ip = remoteIp(ctx);
+  const retryAfter = loginLimiter.retryAfterSeconds(ip);
+  if (retryAfter > 0) throw tooManyRequests(`Too many failed logins from ${ip}; retry in ${retryAfter} s.`, retryAfter);
+  const missing = [typeof login !== 'string' || login === '' ? 'login is required.' : '', typeof password !== 'string' || password === '' ? 'password is required.' : ''].filter(Boolean);
+  if (missing.length) throw unprocessable(missing);
+  if (!adminPasswordSet(services.db)) {
+    loginLimiter.recordFailure(ip);
+    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE);
+  }
+  // An absurd length is a failed guess, not a reason to spend scrypt time on a megabyte.
+  const user = (password as string).length > MAX_PASSWORD_LENGTH ? undefined : await checkCredentials(services.db, login as string, password as string);
+  if (!user) {
+    loginLimiter.recordFailure(ip);
+    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.');
+  }
+  loginLimiter.recordSuccess(ip);
+  return user;
+}
