@@ -27,6 +27,9 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       emptyOutDir: true,
+      // Served over the network to remote consoles too: ship it minified.
+      minify: true,
+      chunkSizeWarningLimit: 1500,
       rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
     },
   },
