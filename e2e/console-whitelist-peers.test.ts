@@ -116,7 +116,7 @@ describe('console: whitelist and peers', () => {
     // Dark mode follows the system.
     await page.emulateMedia({ colorScheme: 'dark' });
     await openScreen(page, 'Dashboard');
-    await eventually(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')), (v) => v === 'dark', 'the dark scheme');
+    await eventually(() => page.locator('html').getAttribute('data-mantine-color-scheme'), (v) => v === 'dark', 'the dark scheme');
     await browser.screenshot('dashboard-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   });
