@@ -67,8 +67,10 @@ export function registerBouncerRoutes(router: Router, parts: BouncerParts): void
   router.all(BOUNCER_PATH, (ctx) => {
     try {
       // API key only: no JWT, no session, no localhost bypass. Authentication comes first so an
-      // anonymous caller learns nothing about the paths.
-      const key = authenticateApiKeyOnly(parts.services, ctx, ctx.path);
+      // anonymous caller learns nothing about the paths. allowed_paths are checked against the
+      // export's prefix (SPEC: `/api/v3/firewall-bouncer` for read), which also keeps the v3
+      // grammar parser (and its exceptions) off this hot path.
+      const key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX);
       const sub = ctx.path.slice(BOUNCER_PREFIX.length).replace(/\/+$/, '');
       const known = sub === '/v1/decisions/stream' || sub === '/v1/decisions' || sub === '/v1/whitelist';
       if (!known) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
