@@ -20,7 +20,7 @@ describe('console: whitelist and peers', () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 'ami-e2e-secret' });
     ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5:5060', userAgent: 'Yealink T46U', viaAddress: '192.0.2.5:5060', status: 'Reachable', roundtripUsec: '1234' } });
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password', httpsPort: 0 });
     for (const number of ['100', '101']) {
       const created = await server.call(`${V3}extensions`, { method: 'POST', body: { number, username: `User ${number}`, secret: 'long-enough-secret' } });
       assert.equal(created.status, 201, created.text);
@@ -88,6 +88,10 @@ describe('console: whitelist and peers', () => {
     await form.getByLabel('Secret').fill('ami-e2e-secret');
     await form.getByRole('button', { name: 'Save AMI connection' }).click();
     await visible(page.getByText('AMI settings saved'));
+    // The HTTPS listener of this server runs with a self-signed certificate: its fingerprint is shown.
+    const certificate = (await server.call(`${V3}system:getCertificate`)).json.data;
+    assert.match(certificate.fingerprint256, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/i);
+    await eventually(() => page.getByTestId('https-runtime').innerText(), (t) => t.includes(certificate.fingerprint256), 'the certificate fingerprint');
     await browser.screenshot('settings');
 
     await openScreen(page, 'Dashboard');

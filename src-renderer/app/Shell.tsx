@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Text, ThemeIcon, Title } from '@mantine/core';
+import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
@@ -42,9 +42,9 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
             <ThemeIcon size="md" radius="md" variant="filled">
               <IconPhone size={16} />
             </ThemeIcon>
-            <Title order={2} size="h4" fw={700}>
+            <Text fw={700} size="lg">
               PBX Console
-            </Title>
+            </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
             {session.mode === 'localhost' && (
@@ -82,7 +82,7 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        <main style={{ maxWidth: 1280, margin: '0 auto' }}>{children}</main>
+        <div style={{ maxWidth: 1280, margin: '0 auto' }}>{children}</div>
       </AppShell.Main>
     </AppShell>
   );

@@ -7,6 +7,9 @@ export interface CertificateInfo {
   fingerprint256: string | null;
   subject: string | null;
   validTo: string | null;
+  source?: 'self-signed' | 'configured' | null;
+  /** Why a configured listener did not start (port taken, unreadable certificate). */
+  error?: string | null;
 }
 
 export const certificateKey = ['system', 'certificate'] as const;

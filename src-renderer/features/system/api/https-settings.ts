@@ -6,6 +6,9 @@ import { systemInfoKey } from './get-system-info.ts';
 export interface HttpsSettings {
   enabled: boolean;
   port: number;
+  /** PEM files of an own certificate; empty uses the generated self-signed one. */
+  certificatePath: string;
+  privateKeyPath: string;
 }
 
 export const httpsSettingsKey = ['settings', 'https'] as const;
