@@ -50,7 +50,12 @@ export function startTokenSession(token: { accessToken: string; expiresIn: numbe
   update({ mode: 'signed-in', accessToken: token.accessToken, login: token.login ?? session.login, notice: null });
   clearTimeout(refreshTimer);
   const renewInMs = Math.max(5, token.expiresIn * 0.8) * 1000;
-  refreshTimer = setTimeout(() => void refreshAccessToken(), renewInMs);
+  refreshTimer = setTimeout(() => {
+    void refreshAccessToken().then((renewed) => {
+      // Revoked or expired refresh token: say so now rather than on the next failing request.
+      if (!renewed && session.mode === 'signed-in') requireLogin('Your session has ended. Sign in again.');
+    });
+  }, renewInMs);
 }
 
 /** Drops the token and shows the login screen, with an optional reason. */
