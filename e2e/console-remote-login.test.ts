@@ -19,6 +19,8 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     server = await startConsoleServer({ adminPassword: PASSWORD });
     relay = await startTcpRelay(server.server.port, '127.0.0.2');
     browser = await launchConsoleBrowser();
+    // A controllable clock in the page, to reach the token's renewal time without waiting 12 minutes.
+    await browser.page.clock.install();
   });
 
   after(async () => {
@@ -50,10 +52,22 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     await browser.screenshot('dashboard-remote');
   });
 
+  it('renews its access token on its own before it expires', async () => {
+    const { page } = browser;
+    const renewal = page.waitForResponse((r) => r.url().endsWith('/pbxcore/api/v3/auth:refresh') && r.request().method() === 'POST');
+    await page.clock.fastForward('13:00'); // past 80% of the 900 s token lifetime
+    const response = await renewal;
+    assert.equal(response.status(), 200);
+    assert.match((await response.json()).data.accessToken, /^ey/);
+    await openScreen(page, 'API keys');
+    await visible(page.getByText('No API keys'));
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
+  });
+
   it('resumes the session from the refresh cookie after a reload, without the password', async () => {
     const { page } = browser;
     await page.reload();
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
     await visible(page.getByTestId('signed-in-as'));
     assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
   });
