@@ -4,10 +4,29 @@ import { parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
 
+/**
+ * ipaddr.js also accepts legacy IPv4 forms (`1.2.3`, `0x7f.1`); an operator who types them almost
+ * certainly made a mistake, so only dotted quads and proper IPv6 text count as addresses.
+ */
+function strictAddressText(text: string): boolean {
+  if (text.includes('%')) return false;
+  return text.includes(':') ? ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
+}
+
+/** An address or CIDR in strict form (see above), or undefined. */
+export function parseStrictCidr(value: string): Cidr | undefined {
+  const text = value.trim();
+  const slash = text.indexOf('/');
+  if (!strictAddressText(slash === -1 ? text : text.slice(0, slash))) return undefined;
+  if (slash !== -1 && !/^\d{1,3}$/.test(text.slice(slash + 1))) return undefined;
+  return parseCidr(text);
+}
+
 /** Canonical text of an address (`::ffff:1.2.3.4` -> `1.2.3.4`, IPv6 compressed), or undefined when invalid. */
 export function normalizeAddress(value: string): string | undefined {
-  const address = parseAddress(value.trim());
-  return address?.toString();
+  const text = value.trim();
+  if (!strictAddressText(text)) return undefined;
+  return parseAddress(text)?.toString();
 }
 
 /**
@@ -16,7 +35,7 @@ export function normalizeAddress(value: string): string | undefined {
  */
 export function normalizeCidrText(value: string): string | undefined {
   const text = value.trim();
-  const cidr = parseCidr(text);
+  const cidr = parseStrictCidr(text);
   if (!cidr) return undefined;
   return text.includes('/') ? `${cidr[0].toString()}/${cidr[1]}` : cidr[0].toString();
 }

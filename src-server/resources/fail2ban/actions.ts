@@ -1,7 +1,6 @@
-import { cidrsOverlap, isCatchAll, splitList } from '../../firewall/addresses.ts';
+import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { FAIL2BAN_SETTING_KEY } from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, loadFilters } from '../../firewall/filters.ts';
-import { parseCidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { singletonActions } from '../singleton.ts';
 import type { ActionHandler, ResourceActions } from '../types.ts';
@@ -12,7 +11,7 @@ function validateWhitelist(db: Db, complete: Record<string, unknown>): string[] 
   const errors: string[] = [];
   const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filter.id })));
   for (const entry of splitList(String(complete.whitelist ?? ''))) {
-    const cidr = entry.includes('%') ? undefined : parseCidr(entry);
+    const cidr = parseStrictCidr(entry);
     if (!cidr) {
       errors.push(`whitelist: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
       continue;

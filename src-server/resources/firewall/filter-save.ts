@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { cidrsOverlap, isCatchAll, normalizeAddress, splitList } from '../../firewall/addresses.ts';
+import { cidrsOverlap, isCatchAll, normalizeAddress, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
   DEFAULT_DENY,
@@ -61,7 +61,7 @@ function resolvePermit(values: Record<string, unknown>, existing: NetworkFilter 
   if (values.permit !== undefined) {
     const text = String(values.permit);
     if (!text.includes('/')) return permitFrom(text, values.subnet, 'permit');
-    const cidr = parseCidr(text);
+    const cidr = parseStrictCidr(text);
     if (!cidr) return { error: `permit: "${text}" is not a valid address or CIDR.` };
     return `${cidr[0].toString()}/${cidr[1]}`;
   }
@@ -75,7 +75,7 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
   const errors: string[] = [];
   const out: string[] = [];
   for (const entry of entries) {
-    const cidr = entry.includes('%') ? undefined : parseCidr(entry);
+    const cidr = parseStrictCidr(entry);
     if (!cidr) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
     else out.push(entry.includes('/') ? `${cidr[0].toString()}/${cidr[1]}` : cidr[0].toString());
   }
