@@ -72,7 +72,6 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await page.reload();
     await visible(page.getByTestId('api-key-row'));
     assert.ok(!(await page.content()).includes(apiKey), 'the key is not shown after a reload');
-    await browser.screenshot('api-keys');
   });
 
   it('blocks a network: the real bouncer polling with that key gets add, then del when the filter is deleted', async () => {
@@ -135,5 +134,41 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await bouncer!.waitFor('del', '127.0.0.2');
     const bans = (await server.call(`${V3}firewall:getBannedIps`)).json.data;
     assert.deepEqual(bans, []);
+  });
+
+  it('revokes the key: the old one is refused at once, the replacement is shown once; delete asks first', async () => {
+    const { page } = browser;
+    await bouncer?.stop();
+    bouncer = undefined;
+    const stream = (key: string) => server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
+
+    await openScreen(page, 'API keys');
+    const row = page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' });
+    await eventually(() => row.innerText(), (t) => /from 127\.0\.0\.1/.test(t), 'the last use of the key');
+    await browser.screenshot('api-keys');
+
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
+    await page.getByRole('menuitem', { name: 'Revoke…' }).click();
+    await page.getByRole('dialog', { name: /Revoke/ }).getByRole('button', { name: 'Revoke key' }).click();
+    const issued = await visible(page.getByTestId('issued-key'));
+    const replacement = (await issued.locator('code').first().innerText()).trim();
+    assert.match(replacement, /^[0-9a-f]{64}$/);
+    assert.notEqual(replacement, apiKey);
+    assert.equal((await stream(apiKey)).status, 401, 'the revoked key is refused');
+    assert.equal((await stream(replacement)).status, 200, 'the replacement works from the bound host');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.ok(!(await page.content()).includes(replacement));
+
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
+    await page.getByRole('menuitem', { name: 'Delete…' }).click();
+    const confirm = await visible(page.getByRole('dialog', { name: /Delete/ }));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await visible(row);
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
+    await page.getByRole('menuitem', { name: 'Delete…' }).click();
+    await page.getByRole('dialog', { name: /Delete/ }).getByRole('button', { name: 'Delete key' }).click();
+    await visible(page.getByText('No API keys'));
+    assert.equal((await stream(replacement)).status, 401, 'a deleted key is refused');
   });
 });
