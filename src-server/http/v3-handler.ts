@@ -1,13 +1,12 @@
 import type { Context } from 'koa';
 import { authenticate } from '../auth/authenticate.ts';
-import { authorize, canReadSensitive } from '../auth/authorize.ts';
-import { sessionContextOf } from '../auth/principal.ts';
+import { authorize } from '../auth/authorize.ts';
 import { asyncChannelOf } from '../queue/async-jobs.ts';
-import type { JobInput, JobOutcome } from '../queue/request-queue.ts';
+import type { JobOutcome } from '../queue/request-queue.ts';
 import type { Services } from '../services.ts';
 import { renderEnvelope, renderError } from './envelope.ts';
 import { HttpError, notFound } from './errors.ts';
-import { forwardedHeaders } from './forwarded-headers.ts';
+import { jobFromRequest } from './job-input.ts';
 import { sendCompressed, sendEnvelope } from './respond.ts';
 import { parseV3Path, type V3Path } from './v3-path.ts';
 import { resolveOperation, verbOf, type ResolvedOperation } from './v3-operation.ts';
@@ -42,15 +41,7 @@ export function v3Handler(services: Services) {
 
     const asyncChannel = asyncChannelOf(ctx);
 
-    const job: JobInput = {
-      target: { resource: path.resource, operation: resolved.operation, verb, id: path.id },
-      query: ctx.query as Record<string, string | string[]>,
-      body: ctx.request.body ?? {},
-      headers: forwardedHeaders(ctx.headers),
-      session: sessionContextOf(principal),
-      canReadSensitive: canReadSensitive(principal),
-      ttlExempt: ctx.get('x-pbx-debug') === '1',
-    };
+    const job = jobFromRequest(ctx, principal, { resource: path.resource, operation: resolved.operation, verb, id: path.id });
     const processor = declaration.processor ?? declaration.name;
     if (asyncChannel && services.asyncJobs) {
       // X-Async-Channel: 200 at once; the result goes to the channel (queue/async-jobs.ts).
@@ -61,8 +52,18 @@ export function v3Handler(services: Services) {
   };
 }
 
-/** Turns a worker's outcome into the HTTP answer and publishes the events it raised. */
-export async function sendOutcome(ctx: Context, services: Services, outcome: JobOutcome, fn: string, processor: string): Promise<void> {
+/**
+ * Turns a worker's outcome into the HTTP answer and publishes the events it raised. `extra` adds
+ * top-level members to the errors rendered here (the worker already rendered them on success).
+ */
+export async function sendOutcome(
+  ctx: Context,
+  services: Services,
+  outcome: JobOutcome,
+  fn: string,
+  processor: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   switch (outcome.kind) {
     case 'done':
       for (const event of outcome.events) services.bus.emit(event);
@@ -70,7 +71,7 @@ export async function sendOutcome(ctx: Context, services: Services, outcome: Job
       else sendEnvelope(ctx, { status: outcome.status, hash: outcome.hash, body: outcome.body as string });
       return;
     case 'expired':
-      sendEnvelope(ctx, renderError(504, [`The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than APIRequestTTL, and was dropped; retry later.`]));
+      sendEnvelope(ctx, renderError(504, [`The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than APIRequestTTL, and was dropped; retry later.`], extra));
       return;
     case 'failed':
       sendEnvelope(
@@ -78,6 +79,7 @@ export async function sendOutcome(ctx: Context, services: Services, outcome: Job
         renderEnvelope(
           { result: false, httpCode: 500, messages: { error: [`The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`] } },
           { function: fn, processor, pid: process.pid },
+          extra,
         ),
       );
       return;

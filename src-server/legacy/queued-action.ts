@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { authenticate } from '../auth/authenticate.ts';
-import { authorize, canReadSensitive } from '../auth/authorize.ts';
-import { sessionContextOf, type Principal } from '../auth/principal.ts';
-import { forwardedHeaders } from '../http/forwarded-headers.ts';
+import { authorize } from '../auth/authorize.ts';
+import type { Principal } from '../auth/principal.ts';
+import { jobFromRequest } from '../http/job-input.ts';
 import type { JobOutcome } from '../queue/request-queue.ts';
 import type { HttpVerb, Level } from '../resources/types.ts';
 import type { Services } from '../services.ts';
@@ -14,6 +14,8 @@ export interface QueuedTarget {
   id?: string;
   level: Level;
   body?: unknown;
+  /** Extra envelope members, e.g. the legacy `jsonapi`. */
+  envelopeExtra?: Record<string, unknown>;
 }
 
 /** Authenticates the caller (session cookie, Bearer or localhost) and checks the resource's permission. */
@@ -27,13 +29,12 @@ export async function authenticateFor(ctx: Context, services: Services, target: 
 
 /** Runs a declared action on the worker queue for an authenticated principal, like the v3 handler does. */
 export function runQueued(ctx: Context, services: Services, principal: Principal, target: QueuedTarget): Promise<JobOutcome> {
-  return services.queue.run({
-    target: { resource: target.resource, operation: target.operation, verb: target.verb, id: target.id },
-    query: ctx.query as Record<string, string | string[]>,
-    body: target.body ?? {},
-    headers: forwardedHeaders(ctx.headers),
-    session: sessionContextOf(principal),
-    canReadSensitive: canReadSensitive(principal),
-    ttlExempt: ctx.get('x-pbx-debug') === '1',
-  });
+  return services.queue.run(
+    jobFromRequest(
+      ctx,
+      principal,
+      { resource: target.resource, operation: target.operation, verb: target.verb, id: target.id },
+      { body: target.body ?? {}, envelopeExtra: target.envelopeExtra },
+    ),
+  );
 }

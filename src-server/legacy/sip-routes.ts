@@ -1,9 +1,12 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
+import type { Principal } from '../auth/principal.ts';
 import { badRequest, payloadTooLarge } from '../http/errors.ts';
+import { sendOutcome } from '../http/v3-handler.ts';
+import { sipDeclaration } from '../resources/sip/declaration.ts';
 import type { Services } from '../services.ts';
-import { sendLegacyOutcome, withLegacyErrors } from './legacy-envelope.ts';
+import { LEGACY_EXTRA, withLegacyErrors } from './legacy-envelope.ts';
 import { authenticateFor, runQueued } from './queued-action.ts';
 
 export const LEGACY_SIP_PREFIX = '/pbxcore/api/sip/';
@@ -13,6 +16,7 @@ export interface PeerDetailRefresher {
   refreshEndpoint(endpoint: string): Promise<void>;
 }
 
+const SIP_PROCESSOR = sipDeclaration.processor ?? sipDeclaration.name;
 const PEER_PATTERN = /^[A-Za-z0-9_.+-]{1,64}$/;
 
 /**
@@ -53,18 +57,18 @@ export function peerOf(body: unknown): string {
  * Bearer, localhost), run on the worker queue, answered in the legacy envelope.
  */
 export function legacySipRoutes(router: Router, services: Services, peers: PeerDetailRefresher): void {
+  /** Runs a `sip` action on the queue; the worker renders the legacy envelope (with `jsonapi`). */
+  const runSip = async (ctx: Context, principal: Principal, operation: string, id?: string) => {
+    const outcome = await runQueued(ctx, services, principal, { resource: 'sip', operation, verb: 'GET', id, level: 'READ', envelopeExtra: LEGACY_EXTRA });
+    await sendOutcome(ctx, services, outcome, operation, SIP_PROCESSOR, LEGACY_EXTRA);
+  };
+
   router.get(`${LEGACY_SIP_PREFIX}getPeersStatuses`, (ctx) =>
-    withLegacyErrors(ctx, async () => {
-      const principal = await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' });
-      await sendLegacyOutcome(ctx, services, await runQueued(ctx, services, principal, { resource: 'sip', operation: 'getPeersStatuses', verb: 'GET', level: 'READ' }));
-    }),
+    withLegacyErrors(ctx, async () => runSip(ctx, await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' }), 'getPeersStatuses')),
   );
 
   router.get(`${LEGACY_SIP_PREFIX}getRegistry`, (ctx) =>
-    withLegacyErrors(ctx, async () => {
-      const principal = await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' });
-      await sendLegacyOutcome(ctx, services, await runQueued(ctx, services, principal, { resource: 'sip', operation: 'getRegistry', verb: 'GET', level: 'READ' }));
-    }),
+    withLegacyErrors(ctx, async () => runSip(ctx, await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' }), 'getRegistry')),
   );
 
   router.all(`${LEGACY_SIP_PREFIX}getSipPeer`, (ctx) =>
@@ -72,8 +76,7 @@ export function legacySipRoutes(router: Router, services: Services, peers: PeerD
       const principal = await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' });
       const peer = peerOf(await bodyOfAnyVerb(ctx, services.config.bodyLimitBytes));
       await peers.refreshEndpoint(peer);
-      const outcome = await runQueued(ctx, services, principal, { resource: 'sip', operation: 'getStatus', verb: 'GET', id: peer, level: 'READ' });
-      await sendLegacyOutcome(ctx, services, outcome);
+      await runSip(ctx, principal, 'getStatus', peer);
     }),
   );
 }

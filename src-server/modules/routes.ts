@@ -1,19 +1,15 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticate } from '../auth/authenticate.ts';
-import { authorize, canReadSensitive } from '../auth/authorize.ts';
-import { sessionContextOf } from '../auth/principal.ts';
+import { authorize } from '../auth/authorize.ts';
 import { badRequest } from '../http/errors.ts';
-import { forwardedHeaders } from '../http/forwarded-headers.ts';
+import { jobFromRequest } from '../http/job-input.ts';
 import { sendOutcome } from '../http/v3-handler.ts';
 import { verbOf } from '../http/v3-operation.ts';
-import type { JobOutcome } from '../queue/request-queue.ts';
+import { LEGACY_EXTRA } from '../legacy/legacy-envelope.ts';
 import type { Services } from '../services.ts';
 import type { LegacyModule } from './install.ts';
 import { ACTION_NAME } from './validate.ts';
-
-/** SPEC: older endpoints carry `jsonapi.version`. */
-const JSONAPI_MEMBER = '"jsonapi":{"version":"1.0"},';
 
 /** Where a v2 route is served. */
 export const v2RoutePath = (slug: string, action: string) => `/pbxcore/api/${slug}/${action}`;
@@ -51,22 +47,7 @@ async function serve(ctx: Context, services: Services, module: LegacyModule, act
     path: ctx.path,
     method: ctx.method,
   });
-  const outcome = await services.queue.run({
-    target: { resource: module.declaration.name, operation: action, verb },
-    query: ctx.query as Record<string, string | string[]>,
-    body: ctx.request.body ?? {},
-    headers: forwardedHeaders(ctx.headers),
-    session: sessionContextOf(principal),
-    canReadSensitive: canReadSensitive(principal),
-    ttlExempt: ctx.get('x-pbx-debug') === '1',
-  });
-  await sendOutcome(ctx, services, withJsonApi(outcome), action, module.entry.name);
-}
-
-/** Adds `jsonapi` just before `meta`, which the envelope renderer always puts last. */
-function withJsonApi(outcome: JobOutcome): JobOutcome {
-  if (outcome.kind !== 'done' || outcome.compressed || typeof outcome.body !== 'string') return outcome;
-  const at = outcome.body.lastIndexOf('"meta":');
-  if (at === -1) return outcome;
-  return { ...outcome, body: outcome.body.slice(0, at) + JSONAPI_MEMBER + outcome.body.slice(at) };
+  const target = { resource: module.declaration.name, operation: action, verb };
+  const outcome = await services.queue.run(jobFromRequest(ctx, principal, target, { envelopeExtra: LEGACY_EXTRA }));
+  await sendOutcome(ctx, services, outcome, action, module.entry.name, LEGACY_EXTRA);
 }

@@ -26,6 +26,8 @@ export interface JobRequest {
   headers: Record<string, string>;
   session: SessionContext | null;
   canReadSensitive: boolean;
+  /** Extra top-level envelope members (the legacy endpoints' `jsonapi`), rendered by the worker. */
+  envelopeExtra?: Record<string, unknown>;
 }
 
 /** Bodies above this cross the thread boundary gzip-compressed (SPEC: 1 MB). */

@@ -59,7 +59,7 @@ export default async function runJob(job: JobRequest): Promise<JobResponse> {
     function: job.target.operation,
     processor: definition.declaration.processor ?? definition.declaration.name,
     pid: threadId,
-  });
+  }, job.envelopeExtra);
   if (Buffer.byteLength(rendered.body) <= COMPRESS_ABOVE_BYTES) {
     return { kind: 'done', status: rendered.status, hash: rendered.hash, body: rendered.body, compressed: false, events };
   }

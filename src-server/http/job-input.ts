@@ -1,0 +1,26 @@
+import type { Context } from 'koa';
+import { canReadSensitive } from '../auth/authorize.ts';
+import { sessionContextOf, type Principal } from '../auth/principal.ts';
+import type { JobTarget } from '../queue/messages.ts';
+import type { JobInput } from '../queue/request-queue.ts';
+import { forwardedHeaders } from './forwarded-headers.ts';
+
+/** Builds a queue job from an authenticated request: the one place v3, legacy and module routes share. */
+export function jobFromRequest(
+  ctx: Context,
+  principal: Principal,
+  target: JobTarget,
+  options: { body?: unknown; envelopeExtra?: Record<string, unknown> } = {},
+): JobInput {
+  return {
+    target,
+    query: ctx.query as Record<string, string | string[]>,
+    body: options.body ?? ctx.request.body ?? {},
+    headers: forwardedHeaders(ctx.headers),
+    session: sessionContextOf(principal),
+    canReadSensitive: canReadSensitive(principal),
+    // Debug requests are exempt from the queue TTL (SPEC).
+    ttlExempt: ctx.get('x-pbx-debug') === '1',
+    ...(options.envelopeExtra ? { envelopeExtra: options.envelopeExtra } : {}),
+  };
+}
