@@ -38,12 +38,48 @@ describe('console: whitelist and peers', () => {
     await ami?.close();
   });
 
+  it('creates a trusted network filter with per-category rules, with inline errors, and edits it', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    await openScreen(page, 'Network filters');
+    await visible(page.getByText('No network filters'));
+    await page.getByRole('button', { name: 'New filter' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'New network filter' }));
+    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    await visible(dialog.getByText('Enter an address or a network'));
+    await dialog.getByRole('textbox', { name: 'Network' }).fill('fe80::1%eth0');
+    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    // The server's 422 lands under the field it names.
+    const error = await visible(dialog.locator('.mantine-InputWrapper-error'));
+    assert.match(await error.innerText(), /fe80::1%eth0/);
+    await dialog.getByRole('textbox', { name: 'Network' }).fill('10.20.0.0/16');
+    await dialog.getByLabel('Description').fill('Office');
+    await dialog.getByLabel('Allow AMI').uncheck();
+    await dialog.getByLabel('Allow IAX').uncheck();
+    await dialog.getByRole('switch', { name: /^Trusted/ }).check({ force: true });
+    await browser.screenshot('network-filters-form');
+    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    const row = await visible(page.getByTestId('filter-row').filter({ hasText: '10.20.0.0/16' }));
+    assert.match(await row.innerText(), /trusted/i);
+    assert.equal(await row.getByLabel('AMI blocked').count(), 1);
+    assert.equal(await row.getByLabel('SIP allowed').count(), 1);
+    const stored = ((await server.call(`${V3}firewall`)).json.data as Array<Record<string, unknown>>).find((f) => f.permit === '10.20.0.0/16')!;
+    assert.deepEqual(stored.rules, { SIP: 'allow', WEB: 'allow', AMI: 'block', IAX: 'block' });
+
+    await row.getByRole('button', { name: 'Actions for 10.20.0.0/16' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = await visible(page.getByRole('dialog', { name: 'Edit filter 10.20.0.0/16' }));
+    assert.equal(await edit.getByLabel('Allow AMI').isChecked(), false);
+    await edit.getByRole('switch', { name: /^Local network/ }).check({ force: true });
+    await edit.getByRole('button', { name: 'Save filter' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await eventually(() => row.innerText(), (t) => /local/i.test(t), 'the local flag in the list');
+  });
+
   it('edits the fail2ban whitelist and shows it in the effective list, with trusted filters', async () => {
     const { page } = browser;
-    const trusted = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: '10.20.0.0/16', description: 'Office', newer_block_ip: true } });
-    assert.equal(trusted.status, 201, trusted.text);
-
-    await page.goto(`${server.url}/`);
     await openScreen(page, 'Whitelist');
     const effective = page.getByTestId('effective-whitelist');
     await eventually(() => effective.innerText(), (t) => t.includes('10.20.0.0/16'), 'the trusted filter in the effective list');

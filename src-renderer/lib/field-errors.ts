@@ -12,7 +12,8 @@ export function fieldErrors<F extends string>(error: unknown, fields: readonly F
   const ordered = [...fields].sort((a, b) => b.length - a.length);
   for (const message of error.messages) {
     const field = ordered.find((f) => new RegExp(`(^|[^\\w])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`, 'i').test(message));
-    if (field && !byField[field]) byField[field] = message;
+    // Under its own input the field name is redundant: "permit: x is not valid" reads "x is not valid".
+    if (field && !byField[field]) byField[field] = message.replace(new RegExp(`^${field}:\\s*`, 'i'), '').replace(/^./, (c) => c.toUpperCase());
     else other.push(message);
   }
   return { byField, other };

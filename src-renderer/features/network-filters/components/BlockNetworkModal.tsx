@@ -53,7 +53,10 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
           <Text size="sm" c="dimmed">
             Every bouncer polling this server drops traffic from it (scenario pbx/manual) until you delete the entry.
           </Text>
-          <TextInput label="Address or network" placeholder="203.0.113.0/24" required data-autofocus value={network} onChange={(e) => setNetwork(e.currentTarget.value)} error={error} />
+          <TextInput label="Address or network" placeholder="203.0.113.0/24" required data-autofocus value={network} onChange={(e) => {
+              if (save.error) save.reset();
+              setNetwork(e.currentTarget.value);
+            }} error={error} />
           <TextInput label="Reason" placeholder="Scanner seen on SIP" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.byField.description} />
           {errors.other.length > 0 && (
             <Alert color="red" variant="light" role="alert">

@@ -20,6 +20,11 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
     }
   }, [opened, filter]);
   const errors = fieldErrors(save.error, FIELDS);
+  // Editing clears the server's verdict on the previous attempt.
+  const edit = (patch: Partial<NetworkFilterInput>) => {
+    if (save.error) save.reset();
+    setValues((current) => ({ ...current, ...patch }));
+  };
   const permitError = (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ?? errors.byField.permit ?? errors.byField.network ?? errors.byField.subnet;
 
   const submit = (event: FormEvent) => {
@@ -49,14 +54,14 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
               required
               data-autofocus
               value={values.permit}
-              onChange={(e) => setValues({ ...values, permit: e.currentTarget.value })}
+              onChange={(e) => edit({ permit: e.currentTarget.value })}
               error={permitError}
             />
             <TextInput
               label="Description"
               placeholder="Office LAN"
               value={values.description}
-              onChange={(e) => setValues({ ...values, description: e.currentTarget.value })}
+              onChange={(e) => edit({ description: e.currentTarget.value })}
               error={errors.byField.description}
             />
           </SimpleGrid>
@@ -64,7 +69,7 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
             label="Deny"
             description="Networks blocked outright, separated by commas. 0.0.0.0/0 means “everything not allowed elsewhere” and blocks nothing by itself."
             value={values.deny}
-            onChange={(e) => setValues({ ...values, deny: e.currentTarget.value })}
+            onChange={(e) => edit({ deny: e.currentTarget.value })}
             error={errors.byField.deny}
           />
           <Fieldset legend="Access from this network" variant="filled">
@@ -75,7 +80,7 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
                   label={`Allow ${category}`}
                   description={CATEGORY_HINTS[category]}
                   checked={values.currentRules[category]}
-                  onChange={(e) => setValues({ ...values, currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
+                  onChange={(e) => edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
                 />
               ))}
             </SimpleGrid>
@@ -84,13 +89,13 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
             label="Trusted: never ban addresses of this network"
             description="They are also published to bouncers in the whitelist."
             checked={values.newer_block_ip}
-            onChange={(e) => setValues({ ...values, newer_block_ip: e.currentTarget.checked })}
+            onChange={(e) => edit({ newer_block_ip: e.currentTarget.checked })}
           />
           <Switch
             label="Local network"
             description="Phones on this network are treated as local (no NAT handling)."
             checked={values.local_network}
-            onChange={(e) => setValues({ ...values, local_network: e.currentTarget.checked })}
+            onChange={(e) => edit({ local_network: e.currentTarget.checked })}
           />
           {errors.other.length > 0 && (
             <Alert color="red" variant="light" role="alert">

@@ -81,7 +81,10 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
               label="Bouncer host IP"
               placeholder="192.0.2.10"
               value={hostIp}
-              onChange={(e) => setHostIp(e.currentTarget.value)}
+              onChange={(e) => {
+                if (save.error) save.reset();
+                setHostIp(e.currentTarget.value);
+              }}
               error={ipError}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') {
