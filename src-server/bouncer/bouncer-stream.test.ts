@@ -77,6 +77,35 @@ describe('decision stream: snapshot and rules 1-5', () => {
   });
 });
 
+describe('decision stream: IPv6 and ranges', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('IPv6 bans and IPv4/IPv6 ranges are published canonically with the right scope, and removed per entry', async () => {
+    const key = createTestApiKey(t.server.services.db).key;
+    const filter = await createFilter(t, { permit: '2001:db8:1::/48', deny: '2001:DB8:FFFF::/48, 2001:db8:ffff:0::7, 198.51.100.0/25' });
+    banThroughFailures(t, 'sip', '2001:DB8:0:0::abcd');
+    banThroughFailures(t, 'iax', '::ffff:192.0.2.55');
+    const first = await poll(t, key);
+    const scopes = Object.fromEntries(first.new.map((d) => [`${d.value} ${d.scenario}`, d.scope]));
+    assert.deepEqual(scopes, {
+      '2001:db8:ffff::/48 pbx/manual': 'Range',
+      '2001:db8:ffff::7 pbx/manual': 'Ip',
+      '198.51.100.0/25 pbx/manual': 'Range',
+      '2001:db8::abcd pbx/sip': 'Ip',
+      '192.0.2.55 pbx/iax': 'Ip',
+    });
+    await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '2001:db8:ffff::7' } });
+    await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '2001:db8::ABCD' } });
+    const next = await poll(t, key);
+    assert.deepEqual(values(next.deleted), ['198.51.100.0/25 pbx/manual', '2001:db8::abcd pbx/sip', '2001:db8:ffff::/48 pbx/manual']);
+    assert.deepEqual(values(next.new), ['192.0.2.55 pbx/iax', '2001:db8:ffff::7 pbx/manual']);
+  });
+});
+
 describe('decision stream: per-key cursors', () => {
   let t: TestServer;
   before(async () => {
