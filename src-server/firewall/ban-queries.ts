@@ -36,21 +36,29 @@ export function liftBans(db: Db, ip: string, now: number): number {
 
 export type HistoryPoint = { t: string } & Record<BanCategory, number>;
 
-/** Bans started per minute and category over the last `minutes` minutes, oldest first, one point per minute. */
+/**
+ * Bans in force per category at the end of each minute over the last `minutes` minutes (the
+ * current minute is measured now), oldest first: one point per minute, for the console's chart.
+ */
 export function banHistory(db: Db, now: number, minutes: number): HistoryPoint[] {
   const minute = 60_000;
-  const end = Math.floor(now / minute) * minute;
-  const start = end - (minutes - 1) * minute;
+  const current = Math.floor(now / minute) * minute;
+  const start = current - (minutes - 1) * minute;
   const rows = db
-    .prepare('SELECT (banned_at / 60000) * 60000 AS t, category, COUNT(*) AS n FROM firewall_bans WHERE banned_at >= ? GROUP BY 1, 2')
-    .all(start) as Array<{ t: number; category: string; n: number }>;
-  const points = new Map<number, HistoryPoint>();
-  for (let t = start; t <= end; t += minute) {
-    points.set(t, { t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0 });
+    .prepare(
+      `SELECT category, banned_at, expires_at, lifted_at FROM firewall_bans
+        WHERE banned_at <= ? AND expires_at > ? AND (lifted_at IS NULL OR lifted_at > ?)`,
+    )
+    .all(now, start, start) as Array<{ category: string; banned_at: number; expires_at: number; lifted_at: number | null }>;
+  const points: HistoryPoint[] = [];
+  for (let t = start; t <= current; t += minute) {
+    const at = Math.min(t + minute - 1, now);
+    const point: HistoryPoint = { t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0 };
+    for (const row of rows) {
+      if (row.banned_at > at || row.expires_at <= at || (row.lifted_at !== null && row.lifted_at <= at)) continue;
+      if ((BAN_CATEGORIES as readonly string[]).includes(row.category)) point[row.category as BanCategory]++;
+    }
+    points.push(point);
   }
-  for (const row of rows) {
-    const point = points.get(row.t);
-    if (point && (BAN_CATEGORIES as readonly string[]).includes(row.category)) point[row.category as BanCategory] += row.n;
-  }
-  return [...points.values()];
+  return points;
 }

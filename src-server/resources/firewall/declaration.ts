@@ -66,7 +66,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       input: z.object({ ip: z.string() }),
     },
     getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Per API key: last poll time, source IP and counts.' },
-    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per minute and category: {points: [{t, sip, http, ami, iax}]}.' },
+    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans in force per category, one point per minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax}]}.' },
     getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
   },
 };
