@@ -33,7 +33,8 @@ export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'd
     context,
     page,
     async screenshot(name, target = page) {
-      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+      // Toasts from earlier steps would cover the screen being recorded.
+      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', style: '.mantine-Notifications-root { display: none !important; }' });
     },
     async close() {
       await context.close();

@@ -1,11 +1,15 @@
 import { Badge, Card, Code, Group, List, Text, Title } from '@mantine/core';
 import { QueryState } from '../../../components/QueryState.tsx';
+import { useFail2ban } from '../api/fail2ban-settings.ts';
 import { useEffectiveWhitelist, whitelistEntryText } from '../api/get-effective-whitelist.ts';
 
 /** The whitelist exactly as bouncers get it from /v1/whitelist: this list plus trusted network filters. */
 export function EffectiveWhitelist() {
   const list = useEffectiveWhitelist();
+  const fail2ban = useFail2ban();
   const entries = (list.data ?? []).map(whitelistEntryText);
+  // Where an entry comes from: the list on the left, or a network filter marked trusted.
+  const fromWhitelist = new Set((fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean));
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="effective-whitelist-title">
       <Group justify="space-between" mb={4}>
@@ -30,9 +34,16 @@ export function EffectiveWhitelist() {
         <List spacing={4} size="sm" aria-label="Effective whitelist entries" data-testid="effective-whitelist">
           {entries.map((entry, index) => (
             <List.Item key={`${entry}-${index}`}>
-              <Text ff="monospace" size="sm">
-                {entry}
-              </Text>
+              <Group gap="xs">
+                <Text ff="monospace" size="sm" data-entry>
+                  {entry}
+                </Text>
+                {fail2ban.data && (
+                  <Badge size="xs" variant="light" color={fromWhitelist.has(entry) ? 'gray' : 'blue'}>
+                    {fromWhitelist.has(entry) ? 'whitelist' : 'trusted filter'}
+                  </Badge>
+                )}
+              </Group>
             </List.Item>
           ))}
         </List>
