@@ -54,6 +54,11 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
     assert.equal((await t.call(STREAM, { headers: { 'X-Api-Key': key } })).status, 200);
     t.server.services.db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
     assertBouncerError(await t.call(STREAM, { headers: { 'X-Api-Key': key } }), 401);
+    const cursors = t.server.services.firewall!.cursors;
+    assert.notEqual(cursors.liveVersion(id), undefined);
+    cursors.forgetRevokedKeys(); // the minutely prune
+    assert.equal(cursors.liveVersion(id), undefined, 'the revoked key no longer holds a cursor');
+    assert.equal(t.server.services.db.prepare('SELECT COUNT(*) FROM bouncer_cursors WHERE key_id = ?').pluck().get(id), 0);
   });
 
   test('a key not allowed on /api/v3/firewall-bouncer: 403; full_permissions or a write grant: allowed', async () => {

@@ -98,6 +98,14 @@ export class CursorStore {
     })();
   }
 
+  /** Drops the cursors of keys that no longer exist (revoked keys never poll again). */
+  forgetRevokedKeys(): void {
+    this.flush();
+    const existing = new Set(this.db.prepare('SELECT id FROM api_keys').pluck().all() as number[]);
+    for (const keyId of this.cursors.keys()) if (!existing.has(keyId)) this.cursors.delete(keyId);
+    this.db.prepare('DELETE FROM bouncer_cursors WHERE key_id NOT IN (SELECT id FROM api_keys)').run();
+  }
+
   /** The oldest version any live cursor holds, or undefined when no cursor is live. */
   oldestLiveVersion(): number | undefined {
     const now = this.clock.now();

@@ -50,7 +50,10 @@ export const firewallFeature: Feature = {
   start(services) {
     const firewall = createFirewallService(services);
     services.firewall = firewall;
-    const prune = () => firewall.log.prune(firewall.cursors.oldestLiveVersion() ?? firewall.log.version);
+    const prune = () => {
+      firewall.cursors.forgetRevokedKeys();
+      firewall.log.prune(firewall.cursors.oldestLiveVersion() ?? firewall.log.version);
+    };
 
     const unsubscribe = [
       services.bus.on('resource-changed', (event) => {
