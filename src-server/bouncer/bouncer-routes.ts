@@ -3,10 +3,12 @@ import type { Context } from 'koa';
 import { authenticateApiKeyOnly } from '../auth/api-key-auth.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { renderError } from '../http/envelope.ts';
-import { HttpError, methodNotAllowed, notFound } from '../http/errors.ts';
+import { badRequest, HttpError, methodNotAllowed, notFound } from '../http/errors.ts';
 import { sendEnvelope } from '../http/respond.ts';
 import type { Services } from '../services.ts';
+import { normalizeAddress } from '../firewall/addresses.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import { parseAddress } from '../net/cidr.ts';
 import type { CursorStore } from './cursor-store.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { DecisionSnapshotCache } from './decision-snapshot.ts';
@@ -56,6 +58,20 @@ function answerStream(ctx: Context, parts: BouncerParts, keyId: number): void {
   sendJsonParts(ctx, [NEW_OPEN, snapshot.json, Buffer.from(`${DELETED_OPEN}${deleted.join(',')}]}`)]);
 }
 
+/**
+ * `GET /v1/decisions`: every active decision, or with `?ip=` (CrowdSec live mode) only those that
+ * apply to that address, and `null` when none does, as the CrowdSec local API answers.
+ */
+function answerDecisions(ctx: Context, parts: BouncerParts): void {
+  const rawIp = ctx.query.ip;
+  if (rawIp === undefined) return sendJsonParts(ctx, [ARRAY_OPEN, parts.snapshots.get().json, ARRAY_CLOSE]);
+  const text = Array.isArray(rawIp) ? rawIp[rawIp.length - 1]! : rawIp;
+  const address = normalizeAddress(text) === undefined ? undefined : parseAddress(text.trim());
+  if (!address) throw badRequest(`ip: "${text.slice(0, 100)}" is not a valid IPv4 or IPv6 address.`);
+  const found = parts.snapshots.decisionsFor(address);
+  sendJsonParts(ctx, [Buffer.from(found.length ? `[${found.join(',')}]` : 'null')]);
+}
+
 /** The bouncer's error shape: the envelope plus a top-level `message`, which CrowdSec clients print. */
 function sendBouncerError(ctx: Context, error: HttpError): void {
   const message = error.messages.join('; ');
@@ -76,7 +92,7 @@ export function registerBouncerRoutes(router: Router, parts: BouncerParts): void
       if (!known) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
       if (sub === '/v1/decisions/stream') return answerStream(ctx, parts, key.id);
-      if (sub === '/v1/decisions') return sendJsonParts(ctx, [ARRAY_OPEN, parts.snapshots.get().json, ARRAY_CLOSE]);
+      if (sub === '/v1/decisions') return answerDecisions(ctx, parts);
       return sendJsonParts(ctx, [Buffer.from(parts.state.whitelistJson)]);
     } catch (error) {
       if (error instanceof HttpError) return sendBouncerError(ctx, error);

@@ -106,6 +106,29 @@ describe('decision stream: IPv6 and ranges', () => {
   });
 });
 
+describe('GET /v1/decisions?ip= (CrowdSec live mode)', () => {
+  test('only the decisions that apply to the address; null when none; 400 for a bad address', async () => {
+    const t = await startTestServer();
+    try {
+      const { key } = createTestApiKey(t.server.services.db);
+      await createFilter(t, { permit: '10.0.0.0/8', deny: '2001:db8:ffff::/48, 198.51.100.0/24' });
+      banThroughFailures(t, 'sip', '198.51.100.7');
+      const ask = (ip: string) => t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?ip=${encodeURIComponent(ip)}`, { headers: { 'X-Api-Key': key } });
+      assert.deepEqual(values((await ask('198.51.100.7')).json), ['198.51.100.0/24 pbx/manual', '198.51.100.7 pbx/sip']);
+      assert.deepEqual(values((await ask('2001:db8:ffff::9')).json), ['2001:db8:ffff::/48 pbx/manual']);
+      assert.deepEqual(values((await ask('::ffff:198.51.100.9')).json), ['198.51.100.0/24 pbx/manual']);
+      const none = await ask('8.8.8.8');
+      assert.equal(none.status, 200);
+      assert.equal(none.text, 'null');
+      const bad = await ask('fe80::1%eth0');
+      assert.equal(bad.status, 400);
+      assert.equal(typeof bad.json.message, 'string');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('decision stream: per-key cursors', () => {
   let t: TestServer;
   before(async () => {

@@ -1,4 +1,6 @@
+import type ipaddr from 'ipaddr.js';
 import type { Clock } from '../clock.ts';
+import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
 import { decisionParts, MANUAL_DURATION, MANUAL_SCENARIO, secondsLeft, type DecisionKey } from '../firewall/decisions.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
@@ -32,7 +34,7 @@ export class DecisionSnapshotCache {
   private banRevision = -1;
   private nextExpiry = Infinity;
   private hasBans = false;
-  private manual: Array<{ parts: Parts; key: DecisionKey; json: string }> = [];
+  private manual: Array<{ parts: Parts; key: DecisionKey; json: string; cidr: Cidr }> = [];
   private readonly banParts = new WeakMap<ActiveBan, Parts>();
   /** How many times the snapshot was built (tests and the benchmark read it). */
   builds = 0;
@@ -54,12 +56,30 @@ export class DecisionSnapshotCache {
     return this.current;
   }
 
+  /**
+   * The active decisions that apply to one address, as JSON (CrowdSec live mode asks
+   * `GET /v1/decisions?ip=`): filter entries whose range holds it, and its bans.
+   */
+  decisionsFor(address: ipaddr.IPv4 | ipaddr.IPv6): string[] {
+    this.get();
+    const now = this.clock.now();
+    const out: string[] = [];
+    for (const entry of this.manual) {
+      if (entry.cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(entry.cidr as [ipaddr.IPv4, number])) out.push(entry.json);
+    }
+    for (const ban of this.bans.forIp(address.toString())) {
+      const parts = decisionParts({ value: ban.ip, scenario: `pbx/${ban.category}` });
+      out.push(parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail);
+    }
+    return out;
+  }
+
   private build(now: number, membershipStale: boolean): DecisionSnapshot {
     if (this.state.revision !== this.configRevision) {
       this.manual = manualBanValues(this.state.filters).map((value) => {
         const key: DecisionKey = { value, scenario: MANUAL_SCENARIO };
         const parts = decisionParts(key);
-        return { parts, key, json: parts.head + MANUAL_DURATION + parts.tail };
+        return { parts, key, json: parts.head + MANUAL_DURATION + parts.tail, cidr: parseCidr(value)! };
       });
       this.configRevision = this.state.revision;
     }

@@ -92,6 +92,12 @@ export class BanStore {
     return ban && ban.expiresAt > this.clock.now() ? ban : undefined;
   }
 
+  /** The bans of `ip` (canonical text) in force now. */
+  forIp(ip: string): ActiveBan[] {
+    const now = this.clock.now();
+    return [...(this.byIp.get(ip)?.values() ?? [])].filter((ban) => ban.expiresAt > now);
+  }
+
   /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. */
   ban(category: BanCategory, ip: string, reason: string, seconds: number): ActiveBan {
     const now = this.clock.now();
