@@ -9,6 +9,7 @@ import { eventually, openScreen, visible } from './support/page-helpers.ts';
 import { startTcpRelay, type TcpRelay } from './support/tcp-relay.ts';
 
 const PASSWORD = 'remote-e2e-password';
+const NEW_PASSWORD = 'changed-remotely-42';
 
 describe('console: remote sign-in through a relay from 127.0.0.2', () => {
   let server: TestServer;
@@ -72,6 +73,21 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
   });
 
+  it('changes the admin password from the remote console, which needs the current one', async () => {
+    const { page } = browser;
+    await openScreen(page, 'Settings');
+    const form = page.getByRole('form', { name: 'Administrator password' });
+    await form.getByRole('textbox', { name: 'Current password' }).fill('not-the-current-one');
+    await form.getByRole('textbox', { name: 'New password', exact: true }).fill(NEW_PASSWORD);
+    await form.getByRole('textbox', { name: 'Repeat the new password' }).fill(NEW_PASSWORD);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await visible(form.getByText('Is not correct.'));
+    await form.getByRole('textbox', { name: 'Current password' }).fill(PASSWORD);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await visible(page.getByText('Password saved'));
+    await browser.screenshot('settings-remote');
+  });
+
   it('signs out: back to the login screen, and a reload does not bring the session back', async () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -80,5 +96,13 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     await page.reload();
     await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
     assert.equal(await page.getByTestId('signed-in-as').count(), 0);
+
+    // The new password is the one that works now.
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByText('Invalid login or password.'));
+    await page.getByRole('textbox', { name: 'Password' }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByTestId('signed-in-as'));
   });
 });

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
+import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useAuthStatus } from '../api/get-auth-status.ts';
 import { useSetPassword } from '../api/set-password.ts';
 
@@ -17,6 +18,7 @@ export function AdminPasswordForm() {
   const viaLocalhost = status.data?.viaLocalhost ?? false;
   const needsCurrent = !viaLocalhost && (status.data?.adminPasswordSet ?? true);
 
+  const serverErrors = fieldErrors(setPassword.error, ['currentPassword', 'password'] as const);
   const tooShort = password.length > 0 && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null;
   const mismatch = confirm.length > 0 && confirm !== password ? 'The two passwords differ.' : null;
 
@@ -47,7 +49,17 @@ export function AdminPasswordForm() {
             : 'No password is set yet: remote sign-in is refused until you set one.'}
         </Text>
         {needsCurrent && (
-          <PasswordInput label="Current password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.currentTarget.value)} />
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => {
+              setPassword.reset();
+              setCurrent(e.currentTarget.value);
+            }}
+            error={serverErrors.byField.currentPassword}
+          />
         )}
         <PasswordInput
           label="New password"
@@ -55,13 +67,13 @@ export function AdminPasswordForm() {
           required
           value={password}
           onChange={(e) => setNewPassword(e.currentTarget.value)}
-          error={tooShort ?? (touched && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null)}
+          error={tooShort ?? (touched && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null) ?? serverErrors.byField.password}
           description={`At least ${MIN_LENGTH} characters.`}
         />
         <PasswordInput label="Repeat the new password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={mismatch} />
-        {setPassword.error && (
+        {serverErrors.other.length > 0 && (
           <Alert color="red" variant="light" role="alert">
-            {setPassword.error.message}
+            {serverErrors.other.join(' ')}
           </Alert>
         )}
         <Group>
