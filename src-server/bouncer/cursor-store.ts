@@ -29,13 +29,12 @@ interface CursorRow {
 }
 
 /**
- * Per-key cursors, kept in memory and written to SQLite at most once a second (and on stop), so a
- * poll costs no disk write. Losing the last second in a crash is safe: an older cursor only
- * repeats deletions the bouncer already applied, it never misses one.
+ * Per-key cursors, kept in memory and written through to SQLite on every poll (one small UPDATE
+ * in WAL mode). Write-through matters: a cursor older than what the key was really served could
+ * miss the removal of a decision added in between, so even a crash must not lose a poll.
  */
 export class CursorStore {
   private readonly cursors = new Map<number, CursorRecord>();
-  private readonly dirty = new Set<number>();
   private readonly save;
 
   constructor(
@@ -85,22 +84,11 @@ export class CursorStore {
       lastDeleted: deletedCount,
     };
     this.cursors.set(keyId, cursor);
-    this.dirty.add(keyId);
-  }
-
-  /** Writes the cursors changed since the last flush, in one transaction. */
-  flush(): void {
-    if (this.dirty.size === 0) return;
-    const keys = [...this.dirty];
-    this.dirty.clear();
-    this.db.transaction(() => {
-      for (const keyId of keys) this.save.run(this.cursors.get(keyId)!);
-    })();
+    this.save.run(cursor);
   }
 
   /** Drops the cursors of keys that no longer exist (revoked keys never poll again). */
   forgetRevokedKeys(): void {
-    this.flush();
     const existing = new Set(this.db.prepare('SELECT id FROM api_keys').pluck().all() as number[]);
     for (const keyId of this.cursors.keys()) if (!existing.has(keyId)) this.cursors.delete(keyId);
     this.db.prepare('DELETE FROM bouncer_cursors WHERE key_id NOT IN (SELECT id FROM api_keys)').run();
