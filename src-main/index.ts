@@ -1,6 +1,6 @@
 // Desktop entry: owns the embedded server's lifecycle and one window on it. All logic lives in
 // src-server (API) and src-renderer (console); this file only wires them into Electron.
-import { app, BrowserWindow, dialog, shell } from 'electron';
+import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PbxServer } from '../src-server/index.ts';
@@ -45,6 +45,8 @@ function openWindow(url: string): void {
 }
 
 async function start(): Promise<void> {
+  // The console needs no camera, microphone, notifications or location: only writing to the clipboard (copy buttons).
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
   const userDataDir = app.getPath('userData');
   const settings = readDesktopSettings(userDataDir);
   try {
@@ -80,6 +82,8 @@ if (!app.requestSingleInstanceLock()) {
     server = undefined;
     running.stop().finally(() => app.quit());
   });
+  // Ctrl+C in the terminal that ran `npm run desktop` takes the same clean path as closing the window.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
   app.whenReady().then(start, (error: unknown) => {
     dialog.showErrorBox('PBX Console could not start', String(error));
     app.exit(1);

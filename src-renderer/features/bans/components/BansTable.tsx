@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Card, Group, ScrollArea, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockOpen, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -49,12 +49,14 @@ export function BansTable() {
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="md" wrap="wrap">
-        <SegmentedControl
-          aria-label="Category"
-          value={category}
-          onChange={setCategory}
-          data={[{ value: 'all', label: `All (${list.length})` }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: `${c.label} (${list.filter((b) => b.category === c.value).length})` }))]}
-        />
+        <ScrollArea type="never" maw="100%">
+          <SegmentedControl
+            aria-label="Category"
+            value={category}
+            onChange={setCategory}
+            data={[{ value: 'all', label: `All (${list.length})` }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: `${c.label} (${list.filter((b) => b.category === c.value).length})` }))]}
+          />
+        </ScrollArea>
         <TextInput
           aria-label="Filter by IP address"
           placeholder="Filter by IP"
