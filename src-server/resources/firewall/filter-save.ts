@@ -56,8 +56,15 @@ function permitFrom(address: string, subnet: unknown, label: string): string | {
 }
 
 /** Resolves `permit` from network/subnet/permit as sent, falling back on the stored value. */
-function resolvePermit(values: Record<string, unknown>, existing: NetworkFilter | undefined): string | { error: string } | undefined {
-  if (values.network !== undefined) return permitFrom(String(values.network), values.subnet, 'network');
+function resolvePermit(mode: SaveMode, values: Record<string, unknown>, existing: NetworkFilter | undefined): string | { error: string } | undefined {
+  if (values.network !== undefined) {
+    // A PATCH of the address alone keeps the stored prefix when the family is the same.
+    const stored = mode === 'patch' && existing ? parseCidr(existing.permit) : undefined;
+    const address = normalizeAddress(String(values.network));
+    const family = address === undefined ? undefined : address.includes(':') ? 'ipv6' : 'ipv4';
+    const subnet = values.subnet ?? (stored && stored[0].kind() === family ? stored[1] : undefined);
+    return permitFrom(String(values.network), subnet, 'network');
+  }
   if (values.permit !== undefined) {
     const text = String(values.permit);
     if (!text.includes('/')) return permitFrom(text, values.subnet, 'permit');
@@ -120,7 +127,7 @@ export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?:
   if (!outcome.ok) return outcome;
   const { values, complete } = outcome;
 
-  const permit = resolvePermit(values, existing);
+  const permit = resolvePermit(mode, values, existing);
   if (permit === undefined) return { ok: false, errors: ['permit is required (or network with subnet).'] };
   if (typeof permit !== 'string') return { ok: false, errors: [permit.error] };
   const deny = resolveDeny(complete.deny);

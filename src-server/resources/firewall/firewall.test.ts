@@ -41,6 +41,11 @@ describe('firewall: network filters CRUD', () => {
     assert.deepEqual(patched.json.data.rules, { SIP: 'allow', WEB: 'allow', AMI: 'block', IAX: 'allow' });
     assert.ok(!('unknownField' in patched.json.data) && !('network' in patched.json.data) && !('currentRules' in patched.json.data));
 
+    const moved = await t.call(`${FIREWALL}/${id}`, { method: 'PATCH', body: { network: '192.0.2.128' } });
+    assert.equal(moved.json.data.permit, '192.0.2.128/25', 'PATCH of the address keeps the stored prefix');
+    const v6 = await t.call(`${FIREWALL}/${id}`, { method: 'PATCH', body: { network: '2001:db8::' } });
+    assert.equal(v6.json.data.permit, '2001:db8::/128', 'another family gets its full prefix');
+
     const replaced = await t.call(`${FIREWALL}/${id}`, { method: 'PUT', body: { permit: '198.51.100.0/24' } });
     assert.equal(replaced.status, 200);
     assert.equal(replaced.json.data.description, '', 'PUT resets absent fields to defaults');
