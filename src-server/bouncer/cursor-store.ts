@@ -29,12 +29,15 @@ interface CursorRow {
 }
 
 /**
- * Per-key cursors, kept in memory and written through to SQLite on every poll (one small UPDATE
- * in WAL mode). Write-through matters: a cursor older than what the key was really served could
- * miss the removal of a decision added in between, so even a crash must not lose a poll.
+ * Per-key cursors, kept in memory and in SQLite. A poll that moves the cursor to a new version is
+ * written through at once: a stored cursor older than what the key was really served could miss
+ * the removal of a decision added in between, so even a crash must not lose it. A poll that only
+ * renews the lifetime and the statistics is written in the next batch (at most a second later),
+ * so steady polling costs no disk write.
  */
 export class CursorStore {
   private readonly cursors = new Map<number, CursorRecord>();
+  private readonly dirty = new Set<number>();
   private readonly save;
 
   constructor(
@@ -84,11 +87,30 @@ export class CursorStore {
       lastDeleted: deletedCount,
     };
     this.cursors.set(keyId, cursor);
-    this.save.run(cursor);
+    if (previous?.version === version) {
+      this.dirty.add(keyId);
+    } else {
+      this.dirty.delete(keyId);
+      this.save.run(cursor);
+    }
+  }
+
+  /** Writes the renewals and statistics batched since the last flush, in one transaction. */
+  flush(): void {
+    if (this.dirty.size === 0) return;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    this.db.transaction(() => {
+      for (const keyId of keys) {
+        const cursor = this.cursors.get(keyId);
+        if (cursor) this.save.run(cursor);
+      }
+    })();
   }
 
   /** Drops the cursors of keys that no longer exist (revoked keys never poll again). */
   forgetRevokedKeys(): void {
+    this.flush();
     const existing = new Set(this.db.prepare('SELECT id FROM api_keys').pluck().all() as number[]);
     for (const keyId of this.cursors.keys()) if (!existing.has(keyId)) this.cursors.delete(keyId);
     this.db.prepare('DELETE FROM bouncer_cursors WHERE key_id NOT IN (SELECT id FROM api_keys)').run();

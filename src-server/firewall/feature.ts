@@ -13,6 +13,8 @@ import { IntrusionDetector } from './intrusion-detector.ts';
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
 const PRUNE_EVERY_MS = 60_000;
+/** Cursor renewals and poll statistics are batched this long (a new cursor version is written at once). */
+const CURSOR_FLUSH_MS = 1000;
 
 /** The web thread's firewall: what other features may reach through `services.firewall`. */
 export interface FirewallService {
@@ -72,12 +74,16 @@ export const firewallFeature: Feature = {
     prune();
     const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
     pruneTimer.unref();
+    const flushTimer = setInterval(() => firewall.cursors.flush(), CURSOR_FLUSH_MS);
+    flushTimer.unref();
 
     return {
       guards: [banGuard(firewall.bans)],
       routes: (router) => registerBouncerRoutes(router, { services, ...firewall }),
       stop() {
         clearInterval(pruneTimer);
+        clearInterval(flushTimer);
+        firewall.cursors.flush();
         for (const off of unsubscribe) off();
       },
     };
