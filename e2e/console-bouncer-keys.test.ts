@@ -114,6 +114,13 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.equal(failed.status, 401);
     await bouncer!.waitFor('add', '127.0.0.2');
 
+    // The dashboard counts it under Web, and the history chart has it.
+    await openScreen(page, 'Dashboard');
+    await eventually(() => page.getByTestId('ban-count-http').innerText(), (t) => /\b1\b/.test(t), 'one web ban on the dashboard');
+    assert.match(await page.getByTestId('ban-count-sip').innerText(), /\b0\b/);
+    await page.locator('.recharts-bar-rectangle path').filter({ visible: true }).first().waitFor();
+    await browser.screenshot('dashboard-bans');
+
     await openScreen(page, 'Bans');
     const row = await visible(page.getByTestId('ban-row').filter({ hasText: '127.0.0.2' }));
     assert.match(await row.innerText(), /\bweb\b/i);

@@ -9,11 +9,15 @@ export interface BanHistoryPoint {
   iax: number;
 }
 
+/** Every history range shares this prefix, so one invalidation refreshes them all. */
 export const banHistoryKey = ['bans', 'history'] as const;
+const banHistoryRangeKey = (minutes: number) => [...banHistoryKey, minutes] as const;
 
-/** firewall:getBanHistory: active bans per category, one point per minute. */
-export const getBanHistory = async () => (await api.get<{ points?: BanHistoryPoint[] }>('firewall:getBanHistory'))?.points ?? [];
+/** firewall:getBanHistory: bans in force per category, one point per minute over the last `minutes`. */
+export const getBanHistory = async (minutes: number) =>
+  (await api.get<{ points?: BanHistoryPoint[] }>('firewall:getBanHistory', { minutes }))?.points ?? [];
 
-export const banHistoryQueryOptions = () => queryOptions({ queryKey: banHistoryKey, queryFn: getBanHistory, refetchInterval: 60_000 });
+export const banHistoryQueryOptions = (minutes: number) =>
+  queryOptions({ queryKey: banHistoryRangeKey(minutes), queryFn: () => getBanHistory(minutes), refetchInterval: 60_000 });
 
-export const useBanHistory = () => useQuery(banHistoryQueryOptions());
+export const useBanHistory = (minutes = 60) => useQuery(banHistoryQueryOptions(minutes));

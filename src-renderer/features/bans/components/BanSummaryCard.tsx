@@ -1,5 +1,6 @@
-import { AreaChart } from '@mantine/charts';
-import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { BarChart } from '@mantine/charts';
+import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { toMillis } from '../../../lib/format.ts';
@@ -10,7 +11,8 @@ import { useBannedIps } from '../api/get-banned-ips.ts';
 /** Dashboard card: active bans per category now, and over the recent past. */
 export function BanSummaryCard() {
   const bans = useBannedIps();
-  const history = useBanHistory();
+  const [minutes, setMinutes] = useState('60');
+  const history = useBanHistory(Number(minutes));
   const list = bans.data ?? [];
   const points = (history.data ?? []).map((p) => {
     const ms = toMillis(p.t);
@@ -48,19 +50,34 @@ export function BanSummaryCard() {
               </Card>
             ))}
           </SimpleGrid>
+          <Group justify="space-between">
+            <Text size="sm" fw={600} id="ban-history-title">
+              Bans in force over time
+            </Text>
+            <SegmentedControl
+              size="xs"
+              aria-label="History range"
+              value={minutes}
+              onChange={setMinutes}
+              data={[
+                { value: '60', label: '1 h' },
+                { value: '360', label: '6 h' },
+                { value: '1440', label: '24 h' },
+              ]}
+            />
+          </Group>
           {history.isSuccess && points.length > 1 ? (
-            <AreaChart
+            <BarChart
               h={180}
               data={points}
               dataKey="time"
               type="stacked"
-              withDots={false}
-              curveType="monotone"
               withLegend
               legendProps={{ verticalAlign: 'bottom' }}
+              barProps={{ isAnimationActive: false }}
               series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: `${c.color}.6` }))}
               yAxisProps={{ allowDecimals: false, width: 30, domain: [0, top], ticks: [0, top / 2, top] }}
-              aria-label="Active bans per category over time"
+              aria-labelledby="ban-history-title"
             />
           ) : (
             <Text size="sm" c="dimmed">
