@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +26,7 @@ function isStale(): boolean {
  */
 export async function ensureRendererBuilt(): Promise<string> {
   if (!isStale()) return RENDERER_DIR;
-  spawnSync('mkdir', ['-p', join(ROOT, 'out')]);
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
   const deadline = Date.now() + 180_000;
   for (;;) {
     let fd: number | undefined;
