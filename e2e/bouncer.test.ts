@@ -139,6 +139,27 @@ describe('crowdsec-custom-bouncer against the decision stream', () => {
     assert.equal(bouncer.calls().filter((line) => line.startsWith('add 203.0.113.0/24 ')).length, 1, 'added once, not once per poll');
   });
 
+  test('a large snapshot travels gzip-compressed (shared member plus per-key member) and the client reads it all', async (t) => {
+    const { key } = createTestApiKey(server.server.services.db, { description: 'gzip e2e' });
+    await waitForExport(server, key);
+    const bouncer = startBouncer(t, apiUrl, key);
+    const deny = Array.from({ length: 150 }, (_, i) => `198.19.0.${i + 1}`);
+    const filter = await server.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '192.0.2.0/24', deny: deny.join(',') } });
+    assert.equal(filter.status, 201);
+    // The answer is larger than the gzip threshold; the bouncer's Go client asks for gzip itself.
+    const probe = await fetch(`${server.url}${STREAM}`, { headers: { 'X-Api-Key': createTestApiKey(server.server.services.db).key, 'Accept-Encoding': 'gzip' } });
+    assert.equal(probe.headers.get('content-encoding'), 'gzip');
+    await bouncer.waitFor(/^add 198\.19\.0\.150 /);
+    const added = () => new Set(bouncer.calls().filter((l) => l.startsWith('add 198.19.0.')).map((l) => l.split(' ')[1]));
+    assert.equal(added().size, 150);
+
+    await server.call(`/pbxcore/api/v3/firewall/${filter.json.data.id}`, { method: 'PATCH', body: { deny: deny.slice(0, 140).join(',') } });
+    await bouncer.waitFor(/^del 198\.19\.0\.150 /);
+    const deleted = new Set(bouncer.calls().filter((l) => l.startsWith('del 198.19.0.')).map((l) => l.split(' ')[1]));
+    assert.deepEqual([...deleted].sort(), deny.slice(140).sort());
+    await server.call(`/pbxcore/api/v3/firewall/${filter.json.data.id}`, { method: 'DELETE' });
+  });
+
   test('a key revoked mid-run stops the stream', async (t) => {
     const { id, key } = createTestApiKey(server.server.services.db, { description: 'revoked mid-run' });
     await server.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '192.0.2.0/24', deny: '198.51.100.1' } });

@@ -114,6 +114,7 @@ describe('console: whitelist and peers', () => {
     const row = (id: string) => page.getByTestId('extension-row').filter({ hasText: id });
     // Before AMI is configured nothing is invented: every extension is UNKNOWN.
     await eventually(() => row('100').getByTestId('peer-state').innerText(), (s) => s === 'UNKNOWN', 'extension 100 UNKNOWN without AMI');
+    await visible(page.getByText('Asterisk manager not configured'));
 
     await openScreen(page, 'Settings');
     const form = page.getByRole('form', { name: 'AMI connection' });
@@ -135,6 +136,7 @@ describe('console: whitelist and peers', () => {
 
     await openScreen(page, 'Peers');
     await eventually(() => row('100').getByTestId('peer-state').innerText(), (s) => s === 'OK', 'extension 100 OK');
+    assert.equal(await page.getByText(/Asterisk manager (not configured|disconnected)/).count(), 0);
     assert.equal(await row('101').getByTestId('peer-state').innerText(), 'UNKNOWN');
     await page.getByRole('tab', { name: /Providers/ }).click();
     const provider = page.getByTestId('provider-row').filter({ hasText: 'Main trunk' });

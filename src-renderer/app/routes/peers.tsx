@@ -1,4 +1,5 @@
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { paths } from '../../config/paths.ts';
 import { PeerDetail } from '../../features/peers/components/PeerDetail.tsx';
 import { PeersOverview } from '../../features/peers/components/PeersOverview.tsx';
 
@@ -6,7 +7,7 @@ export function PeersRoute() {
   return (
     <>
       <PageHeader title="Peers" description="Extensions and SIP providers with their live state from Asterisk." />
-      <PeersOverview />
+      <PeersOverview settingsHref={paths.settings} />
     </>
   );
 }

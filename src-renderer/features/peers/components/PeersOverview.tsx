@@ -1,10 +1,11 @@
-import { Anchor, Card, Group, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Alert, Anchor, Card, Group, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { IconPlugConnectedX, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { paths } from '../../../config/paths.ts';
 import { linkProps } from '../../../lib/router.ts';
 import { usePeerStatuses } from '../api/get-peer-statuses.ts';
+import { useAmiStatus } from '../api/get-ami-status.ts';
 import { useExtensions } from '../api/get-extensions.ts';
 import { useProviderStatuses } from '../api/get-provider-statuses.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
@@ -123,12 +124,24 @@ function ProvidersTable({ search }: { search: string }) {
 }
 
 /** Extensions and providers with their live state, refreshed every 5 seconds. */
-export function PeersOverview() {
+export function PeersOverview({ settingsHref }: { settingsHref?: string }) {
   const [search, setSearch] = useState('');
+  const ami = useAmiStatus();
+  const amiDown = ami.data !== undefined && !(ami.data.enabled && ami.data.connected);
   const peers = usePeerStatuses();
   const providers = useProviderStatuses();
   return (
     <Card withBorder radius="md" padding="lg">
+      {amiDown && (
+        <Alert color="yellow" variant="light" icon={<IconPlugConnectedX size={18} />} mb="md" title={ami.data?.enabled ? 'Asterisk manager disconnected' : 'Asterisk manager not configured'}>
+          States below are not live: extensions show UNKNOWN and providers OFF until the AMI connection is up.{' '}
+          {settingsHref && (
+            <Anchor {...linkProps(settingsHref)} size="sm">
+              Check the AMI connection in Settings.
+            </Anchor>
+          )}
+        </Alert>
+      )}
       <Tabs defaultValue="extensions" keepMounted={false}>
         <Group justify="space-between" mb="md" wrap="wrap">
           <Tabs.List>
