@@ -17,7 +17,10 @@ interface PathRow {
 
 const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions'] as const;
 
-function CustomPaths({ rows, onChange, error }: { rows: PathRow[]; onChange: (rows: PathRow[]) => void; error?: string }) {
+/** The server's rule for an allowed path: starts with "/", no spaces. */
+const pathProblem = (path: string) => (/^\/\S*$/.test(path.trim()) ? null : 'Start with "/" and use no spaces, e.g. /api/v3/extensions.');
+
+function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[]; onChange: (rows: PathRow[]) => void; error?: string; showProblems: boolean }) {
   return (
     <Stack gap="xs" role="group" aria-label="Allowed paths">
       {rows.map((row, index) => (
@@ -27,6 +30,7 @@ function CustomPaths({ rows, onChange, error }: { rows: PathRow[]; onChange: (ro
             placeholder="/api/v3/extensions"
             value={row.path}
             onChange={(e) => onChange(rows.map((r, i) => (i === index ? { ...r, path: e.currentTarget.value } : r)))}
+            error={showProblems && row.path.trim() ? pathProblem(row.path) : null}
             style={{ flex: 1 }}
           />
           <SegmentedControl
@@ -85,6 +89,7 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
     event.preventDefault();
     setTouched(true);
     if (!description.trim()) return;
+    if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
     const allowed_paths =
       preset === 'bouncer' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
     create.mutate(
@@ -123,7 +128,7 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
             {preset === 'custom' && (
               <Stack gap="xs" pl="md">
                 <Checkbox label="Full permissions (every path, read and write)" checked={fullPermissions} onChange={(e) => setFullPermissions(e.currentTarget.checked)} />
-                {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} />}
+                {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} showProblems={touched} />}
               </Stack>
             )}
             {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
