@@ -98,10 +98,11 @@ interface PollResult {
 }
 
 /** One GET; with `abortAfterHeaders` the body is not read (the server has already recorded the cursor). */
-function pollOnce(agent: Agent | false, url: string, key: string, abortAfterHeaders = false): Promise<PollResult> {
+function pollOnce(agent: Agent | false, url: string, key: string, abortAfterHeaders = false, gzip = false): Promise<PollResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request(url, { agent, headers: { 'X-Api-Key': key } }, (res) => {
+    const headers: Record<string, string> = { 'X-Api-Key': key, ...(gzip ? { 'Accept-Encoding': 'gzip' } : {}) };
+    const req = request(url, { agent, headers }, (res) => {
       if (abortAfterHeaders) {
         res.destroy();
         resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, bytes: 0 });
@@ -130,6 +131,9 @@ async function measure(bans: number, durationMs: number): Promise<Record<string,
   const startupTimes: number[] = [];
   for (let i = 0; i < STARTUP_POLLS; i++) startupTimes.push((await pollOnce(agent, `${url}?startup=true`, seeded.keys[i % KEYS]!)).ms);
   startupTimes.sort((a, b) => a - b);
+  // What a CrowdSec client (Go, which always asks for gzip) receives: the shared compressed snapshot.
+  await pollOnce(agent, `${url}?startup=true`, seeded.keys[0]!, false, true); // compresses this snapshot
+  const zipped = await pollOnce(agent, `${url}?startup=true`, seeded.keys[1]!, false, true);
 
   // Ordinary polls: 8 connections in a closed loop, the 100 keys in turn.
   const cpuBefore = (await ask<{ cpuMs: number }>({ cmd: 'memory' })).cpuMs;
@@ -160,6 +164,8 @@ async function measure(bans: number, durationMs: number): Promise<Record<string,
       p50Ms: round(percentile(startupTimes, 50)),
       maxMs: round(startupTimes[startupTimes.length - 1]!),
       bytes: first.bytes,
+      gzipBytes: zipped.bytes,
+      gzipMs: round(zipped.ms),
     },
     ordinaryPolls: {
       connections: CONNECTIONS,

@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { normalizeAddress } from '../firewall/addresses.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
 import { parseAddress } from '../net/cidr.ts';
+import { compressedSnapshot, compressedTail, GZIP_ABOVE_BYTES } from './compressed-snapshot.ts';
 import type { CursorStore } from './cursor-store.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { DecisionSnapshotCache } from './decision-snapshot.ts';
@@ -33,11 +34,17 @@ export interface BouncerParts {
  * Sends JSON made of pre-rendered parts without joining them into one buffer: the snapshot is
  * shared by every poll and written as-is. HEAD gets the same headers and no body.
  */
-function sendJsonParts(ctx: Context, parts: Buffer[]): void {
+function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false): void {
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   ctx.status = 200;
   ctx.respond = false;
-  ctx.res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': length, 'Cache-Control': 'no-store' });
+  ctx.res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': length,
+    'Cache-Control': 'no-store',
+    Vary: 'Accept-Encoding',
+    ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
+  });
   if (ctx.method === 'HEAD') {
     ctx.res.end();
     return;
@@ -46,8 +53,12 @@ function sendJsonParts(ctx: Context, parts: Buffer[]): void {
   ctx.res.end();
 }
 
-/** SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key's cursor holds that is gone. */
-function answerStream(ctx: Context, parts: BouncerParts, keyId: number): void {
+/**
+ * SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key's cursor holds that is
+ * gone. Large answers go gzip-compressed to clients that accept it (Go's HTTP client, which
+ * CrowdSec bouncers use, always does), from the snapshot's shared compressed form.
+ */
+async function answerStream(ctx: Context, parts: BouncerParts, keyId: number): Promise<void> {
   const snapshot = parts.snapshots.get();
   const rawStartup = ctx.query.startup;
   const startup = (Array.isArray(rawStartup) ? rawStartup[rawStartup.length - 1] : rawStartup) === 'true';
@@ -55,7 +66,12 @@ function answerStream(ctx: Context, parts: BouncerParts, keyId: number): void {
   const deleted = cursor === undefined ? [] : parts.log.deletedSince(cursor);
   // HEAD only checks the key: it must not move the cursor, or its `deleted` would be lost.
   if (ctx.method === 'GET') parts.cursors.record(keyId, snapshot.version, remoteIp(ctx), snapshot.count, deleted.length);
-  sendJsonParts(ctx, [NEW_OPEN, snapshot.json, Buffer.from(`${DELETED_OPEN}${deleted.join(',')}]}`)]);
+  const tail = `${DELETED_OPEN}${deleted.join(',')}]}`;
+  if (snapshot.json.length > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    const head = await compressedSnapshot(snapshot, NEW_OPEN);
+    return sendJsonParts(ctx, [head, compressedTail(tail)], true);
+  }
+  sendJsonParts(ctx, [NEW_OPEN, snapshot.json, Buffer.from(tail)]);
 }
 
 /**
@@ -80,7 +96,7 @@ function sendBouncerError(ctx: Context, error: HttpError): void {
 
 /** Registers `/firewall-bouncer/v1/...`: served on the web thread from the shared snapshot, never through the queue. */
 export function registerBouncerRoutes(router: Router, parts: BouncerParts): void {
-  router.all(BOUNCER_PATH, (ctx) => {
+  router.all(BOUNCER_PATH, async (ctx) => {
     try {
       // API key only: no JWT, no session, no localhost bypass. Authentication comes first so an
       // anonymous caller learns nothing about the paths. allowed_paths are checked against the
@@ -91,7 +107,7 @@ export function registerBouncerRoutes(router: Router, parts: BouncerParts): void
       const known = sub === '/v1/decisions/stream' || sub === '/v1/decisions' || sub === '/v1/whitelist';
       if (!known) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
-      if (sub === '/v1/decisions/stream') return answerStream(ctx, parts, key.id);
+      if (sub === '/v1/decisions/stream') return await answerStream(ctx, parts, key.id);
       if (sub === '/v1/decisions') return answerDecisions(ctx, parts);
       return sendJsonParts(ctx, [Buffer.from(parts.state.whitelistJson)]);
     } catch (error) {

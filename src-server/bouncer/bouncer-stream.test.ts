@@ -8,7 +8,7 @@ import { ManualClock } from '../clock.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
-import { banThroughFailures, createFilter, poll, STREAM, values } from './test-helpers.ts';
+import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from './test-helpers.ts';
 
 const FIELDS = ['duration', 'id', 'origin', 'scenario', 'scope', 'type', 'value'];
 
@@ -103,6 +103,40 @@ describe('decision stream: IPv6 and ranges', () => {
     const next = await poll(t, key);
     assert.deepEqual(values(next.deleted), ['198.51.100.0/25 pbx/manual', '2001:db8::abcd pbx/sip', '2001:db8:ffff::/48 pbx/manual']);
     assert.deepEqual(values(next.new), ['192.0.2.55 pbx/iax', '2001:db8:ffff::7 pbx/manual']);
+  });
+});
+
+describe('decision stream: gzip for large snapshots', () => {
+  test('a client that accepts gzip gets the shared compressed snapshot plus its own deleted, decoding to the same answer', async () => {
+    const t = await startTestServer();
+    try {
+      const { key } = createTestApiKey(t.server.services.db);
+      const deny = Array.from({ length: 200 }, (_, i) => `198.18.${i >> 8}.${i & 255}`);
+      const filter = await createFilter(t, { permit: '10.0.0.0/8', deny: deny.join(',') });
+      const url = `${t.url}${STREAM}`;
+      const zipped = await fetch(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } });
+      assert.equal(zipped.status, 200);
+      assert.equal(zipped.headers.get('content-encoding'), 'gzip');
+      const first = (await zipped.json()) as { new: Decision[]; deleted: Decision[] };
+      assert.equal(first.new.length, 200);
+      assert.deepEqual(first.deleted, []);
+
+      await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: deny.slice(1).join(',') } });
+      const second = await fetch(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } });
+      assert.equal(second.headers.get('content-encoding'), 'gzip');
+      const body = (await second.json()) as { new: Decision[]; deleted: Decision[] };
+      assert.equal(body.new.length, 199);
+      assert.deepEqual(values(body.deleted), ['198.18.0.0 pbx/manual']);
+
+      const plain = await poll(t, key, '', { headers: { 'Accept-Encoding': 'identity' } });
+      assert.deepEqual(plain.new, body.new, 'same snapshot either way');
+      const small = createTestApiKey(t.server.services.db);
+      await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.18.9.9' } });
+      const tiny = await fetch(url, { headers: { 'X-Api-Key': small.key, 'Accept-Encoding': 'gzip' } });
+      assert.equal(tiny.headers.get('content-encoding'), null, 'small answers are not worth compressing');
+    } finally {
+      await t.close();
+    }
   });
 });
 
