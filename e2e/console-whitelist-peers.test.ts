@@ -125,6 +125,18 @@ describe('console: whitelist and peers', () => {
     await form.getByLabel('Secret').fill('ami-e2e-secret');
     await form.getByRole('button', { name: 'Save AMI connection' }).click();
     await visible(page.getByText('AMI settings saved'));
+
+    // Ban rules and queue limits save through their own forms.
+    const rules = page.getByRole('form', { name: 'Ban rules' });
+    await rules.getByRole('textbox', { name: 'Failures before a ban' }).fill('5');
+    await rules.getByRole('button', { name: 'Save ban rules' }).click();
+    await visible(page.getByText('Ban rules saved'));
+    assert.equal((await server.call(`${V3}fail2ban`)).json.data.maxretry, 5);
+    const queue = page.getByRole('form', { name: 'Queue limits' });
+    await queue.getByRole('textbox', { name: 'Queue length' }).fill('80');
+    await queue.getByRole('button', { name: 'Save queue limits' }).click();
+    await visible(page.getByText('Queue limits saved'));
+    assert.equal((await server.call(`${V3}general-settings`)).json.data.APIQueueMaxLength, 80);
     // The HTTPS listener of this server runs with a self-signed certificate: its fingerprint is shown.
     const certificate = (await server.call(`${V3}system:getCertificate`)).json.data;
     assert.match(certificate.fingerprint256, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/i);
