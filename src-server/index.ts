@@ -88,7 +88,6 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         execArgv: runningFromSource ? ['--import', 'tsx'] : [],
         limits: queueLimits,
         maxWaitMs: config.maxWaitMs,
-        clock,
         db,
         logger,
       });

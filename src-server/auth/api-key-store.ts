@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../storage/database.ts';
+import { statement, type Db } from '../storage/database.ts';
 import type { AllowedPaths } from './allowed-paths.ts';
 
 /** API keys are 64 hex characters (SPEC). */
@@ -50,8 +50,7 @@ export function parseAllowedPaths(text: string): AllowedPaths {
 /** One indexed lookup, never a scan. Returns undefined for unknown or malformed keys. */
 export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   if (!API_KEY_PATTERN.test(key)) return undefined;
-  const row = db
-    .prepare('SELECT id, description, allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE key_hash = ?')
+  const row = statement(db, 'SELECT id, description, allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE key_hash = ?')
     .get(hashApiKey(key)) as
     | { id: number; description: string; allowed_paths: string; full_permissions: number; networkfilterid: string }
     | undefined;
@@ -75,8 +74,7 @@ export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): b
   if (previous !== undefined && nowMs - previous < TOUCH_INTERVAL_MS) return false;
   seen.set(keyId, nowMs);
   const cutoff = new Date(nowMs - TOUCH_INTERVAL_MS).toISOString();
-  const info = db
-    .prepare('UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)')
+  const info = statement(db, 'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)')
     .run(new Date(nowMs).toISOString(), ip, keyId, cutoff);
   return info.changes > 0;
 }

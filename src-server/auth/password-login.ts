@@ -9,13 +9,18 @@ import { adminPasswordSet, checkCredentials, NO_PASSWORD_MESSAGE, type UserRecor
 
 /**
  * Checks login and password with the per-IP limiter: 429 while limited, 401 on a bad password or
- * before any admin password exists. Every failure is reported to the intrusion-ban component.
+ * before any admin password exists. Every failure, rate-limited ones included, is reported to the
+ * intrusion-ban component.
  */
 export async function loginWithPassword(services: Services, ctx: Context, login: unknown, password: unknown): Promise<UserRecord> {
   const { loginLimiter } = authRuntime(services);
   const ip = remoteIp(ctx);
   const retryAfter = loginLimiter.retryAfterSeconds(ip);
-  if (retryAfter > 0) throw tooManyRequests(`Too many failed logins from ${ip}; retry in ${retryAfter} s.`, retryAfter);
+  if (retryAfter > 0) {
+    // Still a failed attempt for the intrusion-ban component: a client that keeps guessing gets banned.
+    services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'login while rate-limited' });
+    throw tooManyRequests(`Too many failed logins from ${ip}; retry in ${retryAfter} s.`, retryAfter);
+  }
   const missing = [typeof login !== 'string' || login === '' ? 'login is required.' : '', typeof password !== 'string' || password === '' ? 'password is required.' : ''].filter(Boolean);
   if (missing.length) throw unprocessable(missing);
   if (!adminPasswordSet(services.db)) {

@@ -15,6 +15,12 @@ const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
 /** Assembles the Koa app: error envelope, access log, limits, guards, body parsing, fixed routes, v3 grammar, console. */
 export function createApp(services: Services, handles: FeatureHandle[] = []): Koa {
   const app = new Koa({ proxy: false });
+  // Koa reports errors it could not answer (a client that hung up mid-response) here; a closed
+  // socket is routine, anything else is logged once through pino instead of stderr.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    services.logger.warn({ err: error }, 'response error');
+  });
   app.use(errorRenderer(services.logger));
   app.use(accessLog(services.logger));
   app.use(urlLimit);

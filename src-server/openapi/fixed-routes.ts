@@ -155,16 +155,25 @@ export const fixedRoutes: FixedRoute[] = [
       summary: 'Current bans as a CrowdSec decision stream, diffed per API key.',
       access: 'bouncer',
       parameters: bouncerQuery,
-      response: { status: '200', description: '`{new, deleted}` (not enveloped). HEAD answers the same without a body.', schema: decisionStream },
+      response: {
+        status: '200',
+        description: '`{new, deleted}` (not enveloped); gzip-compressed for clients that accept it. HEAD answers the same without a body.',
+        schema: decisionStream,
+      },
       errors: bouncerErrors,
     },
     {
       method,
       path: `${BOUNCER}/decisions`,
       tag: 'firewall-bouncer',
-      summary: 'Key check used by some bouncer clients.',
+      summary: 'Key check used by some bouncer clients; with `ip`, that address\'s decisions (CrowdSec live mode).',
       access: 'bouncer',
-      response: { status: '200', description: 'The key is valid for this path.', schema: { type: 'array', items: decision } },
+      parameters: [{ name: 'ip', in: 'query', schema: { type: 'string' }, description: 'Only the decisions that apply to this address.' }],
+      response: {
+        status: '200',
+        description: 'The active decisions (those for `ip` when given; `null` when none). Sent gzip-compressed to clients that accept it.',
+        schema: { type: ['array', 'null'], items: decision },
+      },
       errors: bouncerErrors,
     },
     {

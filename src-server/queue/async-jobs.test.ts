@@ -172,18 +172,22 @@ describe('asynchronous requests', () => {
   });
 
   it('exempts async jobs from the request TTL', async () => {
-    clock.advance(-3_600_000); // every job now looks an hour old to the workers
+    await server.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 1 } });
     try {
-      const sync = await server.call('/pbxcore/api/v3/system:getInfo');
-      assert.equal(sync.status, 504, 'a synchronous job this old is dropped');
+      // Three slow jobs hold every worker, so the next two wait longer than the 1 s TTL.
+      const blockers = Array.from({ length: 3 }, (_, i) => server.call(`/pbxcore/api/v3/diagnostics:sleep?ms=1500&tag=ttl${i}`));
+      await new Promise((r) => setTimeout(r, 100));
+      const syncPending = server.call('/pbxcore/api/v3/system:getInfo');
       const accepted = await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'ttl' } });
       const { jobId } = accepted.json.data as { jobId: string };
+      assert.equal((await syncPending).status, 504, 'a synchronous job this old is dropped');
+      await Promise.all(blockers);
       let fetched = await server.call(`${EVENTS}?channel=ttl&jobId=${jobId}`);
       while (fetched.status === 202) fetched = await server.call(`${EVENTS}?channel=ttl&jobId=${jobId}`);
       assert.equal(fetched.status, 200);
       assert.equal(fetched.json.function, 'getInfo');
     } finally {
-      clock.advance(3_600_000);
+      await server.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 35 } });
     }
   });
 

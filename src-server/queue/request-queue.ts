@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.ts';
 import { gatewayTimeout, serviceUnavailable } from '../http/errors.ts';
 import type { Db } from '../storage/database.ts';
 import type { CachedQueueLimits } from './limits.ts';
@@ -24,7 +23,6 @@ export interface RequestQueueOptions {
   execArgv: string[];
   limits: CachedQueueLimits;
   maxWaitMs: number;
-  clock: Clock;
   db: Db;
   logger: Logger;
 }
@@ -65,7 +63,8 @@ export class RequestQueue {
     const job: JobRequest = {
       ...input,
       jobId: input.jobId ?? randomUUID(),
-      enqueuedAt: this.options.clock.now(),
+      // Real time, not the injectable clock: workers check the age against their own Date.now().
+      enqueuedAt: Date.now(),
       ttlMs: limits.ttlMs,
       attempt: 1,
     };
