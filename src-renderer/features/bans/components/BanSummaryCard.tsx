@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { toMillis } from '../../../lib/format.ts';
@@ -18,6 +18,18 @@ export function BanSummaryCard() {
     const ms = toMillis(p.t);
     return { ...p, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
   });
+
+  // The last point is "now": when the live list disagrees with it, the chart is behind, so refresh it.
+  const lastPoint = history.data?.at(-1);
+  const chartTotal = lastPoint ? lastPoint.sip + lastPoint.http + lastPoint.ami + lastPoint.iax : undefined;
+  // At most one catch-up per fetch of the list, so a lasting difference cannot loop.
+  const caughtUpFor = useRef(0);
+  const { refetch: refetchHistory } = history;
+  useEffect(() => {
+    if (!bans.isSuccess || chartTotal === undefined || chartTotal === list.length || caughtUpFor.current === bans.dataUpdatedAt) return;
+    caughtUpFor.current = bans.dataUpdatedAt;
+    void refetchHistory();
+  }, [bans.isSuccess, bans.dataUpdatedAt, chartTotal, list.length, refetchHistory]);
 
   // Whole-number ticks with room above the highest point: 0, half, top.
   const highest = Math.max(0, ...points.map((p) => p.sip + p.http + p.ami + p.iax));
