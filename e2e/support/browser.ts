@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -17,6 +17,7 @@ export interface ConsoleBrowser {
 
 /** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
 export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ConsoleBrowser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: run "apt-get install -y chromium", or set PBX_E2E_CHROMIUM to its path.`);
   const profile = mkdtempSync(join(tmpdir(), 'pbx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,6 +26,9 @@ export interface RunningBouncer {
  * script appends each add/del to a file the test reads.
  */
 export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBouncer {
+  if (!existsSync(CUSTOM_BOUNCER)) {
+    throw new Error(`crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));
   const callsFile = join(dir, 'calls.log');
   const script = join(dir, 'record.sh');
