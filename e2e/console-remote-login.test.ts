@@ -43,8 +43,9 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await visible(page.getByText('Invalid login or password.'));
 
+    // Keyboard only: Enter in the password field signs in.
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('textbox', { name: 'Password' }).press('Enter');
     await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
     await eventually(() => page.getByTestId('signed-in-as').innerText(), (t) => /admin/.test(t), 'the signed-in user in the header');
     await visible(page.getByText('No API keys'));
