@@ -50,7 +50,7 @@ function errorMessages(messages: unknown): string[] {
 
 const STATUS_HINTS: Record<number, string> = {
   403: 'This account is not allowed to do that.',
-  404: 'It no longer exists; the list has been refreshed.',
+  404: 'Not found: it may have been deleted in the meantime. Reload the page.',
   503: 'The server is busy. Try again in a few seconds.',
   504: 'The server took too long to answer. Try again.',
 };
