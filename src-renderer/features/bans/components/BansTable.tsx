@@ -44,7 +44,10 @@ export function BansTable() {
   const [category, setCategory] = useState('all');
   const [search, setSearch] = useState('');
   const list = useMemo(() => bans.data ?? [], [bans.data]);
-  const shown = list.filter((ban) => (category === 'all' || ban.category === category) && ban.ip.includes(search.trim()));
+  // Newest first: the ban an operator is asked about is usually the latest one.
+  const shown = list
+    .filter((ban) => (category === 'all' || ban.category === category) && ban.ip.includes(search.trim()))
+    .sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0));
 
   return (
     <Card withBorder radius="md" padding="lg">
