@@ -147,6 +147,15 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const { page } = browser;
     await bouncer?.stop();
     bouncer = undefined;
+
+    // A bouncer silent for over a minute turns red on the dashboard (page clock moved 2 minutes on).
+    await page.clock.install();
+    await openScreen(page, 'Dashboard');
+    const bouncerRow = page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' });
+    await page.clock.fastForward('02:00');
+    await eventually(() => bouncerRow.getAttribute('data-state'), (s) => s === 'Silent', 'the silent bouncer in red');
+    await browser.screenshot('dashboard-silent-bouncer');
+
     const stream = (key: string) => server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
 
     await openScreen(page, 'API keys');
