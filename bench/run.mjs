@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every benchmark in bench/*.ts (helpers live in bench/support/), one after another.
+// Run from the repository root.
 // Usage: npm run bench [-- name ...]   e.g. npm run bench -- v3-throughput
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
