@@ -5,10 +5,20 @@ import { join } from 'node:path';
 
 export const CUSTOM_BOUNCER = process.env.PBX_E2E_CUSTOM_BOUNCER ?? '/usr/bin/crowdsec-custom-bouncer';
 
-/** One call of the bouncer's script: `add 203.0.113.0/24 31536000 ...` or `del ...`. */
+/** One call of the bouncer's script: `add <value> <seconds> <scenario> <decision json>` or `del ...`. */
 export interface BouncerCall {
   action: 'add' | 'del';
   value: string;
+  /** The whole argument line, e.g. `add 203.0.113.0/24 31536000 pbx/manual {...}`. */
+  line: string;
+}
+
+export interface BouncerOptions {
+  /**
+   * How long the client remembers a decision it applied, so a decision repeated in every poll's
+   * snapshot is not added again (a longer value makes "added once" independent of test timing).
+   */
+  cacheRetention?: string;
 }
 
 export interface RunningBouncer {
@@ -16,6 +26,8 @@ export interface RunningBouncer {
   calls(): BouncerCall[];
   /** Resolves once the bouncer has made a matching call (rejects after `timeoutMs`). */
   waitFor(action: BouncerCall['action'], value: string, timeoutMs?: number): Promise<void>;
+  /** Resolves with the first whole call line matching `pattern` (rejects after `timeoutMs`). */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** What the bouncer logged (for failure messages). */
   log(): string;
   stop(): Promise<void>;
@@ -25,7 +37,7 @@ export interface RunningBouncer {
  * Runs the real `crowdsec-custom-bouncer` against `apiUrl` with `apiKey`, polling every second; its
  * script appends each add/del to a file the test reads.
  */
-export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBouncer {
+export function startCustomBouncer(apiUrl: string, apiKey: string, options: BouncerOptions = {}): RunningBouncer {
   if (!existsSync(CUSTOM_BOUNCER)) {
     throw new Error(`crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`);
   }
@@ -33,8 +45,9 @@ export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBounc
   const callsFile = join(dir, 'calls.log');
   const script = join(dir, 'record.sh');
   writeFileSync(callsFile, '');
-  writeFileSync(script, `#!/bin/sh\necho "$1 $2" >> "${callsFile}"\n`);
+  writeFileSync(script, `#!/bin/sh\necho "$@" >> "${callsFile}"\n`);
   chmodSync(script, 0o755);
+  // Keys as in the package's /etc/crowdsec/bouncers/crowdsec-custom-bouncer.yaml.
   const config = join(dir, 'bouncer.yaml');
   writeFileSync(
     config,
@@ -47,7 +60,7 @@ export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBounc
       'origins: []',
       `piddir: ${dir}`,
       'update_frequency: 1s',
-      'cache_retention_duration: 1s',
+      `cache_retention_duration: ${options.cacheRetention ?? '5m'}`,
       'daemonize: false',
       'log_mode: stdout',
       'log_level: info',
@@ -69,8 +82,9 @@ export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBounc
       .filter(Boolean)
       .map((line) => {
         const [action, value] = line.split(' ');
-        return { action: action as BouncerCall['action'], value: value ?? '' };
+        return { action: action as BouncerCall['action'], value: value ?? '', line };
       });
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
 
   return {
     calls,
@@ -78,10 +92,21 @@ export function startCustomBouncer(apiUrl: string, apiKey: string): RunningBounc
     async waitFor(action, value, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!calls().some((c) => c.action === action && c.value === value)) {
-        if (Date.now() > deadline || child.exitCode !== null) {
+        if (Date.now() > deadline || exited()) {
           throw new Error(`The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output.slice(-3000)}`);
         }
         await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async waitForLine(pattern, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = calls().find((c) => pattern.test(c.line));
+        if (hit) return hit.line;
+        if (Date.now() > deadline || exited()) {
+          throw new Error(`No bouncer call matched ${pattern}. Calls:\n${calls().map((c) => c.line).join('\n')}\nBouncer log:\n${output.slice(-3000)}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
     async stop() {

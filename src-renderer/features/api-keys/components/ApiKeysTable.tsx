@@ -1,9 +1,10 @@
-import { ActionIcon, Badge, Button, Card, Code, Group, Menu, Modal, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, Modal, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconKey, IconKeyOff, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconKeyOff, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/ConfirmAction.tsx';
+import { RowActionsMenu } from '../../../components/RowActionsMenu.tsx';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatAgo, formatDateTime } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -48,21 +49,13 @@ function KeyActions({ apiKey, onIssued }: { apiKey: ApiKey; onIssued: (issued: I
         loading={remove.isPending}
         onConfirm={() => remove.mutateAsync(apiKey.id).then(() => notifications.show({ color: 'teal', title: 'Key deleted', message: apiKey.description }))}
         trigger={(openDelete) => (
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${apiKey.description}`}>
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item leftSection={<IconKeyOff size={16} />} onClick={revokeModal.open}>
-                Revoke…
-              </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={openDelete}>
-                Delete…
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
+          <RowActionsMenu
+            rowLabel={apiKey.description}
+            actions={[
+              { label: 'Revoke…', icon: <IconKeyOff size={16} />, onClick: revokeModal.open },
+              { label: 'Delete…', icon: <IconTrash size={16} />, onClick: openDelete, color: 'red' },
+            ]}
+          />
         )}
       />
       <Modal opened={revokeOpened} onClose={revokeModal.close} title={`Revoke “${apiKey.description}”?`} centered>

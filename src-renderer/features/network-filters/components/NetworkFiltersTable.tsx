@@ -1,9 +1,10 @@
-import { ActionIcon, Badge, Button, Card, Group, Menu, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Card, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBan, IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconBan, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/ConfirmAction.tsx';
+import { RowActionsMenu } from '../../../components/RowActionsMenu.tsx';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { useDeleteNetworkFilter } from '../api/delete-filter.ts';
 import { useNetworkFilters } from '../api/get-filters.ts';
@@ -27,21 +28,13 @@ function FilterActions({ filter, onEdit }: { filter: NetworkFilter; onEdit: () =
       loading={remove.isPending}
       onConfirm={() => remove.mutateAsync(filter.id).then(() => notifications.show({ color: 'teal', title: 'Filter deleted', message: filter.permit }))}
       trigger={(open) => (
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${filter.permit}`}>
-              <IconDots size={18} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
-              Edit
-            </Menu.Item>
-            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={open}>
-              Delete
-            </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+        <RowActionsMenu
+          rowLabel={filter.permit}
+          actions={[
+            { label: 'Edit', icon: <IconPencil size={16} />, onClick: onEdit },
+            { label: 'Delete', icon: <IconTrash size={16} />, onClick: open, color: 'red' },
+          ]}
+        />
       )}
     />
   );
