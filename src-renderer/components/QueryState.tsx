@@ -3,6 +3,13 @@ import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client.ts';
 
+/** What an empty list says: what is missing, what to do about it, and optionally a button. */
+export interface EmptyContent {
+  title: string;
+  hint: ReactNode;
+  action?: ReactNode;
+}
+
 interface QueryLike {
   isPending: boolean;
   isError: boolean;
@@ -20,7 +27,7 @@ export function QueryState({
 }: {
   query: QueryLike;
   isEmpty?: boolean;
-  empty?: ReactNode;
+  empty?: EmptyContent;
   children: ReactNode;
   label: string;
 }) {
@@ -56,7 +63,15 @@ export function QueryState({
           <ThemeIcon variant="light" size="xl" radius="xl" color="gray">
             <IconInbox size={22} />
           </ThemeIcon>
-          {empty}
+          {empty && (
+            <>
+              <Text fw={600}>{empty.title}</Text>
+              <Text size="sm" c="dimmed">
+                {empty.hint}
+              </Text>
+              {empty.action}
+            </>
+          )}
         </Stack>
       </Center>
     );

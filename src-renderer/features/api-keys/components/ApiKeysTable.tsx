@@ -109,17 +109,15 @@ export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { 
           query={keys}
           label="API keys"
           isEmpty={list.length === 0}
-          empty={
-            <>
-              <Text fw={600}>No API keys</Text>
-              <Text size="sm" c="dimmed">
-                Create one for each bouncer (firewall host) or script that calls this server. Each key is shown once, when it is created.
-              </Text>
+          empty={{
+            title: 'No API keys',
+            hint: 'Create one for each bouncer (firewall host) or script that calls this server. Each key is shown once, when it is created.',
+            action: (
               <Button mt="sm" leftSection={<IconKey size={16} />} onClick={createModal.open}>
                 Create the first key
               </Button>
-            </>
-          }
+            ),
+          }}
         >
           <Table.ScrollContainer minWidth={820}>
             <Table highlightOnHover verticalSpacing="sm" aria-label="API keys">

@@ -73,16 +73,10 @@ export function BansTable() {
         query={bans}
         label="bans"
         isEmpty={shown.length === 0}
-        empty={
-          <>
-            <Text fw={600}>{list.length === 0 ? 'No active bans' : 'No ban matches the filter'}</Text>
-            <Text size="sm" c="dimmed">
-              {list.length === 0
-                ? 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically.'
-                : 'Clear the IP filter or pick another category.'}
-            </Text>
-          </>
-        }
+        empty={{
+          title: list.length === 0 ? 'No active bans' : 'No ban matches the filter',
+          hint: list.length === 0 ? 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically.' : 'Clear the IP filter or pick another category.',
+        }}
       >
         <Table.ScrollContainer minWidth={640}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label="Active bans">

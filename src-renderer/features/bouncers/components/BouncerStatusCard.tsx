@@ -31,14 +31,10 @@ export function BouncerStatusCard() {
         query={status}
         label="bouncer status"
         isEmpty={list.length === 0}
-        empty={
-          <>
-            <Text fw={600}>No bouncer keys</Text>
-            <Text size="sm" c="dimmed">
-              Create a key with the “Firewall bouncer” preset in API keys, then paste its configuration on the firewall host.
-            </Text>
-          </>
-        }
+        empty={{
+          title: 'No bouncer keys',
+          hint: 'Create a key with the “Firewall bouncer” preset in API keys, then paste its configuration on the firewall host.',
+        }}
       >
         <Table.ScrollContainer minWidth={320}>
           <Table verticalSpacing="xs" aria-label="Bouncer keys and their last poll">

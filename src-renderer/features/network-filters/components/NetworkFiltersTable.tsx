@@ -67,14 +67,10 @@ export function NetworkFiltersTable() {
           query={filters}
           label="network filters"
           isEmpty={list.length === 0}
-          empty={
-            <>
-              <Text fw={600}>No network filters</Text>
-              <Text size="sm" c="dimmed">
-                Every address may reach every service. Add a filter to trust your LAN, to bind a bouncer key to its host, or block a network.
-              </Text>
-            </>
-          }
+          empty={{
+            title: 'No network filters',
+            hint: 'Every address may reach every service. Add a filter to trust your LAN, to bind a bouncer key to its host, or block a network.',
+          }}
         >
           <Table.ScrollContainer minWidth={760}>
             <Table highlightOnHover verticalSpacing="sm" aria-label="Network filters">

@@ -62,7 +62,7 @@ export function PeerDetail({ id }: { id: string }) {
             Extension {id} does not exist. Go back to the list and pick another one.
           </Alert>
         ) : (
-          <QueryState query={detail} label={`extension ${id}`} isEmpty={keys.length === 0} empty={<Text size="sm" c="dimmed">Asterisk has no contact for this extension: it is not registered.</Text>}>
+          <QueryState query={detail} label={`extension ${id}`} isEmpty={keys.length === 0} empty={{ title: 'Not registered', hint: 'Asterisk has no contact for this extension.' }}>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" component="dl" m={0}>
               {keys.map((key) => (
                 <div key={key}>

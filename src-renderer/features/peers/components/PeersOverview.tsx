@@ -22,14 +22,10 @@ function ExtensionsTable({ search }: { search: string }) {
       query={peers}
       label="extensions"
       isEmpty={list.length === 0}
-      empty={
-        <>
-          <Text fw={600}>{peers.data?.length ? 'No extension matches' : 'No extensions'}</Text>
-          <Text size="sm" c="dimmed">
-            {peers.data?.length ? 'Clear the search.' : 'Extensions are created through the API (`extensions`).'}
-          </Text>
-        </>
-      }
+      empty={{
+        title: peers.data?.length ? 'No extension matches' : 'No extensions',
+        hint: peers.data?.length ? 'Clear the search.' : 'Extensions are created through the API (`extensions`).',
+      }}
     >
       <Table.ScrollContainer minWidth={560}>
         <Table striped highlightOnHover verticalSpacing="sm" aria-label="Extensions">
@@ -77,14 +73,10 @@ function ProvidersTable({ search }: { search: string }) {
       query={providers}
       label="providers"
       isEmpty={list.length === 0}
-      empty={
-        <>
-          <Text fw={600}>{providers.data?.length ? 'No provider matches' : 'No providers'}</Text>
-          <Text size="sm" c="dimmed">
-            {providers.data?.length ? 'Clear the search.' : 'SIP trunks are created through the API (`providers`).'}
-          </Text>
-        </>
-      }
+      empty={{
+        title: providers.data?.length ? 'No provider matches' : 'No providers',
+        hint: providers.data?.length ? 'Clear the search.' : 'SIP trunks are created through the API (`providers`).',
+      }}
     >
       <Table.ScrollContainer minWidth={560}>
         <Table striped verticalSpacing="sm" aria-label="Providers">

@@ -25,11 +25,7 @@ export function EffectiveWhitelist() {
         query={list}
         label="the effective whitelist"
         isEmpty={entries.length === 0}
-        empty={
-          <Text size="sm" c="dimmed">
-            Empty: no address is exempt from bans.
-          </Text>
-        }
+        empty={{ title: 'The whitelist is empty', hint: 'No address is exempt from bans.' }}
       >
         <List spacing={4} size="sm" aria-label="Effective whitelist entries" data-testid="effective-whitelist">
           {entries.map((entry, index) => (
