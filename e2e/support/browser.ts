@@ -36,7 +36,7 @@ export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'd
     async screenshot(name, target = page) {
       // Toasts from earlier steps would cover the screen being recorded.
       // A full-page capture of a scrolled page draws the fixed header where the scroll left it.
-      await target.evaluate(() => window.scrollTo(0, 0));
+      await target.evaluate('window.scrollTo(0, 0)');
       await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', style: '.mantine-Notifications-root { display: none !important; }' });
     },
     async close() {
