@@ -6,6 +6,7 @@ import type { Feature } from '../features.ts';
 import type { Services } from '../services.ts';
 import { normalizeAddress } from './addresses.ts';
 import { banGuard } from './ban-guard.ts';
+import { requestRateGuard } from './request-rate-guard.ts';
 import { BanStore } from './ban-store.ts';
 import { FirewallState } from './firewall-state.ts';
 import { IntrusionDetector } from './intrusion-detector.ts';
@@ -78,7 +79,7 @@ export const firewallFeature: Feature = {
     flushTimer.unref();
 
     return {
-      guards: [banGuard(firewall.bans)],
+      guards: [banGuard(firewall.bans), requestRateGuard(firewall.state, services.clock)],
       routes: (router) => registerBouncerRoutes(router, { services, ...firewall }),
       stop() {
         clearInterval(pruneTimer);
