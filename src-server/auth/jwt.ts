@@ -1,8 +1,11 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from './principal.ts';
+
+/** jose is loaded on the first token, not at start-up (it is one of the heaviest imports). */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 /** SPEC: access tokens last 900 s. */
 export const ACCESS_TOKEN_SECONDS = 900;
@@ -33,7 +36,8 @@ export function loadJwtSecret(dataDir: string): Uint8Array {
 }
 
 /** Signs an access token valid for 900 s from `nowMs`. */
-export function signAccessToken(secret: Uint8Array, claims: AccessClaims, nowMs: number): Promise<string> {
+export async function signAccessToken(secret: Uint8Array, claims: AccessClaims, nowMs: number): Promise<string> {
+  const { SignJWT } = await jose();
   const iat = Math.floor(nowMs / 1000);
   return new SignJWT({ role: claims.role, sid: claims.sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -49,6 +53,7 @@ export type VerifyOutcome = { ok: true; claims: AccessClaims } | { ok: false; re
 
 /** Verifies an HS256 access token: alg none, other algorithms, bad signatures, expired and not-yet-valid tokens fail. */
 export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs: number): Promise<VerifyOutcome> {
+  const { errors: joseErrors, jwtVerify } = await jose();
   try {
     const { payload } = await jwtVerify(token, secret, {
       algorithms: ['HS256'],

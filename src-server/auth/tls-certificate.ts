@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { hostAddresses } from '../resources/system/info.ts';
 
 export interface TlsMaterial {
@@ -33,6 +32,8 @@ export async function selfSignedCertificate(dataDir: string): Promise<TlsMateria
     const notBeforeDate = new Date(Date.now() - 60_000);
     const notAfterDate = new Date(notBeforeDate.getTime() + SELF_SIGNED_YEARS * 365 * 86_400_000);
     const ips = [...new Set(['127.0.0.1', '::1', ...hostAddresses()])];
+    // Loaded only when a certificate is first generated: it is the heaviest import of the server.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'PBX Console' }, { name: 'organizationName', value: 'PBX Console self-signed' }], {
       keySize: 2048,
       algorithm: 'sha256',
