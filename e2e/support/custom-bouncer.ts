@@ -19,6 +19,10 @@ export interface BouncerOptions {
    * snapshot is not added again (a longer value makes "added once" independent of test timing).
    */
   cacheRetention?: string;
+  /** HTTPS: accept any server certificate (the bouncer's `insecure_skip_verify`). */
+  insecureSkipVerify?: boolean;
+  /** HTTPS: verify the server against this CA or self-signed certificate (`ca_cert_path`). */
+  caCertPath?: string;
 }
 
 export interface RunningBouncer {
@@ -66,6 +70,8 @@ export function startCustomBouncer(apiUrl: string, apiKey: string, options: Boun
       'log_level: info',
       `api_url: ${apiUrl}`,
       `api_key: ${apiKey}`,
+      ...(options.insecureSkipVerify ? ['insecure_skip_verify: true'] : []),
+      ...(options.caCertPath ? [`ca_cert_path: ${options.caCertPath}`, 'insecure_skip_verify: false'] : []),
       'prometheus:',
       '  enabled: false',
       '',
