@@ -17,6 +17,11 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Requests sent before measuring, to warm caches and JIT. */
   warmup?: number;
+  /**
+   * Paced (open-loop) mode: the total requests per second offered, spread over the connections.
+   * Without it the load is a closed loop: each connection sends again as soon as it is answered.
+   */
+  offeredRate?: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -45,9 +50,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let bytes = 0;
   const started = performance.now();
   const deadline = started + options.durationMs;
+  const interval = options.offeredRate ? (1000 * options.connections) / options.offeredRate : 0;
   await Promise.all(
-    Array.from({ length: options.connections }, async () => {
+    Array.from({ length: options.connections }, async (_, index) => {
+      let next = started + (interval * index) / options.connections;
       while (performance.now() < deadline) {
+        if (interval) {
+          const wait = next - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          next += interval;
+        }
         const r = await once();
         latencies.push(r.ms);
         bytes += r.bytes;
@@ -71,10 +83,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 // Run as a separate process so the load does not share the server's event loop:
-//   node --import tsx bench/support/load-client.ts <url> <connections> <durationMs> [headersJson]
+//   node --import tsx bench/support/load-client.ts <url> <connections> <durationMs> [headersJson] [offeredRate]
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [url, connections = '8', durationMs = '5000', headers = '{}'] = process.argv.slice(2);
-  runLoad({ url: url!, connections: Number(connections), durationMs: Number(durationMs), headers: JSON.parse(headers) }).then((r) =>
+  const [url, connections = '8', durationMs = '5000', headers = '{}', offeredRate] = process.argv.slice(2);
+  const rate = offeredRate ? Number(offeredRate) : undefined;
+  runLoad({ url: url!, connections: Number(connections), durationMs: Number(durationMs), headers: JSON.parse(headers), offeredRate: rate }).then((r) =>
     process.stdout.write(JSON.stringify(r)),
   );
 }
