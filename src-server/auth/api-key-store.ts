@@ -15,6 +15,8 @@ export interface StoredApiKey {
   fullPermissions: boolean;
   /** 'none', 'localhost', or a network filter id. */
   networkFilterId: string;
+  /** Bouncer export: publish ranges as single addresses (clients that cannot hold ranges). */
+  expandRanges: boolean;
 }
 
 /** A fresh key: 64 hex characters from 32 random bytes. */
@@ -50,9 +52,9 @@ export function parseAllowedPaths(text: string): AllowedPaths {
 /** One indexed lookup, never a scan. Returns undefined for unknown or malformed keys. */
 export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   if (!API_KEY_PATTERN.test(key)) return undefined;
-  const row = statement(db, 'SELECT id, description, allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE key_hash = ?')
+  const row = statement(db, 'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges FROM api_keys WHERE key_hash = ?')
     .get(hashApiKey(key)) as
-    | { id: number; description: string; allowed_paths: string; full_permissions: number; networkfilterid: string }
+    | { id: number; description: string; allowed_paths: string; full_permissions: number; networkfilterid: string; expand_ranges: number }
     | undefined;
   if (!row) return undefined;
   return {
@@ -61,6 +63,7 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
     allowedPaths: parseAllowedPaths(row.allowed_paths),
     fullPermissions: row.full_permissions === 1,
     networkFilterId: row.networkfilterid,
+    expandRanges: row.expand_ranges === 1,
   };
 }
 

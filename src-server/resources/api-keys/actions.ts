@@ -13,12 +13,13 @@ interface ApiKeyRow {
   allowed_paths: string;
   full_permissions: number;
   networkfilterid: string;
+  expand_ranges: number;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
 }
 
-const COLUMNS = 'id, description, key_display, allowed_paths, full_permissions, networkfilterid, created_at, last_used_at, last_used_ip';
+const COLUMNS = 'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, created_at, last_used_at, last_used_ip';
 
 /** The read shape: never the key, never its hash. */
 function present(row: ApiKeyRow): Record<string, unknown> {
@@ -30,6 +31,7 @@ function present(row: ApiKeyRow): Record<string, unknown> {
     allowed_paths: parseAllowedPaths(row.allowed_paths),
     full_permissions: row.full_permissions === 1,
     networkfilterid: row.networkfilterid,
+    expand_ranges: row.expand_ranges === 1,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     last_used_ip: row.last_used_ip,
@@ -93,6 +95,7 @@ const save = (mode: SaveMode): ActionHandler => (ctx) =>
     if ('allowed_paths' in values) columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
     if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
     if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
+    if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
 
     const key = typeof values.key === 'string' ? values.key : mode === 'create' ? generateApiKey() : undefined;
     if (key !== undefined) {
@@ -136,6 +139,6 @@ export const apiKeysActions: ResourceActions = {
   delete: remove,
   custom: {
     generateKey: () => ok({ key: generateApiKey() }),
-    getDefault: () => ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', has_key: false }),
+    getDefault: () => ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, has_key: false }),
   },
 };

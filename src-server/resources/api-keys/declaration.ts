@@ -50,6 +50,11 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       default: 'none',
       description: 'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
     }),
+    expand_ranges: field.boolean({
+      default: false,
+      description:
+        'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges (crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
+    }),
     key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
     has_key: field.boolean({ readOnly: true }),
     created_at: field.text(z.string(), { readOnly: true }),
