@@ -90,7 +90,7 @@ test('generateKey returns a fresh 64-hex key; getDefault the defaults', async ()
   assert.match(a.json.data.key, /^[0-9a-f]{64}$/);
   assert.notEqual(a.json.data.key, b.json.data.key);
   const defaults = await t.call(`${BASE}:getDefault`);
-  assert.deepEqual(defaults.json.data, { description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', has_key: false });
+  assert.deepEqual(defaults.json.data, { description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, has_key: false });
 });
 
 test('a deleted key fails on the very next request', async () => {
