@@ -18,6 +18,8 @@ export const serverConfigSchema = z.object({
   adminPassword: z.string().min(1).optional(),
   /** Built console files served at `/`; absent means API only. */
   staticDir: z.string().min(1).optional(),
+  /** How long one extension module may take to load, in the web thread and in each worker, before it is skipped. */
+  moduleLoadTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Extra ES modules exporting resource declarations (module loader and tests use this). */
   resourceModules: z.array(z.string().min(1)).default([]),
 });

@@ -23,7 +23,8 @@ export const amiDeclaration: ResourceDeclaration = {
     secret: field.text(z.string().max(255).regex(/^[^\r\n]*$/, 'must be one line'), {
       default: '',
       writeOnly: true,
-      description: 'AMI password; write-only. Changing it needs the SENSITIVE level.',
+      description:
+        'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing host, port or username (the server logs in there with it) unless the same request re-enters the stored secret.',
     }),
   },
   operations: ['getRecord', 'update', 'patch'],
