@@ -40,10 +40,10 @@ export function permissionNeeded(method: string): PathPermission {
 }
 
 /**
- * Whether a key's allowed_paths let it call `path` with `method`. The most specific prefix that
- * matches on a segment boundary decides; an empty map denies everything.
+ * The permission `allowedPaths` grant on `path`: the most specific prefix that matches on a
+ * segment boundary decides (`/` matches everything); undefined when none matches.
  */
-export function pathAllowed(allowedPaths: AllowedPaths, path: string, method: string): boolean {
+export function grantAt(allowedPaths: AllowedPaths, path: string): PathPermission | undefined {
   const target = normalisePath(path);
   let best: { length: number; permission: PathPermission } | undefined;
   for (const [rawPrefix, permission] of Object.entries(allowedPaths)) {
@@ -51,6 +51,12 @@ export function pathAllowed(allowedPaths: AllowedPaths, path: string, method: st
     const matches = prefix === '/' || target === prefix || target.startsWith(`${prefix}/`);
     if (matches && (!best || prefix.length > best.length)) best = { length: prefix.length, permission };
   }
-  if (!best) return false;
-  return best.permission === 'write' || permissionNeeded(method) === 'read';
+  return best?.permission;
+}
+
+/** Whether a key's allowed_paths let it call `path` with `method`; an empty map denies everything. */
+export function pathAllowed(allowedPaths: AllowedPaths, path: string, method: string): boolean {
+  const granted = grantAt(allowedPaths, path);
+  if (!granted) return false;
+  return granted === 'write' || permissionNeeded(method) === 'read';
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { statement, type Db } from '../storage/database.ts';
 import type { AllowedPaths } from './allowed-paths.ts';
+import { keyWeakness } from './key-strength.ts';
 
 /** API keys are 64 hex characters (SPEC). */
 export const API_KEY_PATTERN = /^[0-9a-f]{64}$/i;
@@ -19,9 +20,15 @@ export interface StoredApiKey {
   expandRanges: boolean;
 }
 
-/** A fresh key: 64 hex characters from 32 random bytes. */
+/**
+ * A fresh key: 64 hex characters from 32 random bytes. The rare draw (below 1e-8) that the
+ * weak-key check would refuse from a client is drawn again, so a generated key always passes it.
+ */
 export function generateApiKey(): string {
-  return randomBytes(32).toString('hex');
+  for (;;) {
+    const key = randomBytes(32).toString('hex');
+    if (keyWeakness(key) === undefined) return key;
+  }
 }
 
 /** SHA-256 of the key: keys are high-entropy, so a fast hash with a unique index is enough. */

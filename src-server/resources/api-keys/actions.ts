@@ -1,5 +1,6 @@
 import { generateApiKey, hashApiKey, keyDisplay, parseAllowedPaths } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
+import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import { parsePageRequest, paginationOf } from '../pagination.ts';
 import { created, failure, invalid, ok, recordNotFound } from '../results.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
@@ -61,6 +62,23 @@ function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean 
   return ctx.db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ? AND id != ?').get(hash, exceptId ?? -1) !== undefined;
 }
 
+/**
+ * What the caller may hand on: everything for JWT admins, the localhost bypass and full keys; its
+ * own allowed_paths for any other key (read from its record: the worker sees only its id). Callers
+ * below ADMIN never get here (authorize), so they hold nothing.
+ */
+function callerGrants(ctx: ActionContext): CallerGrants {
+  const session = ctx.session;
+  if (session?.auth_type === 'api_key') {
+    const row = ctx.db.prepare('SELECT allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE id = ?').get(Number(session.token_id)) as
+      | Pick<ApiKeyRow, 'allowed_paths' | 'full_permissions' | 'networkfilterid'>
+      | undefined;
+    if (!row) return { fullPermissions: false, allowedPaths: {}, networkFilterId: 'none' };
+    return { fullPermissions: row.full_permissions === 1, allowedPaths: parseAllowedPaths(row.allowed_paths), networkFilterId: row.networkfilterid };
+  }
+  return { fullPermissions: ctx.canReadSensitive, allowedPaths: {}, networkFilterId: 'none' };
+}
+
 const getList: ActionHandler = (ctx) => {
   const page = parsePageRequest(ctx.query);
   if (page && 'errors' in page) return invalid(page.errors);
@@ -89,6 +107,15 @@ const save = (mode: SaveMode): ActionHandler => (ctx) =>
       validate: (complete) => checkFilter(ctx, complete),
     });
     if (!outcome.ok) return invalid(outcome.errors);
+    // A caller creates or edits keys only within its own grants (the whole resulting record, so
+    // an edit of a stronger key, even of its description or key value, is refused too).
+    const { complete } = outcome;
+    const excess = grantsExceeding(callerGrants(ctx), {
+      fullPermissions: complete.full_permissions === true,
+      allowedPaths: (complete.allowed_paths ?? {}) as AllowedPaths,
+      networkFilterId: String(complete.networkfilterid ?? 'none'),
+    });
+    if (excess.length) return failure(403, ...excess);
     const values = outcome.values;
     const columns: Record<string, unknown> = {};
     if ('description' in values) columns.description = values.description;
@@ -97,7 +124,8 @@ const save = (mode: SaveMode): ActionHandler => (ctx) =>
     if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
     if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
 
-    const key = typeof values.key === 'string' ? values.key : mode === 'create' ? generateApiKey() : undefined;
+    const generated = typeof values.key !== 'string' && mode === 'create';
+    const key = generated ? generateApiKey() : (values.key as string | undefined);
     if (key !== undefined) {
       const hash = hashApiKey(key);
       if (keyTaken(ctx, hash, existing?.id)) return failure(409, 'This key is already in use by another API key record; generate a new one.');
@@ -117,8 +145,8 @@ const save = (mode: SaveMode): ActionHandler => (ctx) =>
     }
     ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
     const record = present(load(ctx, String(id))!);
-    // The only time the key is ever shown: the answer to the request that set it.
-    return mode === 'create' ? created({ ...record, key }) : ok(record);
+    // A generated key is shown once, here; a key the client chose is never echoed (it has it).
+    return mode === 'create' ? created(generated ? { ...record, key } : record) : ok(record);
   })();
 
 const remove: ActionHandler = (ctx) =>

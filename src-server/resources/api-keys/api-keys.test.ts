@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 
 const BASE = '/pbxcore/api/v3/api-keys';
@@ -35,14 +37,41 @@ test('create without a key generates one, shows it once, and never reads it back
   assert.equal(patched.text.includes(key), false);
 });
 
-test('a given key is accepted once; the same key again is a 409', async () => {
-  const key = 'ab'.repeat(32);
+test('a given key is accepted once and never echoed back; the same key again is a 409', async () => {
+  const key = randomBytes(32).toString('hex');
   const first = await t.call(BASE, { method: 'POST', body: { description: 'given', key } });
   assert.equal(first.status, 201);
-  assert.equal(first.json.data.key, key);
+  assert.equal('key' in first.json.data, false, 'the client chose the key: the answer does not repeat it');
+  assert.equal(first.text.includes(key), false);
+  assert.equal(first.json.data.key_display, `${key.slice(0, 4)}...${key.slice(-4)}`);
+  const works = await t.remote('/pbxcore/api/v3/api-keys', { headers: { 'x-api-key': key } });
+  assert.equal(works.status, 403, 'the given key is the stored one (valid, but allowed nowhere)');
   const again = await t.call(BASE, { method: 'POST', body: { description: 'given twice', key: key.toUpperCase() } });
   assert.equal(again.status, 409);
   assert.equal(again.json.result, false);
+});
+
+test('weak client-chosen keys get 422 with the reason, on create and on edit', async () => {
+  const weak: Record<string, RegExp> = {
+    ['0'.repeat(64)]: /one character repeated/,
+    ['ab'.repeat(32)]: /repeats a pattern of 2/,
+    ['0123456789abcdef'.repeat(4)]: /repeats a pattern of 16/,
+    ['deadbeef'.repeat(8)]: /repeats a pattern of 8/,
+    ['0123456789' + randomBytes(27).toString('hex')]: /run of \d+ repeated or consecutive/,
+    ['fedcba9876543210' + randomBytes(24).toString('hex')]: /run of 16/,
+    ['01234567'.repeat(3) + '76543210'.repeat(5)]: /different hex digits/,
+    ['0'.repeat(40) + randomBytes(12).toString('hex')]: /different hex digits|run of 4\d/,
+  };
+  for (const [key, reason] of Object.entries(weak)) {
+    const answer = await t.call(BASE, { method: 'POST', body: { description: 'weak', key } });
+    assert.equal(answer.status, 422, key);
+    assert.match(answer.json.messages.error.join(' '), /^key: is too weak: /, key);
+    assert.match(answer.json.messages.error.join(' '), reason, key);
+  }
+  const made = await t.call(BASE, { method: 'POST', body: { description: 'edit me' } });
+  const patch = await t.call(`${BASE}/${made.json.data.id}`, { method: 'PATCH', body: { description: 'edit me', key: 'c'.repeat(64) } });
+  assert.equal(patch.status, 422);
+  assert.equal((await t.call(BASE)).json.data.filter((k: { description: string }) => k.description === 'weak').length, 0, 'nothing was stored');
 });
 
 test('description is required on every verb, PATCH included (422)', async () => {
@@ -118,4 +147,76 @@ test('the key is used through Authorization or X-Api-Key, and records its last u
   const record = await t.call(`${BASE}/${made.json.data.id}`);
   assert.equal(record.json.data.last_used_ip, '127.0.0.2');
   assert.ok(Date.parse(record.json.data.last_used_at) > Date.now() - 60_000);
+});
+
+describe('a key with write on api-keys stays within its own grants', () => {
+  const send = (key: string, method: string, path: string, body?: unknown) => t.remote(path, { method, headers: { 'x-api-key': key }, body });
+  const count = () => (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+
+  test('no full_permissions, no path beyond its own, no broader prefix that covers a narrower limit: 403 naming it', async () => {
+    const db = t.server.services.db;
+    const caller = createTestApiKey(db, { allowedPaths: { '/api/v3/api-keys': 'write', '/api/v3/extensions': 'read', '/api/v3/providers': 'write' } }).key;
+    const before = count();
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [{ full_permissions: true }, /full_permissions exceeds your grants/],
+      [{ allowed_paths: { '/api/v3/extensions': 'write' } }, /"\/api\/v3\/extensions": "write" exceeds your grants \(yours: read\)/],
+      [{ allowed_paths: { '/api/v3/firewall-bouncer': 'read' } }, /"\/api\/v3\/firewall-bouncer": "read" exceeds your grants \(yours: none\)/],
+      [{ allowed_paths: { '/': 'read' } }, /"\/": "read" exceeds your grants/],
+      [{ allowed_paths: { '/pbxcore/api/v3/providers/': 'write', '/api/v3/ami': 'write' } }, /"\/api\/v3\/ami"/],
+    ];
+    for (const [grant, message] of refused) {
+      const answer = await send(caller, 'POST', BASE, { description: 'escalate', ...grant });
+      assert.equal(answer.status, 403, JSON.stringify(grant));
+      assert.equal(answer.json.result, false);
+      assert.match(answer.json.messages.error.join(' '), message, JSON.stringify(grant));
+    }
+    assert.equal(count(), before, 'nothing was created');
+
+    const within = await send(caller, 'POST', BASE, { description: 'within', allowed_paths: { '/api/v3/extensions': 'read', '/pbxcore/api/v3/providers': 'write' } });
+    assert.equal(within.status, 201, within.text);
+    assert.match(within.json.data.key, /^[0-9a-f]{64}$/, 'a generated key is shown once');
+
+    // A broad prefix would override the caller's narrower limit underneath it.
+    const layered = createTestApiKey(db, { allowedPaths: { '/api/v3': 'write', '/api/v3/firewall-bouncer': 'read' } }).key;
+    const broad = await send(layered, 'POST', BASE, { description: 'broad', allowed_paths: { '/api/v3': 'write' } });
+    assert.equal(broad.status, 403);
+    assert.match(broad.json.messages.error.join(' '), /would give "write" on \/api\/v3\/firewall-bouncer/);
+    const same = await send(layered, 'POST', BASE, { description: 'same', allowed_paths: { '/api/v3': 'write', '/api/v3/firewall-bouncer': 'read' } });
+    assert.equal(same.status, 201, same.text);
+  });
+
+  test('editing may not raise a key above the caller, nor touch a stronger key (its key value included)', async () => {
+    const db = t.server.services.db;
+    const caller = createTestApiKey(db, { allowedPaths: { '/api/v3/api-keys': 'write' } });
+    const raiseSelf = await send(caller.key, 'PATCH', `${BASE}/${caller.id}`, { description: 'me', full_permissions: true });
+    assert.equal(raiseSelf.status, 403);
+    const widenSelf = await send(caller.key, 'PUT', `${BASE}/${caller.id}`, { description: 'me', allowed_paths: { '/api/v3/api-keys': 'write', '/api/v3/ami': 'write' } });
+    assert.equal(widenSelf.status, 403);
+    assert.match(widenSelf.json.messages.error.join(' '), /\/api\/v3\/ami/);
+
+    const strong = createTestApiKey(db, { fullPermissions: true });
+    const chosen = randomBytes(32).toString('hex');
+    const hijack = await send(caller.key, 'PATCH', `${BASE}/${strong.id}`, { description: 'mine now', key: chosen });
+    assert.equal(hijack.status, 403);
+    assert.equal((await t.remote('/pbxcore/api/v3/extensions', { headers: { 'x-api-key': chosen } })).status, 401, 'the chosen value was not stored');
+    assert.equal((await t.remote('/pbxcore/api/v3/extensions', { headers: { 'x-api-key': strong.key } })).status, 200, 'the strong key is unchanged');
+
+    const narrowSelf = await send(caller.key, 'PATCH', `${BASE}/${caller.id}`, { description: 'renamed, same grants' });
+    assert.equal(narrowSelf.status, 200, narrowSelf.text);
+  });
+
+  test('a bound caller keeps its binding; callers with full permissions may give anything', async () => {
+    const db = t.server.services.db;
+    const filter = Number(db.prepare("INSERT INTO network_filters (permit, description) VALUES ('127.0.0.0/8', 'loopback')").run().lastInsertRowid);
+    const bound = createTestApiKey(db, { allowedPaths: { '/api/v3/api-keys': 'write' }, networkFilterId: String(filter) });
+    const unbound = await send(bound.key, 'POST', BASE, { description: 'anywhere', allowed_paths: { '/api/v3/api-keys': 'read' } });
+    assert.equal(unbound.status, 403);
+    assert.match(unbound.json.messages.error.join(' '), new RegExp(`networkfilterid "none" exceeds your grants: your key is bound to "${filter}"`));
+    const kept = await send(bound.key, 'POST', BASE, { description: 'same place', allowed_paths: { '/api/v3/api-keys': 'read' }, networkfilterid: String(filter) });
+    assert.equal(kept.status, 201, kept.text);
+
+    const full = createTestApiKey(db, { fullPermissions: true }).key;
+    assert.equal((await send(full, 'POST', BASE, { description: 'full from full', full_permissions: true })).status, 201);
+    assert.equal((await t.call(BASE, { method: 'POST', body: { description: 'full from localhost', full_permissions: true } })).status, 201);
+  });
 });

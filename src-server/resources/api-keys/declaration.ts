@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
@@ -35,11 +36,21 @@ export const apiKeysDeclaration: ResourceDeclaration = {
   fields: {
     id: field.integer(z.number().int(), { readOnly: true, description: 'Record id; forwarded to workers as token_id.' }),
     description: field.text(z.string().min(1).max(255), { required: true, description: 'What the key is for (required on every verb).' }),
-    key: field.text(z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters'), {
-      writeOnly: true,
-      sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
-      description: 'The key itself; generated when absent on create. Never returned after the create answer.',
-    }),
+    key: field.text(
+      z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters')
+        .superRefine((key, check) => {
+          const weakness = /^[0-9a-f]{64}$/.test(key) ? keyWeakness(key) : undefined;
+          if (weakness) check.addIssue({ code: 'custom', message: `is too weak: ${weakness}. Use api-keys:generateKey, or 32 random bytes in hex.` });
+        }),
+      {
+        writeOnly: true,
+        sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+        description:
+          'The key itself: 64 hex characters with real entropy (patterned keys get 422); generated when absent on create. Only a generated key is shown, once, in the create answer.',
+      },
+    ),
     allowed_paths: field.json(allowedPathsSchema, {
       default: () => ({}),
       sanitize: parseJsonText,
