@@ -77,14 +77,14 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const resourceModules = config.resourceModules.map((m) => resolve(m));
       const registry = new ResourceRegistry(coreResources);
       for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
-      const modules = await installModules({ dataDir, registry, db, logger });
+      const modules = await installModules({ dataDir, registry, db, logger, loadTimeoutMs: config.moduleLoadTimeoutMs });
 
       const bus = new ServerBus();
       const queueLimits = new CachedQueueLimits(db, clock);
       const queue = new RequestQueue({
         workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),
         workers: config.workers,
-        workerInit: { databaseFile, resourceModules, modules: modules.entries },
+        workerInit: { databaseFile, resourceModules, modules: modules.entries, moduleLoadTimeoutMs: config.moduleLoadTimeoutMs },
         execArgv: runningFromSource ? ['--import', 'tsx'] : [],
         limits: queueLimits,
         maxWaitMs: config.maxWaitMs,

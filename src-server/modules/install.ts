@@ -6,7 +6,7 @@ import { ResourceRegistry } from '../resources/registry.ts';
 import type { ResourceDeclaration } from '../resources/types.ts';
 import type { Db } from '../storage/database.ts';
 import { writeSetting } from '../storage/settings.ts';
-import { importModule, moduleDefinitions, withTimeout } from './load.ts';
+import { importModule, MODULE_LOAD_TIMEOUT_MS, moduleDefinitions, withTimeout } from './load.ts';
 import { readManifest } from './manifest.ts';
 import type { ModuleEntry, ModuleExports, ModuleReport } from './types.ts';
 import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
@@ -44,9 +44,6 @@ export interface InstallOptions {
   /** A module whose entry or register() has not finished by then is skipped. */
   loadTimeoutMs?: number;
 }
-
-/** How long one module may take to load before it is skipped (start-up must not hang on it). */
-export const MODULE_LOAD_TIMEOUT_MS = 10_000;
 
 class ModuleSkipped extends Error {}
 

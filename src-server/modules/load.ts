@@ -72,6 +72,9 @@ function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): Resource
   return { declaration, actions };
 }
 
+/** How long one module may take to load before it is skipped (start-up must not hang on it). */
+export const MODULE_LOAD_TIMEOUT_MS = 10_000;
+
 /** Rejects with `timeoutError()` when `promise` has not settled within `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

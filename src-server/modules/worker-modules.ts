@@ -1,9 +1,6 @@
 import type { ResourceRegistry } from '../resources/registry.ts';
-import { importModule, moduleDefinitions, withTimeout } from './load.ts';
+import { importModule, MODULE_LOAD_TIMEOUT_MS, moduleDefinitions, withTimeout } from './load.ts';
 import type { ModuleEntry } from './types.ts';
-
-/** A module that hangs here must not hold up every job of this worker. */
-const WORKER_LOAD_TIMEOUT_MS = 10_000;
 
 let workerRegistry: ResourceRegistry | undefined;
 let workerEntries: readonly ModuleEntry[] = [];
@@ -13,12 +10,12 @@ let workerEntries: readonly ModuleEntry[] = [];
  * resources to this worker's registry. A module that fails here (it loaded in the web thread a
  * moment ago) is left out; its jobs then fail and are parked like any failing job.
  */
-export async function loadWorkerModules(entries: readonly ModuleEntry[], registry: ResourceRegistry): Promise<void> {
+export async function loadWorkerModules(entries: readonly ModuleEntry[], registry: ResourceRegistry, timeoutMs = MODULE_LOAD_TIMEOUT_MS): Promise<void> {
   workerRegistry = registry;
   const loaded: ModuleEntry[] = [];
   for (const entry of entries) {
     try {
-      const exported = await withTimeout(importModule(entry), WORKER_LOAD_TIMEOUT_MS, () => new Error('it did not finish loading in time'));
+      const exported = await withTimeout(importModule(entry), timeoutMs, () => new Error(`it did not finish loading within ${timeoutMs} ms`));
       for (const definition of moduleDefinitions(entry, exported)) registry.add(definition);
       loaded.push(entry);
     } catch (error) {

@@ -51,4 +51,6 @@ export interface WorkerInit {
   resourceModules: string[];
   /** Extension modules the web thread loaded; each worker imports the same files. */
   modules?: ModuleEntry[];
+  /** How long a worker waits for one module to load before leaving it out (config.moduleLoadTimeoutMs). */
+  moduleLoadTimeoutMs?: number;
 }

@@ -43,6 +43,9 @@ export class RequestQueue {
       maxThreads: options.workers,
       concurrentTasksPerWorker: 1,
       idleTimeout: Number.POSITIVE_INFINITY,
+      // An idle worker keeps its event loop: with Atomics.wait parking, timers, imports and any work an
+      // action left running stood still until the next job arrived.
+      atomics: 'disabled',
       workerData: options.workerInit,
       execArgv: options.execArgv,
     });

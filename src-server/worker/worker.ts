@@ -21,16 +21,15 @@ async function load(): Promise<WorkerState> {
   for (const file of init.resourceModules) {
     for (const definition of await importResourceModule(file)) registry.add(definition);
   }
-  await loadWorkerModules(init.modules ?? [], registry);
+  await loadWorkerModules(init.modules ?? [], registry, init.moduleLoadTimeoutMs);
   return { db: openDatabase(init.databaseFile), registry };
 }
 
 // Loaded as the thread starts, so the first request does not pay for it. A failure fails each job.
 const state: Promise<WorkerState> = load();
-state.catch(() => undefined);
 
-/** Worker entry: runs one job and returns the finished envelope. Unexpected throws fail the job (it is retried). */
-export default async function runJob(job: JobRequest): Promise<JobResponse> {
+/** Runs one job and returns the finished envelope. Unexpected throws fail the job (it is retried). */
+async function runJob(job: JobRequest): Promise<JobResponse> {
   const ageMs = Date.now() - job.enqueuedAt;
   if (!job.ttlExempt && ageMs > job.ttlMs) return { kind: 'expired', ageMs };
 
@@ -67,3 +66,13 @@ export default async function runJob(job: JobRequest): Promise<JobResponse> {
   const body = new Uint8Array(gzipSync(rendered.body));
   return { kind: 'done', status: rendered.status, hash: rendered.hash, body, compressed: true, events };
 }
+
+/**
+ * Worker entry. piscina awaits a promised handler before it reports the thread ready, so no job
+ * reaches this worker before its modules have loaded (or failed to), and the load never races an
+ * idle thread. A failed load still yields the handler: each job then reports the failure.
+ */
+export default state.then(
+  () => runJob,
+  () => runJob,
+);
