@@ -2,6 +2,7 @@ import type { SessionContext } from '../auth/principal.ts';
 import type { BusEvent } from '../bus.ts';
 import type { ModuleEntry } from '../modules/types.ts';
 import type { HttpVerb, OperationName } from '../resources/types.ts';
+import type { JobFailureKind, WireError } from './job-error.ts';
 
 /** The wire types between the web thread and the workers. Plain, structured-cloneable objects only. */
 
@@ -43,7 +44,9 @@ export type JobResponse =
       compressed: boolean;
       events: BusEvent[];
     }
-  | { kind: 'expired'; ageMs: number };
+  | { kind: 'expired'; ageMs: number }
+  /** The worker caught a failure: sent as plain data, rebuilt as a JobError by the queue. */
+  | { kind: 'error'; failure: JobFailureKind; error: WireError };
 
 /** Passed to each worker once, at thread start. */
 export interface WorkerInit {

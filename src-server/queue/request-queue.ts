@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import { gatewayTimeout, serviceUnavailable } from '../http/errors.ts';
+import { badRequest, gatewayTimeout, HttpError, serviceUnavailable } from '../http/errors.ts';
 import type { Db } from '../storage/database.ts';
+import { pruneFailedJobs, recordFailedJob } from '../storage/failed-jobs.ts';
+import { JobError, toWireError } from './job-error.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobRequest, JobResponse, WorkerInit } from './messages.ts';
 
@@ -11,8 +13,9 @@ export const MAX_ATTEMPTS = 3;
 
 export type JobInput = Omit<JobRequest, 'jobId' | 'enqueuedAt' | 'ttlMs' | 'attempt'> & { jobId?: string };
 
+/** What a caller of run() gets: the worker's answer, an expired job, or a job parked after MAX_ATTEMPTS. */
 export type JobOutcome =
-  | JobResponse
+  | Exclude<JobResponse, { kind: 'error' }>
   | { kind: 'failed'; attempts: number; error: string };
 
 export interface RequestQueueOptions {
@@ -50,6 +53,7 @@ export class RequestQueue {
       execArgv: options.execArgv,
     });
     this.pool.on('error', (error: unknown) => options.logger.error({ err: error }, 'worker pool error'));
+    pruneFailedJobs(options.db); // what a previous run parked ages out even if nothing fails now
   }
 
   /** Jobs waiting for a free worker (running ones excluded). */
@@ -58,7 +62,11 @@ export class RequestQueue {
   }
 
 
-  /** Queues a job and resolves with its outcome. Throws 503 when the queue is full, 504 past the wait limit. */
+  /**
+   * Queues a job and resolves with its outcome. Throws 503 when the queue is full or the database
+   * stayed busy, 504 past the wait limit, 400 for a job that cannot reach a worker. Only unexpected
+   * failures are retried and then parked.
+   */
   async run(input: JobInput): Promise<JobOutcome> {
     const limits = this.options.limits.current();
     if (this.pool.queueSize >= limits.maxLength) throw serviceUnavailable();
@@ -72,18 +80,38 @@ export class RequestQueue {
       attempt: 1,
     };
     const deadline = Date.now() + this.options.maxWaitMs;
-    let lastError = '';
+    let lastError: JobError | undefined;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      try {
-        return await this.withDeadline(this.pool.run({ ...job, attempt }), deadline, job);
-      } catch (error) {
-        if (error instanceof Error && error.name === 'HttpError') throw error;
-        lastError = error instanceof Error ? error.message : String(error);
-        this.options.logger.warn({ jobId: job.jobId, target: job.target, attempt, error: lastError }, 'job failed');
+      const outcome = await this.attempt({ ...job, attempt }, deadline);
+      if (outcome.kind !== 'error') return outcome;
+      const error = new JobError(outcome.failure, outcome.error);
+      const context = { err: error, jobId: job.jobId, target: job.target, attempt };
+      if (error.kind === 'input') {
+        this.options.logger.warn(context, 'job refused: it cannot be handed to a worker');
+        throw badRequest('The request cannot be handed to a worker; send a smaller or flatter body.');
       }
+      if (error.kind === 'busy') {
+        this.options.logger.warn(context, 'job failed: the database stayed busy');
+        throw serviceUnavailable('The database is busy; retry shortly.');
+      }
+      this.options.logger.warn(context, 'job failed');
+      lastError = error;
     }
-    this.park(job, lastError);
-    return { kind: 'failed', attempts: MAX_ATTEMPTS, error: lastError };
+    this.park(job, lastError!);
+    return { kind: 'failed', attempts: MAX_ATTEMPTS, error: lastError!.summary };
+  }
+
+  /** One try: the worker's answer, or its failure as a typed `error` response (never a throw, except HttpErrors). */
+  private async attempt(job: JobRequest, deadline: number): Promise<JobResponse> {
+    try {
+      return await this.withDeadline(this.pool.run(job), deadline, job);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      // The worker returns its own failures as data, so a rejection means the job never finished in
+      // one: either it could not be posted (structured clone refused it: an input error) or the
+      // thread died under it.
+      return { kind: 'error', failure: isUndeliverable(error) ? 'input' : 'unexpected', error: toWireError(error) };
+    }
   }
 
   async close(): Promise<void> {
@@ -103,11 +131,21 @@ export class RequestQueue {
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 
-  /** SPEC: after the last attempt the job is parked as failed (kept for the operator). */
-  private park(job: JobRequest, error: string): void {
-    this.options.db
-      .prepare('INSERT INTO failed_jobs (job_id, target, attempts, error, failed_at) VALUES (?, ?, ?, ?, ?)')
-      .run(job.jobId, JSON.stringify(job.target), MAX_ATTEMPTS, error.slice(0, 2000), new Date().toISOString());
-    this.options.logger.error({ jobId: job.jobId, target: job.target, error }, 'job parked as failed');
+  /**
+   * SPEC: after the last attempt the job is parked as failed (kept for the operator). The table is
+   * pruned on each insert so it cannot grow without bound (FAILED_JOBS_RETENTION).
+   */
+  private park(job: JobRequest, error: JobError): void {
+    recordFailedJob(this.options.db, { jobId: job.jobId, target: JSON.stringify(job.target), attempts: MAX_ATTEMPTS, error: error.summary });
+    this.options.logger.error({ err: error, jobId: job.jobId, target: job.target }, 'job parked as failed');
   }
+}
+
+/**
+ * Errors of posting a job to a worker: the structured clone refused the message (a value it
+ * cannot copy, or nesting deep enough to exhaust the stack).
+ */
+function isUndeliverable(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'DataCloneError' || (error instanceof RangeError && /call stack/i.test(error.message));
 }

@@ -5,7 +5,9 @@ import { renderEnvelope } from '../http/envelope.ts';
 import { coreResources } from '../resources/index.ts';
 import { importResourceModule, ResourceRegistry } from '../resources/registry.ts';
 import { openDatabase, type Db } from '../storage/database.ts';
+import { isBusyError, toWireError } from '../queue/job-error.ts';
 import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerInit } from '../queue/messages.ts';
+import { retryWhileBusy } from './busy-retry.ts';
 import { findHandler, runAction } from './dispatch.ts';
 import { loadWorkerModules } from '../modules/worker-modules.ts';
 
@@ -28,11 +30,23 @@ async function load(): Promise<WorkerState> {
 // Loaded as the thread starts, so the first request does not pay for it. A failure fails each job.
 const state: Promise<WorkerState> = load();
 
-/** Runs one job and returns the finished envelope. Unexpected throws fail the job (it is retried). */
+/**
+ * Runs one job and returns the finished envelope. A failure is returned as plain data (a thrown
+ * error would lose its class and code crossing the thread boundary): a locked database after the
+ * retries with backoff is `busy`, anything else `unexpected` (the queue retries it, then parks it).
+ */
 async function runJob(job: JobRequest): Promise<JobResponse> {
   const ageMs = Date.now() - job.enqueuedAt;
   if (!job.ttlExempt && ageMs > job.ttlMs) return { kind: 'expired', ageMs };
+  try {
+    return await retryWhileBusy(() => attempt(job));
+  } catch (error) {
+    return { kind: 'error', failure: isBusyError(error) ? 'busy' : 'unexpected', error: toWireError(error) };
+  }
+}
 
+/** One try of a job; its events are kept only when it succeeds. */
+async function attempt(job: JobRequest): Promise<JobResponse> {
   const { db, registry } = await state;
   const definition = registry.get(job.target.resource);
   const handler = definition && findHandler(definition, job.target.operation);
