@@ -31,15 +31,16 @@ export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allow
 /**
  * API-key-only authentication for endpoints that accept nothing else (the firewall bouncer export).
  * `X-Api-Key` or `Authorization: Bearer`; no JWT, no session, no localhost bypass.
- * Returns the key, or throws 401 (missing or invalid key) or 403 (path or source not allowed).
+ * `method` is the access the endpoint needs (GET for read). Returns the key, or throws 401
+ * (missing or invalid key) or 403 (path or source not allowed).
  */
-export function authenticateApiKeyOnly(services: Services, ctx: Context, path: string = ctx.path): StoredApiKey {
+export function authenticateApiKeyOnly(services: Services, ctx: Context, path: string = ctx.path, method: string = ctx.method): StoredApiKey {
   const credential = presentedCredential(ctx);
   if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
   if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
   const key = resolveApiKey(services, ctx, credential.token);
-  if (!apiKeyMayCall(key, path, ctx.method)) {
-    throw forbidden(`This API key is not allowed to ${ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write'} ${path}.`);
+  if (!apiKeyMayCall(key, path, method)) {
+    throw forbidden(`This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`);
   }
   return key;
 }

@@ -55,9 +55,9 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
     t.server.services.db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
     assertBouncerError(await t.call(STREAM, { headers: { 'X-Api-Key': key } }), 401);
     const cursors = t.server.services.firewall!.cursors;
-    assert.notEqual(cursors.liveVersion(id), undefined);
+    assert.notEqual(cursors.servedVersion(id), undefined);
     cursors.forgetRevokedKeys(); // the minutely prune
-    assert.equal(cursors.liveVersion(id), undefined, 'the revoked key no longer holds a cursor');
+    assert.equal(cursors.servedVersion(id), undefined, 'the revoked key no longer holds a cursor');
     assert.equal(t.server.services.db.prepare('SELECT COUNT(*) FROM bouncer_cursors WHERE key_id = ?').pluck().get(id), 0);
   });
 
@@ -100,7 +100,8 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
     const response = await t.call(STREAM, { method: 'POST', headers: { 'X-Api-Key': writer }, body: {} });
     assertBouncerError(response, 405);
     assert.equal(response.headers.allow, 'GET, HEAD');
-    assertBouncerError(await t.call(STREAM, { method: 'DELETE', headers: { 'X-Api-Key': good } }), 403);
+    // Every export endpoint is part of the read protocol: a read key learns the verb is wrong.
+    assertBouncerError(await t.call(STREAM, { method: 'DELETE', headers: { 'X-Api-Key': good } }), 405);
   });
 });
 
@@ -127,22 +128,34 @@ describe('bouncer export: HEAD and repeated bad credentials', () => {
     const get = await poll(t, key);
     assert.deepEqual(get.deleted.map((d) => d.value), ['10.40.0.1'], 'HEAD left the deletion for the next GET');
     const decisions = await t.call(DECISIONS, { headers: { 'X-Api-Key': key } });
-    assert.deepEqual(decisions.json, get.new, '/v1/decisions lists the active decisions as a flat array');
+    // Nothing active: the LAPI answers null, never an empty list (a live bouncer reads null as "no decision").
+    assert.deepEqual(get.new, []);
+    assert.equal(decisions.text, 'null');
   });
 
-  test('repeated invalid keys from one address end in an http ban: 403 on every route', async () => {
+  test('repeated invalid keys from one address end in an http ban: 403 on every route but the export with a valid key', async () => {
     assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
     for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     const banned = await t.remote('/pbxcore/api/v3/system:ping');
     assert.equal(banned.status, 403);
     assert.equal(banned.json.result, false);
-    const { key } = createTestApiKey(t.server.services.db);
-    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 403, 'even with a valid key');
+    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 403, 'a wrong key from a banned source: banned');
     const bans = await t.call('/pbxcore/api/v3/firewall:getBannedIps');
     assert.deepEqual(
       bans.json.data.map((b: { ip: string; category: string }) => [b.ip, b.category]),
       [[REMOTE, 'http']],
     );
+    const status = await t.call('/pbxcore/api/v3/firewall:getBouncerStatus');
+    const refused = status.json.data.rejections.find((r: { ip: string }) => r.ip === REMOTE);
+    assert.ok(refused && refused.banned === true && refused.count >= 4, JSON.stringify(status.json.data.rejections));
+    // The bouncer's key fixed: served at its next poll, and the ban its wrong key earned is lifted.
+    const { key } = createTestApiKey(t.server.services.db);
+    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200, 'a valid key is served');
+    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200, 'the http ban is lifted');
+    assert.deepEqual((await t.call('/pbxcore/api/v3/firewall:getBannedIps')).json.data, []);
+    const cleared = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data.rejections.find((r: { ip: string }) => r.ip === REMOTE);
+    assert.ok(cleared === undefined || cleared.clearedAt !== null, JSON.stringify(cleared));
+    for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     // Loopback (the host itself) is never banned.
     for (let i = 0; i < 5; i++) assert.equal((await t.call(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     assert.equal((await t.call('/pbxcore/api/v3/system:ping')).status, 200);

@@ -1,44 +1,51 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticateApiKeyOnly } from '../auth/api-key-auth.ts';
+import type { StoredApiKey } from '../auth/api-key-store.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { renderError } from '../http/envelope.ts';
-import { badRequest, HttpError, methodNotAllowed, notFound } from '../http/errors.ts';
+import { badRequest, forbidden, HttpError, methodNotAllowed, notFound, payloadTooLarge } from '../http/errors.ts';
 import { sendEnvelope } from '../http/respond.ts';
 import type { Services } from '../services.ts';
-import { normalizeAddress } from '../firewall/addresses.ts';
+import { isBannedAddress, liftHttpBan } from '../firewall/ban-guard.ts';
+import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
-import { parseAddress } from '../net/cidr.ts';
-import { compressedSnapshot, compressedTail, GZIP_ABOVE_BYTES } from './compressed-snapshot.ts';
+import type { IntrusionDetector } from '../firewall/intrusion-detector.ts';
+import type { BouncerHosts } from './bouncer-hosts.ts';
+import { GZIP_ABOVE_BYTES, type SnapshotCompressor } from './compressed-snapshot.ts';
 import type { CursorStore } from './cursor-store.ts';
-import type { DecisionLog } from './decision-log.ts';
-import type { DecisionSnapshotCache } from './decision-snapshot.ts';
+import { banCandidate, matches, parseDecisionQuery, type Candidate } from './decision-query.ts';
+import { manualEntryJson, snapshotCount, snapshotJson, type DecisionSnapshotCache } from './decision-snapshot.ts';
+import type { DeletedTails } from './deleted-tails.ts';
+import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from './usage-metrics.ts';
 
 export const BOUNCER_PREFIX = '/pbxcore/api/v3/firewall-bouncer';
 const BOUNCER_PATH = /^\/pbxcore\/api\/v3\/firewall-bouncer(?:\/.*)?$/;
 
-const NEW_OPEN = Buffer.from('{"new":[');
-const DELETED_OPEN = '],"deleted":[';
-const ARRAY_OPEN = Buffer.from('[');
-const ARRAY_CLOSE = Buffer.from(']');
+/** `{"new":[`: the start every stream answer shares (and the compressed head begins with). */
+export const NEW_OPEN = Buffer.from('{"new":[');
 
 export interface BouncerParts {
   services: Services;
   state: FirewallState;
+  bans: BanStore;
+  detector: IntrusionDetector;
   snapshots: DecisionSnapshotCache;
-  log: DecisionLog;
+  compressor: SnapshotCompressor;
+  deletedTails: DeletedTails;
   cursors: CursorStore;
+  hosts: BouncerHosts;
 }
 
 /**
  * Sends JSON made of pre-rendered parts without joining them into one buffer: the snapshot is
  * shared by every poll and written as-is. HEAD gets the same headers and no body.
  */
-function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false): void {
+function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false, status = 200): void {
   const length = parts.reduce((sum, part) => sum + part.length, 0);
-  ctx.status = 200;
+  ctx.status = status;
   ctx.respond = false;
-  ctx.res.writeHead(200, {
+  ctx.res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': length,
     'Cache-Control': 'no-store',
@@ -55,37 +62,72 @@ function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false): void {
 
 /**
  * SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key's cursor holds that is
- * gone. Large answers go gzip-compressed to clients that accept it (Go's HTTP client, which
- * CrowdSec bouncers use, always does), from the snapshot's shared compressed form.
+ * gone. Large answers go as one gzip member to clients that accept it (Go's HTTP client, which
+ * CrowdSec bouncers use, always does). The cursor moves only once the whole body was handed to
+ * the socket: a poll cut mid-body leaves it where it was, so its `deleted` come again.
  */
-async function answerStream(ctx: Context, parts: BouncerParts, keyId: number): Promise<void> {
-  const snapshot = parts.snapshots.get();
+async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey): Promise<void> {
   const rawStartup = ctx.query.startup;
   const startup = (Array.isArray(rawStartup) ? rawStartup[rawStartup.length - 1] : rawStartup) === 'true';
-  const cursor = startup ? undefined : parts.cursors.liveVersion(keyId);
-  const deleted = cursor === undefined ? [] : parts.log.deletedSince(cursor);
+  const expanded = key.expandRanges;
+  const latest = parts.snapshots.get();
+  const json = snapshotJson(latest, expanded);
+  const gzip = json.length > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
+  const since = startup ? undefined : parts.cursors.servedVersion(key.id);
+  const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
+  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, json, Buffer.from(tail)];
   // HEAD only checks the key: it must not move the cursor, or its `deleted` would be lost.
-  if (ctx.method === 'GET') parts.cursors.record(keyId, snapshot.version, remoteIp(ctx), snapshot.count, deleted.length);
-  const tail = `${DELETED_OPEN}${deleted.join(',')}]}`;
-  if (snapshot.json.length > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    const head = await compressedSnapshot(snapshot, NEW_OPEN);
-    return sendJsonParts(ctx, [head, compressedTail(tail)], true);
+  if (ctx.method === 'GET') {
+    const ip = remoteIp(ctx);
+    const userAgent = ctx.get('user-agent');
+    ctx.res.once('finish', () => {
+      parts.cursors.record(key.id, snapshot.version, ip, snapshotCount(snapshot, expanded), count);
+      parts.hosts.polled(key.id, ip, userAgent);
+    });
   }
-  sendJsonParts(ctx, [NEW_OPEN, snapshot.json, Buffer.from(tail)]);
+  sendJsonParts(ctx, body, gzip);
 }
 
 /**
- * `GET /v1/decisions`: every active decision, or with `?ip=` (CrowdSec live mode) only those that
- * apply to that address, and `null` when none does, as the CrowdSec local API answers.
+ * `GET /v1/decisions`: the active decisions the LAPI filters select (CrowdSec live mode asks with
+ * `ip`), or `null` when none does, as the CrowdSec local API answers. Never the whole list for a
+ * filter that matches nothing.
  */
 function answerDecisions(ctx: Context, parts: BouncerParts): void {
-  const rawIp = ctx.query.ip;
-  if (rawIp === undefined) return sendJsonParts(ctx, [ARRAY_OPEN, parts.snapshots.get().json, ARRAY_CLOSE]);
-  const text = Array.isArray(rawIp) ? rawIp[rawIp.length - 1]! : rawIp;
-  const address = normalizeAddress(text) === undefined ? undefined : parseAddress(text.trim());
-  if (!address) throw badRequest(`ip: "${text.slice(0, 100)}" is not a valid IPv4 or IPv6 address.`);
-  const found = parts.snapshots.decisionsFor(address);
+  const parsed = parseDecisionQuery(ctx.query);
+  if (!parsed.ok) throw badRequest(parsed.message);
+  const { query } = parsed;
+  const snapshot = parts.snapshots.get();
+  const now = parts.services.clock.now();
+  const candidates: Candidate[] = snapshot.manual.plain.entries.map((entry) => ({ key: entry.key, cidr: entry.cidr, json: () => manualEntryJson(entry) }));
+  // A single-address question needs only that address's bans, not a scan of every ban.
+  const single = query.range?.contains && (query.range.cidr[1] === 32 || query.range.cidr[1] === 128);
+  const bans = single ? parts.bans.forIp(query.range!.cidr[0].toString()) : snapshot.activeBans.filter((ban) => ban.expiresAt > now);
+  for (const ban of bans) candidates.push(banCandidate(ban, () => parts.snapshots.banJson(ban, now)));
+  const found = candidates.filter((candidate) => matches(query, candidate)).map((candidate) => candidate.json());
   sendJsonParts(ctx, [Buffer.from(found.length ? `[${found.join(',')}]` : 'null')]);
+}
+
+/**
+ * `POST /v1/usage-metrics`: the report current bouncers send every 15 minutes. Validated, then
+ * folded into the host's record (type, version, OS, dropped counts per origin). Answered 201 with
+ * no content, as the LAPI does.
+ */
+function acceptUsageMetrics(ctx: Context, parts: BouncerParts, key: StoredApiKey): void {
+  const declared = ctx.request.length;
+  const body = ctx.request.body;
+  if ((declared !== undefined && declared > USAGE_METRICS_MAX_BYTES) || JSON.stringify(body ?? null).length > USAGE_METRICS_MAX_BYTES) {
+    throw payloadTooLarge(USAGE_METRICS_MAX_BYTES);
+  }
+  if (body === undefined) throw badRequest('The usage-metrics body is missing: send the JSON report.');
+  const parsed = usageMetricsSchema.safeParse(body);
+  if (!parsed.success) throw new HttpError(422, [`Invalid usage metrics: ${describeIssues(parsed.error)}.`]);
+  parts.hosts.reported(key.id, remoteIp(ctx), parsed.data, ctx.get('user-agent'));
+  ctx.status = 201;
+  ctx.respond = false;
+  ctx.res.writeHead(201, { 'Content-Length': 0, 'Cache-Control': 'no-store' });
+  ctx.res.end();
 }
 
 /** The bouncer's error shape: the envelope plus a top-level `message`, which CrowdSec clients print. */
@@ -94,21 +136,52 @@ function sendBouncerError(ctx: Context, error: HttpError): void {
   sendEnvelope(ctx, renderError(error.status, error.messages, { message }), error.headers);
 }
 
+const ENDPOINTS: Record<string, string[]> = {
+  '/v1/decisions/stream': ['GET', 'HEAD'],
+  '/v1/decisions': ['GET', 'HEAD'],
+  '/v1/whitelist': ['GET', 'HEAD'],
+  '/v1/usage-metrics': ['POST'],
+};
+
+/**
+ * Authenticates a bouncer: API key only (no JWT, no session, no localhost bypass), checked before
+ * the ban guard. Every endpoint is part of the read protocol, so `read` on the export prefix
+ * covers them all. A refused source is recorded for the console; a banned source that presents a
+ * valid key is served, and its `http` ban (earned with a wrong key) is lifted, so a fixed bouncer
+ * is back within one poll.
+ */
+function authenticateBouncer(ctx: Context, parts: BouncerParts): StoredApiKey {
+  const ip = remoteIp(ctx);
+  const banned = isBannedAddress(parts.bans, ip);
+  let key: StoredApiKey;
+  try {
+    key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX, 'GET');
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    parts.hosts.rejected(ip, null, error.messages.join('; '));
+    if (banned) throw forbidden('Your address is banned by the intrusion-ban rules of this server; present a valid API key or retry after the ban expires.');
+    throw error;
+  }
+  if (banned && liftHttpBan(parts.services, parts.bans, parts.detector, ip, `valid API key #${key.id} presented on the bouncer export`)) {
+    parts.services.logger.info({ ip, keyId: key.id }, 'http ban lifted: a valid bouncer key was presented');
+  }
+  parts.hosts.cleared(ip);
+  return key;
+}
+
 /** Registers `/firewall-bouncer/v1/...`: served on the web thread from the shared snapshot, never through the queue. */
 export function registerBouncerRoutes(router: Router, parts: BouncerParts): void {
   router.all(BOUNCER_PATH, async (ctx) => {
     try {
-      // API key only: no JWT, no session, no localhost bypass. Authentication comes first so an
-      // anonymous caller learns nothing about the paths. allowed_paths are checked against the
-      // export's prefix (SPEC: `/api/v3/firewall-bouncer` for read), which also keeps the v3
-      // grammar parser (and its exceptions) off this hot path.
-      const key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX);
+      // Authentication comes first so an anonymous caller learns nothing about the paths.
+      const key = authenticateBouncer(ctx, parts);
       const sub = ctx.path.slice(BOUNCER_PREFIX.length).replace(/\/+$/, '');
-      const known = sub === '/v1/decisions/stream' || sub === '/v1/decisions' || sub === '/v1/whitelist';
-      if (!known) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
-      if (sub === '/v1/decisions/stream') return await answerStream(ctx, parts, key.id);
+      const verbs = ENDPOINTS[sub];
+      if (!verbs) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
+      if (!verbs.includes(ctx.method)) throw methodNotAllowed(`${ctx.method} is not allowed here; use ${verbs.join(' or ')}.`, verbs);
+      if (sub === '/v1/decisions/stream') return await answerStream(ctx, parts, key);
       if (sub === '/v1/decisions') return answerDecisions(ctx, parts);
+      if (sub === '/v1/usage-metrics') return acceptUsageMetrics(ctx, parts, key);
       return sendJsonParts(ctx, [Buffer.from(parts.state.whitelistJson)]);
     } catch (error) {
       if (error instanceof HttpError) return sendBouncerError(ctx, error);

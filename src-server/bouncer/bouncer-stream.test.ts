@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { ManualClock } from '../clock.ts';
+import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
@@ -43,7 +44,7 @@ describe('decision stream: snapshot and rules 1-5', () => {
       type: 'ban',
       scope: 'Range',
       value: '203.0.113.0/24',
-      duration: '8760h',
+      duration: MANUAL_DURATION,
       scenario: 'pbx/manual',
     });
     assert.equal(byValue['198.51.100.7'].scope, 'Ip');
@@ -210,7 +211,7 @@ describe('decision stream: per-key cursors', () => {
     assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.2' } })).status, 200);
     const next = await poll(t, key);
     assert.deepEqual(values(next.deleted), ['198.51.100.1 pbx/manual']);
-    assert.equal(next.deleted[0]!.duration, '8760h');
+    assert.equal(next.deleted[0]!.duration, MANUAL_DURATION);
     assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.1,198.51.100.2' } })).status, 200);
     const again = await poll(t, key);
     assert.deepEqual(again.deleted, []);
@@ -229,7 +230,7 @@ describe('decision stream: per-key cursors', () => {
       if (i > 0) await new Promise((r) => setTimeout(r, 100));
       const status = await t.call('/pbxcore/api/v3/firewall:getBouncerStatus');
       assert.equal(status.status, 200);
-      row = status.json.data.find((r: { keyId: number }) => r.keyId === id);
+      row = status.json.data.bouncers.find((r: { keyId: number }) => r.keyId === id);
     }
     assert.ok(row);
     assert.equal(row.description, 'status probe');
@@ -282,7 +283,7 @@ describe('decision stream: time (injectable clock)', () => {
     assert.equal(snapshots.builds, builds + 1);
   });
 
-  test('a cursor expires after 1 h without a poll and each poll renews it', async () => {
+  test('a cursor silent for over 1 h is still diffed: its deletions come at its next poll', async () => {
     const key = createTestApiKey(t.server.services.db).key;
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.10, 198.51.100.11' });
     await poll(t, key);
@@ -294,9 +295,11 @@ describe('decision stream: time (injectable clock)', () => {
 
     await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' });
     clock.advance(60 * 60_000);
-    const afterExpiry = await poll(t, key);
-    assert.deepEqual(afterExpiry.deleted, [], 'an expired cursor is a first poll: full snapshot, nothing deleted');
-    assert.ok(!values(afterExpiry.new).includes('198.51.100.11 pbx/manual'));
+    clock.advance(3 * 24 * 60 * 60_000);
+    const afterOutage = await poll(t, key);
+    assert.deepEqual(values(afterOutage.deleted), ['198.51.100.11 pbx/manual'], 'removed during a 3-day outage, still deleted');
+    assert.ok(!values(afterOutage.new).includes('198.51.100.11 pbx/manual'));
+    assert.deepEqual((await poll(t, key)).deleted, [], 'and only once');
   });
 });
 

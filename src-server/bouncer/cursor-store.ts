@@ -65,14 +65,16 @@ export class CursorStore {
     );
   }
 
-  /** The version a key was last served, unless its cursor is missing or expired. */
-  liveVersion(keyId: number): number | undefined {
-    const cursor = this.cursors.get(keyId);
-    if (!cursor || cursor.version === null || cursor.expiresAt === null || cursor.expiresAt <= this.clock.now()) return undefined;
-    return cursor.version;
+  /**
+   * The version a key was last served, expired or not: after 1 h of silence a cursor no longer
+   * holds the decision log back, but a returning bouncer is still diffed against where it was, as
+   * far as the log's kept history reaches (DecisionLog.removedSince).
+   */
+  servedVersion(keyId: number): number | undefined {
+    return this.cursors.get(keyId)?.version ?? undefined;
   }
 
-  /** Stores what a poll served and renews the cursor's lifetime. */
+  /** Stores what a poll served and renews the cursor's lifetime. Called only once the whole answer was written. */
   record(keyId: number, version: number, ip: string, newCount: number, deletedCount: number): void {
     const now = this.clock.now();
     const previous = this.cursors.get(keyId);

@@ -1,40 +1,70 @@
 import type { Db } from '../storage/database.ts';
-import { deletedDecisionJson, type DecisionKey, type Scenario } from '../firewall/decisions.ts';
+import { identityOf, type DecisionKey, type Scenario } from '../firewall/decisions.ts';
+
+/**
+ * Removals are kept at least this long, whatever the cursors: a bouncer back from an outage longer
+ * than the 1 h cursor lifetime still gets them in `deleted` (ARCHITECTURE "Cursors").
+ */
+export const REMOVAL_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** One lifetime of a decision in the published set: present for versions [addedVersion, removedVersion). */
 interface RemovedLifetime {
-  id: number;
+  key: DecisionKey;
+  identity: string;
   addedVersion: number;
   removedVersion: number;
-  /** Its JSON as listed in `deleted`, rendered once. */
-  json: string;
+  /** Epoch ms of the removal, for the retention. */
+  removedAt: number;
+}
+
+/** What a cursor at some version must be told was removed since. */
+export interface Removals {
+  keys: DecisionKey[];
+  /**
+   * False when the cursor is older than the kept history: then `keys` is every kept removal that
+   * is not published now (a superset; deleting what a bouncer does not hold is harmless).
+   */
+  complete: boolean;
 }
 
 /**
- * The durable history of the published decision set. Every change of membership gets a new
- * version; a bouncer's cursor is just the version it was last served. So 1,000 keys share one
- * log instead of each holding 100k ids, and `deleted` for a cursor at version v is every
- * decision alive at v that is gone now. The log lives in SQLite, so a restart (and whatever
- * changed while the server was down) still reaches every cursor.
+ * The durable history of the published decision set, keyed by decision identity (value, scenario).
+ * Every change of membership gets a new version; a bouncer's cursor is just the version it was
+ * last served. So 1,000 keys share one log instead of each holding 100k ids, and `deleted` for a
+ * cursor at version v is every decision alive at v that is gone now. The log lives in SQLite, so a
+ * restart (and whatever changed while the server was down) still reaches every cursor.
  */
 export class DecisionLog {
   /** Current membership version. */
   version = 0;
-  private readonly published = new Map<number, { key: DecisionKey; addedVersion: number }>();
+  /** Removals up to this version were pruned: a cursor older than it cannot be diffed exactly. */
+  horizon = 0;
+  private readonly published = new Map<string, { key: DecisionKey; addedVersion: number }>();
   /** Sorted by removedVersion (appends only ever use a newer version). */
   private removed: RemovedLifetime[] = [];
+  private readonly statements;
 
   constructor(private readonly db: Db) {
-    const row = db.prepare("SELECT value FROM bouncer_state WHERE name = 'version'").get() as { value: number } | undefined;
-    this.version = row?.value ?? 0;
+    const state = (name: string) => (db.prepare('SELECT value FROM bouncer_state WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
+    this.version = state('version');
+    this.horizon = state('horizon');
     const rows = db
-      .prepare('SELECT decision_id, added_version, removed_version, value, scenario FROM bouncer_decisions ORDER BY removed_version, added_version')
-      .all() as Array<{ decision_id: number; added_version: number; removed_version: number | null; value: string; scenario: Scenario }>;
+      .prepare('SELECT value, scenario, added_version, removed_version, removed_at FROM bouncer_decisions ORDER BY removed_version, added_version')
+      .all() as Array<{ value: string; scenario: Scenario; added_version: number; removed_version: number | null; removed_at: number | null }>;
     for (const row of rows) {
       const key = { value: row.value, scenario: row.scenario };
-      if (row.removed_version === null) this.published.set(row.decision_id, { key, addedVersion: row.added_version });
-      else this.removed.push({ id: row.decision_id, addedVersion: row.added_version, removedVersion: row.removed_version, json: deletedDecisionJson(key) });
+      const identity = identityOf(key);
+      if (row.removed_version === null) this.published.set(identity, { key, addedVersion: row.added_version });
+      else this.removed.push({ key, identity, addedVersion: row.added_version, removedVersion: row.removed_version, removedAt: row.removed_at ?? 0 });
     }
+    this.statements = {
+      markRemoved: db.prepare(
+        'UPDATE bouncer_decisions SET removed_version = ?, removed_at = ? WHERE value = ? AND scenario = ? AND removed_version IS NULL',
+      ),
+      insert: db.prepare('INSERT INTO bouncer_decisions (value, scenario, added_version) VALUES (?, ?, ?)'),
+      setState: db.prepare('INSERT INTO bouncer_state (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
+      prune: db.prepare('DELETE FROM bouncer_decisions WHERE removed_version IS NOT NULL AND removed_version <= ?'),
+    };
   }
 
   /** Number of decisions in the published set. */
@@ -42,66 +72,92 @@ export class DecisionLog {
     return this.published.size;
   }
 
-  /** Number of removed lifetimes still kept for some cursor. */
+  /** Number of removed lifetimes still kept. */
   get removedCount(): number {
     return this.removed.length;
   }
 
   /**
-   * Records `current` as the published set. When membership changed, the version moves on and
-   * the change is written in one transaction. Returns the (possibly unchanged) version.
+   * Records `current` (identity to key) as the published set. When membership changed, the version
+   * moves on and the change is written in one transaction. Returns the (possibly unchanged) version.
    */
-  publish(current: ReadonlyMap<number, DecisionKey>): number {
-    const added: Array<[number, DecisionKey]> = [];
-    const gone: number[] = [];
-    for (const [id, key] of current) if (!this.published.has(id)) added.push([id, key]);
-    for (const id of this.published.keys()) if (!current.has(id)) gone.push(id);
+  publish(current: ReadonlyMap<string, DecisionKey>, now: number): number {
+    const added: Array<[string, DecisionKey]> = [];
+    const gone: string[] = [];
+    for (const [identity, key] of current) if (!this.published.has(identity)) added.push([identity, key]);
+    for (const identity of this.published.keys()) if (!current.has(identity)) gone.push(identity);
     if (added.length === 0 && gone.length === 0) return this.version;
 
     const version = this.version + 1;
-    const markRemoved = this.db.prepare('UPDATE bouncer_decisions SET removed_version = ? WHERE decision_id = ? AND removed_version IS NULL');
-    const insert = this.db.prepare(
-      'INSERT OR REPLACE INTO bouncer_decisions (decision_id, added_version, removed_version, value, scenario) VALUES (?, ?, NULL, ?, ?)',
-    );
+    const { markRemoved, insert, setState } = this.statements;
     this.db.transaction(() => {
-      for (const id of gone) markRemoved.run(version, id);
-      for (const [id, key] of added) insert.run(id, version, key.value, key.scenario);
-      this.db.prepare("INSERT INTO bouncer_state (name, value) VALUES ('version', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value").run(version);
+      for (const identity of gone) {
+        const { key } = this.published.get(identity)!;
+        markRemoved.run(version, now, key.value, key.scenario);
+      }
+      for (const [, key] of added) insert.run(key.value, key.scenario, version);
+      setState.run('version', version);
     })();
 
-    for (const id of gone) {
-      const entry = this.published.get(id)!;
-      this.published.delete(id);
-      this.removed.push({ id, addedVersion: entry.addedVersion, removedVersion: version, json: deletedDecisionJson(entry.key) });
+    for (const identity of gone) {
+      const entry = this.published.get(identity)!;
+      this.published.delete(identity);
+      this.removed.push({ key: entry.key, identity, addedVersion: entry.addedVersion, removedVersion: version, removedAt: now });
     }
-    for (const [id, key] of added) this.published.set(id, { key, addedVersion: version });
+    for (const [identity, key] of added) this.published.set(identity, { key, addedVersion: version });
     this.version = version;
     return version;
   }
 
   /**
-   * The decisions a cursor at `since` still holds that are not in the published set now, as JSON.
-   * Costs only the removals made after `since`.
+   * The decisions a cursor at `since` held that are gone at version `until` (default: now). Costs
+   * only the removals made after `since` (all kept removals when `since` predates the kept history).
    */
-  deletedSince(since: number): string[] {
-    if (since >= this.version) return [];
-    const out: string[] = [];
-    const seen = new Set<number>();
-    for (let i = this.firstRemovedAfter(since); i < this.removed.length; i++) {
+  removedSince(since: number, until: number = this.version): Removals {
+    if (since >= until) return { keys: [], complete: true };
+    const complete = since >= this.horizon;
+    const end = this.firstRemovedAfter(until);
+    // Alive at `until`: published since then or earlier, or removed only after it.
+    const aliveAtUntil = (identity: string): boolean => {
+      const live = this.published.get(identity);
+      if (live && live.addedVersion <= until) return true;
+      for (let i = end; i < this.removed.length; i++) {
+        const later = this.removed[i]!;
+        if (later.identity === identity && later.addedVersion <= until) return true;
+      }
+      return false;
+    };
+    const keys: DecisionKey[] = [];
+    const seen = new Set<string>();
+    for (let i = complete ? this.firstRemovedAfter(since) : 0; i < end; i++) {
       const entry = this.removed[i]!;
-      if (entry.addedVersion > since || this.published.has(entry.id) || seen.has(entry.id)) continue;
-      seen.add(entry.id);
-      out.push(entry.json);
+      if ((complete && entry.addedVersion > since) || seen.has(entry.identity)) continue;
+      seen.add(entry.identity);
+      if (!aliveAtUntil(entry.identity)) keys.push(entry.key);
     }
-    return out;
+    return { keys, complete };
   }
 
-  /** Drops removals no live cursor can still need (all cursors are at `oldestInUse` or later). */
-  prune(oldestInUse: number): void {
-    const keepFrom = this.firstRemovedAfter(oldestInUse);
+  /**
+   * Drops removals older than the retention that no live cursor still needs (every live cursor is
+   * at `oldestLiveVersion` or later; undefined when none is live).
+   */
+  prune(now: number, oldestLiveVersion: number | undefined): void {
+    const limit = oldestLiveVersion ?? Infinity;
+    let keepFrom = 0;
+    while (keepFrom < this.removed.length) {
+      const entry = this.removed[keepFrom]!;
+      if (entry.removedAt > now - REMOVAL_RETENTION_MS || entry.removedVersion > limit) break;
+      keepFrom++;
+    }
     if (keepFrom === 0) return;
+    const horizon = this.removed[keepFrom - 1]!.removedVersion;
     this.removed = this.removed.slice(keepFrom);
-    this.db.prepare('DELETE FROM bouncer_decisions WHERE removed_version IS NOT NULL AND removed_version <= ?').run(oldestInUse);
+    this.horizon = Math.max(this.horizon, horizon);
+    this.db.transaction(() => {
+      this.statements.prune.run(horizon);
+      this.statements.setState.run('horizon', this.horizon);
+    })();
   }
 
   private firstRemovedAfter(version: number): number {

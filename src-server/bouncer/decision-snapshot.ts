@@ -1,43 +1,119 @@
-import type ipaddr from 'ipaddr.js';
 import type { Clock } from '../clock.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
-import { decisionParts, MANUAL_DURATION, MANUAL_SCENARIO, secondsLeft, type DecisionKey } from '../firewall/decisions.ts';
+import {
+  decisionParts,
+  identityOf,
+  MANUAL_DURATION,
+  MANUAL_SCENARIO,
+  secondsLeft,
+  type DecisionKey,
+  type DecisionParts,
+} from '../firewall/decisions.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
 import { manualBanValues } from '../firewall/filters.ts';
+import { expandRange } from '../firewall/range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
+
+/** One published decision with its identity and prepared JSON pieces. */
+export interface DecisionEntry {
+  key: DecisionKey;
+  identity: string;
+  parts: DecisionParts;
+}
+
+/** The filter-derived decisions of one configuration revision, in one output form. */
+export interface ManualForm {
+  entries: Array<DecisionEntry & { cidr: Cidr }>;
+  /** Their JSON joined with commas (no brackets). */
+  json: Buffer;
+  identities: ReadonlySet<string>;
+}
+
+/** The filter-derived decisions of one configuration revision; shared by every snapshot until it changes. */
+export interface ManualSet {
+  revision: number;
+  plain: ManualForm;
+  /** For keys with `expand_ranges`: ranges up to the limit as one Ip decision per address (made on first use). */
+  expanded(): ManualForm;
+}
 
 /** The active decisions as served to every poll until the next rebuild. */
 export interface DecisionSnapshot {
   /** Decision-log version of this membership. */
   version: number;
-  count: number;
-  /** The decisions' JSON joined with commas, without brackets: the `new` array's content. */
-  json: Buffer;
+  manual: ManualSet;
+  /** The ban decisions' JSON joined with commas (no brackets). */
+  bans: Buffer;
+  banCount: number;
+  /** The bans in force when built, for /v1/decisions queries. */
+  activeBans: readonly ActiveBan[];
   builtAt: number;
 }
 
 /** Durations tick: a snapshot with bans is rebuilt at most this often. */
 export const TICK_MS = 1000;
 
-type Parts = { id: number; head: string; tail: string };
+/** A filter-derived decision's JSON (its duration never changes). */
+export const manualEntryJson = (entry: DecisionEntry) => entry.parts.head + MANUAL_DURATION + entry.parts.tail;
+
+function manualForm(entries: Array<DecisionEntry & { cidr: Cidr }>): ManualForm {
+  return { entries, json: Buffer.from(entries.map(manualEntryJson).join(',')), identities: new Set(entries.map((e) => e.identity)) };
+}
+
+function entryOf(key: DecisionKey): DecisionEntry {
+  return { key, identity: identityOf(key), parts: decisionParts(key) };
+}
+
+/** The filter entries as published to expanding keys: every range within the limit becomes its addresses, once each. */
+function expandedForm(plain: ManualForm): ManualForm {
+  const entries: Array<DecisionEntry & { cidr: Cidr }> = [];
+  const seen = new Set<string>();
+  const add = (key: DecisionKey, cidr: Cidr) => {
+    const entry = entryOf(key);
+    if (seen.has(entry.identity)) return;
+    seen.add(entry.identity);
+    entries.push({ ...entry, cidr });
+  };
+  for (const entry of plain.entries) {
+    const addresses = expandRange(entry.key.value);
+    if (!addresses) add(entry.key, entry.cidr);
+    else for (const value of addresses) add({ value, scenario: MANUAL_SCENARIO }, parseCidr(value)!);
+  }
+  return manualForm(entries);
+}
+
+/** Full JSON (comma-joined, no brackets) of a snapshot's decisions in one form. */
+export function snapshotJson(snapshot: DecisionSnapshot, expanded = false): Buffer {
+  const manual = expanded ? snapshot.manual.expanded() : snapshot.manual.plain;
+  if (manual.json.length === 0) return snapshot.bans;
+  if (snapshot.bans.length === 0) return manual.json;
+  return Buffer.concat([manual.json, Buffer.from(','), snapshot.bans]);
+}
+
+/** How many decisions a snapshot publishes in one form. */
+export function snapshotCount(snapshot: DecisionSnapshot, expanded = false): number {
+  return (expanded ? snapshot.manual.expanded() : snapshot.manual.plain).entries.length + snapshot.banCount;
+}
 
 /**
  * Builds the decision snapshot once per change (filters, fail2ban rules, a ban added or
  * lifted, a ban reaching its expiry) and at most once a second while ban durations tick.
- * Every poll shares it; nothing is serialised per caller. Each decision's JSON is prepared once
- * around its duration, so a tick only concatenates strings.
+ * Every poll shares it; nothing is serialised per caller. The filter part is rebuilt only when the
+ * configuration changes, and each ban's JSON is prepared once around its duration, so a tick only
+ * concatenates strings. Decisions are unique by (value, scenario): an id shared by two is harmless.
  */
 export class DecisionSnapshotCache {
   private current: DecisionSnapshot | undefined;
-  private configRevision = -1;
+  private manual: ManualSet | undefined;
   private banRevision = -1;
   private nextExpiry = Infinity;
   private hasBans = false;
-  private manual: Array<{ parts: Parts; key: DecisionKey; json: string; cidr: Cidr }> = [];
-  private readonly banParts = new WeakMap<ActiveBan, Parts>();
+  private readonly banEntries = new WeakMap<ActiveBan, DecisionEntry>();
   /** How many times the snapshot was built (tests and the benchmark read it). */
   builds = 0;
+  /** How many times membership changed and was published to the log. */
+  publishes = 0;
 
   constructor(
     private readonly state: FirewallState,
@@ -49,66 +125,57 @@ export class DecisionSnapshotCache {
   /** The snapshot for a poll now, rebuilt first only when something changed or durations ticked. */
   get(): DecisionSnapshot {
     const now = this.clock.now();
-    const membershipStale =
-      this.state.revision !== this.configRevision || this.bans.revision !== this.banRevision || now >= this.nextExpiry;
+    const membershipStale = this.state.revision !== this.manual?.revision || this.bans.revision !== this.banRevision || now >= this.nextExpiry;
     const ticked = this.hasBans && now - (this.current?.builtAt ?? 0) >= TICK_MS;
     if (!this.current || membershipStale || ticked) this.current = this.build(now, membershipStale || !this.current);
     return this.current;
   }
 
-  /**
-   * The active decisions that apply to one address, as JSON (CrowdSec live mode asks
-   * `GET /v1/decisions?ip=`): filter entries whose range holds it, and its bans.
-   */
-  decisionsFor(address: ipaddr.IPv4 | ipaddr.IPv6): string[] {
-    this.get();
-    const now = this.clock.now();
-    const out: string[] = [];
-    for (const entry of this.manual) {
-      if (entry.cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(entry.cidr as [ipaddr.IPv4, number])) out.push(entry.json);
-    }
-    for (const ban of this.bans.forIp(address.toString())) {
-      const parts = decisionParts({ value: ban.ip, scenario: `pbx/${ban.category}` });
-      out.push(parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail);
-    }
-    return out;
+  /** The JSON of one ban decision as of `now`. */
+  banJson(ban: ActiveBan, now: number): string {
+    const { parts } = this.banEntry(ban);
+    return parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail;
+  }
+
+  private banEntry(ban: ActiveBan): DecisionEntry {
+    let entry = this.banEntries.get(ban);
+    if (!entry) this.banEntries.set(ban, (entry = entryOf({ value: ban.ip, scenario: `pbx/${ban.category}` })));
+    return entry;
+  }
+
+  private manualSet(): ManualSet {
+    if (this.manual?.revision === this.state.revision) return this.manual;
+    const plain = manualForm(
+      manualBanValues(this.state.filters).map((value) => ({ ...entryOf({ value, scenario: MANUAL_SCENARIO }), cidr: parseCidr(value)! })),
+    );
+    let expanded: ManualForm | undefined;
+    return (this.manual = { revision: this.state.revision, plain, expanded: () => (expanded ??= expandedForm(plain)) });
   }
 
   private build(now: number, membershipStale: boolean): DecisionSnapshot {
-    if (this.state.revision !== this.configRevision) {
-      this.manual = manualBanValues(this.state.filters).map((value) => {
-        const key: DecisionKey = { value, scenario: MANUAL_SCENARIO };
-        const parts = decisionParts(key);
-        return { parts, key, json: parts.head + MANUAL_DURATION + parts.tail, cidr: parseCidr(value)! };
-      });
-      this.configRevision = this.state.revision;
-    }
+    const manual = this.manualSet();
     this.banRevision = this.bans.revision;
     const active = this.bans.active();
 
     const fragments: string[] = [];
-    const seen = new Set<number>();
-    const members = membershipStale ? new Map<number, DecisionKey>() : undefined;
-    for (const entry of this.manual) {
-      if (seen.has(entry.parts.id)) continue;
-      seen.add(entry.parts.id);
-      fragments.push(entry.json);
-      members?.set(entry.parts.id, entry.key);
-    }
+    const members = membershipStale ? new Map<string, DecisionKey>() : undefined;
+    if (members) for (const entry of manual.plain.entries) members.set(entry.identity, entry.key);
     let nextExpiry = Infinity;
     for (const ban of active) {
-      let parts = this.banParts.get(ban);
-      if (!parts) this.banParts.set(ban, (parts = decisionParts({ value: ban.ip, scenario: `pbx/${ban.category}` })));
-      if (seen.has(parts.id)) continue;
-      seen.add(parts.id);
+      const { parts, identity, key } = this.banEntry(ban);
       if (ban.expiresAt < nextExpiry) nextExpiry = ban.expiresAt;
       fragments.push(parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail);
-      members?.set(parts.id, { value: ban.ip, scenario: `pbx/${ban.category}` });
+      members?.set(identity, key);
     }
     this.nextExpiry = nextExpiry;
     this.hasBans = active.length > 0;
-    const version = members ? this.log.publish(members) : this.current!.version;
+    let version = this.current?.version ?? this.log.version;
+    if (members) {
+      const published = this.log.publish(members, now);
+      if (published !== version) this.publishes++;
+      version = published;
+    }
     this.builds++;
-    return { version, count: fragments.length, json: Buffer.from(fragments.join(',')), builtAt: now };
+    return { version, manual, bans: Buffer.from(fragments.join(',')), banCount: fragments.length, activeBans: active, builtAt: now };
   }
 }

@@ -5,18 +5,32 @@ export const BAN_CATEGORIES = ['sip', 'http', 'ami', 'iax'] as const;
 export type BanCategory = (typeof BAN_CATEGORIES)[number];
 
 export const MANUAL_SCENARIO = 'pbx/manual';
-/** Filter deny entries never expire on their own; they are published with a one-year duration. */
-export const MANUAL_DURATION = '8760h';
+
+/**
+ * The longest duration any decision carries: ipset's maximum timeout (2147483 s, about 24.8 days).
+ * The firewall bouncer's iptables mode warns on every poll about anything longer.
+ */
+export const MAX_DECISION_SECONDS = 2_147_483;
+
+/**
+ * Filter deny entries never expire on their own. They are published with the longest whole-hour
+ * duration under MAX_DECISION_SECONDS, and every poll publishes it afresh: ipset refreshes the
+ * timeout on each add, and nftables re-adds an element as soon as it has timed out.
+ */
+export const MANUAL_DURATION = `${Math.floor(MAX_DECISION_SECONDS / 3600)}h`;
 
 export type Scenario = `pbx/${BanCategory}` | typeof MANUAL_SCENARIO;
 
-/** The identity of a decision: what the decision id is computed from. */
+/** The identity of a decision: decisions are unique by (value, scenario); the id is only a label. */
 export interface DecisionKey {
   value: string;
   scenario: Scenario;
 }
 
-/** SPEC: crc32(value + scenario) & 0x7fffffff (Node's zlib.crc32, available since 20.15). */
+/** The identity as one string, for maps and sets (a space never occurs in an address or scenario). */
+export const identityOf = (key: DecisionKey): string => `${key.scenario} ${key.value}`;
+
+/** SPEC: crc32(value + scenario) & 0x7fffffff (Node's zlib.crc32, available since 20.15). Two decisions may share it. */
 export function decisionId(value: string, scenario: string): number {
   return crc32(value + scenario) & 0x7fffffff;
 }
@@ -24,11 +38,15 @@ export function decisionId(value: string, scenario: string): number {
 export const originOf = (scenario: string) => (scenario === MANUAL_SCENARIO ? 'pbx-networkfilters' : 'pbx-fail2ban');
 export const scopeOf = (value: string) => (value.includes('/') ? 'Range' : 'Ip');
 
-/**
- * A decision's JSON split around its duration, so a snapshot rebuild only concatenates
- * `head + duration + tail` instead of serialising objects again. Field order follows the SPEC table.
- */
-export function decisionParts(key: DecisionKey): { id: number; head: string; tail: string } {
+/** A decision's JSON split around its duration: a snapshot rebuild only concatenates `head + duration + tail`. */
+export interface DecisionParts {
+  id: number;
+  head: string;
+  tail: string;
+}
+
+/** Field order follows the SPEC table. */
+export function decisionParts(key: DecisionKey): DecisionParts {
   const id = decisionId(key.value, key.scenario);
   const head =
     `{"id":${id},"origin":"${originOf(key.scenario)}","type":"ban","scope":"${scopeOf(key.value)}",` +
@@ -36,9 +54,9 @@ export function decisionParts(key: DecisionKey): { id: number; head: string; tai
   return { id, head, tail: `","scenario":"${key.scenario}"}` };
 }
 
-/** Whole seconds left, at least 1 (ARCHITECTURE "Decisions from bans"). */
+/** Whole seconds left, at least 1 (ARCHITECTURE "Decisions from bans") and at most MAX_DECISION_SECONDS. */
 export function secondsLeft(expiresAt: number, now: number): number {
-  return Math.max(1, Math.ceil((expiresAt - now) / 1000));
+  return Math.min(MAX_DECISION_SECONDS, Math.max(1, Math.ceil((expiresAt - now) / 1000)));
 }
 
 /**

@@ -1,7 +1,10 @@
-import { registerBouncerRoutes } from '../bouncer/bouncer-routes.ts';
+import { BouncerHosts } from '../bouncer/bouncer-hosts.ts';
+import { BOUNCER_PREFIX, NEW_OPEN, registerBouncerRoutes } from '../bouncer/bouncer-routes.ts';
+import { SnapshotCompressor } from '../bouncer/compressed-snapshot.ts';
 import { CursorStore } from '../bouncer/cursor-store.ts';
 import { DecisionLog } from '../bouncer/decision-log.ts';
 import { DecisionSnapshotCache } from '../bouncer/decision-snapshot.ts';
+import { DeletedTails } from '../bouncer/deleted-tails.ts';
 import type { Feature } from '../features.ts';
 import type { Services } from '../services.ts';
 import { normalizeAddress } from './addresses.ts';
@@ -24,7 +27,10 @@ export interface FirewallService {
   detector: IntrusionDetector;
   snapshots: DecisionSnapshotCache;
   log: DecisionLog;
+  compressor: SnapshotCompressor;
+  deletedTails: DeletedTails;
   cursors: CursorStore;
+  hosts: BouncerHosts;
 }
 
 /** Builds the firewall's web-thread parts from the database. */
@@ -38,7 +44,10 @@ export function createFirewallService(services: Services): FirewallService {
     log,
     detector: new IntrusionDetector(state, bans, services.clock),
     snapshots: new DecisionSnapshotCache(state, bans, log, services.clock),
+    compressor: new SnapshotCompressor(NEW_OPEN),
+    deletedTails: new DeletedTails(log),
     cursors: new CursorStore(services.db, services.clock),
+    hosts: new BouncerHosts(services.db, services.clock),
   };
 }
 
@@ -54,7 +63,8 @@ export const firewallFeature: Feature = {
     services.firewall = firewall;
     const prune = () => {
       firewall.cursors.forgetRevokedKeys();
-      firewall.log.prune(firewall.cursors.oldestLiveVersion() ?? firewall.log.version);
+      firewall.hosts.prune(services.clock.now());
+      firewall.log.prune(services.clock.now(), firewall.cursors.oldestLiveVersion());
     };
 
     const unsubscribe = [
@@ -75,16 +85,20 @@ export const firewallFeature: Feature = {
     prune();
     const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
     pruneTimer.unref();
-    const flushTimer = setInterval(() => firewall.cursors.flush(), CURSOR_FLUSH_MS);
+    const flushTimer = setInterval(() => {
+      firewall.cursors.flush();
+      firewall.hosts.flush();
+    }, CURSOR_FLUSH_MS);
     flushTimer.unref();
 
     return {
-      guards: [banGuard(firewall.bans), requestRateGuard(firewall.state, services.clock)],
+      guards: [banGuard(firewall.bans, (path) => path.startsWith(BOUNCER_PREFIX)), requestRateGuard(firewall.state, services.clock)],
       routes: (router) => registerBouncerRoutes(router, { services, ...firewall }),
       stop() {
         clearInterval(pruneTimer);
         clearInterval(flushTimer);
         firewall.cursors.flush();
+        firewall.hosts.flush();
         for (const off of unsubscribe) off();
       },
     };

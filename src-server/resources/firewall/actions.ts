@@ -86,7 +86,7 @@ export const firewallActions: ResourceActions = {
       ctx.emit({ type: 'bans-lifted', ip });
       return ok({ ip, lifted });
     },
-    getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db)),
+    getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);
       const minutes = raw === undefined ? 60 : Number(raw);

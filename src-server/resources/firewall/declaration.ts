@@ -65,7 +65,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       description: 'Lifts every ban (all categories) of `ip`.',
       input: z.object({ ip: z.string() }),
     },
-    getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Per API key: last poll time, source IP and counts.' },
+    getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.' },
     getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans in force per category, one point per minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax}]}.' },
     getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
   },

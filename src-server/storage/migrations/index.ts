@@ -4,10 +4,11 @@ import { keysAndFiltersMigration } from './002-keys-and-filters.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
+import { decisionIdentityMigration } from './022-decision-identity.ts';
 import { peerStateMigration } from './030-peer-state.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, accountsAndSessionsMigration, firewallMigration, bouncerExportOptionsMigration, peerStateMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, accountsAndSessionsMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, peerStateMigration];

@@ -1,0 +1,54 @@
+import { deletedDecisionJson, identityOf, MANUAL_SCENARIO, type DecisionKey } from '../firewall/decisions.ts';
+import { expandRange } from '../firewall/range-expansion.ts';
+import type { DecisionLog } from './decision-log.ts';
+import type { DecisionSnapshot } from './decision-snapshot.ts';
+
+const DELETED_OPEN = '],"deleted":[';
+/** Distinct (cursor, snapshot, form) answers kept per log version; keys polling in step share one. */
+const MAX_CACHED = 4096;
+
+/**
+ * The end of a stream answer, `],"deleted":[…]}`, for a cursor at `since` served `snapshot`.
+ * Rendered once per (cursor version, snapshot version, form) and shared: after a change, the
+ * thousand keys that were all at the previous version get the same string, not a thousand renders.
+ */
+export class DeletedTails {
+  private readonly cache = new Map<string, { tail: string; count: number }>();
+  private cachedAt = -1;
+
+  constructor(private readonly log: DecisionLog) {}
+
+  tail(since: number | undefined, snapshot: DecisionSnapshot, expanded: boolean): { tail: string; count: number } {
+    if (since === undefined || since >= snapshot.version) return { tail: `${DELETED_OPEN}]}`, count: 0 };
+    if (this.cachedAt !== this.log.version || this.cache.size >= MAX_CACHED) {
+      this.cache.clear();
+      this.cachedAt = this.log.version;
+    }
+    const cacheKey = `${since}:${snapshot.version}:${expanded ? 1 : 0}`;
+    let hit = this.cache.get(cacheKey);
+    if (!hit) {
+      const { keys } = this.log.removedSince(since, snapshot.version);
+      const json = (expanded ? expandKeys(keys, snapshot) : keys).map(deletedDecisionJson);
+      hit = { tail: `${DELETED_OPEN}${json.join(',')}]}`, count: json.length };
+      this.cache.set(cacheKey, hit);
+    }
+    return hit;
+  }
+}
+
+/** Removed ranges as their addresses, for keys that were served them that way, minus what is still published. */
+function expandKeys(keys: DecisionKey[], snapshot: DecisionSnapshot): DecisionKey[] {
+  const stillPublished = snapshot.manual.expanded().identities;
+  const out: DecisionKey[] = [];
+  const seen = new Set<string>();
+  for (const key of keys) {
+    const addresses = key.scenario === MANUAL_SCENARIO ? expandRange(key.value) : undefined;
+    for (const value of addresses ?? [key.value]) {
+      const identity = identityOf({ value, scenario: key.scenario });
+      if (seen.has(identity) || stillPublished.has(identity)) continue;
+      seen.add(identity);
+      out.push({ value, scenario: key.scenario });
+    }
+  }
+  return out;
+}
