@@ -17,6 +17,7 @@ const envNames: Record<string, keyof ServerConfigInput> = {
   PBX_LOG_LEVEL: 'logLevel',
   PBX_ADMIN_PASSWORD: 'adminPassword',
   PBX_STATIC_DIR: 'staticDir',
+  PBX_TRUSTED_HOSTS: 'trustedHosts',
 };
 
 /** Reads the settings this server takes from the environment (`PBX_*`). */

@@ -10,16 +10,26 @@ export const serverConfigSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Worker threads in the request pool (SPEC: 3). */
   workers: z.coerce.number().int().min(1).max(32).default(3),
-  /** Largest request body accepted, in bytes. */
-  bodyLimitBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
-  /** How long the web thread waits for a worker before answering 504 (SPEC: at least 30 s). */
-  maxWaitMs: z.coerce.number().int().min(1).default(30_000),
+  /** Largest request body accepted, in bytes (1 KiB to 64 MiB; docs/settings.md). */
+  bodyLimitBytes: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  /** How long the web thread waits for a worker before answering 504 (SPEC: at least 30 s; tests go lower). */
+  maxWaitMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
   /** First admin password, applied only when none is set yet. */
   adminPassword: z.string().min(1).optional(),
   /** Built console files served at `/`; absent means API only. */
   staticDir: z.string().min(1).optional(),
   /** How long one extension module may take to load, in the web thread and in each worker, before it is skipped. */
   moduleLoadTimeoutMs: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * Host names (optionally `:port`) besides 127.0.0.1, [::1] and localhost under which a client on
+   * this machine gets the localhost bypass (docs/auth.md). PBX_TRUSTED_HOSTS, comma-separated.
+   */
+  trustedHosts: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : value),
+      z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\],]+)(:\d{1,5})?$/, 'trustedHosts entries are host names, optionally with :port')),
+    )
+    .default([]),
   /** Extra ES modules exporting resource declarations (module loader and tests use this). */
   resourceModules: z.array(z.string().min(1)).default([]),
 });
