@@ -7,7 +7,8 @@ import { credentialRejected, presentedCredential, type PresentedCredential } fro
 import { verifyAccessToken } from './jwt.ts';
 import { findWebSession, liveSessionRole } from './login-sessions.ts';
 import type { Principal, SessionContext } from './principal.ts';
-import { isLocalhostSocket, remoteIp } from './remote-address.ts';
+import { localhostBypass } from './localhost-bypass.ts';
+import { remoteIp } from './remote-address.ts';
 import { authRuntime } from './runtime.ts';
 
 /** Name of the web-interface session cookie set by /admin-cabinet/session/start. */
@@ -22,7 +23,8 @@ export function presentsCredential(ctx: Context): boolean {
 /**
  * The SPEC's evaluation order: (1) public endpoint (credentials ignored), (2) Bearer credential
  * (JWT or API key, `X-Api-Key` too; any credential presented is validated, from localhost too),
- * (3) the web-interface session cookie, (4) the localhost bypass. Throws 401 when none applies.
+ * (3) the web-interface session cookie, (4) the localhost bypass (socket, Host and, for writes,
+ * Origin and Sec-Fetch-Site: localhost-bypass.ts). Throws 401 when none applies.
  */
 export async function authenticate(services: Services, ctx: Context, options: { isPublic: boolean }): Promise<Principal> {
   if (options.isPublic) return { channel: 'public' };
@@ -30,14 +32,10 @@ export async function authenticate(services: Services, ctx: Context, options: { 
   if (credential) return bearerPrincipal(services, ctx, credential);
   const session = sessionPrincipal(services, ctx);
   if (session) return session;
-  if (isLocalhostSocket(ctx)) {
-    // A page on another site cannot ride on the loopback bypass of a desktop console.
-    if (!SAFE_METHODS.has(ctx.method) && ctx.get('sec-fetch-site') === 'cross-site') {
-      throw forbidden('Cross-site requests may not change anything through the localhost bypass.');
-    }
-    return { channel: 'localhost' };
-  }
-  throw unauthorized();
+  const bypass = localhostBypass(ctx, services.config.trustedHosts);
+  if (bypass.applies) return { channel: 'localhost' };
+  if (!bypass.reason) throw unauthorized();
+  throw unauthorized(`Authentication required: the localhost bypass does not apply (${bypass.reason}); send a valid Bearer token or API key.`);
 }
 
 function baseContext(ctx: Context, authType: SessionContext['auth_type'], tokenId: SessionContext['token_id']): SessionContext {

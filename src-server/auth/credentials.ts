@@ -3,22 +3,25 @@ import { unauthorized, type HttpError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 import { remoteIp } from './remote-address.ts';
 
-/** A credential header as presented; `token` is null when the header is malformed (`Basic x`, `Bearer`). */
+/** A credential header as presented; `token` is null when it is malformed (`Bearer`, `Bearer a b`, an empty X-Api-Key). */
 export interface PresentedCredential {
   header: 'authorization' | 'x-api-key';
   token: string | null;
 }
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const SCHEME = /^[ \t]*(\S+)/;
+const BEARER_TOKEN = /^[ \t]*\S+[ \t]+(\S+)[ \t]*$/;
 
 /**
- * The credential a request presents. Authorization wins over X-Api-Key when both are sent (SPEC);
- * undefined when neither header is present.
+ * The credential a request presents. Only `Authorization: Bearer …` counts: any other scheme
+ * (a proxy's `Basic`, `Negotiate`, an empty header) is ignored, so `X-Api-Key` still works behind
+ * such a proxy. A Bearer header wins over X-Api-Key (SPEC); a malformed one (`Bearer`, `Bearer None`)
+ * still counts and is rejected by the caller. Undefined when the request presents nothing.
  */
 export function presentedCredential(ctx: Context): PresentedCredential | undefined {
   const authorization = ctx.get('authorization');
-  if (authorization !== '' || 'authorization' in ctx.headers) {
-    const match = BEARER.exec(authorization);
+  if (SCHEME.exec(authorization)?.[1]!.toLowerCase() === 'bearer') {
+    const match = BEARER_TOKEN.exec(authorization);
     return { header: 'authorization', token: match ? match[1]! : null };
   }
   if ('x-api-key' in ctx.headers) return { header: 'x-api-key', token: ctx.get('x-api-key').trim() || null };

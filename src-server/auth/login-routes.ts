@@ -15,7 +15,8 @@ import { ACCESS_TOKEN_SECONDS, signAccessToken } from './jwt.ts';
 import { endWebSession, revokeByRefreshToken, revokeUserSessions, rotateRefreshToken, startLoginSession } from './login-sessions.ts';
 import { passwordProblems, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
-import { isLocalhostSocket, remoteIp } from './remote-address.ts';
+import { localhostBypass } from './localhost-bypass.ts';
+import { remoteIp } from './remote-address.ts';
 import { loginWithPassword } from './password-login.ts';
 import { authRuntime } from './runtime.ts';
 import { adminPasswordSet, ADMIN_LOGIN, findUser, setUserPassword, type UserRecord } from './users.ts';
@@ -79,7 +80,7 @@ export function loginRoutes(services: Services, router: Router): void {
   });
 
   router.get(`${V3}status`, (ctx) => {
-    send(ctx, 'status', { result: true, data: { adminPasswordSet: adminPasswordSet(services.db), viaLocalhost: isLocalhostSocket(ctx) } });
+    send(ctx, 'status', { result: true, data: { adminPasswordSet: adminPasswordSet(services.db), viaLocalhost: localhostBypass(ctx, services.config.trustedHosts).applies } });
   });
 
   router.post(`${V3}setPassword`, async (ctx) => {
