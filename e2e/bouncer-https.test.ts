@@ -36,7 +36,7 @@ describe('crowdsec-custom-bouncer over HTTPS', () => {
 
   test('with insecure_skip_verify it receives the decisions', async (t) => {
     const bouncer = await pollWith(t, { insecureSkipVerify: true });
-    assert.match(await bouncer.waitForLine(/^add 203\.0\.113\.7 /), /^add 203\.0\.113\.7 31536000 pbx\/manual /);
+    assert.match(await bouncer.waitForLine(/^add 203\.0\.113\.7 /), /^add 203\.0\.113\.7 2145600 pbx\/manual /);
   });
 
   test('with ca_cert_path set to the self-signed certificate it verifies the server and receives the decisions', async (t) => {

@@ -9,7 +9,7 @@ export const CUSTOM_BOUNCER = process.env.PBX_E2E_CUSTOM_BOUNCER ?? '/usr/bin/cr
 export interface BouncerCall {
   action: 'add' | 'del';
   value: string;
-  /** The whole argument line, e.g. `add 203.0.113.0/24 31536000 pbx/manual {...}`. */
+  /** The whole argument line, e.g. `add 203.0.113.0/24 2145600 pbx/manual {...}`. */
   line: string;
 }
 

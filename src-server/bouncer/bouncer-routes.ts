@@ -61,6 +61,27 @@ function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false, status = 
 }
 
 /**
+ * Calls `delivered` once the whole response was handed to the kernel on a socket still open.
+ * Node emits 'finish' even when the client hung up mid-body (the socket is destroyed by then), so
+ * that alone does not prove delivery. Data the kernel accepted before a later reset cannot be told
+ * apart from data the client read: that is the limit of what HTTP/1.1 lets a server know.
+ */
+function onceDelivered(ctx: Context, delivered: () => void): void {
+  const socket = ctx.res.socket;
+  ctx.res.once('finish', () => {
+    if (!socket || socket.destroyed) return;
+    if (socket.writableLength === 0) return delivered();
+    const onDrain = () => {
+      socket.off('close', onClose);
+      if (!socket.destroyed) delivered();
+    };
+    const onClose = () => socket.off('drain', onDrain);
+    socket.once('drain', onDrain);
+    socket.once('close', onClose);
+  });
+}
+
+/**
  * SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key's cursor holds that is
  * gone. Large answers go as one gzip member to clients that accept it (Go's HTTP client, which
  * CrowdSec bouncers use, always does). The cursor moves only once the whole body was handed to
@@ -81,7 +102,7 @@ async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey
   if (ctx.method === 'GET') {
     const ip = remoteIp(ctx);
     const userAgent = ctx.get('user-agent');
-    ctx.res.once('finish', () => {
+    onceDelivered(ctx, () => {
       parts.cursors.record(key.id, snapshot.version, ip, snapshotCount(snapshot, expanded), count);
       parts.hosts.polled(key.id, ip, userAgent);
     });
