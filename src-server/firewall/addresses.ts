@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
+import { canonicalCidr, cidrText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
 
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
@@ -13,7 +13,7 @@ function strictAddressText(text: string): boolean {
   return text.includes(':') ? ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
 }
 
-/** An address or CIDR in strict form (see above), or undefined. */
+/** An address or CIDR in strict form (see above), canonical (IPv4-mapped IPv6 unwrapped), or undefined. */
 export function parseStrictCidr(value: string): Cidr | undefined {
   const text = value.trim();
   const slash = text.indexOf('/');
@@ -37,7 +37,15 @@ export function normalizeCidrText(value: string): string | undefined {
   const text = value.trim();
   const cidr = parseStrictCidr(text);
   if (!cidr) return undefined;
-  return text.includes('/') ? `${cidr[0].toString()}/${cidr[1]}` : cidr[0].toString();
+  return text.includes('/') ? cidrText(cidr) : cidr[0].toString();
+}
+
+/**
+ * A list of addresses and CIDRs (commas and/or whitespace) with each valid entry in canonical text
+ * and the separators as written; entries that do not parse are left for validation to report.
+ */
+export function canonicalListText(value: string): string {
+  return value.replace(/[^\s,]+/g, (entry) => normalizeCidrText(entry) ?? entry);
 }
 
 /** Splits a list written with commas and/or whitespace into its entries. */
@@ -46,7 +54,9 @@ export function splitList(value: string): string[] {
 }
 
 /** Whether two ranges share at least one address (same family, and one contains the other's network). */
-export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
+export function cidrsOverlap(first: Cidr, second: Cidr): boolean {
+  const a = canonicalCidr(first);
+  const b = canonicalCidr(second);
   if (a[0].kind() !== b[0].kind()) return false;
   const prefix = Math.min(a[1], b[1]);
   return (a[0] as ipaddr.IPv4).match(b[0] as ipaddr.IPv4, prefix);
@@ -59,9 +69,10 @@ export function isCatchAll(cidr: Cidr): boolean {
 
 /** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
 export function coversHostLoopback(cidr: Cidr): boolean {
+  const range = canonicalCidr(cidr); // ::ffff:127.0.0.1 is 127.0.0.1
   return HOST_LOOPBACK.some((ip) => {
     const address = ipaddr.parse(ip);
-    return address.kind() === cidr[0].kind() && (address as ipaddr.IPv4).match(cidr as [ipaddr.IPv4, number]);
+    return address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]);
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalListText } from '../../firewall/addresses.ts';
 import { FAIL2BAN_DEFAULTS } from '../../firewall/fail2ban-settings.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -15,6 +16,8 @@ export const fail2banDeclaration: ResourceDeclaration = {
     bantime: field.integer(z.number().int().min(60), { default: FAIL2BAN_DEFAULTS.bantime, description: 'Ban length in seconds (at least 60).' }),
     findtime: field.integer(z.number().int().min(60), { default: FAIL2BAN_DEFAULTS.findtime, description: 'Window in seconds in which failures are counted (at least 60).' }),
     whitelist: field.text(z.string().max(10_000), {
+      // Stored canonical (IPv4-mapped IPv6 unwrapped, IPv6 compressed), separators as written.
+      sanitize: (value) => (typeof value === 'string' ? canonicalListText(value.trim()) : value),
       default: FAIL2BAN_DEFAULTS.whitelist,
       description: 'Addresses or CIDRs never banned, separated by spaces or commas; also published on /v1/whitelist.',
     }),

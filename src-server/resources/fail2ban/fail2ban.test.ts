@@ -27,6 +27,18 @@ describe('fail2ban singleton', () => {
     assert.equal((await t.call(FAIL2BAN, { method: 'DELETE' })).status, 405);
   });
 
+  test('stores whitelist entries canonical, separators as written, and checks them as such', async () => {
+    const saved = await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: ' ::ffff:10.20.0.1, ::ffff:172.16.0.0/108  2001:DB8:0:0::/64 ' } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.json.data.whitelist, '10.20.0.1, 172.16.0.0/12  2001:db8::/64');
+    const stored = t.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string };
+    assert.equal(JSON.parse(stored.value).whitelist, '10.20.0.1, 172.16.0.0/12  2001:db8::/64');
+    // A deny entry now overlaps the mapped whitelist entry as the IPv4 address it is.
+    const deny = await t.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '10.30.0.0/16', deny: '10.20.0.1' } });
+    assert.equal(deny.status, 422, deny.text);
+    assert.equal((await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '' } })).status, 200);
+  });
+
   test('new rules apply to the next bans: maxretry and bantime', async () => {
     assert.equal((await t.call(FAIL2BAN, { method: 'PUT', body: { maxretry: 2, bantime: 120, findtime: 60 } })).status, 200);
     t.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip: '10.90.0.1', reason: 'x' });

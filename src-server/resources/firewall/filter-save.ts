@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { cidrsOverlap, isCatchAll, normalizeAddress, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
+import { cidrsOverlap, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
   DEFAULT_DENY,
@@ -11,7 +11,7 @@ import {
   type FilterRules,
   type NetworkFilter,
 } from '../../firewall/filters.ts';
-import { parseCidr, type Cidr } from '../../net/cidr.ts';
+import { cidrText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
 import type { ActionContext } from '../types.ts';
@@ -45,12 +45,18 @@ function writeShape(filter: NetworkFilter): Record<string, unknown> {
 
 const maxPrefix = (address: string) => (ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128);
 
-/** `network/subnet` from an address and an optional prefix, or an error sentence. */
+/**
+ * `network/subnet` from an address and an optional prefix, or an error sentence. The address is
+ * canonical first (`::ffff:192.0.2.0` is `192.0.2.0`), so the prefix counts in its family; for an
+ * IPv4-mapped address the IPv6 prefix (96-128) is accepted too and means the same range.
+ */
 function permitFrom(address: string, subnet: unknown, label: string): string | { error: string } {
   const normalized = normalizeAddress(address);
   if (!normalized || address.includes('%')) return { error: `${label}: "${address}" is not a valid IPv4 or IPv6 address.` };
   const max = maxPrefix(normalized);
-  const prefix = subnet === undefined ? max : (subnet as number);
+  let prefix = subnet === undefined ? max : (subnet as number);
+  const mapped = normalized.includes('.') && address.includes(':');
+  if (mapped && prefix >= 96 && prefix <= 128) prefix -= 96;
   if (prefix > max) return { error: `subnet: ${prefix} is larger than ${max}, the longest prefix for this address family.` };
   return `${normalized}/${prefix}`;
 }
@@ -70,7 +76,7 @@ function resolvePermit(mode: SaveMode, values: Record<string, unknown>, existing
     if (!text.includes('/')) return permitFrom(text, values.subnet, 'permit');
     const cidr = parseStrictCidr(text);
     if (!cidr) return { error: `permit: "${text}" is not a valid address or CIDR.` };
-    return `${cidr[0].toString()}/${cidr[1]}`;
+    return cidrText(cidr);
   }
   if (existing && values.subnet !== undefined) return permitFrom(existing.permit.split('/')[0]!, values.subnet, 'subnet');
   return existing?.permit;
@@ -82,9 +88,9 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
   const errors: string[] = [];
   const out: string[] = [];
   for (const entry of entries) {
-    const cidr = parseStrictCidr(entry);
-    if (!cidr) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
-    else out.push(entry.includes('/') ? `${cidr[0].toString()}/${cidr[1]}` : cidr[0].toString());
+    const canonical = normalizeCidrText(entry); // ::ffff:127.0.0.1 is stored (and checked) as 127.0.0.1
+    if (!canonical) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
+    else out.push(canonical);
   }
   if (errors.length) return { errors };
   return { deny: out.length ? [...new Set(out)].join(',') : DEFAULT_DENY };
@@ -100,7 +106,7 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   const protectedRanges = [
     ...trustedRanges(others).map((r) => ({ ...r, label: 'the trusted network' })),
     ...whitelistRanges(readFail2ban(db)).map((r) => ({ ...r, label: 'the fail2ban whitelist entry' })),
-    ...(trusted ? [{ text: `${permit[0].toString()}/${permit[1]}`, cidr: permit, label: "this filter's own trusted network" }] : []),
+    ...(trusted ? [{ text: cidrText(permit), cidr: permit, label: "this filter's own trusted network" }] : []),
   ];
   for (const { text, cidr } of denyRanges({ deny })) {
     if (isCatchAll(cidr)) continue;

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { manualBanValues, loadFilters } from '../../firewall/filters.ts';
+import { migrate } from '../../storage/migrations.ts';
+import { startTestServer, type TestServer } from '../../test-support/server.ts';
+
+const FIREWALL = '/pbxcore/api/v3/firewall';
+const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
+
+describe('network filters store and check canonical addresses', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('stores IPv4-mapped and uncompressed IPv6 entries canonical, ranges included', async () => {
+    const res = await t.call(FIREWALL, {
+      method: 'POST',
+      body: { permit: '::ffff:10.1.0.0/112', deny: '::ffff:192.0.2.77, ::ffff:198.51.100.0/120, 2001:DB8:0:0::5', description: 'mapped' },
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.data.permit, '10.1.0.0/16');
+    assert.equal(res.json.data.deny, '192.0.2.77,198.51.100.0/24,2001:db8::5');
+    const stored = t.server.services.db.prepare('SELECT permit, deny FROM network_filters WHERE id = ?').get(res.json.data.id);
+    assert.deepEqual(stored, { permit: '10.1.0.0/16', deny: '192.0.2.77,198.51.100.0/24,2001:db8::5' });
+  });
+
+  it('takes network + subnet with a mapped address in either family\'s prefix', async () => {
+    for (const subnet of [24, 120]) {
+      const res = await t.call(FIREWALL, { method: 'POST', body: { network: '::ffff:203.0.113.0', subnet, description: `subnet ${subnet}` } });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.json.data.permit, '203.0.113.0/24');
+    }
+    const tooLong = await t.call(FIREWALL, { method: 'POST', body: { network: '::ffff:203.0.113.0', subnet: 60, description: 'x' } });
+    assert.equal(tooLong.status, 422);
+    assert.match(tooLong.json.messages.error[0], /larger than 32/);
+  });
+
+  it('checks a mapped deny entry against the whitelist as the IPv4 address it is', async () => {
+    const whitelisted = await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '192.0.2.128/25' } });
+    assert.equal(whitelisted.status, 200, whitelisted.text);
+    try {
+      for (const deny of ['::ffff:192.0.2.200', '::ffff:c000:2c8', '::ffff:192.0.2.192/122']) {
+        const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.9.0.0/16', deny } });
+        assert.equal(res.status, 422, `${deny}: ${res.text}`);
+        assert.match(res.json.messages.error[0], /overlaps the fail2ban whitelist entry 192\.0\.2\.128\/25/);
+      }
+    } finally {
+      await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '' } });
+    }
+  });
+
+  it('never publishes a mapped loopback deny entry to bouncers', async () => {
+    const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.8.0.0/16', deny: '::ffff:127.0.0.1, ::ffff:127.0.0.0/104, 198.51.100.9' } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.data.deny, '127.0.0.1,127.0.0.0/8,198.51.100.9');
+    const published = manualBanValues(loadFilters(t.server.services.db));
+    assert.ok(published.includes('198.51.100.9'));
+    assert.ok(!published.some((v) => v.startsWith('127.') || v.includes('ffff')), published.join(' '));
+  });
+
+  it('rewrites addresses stored before canonicalisation (migration 3)', () => {
+    const db = t.server.services.db;
+    const info = db.prepare("INSERT INTO network_filters (permit, deny) VALUES ('::ffff:c000:200/120', '::ffff:127.0.0.1,2001:DB8:0::7')").run();
+    db.prepare(
+      `INSERT INTO settings (key, value) VALUES ('fail2ban', json_object('whitelist', '::ffff:10.0.0.1, 2001:DB8::/32'))
+       ON CONFLICT(key) DO UPDATE SET value = json_set(value, '$.whitelist', '::ffff:10.0.0.1, 2001:DB8::/32')`,
+    ).run();
+    db.prepare('DELETE FROM schema_migrations WHERE version = 3').run();
+    assert.deepEqual(migrate(db), [3]);
+    assert.deepEqual(db.prepare('SELECT permit, deny FROM network_filters WHERE id = ?').get(info.lastInsertRowid), { permit: '192.0.2.0/24', deny: '127.0.0.1,2001:db8::7' });
+    const whitelist = (JSON.parse((db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string }).value) as { whitelist: string }).whitelist;
+    assert.equal(whitelist, '10.0.0.1, 2001:db8::/32');
+  });
+});
