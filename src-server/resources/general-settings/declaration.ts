@@ -1,9 +1,11 @@
-import { z } from 'zod';
+import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
-/** Server-wide settings that the SPEC names (queue limits). */
+const bounds = SETTING_BOUNDS['general-settings'];
+
+/** Server-wide settings that the SPEC names (queue limits). Bounds: config/setting-bounds.ts. */
 export const generalSettingsDeclaration: ResourceDeclaration = {
   name: 'general-settings',
   description: 'Server-wide settings: request queue length and request age limit.',
@@ -11,13 +13,13 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
   kind: 'singleton',
   security: { permission: 'GeneralSettings', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
   fields: {
-    APIQueueMaxLength: field.integer(z.number().int().min(1).max(10_000), {
+    APIQueueMaxLength: field.integer(boundedInteger(bounds.APIQueueMaxLength), {
       default: DEFAULT_QUEUE_MAX_LENGTH,
-      description: 'Requests allowed to wait for a worker; more get 503.',
+      description: `Requests allowed to wait for a worker (${rangeText(bounds.APIQueueMaxLength)}); more get 503.`,
     }),
-    APIRequestTTL: field.integer(z.number().int().min(1).max(3600), {
+    APIRequestTTL: field.integer(boundedInteger(bounds.APIRequestTTL), {
       default: DEFAULT_REQUEST_TTL_SECONDS,
-      description: 'Seconds a request may wait in the queue before it is dropped.',
+      description: `Seconds a request may wait in the queue before it is dropped (${rangeText(bounds.APIRequestTTL)}).`,
     }),
   },
   operations: ['getRecord', 'update', 'patch'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
@@ -16,7 +17,7 @@ export const httpsDeclaration: ResourceDeclaration = {
   security: { permission: 'Https', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
   fields: {
     enabled: field.boolean({ default: false, description: 'Start the HTTPS listener.' }),
-    port: field.integer(z.number().int().min(1).max(65535), { default: 8443, description: 'HTTPS port.' }),
+    port: field.integer(boundedInteger(SETTING_BOUNDS.https.port), { default: 8443, description: `HTTPS port (${rangeText(SETTING_BOUNDS.https.port)}).` }),
     certificatePath: field.text(z.string().max(4096), {
       default: '',
       description: 'PEM certificate (chain) file; empty uses the self-signed certificate generated in the data directory.',

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** The inclusive range of an integer setting, and what to say about it in the 422 message and the docs. */
+export interface IntegerBound {
+  min: number;
+  max: number;
+  /** Unit shown after the numbers (`s`). */
+  unit?: string;
+  /** Why the maximum is what it is, when it is not obvious. */
+  reason?: string;
+}
+
+/** ipset (and so the iptables and nftables bouncers) refuses timeouts above 2^31/1000 seconds. */
+export const IPSET_MAX_TIMEOUT_SECONDS = 2_147_483;
+
+/**
+ * Every numeric setting the API stores, with its bounds: one table that the declarations, the
+ * 422 messages and docs/settings.md all follow. Outside the bounds a write gets 422 naming the
+ * bound; nothing is clamped.
+ */
+export const SETTING_BOUNDS = {
+  fail2ban: {
+    maxretry: { min: 1, max: 100 },
+    findtime: { min: 60, max: 604_800, unit: 's', reason: '7 days' },
+    bantime: { min: 60, max: IPSET_MAX_TIMEOUT_SECONDS, unit: 's', reason: "ipset's maximum timeout, which firewall bouncers enforce" },
+    PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
+  },
+  'general-settings': {
+    APIQueueMaxLength: { min: 1, max: 10_000 },
+    APIRequestTTL: { min: 1, max: 3600, unit: 's', reason: '1 hour' },
+  },
+  https: {
+    port: { min: 1, max: 65_535, reason: 'the largest TCP port' },
+  },
+} as const satisfies Record<string, Record<string, IntegerBound>>;
+
+const withUnit = (value: number, bound: IntegerBound) => `${value}${bound.unit ? ` ${bound.unit}` : ''}`;
+
+/** A zod integer schema for a bound whose messages name it: `must be at most 2147483 s (ipset's ...)`. */
+export function boundedInteger(bound: IntegerBound): z.ZodNumber {
+  const range = `from ${withUnit(bound.min, bound)} to ${withUnit(bound.max, bound)}`;
+  return z
+    .number({ error: `must be a whole number ${range}` })
+    .int({ error: `must be a whole number ${range}` })
+    .min(bound.min, { error: `must be at least ${withUnit(bound.min, bound)}` })
+    .max(bound.max, { error: `must be at most ${withUnit(bound.max, bound)}${bound.reason ? ` (${bound.reason})` : ''}` });
+}
+
+/** `1-100`, `60-2147483 s`: the range as the field descriptions show it. */
+export function rangeText(bound: IntegerBound): string {
+  return `${bound.min}-${bound.max}${bound.unit ? ` ${bound.unit}` : ''}`;
+}
