@@ -5,17 +5,22 @@ import { sessionStartRoute } from './session-start.ts';
 import { adminPasswordSet, ADMIN_LOGIN, setUserPassword } from './users.ts';
 
 /**
- * Authentication: loads the JWT secret, applies PBX_ADMIN_PASSWORD when no admin password exists
- * yet, and serves the auth endpoints that need cookies or the socket address.
+ * Authentication: loads the JWT secret, applies PBX_ADMIN_PASSWORD while the `admin` account has
+ * no password, and serves the auth endpoints that need cookies or the socket address.
  */
 export const authFeature: Feature = {
   name: 'auth',
   async start(services) {
     authRuntime(services);
     const initial = services.config.adminPassword;
-    if (initial && !adminPasswordSet(services.db)) {
-      await setUserPassword(services.db, ADMIN_LOGIN, initial, 'admin', services.clock.now());
-      services.logger.info('admin password set from PBX_ADMIN_PASSWORD');
+    if (initial) {
+      // First start of `admin` (it has no password yet), whatever other accounts exist; later starts leave it alone.
+      if (!adminPasswordSet(services.db)) {
+        await setUserPassword(services.db, ADMIN_LOGIN, initial, 'admin', services.clock.now());
+        services.logger.info('admin password set from PBX_ADMIN_PASSWORD');
+      } else {
+        services.logger.info('PBX_ADMIN_PASSWORD not applied: the admin account already has a password');
+      }
     }
     return {
       routes(router) {

@@ -22,9 +22,13 @@ export function findUser(db: Db, login: string): UserRecord | undefined {
   return row && { login: row.login, role: row.role, passwordHash: row.password_hash };
 }
 
-/** Whether the admin account has a password (before that, no one can log in remotely). */
+/**
+ * Whether the built-in `admin` account has a password: what auth:status reports, when
+ * PBX_ADMIN_PASSWORD applies, and until when remote login is refused. Other accounts, of any
+ * role, do not count: they never make `admin` usable.
+ */
 export function adminPasswordSet(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM users WHERE role = 'admin' LIMIT 1").get() !== undefined;
+  return db.prepare('SELECT 1 FROM users WHERE login = ?').get(ADMIN_LOGIN) !== undefined;
 }
 
 /** Creates the user or replaces its password (and role). Hashing runs off the event loop. */
