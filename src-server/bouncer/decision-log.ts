@@ -78,33 +78,43 @@ export class DecisionLog {
   }
 
   /**
-   * Records `current` (identity to key) as the published set. When membership changed, the version
-   * moves on and the change is written in one transaction. Returns the (possibly unchanged) version.
+   * Records `current` (identity to key) as the published set: the whole set is compared with what
+   * was published before (at start, when nothing in memory knows what changed).
    */
   publish(current: ReadonlyMap<string, DecisionKey>, now: number): number {
-    const added: Array<[string, DecisionKey]> = [];
-    const gone: string[] = [];
-    for (const [identity, key] of current) if (!this.published.has(identity)) added.push([identity, key]);
-    for (const identity of this.published.keys()) if (!current.has(identity)) gone.push(identity);
-    if (added.length === 0 && gone.length === 0) return this.version;
+    const added = new Map<string, DecisionKey>();
+    const gone = new Set<string>();
+    for (const [identity, key] of current) if (!this.published.has(identity)) added.set(identity, key);
+    for (const identity of this.published.keys()) if (!current.has(identity)) gone.add(identity);
+    return this.publishChanges(added, gone, now);
+  }
+
+  /**
+   * Applies a known change of membership: the version moves on and the change is written in one
+   * transaction. Identities already in the wanted state are ignored. Returns the (possibly unchanged) version.
+   */
+  publishChanges(added: ReadonlyMap<string, DecisionKey>, gone: ReadonlySet<string>, now: number): number {
+    const adds = [...added].filter(([identity]) => !this.published.has(identity));
+    const removals = [...gone].filter((identity) => this.published.has(identity) && !added.has(identity));
+    if (adds.length === 0 && removals.length === 0) return this.version;
 
     const version = this.version + 1;
     const { markRemoved, insert, setState } = this.statements;
     this.db.transaction(() => {
-      for (const identity of gone) {
+      for (const identity of removals) {
         const { key } = this.published.get(identity)!;
         markRemoved.run(version, now, key.value, key.scenario);
       }
-      for (const [, key] of added) insert.run(key.value, key.scenario, version);
+      for (const [, key] of adds) insert.run(key.value, key.scenario, version);
       setState.run('version', version);
     })();
 
-    for (const identity of gone) {
+    for (const identity of removals) {
       const entry = this.published.get(identity)!;
       this.published.delete(identity);
       this.removed.push({ key: entry.key, identity, addedVersion: entry.addedVersion, removedVersion: version, removedAt: now });
     }
-    for (const [identity, key] of added) this.published.set(identity, { key, addedVersion: version });
+    for (const [identity, key] of adds) this.published.set(identity, { key, addedVersion: version });
     this.version = version;
     return version;
   }

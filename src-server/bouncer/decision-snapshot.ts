@@ -110,6 +110,8 @@ export class DecisionSnapshotCache {
   private nextExpiry = Infinity;
   private hasBans = false;
   private readonly banEntries = new WeakMap<ActiveBan, DecisionEntry>();
+  /** The ban entries published by the last membership change (undefined before the first build). */
+  private publishedBans: Set<DecisionEntry> | undefined;
   /** How many times the snapshot was built (tests and the benchmark read it). */
   builds = 0;
   /** How many times membership changed and was published to the log. */
@@ -153,29 +155,68 @@ export class DecisionSnapshotCache {
   }
 
   private build(now: number, membershipStale: boolean): DecisionSnapshot {
+    const previousManual = this.manual;
     const manual = this.manualSet();
     this.banRevision = this.bans.revision;
     const active = this.bans.active();
-
-    const fragments: string[] = [];
-    const members = membershipStale ? new Map<string, DecisionKey>() : undefined;
-    if (members) for (const entry of manual.plain.entries) members.set(entry.identity, entry.key);
+    const entries = active.map((ban) => this.banEntry(ban));
     let nextExpiry = Infinity;
-    for (const ban of active) {
-      const { parts, identity, key } = this.banEntry(ban);
-      if (ban.expiresAt < nextExpiry) nextExpiry = ban.expiresAt;
-      fragments.push(parts.head + secondsLeft(ban.expiresAt, now) + 's' + parts.tail);
-      members?.set(identity, key);
-    }
+    for (const ban of active) if (ban.expiresAt < nextExpiry) nextExpiry = ban.expiresAt;
     this.nextExpiry = nextExpiry;
     this.hasBans = active.length > 0;
+
     let version = this.current?.version ?? this.log.version;
-    if (members) {
-      const published = this.log.publish(members, now);
+    if (membershipStale) {
+      const published = this.publishMembership(entries, manual, previousManual, now);
       if (published !== version) this.publishes++;
       version = published;
     }
     this.builds++;
-    return { version, manual, bans: Buffer.from(fragments.join(',')), banCount: fragments.length, activeBans: active, builtAt: now };
+    return { version, manual, bans: renderBans(active, entries, now), banCount: active.length, activeBans: active, builtAt: now };
   }
+
+  /**
+   * Tells the log what joined and left since the last build. Only the difference is handed over:
+   * bans are compared by object (a Set lookup each), and only what changed is turned into
+   * identities, so a change costs no per-ban string work. The first build compares everything
+   * with the stored log, which may hold what changed while the server was stopped.
+   */
+  private publishMembership(entries: DecisionEntry[], manual: ManualSet, previousManual: ManualSet | undefined, now: number): number {
+    const current = new Set(entries);
+    const previous = this.publishedBans;
+    this.publishedBans = current;
+    if (!previous) {
+      const members = new Map<string, DecisionKey>();
+      for (const entry of manual.plain.entries) members.set(entry.identity, entry.key);
+      for (const entry of entries) members.set(entry.identity, entry.key);
+      return this.log.publish(members, now);
+    }
+    const added = new Map<string, DecisionKey>();
+    const gone = new Set<string>();
+    for (const entry of entries) if (!previous.has(entry)) added.set(entry.identity, entry.key);
+    for (const entry of previous) if (!current.has(entry)) gone.add(entry.identity);
+    if (manual !== previousManual) {
+      const before = previousManual?.plain.identities ?? new Set<string>();
+      for (const entry of manual.plain.entries) if (!before.has(entry.identity)) added.set(entry.identity, entry.key);
+      for (const identity of before) if (!manual.plain.identities.has(identity)) gone.add(identity);
+    }
+    // A ban re-read from the database is a new object with the same identity: no change.
+    for (const identity of gone) {
+      if (added.has(identity)) {
+        added.delete(identity);
+        gone.delete(identity);
+      }
+    }
+    return this.log.publishChanges(added, gone, now);
+  }
+}
+
+/** The bans' JSON, comma-joined (one string join and one encode: cheaper than many small buffer writes). */
+function renderBans(active: readonly ActiveBan[], entries: readonly DecisionEntry[], now: number): Buffer {
+  const fragments = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { head, tail } = entries[i]!.parts;
+    fragments[i] = head + secondsLeft(active[i]!.expiresAt, now) + 's' + tail;
+  }
+  return Buffer.from(fragments.join(','), 'latin1');
 }
