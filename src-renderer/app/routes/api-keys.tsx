@@ -2,9 +2,21 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysTable } from '../../features/api-keys/components/ApiKeysTable.tsx';
 import { useNetworkFilters } from '../../features/network-filters/api/get-filters.ts';
 import { NetworkFilterSelect } from '../../features/network-filters/components/NetworkFilterSelect.tsx';
-import { useSystemInfo } from '../../features/system/api/get-system-info.ts';
+import { withHost } from '../../features/api-keys/api/bouncer-config.ts';
+import { useSystemInfo, type SystemInfo } from '../../features/system/api/get-system-info.ts';
 
-/** API keys, with the network-filter picker and the bouncer api_url supplied from their features. */
+/**
+ * Every api_url a bouncer could use: the server's listening addresses, then loopback for a bouncer
+ * on this computer (system:getInfo lists only the addresses other hosts can reach).
+ */
+function bouncerApiUrls(info: SystemInfo | undefined): string[] {
+  const urls = info?.bouncerApiUrls ?? [];
+  if (!urls[0]) return [];
+  const loopback = withHost(urls[0], '127.0.0.1');
+  return [...new Set([...urls, ...(loopback ? [loopback] : [])])];
+}
+
+/** API keys, with the network-filter picker and the bouncer api_url choices supplied from their features. */
 export function ApiKeysRoute() {
   const filters = useNetworkFilters();
   const info = useSystemInfo();
@@ -20,7 +32,7 @@ export function ApiKeysRoute() {
         title="API keys"
         description="Keys for bouncers and scripts. Bind each bouncer key to a filter that admits only its host, so a leaked key is useless elsewhere."
       />
-      <ApiKeysTable filterField={(props) => <NetworkFilterSelect {...props} />} describeFilter={describeFilter} bouncerApiUrls={info.data?.bouncerApiUrls ?? []} />
+      <ApiKeysTable filterField={(props) => <NetworkFilterSelect {...props} />} describeFilter={describeFilter} bouncerApiUrls={bouncerApiUrls(info.data)} />
     </>
   );
 }

@@ -9,6 +9,8 @@ export interface ApiKey {
   allowed_paths: Record<string, Permission> | string;
   full_permissions: boolean | number;
   networkfilterid: string;
+  /** Bouncer export option: ranges up to /16 (IPv4) and /112 (IPv6) arrive as single addresses. */
+  expand_ranges?: boolean;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
@@ -19,6 +21,8 @@ export interface ApiKeyInput {
   allowed_paths: Record<string, Permission>;
   full_permissions: boolean;
   networkfilterid: string;
+  /** For crowdsec-firewall-bouncer in nftables mode, which cannot hold ranges. */
+  expand_ranges: boolean;
 }
 
 /** The create (or revoke) answer: the only time the key is seen. */

@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Radio, SegmentedCont
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { EXPAND_LIMIT, type FirewallBackend } from '../api/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { BOUNCER_PRESET, type IssuedKey, type Permission } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
@@ -15,7 +16,7 @@ interface PathRow {
   permission: Permission;
 }
 
-const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions'] as const;
+const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions', 'expand_ranges'] as const;
 
 /** The server's rule for an allowed path: starts with "/", no spaces. */
 const pathProblem = (path: string) => (/^\/\S*$/.test(path.trim()) ? null : 'Start with "/" and use no spaces, e.g. /api/v3/extensions.');
@@ -59,11 +60,28 @@ function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[];
   );
 }
 
+/** The bouncer's firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
+function BackendChoice({ value, onChange, error }: { value: FirewallBackend; onChange: (value: FirewallBackend) => void; error?: string }) {
+  return (
+    <Radio.Group label="Firewall backend on the bouncer host" value={value} onChange={(v) => onChange(v as FirewallBackend)} error={error}>
+      <Stack gap="xs" mt={6}>
+        <Radio value="iptables" label="iptables + ipset (recommended)" description="Blocked networks of any size are enforced." />
+        <Radio
+          value="nftables"
+          label="nftables"
+          description={`The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single addresses. Wider networks are only enforced in iptables mode.`}
+        />
+      </Stack>
+    </Radio.Group>
+  );
+}
+
 /** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
 export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls }: { opened: boolean; onClose: () => void; filterField: FilterField; bouncerApiUrls: string[] }) {
   const create = useCreateApiKey();
   const [description, setDescription] = useState('');
   const [preset, setPreset] = useState<Preset>('bouncer');
+  const [backend, setBackend] = useState<FirewallBackend>('iptables');
   const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
   const [fullPermissions, setFullPermissions] = useState(false);
   const [filterId, setFilterId] = useState('none');
@@ -74,6 +92,7 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
     if (!opened) return;
     setDescription('');
     setPreset('bouncer');
+    setBackend('iptables');
     setRows([{ path: '/api/v3/', permission: 'read' }]);
     setFullPermissions(false);
     setFilterId('none');
@@ -93,7 +112,13 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
     const allowed_paths =
       preset === 'bouncer' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
     create.mutate(
-      { description: description.trim(), allowed_paths, full_permissions: preset === 'custom' && fullPermissions, networkfilterid: filterId },
+      {
+        description: description.trim(),
+        allowed_paths,
+        full_permissions: preset === 'custom' && fullPermissions,
+        networkfilterid: filterId,
+        expand_ranges: preset === 'bouncer' && backend === 'nftables',
+      },
       { onSuccess: setIssued },
     );
   };
@@ -102,7 +127,7 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
     <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued} transitionProps={{ onExited: () => setIssued(null) }}>
       {issued ? (
         <Stack>
-          <IssuedKeyPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={preset === 'bouncer'} />
+          <IssuedKeyPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={preset === 'bouncer'} backend={backend} />
           <Group justify="flex-end">
             <Button onClick={onClose}>I have copied it</Button>
           </Group>
@@ -125,6 +150,11 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
                 <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
               </Stack>
             </Radio.Group>
+            {preset === 'bouncer' && (
+              <Stack gap="xs" pl="md">
+                <BackendChoice value={backend} onChange={setBackend} error={errors.byField.expand_ranges} />
+              </Stack>
+            )}
             {preset === 'custom' && (
               <Stack gap="xs" pl="md">
                 <Checkbox label="Full permissions (every path, read and write)" checked={fullPermissions} onChange={(e) => setFullPermissions(e.currentTarget.checked)} />
