@@ -1,0 +1,68 @@
+// The real crowdsec-firewall-bouncer (Debian package), configured with what the console's key
+// dialog hands out, enforcing this server's decisions in the kernel: in a private network namespace,
+// curl from blocked senders gets no answer at all, and lifting a block lets traffic back in within
+// two polls. One namespace per firewall backend.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { CHROMIUM } from './support/browser.ts';
+import type { Check, ScenarioResult } from './support/firewall-bouncer-scenario.ts';
+import { FIREWALL_BOUNCER, PACKAGE_CONFIG } from './support/firewall-bouncer.ts';
+import type { Probe } from './support/kernel-probe.ts';
+import { networkNamespaceProblems, runInNetworkNamespace } from './support/netns.ts';
+import { ensureRendererBuilt } from './support/renderer-build.ts';
+
+const SCENARIO = 'e2e/support/firewall-bouncer-scenario.ts';
+/** Slack on top of two polls for unblocking: the bouncer's apply time and the probe's 0.5 s steps. */
+const UNBLOCK_MARGIN_MS = 1500;
+
+const CHECKS: Record<Check, string> = { ip: 'a blocked address (filter deny 198.51.100.7)', network: 'an address inside a blocked network (203.0.113.77 in 203.0.113.0/24)', ban: 'an intrusion-banned address (198.51.100.9)' };
+const dropped = (p: Probe | undefined) => p?.status === null && p.curlExit === 28;
+
+describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel', { timeout: 170_000 }, () => {
+  before(async () => {
+    const problems = networkNamespaceProblems([FIREWALL_BOUNCER, PACKAGE_CONFIG, '/usr/sbin/nft', '/usr/sbin/iptables', '/usr/sbin/ipset', '/usr/bin/curl', CHROMIUM]);
+    if (problems.length) assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
+    // Inside the namespace nothing outside is reachable: build the console here.
+    await ensureRendererBuilt();
+  });
+
+  for (const mode of ['nftables', 'iptables'] as const) {
+    test(`${mode} mode`, { timeout: 80_000 }, async (t) => {
+      const run = await runInNetworkNamespace<ScenarioResult>(SCENARIO, [mode], 75_000);
+      const r = run.result;
+      assert.ok(r, `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`);
+      const context = () =>
+        `\n--- bouncer log ---\n${r.log.slice(-6000)}\n--- kernel while blocked ---\n${r.kernelWhileBlocked.slice(0, 6000)}\n--- kernel after ---\n${r.kernelAfter.slice(0, 3000)}\n--- scenario output ---\n${run.output.slice(-3000)}`;
+      t.diagnostic(
+        `${mode}: blocked after ${JSON.stringify(Object.fromEntries(Object.entries(r.blocked).map(([k, w]) => [k, w.elapsedMs])))} ms, ` +
+          `unblocked after ${JSON.stringify(Object.fromEntries(Object.entries(r.unblocked).map(([k, w]) => [k, w.elapsedMs])))} ms (update_frequency ${r.updateFrequencySeconds}s)`,
+      );
+      assert.ok(!r.error, `the scenario failed: ${r.error}${context()}`);
+
+      // The configuration under test is the dialog's, for this backend.
+      assert.match(r.yaml, new RegExp(`^mode: ${mode}$`, 'm'));
+      assert.match(r.yaml, /^api_url: http:\/\/192\.0\.2\.10:\d+\/pbxcore\/api\/v3\/firewall-bouncer\/$/m, 'api_url is the host typed in the dialog, with the trailing slash');
+      assert.ok(r.updateFrequencySeconds >= 5 && r.updateFrequencySeconds <= 10, `update_frequency ${r.updateFrequencySeconds}s is outside the 5-10 s the SPEC recommends`);
+      assert.equal(r.expandRanges, mode === 'nftables', 'an nftables key has the server expand ranges; an iptables key does not');
+      assert.equal(r.bouncerExitedEarly, false, `the bouncer stopped on its own${context()}`);
+
+      assert.deepEqual(r.intrusion.slice(0, 2), [401, 401], 'the failed logins were refused');
+      assert.equal(r.intrusion[2], 403, 'the server banned the intruder after maxretry failures');
+      for (const check of Object.keys(CHECKS) as Check[]) {
+        const waited = r.blocked[check];
+        assert.ok(waited?.ok, `${mode}: ${CHECKS[check]} was never dropped by the kernel (last probe ${JSON.stringify(waited?.last)})${context()}`);
+      }
+      for (const p of r.stillDropped) assert.ok(dropped(p), `${mode}: ${p.from} was answered again while still blocked: ${JSON.stringify(p)}${context()}`);
+      assert.equal(r.clean?.status, 200, `${mode}: a clean sender (198.51.100.20) was not served: ${JSON.stringify(r.clean)}${context()}`);
+
+      const unblockLimit = 2 * r.updateFrequencySeconds * 1000 + UNBLOCK_MARGIN_MS;
+      for (const check of Object.keys(CHECKS) as Check[]) {
+        const waited = r.unblocked[check];
+        assert.ok(waited?.ok, `${mode}: ${CHECKS[check]} stayed dropped after the block was lifted (last probe ${JSON.stringify(waited?.last)})${context()}`);
+        assert.ok(waited.elapsedMs <= unblockLimit, `${mode}: lifting the block on ${CHECKS[check]} took ${waited.elapsedMs} ms, over two polls (${unblockLimit} ms)${context()}`);
+      }
+
+      assert.deepEqual(r.problems, [], `${mode}: the bouncer logged warnings or errors${context()}`);
+    });
+  }
+});

@@ -1,0 +1,216 @@
+// Runs INSIDE a private network namespace (see runInNetworkNamespace): the real server, a bouncer key
+// made in the console, the real crowdsec-firewall-bouncer with the dialog's configuration, and real
+// packets from several source addresses. Prints one JSON result; the e2e test asserts on it.
+// Usage: unshare --net -- node --import tsx e2e/support/firewall-bouncer-scenario.ts <nftables|iptables>
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestServer } from '../../src-server/test-support/server.ts';
+import { request } from '../../src-server/test-support/http.ts';
+import { createBouncerKeyInConsole } from './bouncer-key-dialog.ts';
+import { launchConsoleBrowser } from './browser.ts';
+import { startConsoleServer } from './console-server.ts';
+import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
+import { ip, isDropped, isServed, kernelState, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import { printScenarioResult } from './netns.ts';
+
+export type Backend = 'nftables' | 'iptables';
+
+/** TEST-NET addresses on the namespace's loopback: the PBX (and bouncer host), and the senders. */
+export const ADDRESSES = {
+  server: '192.0.2.10',
+  blockedIp: '198.51.100.7',
+  blockedNetwork: '203.0.113.0/24',
+  insideNetwork: '203.0.113.77',
+  intruder: '198.51.100.9',
+  clean: '198.51.100.20',
+} as const;
+
+/** What each check blocks, then unblocks. */
+export type Check = 'ip' | 'network' | 'ban';
+const SENDER: Record<Check, string> = { ip: ADDRESSES.blockedIp, network: ADDRESSES.insideNetwork, ban: ADDRESSES.intruder };
+
+export interface ScenarioResult {
+  mode: Backend;
+  /** The configuration copied from the key dialog. */
+  yaml: string;
+  /** The key record's expand_ranges, as the server reads it back. */
+  expandRanges: boolean | null;
+  updateFrequencySeconds: number;
+  /** Every sender before anything is blocked: all must be served, or a drop proves nothing. */
+  baseline: Probe[];
+  /** HTTP statuses of the failed logins from the intruder, then of one more request (the ban). */
+  intrusion: (number | null)[];
+  /** From the API call that blocked it to the first dropped probe. */
+  blocked: Partial<Record<Check, Waited>>;
+  /** Each blocked sender probed again once all blocks were in: still dropped. */
+  stillDropped: Probe[];
+  /** A sender nothing blocks, while every block is in force. */
+  clean: Probe | null;
+  /** From the API call that lifted it to the first served probe. */
+  unblocked: Partial<Record<Check, Waited>>;
+  kernelWhileBlocked: string;
+  kernelAfter: string;
+  bouncerExitedEarly: boolean;
+  log: string;
+  problems: string[];
+  error?: string;
+}
+
+const V3 = '/pbxcore/api/v3/';
+
+async function main(mode: Backend): Promise<ScenarioResult> {
+  const result: ScenarioResult = {
+    mode,
+    yaml: '',
+    expandRanges: null,
+    updateFrequencySeconds: 0,
+    baseline: [],
+    intrusion: [],
+    blocked: {},
+    stillDropped: [],
+    clean: null,
+    unblocked: {},
+    kernelWhileBlocked: '',
+    kernelAfter: '',
+    bouncerExitedEarly: false,
+    log: '',
+    problems: [],
+  };
+  let server: TestServer | undefined;
+  let bouncer: RunningFirewallBouncer | undefined;
+  try {
+    ip('link', 'set', 'lo', 'up');
+    for (const address of [ADDRESSES.server, ADDRESSES.blockedIp, ADDRESSES.insideNetwork, ADDRESSES.intruder, ADDRESSES.clean]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+
+    server = await startConsoleServer({ host: '0.0.0.0', adminPassword: 'kernel-e2e-password' });
+    const pbx = `http://${ADDRESSES.server}:${server.server.port}`;
+    const ping = `${pbx}${V3}system:ping`;
+
+    // The key and its configuration come from the console, as an operator makes them.
+    const browser = await launchConsoleBrowser();
+    try {
+      await browser.page.goto(`${server.url}/`);
+      const issued = await createBouncerKeyInConsole(browser.page, { description: `fw1 ${mode}`, backend: mode, bouncerHostIp: ADDRESSES.server, apiHost: ADDRESSES.server });
+      result.yaml = issued.yaml;
+    } finally {
+      await browser.close();
+    }
+    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ expand_ranges?: boolean }>;
+    result.expandRanges = keys[0]?.expand_ranges ?? null;
+    result.updateFrequencySeconds = Number(/^update_frequency: (\d+)s$/m.exec(result.yaml)?.[1] ?? NaN);
+    const poll = result.updateFrequencySeconds * 1000;
+
+    result.baseline = await Promise.all(Object.values(SENDER).concat(ADDRESSES.clean).map((from) => probe(from, ping, 2)));
+    if (!result.baseline.every(isServed)) throw new Error(`before any block, a sender was not served: ${JSON.stringify(result.baseline)}`);
+
+    // The bouncer's first poll (?startup=true) must succeed or it exits: check the key from the bouncer host first.
+    const apiKey = /^api_key: (\S+)$/m.exec(result.yaml)?.[1] ?? '';
+    const check = await request(`${pbx}${V3}firewall-bouncer/v1/whitelist`, { headers: { 'X-Api-Key': apiKey }, localAddress: ADDRESSES.server });
+    if (check.status !== 200) throw new Error(`the export refused the new key from the bouncer host: ${check.status} ${check.text}`);
+
+    bouncer = startFirewallBouncer(result.yaml);
+    await waitForFirewall(mode, bouncer);
+    await waitForFirstPoll(server, bouncer);
+
+    // Block: an address and a network (filter deny entries, as the console's "Block a network"), and an intruder.
+    const block = (value: string) =>
+      server!.call(`${V3}firewall`, {
+        method: 'POST',
+        body: { permit: value, deny: value, description: `Blocked ${value}`, newer_block_ip: false, local_network: false, currentRules: { SIP: false, WEB: false, AMI: false, IAX: false } },
+      });
+    const filterIds: Partial<Record<Check, number>> = {};
+    const blockedAt: Partial<Record<Check, number>> = {};
+    for (const [check, value] of [['ip', ADDRESSES.blockedIp], ['network', ADDRESSES.blockedNetwork]] as const) {
+      const created = await block(value);
+      if (created.status !== 201) throw new Error(`blocking ${value} failed: ${created.status} ${created.text}`);
+      blockedAt[check] = Date.now();
+      filterIds[check] = created.json.data.id as number;
+    }
+    const fail2ban = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 2 } });
+    if (fail2ban.status !== 200) throw new Error(`fail2ban maxretry: ${fail2ban.status} ${fail2ban.text}`);
+    for (let i = 0; i < 2; i++) result.intrusion.push(await postFrom(ADDRESSES.intruder, `${pbx}${V3}auth:login`, { login: 'admin', password: `wrong-${i}` }));
+    blockedAt.ban = Date.now();
+    result.intrusion.push((await probe(ADDRESSES.intruder, ping, 2)).status);
+
+    const blockLimit = 3 * poll + 3000;
+    await Promise.all(
+      (Object.keys(SENDER) as Check[]).map(async (check) => {
+        result.blocked[check] = await waitForProbe(SENDER[check], ping, isDropped, blockLimit, blockedAt[check]);
+      }),
+    );
+    result.clean = await probe(ADDRESSES.clean, ping, 2);
+    result.stillDropped = await Promise.all(Object.values(SENDER).map((from) => probe(from, ping)));
+    result.kernelWhileBlocked = kernelState(mode);
+
+    // Unblock all three at once; each is timed from its own API call.
+    const unblockLimit = 2 * poll + 8000;
+    const unblock: Record<Check, () => Promise<{ status: number; text: string }>> = {
+      ip: () => server!.call(`${V3}firewall/${filterIds.ip}`, { method: 'DELETE' }),
+      network: () => server!.call(`${V3}firewall/${filterIds.network}`, { method: 'DELETE' }),
+      ban: () => server!.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: ADDRESSES.intruder } }),
+    };
+    await Promise.all(
+      (Object.keys(SENDER) as Check[]).map(async (check) => {
+        const answer = await unblock[check]();
+        const since = Date.now();
+        if (answer.status !== 200) throw new Error(`lifting the ${check} block failed: ${answer.status} ${answer.text}`);
+        result.unblocked[check] = await waitForProbe(SENDER[check], ping, isServed, unblockLimit, since);
+      }),
+    );
+    result.kernelAfter = kernelState(mode);
+  } catch (error) {
+    result.error = (error as Error).stack ?? String(error);
+    if (!result.kernelWhileBlocked) result.kernelWhileBlocked = kernelState(mode);
+  } finally {
+    if (bouncer) {
+      result.bouncerExitedEarly = bouncer.exited();
+      await bouncer.stop();
+      result.log = bouncer.log();
+      result.problems = problemLines(result.log);
+    }
+    await server?.close();
+  }
+  return result;
+}
+
+/** Waits until the bouncer has set up its table (nftables) or its ipset and INPUT rule (iptables). */
+async function waitForFirewall(mode: Backend, bouncer: RunningFirewallBouncer): Promise<void> {
+  const ready = () => {
+    try {
+      if (mode === 'nftables') execFileSync('nft', ['list', 'chain', 'ip', 'crowdsec', 'crowdsec-chain'], { stdio: 'ignore' });
+      else execFileSync('iptables', ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + 15_000;
+  while (!ready()) {
+    if (bouncer.exited()) throw new Error(`the bouncer exited while starting:\n${bouncer.log()}`);
+    if (Date.now() > deadline) throw new Error(`the bouncer set up no firewall in 15 s:\n${bouncer.log()}\n${kernelState(mode)}`);
+    await sleep(100);
+  }
+}
+
+/** Waits until the server has served the bouncer's startup poll, so block timings start from a polling bouncer. */
+async function waitForFirstPoll(server: TestServer, bouncer: RunningFirewallBouncer): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const status = await server.call(`${V3}firewall:getBouncerStatus`);
+    // A list answer (data is the array) in this version; {bouncers, rejections} in the declaration's words.
+    const data = status.json?.data;
+    const bouncers = (Array.isArray(data) ? data : (data?.bouncers ?? [])) as Array<{ polls: number }>;
+    if (bouncers.some((b) => b.polls > 0)) return;
+    if (bouncer.exited()) throw new Error(`the bouncer exited before its first poll:\n${bouncer.log()}`);
+    if (Date.now() > deadline) throw new Error(`the server saw no poll from the bouncer in 10 s (${status.status} ${status.text}):\n${bouncer.log()}`);
+    await sleep(100);
+  }
+}
+
+const mode = process.argv[2];
+if (mode !== 'nftables' && mode !== 'iptables') {
+  console.error('usage: firewall-bouncer-scenario.ts <nftables|iptables>');
+  process.exit(2);
+}
+printScenarioResult(await main(mode));
+process.exit(0);

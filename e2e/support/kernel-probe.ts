@@ -1,0 +1,76 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** One HTTP request sent by curl from a chosen source address. */
+export interface Probe {
+  from: string;
+  /** The HTTP status, or null when no answer came back (dropped, refused, timed out). */
+  status: number | null;
+  /** curl's exit code: 0 answered, 28 timed out (what a DROP rule gives), 7 refused. */
+  curlExit: number;
+}
+
+/** GET `url` with curl bound to the source address `from`, giving up after `timeoutSeconds`. */
+export async function probe(from: string, url: string, timeoutSeconds = 0.5): Promise<Probe> {
+  const args = ['--interface', from, '--silent', '--output', '/dev/null', '--write-out', '%{http_code}', '--connect-timeout', String(timeoutSeconds), '--max-time', String(timeoutSeconds * 2), url];
+  try {
+    const { stdout } = await run('curl', args);
+    return { from, status: Number(stdout) || null, curlExit: 0 };
+  } catch (error) {
+    const failure = error as { code?: number; stdout?: string };
+    return { from, status: Number(failure.stdout) || null, curlExit: typeof failure.code === 'number' ? failure.code : -1 };
+  }
+}
+
+/** Sends `body` as JSON with curl from `from`; returns the HTTP status (null without an answer). */
+export async function postFrom(from: string, url: string, body: unknown): Promise<number | null> {
+  const args = ['--interface', from, '--silent', '--output', '/dev/null', '--write-out', '%{http_code}', '--max-time', '3', '-H', 'Content-Type: application/json', '--data', JSON.stringify(body), url];
+  try {
+    return Number((await run('curl', args)).stdout) || null;
+  } catch (error) {
+    return Number((error as { stdout?: string }).stdout) || null;
+  }
+}
+
+/** A probe the kernel dropped: no answer at all, and curl gave up waiting (not refused, not an HTTP error). */
+export const isDropped = (p: Probe) => p.status === null && p.curlExit === 28;
+export const isServed = (p: Probe) => p.status === 200;
+
+export interface Waited {
+  /** Whether `accept` held before the deadline. */
+  ok: boolean;
+  /** From the call to the first accepted probe (or to the deadline). */
+  elapsedMs: number;
+  last: Probe;
+}
+
+/** Probes from `from` until `accept` holds or `timeoutMs` passes; measures how long it took. */
+export async function waitForProbe(from: string, url: string, accept: (p: Probe) => boolean, timeoutMs: number, since = Date.now()): Promise<Waited> {
+  for (;;) {
+    const last = await probe(from, url);
+    const elapsedMs = Date.now() - since;
+    if (accept(last)) return { ok: true, elapsedMs, last };
+    if (elapsedMs > timeoutMs) return { ok: false, elapsedMs, last };
+    if (last.curlExit !== 28) await new Promise((r) => setTimeout(r, 200)); // a timeout already waited
+  }
+}
+
+/** Runs ip(8) (in the current namespace). */
+export function ip(...args: string[]): void {
+  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** What the kernel holds for the bouncer's mode: its nftables tables, or its ipsets and iptables rules with counters. */
+export function kernelState(mode: 'nftables' | 'iptables'): string {
+  const show = (command: string, ...args: string[]) => {
+    try {
+      return `$ ${command} ${args.join(' ')}\n${execFileSync(command, args, { encoding: 'utf8', maxBuffer: 16 << 20 })}`;
+    } catch (error) {
+      return `$ ${command} ${args.join(' ')}\nfailed: ${(error as Error).message}`;
+    }
+  };
+  if (mode === 'nftables') return show('nft', 'list', 'ruleset');
+  return [show('ipset', 'list'), show('iptables', '-L', 'INPUT', '-n', '-v', '-x'), show('ip6tables', '-L', 'INPUT', '-n', '-v', '-x')].join('\n');
+}
