@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
+import { BACKEND_RADIO, createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
 import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
 import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
 
@@ -40,6 +41,10 @@ describe('console: bouncer keys, blocks and unbans', () => {
 
     await dialog.getByLabel('Description').fill('Bouncer on fw1');
     assert.equal(await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).isChecked(), true);
+    // The backend is chosen before the key exists; iptables (ranges of any size) is the default, and the
+    // nftables choice says plainly what it cannot enforce.
+    assert.equal(await dialog.getByRole('radio', { name: BACKEND_RADIO.iptables, exact: true }).isChecked(), true);
+    await visible(dialog.getByText(/up to \/16 \(IPv4\) and \/112 \(IPv6\) expanded into single addresses\. Wider networks are only enforced in iptables mode/));
     await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
     await dialog.getByLabel('Bouncer host IP').fill('127.0.0.1');
     await dialog.getByRole('button', { name: 'Create filter' }).click();
@@ -50,10 +55,32 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const issued = await visible(page.getByTestId('issued-key'));
     apiKey = (await issued.locator('code').first().innerText()).trim();
     assert.match(apiKey, /^[0-9a-f]{64}$/);
+    // Every listening address is offered, loopback included, and a host the operator types.
+    const port = new URL(server.url).port;
+    const loopbackUrl = `http://127.0.0.1:${port}/pbxcore/api/v3/firewall-bouncer/`;
+    const address = issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' });
+    await address.click();
+    await visible(page.getByRole('option', { name: loopbackUrl }));
+    await page.getByRole('option', { name: 'Another host name or address…' }).click();
+    const host = issued.getByLabel('Host name or address');
+    await host.fill('http://pbx.example.net:8088');
+    await visible(issued.getByText('Enter only a host name or an IP address, without scheme, port or path.'));
+    assert.equal(await issued.getByRole('button', { name: 'Copy bouncer configuration' }).count(), 0, 'no configuration to copy with an invalid host');
+    await host.fill('PBX.example.net');
+    await visible(issued.getByText(`api_url: http://pbx.example.net:${port}/pbxcore/api/v3/firewall-bouncer/`));
+    await address.click();
+    await page.getByRole('option', { name: loopbackUrl }).click();
+
     await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
     const yaml = await eventually(() => readClipboard(page), (text) => text.includes('api_key:'), 'the YAML on the clipboard');
     assert.match(yaml, new RegExp(`^api_key: ${apiKey}$`, 'm'));
-    assert.match(yaml, /^api_url: https?:\/\/\S+\/pbxcore\/api\/v3\/firewall-bouncer\/$/m);
+    assert.match(yaml, new RegExp(`^api_url: ${loopbackUrl.replaceAll('.', '\\.')}$`, 'm'));
+    // What the Debian package needs in iptables mode (key names of its own crowdsec-firewall-bouncer.yaml).
+    assert.match(yaml, /^mode: iptables$/m);
+    assert.match(yaml, /^iptables_chains:\n {2}- INPUT$/m);
+    assert.match(yaml, /^update_frequency: (5|10)s$/m);
+    assert.match(yaml, /^daemonize: true$/m, 'the packaged systemd unit (Type=notify) needs the ready signal only daemonize: true sends');
+    assert.doesNotMatch(yaml, /^nftables:/m);
     await browser.screenshot('api-keys-new-key');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -66,6 +93,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.equal(keys.data.length, 1);
     assert.equal(keys.data[0].networkfilterid, String(filter.id));
     assert.deepEqual(keys.data[0].allowed_paths, { '/api/v3/firewall-bouncer': 'read' });
+    assert.equal(keys.data[0].expand_ranges, false, 'an iptables bouncer receives ranges as ranges');
     assert.ok(!JSON.stringify(keys).includes(apiKey));
     await visible(page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' }));
     assert.ok(!(await page.content()).includes(apiKey), 'the key is gone from the page once closed');
@@ -186,5 +214,25 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await page.getByRole('dialog', { name: /Delete/ }).getByRole('button', { name: 'Delete key' }).click();
     await visible(page.getByText('No API keys'));
     assert.equal((await stream(replacement)).status, 401, 'a deleted key is refused');
+  });
+
+  it('an nftables bouncer key has the server expand ranges, and its YAML has the nftables section', async () => {
+    const { page } = browser;
+    const { apiKey: key, yaml } = await createBouncerKeyInConsole(page, { description: 'Bouncer on fw2 (nftables)', backend: 'nftables', bouncerHostIp: '127.0.0.1' });
+    assert.match(yaml, /^mode: nftables$/m);
+    assert.match(yaml, /^nftables:\n {2}ipv4:\n {4}enabled: true\n {4}set-only: false\n {4}table: crowdsec\n {4}chain: crowdsec-chain$/m);
+    assert.doesNotMatch(yaml, /^iptables_chains:/m);
+    const record = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expand_ranges: boolean }>).find((k) => k.description === 'Bouncer on fw2 (nftables)');
+    assert.equal(record?.expand_ranges, true);
+
+    // The stream for this key carries a blocked /24 as its 256 addresses, not as one range.
+    const filter = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: '203.0.113.0/24', deny: '203.0.113.0/24' } });
+    assert.equal(filter.status, 201, filter.text);
+    const stream = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream?startup=true', { headers: { 'X-Api-Key': key } });
+    assert.equal(stream.status, 200, stream.text);
+    const values = (stream.json.new as Array<{ value: string; scope: string }>).filter((d) => d.value.startsWith('203.0.113.'));
+    assert.equal(values.length, 256);
+    assert.ok(values.every((d) => d.scope === 'Ip' && !d.value.includes('/')));
+    await server.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
   });
 });
