@@ -1,23 +1,54 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
+/** One source address a key polled from (`key@ip`), with what the bouncer reports of itself. */
+export interface BouncerHost {
+  ip: string;
+  firstSeen: string;
+  lastSeen: string;
+  polls: number;
+  userAgent: string;
+  type: string | null;
+  name: string | null;
+  version: string | null;
+  os: string | null;
+  /** What it reports it dropped, per origin and unit. */
+  dropped: Record<string, Record<string, number>>;
+  metricsAt: string | null;
+}
+
 export interface BouncerStatus {
-  keyId: number | string;
+  keyId: number;
   description: string;
-  lastPollAt: string | number | null;
+  lastPollAt: string | null;
   lastPollIp: string | null;
   polls: number;
   lastNew: number;
   lastDeleted: number;
+  hosts: BouncerHost[];
+}
+
+/** A source refused on the export this week, and whether a ban still locks it out. */
+export interface BouncerRejection {
+  ip: string;
+  keyId: number | null;
+  reason: string;
+  firstAt: string;
+  lastAt: string;
+  count: number;
+  banned: boolean;
+  bannedCategories: string[];
+}
+
+export interface BouncerOverview {
+  bouncers: BouncerStatus[];
+  rejections: BouncerRejection[];
 }
 
 export const bouncerStatusKey = ['bouncers', 'status'] as const;
 
-/** firewall:getBouncerStatus: each bouncer key's last poll. */
-export const getBouncerStatus = async () => {
-  const data = await api.get<BouncerStatus[] | { items?: BouncerStatus[] }>('firewall:getBouncerStatus');
-  return Array.isArray(data) ? data : (data?.items ?? []);
-};
+/** firewall:getBouncerStatus: each bouncer key's polls and hosts, and the sources refused. */
+export const getBouncerStatus = () => api.get<BouncerOverview>('firewall:getBouncerStatus');
 
 export const bouncerStatusQueryOptions = () => queryOptions({ queryKey: bouncerStatusKey, queryFn: getBouncerStatus, refetchInterval: 5_000 });
 

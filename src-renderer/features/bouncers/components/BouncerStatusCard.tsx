@@ -1,9 +1,10 @@
-import { Badge, Card, Group, Table, Text, Title, Tooltip } from '@mantine/core';
-import { IconAccessPoint } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconAccessPoint, IconLockExclamation } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
-import { formatAgo, formatDateTime, toMillis } from '../../../lib/format.ts';
+import { formatAgo, formatDateTime, plural, toMillis } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { useBouncerStatus, type BouncerStatus } from '../api/get-bouncer-status.ts';
+import { useBouncerStatus, type BouncerHost, type BouncerRejection, type BouncerStatus } from '../api/get-bouncer-status.ts';
+import { useUnbanBouncerHost } from '../api/unban-bouncer-host.ts';
 
 /** A bouncer that has not polled for this long is shown in red (they poll every 5–10 s). */
 const SILENT_AFTER_MS = 60_000;
@@ -14,11 +15,104 @@ function pollState(bouncer: BouncerStatus, now: number): { label: string; color:
   return now - last > SILENT_AFTER_MS ? { label: 'Silent', color: 'red' } : { label: 'Polling', color: 'teal' };
 }
 
-/** Dashboard card: the last poll of each bouncer key, red when silent for over a minute. */
+/** "12 packets, 800 bytes" per origin, as the bouncer reported dropping them. */
+function droppedText(dropped: BouncerHost['dropped']): string | null {
+  const origins = Object.entries(dropped);
+  if (origins.length === 0) return null;
+  return origins
+    .map(([origin, units]) => `${Object.entries(units).map(([unit, n]) => `${n.toLocaleString()} ${unit}${n === 1 ? '' : 's'}`).join(', ')} (${origin})`)
+    .join('; ');
+}
+
+function HostLine({ host, now }: { host: BouncerHost; now: number }) {
+  const identity = [host.type ?? host.userAgent.split(' ')[0], host.version, host.os].filter(Boolean).join(' · ');
+  const dropped = droppedText(host.dropped);
+  return (
+    <Stack gap={0} data-testid="bouncer-host">
+      <Text size="xs" ff="monospace">
+        {host.ip} <Text span c="dimmed" size="xs">· {formatAgo(host.lastSeen, now)}</Text>
+      </Text>
+      {identity && (
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {identity}
+        </Text>
+      )}
+      {dropped && (
+        <Text size="xs" c="dimmed">
+          Dropped {dropped}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
+  const state = pollState(bouncer, now);
+  return (
+    <Stack gap={4} data-testid="bouncer-row" data-state={state.label} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="sm" fw={500} lineClamp={1}>
+          {bouncer.description || `Key #${bouncer.keyId}`}
+        </Text>
+        <Badge color={state.color} variant={state.color === 'red' ? 'filled' : 'light'} style={{ flexShrink: 0 }}>
+          {state.label}
+        </Badge>
+      </Group>
+      <Tooltip label={formatDateTime(bouncer.lastPollAt)} disabled={!bouncer.lastPollAt}>
+        <Text size="xs" c={state.color === 'red' ? 'red' : 'dimmed'}>
+          Last poll {formatAgo(bouncer.lastPollAt, now)} · {plural(bouncer.polls, 'poll', 'polls')}
+        </Text>
+      </Tooltip>
+      {bouncer.hosts.map((host) => (
+        <HostLine key={host.ip} host={host} now={now} />
+      ))}
+    </Stack>
+  );
+}
+
+/** Sources refused on the export: why, and a one-click unban when a ban still locks a bouncer out. */
+function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: number }) {
+  const unban = useUnbanBouncerHost();
+  if (rejections.length === 0) return null;
+  return (
+    <Alert color="red" variant="light" icon={<IconLockExclamation size={18} />} title="Refused bouncer requests" mb="sm" data-testid="bouncer-rejections">
+      <Stack gap="xs">
+        {rejections.slice(0, 5).map((r) => (
+          <Group key={r.ip} justify="space-between" wrap="wrap" gap="xs" data-testid="bouncer-rejection">
+            <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+              <Text size="sm" ff="monospace">
+                {r.ip}
+                {r.banned && (
+                  <Badge ml="xs" color="red" size="sm">
+                    Banned ({r.bannedCategories.join(', ')})
+                  </Badge>
+                )}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {r.reason} · {plural(r.count, 'time', 'times')}, last {formatAgo(r.lastAt, now)}
+              </Text>
+            </Stack>
+            {r.banned && (
+              <Button size="xs" variant="light" color="red" loading={unban.isPending && unban.variables === r.ip} onClick={() => unban.mutate(r.ip)} aria-label={`Unban ${r.ip}`}>
+                Unban
+              </Button>
+            )}
+          </Group>
+        ))}
+        <Text size="xs" c="dimmed">
+          A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Dashboard card: each bouncer key with its hosts (red when silent over a minute), and refused sources. */
 export function BouncerStatusCard() {
   const status = useBouncerStatus();
   const now = useNow();
-  const list = status.data ?? [];
+  const bouncers = status.data?.bouncers ?? [];
+  const rejections = status.data?.rejections ?? [];
   return (
     <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="bouncers-card-title">
       <Group gap="xs" mb="sm">
@@ -27,57 +121,21 @@ export function BouncerStatusCard() {
           Bouncers
         </Title>
       </Group>
+      <Refused rejections={rejections} now={now} />
       <QueryState
         query={status}
         label="bouncer status"
-        isEmpty={list.length === 0}
+        isEmpty={bouncers.length === 0}
         empty={{
           title: 'No bouncer keys',
           hint: 'Create a key with the “Firewall bouncer” preset in API keys, then paste its configuration on the firewall host.',
         }}
       >
-        <Table.ScrollContainer minWidth={320}>
-          <Table verticalSpacing="xs" aria-label="Bouncer keys and their last poll">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Last poll</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((b) => {
-                const state = pollState(b, now);
-                return (
-                  <Table.Tr key={String(b.keyId)} data-testid="bouncer-row" data-state={state.label}>
-                    <Table.Td>
-                      <Text size="sm" fw={500} lineClamp={1}>
-                        {b.description || `Key #${b.keyId}`}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={state.color} variant={state.color === 'red' ? 'filled' : 'light'}>
-                        {state.label}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Tooltip label={formatDateTime(b.lastPollAt)} disabled={!b.lastPollAt}>
-                        <Text size="sm" c={state.color === 'red' ? 'red' : undefined}>
-                          {formatAgo(b.lastPollAt, now)}
-                        </Text>
-                      </Tooltip>
-                      {b.lastPollIp && (
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          from {b.lastPollIp}
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <div aria-label="Bouncer keys and their hosts">
+          {bouncers.map((bouncer) => (
+            <BouncerRow key={bouncer.keyId} bouncer={bouncer} now={now} />
+          ))}
+        </div>
       </QueryState>
     </Card>
   );
