@@ -17,6 +17,7 @@ import { coreResources } from './resources/index.ts';
 import { importResourceModule, ResourceRegistry } from './resources/registry.ts';
 import type { Services } from './services.ts';
 import { openDatabase } from './storage/database.ts';
+import { ensurePrivateDataDir } from './storage/private-files.ts';
 import { migrate } from './storage/migrations.ts';
 import { writeSetting } from './storage/settings.ts';
 import { packageVersion } from './package-info.ts';
@@ -70,6 +71,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
 
     async start() {
       const dataDir = resolve(config.dataDir);
+      // 0700 whatever the umask, its files 0600: the database, its key and the JWT secret live here.
+      ensurePrivateDataDir(dataDir);
       const databaseFile = join(dataDir, 'pbx.sqlite');
       const db = openDatabase(databaseFile);
       migrate(db);

@@ -1,6 +1,7 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { createPrivateFile, tightenFiles } from '../storage/private-files.ts';
 import type { Role } from './principal.ts';
 
 /** jose is loaded on the first token, not at start-up (it is one of the heaviest imports). */
@@ -19,17 +20,14 @@ export interface AccessClaims {
 }
 
 /**
- * The HS256 secret, generated once in the data directory with mode 0600. An existing file keeps
- * its value (tokens survive restarts) and its mode is tightened if it was loosened.
+ * The HS256 secret, generated once in the data directory with mode 0600 (set whatever the umask).
+ * An existing file keeps its value (tokens survive restarts) and is set back to 0600. The
+ * secrets key (storage/secret-box.ts, secrets.key) sits beside it and is made the same way.
  */
 export function loadJwtSecret(dataDir: string): Uint8Array {
   const file = join(dataDir, SECRET_FILE);
-  try {
-    writeFileSync(file, randomBytes(64).toString('hex'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  createPrivateFile(file, randomBytes(64).toString('hex'));
+  tightenFiles(file);
   const text = readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-f]{64,}$/.test(text)) throw new Error(`${file} does not hold a valid secret; delete it to generate a new one.`);
   return Buffer.from(text, 'hex');

@@ -48,7 +48,8 @@ export async function selfSignedCertificate(dataDir: string): Promise<TlsMateria
     });
     writeFileSync(keyFile, pems.private, { mode: 0o600 });
     chmodSync(keyFile, 0o600);
-    writeFileSync(certificateFile, pems.cert, { mode: 0o644 });
+    writeFileSync(certificateFile, pems.cert, { mode: 0o600 });
+    chmodSync(certificateFile, 0o600); // like every file of the data directory, whatever the umask
   }
   return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'self-signed', certificateFile };
 }

@@ -1,6 +1,7 @@
 import { amiDeclaration, AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
 import { readSingleton } from '../resources/singleton.ts';
-import type { Db } from '../storage/database.ts';
+import { revealSecret, type Db } from '../storage/database.ts';
+import { SECRET_CONTEXTS } from '../storage/migrations/004-sealed-secrets.ts';
 
 /** The stored `ami` settings, secret included (web thread and actions only; never sent to clients). */
 export interface AmiSettings {
@@ -8,10 +9,11 @@ export interface AmiSettings {
   host: string;
   port: number;
   username: string;
-  secret: string;
+  /** In clear, decrypted when read: only the AMI login (and change detection) reads it. */
+  readonly secret: string;
 }
 
-/** Reads the `ami` singleton over its defaults. */
+/** Reads the `ami` singleton over its defaults; the secret is decrypted only if `secret` is read. */
 export function readAmiSettings(db: Db): AmiSettings {
   const values = readSingleton(amiDeclaration, { db }, AMI_SETTINGS_KEY);
   return {
@@ -19,6 +21,13 @@ export function readAmiSettings(db: Db): AmiSettings {
     host: String(values.host ?? '127.0.0.1'),
     port: Number(values.port ?? 5038),
     username: String(values.username ?? ''),
-    secret: String(values.secret ?? ''),
+    get secret() {
+      return revealAmiSecret(db, values.secret);
+    },
   };
+}
+
+/** The clear AMI secret from its stored (sealed) value; '' when none is stored. */
+export function revealAmiSecret(db: Db, stored: unknown): string {
+  return revealSecret(db, String(stored ?? ''), SECRET_CONTEXTS.ami);
 }

@@ -73,6 +73,8 @@ export function prepareSave(input: SaveInput): SaveOutcome {
   const complete = { ...(mode === 'create' ? {} : existing), ...values };
   for (const [name, def] of writable) {
     if (!(name in complete) || complete[name] === undefined) continue;
+    // A write-only value kept from the stored record was checked when written (and is stored sealed).
+    if (def.writeOnly && !(name in present)) continue;
     const parsed = def.schema.safeParse(complete[name]);
     if (!parsed.success) {
       errors.push(...parsed.error.issues.map((i) => `${name}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`));

@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createPrivateFile, PRIVATE_DIR_MODE, tightenFiles } from './private-files.ts';
+import { isSealed, loadSecretKey, openSecret, sealSecret } from './secret-box.ts';
 
 export type Db = Database.Database;
 
-/** Mode of every file this server keeps in the data directory (the db holds secrets). */
-export const PRIVATE_FILE_MODE = 0o600;
-/** Mode of the data directory itself. */
-export const PRIVATE_DIR_MODE = 0o700;
+/** SQL function that seals a secret column on write (see migrations/004-sealed-secrets.ts). */
+export const SEAL_SECRET_FUNCTION = 'pbx_seal_secret';
+
+const secretKeys = new WeakMap<Db, Buffer>();
 
 /**
  * A connection whose transactions begin IMMEDIATE. Workers and the web thread write the same file:
@@ -23,27 +26,42 @@ class Connection extends Database {
   }
 }
 
-/** Opens the SQLite file with the pragmas every connection (web thread and workers) relies on. */
+/**
+ * Opens the SQLite file with the pragmas and functions every connection (web thread and workers)
+ * relies on. The file is created 0600 before SQLite opens it (umask-independent; SQLite gives the
+ * -wal and -shm files it creates the database's mode), and an older, looser copy is tightened.
+ * The data directory's secret key (secrets.key, beside the database) seals secrets on write.
+ */
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') createPrivately(file);
+  const memory = file === ':memory:';
+  if (!memory) {
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    createPrivateFile(file);
+    tightenFiles(file, `${file}-wal`, `${file}-shm`);
+  }
+  const key = memory ? randomBytes(32) : loadSecretKey(dirname(file));
   const db = new Connection(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // Freed cells and pages are zeroed, so a secret replaced by its sealed form leaves no clear copy in the file.
+  db.pragma('secure_delete = ON');
+  db.function(SEAL_SECRET_FUNCTION, { deterministic: false }, (value: unknown, context: unknown) =>
+    typeof value === 'string' && value !== '' && !isSealed(value) ? sealSecret(key, value, String(context)) : value,
+  );
+  secretKeys.set(db, key);
   return db;
 }
 
 /**
- * Creates the database file 0600 before SQLite opens it (umask-independent), and tightens an older
- * file and its -wal/-shm. SQLite gives the -wal and -shm files it creates the database file's mode.
+ * The clear text of a secret stored sealed, for the one place that uses it (the AMI login, a
+ * comparison with a re-entered secret). `context` names the column, as the seal trigger did.
  */
-function createPrivately(file: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
-  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
-    if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE);
-  }
+export function revealSecret(db: Db, stored: string, context: string): string {
+  const key = secretKeys.get(db);
+  if (!key) throw new Error('This connection was not opened with openDatabase: it has no secret key.');
+  return openSecret(key, stored, context);
 }
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();

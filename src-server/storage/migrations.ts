@@ -6,6 +6,11 @@ export interface Migration {
   version: number;
   name: string;
   up(db: Db): void;
+  /**
+   * Rewrite the whole file after this step (VACUUM, then truncate the WAL): for steps that replace
+   * sensitive values, whose old bytes could otherwise survive in free pages and old WAL frames.
+   */
+  compactAfter?: boolean;
 }
 
 /**
@@ -28,6 +33,10 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
       record.run(m.version, m.name, new Date().toISOString());
     })();
     ran.push(m.version);
+    if (m.compactAfter) {
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    }
   }
   return ran;
 }

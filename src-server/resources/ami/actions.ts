@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { revealAmiSecret } from '../../peers/ami-settings.ts';
 import { freshnessOf } from '../../peers/peer-status.ts';
 import { failure, ok } from '../results.ts';
 import { prepareSave } from '../save.ts';
@@ -37,7 +38,7 @@ function checkedSave(save: ActionHandler, ctx: ActionContext): ReturnType<Action
   const outcome = prepareSave({ declaration: amiDeclaration, mode, verb: ctx.verb, body: ctx.body, existing });
   // Invalid input: the save itself answers 422 and writes nothing.
   if (!outcome.ok) return save(ctx);
-  const stored = String(existing.secret ?? '');
+  const stored = revealAmiSecret(ctx.db, existing.secret); // stored sealed (storage/secret-box.ts)
   const sentSecret = 'secret' in (ctx.body as Record<string, unknown>);
   const reentered = sentSecret && sameSecret(outcome.complete.secret, stored);
   if (sentSecret && !reentered) {

@@ -2,6 +2,7 @@ import type { Migration } from '../migrations.ts';
 import { coreMigration } from './001-core.ts';
 import { keysAndFiltersMigration } from './002-keys-and-filters.ts';
 import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
+import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
@@ -12,4 +13,4 @@ import { peerStateMigration } from './030-peer-state.ts';
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, accountsAndSessionsMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, peerStateMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, peerStateMigration];
