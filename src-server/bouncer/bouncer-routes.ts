@@ -15,7 +15,7 @@ import type { BouncerHosts } from './bouncer-hosts.ts';
 import { GZIP_ABOVE_BYTES, type SnapshotCompressor } from './compressed-snapshot.ts';
 import type { CursorStore } from './cursor-store.ts';
 import { banCandidate, matches, parseDecisionQuery, type Candidate } from './decision-query.ts';
-import { manualEntryJson, snapshotCount, snapshotJson, type DecisionSnapshotCache } from './decision-snapshot.ts';
+import { manualEntryJson, snapshotCount, snapshotParts, type DecisionSnapshotCache } from './decision-snapshot.ts';
 import type { DeletedTails } from './deleted-tails.ts';
 import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from './usage-metrics.ts';
 
@@ -92,12 +92,12 @@ async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey
   const startup = (Array.isArray(rawStartup) ? rawStartup[rawStartup.length - 1] : rawStartup) === 'true';
   const expanded = key.expandRanges;
   const latest = parts.snapshots.get();
-  const json = snapshotJson(latest, expanded);
-  const gzip = json.length > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  const text = snapshotParts(latest, expanded);
+  const gzip = text.reduce((sum, part) => sum + part.length, 0) > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
   const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
   const since = startup ? undefined : parts.cursors.servedVersion(key.id);
   const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
-  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, json, Buffer.from(tail)];
+  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, ...text, Buffer.from(tail)];
   // HEAD only checks the key: it must not move the cursor, or its `deleted` would be lost.
   if (ctx.method === 'GET') {
     const ip = remoteIp(ctx);
@@ -124,7 +124,7 @@ function answerDecisions(ctx: Context, parts: BouncerParts): void {
   const candidates: Candidate[] = snapshot.manual.plain.entries.map((entry) => ({ key: entry.key, cidr: entry.cidr, json: () => manualEntryJson(entry) }));
   // A single-address question needs only that address's bans, not a scan of every ban.
   const single = query.range?.contains && (query.range.cidr[1] === 32 || query.range.cidr[1] === 128);
-  const bans = single ? parts.bans.forIp(query.range!.cidr[0].toString()) : snapshot.activeBans.filter((ban) => ban.expiresAt > now);
+  const bans = single ? parts.bans.forIp(query.range!.cidr[0].toString()) : parts.bans.active();
   for (const ban of bans) candidates.push(banCandidate(ban, () => parts.snapshots.banJson(ban, now)));
   const found = candidates.filter((candidate) => matches(query, candidate)).map((candidate) => candidate.json());
   sendJsonParts(ctx, [Buffer.from(found.length ? `[${found.join(',')}]` : 'null')]);

@@ -1,7 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
-import { crc32Combine } from './crc32-combine.ts';
-import type { DecisionSnapshot, ManualForm } from './decision-snapshot.ts';
+import { snapshotParts, type DecisionSnapshot } from './decision-snapshot.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
 
@@ -16,44 +15,30 @@ const STALE_MIN_BYTES = 1024 * 1024;
 /** RFC 1952 header: deflate, no flags, no mtime, fastest compression, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
 
-/** Uncompressed text as raw deflate blocks ending on a byte boundary (not final), with its CRC and length. */
-interface Segment {
-  deflated: Buffer;
-  crc: number;
-  length: number;
-}
-
-/**
- * Raw deflate of `data`, sync-flushed instead of finished: such segments concatenate into one
- * deflate stream, so shared text is compressed once and each poll appends only its own end.
- * Runs in zlib's thread pool, off the event loop.
- */
-async function segmentOf(data: Buffer): Promise<Segment> {
-  const deflated = await deflateRawAsync(data, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
-  return { deflated, crc: crc32(data), length: data.length };
-}
-
 /** The compressed head every poll of one snapshot (in one form) shares: `{"new":[` and the decisions. */
 interface SharedHead {
-  segments: Buffer[];
+  deflated: Buffer;
+  /** CRC-32 and length of the uncompressed text it stands for. */
   crc: number;
   length: number;
 }
 
 /**
- * Compresses each snapshot once per form (plain or expanded ranges) and hands polls a finished
- * head. The filter decisions are compressed once per configuration, the bans once per snapshot.
- * While a new snapshot compresses, polls are served the newest snapshot already compressed: an
- * older but consistent state, whose version is what their cursor then records.
+ * Compresses snapshots for gzip polls. Every part of a snapshot (the filter decisions, each ban
+ * chunk, the commas) is compressed on its own as raw deflate ending on a sync flush: such segments
+ * concatenate into one deflate stream, so a part is compressed once, in zlib's thread pool, and
+ * reused by every later snapshot that still holds the same Buffer. A change recompresses only
+ * the parts it touched. While a large new snapshot compresses, polls are served the newest
+ * snapshot already compressed: an older but consistent state, whose version their cursor records.
  */
 export class SnapshotCompressor {
-  private readonly manual = new WeakMap<ManualForm, Promise<Segment>>();
-  private readonly bans = new WeakMap<DecisionSnapshot, Promise<Segment>>();
+  private readonly segments = new WeakMap<Buffer, Promise<Buffer>>();
   private readonly heads = new WeakMap<DecisionSnapshot, Map<boolean, Promise<SharedHead>>>();
   private readonly done = new WeakSet<Promise<SharedHead>>();
   private readonly lastReady = new Map<boolean, DecisionSnapshot>();
-  /** How many compressed heads were made (the benchmark reads it). */
+  /** How many parts were compressed, and how many bytes they held (the benchmark reads them). */
   compressions = 0;
+  compressedBytes = 0;
 
   constructor(private readonly prefix: Buffer) {}
 
@@ -64,7 +49,7 @@ export class SnapshotCompressor {
   async servable(latest: DecisionSnapshot, expanded: boolean): Promise<DecisionSnapshot> {
     const pending = this.head(latest, expanded);
     const previous = this.lastReady.get(expanded);
-    if (this.done.has(pending) || !previous || latest.bans.length < STALE_MIN_BYTES) return latest;
+    if (this.done.has(pending) || !previous || latest.banCount * 100 < STALE_MIN_BYTES) return latest;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, STALE_AFTER_MS, false)));
     const finished = await Promise.race([pending.then(() => true), waited]);
@@ -74,16 +59,27 @@ export class SnapshotCompressor {
 
   /**
    * The whole answer as ONE gzip member (any decoder reads it; libcurl stops after a first member):
-   * header, the shared segments, this poll's `tail` as the final deflate block, and a trailer whose
-   * CRC-32 continues the shared part's.
+   * header, the shared head, this poll's `tail` as the final deflate block, and a trailer whose
+   * CRC-32 continues the head's.
    */
   async answer(snapshot: DecisionSnapshot, expanded: boolean, tail: string): Promise<Buffer[]> {
     const head = await this.head(snapshot, expanded);
     const tailText = Buffer.from(tail);
     const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(crc32Combine(head.crc, crc32(tailText), tailText.length), 0);
+    trailer.writeUInt32LE(crc32(tailText, head.crc) >>> 0, 0);
     trailer.writeUInt32LE((head.length + tailText.length) % 2 ** 32, 4);
-    return [GZIP_HEADER, ...head.segments, deflateRawSync(tailText, { level: 1 }), trailer];
+    return [GZIP_HEADER, head.deflated, deflateRawSync(tailText, { level: 1 }), trailer];
+  }
+
+  private segment(part: Buffer): Promise<Buffer> {
+    let pending = this.segments.get(part);
+    if (!pending) {
+      this.compressions++;
+      this.compressedBytes += part.length;
+      pending = deflateRawAsync(part, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
+      this.segments.set(part, pending);
+    }
+    return pending;
   }
 
   private head(snapshot: DecisionSnapshot, expanded: boolean): Promise<SharedHead> {
@@ -106,17 +102,14 @@ export class SnapshotCompressor {
   }
 
   private async compress(snapshot: DecisionSnapshot, expanded: boolean): Promise<SharedHead> {
-    this.compressions++;
-    const form = expanded ? snapshot.manual.expanded() : snapshot.manual.plain;
-    let manual = this.manual.get(form);
-    if (!manual) this.manual.set(form, (manual = segmentOf(Buffer.concat([this.prefix, form.json]))));
-    // Both forms are empty or not together, so the separator and the ban segment are shared.
-    let bans = this.bans.get(snapshot);
-    if (!bans) {
-      const separator = snapshot.manual.plain.json.length > 0 && snapshot.bans.length > 0 ? ',' : '';
-      this.bans.set(snapshot, (bans = segmentOf(Buffer.concat([Buffer.from(separator), snapshot.bans]))));
+    const parts = [this.prefix, ...snapshotParts(snapshot, expanded)];
+    const deflated = await Promise.all(parts.map((part) => this.segment(part)));
+    let crc = 0;
+    let length = 0;
+    for (const part of parts) {
+      crc = crc32(part, crc);
+      length += part.length;
     }
-    const [head, rest] = await Promise.all([manual, bans]);
-    return { segments: [head.deflated, rest.deflated], crc: crc32Combine(head.crc, rest.crc, rest.length), length: head.length + rest.length };
+    return { deflated: Buffer.concat(deflated), crc, length };
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
+import type { ActiveBan, BanChange, BanStore } from '../firewall/ban-store.ts';
 import {
   decisionParts,
   identityOf,
@@ -14,6 +14,7 @@ import type { FirewallState } from '../firewall/firewall-state.ts';
 import { manualBanValues } from '../firewall/filters.ts';
 import { expandRange } from '../firewall/range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
+import { ExpiryQueue } from './expiry-queue.ts';
 
 /** One published decision with its identity and prepared JSON pieces. */
 export interface DecisionEntry {
@@ -43,16 +44,25 @@ export interface DecisionSnapshot {
   /** Decision-log version of this membership. */
   version: number;
   manual: ManualSet;
-  /** The ban decisions' JSON joined with commas (no brackets). */
-  bans: Buffer;
+  /** The bans' JSON in parts (one per non-empty chunk, comma-joined inside, no brackets). */
+  banParts: readonly Buffer[];
   banCount: number;
-  /** The bans in force when built, for /v1/decisions queries. */
-  activeBans: readonly ActiveBan[];
   builtAt: number;
 }
 
 /** Durations tick: a snapshot with bans is rebuilt at most this often. */
 export const TICK_MS = 1000;
+/** Bans are kept in this many chunks (by decision id), each rendered and compressed on its own. */
+const CHUNKS = 256;
+/**
+ * Bans re-rendered per build for their durations, beyond the chunks a change touched. Up to this
+ * many bans every duration is exact to the second; above it the oldest chunks go first, so each
+ * is refreshed every (bans / budget) seconds and a duration may be that much longer than what is
+ * left. Expiry is never late: a ban that expires leaves the snapshot (and is deleted) at once.
+ */
+export const RENDER_BUDGET = 20_000;
+
+const COMMA = Buffer.from(',');
 
 /** A filter-derived decision's JSON (its duration never changes). */
 export const manualEntryJson = (entry: DecisionEntry) => entry.parts.head + MANUAL_DURATION + entry.parts.tail;
@@ -83,12 +93,24 @@ function expandedForm(plain: ManualForm): ManualForm {
   return manualForm(entries);
 }
 
-/** Full JSON (comma-joined, no brackets) of a snapshot's decisions in one form. */
+/**
+ * The text of a snapshot's `new` array content in one form, as the parts a poll writes in order:
+ * the filter decisions, then each ban chunk, with the commas between them.
+ */
+export function snapshotParts(snapshot: DecisionSnapshot, expanded = false): Buffer[] {
+  const manual = (expanded ? snapshot.manual.expanded() : snapshot.manual.plain).json;
+  const out: Buffer[] = [];
+  for (const part of [manual, ...snapshot.banParts]) {
+    if (part.length === 0) continue;
+    if (out.length > 0) out.push(COMMA);
+    out.push(part);
+  }
+  return out;
+}
+
+/** The whole `new` array content (tests and small answers). */
 export function snapshotJson(snapshot: DecisionSnapshot, expanded = false): Buffer {
-  const manual = expanded ? snapshot.manual.expanded() : snapshot.manual.plain;
-  if (manual.json.length === 0) return snapshot.bans;
-  if (snapshot.bans.length === 0) return manual.json;
-  return Buffer.concat([manual.json, Buffer.from(','), snapshot.bans]);
+  return Buffer.concat(snapshotParts(snapshot, expanded));
 }
 
 /** How many decisions a snapshot publishes in one form. */
@@ -96,40 +118,61 @@ export function snapshotCount(snapshot: DecisionSnapshot, expanded = false): num
   return (expanded ? snapshot.manual.expanded() : snapshot.manual.plain).entries.length + snapshot.banCount;
 }
 
+/** Bans of one chunk by identity, and their JSON as last rendered. */
+interface BanChunk {
+  members: Map<string, { ban: ActiveBan; entry: DecisionEntry }>;
+  json: Buffer;
+  renderedAt: number;
+  dirty: boolean;
+}
+
+const emptyChunk = (): BanChunk => ({ members: new Map(), json: Buffer.alloc(0), renderedAt: 0, dirty: false });
+
 /**
- * Builds the decision snapshot once per change (filters, fail2ban rules, a ban added or
- * lifted, a ban reaching its expiry) and at most once a second while ban durations tick.
- * Every poll shares it; nothing is serialised per caller. The filter part is rebuilt only when the
- * configuration changes, and each ban's JSON is prepared once around its duration, so a tick only
- * concatenates strings. Decisions are unique by (value, scenario): an id shared by two is harmless.
+ * Keeps the published decisions and builds the snapshot every poll shares. Nothing is serialised
+ * per caller, and a change costs what it touches, not the size of the set:
+ * - filter decisions are rendered once per configuration change;
+ * - bans live in chunks (by decision id); a change re-renders only its chunk, ticking durations
+ *   re-render at most RENDER_BUDGET bans per build (oldest chunks first), and a chunk's Buffer is
+ *   compressed once and reused by every snapshot that still holds it;
+ * - the ban store reports what changed, and expiries come from a queue, so membership is handed to
+ *   the log as a difference without scanning every ban.
+ * Decisions are unique by (value, scenario): an id shared by two is harmless.
  */
 export class DecisionSnapshotCache {
   private current: DecisionSnapshot | undefined;
   private manual: ManualSet | undefined;
-  private banRevision = -1;
-  private nextExpiry = Infinity;
-  private hasBans = false;
+  private readonly chunks: BanChunk[] = Array.from({ length: CHUNKS }, emptyChunk);
+  private readonly expiries = new ExpiryQueue();
   private readonly banEntries = new WeakMap<ActiveBan, DecisionEntry>();
-  /** The ban entries published by the last membership change (undefined before the first build). */
-  private publishedBans: Set<DecisionEntry> | undefined;
+  private pending: BanChange[] = [];
+  private loaded = false;
+  private banCount = 0;
   /** How many times the snapshot was built (tests and the benchmark read it). */
   builds = 0;
   /** How many times membership changed and was published to the log. */
   publishes = 0;
+  /** Bans rendered into JSON, in total (the benchmark reads it). */
+  rendered = 0;
 
   constructor(
     private readonly state: FirewallState,
     private readonly bans: BanStore,
     private readonly log: DecisionLog,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    bans.onChange((change) => {
+      if (change.reset) this.loaded = false;
+      else this.pending.push(change);
+    });
+  }
 
   /** The snapshot for a poll now, rebuilt first only when something changed or durations ticked. */
   get(): DecisionSnapshot {
     const now = this.clock.now();
-    const membershipStale = this.state.revision !== this.manual?.revision || this.bans.revision !== this.banRevision || now >= this.nextExpiry;
-    const ticked = this.hasBans && now - (this.current?.builtAt ?? 0) >= TICK_MS;
-    if (!this.current || membershipStale || ticked) this.current = this.build(now, membershipStale || !this.current);
+    const changed = !this.loaded || this.pending.length > 0 || this.state.revision !== this.manual?.revision || now >= this.expiries.nextAt();
+    const ticked = this.banCount > 0 && now - (this.current?.builtAt ?? 0) >= TICK_MS;
+    if (!this.current || changed || ticked) this.current = this.build(now);
     return this.current;
   }
 
@@ -145,6 +188,10 @@ export class DecisionSnapshotCache {
     return entry;
   }
 
+  private chunkOf(entry: DecisionEntry): BanChunk {
+    return this.chunks[entry.parts.id % CHUNKS]!;
+  }
+
   private manualSet(): ManualSet {
     if (this.manual?.revision === this.state.revision) return this.manual;
     const plain = manualForm(
@@ -154,69 +201,102 @@ export class DecisionSnapshotCache {
     return (this.manual = { revision: this.state.revision, plain, expanded: () => (expanded ??= expandedForm(plain)) });
   }
 
-  private build(now: number, membershipStale: boolean): DecisionSnapshot {
+  private build(now: number): DecisionSnapshot {
     const previousManual = this.manual;
     const manual = this.manualSet();
-    this.banRevision = this.bans.revision;
-    const active = this.bans.active();
-    const entries = active.map((ban) => this.banEntry(ban));
-    let nextExpiry = Infinity;
-    for (const ban of active) if (ban.expiresAt < nextExpiry) nextExpiry = ban.expiresAt;
-    this.nextExpiry = nextExpiry;
-    this.hasBans = active.length > 0;
-
     let version = this.current?.version ?? this.log.version;
-    if (membershipStale) {
-      const published = this.publishMembership(entries, manual, previousManual, now);
-      if (published !== version) this.publishes++;
-      version = published;
-    }
+    const published = this.loaded ? this.applyChanges(now, manual, previousManual) : this.load(now, manual);
+    if (published !== version) this.publishes++;
+    version = published;
+    this.render(now);
+    const banParts: Buffer[] = [];
+    for (const chunk of this.chunks) if (chunk.json.length > 0) banParts.push(chunk.json);
     this.builds++;
-    return { version, manual, bans: renderBans(active, entries, now), banCount: active.length, activeBans: active, builtAt: now };
+    return { version, manual, banParts, banCount: this.banCount, builtAt: now };
   }
 
-  /**
-   * Tells the log what joined and left since the last build. Only the difference is handed over:
-   * bans are compared by object (a Set lookup each), and only what changed is turned into
-   * identities, so a change costs no per-ban string work. The first build compares everything
-   * with the stored log, which may hold what changed while the server was stopped.
-   */
-  private publishMembership(entries: DecisionEntry[], manual: ManualSet, previousManual: ManualSet | undefined, now: number): number {
-    const current = new Set(entries);
-    const previous = this.publishedBans;
-    this.publishedBans = current;
-    if (!previous) {
-      const members = new Map<string, DecisionKey>();
-      for (const entry of manual.plain.entries) members.set(entry.identity, entry.key);
-      for (const entry of entries) members.set(entry.identity, entry.key);
-      return this.log.publish(members, now);
+  /** Fills every chunk from the ban store and compares the whole set with the stored log (at start and after a reload). */
+  private load(now: number, manual: ManualSet): number {
+    this.pending = [];
+    this.expiries.clear();
+    for (const chunk of this.chunks) chunk.members.clear();
+    const members = new Map<string, DecisionKey>();
+    for (const entry of manual.plain.entries) members.set(entry.identity, entry.key);
+    for (const ban of this.bans.active()) {
+      const entry = this.banEntry(ban);
+      this.chunkOf(entry).members.set(entry.identity, { ban, entry });
+      this.expiries.push(ban);
+      members.set(entry.identity, entry.key);
+    }
+    this.banCount = 0;
+    for (const chunk of this.chunks) {
+      chunk.dirty = true;
+      this.banCount += chunk.members.size;
+    }
+    this.loaded = true;
+    return this.log.publish(members, now);
+  }
+
+  /** Applies the ban store's changes, the expiries due and a new filter set; publishes the difference. */
+  private applyChanges(now: number, manual: ManualSet, previousManual: ManualSet | undefined): number {
+    const touched = new Map<string, DecisionKey>();
+    const drop = (ban: ActiveBan) => {
+      const entry = this.banEntry(ban);
+      const chunk = this.chunkOf(entry);
+      if (chunk.members.get(entry.identity)?.ban !== ban) return;
+      chunk.members.delete(entry.identity);
+      chunk.dirty = true;
+      touched.set(entry.identity, entry.key);
+    };
+    for (const change of this.pending) {
+      for (const ban of change.removed) drop(ban);
+      for (const ban of change.added) {
+        if (ban.expiresAt <= now) continue;
+        const entry = this.banEntry(ban);
+        const chunk = this.chunkOf(entry);
+        chunk.members.set(entry.identity, { ban, entry });
+        chunk.dirty = true;
+        touched.set(entry.identity, entry.key);
+        this.expiries.push(ban);
+      }
+    }
+    this.pending = [];
+    for (const ban of this.expiries.popExpired(now)) drop(ban);
+
+    const present = (identity: string, key: DecisionKey) =>
+      key.scenario === MANUAL_SCENARIO ? manual.plain.identities.has(identity) : this.chunks[decisionParts(key).id % CHUNKS]!.members.has(identity);
+    if (manual !== previousManual) {
+      for (const entry of manual.plain.entries) touched.set(entry.identity, entry.key);
+      for (const entry of previousManual?.plain.entries ?? []) touched.set(entry.identity, entry.key);
     }
     const added = new Map<string, DecisionKey>();
     const gone = new Set<string>();
-    for (const entry of entries) if (!previous.has(entry)) added.set(entry.identity, entry.key);
-    for (const entry of previous) if (!current.has(entry)) gone.add(entry.identity);
-    if (manual !== previousManual) {
-      const before = previousManual?.plain.identities ?? new Set<string>();
-      for (const entry of manual.plain.entries) if (!before.has(entry.identity)) added.set(entry.identity, entry.key);
-      for (const identity of before) if (!manual.plain.identities.has(identity)) gone.add(identity);
+    for (const [identity, key] of touched) {
+      if (present(identity, key)) added.set(identity, key);
+      else gone.add(identity);
     }
-    // A ban re-read from the database is a new object with the same identity: no change.
-    for (const identity of gone) {
-      if (added.has(identity)) {
-        added.delete(identity);
-        gone.delete(identity);
-      }
-    }
+    this.banCount = 0;
+    for (const chunk of this.chunks) this.banCount += chunk.members.size;
     return this.log.publishChanges(added, gone, now);
   }
-}
 
-/** The bans' JSON, comma-joined (one string join and one encode: cheaper than many small buffer writes). */
-function renderBans(active: readonly ActiveBan[], entries: readonly DecisionEntry[], now: number): Buffer {
-  const fragments = new Array<string>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const { head, tail } = entries[i]!.parts;
-    fragments[i] = head + secondsLeft(active[i]!.expiresAt, now) + 's' + tail;
+  /** Re-renders the chunks a change touched, then the stalest others within the budget. */
+  private render(now: number): void {
+    let budget = RENDER_BUDGET;
+    const renderChunk = (chunk: BanChunk) => {
+      const fragments: string[] = [];
+      for (const { ban, entry } of chunk.members.values()) fragments.push(entry.parts.head + secondsLeft(ban.expiresAt, now) + 's' + entry.parts.tail);
+      chunk.json = fragments.length ? Buffer.from(fragments.join(','), 'latin1') : Buffer.alloc(0);
+      chunk.renderedAt = now;
+      chunk.dirty = false;
+      budget -= fragments.length;
+      this.rendered += fragments.length;
+    };
+    for (const chunk of this.chunks) if (chunk.dirty) renderChunk(chunk);
+    const stale = this.chunks.filter((chunk) => chunk.members.size > 0 && now - chunk.renderedAt >= TICK_MS).sort((a, b) => a.renderedAt - b.renderedAt);
+    for (const chunk of stale) {
+      if (budget <= 0) break;
+      renderChunk(chunk);
+    }
   }
-  return Buffer.from(fragments.join(','), 'latin1');
 }

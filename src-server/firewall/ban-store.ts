@@ -12,6 +12,14 @@ export interface ActiveBan {
   expiresAt: number;
 }
 
+/** What one change did to the bans in memory. */
+export interface BanChange {
+  added: ActiveBan[];
+  removed: ActiveBan[];
+  /** Everything was re-read: listeners start over from `active()`. */
+  reset: boolean;
+}
+
 interface BanRow {
   id: number;
   category: BanCategory;
@@ -37,7 +45,7 @@ const toBan = (row: BanRow): ActiveBan => ({
  */
 export class BanStore {
   private readonly byIp = new Map<string, Map<BanCategory, ActiveBan>>();
-  private readonly listeners: Array<() => void> = [];
+  private readonly listeners: Array<(change: BanChange) => void> = [];
   /** Bumped on every change, so caches built from the bans know when to rebuild. */
   revision = 0;
   private readonly insertBan;
@@ -52,8 +60,13 @@ export class BanStore {
     this.reload();
   }
 
-  /** Calls `listener` after every change (ban added, extended or lifted). */
-  onChange(listener: () => void): void {
+  /**
+   * Calls `listener` after every change with what changed: bans added (or re-read), bans gone from
+   * memory (lifted or replaced by a re-read), or `reset` when everything was re-read. An extended
+   * ban is the same object with a later `expiresAt` (listed as added). Expiry is not a change:
+   * readers judge it against the clock.
+   */
+  onChange(listener: (change: BanChange) => void): void {
     this.listeners.push(listener);
   }
 
@@ -64,17 +77,19 @@ export class BanStore {
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
-    this.changed();
+    this.changed({ added: [], removed: [], reset: true });
   }
 
   /** Re-reads one address from the database (after a worker lifted its bans). */
   reloadIp(ip: string): void {
+    const removed = [...(this.byIp.get(ip)?.values() ?? [])];
     this.byIp.delete(ip);
     const rows = this.db
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
       .all(ip, this.clock.now()) as BanRow[];
-    for (const row of rows) this.remember(toBan(row));
-    this.changed();
+    const added = rows.map(toBan);
+    for (const ban of added) this.remember(ban);
+    this.changed({ added, removed, reset: false });
   }
 
   /** Whether `ip` (canonical text) has any ban in force now. O(1) for unbanned addresses. */
@@ -106,13 +121,14 @@ export class BanStore {
     if (current) {
       current.expiresAt = Math.max(current.expiresAt, expiresAt);
       this.extendBan.run(current.expiresAt, current.id);
-      this.changed();
+      this.changed({ added: [current], removed: [], reset: false });
       return current;
     }
     const info = this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt);
     const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt };
+    const replaced = this.byIp.get(ip)?.get(category);
     this.remember(ban);
-    this.changed();
+    this.changed({ added: [ban], removed: replaced ? [replaced] : [], reset: false });
     return ban;
   }
 
@@ -139,8 +155,13 @@ export class BanStore {
     bans.set(ban.category, ban);
   }
 
-  private changed(): void {
+  /** Drops bans past their expiry from memory (their rows stay for the history). */
+  sweep(): void {
+    this.active();
+  }
+
+  private changed(change: BanChange): void {
     this.revision++;
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(change);
   }
 }

@@ -62,6 +62,7 @@ export const firewallFeature: Feature = {
     const firewall = createFirewallService(services);
     services.firewall = firewall;
     const prune = () => {
+      firewall.bans.sweep();
       firewall.cursors.forgetRevokedKeys();
       firewall.hosts.prune(services.clock.now());
       firewall.log.prune(services.clock.now(), firewall.cursors.oldestLiveVersion());
