@@ -6,6 +6,17 @@ import { sendEnvelope } from './respond.ts';
 
 export const MAX_URL_LENGTH = 4096;
 
+/**
+ * Members a route family adds to every error, also to those raised before its route runs (URL and
+ * body limits, guards, unknown verbs): the bouncer export's top-level `message` (CrowdSec clients
+ * print it) and the legacy and module v1/v2 routes' `jsonapi`.
+ */
+export function familyErrorMembers(path: string, messages: string[]): Record<string, unknown> {
+  if (path.startsWith('/pbxcore/api/v3/firewall-bouncer/')) return { message: messages.join('; ') };
+  if (path.startsWith('/pbxcore/api/') && !path.startsWith('/pbxcore/api/v3/')) return { jsonapi: { version: '1.0' } };
+  return {};
+}
+
 /** One error path: every failure ends as the SPEC's envelope. Unknown errors are logged and never leaked. */
 export function errorRenderer(logger: Logger) {
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {
@@ -13,12 +24,13 @@ export function errorRenderer(logger: Logger) {
       await next();
     } catch (error) {
       if (error instanceof HttpError) {
-        sendEnvelope(ctx, renderError(error.status, error.messages), error.headers);
+        sendEnvelope(ctx, renderError(error.status, error.messages, familyErrorMembers(ctx.path, error.messages)), error.headers);
         return;
       }
       const status = (error as { status?: number; expose?: boolean }).status;
       if (status && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
-        sendEnvelope(ctx, renderError(status, [(error as Error).message]));
+        const messages = [(error as Error).message];
+        sendEnvelope(ctx, renderError(status, messages, familyErrorMembers(ctx.path, messages)));
         return;
       }
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
