@@ -15,7 +15,8 @@ export function jobFromRequest(
   return {
     target,
     query: ctx.query as Record<string, string | string[]>,
-    body: options.body ?? ctx.request.body ?? {},
+    // No body at all is an empty object; a JSON `null` body stays null, so saves refuse it (422).
+    body: options.body ?? (ctx.request.body === undefined ? {} : ctx.request.body),
     headers: forwardedHeaders(ctx.headers),
     session: sessionContextOf(principal),
     canReadSensitive: canReadSensitive(principal),
