@@ -10,7 +10,7 @@ import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { features, type FeatureHandle } from './features.ts';
 import { createApp } from './http/app.ts';
 import { renderError } from './http/envelope.ts';
-import { familyErrorMembers } from './http/middleware.ts';
+import { answerConnect, familyErrorMembers, rawResponseHead } from './http/middleware.ts';
 import { installModules } from './modules/install.ts';
 import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';
 import { RequestQueue } from './queue/request-queue.ts';
@@ -111,12 +111,11 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         const message = status === 431 ? 'Request headers are too large.' : 'Malformed HTTP request.';
         // The request line, when the parser got that far: the route family's error members, and no body for HEAD.
         const [, method = '', path = ''] = /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ?? [];
-        const { body } = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
-        socket.end(
-          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${method === 'HEAD' ? '' : body}`,
-        );
+        const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
+        const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+        socket.end(rawResponseHead(status, reason, rendered) + (method === 'HEAD' ? '' : rendered.body));
       });
+      httpServer.on('connect', answerConnect);
       await new Promise<void>((resolveListen, reject) => {
         httpServer!.once('error', reject);
         httpServer!.listen(config.port, config.host, () => {

@@ -2,6 +2,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { RequestListener } from 'node:http';
+import { answerConnect } from '../http/middleware.ts';
 import { readSingleton } from '../resources/singleton.ts';
 import { HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from '../resources/https/declaration.ts';
 import type { Services } from '../services.ts';
@@ -51,6 +52,7 @@ async function listen(services: Services, callback: RequestListener, port: numbe
   const material = certPath && keyPath ? configuredCertificate(certPath, keyPath) : await selfSignedCertificate(resolve(services.config.dataDir));
   const server: Server = createHttpsServer({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2' }, callback);
   server.on('tlsClientError', () => undefined); // scanners and bad handshakes are not server errors
+  server.on('connect', answerConnect); // 405 envelope, as on the HTTP port
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(port, services.config.host, () => {

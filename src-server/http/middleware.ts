@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { renderError } from './envelope.ts';
+import { renderError, type RenderedEnvelope } from './envelope.ts';
 import { HttpError, uriTooLong } from './errors.ts';
 import { sendEnvelope } from './respond.ts';
 
@@ -58,4 +60,34 @@ export function accessLog(logger: Logger) {
 export async function urlLimit(ctx: Context, next: Next): Promise<void> {
   if (ctx.url.length > MAX_URL_LENGTH) throw uriTooLong(MAX_URL_LENGTH);
   await next();
+}
+
+/**
+ * The status line and headers of an answer written straight on a socket, where Koa never runs (the
+ * HTTP parser's errors, CONNECT): the same Content-Type and E-Tag (`"<meta.hash>"`) as every
+ * envelope sendEnvelope writes. The caller appends the body, or not for HEAD.
+ */
+export function rawResponseHead(status: number, reason: string, rendered: RenderedEnvelope, headers: Record<string, string> = {}): string {
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(rendered.body)}`,
+    `E-Tag: "${rendered.hash}"`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Methods this server answers; what a 405 to CONNECT lists in Allow. */
+const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
+/**
+ * Node hands CONNECT requests to the server's 'connect' listener and, without one, drops the
+ * socket. This server is no proxy: the answer is a 405 envelope, then the connection closes.
+ */
+export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  const rendered = renderError(405, ['CONNECT is not supported: this server is not a proxy.']);
+  socket.end(rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS }) + rendered.body);
 }
