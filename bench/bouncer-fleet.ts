@@ -9,6 +9,7 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLL_EVERY_MS = 10_000;
@@ -20,6 +21,8 @@ async function serve(): Promise<void> {
   const { createServer } = await import('../src-server/index.ts');
   const { createTestApiKey } = await import('../src-server/test-support/api-keys.ts');
   const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-fleet-'));
+  // How long anything waited on the server's event loop: what a poll can wait for before its turn.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', workers: 1 });
   await server.start();
   const { db, firewall } = server.services;
@@ -45,6 +48,8 @@ async function serve(): Promise<void> {
       case 'churn': {
         clearInterval(churnTimer);
         if (!message.on) return reply({ ok: true });
+        loopDelay.reset();
+        loopDelay.enable();
         let n = 0;
         // Every 500 ms: one ban added and one lifted, as the intrusion detector and an operator would.
         churnTimer = setInterval(() => {
@@ -59,6 +64,9 @@ async function serve(): Promise<void> {
       case 'stats': {
         const usage = process.cpuUsage();
         reply({
+          loopDelayP50Ms: loopDelay.percentile(50) / 1e6,
+          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+          loopDelayMaxMs: loopDelay.max / 1e6,
           cpuMs: (usage.user + usage.system) / 1000,
           rssMb: process.memoryUsage().rss / 2 ** 20,
           builds: firewall!.snapshots.builds,
@@ -93,6 +101,9 @@ function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command
 }
 
 interface Stats {
+  loopDelayP50Ms: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
   cpuMs: number;
   rssMb: number;
   builds: number;
@@ -102,17 +113,22 @@ interface Stats {
   changes: number;
 }
 
-/** One gzip poll read to its last byte (not decompressed: the fleet measures the server). */
-function poll(agent: Agent, url: string, key: string): Promise<{ ms: number; status: number; bytes: number }> {
+/**
+ * One gzip poll read to its last byte (not decompressed: the fleet measures the server). `firstByteMs`
+ * is how long the server took to answer; `ms` adds the transfer, which this one client process
+ * also pays for (it reads every bouncer's bytes on one core).
+ */
+function poll(agent: Agent, url: string, key: string): Promise<{ ms: number; firstByteMs: number; status: number; bytes: number; error?: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(url, { agent, headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } }, (res) => {
+      const firstByteMs = performance.now() - started;
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, bytes }));
-      res.on('error', () => resolve({ ms: performance.now() - started, status: 0, bytes }));
+      res.on('end', () => resolve({ ms: performance.now() - started, firstByteMs, status: res.statusCode ?? 0, bytes }));
+      res.on('error', (error) => resolve({ ms: performance.now() - started, firstByteMs, status: 0, bytes, error: error.message }));
     });
-    req.on('error', () => resolve({ ms: performance.now() - started, status: 0, bytes: 0 }));
+    req.on('error', (error) => resolve({ ms: performance.now() - started, firstByteMs: 0, status: 0, bytes: 0, error: error.message }));
     req.end();
   });
 }
@@ -145,6 +161,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const deadline = started + durationMs;
   const latencies: number[] = [];
+  const firstBytes: number[] = [];
+  const errors = new Map<string, number>();
   let offered = 0;
   let failed = 0;
   let late = 0;
@@ -161,8 +179,13 @@ async function main(): Promise<void> {
         offered++;
         const result = await poll(agents[i]!, url, key);
         latencies.push(result.ms);
+        firstBytes.push(result.firstByteMs);
         bytes += result.bytes;
-        if (result.status !== 200) failed++;
+        if (result.status !== 200) {
+          failed++;
+          const reason = result.error ?? `HTTP ${result.status}`;
+          errors.set(reason, (errors.get(reason) ?? 0) + 1);
+        }
         due += POLL_EVERY_MS;
       }
     }),
@@ -171,6 +194,7 @@ async function main(): Promise<void> {
   const after = await ask<Stats>({ cmd: 'stats' });
   await ask({ cmd: 'churn', on: false });
   latencies.sort((a, b) => a - b);
+  firstBytes.sort((a, b) => a - b);
   for (const agent of agents) agent.destroy();
   await ask({ cmd: 'stop' });
   await new Promise((resolve) => child.once('exit', resolve));
@@ -191,15 +215,19 @@ async function main(): Promise<void> {
           offered,
           served: latencies.length - failed,
           failed,
+          errors: Object.fromEntries(errors),
           late,
           perSecond: round(latencies.length / seconds),
           p50Ms: round(percentile(latencies, 50), 2),
           p99Ms: round(p99, 2),
           maxMs: round(latencies[latencies.length - 1] ?? 0),
+          firstByteP50Ms: round(percentile(firstBytes, 50), 2),
+          firstByteP99Ms: round(percentile(firstBytes, 99), 2),
           gzipMegabytesPerSecond: round(bytes / seconds / 2 ** 20),
         },
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),
+          eventLoopDelayMs: { p50: round(after.loopDelayP50Ms, 2), p99: round(after.loopDelayP99Ms, 2), max: round(after.loopDelayMaxMs, 1) },
           rssMb: round(after.rssMb),
           membershipChanges: after.changes - before.changes,
           logVersionsPublished: after.logVersion - before.logVersion,

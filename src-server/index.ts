@@ -44,6 +44,8 @@ export interface PbxServer {
 }
 
 const runningFromSource = import.meta.url.endsWith('.ts');
+/** Idle keep-alive connections live this long: longer than any bouncer's poll interval. */
+const KEEP_ALIVE_MS = 65_000;
 
 /** Builds the server. Nothing is opened until start(); config errors throw ConfigError at once. */
 export function createServer(options: CreateServerOptions = {}): PbxServer {
@@ -103,7 +105,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       handles = [];
       for (const feature of features) handles.push(await feature.start(services));
       const app = createApp(services, handles);
-      httpServer = createHttpServer(app.callback());
+      // Bouncers poll every 5-10 s on one keep-alive connection: keep it open between polls (Node's
+      // default of 5 s closes it just before each poll, and a client reusing it then sees a reset).
+      httpServer = createHttpServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 }, app.callback());
       httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
         // Malformed requests the HTTP parser rejects still get an envelope, never a bare reset.
         if (!socket.writable) return socket.destroy();

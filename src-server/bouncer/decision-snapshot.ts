@@ -60,7 +60,7 @@ const CHUNKS = 256;
  * is refreshed every (bans / budget) seconds and a duration may be that much longer than what is
  * left. Expiry is never late: a ban that expires leaves the snapshot (and is deleted) at once.
  */
-export const RENDER_BUDGET = 20_000;
+export const RENDER_BUDGET = 10_000;
 
 const COMMA = Buffer.from(',');
 
