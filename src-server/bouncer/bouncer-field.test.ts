@@ -253,3 +253,32 @@ describe('POST /v1/usage-metrics', () => {
     assert.equal((await t.call(METRICS, { method: 'GET', headers: { 'X-Api-Key': key } })).status, 405);
   });
 });
+
+describe('a bouncer locked out by a wrong key', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('shows on its key with the ban, and is served within one poll once its key is right', async () => {
+    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
+    const { id, key } = createTestApiKey(t.server.services.db, { description: 'fw1' });
+    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200);
+    // The operator pastes a config with a mistyped key: three polls later the host is banned.
+    for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'f'.repeat(63) + '0' } })).status, 401);
+    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'f'.repeat(63) + '0' } })).status, 403);
+    t.server.services.firewall!.hosts.flush();
+    const status = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data;
+    const bouncer = status.bouncers.find((b: { keyId: number }) => b.keyId === id);
+    assert.equal(bouncer.refused.length, 1, JSON.stringify(bouncer));
+    assert.equal(bouncer.refused[0].ip, '127.0.0.2');
+    assert.equal(bouncer.refused[0].banned, true);
+    assert.deepEqual(bouncer.refused[0].bannedCategories, ['http']);
+    // The key fixed: the very next poll is served, and nothing is left to show.
+    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200);
+    const after = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data;
+    assert.deepEqual(after.rejections, []);
+    assert.deepEqual(after.bouncers.find((b: { keyId: number }) => b.keyId === id).refused, []);
+  });
+});

@@ -26,6 +26,8 @@ export interface BouncerStatus {
   lastNew: number;
   lastDeleted: number;
   hosts: BouncerHostStatus[];
+  /** Refusals from this key's hosts, or of this key from elsewhere: why a bouncer of this key may be locked out. */
+  refused: BouncerRejection[];
 }
 
 /** A source refused on the export: why, how often, and whether a ban still locks it out. */
@@ -119,16 +121,21 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     };
   });
   return {
-    bouncers: keys.map((row) => ({
-      keyId: row.keyId,
-      description: row.description,
-      lastPollAt: iso(row.last_poll_at),
-      lastPollIp: row.last_poll_ip,
-      polls: row.polls,
-      lastNew: row.lastNew,
-      lastDeleted: row.lastDeleted,
-      hosts: hostsByKey.get(row.keyId) ?? [],
-    })),
+    bouncers: keys.map((row) => {
+      const hosts = hostsByKey.get(row.keyId) ?? [];
+      const ips = new Set([...hosts.map((h) => h.ip), row.last_poll_ip]);
+      return {
+        keyId: row.keyId,
+        description: row.description,
+        lastPollAt: iso(row.last_poll_at),
+        lastPollIp: row.last_poll_ip,
+        polls: row.polls,
+        lastNew: row.lastNew,
+        lastDeleted: row.lastDeleted,
+        hosts,
+        refused: rejections.filter((r) => r.keyId === row.keyId || ips.has(r.ip)),
+      };
+    }),
     rejections,
   };
 }

@@ -26,6 +26,8 @@ export interface BouncerStatus {
   lastNew: number;
   lastDeleted: number;
   hosts: BouncerHost[];
+  /** Refusals from this key's hosts, or of this key from elsewhere. */
+  refused: BouncerRejection[];
 }
 
 /** A source refused on the export this week, and whether a ban still locks it out. */

@@ -66,38 +66,48 @@ function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
+      {bouncer.refused.map((r) => (
+        <RejectionLine key={r.ip} rejection={r} now={now} />
+      ))}
     </Stack>
+  );
+}
+
+/** One refused source: why, how often, and a one-click unban while a ban locks it out. */
+function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now: number }) {
+  const unban = useUnbanBouncerHost();
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs" data-testid="bouncer-rejection">
+      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+        <Text size="sm" ff="monospace">
+          {r.ip}
+          {r.banned && (
+            <Badge ml="xs" color="red" size="sm">
+              Banned ({r.bannedCategories.join(', ')})
+            </Badge>
+          )}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {r.reason} · {plural(r.count, 'time', 'times')}, last {formatAgo(r.lastAt, now)}
+        </Text>
+      </Stack>
+      {r.banned && (
+        <Button size="xs" variant="light" color="red" loading={unban.isPending} onClick={() => unban.mutate(r.ip)} aria-label={`Unban ${r.ip}`}>
+          Unban
+        </Button>
+      )}
+    </Group>
   );
 }
 
 /** Sources refused on the export: why, and a one-click unban when a ban still locks a bouncer out. */
 function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: number }) {
-  const unban = useUnbanBouncerHost();
   if (rejections.length === 0) return null;
   return (
     <Alert color="red" variant="light" icon={<IconLockExclamation size={18} />} title="Refused bouncer requests" mb="sm" data-testid="bouncer-rejections">
       <Stack gap="xs">
         {rejections.slice(0, 5).map((r) => (
-          <Group key={r.ip} justify="space-between" wrap="wrap" gap="xs" data-testid="bouncer-rejection">
-            <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
-              <Text size="sm" ff="monospace">
-                {r.ip}
-                {r.banned && (
-                  <Badge ml="xs" color="red" size="sm">
-                    Banned ({r.bannedCategories.join(', ')})
-                  </Badge>
-                )}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {r.reason} · {plural(r.count, 'time', 'times')}, last {formatAgo(r.lastAt, now)}
-              </Text>
-            </Stack>
-            {r.banned && (
-              <Button size="xs" variant="light" color="red" loading={unban.isPending && unban.variables === r.ip} onClick={() => unban.mutate(r.ip)} aria-label={`Unban ${r.ip}`}>
-                Unban
-              </Button>
-            )}
-          </Group>
+          <RejectionLine key={r.ip} rejection={r} now={now} />
         ))}
         <Text size="xs" c="dimmed">
           A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
