@@ -1,9 +1,24 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 // The built server (out/server, from `npm run build:server`) is loaded by main at runtime, never bundled.
 const builtServer = /[\\/]server[\\/]index\.js$/;
+
+/**
+ * The console is served at `/` over HTTP, by the headless server and in the desktop window alike
+ * (http://127.0.0.1:<port>/), never from file://. electron-vite forces `base: './'` for production
+ * builds, which makes a reloaded deep link such as /peers/201 ask for /peers/assets/… and get the
+ * page instead of its script. This runs after electron-vite's preset and puts the absolute base back.
+ */
+const absoluteAssetBase: Plugin = {
+  name: 'pbx-console:absolute-asset-base',
+  enforce: 'post',
+  config: (config) => {
+    config.base = '/';
+  },
+};
 
 export default defineConfig({
   main: {
@@ -21,9 +36,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    // Served at `/` by the server (headless and desktop); absolute asset URLs keep deep links like /peers/101 working.
     base: '/',
-    plugins: [react()],
+    plugins: [react(), absoluteAssetBase],
     build: {
       outDir: 'out/renderer',
       emptyOutDir: true,
