@@ -10,7 +10,7 @@ export interface EmptyContent {
   action?: ReactNode;
 }
 
-interface QueryLike {
+export interface QueryLike {
   isPending: boolean;
   isError: boolean;
   error: unknown;

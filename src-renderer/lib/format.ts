@@ -29,3 +29,29 @@ export function formatDateTime(value: string | number | null | undefined): strin
   const ms = toMillis(value);
   return ms === null ? '—' : new Date(ms).toLocaleString();
 }
+
+/** "1 entry", "3 entries": a count with the noun in the right number. */
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The units a duration is shown and typed in, largest last. */
+export const DURATION_UNITS = [
+  { value: 's', label: 's', seconds: 1 },
+  { value: 'min', label: 'min', seconds: 60 },
+  { value: 'h', label: 'h', seconds: 3600 },
+  { value: 'd', label: 'd', seconds: 86400 },
+] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number]['value'];
+
+/** An exact duration in whole units, for limits: 60 → "1 min", 2147483 → "24 d 20 h 31 min 23 s". */
+export function formatExactDuration(totalSeconds: number): string {
+  let rest = Math.max(0, Math.round(totalSeconds));
+  const parts: string[] = [];
+  for (const unit of [...DURATION_UNITS].reverse()) {
+    const amount = Math.floor(rest / unit.seconds);
+    if (amount > 0) parts.push(`${amount} ${unit.label}`);
+    rest -= amount * unit.seconds;
+  }
+  return parts.join(' ') || '0 s';
+}

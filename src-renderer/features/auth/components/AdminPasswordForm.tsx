@@ -1,6 +1,7 @@
-import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
+import { FormError } from '../../../components/FormError.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useAuthStatus } from '../api/get-auth-status.ts';
 import { useSetPassword } from '../api/set-password.ts';
@@ -71,11 +72,7 @@ export function AdminPasswordForm() {
           description={`At least ${MIN_LENGTH} characters.`}
         />
         <PasswordInput label="Repeat the new password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={mismatch} />
-        {serverErrors.other.length > 0 && (
-          <Alert color="red" variant="light" role="alert">
-            {serverErrors.other.join(' ')}
-          </Alert>
-        )}
+        <FormError messages={serverErrors.other} />
         <Group>
           <Button type="submit" loading={setPassword.isPending}>
             {status.data?.adminPasswordSet ? 'Change password' : 'Set password'}

@@ -1,6 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
+import { FormError } from '../../../components/FormError.tsx';
+import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 
@@ -53,24 +55,21 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
           <Text size="sm" c="dimmed">
             Every bouncer polling this server drops traffic from it (scenario pbx/manual) until you delete the entry.
           </Text>
-          <TextInput label="Address or network" placeholder="203.0.113.0/24" required data-autofocus value={network} onChange={(e) => {
+          <TextInput
+            label="Address or network"
+            placeholder="203.0.113.0/24"
+            required
+            data-autofocus
+            value={network}
+            onChange={(e) => {
               if (save.error) save.reset();
               setNetwork(e.currentTarget.value);
-            }} error={error} />
+            }}
+            error={error}
+          />
           <TextInput label="Reason" placeholder="Scanner seen on SIP" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.byField.description} />
-          {errors.other.length > 0 && (
-            <Alert color="red" variant="light" role="alert">
-              {errors.other.join(' ')}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={save.isPending}>
-              Block
-            </Button>
-          </Group>
+          <FormError messages={errors.other} />
+          <ModalFooter onCancel={onClose} submitLabel="Block" color="red" loading={save.isPending} />
         </Stack>
       </form>
     </Modal>

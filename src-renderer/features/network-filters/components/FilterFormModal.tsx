@@ -1,6 +1,8 @@
-import { Alert, Button, Checkbox, Fieldset, Group, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
+import { FormError } from '../../../components/FormError.tsx';
+import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 import { CATEGORY_HINTS, emptyFilterInput, FILTER_CATEGORIES, toInput, type NetworkFilter, type NetworkFilterInput } from '../api/types.ts';
@@ -97,19 +99,8 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
             checked={values.local_network}
             onChange={(e) => edit({ local_network: e.currentTarget.checked })}
           />
-          {errors.other.length > 0 && (
-            <Alert color="red" variant="light" role="alert">
-              {errors.other.join(' ')}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {filter ? 'Save filter' : 'Create filter'}
-            </Button>
-          </Group>
+          <FormError messages={errors.other} />
+          <ModalFooter onCancel={onClose} submitLabel={filter ? 'Save filter' : 'Create filter'} loading={save.isPending} />
         </Stack>
       </form>
     </Modal>

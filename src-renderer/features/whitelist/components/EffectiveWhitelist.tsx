@@ -1,5 +1,6 @@
-import { Badge, Card, Code, Group, List, Text, Title } from '@mantine/core';
-import { QueryState } from '../../../components/QueryState.tsx';
+import { Badge, Box, Card, Code, Group, Text, Title } from '@mantine/core';
+import { DataTable } from '../../../components/DataTable.tsx';
+import { plural } from '../../../lib/format.ts';
 import { useFail2ban } from '../api/fail2ban-settings.ts';
 import { useEffectiveWhitelist, whitelistEntryText } from '../api/get-effective-whitelist.ts';
 
@@ -10,40 +11,56 @@ export function EffectiveWhitelist() {
   const entries = (list.data ?? []).map(whitelistEntryText);
   // Where an entry comes from: the list on the left, or a network filter marked trusted.
   const fromWhitelist = new Set((fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean));
+  const source = (entry: string) => (fail2ban.data ? (fromWhitelist.has(entry) ? 'Whitelist' : 'Trusted filter') : '—');
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="effective-whitelist-title">
       <Group justify="space-between" mb={4}>
         <Title order={2} size="h4" id="effective-whitelist-title">
           Effective whitelist
         </Title>
-        <Badge variant="light">{entries.length} entries</Badge>
+        <Badge variant="light">
+          {plural(entries.length, 'entry', 'entries')}
+        </Badge>
       </Group>
       <Text size="sm" c="dimmed" mb="md">
         What bouncers receive from <Code>/v1/whitelist</Code>: the fail2ban whitelist plus every network filter marked trusted.
       </Text>
-      <QueryState
-        query={list}
-        label="the effective whitelist"
-        isEmpty={entries.length === 0}
-        empty={{ title: 'The whitelist is empty', hint: 'No address is exempt from bans.' }}
-      >
-        <List spacing={4} size="sm" aria-label="Effective whitelist entries" data-testid="effective-whitelist">
-          {entries.map((entry, index) => (
-            <List.Item key={`${entry}-${index}`}>
-              <Group gap="xs">
-                <Text ff="monospace" size="sm" data-entry>
-                  {entry}
+      <Box data-testid="effective-whitelist">
+        <DataTable
+          label="Effective whitelist entries"
+          noun="entries"
+          withCard={false}
+          query={list}
+          rows={entries.map((entry, index) => ({ entry, index }))}
+          rowKey={(row) => `${row.entry}-${row.index}`}
+          rowLabel={(row) => row.entry}
+          minWidth={280}
+          search={{ label: 'Search the effective whitelist', placeholder: 'Search address or network', text: (row) => `${row.entry} ${source(row.entry)}` }}
+          columns={[
+            {
+              header: 'Address or network',
+              card: 'title',
+              render: (row) => (
+                <Text ff="monospace" size="sm" fw={500} data-entry>
+                  {row.entry}
                 </Text>
-                {fail2ban.data && (
-                  <Badge size="xs" variant="light" color={fromWhitelist.has(entry) ? 'gray' : 'blue'}>
-                    {fromWhitelist.has(entry) ? 'whitelist' : 'trusted filter'}
+              ),
+            },
+            {
+              header: 'Source',
+              render: (row) =>
+                fail2ban.data ? (
+                  <Badge size="sm" variant="light" color={fromWhitelist.has(row.entry) ? 'gray' : 'blue'}>
+                    {source(row.entry)}
                   </Badge>
-                )}
-              </Group>
-            </List.Item>
-          ))}
-        </List>
-      </QueryState>
+                ) : (
+                  '—'
+                ),
+            },
+          ]}
+          empty={{ title: 'The whitelist is empty', hint: 'No address is exempt from bans.' }}
+        />
+      </Box>
     </Card>
   );
 }

@@ -1,0 +1,243 @@
+import { Box, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
+import { QueryState, type EmptyContent, type QueryLike } from './QueryState.tsx';
+import { RowActionsMenu, type RowAction } from './RowActionsMenu.tsx';
+
+export interface DataTableColumn<T> {
+  /** The column header, and the label of the value in a card. */
+  header: string;
+  render: (row: T) => ReactNode;
+  /** Addresses, keys and counters read better in monospace. */
+  mono?: boolean;
+  /** In a card: `title` heads the card (one column), `wide` spans the card's width, `hidden` is left out. */
+  card?: 'title' | 'wide' | 'hidden';
+}
+
+export interface DataTableSearch<T> {
+  /** The search box's accessible name, e.g. "Filter by IP address". */
+  label: string;
+  placeholder?: string;
+  /** The text a row is searched in (case-insensitive). */
+  text: (row: T) => string;
+}
+
+export interface DataTableProps<T> {
+  /** The table's accessible name, e.g. "API keys". */
+  label: string;
+  /** What the rows are, in "Loading …" (defaults to the label). */
+  noun?: string;
+  query: QueryLike;
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  columns: DataTableColumn<T>[];
+  /** Names the row for screen readers: "Actions for <row>", "Unban <row>". */
+  rowLabel?: (row: T) => string;
+  actions?: (row: T) => RowAction[];
+  search?: DataTableSearch<T>;
+  /** A filter set outside the search box (a category picker); rows it leaves out count as "no match". */
+  filter?: (row: T) => boolean;
+  /** What an empty list says, and what a search or filter that matches nothing says. */
+  empty: EmptyContent;
+  noMatch?: EmptyContent;
+  /** Controls beside the search box (a category picker). */
+  toolbar?: ReactNode;
+  footer?: ReactNode;
+  /** Below this width the table scrolls sideways; the actions column stays in view. */
+  minWidth?: number;
+  rowTestId?: string;
+  /** Draw the table in its own bordered card (default), or inside a card the caller already has. */
+  withCard?: boolean;
+}
+
+/** Screen-reader name of an action button of a row: "Unban 192.0.2.1". */
+const actionName = (action: RowAction, rowLabel: string) => `${action.label.replace(/…$/, '')} ${rowLabel}`;
+
+function ActionsCell({ actions, rowLabel }: { actions: RowAction[]; rowLabel: string }) {
+  if (actions.length === 0) return null;
+  if (actions.length > 1) return <RowActionsMenu rowLabel={rowLabel} actions={actions} />;
+  const [action] = actions as [RowAction];
+  return (
+    <Button size="xs" variant="light" color={action.color} leftSection={action.icon} onClick={action.onClick} aria-label={actionName(action, rowLabel)}>
+      {action.label}
+    </Button>
+  );
+}
+
+/**
+ * The console's list of records: columns, row actions, a search box, loading, error and empty states
+ * (QueryState), and, on a narrow screen, one card per row with every action visible.
+ */
+export function DataTable<T>({
+  label,
+  noun = label,
+  query,
+  rows,
+  rowKey,
+  columns,
+  rowLabel = rowKey,
+  actions,
+  search,
+  filter,
+  empty,
+  noMatch,
+  toolbar,
+  footer,
+  minWidth = 640,
+  rowTestId,
+  withCard = true,
+}: DataTableProps<T>) {
+  // On a phone each row is a card, with every action a visible button.
+  const asCards = useNarrowScreen();
+  const [term, setTerm] = useState('');
+  const needle = term.trim().toLowerCase();
+  const shown = rows.filter((row) => (!filter || filter(row)) && (!search || !needle || search.text(row).toLowerCase().includes(needle)));
+  const titleColumn = columns.find((c) => c.card === 'title');
+
+  const table = (
+    <Table.ScrollContainer minWidth={minWidth}>
+      <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.header}>{c.header}</Table.Th>
+            ))}
+            {actions && (
+              <Table.Th style={{ position: 'sticky', right: 0 }}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {shown.map((row) => (
+            <Table.Tr key={rowKey(row)} data-testid={rowTestId}>
+              {columns.map((c) => (
+                <Table.Td key={c.header} ff={c.mono ? 'monospace' : undefined}>
+                  {c.render(row)}
+                </Table.Td>
+              ))}
+              {actions && (
+                // Sticky: when the table scrolls sideways, the row's actions stay on screen.
+                <Table.Td ta="right" style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
+                  <ActionsCell actions={actions(row)} rowLabel={rowLabel(row)} />
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+
+  const cardColumns = columns.filter((c) => c !== titleColumn && c.card !== 'hidden');
+  // A title and one value, no actions (a list of addresses): one line per card.
+  const compact = titleColumn !== undefined && cardColumns.length <= 1 && !actions;
+  const cards = (
+    <Stack component="ul" gap={compact ? 'xs' : 'sm'} aria-label={label} m={0} p={0} style={{ listStyle: 'none' }}>
+      {shown.map((row) => {
+        const rowActions = actions?.(row) ?? [];
+        if (compact) {
+          return (
+            <Paper component="li" key={rowKey(row)} withBorder radius="md" px="sm" py="xs" data-testid={rowTestId}>
+              <Group justify="space-between" wrap="nowrap" gap="sm">
+                <Box ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {titleColumn.render(row)}
+                </Box>
+                {cardColumns[0] && <Box fz="sm">{cardColumns[0].render(row)}</Box>}
+              </Group>
+            </Paper>
+          );
+        }
+        return (
+          <Paper component="li" key={rowKey(row)} withBorder radius="md" p="sm" data-testid={rowTestId}>
+            {titleColumn && (
+              <Box mb="xs" ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {titleColumn.render(row)}
+              </Box>
+            )}
+            <SimpleGrid component="dl" cols={2} spacing="sm" verticalSpacing="xs" m={0}>
+              {cardColumns.map((c) => (
+                <Box key={c.header} style={{ minWidth: 0, gridColumn: c.card === 'wide' ? '1 / -1' : undefined }}>
+                  <Text component="dt" size="xs" c="dimmed" fw={600}>
+                    {c.header}
+                  </Text>
+                  <Box component="dd" m={0} fz="sm" ff={c.mono ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                    {c.render(row)}
+                  </Box>
+                </Box>
+              ))}
+            </SimpleGrid>
+            {rowActions.length > 0 && (
+              <Group gap="xs" mt="sm">
+                {rowActions.map((action) => (
+                  <Button
+                    key={action.label}
+                    size="xs"
+                    variant="light"
+                    color={action.color}
+                    leftSection={action.icon}
+                    onClick={action.onClick}
+                    aria-label={actionName(action, rowLabel(row))}
+                  >
+                    {action.label}
+                  </Button>
+                ))}
+              </Group>
+            )}
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+
+  const body = (
+    <>
+      {(toolbar || search) && (
+        <Group justify="space-between" align="flex-end" mb="md" gap="sm" wrap="wrap">
+          {toolbar ?? <span />}
+          {search && (
+            <TextInput
+              aria-label={search.label}
+              placeholder={search.placeholder ?? 'Search'}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={term}
+              onChange={(event) => setTerm(event.currentTarget.value)}
+              w={{ base: '100%', xs: 260 }}
+              type="search"
+            />
+          )}
+        </Group>
+      )}
+      <QueryState
+        query={query}
+        label={noun}
+        isEmpty={shown.length === 0}
+        empty={
+          rows.length === 0
+            ? empty
+            : (noMatch ?? {
+                title: `No ${noun} match`,
+                hint: 'Change or clear the search.',
+                action: needle ? (
+                  <Button mt="sm" variant="light" onClick={() => setTerm('')}>
+                    Clear the search
+                  </Button>
+                ) : undefined,
+              })
+        }
+      >
+        {asCards ? cards : table}
+      </QueryState>
+      {footer}
+    </>
+  );
+
+  if (!withCard || asCards) return <Box>{body}</Box>;
+  return (
+    <Card withBorder radius="md" padding="lg">
+      {body}
+    </Card>
+  );
+}
