@@ -21,26 +21,25 @@ function Section({ id, title, description, children }: { id: string; title: stri
   );
 }
 
+/** The settings screen's sections, in the order operators need them. */
+const SECTIONS: { id: string; title: string; description: string; form: () => ReactNode }[] = [
+  { id: 'settings-bans', title: 'Ban rules', description: 'When an address is banned for failed SIP, IAX, AMI or web logins, and for how long.', form: Fail2banSettingsForm },
+  { id: 'settings-ami', title: 'Asterisk manager (AMI)', description: 'The connection that gives live peer states and reports attacks on SIP, IAX and AMI.', form: AmiSettingsForm },
+  { id: 'settings-queue', title: 'Request queue', description: 'How many API requests may wait for a worker, and for how long.', form: QueueLimitsForm },
+  { id: 'settings-password', title: 'Administrator password', description: 'Needed to open the console from another computer.', form: AdminPasswordForm },
+  { id: 'settings-https', title: 'HTTPS', description: 'An encrypted listener for remote consoles and bouncers.', form: HttpsSettingsForm },
+];
+
 export function SettingsRoute() {
   return (
     <>
       <PageHeader title="Settings" />
       <Stack gap="lg">
-        <Section id="settings-bans" title="Ban rules" description="When an address is banned for failed SIP, IAX, AMI or web logins, and for how long.">
-          <Fail2banSettingsForm />
-        </Section>
-        <Section id="settings-ami" title="Asterisk manager (AMI)" description="The connection that gives live peer states and reports attacks on SIP, IAX and AMI.">
-          <AmiSettingsForm />
-        </Section>
-        <Section id="settings-queue" title="Request queue" description="How many API requests may wait for a worker, and for how long.">
-          <QueueLimitsForm />
-        </Section>
-        <Section id="settings-password" title="Administrator password" description="Needed to open the console from another computer.">
-          <AdminPasswordForm />
-        </Section>
-        <Section id="settings-https" title="HTTPS" description="An encrypted listener for remote consoles and bouncers.">
-          <HttpsSettingsForm />
-        </Section>
+        {SECTIONS.map(({ id, title, description, form: Form }) => (
+          <Section key={id} id={id} title={title} description={description}>
+            <Form />
+          </Section>
+        ))}
       </Stack>
     </>
   );

@@ -1,5 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { settingsResource } from '../../../lib/settings-resource.ts';
 import { certificateKey } from './get-certificate.ts';
 import { systemInfoKey } from './get-system-info.ts';
 
@@ -11,25 +10,5 @@ export interface HttpsSettings {
   privateKeyPath: string;
 }
 
-export const httpsSettingsKey = ['settings', 'https'] as const;
-
-/** The `https` singleton: whether the HTTPS listener runs, and on which port. */
-export const getHttpsSettings = () => api.get<HttpsSettings>('https');
-
-export const httpsSettingsQueryOptions = () => queryOptions({ queryKey: httpsSettingsKey, queryFn: getHttpsSettings });
-
-export const useHttpsSettings = () => useQuery(httpsSettingsQueryOptions());
-
-export const updateHttpsSettings = (input: HttpsSettings) => api.patch<HttpsSettings>('https', input, { quiet: true });
-
-export const useUpdateHttpsSettings = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateHttpsSettings,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(httpsSettingsKey, saved);
-      void queryClient.invalidateQueries({ queryKey: certificateKey });
-      void queryClient.invalidateQueries({ queryKey: systemInfoKey });
-    },
-  });
-};
+/** The `https` singleton: whether the HTTPS listener runs, on which port, with which certificate. */
+export const httpsSettings = settingsResource<HttpsSettings>({ path: 'https', queryKey: ['settings', 'https'], alsoInvalidates: [certificateKey, systemInfoKey] });

@@ -1,13 +1,12 @@
-import { Alert, Badge, Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Badge, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconLock } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
-import { QueryState } from '../../../components/QueryState.tsx';
+import { SettingsForm } from '../../../components/SettingsForm.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { useCertificate } from '../api/get-certificate.ts';
-import { useHttpsSettings, useUpdateHttpsSettings, type HttpsSettings } from '../api/https-settings.ts';
+import { httpsSettings, type HttpsSettings } from '../api/https-settings.ts';
 
 const FIELDS = ['enabled', 'port', 'certificatePath', 'privateKeyPath'] as const;
 
@@ -53,78 +52,55 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
 
 /** HTTPS listener on or off, its port and certificate files (applied at the next start), with the fingerprint. */
 export function HttpsSettingsForm() {
-  const settings = useHttpsSettings();
-  const save = useUpdateHttpsSettings();
-  const [values, setValues] = useState<HttpsSettings | null>(null);
-  useEffect(() => {
-    const d = settings.data;
-    if (d) setValues({ enabled: Boolean(d.enabled), port: Number(d.port) || 8443, certificatePath: d.certificatePath ?? '', privateKeyPath: d.privateKeyPath ?? '' });
-  }, [settings.data]);
-  const errors = fieldErrors(save.error, FIELDS);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!values) return;
-    save.mutate(values, {
-      onSuccess: () => notifications.show({ color: 'teal', title: 'HTTPS settings saved', message: 'Restart PBX Console to apply them.' }),
-    });
-  };
-
+  const form = useSettingsForm(httpsSettings, {
+    toValues: (d): HttpsSettings => ({ enabled: Boolean(d.enabled), port: Number(d.port) || 8443, certificatePath: d.certificatePath ?? '', privateKeyPath: d.privateKeyPath ?? '' }),
+    fields: FIELDS,
+    saved: { title: 'HTTPS settings saved', message: 'Restart PBX Console to apply them.' },
+  });
+  const { errors, set } = form;
   return (
-    <QueryState query={settings} label="HTTPS settings">
-      {values && (
-        <Stack maw={640}>
-          <HttpsRuntime enabledInSettings={Boolean(settings.data?.enabled)} />
-          <form onSubmit={submit} noValidate aria-label="HTTPS">
-            <Stack>
-              <Switch
-                label="Serve HTTPS"
-                description="A self-signed certificate is created on first use unless you give your own. Bouncers on other hosts should then use the https api_url."
-                checked={values.enabled}
-                onChange={(e) => setValues({ ...values, enabled: e.currentTarget.checked })}
-              />
-              <NumberInput
-                label="HTTPS port"
-                min={1}
-                max={65535}
-                maw={200}
-                value={values.port}
+    <Stack maw={640}>
+      <HttpsRuntime enabledInSettings={Boolean(form.query.data?.enabled)} />
+      <SettingsForm form={form} label="HTTPS settings" name="HTTPS" submitLabel="Save HTTPS settings">
+        {(values) => (
+          <>
+            <Switch
+              label="Serve HTTPS"
+              description="A self-signed certificate is created on first use unless you give your own. Bouncers on other hosts should then use the https api_url."
+              checked={values.enabled}
+              onChange={(e) => set('enabled', e.currentTarget.checked)}
+            />
+            <BoundedNumberInput
+              label="HTTPS port"
+              min={1}
+              max={65535}
+              maw={200}
+              value={values.port}
+              disabled={!values.enabled}
+              onChange={(v) => set('port', v)}
+              error={errors.byField.port}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="Certificate file (optional)"
+                placeholder="/etc/ssl/pbx/fullchain.pem"
                 disabled={!values.enabled}
-                onChange={(v) => setValues({ ...values, port: Number(v) })}
-                error={errors.byField.port}
+                value={values.certificatePath}
+                onChange={(e) => set('certificatePath', e.currentTarget.value)}
+                error={errors.byField.certificatePath}
               />
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label="Certificate file (optional)"
-                  placeholder="/etc/ssl/pbx/fullchain.pem"
-                  disabled={!values.enabled}
-                  value={values.certificatePath}
-                  onChange={(e) => setValues({ ...values, certificatePath: e.currentTarget.value })}
-                  error={errors.byField.certificatePath}
-                />
-                <TextInput
-                  label="Private key file (optional)"
-                  placeholder="/etc/ssl/pbx/privkey.pem"
-                  disabled={!values.enabled}
-                  value={values.privateKeyPath}
-                  onChange={(e) => setValues({ ...values, privateKeyPath: e.currentTarget.value })}
-                  error={errors.byField.privateKeyPath}
-                />
-              </SimpleGrid>
-              {errors.other.length > 0 && (
-                <Alert color="red" variant="light" role="alert">
-                  {errors.other.join(' ')}
-                </Alert>
-              )}
-              <Group>
-                <Button type="submit" loading={save.isPending}>
-                  Save HTTPS settings
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        </Stack>
-      )}
-    </QueryState>
+              <TextInput
+                label="Private key file (optional)"
+                placeholder="/etc/ssl/pbx/privkey.pem"
+                disabled={!values.enabled}
+                value={values.privateKeyPath}
+                onChange={(e) => set('privateKeyPath', e.currentTarget.value)}
+                error={errors.byField.privateKeyPath}
+              />
+            </SimpleGrid>
+          </>
+        )}
+      </SettingsForm>
+    </Stack>
   );
 }

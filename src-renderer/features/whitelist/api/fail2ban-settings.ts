@@ -1,5 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { settingsResource } from '../../../lib/settings-resource.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
 export interface Fail2banSettings {
@@ -11,25 +10,17 @@ export interface Fail2banSettings {
   PBXFirewallMaxReqSec: number;
 }
 
-export const fail2banKey = ['settings', 'fail2ban'] as const;
+/** The server's bounds, shown beside the fields (the server enforces them; the form never clamps). */
+export const FAIL2BAN_BOUNDS = {
+  maxretry: { min: 1, max: 100 },
+  findtime: { min: 60, max: 604_800 },
+  bantime: { min: 60, max: 2_147_483 },
+  PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
+} as const;
 
-/** The `fail2ban` singleton: ban thresholds and the operator whitelist. */
-export const getFail2ban = () => api.get<Fail2banSettings>('fail2ban');
+/** The `fail2ban` singleton: ban thresholds and the operator whitelist, which bouncers get with the trusted filters. */
+export const fail2banSettings = settingsResource<Fail2banSettings>({ path: 'fail2ban', queryKey: ['settings', 'fail2ban'], alsoInvalidates: [effectiveWhitelistKey] });
 
-export const fail2banQueryOptions = () => queryOptions({ queryKey: fail2banKey, queryFn: getFail2ban });
-
-export const useFail2ban = () => useQuery(fail2banQueryOptions());
-
-export const updateFail2ban = (input: Partial<Fail2banSettings>) => api.patch<Fail2banSettings>('fail2ban', input, { quiet: true });
-
-export const useUpdateFail2ban = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateFail2ban,
-    onSuccess: (saved) => {
-      if (saved && typeof saved === 'object') queryClient.setQueryData(fail2banKey, saved);
-      void queryClient.invalidateQueries({ queryKey: fail2banKey });
-      void queryClient.invalidateQueries({ queryKey: effectiveWhitelistKey });
-    },
-  });
-};
+export const fail2banKey = fail2banSettings.queryKey;
+export const useFail2ban = fail2banSettings.useSettings;
+export const useUpdateFail2ban = fail2banSettings.useUpdateSettings;

@@ -1,0 +1,82 @@
+import { Box, Group, NativeSelect, NumberInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { DURATION_UNITS, formatExactDuration, type DurationUnit } from '../lib/format.ts';
+
+interface Amount {
+  amount: number | string;
+  unit: DurationUnit;
+}
+
+const secondsPer = (unit: DurationUnit) => DURATION_UNITS.find((u) => u.value === unit)!.seconds;
+
+/** Seconds of a typed amount; NaN while the field is empty or not a number (the server then says what is wrong). */
+const toSeconds = ({ amount, unit }: Amount) => (amount === '' || !Number.isFinite(Number(amount)) ? NaN : Math.round(Number(amount) * secondsPer(unit)));
+
+/** The largest unit that shows the value as a whole number: 600 → 10 min, 86400 → 1 d, 90 → 90 s. */
+function split(seconds: number, units: readonly DurationUnit[]): Amount {
+  if (!Number.isFinite(seconds)) return { amount: '', unit: units.includes('min') ? 'min' : units[0]! };
+  const unit = [...units].reverse().find((u) => seconds !== 0 && seconds % secondsPer(u) === 0) ?? units[0]!;
+  return { amount: seconds / secondsPer(unit), unit };
+}
+
+const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+
+/**
+ * A duration typed in s, min, h or d and stored in seconds. The server's bounds are shown as a hint;
+ * nothing is clamped: a value out of bounds is sent as typed, and the server's 422 shows under the field.
+ */
+export function DurationInput({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  units = ['s', 'min', 'h', 'd'],
+  description,
+  error,
+}: {
+  label: string;
+  /** Seconds (NaN while empty). */
+  value: number;
+  onChange: (seconds: number) => void;
+  /** The server's bounds, in seconds. */
+  min: number;
+  max: number;
+  units?: readonly DurationUnit[];
+  description?: string;
+  error?: string;
+}) {
+  const [typed, setTyped] = useState<Amount>(() => split(value, units));
+  // A new stored value (first load, saved record) replaces what is shown; the user's own typing does not.
+  useEffect(() => {
+    if (!same(toSeconds(typed), value)) setTyped(split(value, units));
+  }, [value]);
+  const change = (next: Amount) => {
+    setTyped(next);
+    onChange(toSeconds(next));
+  };
+  const bounds = `From ${formatExactDuration(min)} to ${formatExactDuration(max)}.`;
+  return (
+    <NumberInput
+      label={label}
+      description={description ? `${description} ${bounds}` : bounds}
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+      value={typed.amount}
+      onChange={(amount) => change({ ...typed, amount })}
+      error={error}
+      hideControls
+      inputContainer={(input) => (
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <Box style={{ flex: 1, minWidth: 0 }}>{input}</Box>
+          <NativeSelect
+            aria-label={`Unit of ${label.toLowerCase()}`}
+            data={units.map((u) => ({ value: u, label: u }))}
+            value={typed.unit}
+            onChange={(event) => change({ ...typed, unit: event.currentTarget.value as DurationUnit })}
+            w={84}
+          />
+        </Group>
+      )}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldErrors } from './field-errors.ts';
+import type { SettingsResource } from './settings-resource.ts';
+
+export interface SettingsFormOptions<T extends object, V extends object, F extends string> {
+  /** The form's values from the stored settings (defaults for missing fields, a write-only secret emptied...). */
+  toValues: (stored: T) => V;
+  /** What is sent on save; the values as they are by default. */
+  toInput?: (values: V) => Partial<T>;
+  /** Fields whose server errors are shown under their input; other errors go to the form's alert. */
+  fields: readonly F[];
+  /** The notification after a successful save. */
+  saved: { title: string; message: string };
+}
+
+/** State, server errors and submit of a form over a singleton settings resource. */
+export function useSettingsForm<T extends object, V extends object, F extends string>(resource: SettingsResource<T>, options: SettingsFormOptions<T, V, F>) {
+  const query = resource.useSettings();
+  const save = resource.useUpdateSettings();
+  const [values, setValues] = useState<V | null>(null);
+  const { toValues, toInput, fields, saved } = options;
+  // Follows the stored settings: first load, and the record the server answers a save with.
+  // (toValues is a pure mapping, usually an inline arrow: only new data re-runs it.)
+  useEffect(() => {
+    if (query.data) setValues(toValues(query.data));
+  }, [query.data]);
+
+  const set = <K extends keyof V>(key: K, value: V[K]) => setValues((current) => (current ? { ...current, [key]: value } : current));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!values) return;
+    save.mutate((toInput ?? ((v: V) => v as unknown as Partial<T>))(values), {
+      onSuccess: (stored) => {
+        // Show what was stored (normalised values, a write-only secret emptied), even when it equals the cached record.
+        if (stored && typeof stored === 'object') setValues(toValues(stored));
+        notifications.show({ color: 'teal', title: saved.title, message: saved.message });
+      },
+    });
+  };
+
+  return { query, save, values, setValues, set, errors: fieldErrors(save.error, fields), submit };
+}
+
+export type SettingsForm<V extends object, F extends string> = Pick<ReturnType<typeof useSettingsForm<object, V, F>>, 'query' | 'save' | 'values' | 'set' | 'errors' | 'submit'>;
