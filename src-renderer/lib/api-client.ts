@@ -97,7 +97,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (response.status === 401 && !options.anonymous) {
     requireLogin(getAuthSession().mode === 'signed-in' ? 'Your session has ended. Sign in again.' : null);
   } else if (!options.quiet) {
-    notifications.show({ color: 'red', title: 'Request failed', message: error.message, autoClose: 8000 });
+    // One toast per distinct failure: polling queries that keep failing (this address banned, the
+    // server busy) would otherwise stack the same message again every few seconds.
+    notifications.show({ id: `request-failed:${response.status}:${error.message}`, color: 'red', title: 'Request failed', message: error.message, autoClose: 8000 });
   }
   throw error;
 }

@@ -56,7 +56,7 @@ export function BanSummaryCard() {
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   {c.label}
                 </Text>
-                <Text size="xl" fw={700} c={list.some((b) => b.category === c.value) ? `${c.color}.6` : undefined}>
+                <Text size="xl" fw={700} c={list.some((b) => b.category === c.value) ? c.color : undefined}>
                   {list.filter((b) => b.category === c.value).length}
                 </Text>
               </Card>

@@ -34,7 +34,7 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
               <Text size="sm" c="dimmed">
                 Without AMI every extension shows UNKNOWN and every provider OFF, and SIP/IAX/AMI attacks are not banned.{' '}
                 {settingsHref && (
-                  <Anchor {...linkProps(settingsHref)} size="sm">
+                  <Anchor {...linkProps(settingsHref)} size="sm" underline="always">
                     Configure it in Settings.
                   </Anchor>
                 )}
