@@ -1,0 +1,165 @@
+// Every console screen, loaded fresh and reloaded (nested paths too), checked with axe-core for
+// serious and critical violations and photographed at desktop (1440 px) and phone (390 px) widths.
+// On the phone width nothing may overflow sideways and every row action must be on screen.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { eventually, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+const WIDTHS = [1440, 390] as const;
+
+interface Screen {
+  name: string;
+  path: string;
+  heading: string;
+  /** Text that is on the screen once its data has loaded. */
+  ready: string;
+  /** Rows whose actions (buttons and links inside them) must be on screen. */
+  rowTestId?: string;
+  /** Buttons that open a dialog, checked with axe and photographed too. */
+  dialogs?: { button: string; name: string }[];
+}
+
+const SCREENS: Screen[] = [
+  { name: 'dashboard', path: '/', heading: 'Dashboard', ready: 'Bouncer api_url' },
+  {
+    name: 'api-keys',
+    path: '/api-keys',
+    heading: 'API keys',
+    ready: 'Bouncer on fw1.example.net',
+    rowTestId: 'api-key-row',
+    dialogs: [{ button: 'New API key', name: 'new-api-key' }],
+  },
+  {
+    name: 'network-filters',
+    path: '/network-filters',
+    heading: 'Network filters',
+    ready: 'Office LAN',
+    rowTestId: 'filter-row',
+    dialogs: [
+      { button: 'New filter', name: 'new-filter' },
+      { button: 'Block a network', name: 'block-network' },
+    ],
+  },
+  { name: 'whitelist', path: '/whitelist', heading: 'Whitelist', ready: '198.51.100.7' },
+  { name: 'bans', path: '/bans', heading: 'Bans', ready: '127.0.0.3', rowTestId: 'ban-row', dialogs: [{ button: 'Unban 127.0.0.3', name: 'unban' }] },
+  { name: 'peers', path: '/peers', heading: 'Peers', ready: 'User 201', rowTestId: 'extension-row' },
+  { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
+  { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
+];
+
+async function expectCreated(server: TestServer, path: string, body: unknown): Promise<void> {
+  const answer = await server.call(`${V3}${path}`, { method: 'POST', body });
+  assert.ok(answer.status === 200 || answer.status === 201, `POST ${path}: ${answer.status} ${answer.text}`);
+}
+
+/** The screen is drawn (not a blank page from unloaded assets) and its data has arrived. */
+async function waitForScreen(page: Page, screen: Screen): Promise<void> {
+  await visible(page.getByRole('heading', { level: 1, name: screen.heading, exact: true }));
+  await visible(page.getByText(screen.ready, { exact: false }));
+  await eventually(() => page.getByText(/^Loading .+…$/).count(), (n) => n === 0, `${screen.name}: every loading state to end`);
+}
+
+/** Serious and critical axe violations, one line each, so a failure says what and where. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ') + ' ' + JSON.stringify((n.any[0]?.data ?? {}))+ ' ' + n.html.slice(0,120)).join('\n')}`);
+}
+
+describe('console: every screen is accessible and fits desktop and phone widths', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: 'a11y-e2e-password' });
+    for (const number of ['201', '202', '203']) await expectCreated(server, 'extensions', { number, username: `User ${number}`, secret: 'long-enough-secret' });
+    await expectCreated(server, 'providers', { description: 'Main trunk', host: 'sip.example.net', username: 'acme' });
+    const office = { permit: '10.20.0.0/16', deny: '0.0.0.0/0', description: 'Office LAN', newer_block_ip: true, local_network: true };
+    await expectCreated(server, 'firewall', { ...office, currentRules: { SIP: true, WEB: true, AMI: false, IAX: false } });
+    await expectCreated(server, 'firewall', {
+      permit: '203.0.113.0/24',
+      deny: '203.0.113.0/24',
+      description: 'Scanner seen on SIP',
+      newer_block_ip: false,
+      local_network: false,
+      currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
+    });
+    const bouncerPaths = { '/api/v3/firewall-bouncer': 'read' };
+    await expectCreated(server, 'api-keys', { description: 'Bouncer on fw1.example.net', allowed_paths: bouncerPaths, full_permissions: false, networkfilterid: 'none' });
+    await expectCreated(server, 'api-keys', {
+      description: 'Provisioning script',
+      allowed_paths: { '/api/v3/extensions': 'write', '/api/v3/providers': 'read' },
+      full_permissions: false,
+      networkfilterid: 'localhost',
+    });
+    const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' } });
+    assert.equal(rules.status, 200, rules.text);
+    // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.
+    for (const address of ['127.0.0.2', '127.0.0.3']) {
+      const failed = await server.call(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong-password' }, localAddress: address });
+      assert.equal(failed.status, 401, failed.text);
+    }
+    await eventually(async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length, (n) => n >= 2, 'two bans');
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const screen of SCREENS) {
+    it(`${screen.path}: loads, survives a reload, has no serious axe violation and fits 1440 and 390 px`, async () => {
+      const { page } = browser;
+      await page.setViewportSize({ width: WIDTHS[0], height: 900 });
+      // A direct load of the address, then a reload: what an operator's bookmark and F5 do.
+      await page.goto(`${server.url}${screen.path}`);
+      await waitForScreen(page, screen);
+      await page.reload();
+      await waitForScreen(page, screen);
+
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+        await waitForScreen(page, screen);
+        assert.deepEqual(await seriousViolations(page), [], `${screen.name} at ${width} px`);
+
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+        assert.ok(overflow <= width, `${screen.name} at ${width} px is ${overflow} px wide: something overflows sideways`);
+
+        if (screen.rowTestId) {
+          const controls = page.getByTestId(screen.rowTestId).locator('button, a');
+          assert.ok((await controls.count()) > 0, `${screen.name}: rows have actions`);
+          for (const control of await controls.all()) {
+            const box = await control.boundingBox();
+            const name = (await control.getAttribute('aria-label')) ?? (await control.innerText());
+            assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${screen.name} at ${width} px: "${name}" is off screen (${JSON.stringify(box)})`);
+          }
+        }
+        await browser.screenshot(`layout-${screen.name}-${width}`);
+
+        for (const dialog of screen.dialogs ?? []) {
+          await page.getByRole('button', { name: dialog.button, exact: true }).click();
+          const opened = await visible(page.getByRole('dialog'));
+          // Let the opening transition end, or axe measures half-transparent text.
+          // (Runs in the page, which has getComputedStyle; the e2e tsconfig has no DOM types.)
+          const opacity = () =>
+            page.locator('.mantine-Modal-content').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element).opacity);
+          await eventually(opacity, (value) => value === '1', `${dialog.button}: the dialog fully shown`);
+          assert.deepEqual(await seriousViolations(page), [], `${screen.name} dialog "${dialog.button}" at ${width} px`);
+          const box = await opened.boundingBox();
+          assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${screen.name} dialog "${dialog.button}" at ${width} px is off screen (${JSON.stringify(box)})`);
+          await browser.screenshot(`layout-${screen.name}-${dialog.name}-${width}`);
+          await opened.getByRole('button', { name: 'Close' }).click();
+          await page.getByRole('dialog').waitFor({ state: 'detached' });
+        }
+      }
+    });
+  }
+});
