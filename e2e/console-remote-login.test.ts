@@ -1,9 +1,10 @@
 // Flow 5 of the console: reached through a TCP relay that connects from 127.0.0.2, the browser is a
 // remote client: it must sign in, then works, resumes its session after a reload, and signs out.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { launchConsoleBrowser, SCREENSHOTS, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
 import { eventually, openScreen, visible } from './support/page-helpers.ts';
 import { startTcpRelay, type TcpRelay } from './support/tcp-relay.ts';
@@ -105,5 +106,28 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     await page.getByRole('textbox', { name: 'Password' }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await visible(page.getByTestId('signed-in-as'));
+  });
+
+  it('when its own address is banned, the failing polls show one toast, away from Sign out', async () => {
+    const { page } = browser;
+    await openScreen(page, 'Dashboard');
+    assert.equal((await server.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 1 } })).status, 200);
+    // One more wrong password from the relay's address bans it: every request of this console now gets 403.
+    assert.equal((await server.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: 'wrong-again' } })).status, 401);
+    const toasts = page.locator('.mantine-Notification-root');
+    await visible(toasts.filter({ hasText: 'Your address is banned' }));
+    // The dashboard polls every 5 seconds: the same failure again and again, shown once.
+    const seen: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      seen.push(await toasts.count());
+      await page.waitForTimeout(1000);
+    }
+    assert.ok(Math.max(...seen) <= 1, `at most one toast at a time, saw ${JSON.stringify(seen)}`);
+    await eventually(() => toasts.count(), (n) => n === 1, 'the toast of the next failing poll');
+    const box = await toasts.first().boundingBox();
+    assert.ok(box && box.y > 900 / 2, `the toast sits at the bottom of the window, not over the header (${JSON.stringify(box)})`);
+    // Nothing covers Sign out: a trial click checks that the button itself would receive it.
+    await page.getByRole('button', { name: 'Sign out' }).click({ trial: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'remote-banned-toast.png') });
   });
 });

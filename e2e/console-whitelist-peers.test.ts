@@ -76,6 +76,19 @@ describe('console: whitelist and peers', () => {
     await edit.getByRole('button', { name: 'Save filter' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await eventually(() => row.innerText(), (t) => /local/i.test(t), 'the local flag in the list');
+
+    // A deny entry that overlaps the trusted network is refused; the message names `deny` and shows
+    // under Deny, not under Network (it mentions "the trusted network").
+    await page.getByRole('button', { name: 'New filter' }).click();
+    const overlap = await visible(page.getByRole('dialog', { name: 'New network filter' }));
+    await overlap.getByRole('textbox', { name: 'Network' }).fill('192.0.2.50');
+    await overlap.getByRole('textbox', { name: 'Deny' }).fill('10.20.5.0/24');
+    await overlap.getByRole('button', { name: 'Create filter' }).click();
+    const fieldError = (name: string) => overlap.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) }).locator('.mantine-InputWrapper-error');
+    assert.match(await (await visible(fieldError('Deny'))).innerText(), /overlaps the trusted network 10\.20\.0\.0\/16/);
+    assert.equal(await fieldError('Network').count(), 0);
+    await overlap.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
   it('edits the fail2ban whitelist and shows it in the effective list, with trusted filters', async () => {
@@ -102,7 +115,7 @@ describe('console: whitelist and peers', () => {
 
     // The effective list is exactly what bouncers get from /v1/whitelist.
     const fromApi = (await server.call(`${V3}firewall:getWhitelist`)).json.data as unknown[];
-    const shown = (await effective.locator('li [data-entry]').allInnerTexts()).map((t) => t.trim());
+    const shown = (await effective.locator('[data-entry]').allInnerTexts()).map((t) => t.trim());
     assert.deepEqual(shown, fromApi.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).map(String));
     assert.match((await server.call(`${V3}fail2ban`)).json.data.whitelist, /198\.51\.100\.7.*192\.0\.2\.0\/24/);
     await browser.screenshot('whitelist');
@@ -126,12 +139,24 @@ describe('console: whitelist and peers', () => {
     await form.getByRole('button', { name: 'Save AMI connection' }).click();
     await visible(page.getByText('AMI settings saved'));
 
-    // Ban rules and queue limits save through their own forms.
+    // Ban rules and queue limits save through their own forms. Times are typed in a unit.
     const rules = page.getByRole('form', { name: 'Ban rules' });
     await rules.getByRole('textbox', { name: 'Failures before a ban' }).fill('5');
+    await rules.getByRole('textbox', { name: 'Ban duration' }).fill('2');
+    await rules.getByRole('combobox', { name: 'Unit of ban duration' }).selectOption('h');
     await rules.getByRole('button', { name: 'Save ban rules' }).click();
     await visible(page.getByText('Ban rules saved'));
-    assert.equal((await server.call(`${V3}fail2ban`)).json.data.maxretry, 5);
+    const saved = (await server.call(`${V3}fail2ban`)).json.data;
+    assert.equal(saved.maxretry, 5);
+    assert.equal(saved.bantime, 7200);
+    // Out of bounds: nothing is clamped; the value stays as typed and the server's answer shows under the field.
+    await rules.getByRole('textbox', { name: 'Counting window' }).fill('30');
+    await rules.getByRole('combobox', { name: 'Unit of counting window' }).selectOption('s');
+    await rules.getByRole('button', { name: 'Save ban rules' }).click();
+    const windowField = rules.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name: 'Counting window' }) });
+    assert.match(await (await visible(windowField.locator('.mantine-InputWrapper-error'))).innerText(), /60/);
+    assert.equal(await rules.getByRole('textbox', { name: 'Counting window' }).inputValue(), '30');
+    assert.equal((await server.call(`${V3}fail2ban`)).json.data.findtime, saved.findtime);
     const queue = page.getByRole('form', { name: 'Queue limits' });
     await queue.getByRole('textbox', { name: 'Queue length' }).fill('80');
     await queue.getByRole('button', { name: 'Save queue limits' }).click();
