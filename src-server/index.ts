@@ -129,7 +129,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       });
       port = (httpServer.address() as AddressInfo).port;
       httpsListener = await startHttpsListener(services, app.callback());
-      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: httpsListener?.port ?? null };
+      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: httpsListener?.port ?? null, bindHost: config.host };
       writeSetting(db, RUNTIME_SETTING_KEY, runtime);
       logger.info({ url: server.url, dataDir }, 'server listening');
     },

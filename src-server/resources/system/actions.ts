@@ -2,7 +2,7 @@ import { readSetting } from '../../storage/settings.ts';
 import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
-import { bouncerApiUrl, hostAddresses } from './info.ts';
+import { bouncerApiUrl, hostAddresses, listeningAddresses } from './info.ts';
 
 /** Written by the web thread at start: what workers cannot know by themselves. */
 export const RUNTIME_SETTING_KEY = 'runtime';
@@ -11,6 +11,8 @@ export interface RuntimeInfo {
   startedAt: number;
   httpPort: number;
   httpsPort: number | null;
+  /** The address the listeners are bound to (0.0.0.0, ::, or one address). */
+  bindHost?: string;
 }
 
 export const systemActions: ResourceActions = {
@@ -22,7 +24,8 @@ export const systemActions: ResourceActions = {
       const addresses = hostAddresses();
       const httpPort = runtime?.httpPort ?? 0;
       const httpsPort = runtime?.httpsPort ?? null;
-      const shown = addresses.length ? addresses : ['127.0.0.1'];
+      // Only addresses the server answers on, loopback included (a bouncer on the PBX host itself).
+      const shown = listeningAddresses(runtime?.bindHost ?? '0.0.0.0');
       return ok({
         version: runtime?.version ?? 'unknown',
         uptimeSeconds: runtime ? Math.max(0, Math.floor((ctx.now() - runtime.startedAt) / 1000)) : 0,
