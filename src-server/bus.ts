@@ -6,7 +6,9 @@ export type BusEvent =
   /** A failed login, bad credential or Asterisk security event; feeds the intrusion-ban component. */
   | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
   /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
-  | { type: 'bans-lifted'; ip: string };
+  | { type: 'bans-lifted'; ip: string }
+  /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
+  | { type: 'bans-added'; ip: string };
 
 type Handler<T extends BusEvent['type']> = (event: Extract<BusEvent, { type: T }>) => void;
 

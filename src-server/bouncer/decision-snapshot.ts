@@ -48,6 +48,12 @@ export interface DecisionSnapshot {
   banParts: readonly Buffer[];
   banCount: number;
   builtAt: number;
+  /**
+   * For keys with `expand_ranges`: the addresses of manual range bans within the expansion limit,
+   * as Ip decisions with the ban's remaining time (made on first use; the Range decision itself
+   * stays in `banParts`).
+   */
+  expandedRangeBans(): ManualForm;
 }
 
 /** Durations tick: a snapshot with bans is rebuilt at most this often. */
@@ -100,7 +106,8 @@ function expandedForm(plain: ManualForm): ManualForm {
 export function snapshotParts(snapshot: DecisionSnapshot, expanded = false): Buffer[] {
   const manual = (expanded ? snapshot.manual.expanded() : snapshot.manual.plain).json;
   const out: Buffer[] = [];
-  for (const part of [manual, ...snapshot.banParts]) {
+  const extra = expanded ? [snapshot.expandedRangeBans().json] : [];
+  for (const part of [manual, ...snapshot.banParts, ...extra]) {
     if (part.length === 0) continue;
     if (out.length > 0) out.push(COMMA);
     out.push(part);
@@ -115,7 +122,25 @@ export function snapshotJson(snapshot: DecisionSnapshot, expanded = false): Buff
 
 /** How many decisions a snapshot publishes in one form. */
 export function snapshotCount(snapshot: DecisionSnapshot, expanded = false): number {
-  return (expanded ? snapshot.manual.expanded() : snapshot.manual.plain).entries.length + snapshot.banCount;
+  if (!expanded) return snapshot.manual.plain.entries.length + snapshot.banCount;
+  return snapshot.manual.expanded().entries.length + snapshot.banCount + snapshot.expandedRangeBans().entries.length;
+}
+
+/** Manual range bans as their addresses (each once, not those the filters already publish), with the ban's time left. */
+function expandRangeBans(rangeBans: ReadonlyArray<{ ban: ActiveBan }>, skip: ReadonlySet<string>, now: number): ManualForm {
+  const entries: Array<DecisionEntry & { cidr: Cidr }> = [];
+  const fragments: string[] = [];
+  const seen = new Set<string>(skip);
+  for (const { ban } of rangeBans) {
+    for (const value of expandRange(ban.ip) ?? []) {
+      const entry = entryOf({ value, scenario: MANUAL_SCENARIO });
+      if (seen.has(entry.identity)) continue;
+      seen.add(entry.identity);
+      entries.push({ ...entry, cidr: parseCidr(value)! });
+      fragments.push(entry.parts.head + secondsLeft(ban.expiresAt, now) + 's' + entry.parts.tail);
+    }
+  }
+  return { entries, json: Buffer.from(fragments.join(','), 'latin1'), identities: new Set(entries.map((e) => e.identity)) };
 }
 
 /** Bans of one chunk by identity, and their JSON as last rendered. */
@@ -124,9 +149,11 @@ interface BanChunk {
   json: Buffer;
   renderedAt: number;
   dirty: boolean;
+  /** How many members are manual range bans (expanded for some keys). */
+  ranges: number;
 }
 
-const emptyChunk = (): BanChunk => ({ members: new Map(), json: Buffer.alloc(0), renderedAt: 0, dirty: false });
+const emptyChunk = (): BanChunk => ({ members: new Map(), json: Buffer.alloc(0), renderedAt: 0, dirty: false, ranges: 0 });
 
 /**
  * Keeps the published decisions and builds the snapshot every poll shares. Nothing is serialised
@@ -210,9 +237,22 @@ export class DecisionSnapshotCache {
     version = published;
     this.render(now);
     const banParts: Buffer[] = [];
-    for (const chunk of this.chunks) if (chunk.json.length > 0) banParts.push(chunk.json);
+    const rangeBans: Array<{ ban: ActiveBan }> = [];
+    for (const chunk of this.chunks) {
+      if (chunk.json.length > 0) banParts.push(chunk.json);
+      if (chunk.ranges > 0) for (const member of chunk.members.values()) if (member.ban.ip.includes('/')) rangeBans.push(member);
+    }
     this.builds++;
-    return { version, manual, banParts, banCount: this.banCount, builtAt: now };
+    let expandedRangeBans: ManualForm | undefined;
+    const skip = manual.expanded;
+    return {
+      version,
+      manual,
+      banParts,
+      banCount: this.banCount,
+      builtAt: now,
+      expandedRangeBans: () => (expandedRangeBans ??= rangeBans.length ? expandRangeBans(rangeBans, skip().identities, now) : manualForm([])),
+    };
   }
 
   /** Fills every chunk from the ban store and compares the whole set with the stored log (at start and after a reload). */
@@ -263,8 +303,9 @@ export class DecisionSnapshotCache {
     this.pending = [];
     for (const ban of this.expiries.popExpired(now)) drop(ban);
 
+    // A filter entry and a manual ban of the same value share an identity: present while either is.
     const present = (identity: string, key: DecisionKey) =>
-      key.scenario === MANUAL_SCENARIO ? manual.plain.identities.has(identity) : this.chunks[decisionParts(key).id % CHUNKS]!.members.has(identity);
+      manual.plain.identities.has(identity) || this.chunks[decisionParts(key).id % CHUNKS]!.members.has(identity);
     if (manual !== previousManual) {
       for (const entry of manual.plain.entries) touched.set(entry.identity, entry.key);
       for (const entry of previousManual?.plain.entries ?? []) touched.set(entry.identity, entry.key);
@@ -285,7 +326,11 @@ export class DecisionSnapshotCache {
     let budget = RENDER_BUDGET;
     const renderChunk = (chunk: BanChunk) => {
       const fragments: string[] = [];
-      for (const { ban, entry } of chunk.members.values()) fragments.push(entry.parts.head + secondsLeft(ban.expiresAt, now) + 's' + entry.parts.tail);
+      chunk.ranges = 0;
+      for (const { ban, entry } of chunk.members.values()) {
+        fragments.push(entry.parts.head + secondsLeft(ban.expiresAt, now) + 's' + entry.parts.tail);
+        if (ban.ip.includes('/')) chunk.ranges++;
+      }
       chunk.json = fragments.length ? Buffer.from(fragments.join(','), 'latin1') : Buffer.alloc(0);
       chunk.renderedAt = now;
       chunk.dirty = false;

@@ -38,7 +38,9 @@ export class DeletedTails {
 
 /** Removed ranges as their addresses, for keys that were served them that way, minus what is still published. */
 function expandKeys(keys: DecisionKey[], snapshot: DecisionSnapshot): DecisionKey[] {
-  const stillPublished = snapshot.manual.expanded().identities;
+  const filters = snapshot.manual.expanded().identities;
+  const rangeBans = snapshot.expandedRangeBans().identities;
+  const stillPublished = { has: (identity: string) => filters.has(identity) || rangeBans.has(identity) };
   const out: DecisionKey[] = [];
   const seen = new Set<string>();
   for (const key of keys) {

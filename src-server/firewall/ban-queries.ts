@@ -1,64 +1,203 @@
 import type { Db } from '../storage/database.ts';
-import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
+import { BAN_CATEGORIES, type BanKind } from './decisions.ts';
 
 /** A ban as `firewall:getBannedIps` lists it. */
 export interface BannedIp {
+  /** An address, or a CIDR for a manual range ban. */
   ip: string;
-  category: BanCategory;
+  category: BanKind;
   reason?: string;
   bannedAt: string;
   expiresAt: string;
-  secondsLeft: number;
+  /** Whole seconds left; null for a permanent manual ban. */
+  secondsLeft: number | null;
+  bannedBy: string;
+  /** Manual bans: the services covered (null: all). */
+  services: string[] | null;
+  permanent: boolean;
 }
+
+/** Manual bans "until lifted" end at this time: the largest date JavaScript can hold. */
+export const PERMANENT_UNTIL = 8.64e15;
+
+interface BanRow {
+  id: number;
+  category: BanKind;
+  ip: string;
+  reason: string;
+  banned_at: number;
+  expires_at: number;
+  lifted_at: number | null;
+  services: string | null;
+  banned_by: string;
+  lifted_by: string | null;
+}
+
+const services = (text: string | null) => (text ? (JSON.parse(text) as string[]) : null);
 
 /** Active bans, newest first (runs in workers). */
 export function listActiveBans(db: Db, now: number): BannedIp[] {
   const rows = db
-    .prepare(
-      'SELECT category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? ORDER BY banned_at DESC, id DESC',
-    )
-    .all(now) as Array<{ category: BanCategory; ip: string; reason: string; banned_at: number; expires_at: number }>;
-  return rows.map((row) => ({
-    ip: row.ip,
-    category: row.category,
-    ...(row.reason ? { reason: row.reason } : {}),
-    bannedAt: new Date(row.banned_at).toISOString(),
-    expiresAt: new Date(row.expires_at).toISOString(),
-    secondsLeft: Math.max(1, Math.ceil((row.expires_at - now) / 1000)),
-  }));
+    .prepare('SELECT * FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? ORDER BY banned_at DESC, id DESC')
+    .all(now) as BanRow[];
+  return rows.map((row) => {
+    const permanent = row.expires_at >= PERMANENT_UNTIL;
+    return {
+      ip: row.ip,
+      category: row.category,
+      ...(row.reason ? { reason: row.reason } : {}),
+      bannedAt: new Date(row.banned_at).toISOString(),
+      expiresAt: new Date(row.expires_at).toISOString(),
+      secondsLeft: permanent ? null : Math.max(1, Math.ceil((row.expires_at - now) / 1000)),
+      bannedBy: row.banned_by,
+      services: services(row.services),
+      permanent,
+    };
+  });
 }
 
-/** Lifts every active ban of `ip`, all categories. Returns how many were lifted. */
-export function liftBans(db: Db, ip: string, now: number): number {
+/** Lifts every active ban of `value` (an address, or a manual ban's CIDR), all categories. Returns how many were lifted. */
+export function liftBans(db: Db, value: string, now: number, by: string): number {
   // No expiry condition: the worker's clock may differ from the web thread's, and lifting an expired row is harmless.
-  return db.prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL').run(now, ip).changes;
+  return db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL').run(now, by, value).changes;
 }
 
-export type HistoryPoint = { t: string } & Record<BanCategory, number>;
+/** What the operator asked for with `firewall:banIp`. */
+export interface ManualBan {
+  value: string;
+  /** Seconds, or null for "until lifted". */
+  seconds: number | null;
+  reason: string;
+  services: string[] | null;
+  by: string;
+}
 
 /**
- * Bans in force per category at the end of each minute over the last `minutes` minutes (the
- * current minute is measured now), oldest first: one point per minute, for the console's chart.
+ * Records a manual ban; an active manual ban of the same value is replaced (its row ends, lifted by
+ * the new one), so the history shows both. Returns the new row's id.
+ */
+export function addManualBan(db: Db, ban: ManualBan, now: number): number {
+  return db.transaction(() => {
+    db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL").run(now, `${ban.by} (replaced)`, ban.value);
+    const expires = ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
+    const info = db
+      .prepare("INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)")
+      .run(ban.value, ban.reason, now, expires, ban.services ? JSON.stringify(ban.services) : null, ban.by);
+    return Number(info.lastInsertRowid);
+  })();
+}
+
+export type HistoryPoint = { t: string } & Record<BanKind, number>;
+
+/**
+ * Bans that started in each minute, per category, over the last `minutes` minutes, oldest first:
+ * one point per minute, for the console's chart. Counting starts (not bans in force at one
+ * instant) keeps a ban lifted within seconds visible.
  */
 export function banHistory(db: Db, now: number, minutes: number): HistoryPoint[] {
   const minute = 60_000;
   const current = Math.floor(now / minute) * minute;
   const start = current - (minutes - 1) * minute;
   const rows = db
-    .prepare(
-      `SELECT category, banned_at, expires_at, lifted_at FROM firewall_bans
-        WHERE banned_at <= ? AND expires_at > ? AND (lifted_at IS NULL OR lifted_at > ?)`,
-    )
-    .all(now, start, start) as Array<{ category: string; banned_at: number; expires_at: number; lifted_at: number | null }>;
+    .prepare('SELECT category, banned_at FROM firewall_bans WHERE banned_at >= ? AND banned_at <= ?')
+    .all(start, now) as Array<{ category: string; banned_at: number }>;
   const points: HistoryPoint[] = [];
-  for (let t = start; t <= current; t += minute) {
-    const at = Math.min(t + minute - 1, now);
-    const point: HistoryPoint = { t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0 };
-    for (const row of rows) {
-      if (row.banned_at > at || row.expires_at <= at || (row.lifted_at !== null && row.lifted_at <= at)) continue;
-      if ((BAN_CATEGORIES as readonly string[]).includes(row.category)) point[row.category as BanCategory]++;
-    }
-    points.push(point);
+  for (let t = start; t <= current; t += minute) points.push({ t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0, manual: 0 });
+  for (const row of rows) {
+    const point = points[Math.floor((row.banned_at - start) / minute)];
+    if (point && ([...BAN_CATEGORIES, 'manual'] as string[]).includes(row.category)) point[row.category as BanKind]++;
   }
   return points;
 }
+
+/** One ban in the history, from start to end. */
+export interface BanLogEntry {
+  id: number;
+  ip: string;
+  category: BanKind;
+  scenario: string;
+  reason: string;
+  services: string[] | null;
+  bannedAt: string;
+  bannedBy: string;
+  /** When it ended or will end; null for a permanent ban still in force. */
+  endsAt: string | null;
+  state: 'active' | 'expired' | 'lifted';
+  liftedBy: string | null;
+}
+
+export interface BanLogQuery {
+  /** Part of the address or of the reason. */
+  search?: string;
+  category?: BanKind;
+  state?: BanLogEntry['state'];
+  limit: number;
+  offset: number;
+}
+
+/** The ban history, newest first, filtered and paginated (runs in workers). */
+export function banLog(db: Db, now: number, query: BanLogQuery): { rows: BanLogEntry[]; total: number } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.search) {
+    where.push("(ip LIKE ? ESCAPE '\\' OR reason LIKE ? ESCAPE '\\')");
+    const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    params.push(like, like);
+  }
+  if (query.category) {
+    where.push('category = ?');
+    params.push(query.category);
+  }
+  if (query.state === 'active') where.push(`lifted_at IS NULL AND expires_at > ${Number(now)}`);
+  if (query.state === 'expired') where.push(`lifted_at IS NULL AND expires_at <= ${Number(now)}`);
+  if (query.state === 'lifted') where.push('lifted_at IS NOT NULL');
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM firewall_bans ${clause}`).get(...params) as { n: number }).n;
+  const rows = db.prepare(`SELECT * FROM firewall_bans ${clause} ORDER BY banned_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, query.limit, query.offset) as BanRow[];
+  return {
+    total,
+    rows: rows.map((row) => {
+      const state = row.lifted_at !== null ? 'lifted' : row.expires_at > now ? 'active' : 'expired';
+      const end = row.lifted_at ?? (row.expires_at >= PERMANENT_UNTIL ? null : row.expires_at);
+      return {
+        id: row.id,
+        ip: row.ip,
+        category: row.category,
+        scenario: `pbx/${row.category}`,
+        reason: row.reason,
+        services: services(row.services),
+        bannedAt: new Date(row.banned_at).toISOString(),
+        bannedBy: row.banned_by,
+        endsAt: end === null ? null : new Date(end).toISOString(),
+        state,
+        liftedBy: row.lifted_by,
+      };
+    }),
+  };
+}
+
+/** Drops history rows that ended more than `days` ago. Returns how many. */
+export function pruneBanHistory(db: Db, now: number, days: number): number {
+  return db.prepare('DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?').run(now - days * 86_400_000).changes;
+}
+
+/** Durations an operator may give a manual ban: a minute up to ten years, or "permanent". */
+export const MANUAL_BAN_BOUNDS = { minSeconds: 60, maxSeconds: 10 * 365 * 86_400 } as const;
+
+/** Parses `90`, `"90s"`, `"15m"`, `"2h"`, `"7d"`, `"1w"` or `"permanent"` into seconds (null: permanent). */
+export function parseBanDuration(value: unknown): { ok: true; seconds: number | null } | { ok: false; message: string } {
+  if (value === 'permanent' || value === null) return { ok: true, seconds: null };
+  let seconds: number | undefined;
+  if (typeof value === 'number' && Number.isInteger(value)) seconds = value;
+  if (typeof value === 'string') {
+    const match = /^\s*(\d{1,10})\s*(s|m|h|d|w)?\s*$/i.exec(value);
+    const unit = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 }[(match?.[2] ?? 's').toLowerCase() as 's'];
+    if (match) seconds = Number(match[1]) * unit;
+  }
+  if (seconds === undefined) return { ok: false, message: 'duration: give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".' };
+  if (seconds < MANUAL_BAN_BOUNDS.minSeconds || seconds > MANUAL_BAN_BOUNDS.maxSeconds) {
+    return { ok: false, message: `duration: must be from 1 minute (60 s) to 10 years (${MANUAL_BAN_BOUNDS.maxSeconds} s), or "permanent"; got ${seconds} s.` };
+  }
+  return { ok: true, seconds };
+}
+

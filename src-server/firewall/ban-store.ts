@@ -1,15 +1,19 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
-import type { BanCategory } from './decisions.ts';
+import { cidrContains, parseCidr, type Cidr } from '../net/cidr.ts';
+import type { BanKind } from './decisions.ts';
 
 /** A ban in force: (category, ip) until expiresAt (epoch ms). */
 export interface ActiveBan {
   id: number;
-  category: BanCategory;
+  /** The automatic-ban category, or `manual` for an operator's ban (which may be a CIDR). */
+  category: BanKind;
   ip: string;
   reason: string;
   bannedAt: number;
   expiresAt: number;
+  /** Manual bans: the services (SIP, WEB, AMI, IAX) the operator chose; null means all. */
+  services?: string[] | null;
 }
 
 /** What one change did to the bans in memory. */
@@ -22,12 +26,16 @@ export interface BanChange {
 
 interface BanRow {
   id: number;
-  category: BanCategory;
+  category: BanKind;
   ip: string;
   reason: string;
   banned_at: number;
   expires_at: number;
+  services?: string | null;
 }
+
+/** A manual ban may leave some services open; WEB (this server) is refused unless left out. */
+const blocksWeb = (ban: ActiveBan): boolean => !ban.services || ban.services.includes('WEB');
 
 const toBan = (row: BanRow): ActiveBan => ({
   id: row.id,
@@ -36,6 +44,7 @@ const toBan = (row: BanRow): ActiveBan => ({
   reason: row.reason,
   bannedAt: row.banned_at,
   expiresAt: row.expires_at,
+  services: row.services ? (JSON.parse(row.services) as string[]) : null,
 });
 
 /**
@@ -44,7 +53,9 @@ const toBan = (row: BanRow): ActiveBan => ({
  * without waiting for a sweep.
  */
 export class BanStore {
-  private readonly byIp = new Map<string, Map<BanCategory, ActiveBan>>();
+  private readonly byIp = new Map<string, Map<BanKind, ActiveBan>>();
+  /** Manual bans of whole ranges that also refuse this server's web access, checked by containment. */
+  private readonly webRanges = new Map<ActiveBan, Cidr>();
   private readonly listeners: Array<(change: BanChange) => void> = [];
   /** Bumped on every change, so caches built from the bans know when to rebuild. */
   revision = 0;
@@ -73,8 +84,9 @@ export class BanStore {
   /** Reads every active ban from the database. */
   reload(): void {
     this.byIp.clear();
+    this.webRanges.clear();
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
     this.changed({ added: [], removed: [], reset: true });
@@ -83,26 +95,31 @@ export class BanStore {
   /** Re-reads one address from the database (after a worker lifted its bans). */
   reloadIp(ip: string): void {
     const removed = [...(this.byIp.get(ip)?.values() ?? [])];
+    for (const ban of removed) this.webRanges.delete(ban);
     this.byIp.delete(ip);
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
       .all(ip, this.clock.now()) as BanRow[];
     const added = rows.map(toBan);
     for (const ban of added) this.remember(ban);
     this.changed({ added, removed, reset: false });
   }
 
-  /** Whether `ip` (canonical text) has any ban in force now. O(1) for unbanned addresses. */
+  /**
+   * Whether `ip` (canonical text) is refused by this server now: any intrusion ban, or a manual ban
+   * of that address or of a range holding it whose services include WEB. O(1) for unbanned
+   * addresses when no manual range ban is in force.
+   */
   isBanned(ip: string): boolean {
-    const bans = this.byIp.get(ip);
-    if (!bans) return false;
     const now = this.clock.now();
-    for (const ban of bans.values()) if (ban.expiresAt > now) return true;
+    const bans = this.byIp.get(ip);
+    if (bans) for (const ban of bans.values()) if (ban.expiresAt > now && blocksWeb(ban)) return true;
+    for (const [ban, cidr] of this.webRanges) if (ban.expiresAt > now && cidrContains(cidr, ip)) return true;
     return false;
   }
 
   /** The ban of (category, ip) in force now, if any. */
-  get(category: BanCategory, ip: string): ActiveBan | undefined {
+  get(category: BanKind, ip: string): ActiveBan | undefined {
     const ban = this.byIp.get(ip)?.get(category);
     return ban && ban.expiresAt > this.clock.now() ? ban : undefined;
   }
@@ -114,7 +131,7 @@ export class BanStore {
   }
 
   /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. */
-  ban(category: BanCategory, ip: string, reason: string, seconds: number): ActiveBan {
+  ban(category: BanKind, ip: string, reason: string, seconds: number): ActiveBan {
     const now = this.clock.now();
     const expiresAt = now + seconds * 1000;
     const current = this.get(category, ip);
@@ -142,7 +159,10 @@ export class BanStore {
     for (const [ip, bans] of this.byIp) {
       for (const [category, ban] of bans) {
         if (ban.expiresAt > now) out.push(ban);
-        else bans.delete(category);
+        else {
+          bans.delete(category);
+          this.webRanges.delete(ban);
+        }
       }
       if (bans.size === 0) this.byIp.delete(ip);
     }
@@ -152,7 +172,10 @@ export class BanStore {
   private remember(ban: ActiveBan): void {
     let bans = this.byIp.get(ban.ip);
     if (!bans) this.byIp.set(ban.ip, (bans = new Map()));
+    const replaced = bans.get(ban.category);
+    if (replaced) this.webRanges.delete(replaced);
     bans.set(ban.category, ban);
+    if (ban.ip.includes('/') && blocksWeb(ban)) this.webRanges.set(ban, parseCidr(ban.ip)!);
   }
 
   /** Drops bans past their expiry from memory (their rows stay for the history). */

@@ -6,6 +6,9 @@ export type BanCategory = (typeof BAN_CATEGORIES)[number];
 
 export const MANUAL_SCENARIO = 'pbx/manual';
 
+/** What a ban row is: an automatic-ban category, or `manual` (the operator's ban, scenario `pbx/manual`). */
+export type BanKind = BanCategory | 'manual';
+
 /**
  * The longest duration any decision carries: ipset's maximum timeout (2147483 s, about 24.8 days).
  * The firewall bouncer's iptables mode warns on every poll about anything longer.

@@ -75,6 +75,7 @@ export const firewallFeature: Feature = {
       services.bus.on('security-failure', (event) => {
         firewall.detector.recordFailure(event.category, event.ip, event.reason);
       }),
+      services.bus.on('bans-added', (event) => firewall.bans.reloadIp(event.ip)),
       services.bus.on('bans-lifted', (event) => {
         const ip = normalizeAddress(event.ip) ?? event.ip;
         firewall.bans.reloadIp(ip);

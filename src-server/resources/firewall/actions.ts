@@ -1,5 +1,4 @@
-import { normalizeAddress } from '../../firewall/addresses.ts';
-import { banHistory, liftBans, listActiveBans } from '../../firewall/ban-queries.ts';
+import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
@@ -8,6 +7,7 @@ import { created, invalid, ok, recordNotFound } from '../results.ts';
 import type { SaveMode } from '../save.ts';
 import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
+import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
 import { firewallDeclaration } from './declaration.ts';
 import { prepareFilterSave } from './filter-save.ts';
 
@@ -77,15 +77,10 @@ export const firewallActions: ResourceActions = {
     getDefault: () =>
       ok({ id: '', permit: '', deny: DEFAULT_DENY, description: '', newer_block_ip: false, local_network: false, rules: defaultRules() }),
     getBannedIps: (ctx) => ok(listActiveBans(ctx.db, ctx.now())),
-    unbanIp: (ctx) => {
-      const body = (ctx.body ?? {}) as Record<string, unknown>;
-      const raw = typeof body.ip === 'string' ? body.ip : '';
-      const ip = raw.includes('%') ? undefined : normalizeAddress(raw);
-      if (!ip) return invalid([raw ? `ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address.` : 'ip is required.']);
-      const lifted = liftBans(ctx.db, ip, ctx.now());
-      ctx.emit({ type: 'bans-lifted', ip });
-      return ok({ ip, lifted });
-    },
+    banIp,
+    unbanIp,
+    unbanIps,
+    getBanLog,
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);

@@ -57,16 +57,48 @@ export const firewallDeclaration: ResourceDeclaration = {
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
   customMethods: {
     getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'A new filter with every default applied.' },
-    getBannedIps: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Active intrusion bans: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft}].' },
+    getBannedIps: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent}].',
+    },
+    banIp: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description:
+        'Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time. `duration`: seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
+      input: z.object({
+        ip: z.string(),
+        duration: z.union([z.number().int(), z.string()]).optional(),
+        reason: z.string().max(200).optional(),
+        services: z.array(z.enum(['SIP', 'WEB', 'AMI', 'IAX'])).optional(),
+      }),
+    },
     unbanIp: {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
-      description: 'Lifts every ban (all categories) of `ip`.',
+      description: 'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR.',
       input: z.object({ ip: z.string() }),
     },
+    unbanIps: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description: 'Bulk unban: `{ips: [...]}` (1-1000), all validated first, lifted in one transaction.',
+      input: z.object({ ips: z.array(z.string()) }),
+    },
+    getBanLog: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. `search` (part of the address or reason), `category` (sip, http, ami, iax, manual), `state` (active, expired, lifted), `limit`, `offset`.',
+    },
     getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.' },
-    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans in force per category, one point per minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax}]}.' },
+    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.' },
     getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
   },
 };

@@ -60,7 +60,8 @@ function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
       </Group>
       <Tooltip label={formatDateTime(bouncer.lastPollAt)} disabled={!bouncer.lastPollAt}>
         <Text size="xs" c={state.color === 'red' ? 'red' : 'dimmed'}>
-          Last poll {formatAgo(bouncer.lastPollAt, now)} · {plural(bouncer.polls, 'poll', 'polls')}
+          Last poll {formatAgo(bouncer.lastPollAt, now)}
+          {bouncer.lastPollIp && ` from ${bouncer.lastPollIp}`} · {plural(bouncer.polls, 'poll', 'polls')}
         </Text>
       </Tooltip>
       {bouncer.hosts.map((host) => (

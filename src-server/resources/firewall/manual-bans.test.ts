@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../clock.ts';
+import { banLog } from '../../firewall/ban-queries.ts';
+import { MAX_DECISION_SECONDS } from '../../firewall/decisions.ts';
+import { createTestApiKey } from '../../test-support/api-keys.ts';
+import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { poll, values } from '../../bouncer/test-helpers.ts';
+
+const FIREWALL = '/pbxcore/api/v3/firewall';
+
+describe('manual bans (firewall:banIp) and the ban history', () => {
+  let t: TestServer;
+  // Workers stamp bans with the real time: the test clock starts there, and the one test that moves it runs last.
+  const clock = new ManualClock(Date.now());
+  const ban = (body: Record<string, unknown>) => t.call(`${FIREWALL}:banIp`, { method: 'POST', body });
+  before(async () => {
+    t = await startTestServer({ clock });
+    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status, 200);
+  });
+  after(() => t.close());
+
+  test('bad input gets 422 with the reason, and nothing is stored', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{}, /ip: .*required/],
+      [{ ip: '300.1.1.1' }, /not an IPv4 or IPv6 address or CIDR/],
+      [{ ip: '127.0.0.0/8' }, /loopback.*never published/],
+      [{ ip: '0.0.0.0/0' }, /every address/],
+      [{ ip: '192.0.2.7' }, /whitelisted 192\.0\.2\.0\/24/],
+      [{ ip: '198.51.100.7', duration: '5s' }, /from 1 minute/],
+      [{ ip: '198.51.100.7', duration: 'soon' }, /duration: give seconds/],
+      [{ ip: '198.51.100.7', duration: 11 * 365 * 86_400 }, /10 years/],
+      [{ ip: '198.51.100.7', services: ['FTP'] }, /services: a non-empty list of SIP, WEB, AMI, IAX/],
+      [{ ip: '198.51.100.7', reason: 'x'.repeat(201) }, /reason: text of at most 200/],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await ban(body);
+      assert.equal(answer.status, 422, JSON.stringify(body));
+      assert.match(answer.json.messages.error.join(' '), message);
+    }
+    assert.deepEqual((await t.call(`${FIREWALL}:getBannedIps`)).json.data, []);
+  });
+
+  test('a permanent ban is published at the longest duration every backend takes, and lifted early by its CIDR', async () => {
+    const { key } = createTestApiKey(t.server.services.db);
+    assert.equal((await ban({ ip: '2001:db8:bad::/48', reason: 'abuse' })).status, 201);
+    const decision = (await poll(t, key)).new.find((d) => d.value === '2001:db8:bad::/48')!;
+    assert.equal(decision.duration, `${MAX_DECISION_SECONDS}s`);
+    const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data.find((b: { ip: string }) => b.ip === '2001:db8:bad::/48');
+    assert.equal(listed.permanent, true);
+    assert.equal(listed.secondsLeft, null);
+    const lifted = await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '2001:DB8:BAD::/48' } });
+    assert.equal(lifted.status, 200, lifted.text);
+    assert.equal(lifted.json.data.lifted, 1);
+    assert.deepEqual(values((await poll(t, key)).deleted), ['2001:db8:bad::/48 pbx/manual']);
+    const entry = (await t.call(`${FIREWALL}:getBanLog?state=lifted&category=manual`)).json.data.find((b: { ip: string }) => b.ip === '2001:db8:bad::/48');
+    assert.equal(entry.liftedBy, 'localhost');
+  });
+
+  test('this server refuses a manually banned address on WEB, unless the ban leaves WEB out', async () => {
+    assert.equal((await ban({ ip: '127.0.0.2', duration: 600, services: ['SIP', 'AMI'] })).status, 201);
+    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200, 'WEB not among the services');
+    assert.equal((await ban({ ip: '127.0.0.0/30', duration: '10m' })).status, 422, 'covers the host loopback');
+    assert.equal((await ban({ ip: '127.0.0.2', duration: '10m', reason: 'all services' })).status, 201);
+    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403);
+    const history = (await t.call(`${FIREWALL}:getBanLog?search=127.0.0.2`)).json.data;
+    assert.deepEqual(history.map((b: { state: string; liftedBy: string | null }) => [b.state, b.liftedBy]), [['active', null], ['lifted', 'localhost (replaced)']]);
+    const bulk = await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', '198.51.100.250'] } });
+    assert.equal(bulk.status, 200, bulk.text);
+    assert.equal(bulk.json.data.lifted, 1);
+    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200);
+    assert.equal((await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', 'nonsense'] } })).status, 422);
+  });
+
+  test('keys with expand_ranges get a manual range ban as its addresses', async () => {
+    const created = await t.call('/pbxcore/api/v3/api-keys', {
+      method: 'POST',
+      body: { description: 'nft', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true },
+    });
+    const key: string = created.json.data.key;
+    assert.equal((await ban({ ip: '198.51.100.4/30', duration: '1h' })).status, 201);
+    const answer = await poll(t, key);
+    const addresses = answer.new.filter((d) => d.scope === 'Ip' && d.value.startsWith('198.51.100.')).map((d) => [d.value, d.duration]);
+    assert.deepEqual(addresses.map(([value]) => value).sort(), ['198.51.100.4', '198.51.100.5', '198.51.100.6', '198.51.100.7']);
+    assert.ok(addresses.every(([, duration]) => /^3[56]\d\ds$/.test(duration!)), JSON.stringify(addresses));
+    await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.100.4/30' } });
+    assert.deepEqual(values((await poll(t, key)).deleted), ['198.51.100.4 pbx/manual', '198.51.100.5 pbx/manual', '198.51.100.6 pbx/manual', '198.51.100.7 pbx/manual']);
+  });
+  test('a ban of a range for 2 h reaches the stream with its real remaining time, then expires and is deleted', async () => {
+    const { key } = createTestApiKey(t.server.services.db);
+    const created = await ban({ ip: '203.0.113.0/24', duration: '2h', reason: 'scanner on SIP' });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.data.ip, '203.0.113.0/24');
+    const first = await poll(t, key);
+    const decision = first.new.find((d) => d.value === '203.0.113.0/24')!;
+    assert.equal(decision.scenario, 'pbx/manual');
+    assert.equal(decision.origin, 'pbx-networkfilters', 'an operator entry, like the filters');
+    assert.equal(decision.scope, 'Range');
+    assert.match(decision.duration, /^(71[89]\d|720\d)s$/, "2 h, give or take the seconds between the test clock and the worker's");
+    const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data;
+    assert.deepEqual(
+      listed.map((b: { ip: string; category: string; reason: string; bannedBy: string; secondsLeft: number }) => [b.ip, b.category, b.reason, b.bannedBy, b.secondsLeft]),
+      [['203.0.113.0/24', 'manual', 'scanner on SIP', 'localhost', listed[0].secondsLeft]],
+    );
+    assert.ok(listed[0].secondsLeft > 7190 && listed[0].secondsLeft <= 7200);
+    clock.advance(3600_000);
+    assert.match((await poll(t, key)).new.find((d) => d.value === '203.0.113.0/24')!.duration, /^3[56]\d\ds$/);
+    clock.advance(3600_000 + 30_000); // past the end, whatever the few seconds between the clocks
+    const after = await poll(t, key);
+    assert.deepEqual(values(after.deleted), ['203.0.113.0/24 pbx/manual']);
+    assert.deepEqual(after.new, []);
+    const history = (await t.call(`${FIREWALL}:getBanLog?search=203.0.113`)).json.data;
+    assert.equal(history.length, 1);
+    assert.equal(history[0].liftedBy, null);
+    // Workers judge against the real time, which the test clock left behind: ask the query at the test's time.
+    const [entry] = banLog(t.server.services.db, clock.now(), { search: '203.0.113', limit: 10, offset: 0 }).rows;
+    assert.equal(entry!.state, 'expired');
+    assert.ok(Date.parse(entry!.endsAt!) <= clock.now());
+  });
+
+});

@@ -1,0 +1,120 @@
+import { cidrsOverlap, coversHostLoopback, isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
+import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
+import { BAN_CATEGORIES, type BanKind } from '../../firewall/decisions.ts';
+import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
+import { FILTER_CATEGORIES, loadFilters, trustedRanges } from '../../firewall/filters.ts';
+import { parseCidr } from '../../net/cidr.ts';
+import { parsePageRequest, paginationOf } from '../pagination.ts';
+import { created, invalid, ok } from '../results.ts';
+import type { ActionContext, ActionHandler } from '../types.ts';
+
+/** Who did it, as the history shows it: the user, the API key, or the PBX host's own console. */
+export function actorOf(ctx: ActionContext): string {
+  const session = ctx.session;
+  if (!session) return 'localhost';
+  if (session.auth_type === 'api_key') return `API key #${session.token_id}`;
+  return session.user_name ?? `session ${session.session_id ?? ''}`.trim();
+}
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+
+/**
+ * `firewall:banIp {ip, duration, reason?, services?}`: the operator bans an address or a range for a
+ * duration ("permanent" included). Published in the stream as `pbx/manual` with its real remaining
+ * time; `services` (SIP, WEB, AMI, IAX; all when absent) says which of this server's own services
+ * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason.
+ */
+export const banIp: ActionHandler = (ctx) => {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const errors: string[] = [];
+  const raw = typeof body.ip === 'string' ? body.ip : '';
+  const value = raw ? normalizeCidrText(raw) : undefined;
+  if (!raw) errors.push('ip: an address or CIDR to ban is required.');
+  else if (!value) errors.push(`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`);
+  const duration = parseBanDuration(body.duration ?? 'permanent');
+  if (!duration.ok) errors.push(duration.message);
+  const reason = body.reason === undefined ? '' : body.reason;
+  if (typeof reason !== 'string' || reason.length > 200) errors.push('reason: text of at most 200 characters.');
+  let services: string[] | null = null;
+  if (body.services !== undefined && body.services !== null) {
+    const list = Array.isArray(body.services) ? body.services : undefined;
+    if (!list || list.length === 0 || list.some((s) => !(FILTER_CATEGORIES as readonly unknown[]).includes(s))) {
+      errors.push(`services: a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`);
+    } else services = [...new Set(list as string[])];
+  }
+  if (value) {
+    const cidr = parseCidr(value)!;
+    if (isCatchAll(cidr)) errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
+    else if (coversHostLoopback(cidr)) errors.push(`ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`);
+    else {
+      const fail2ban = readFail2ban(ctx.db);
+      for (const { text, cidr: range } of whitelistRanges(fail2ban)) {
+        if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`);
+      }
+      for (const { text, cidr: range } of trustedRanges(loadFilters(ctx.db))) {
+        if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the trusted network ${text} (Network filters); trusted networks are never banned.`);
+      }
+    }
+  }
+  if (errors.length || !value || !duration.ok) return invalid(errors);
+  const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason: reason as string, services, by: actorOf(ctx) }, ctx.now());
+  ctx.emit({ type: 'bans-added', ip: value });
+  return created({ id, ip: value, category: 'manual', scenario: 'pbx/manual', permanent: duration.seconds === null, seconds: duration.seconds, reason, services });
+};
+
+/** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */
+export const unbanIp: ActionHandler = (ctx) => {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const raw = typeof body.ip === 'string' ? body.ip : '';
+  const value = raw.includes('/') ? normalizeCidrText(raw) : normalizeAddress(raw);
+  if (!value) return invalid([raw ? `ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).` : 'ip is required.']);
+  const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
+  ctx.emit({ type: 'bans-lifted', ip: value });
+  return ok({ ip: value, lifted });
+};
+
+/** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */
+export const unbanIps: ActionHandler = (ctx) => {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(body.ips) ? body.ips : undefined;
+  if (!list || list.length === 0 || list.length > 1000) return invalid(['ips: a list of 1 to 1000 addresses (or banned ranges).']);
+  const values: string[] = [];
+  const errors: string[] = [];
+  list.forEach((raw, i) => {
+    const text = typeof raw === 'string' ? raw : '';
+    const value = text.includes('/') ? normalizeCidrText(text) : normalizeAddress(text);
+    if (value) values.push(value);
+    else errors.push(`ips[${i}]: "${String(raw).slice(0, 100)}" is not a valid address or range.`);
+  });
+  if (errors.length) return invalid(errors);
+  const by = actorOf(ctx);
+  const lifted = ctx.db.transaction(() => values.reduce((sum, value) => sum + liftBans(ctx.db, value, ctx.now(), by), 0))();
+  for (const value of new Set(values)) ctx.emit({ type: 'bans-lifted', ip: value });
+  return ok({ ips: [...new Set(values)], lifted });
+};
+
+const STATES: ReadonlyArray<BanLogEntry['state']> = ['active', 'expired', 'lifted'];
+const KINDS: readonly BanKind[] = [...BAN_CATEGORIES, 'manual'];
+
+/** `firewall:getBanLog?search=&category=&state=&limit=&offset=`: every ban, unban and expiry, newest first. */
+export const getBanLog: ActionHandler = (ctx) => {
+  const page = parsePageRequest(ctx.query);
+  if (page && 'errors' in page) return invalid(page.errors);
+  const search = single(ctx.query.search)?.slice(0, 100);
+  const category = single(ctx.query.category);
+  const state = single(ctx.query.state);
+  const errors: string[] = [];
+  if (category !== undefined && !(KINDS as readonly string[]).includes(category)) errors.push(`category: one of ${KINDS.join(', ')}.`);
+  if (state !== undefined && !(STATES as readonly string[]).includes(state)) errors.push(`state: one of ${STATES.join(', ')}.`);
+  if (errors.length) return invalid(errors);
+  const limit = page?.limit ?? 50;
+  const offset = page?.offset ?? 0;
+  const { rows, total } = banLog(ctx.db, ctx.now(), {
+    search: search || undefined,
+    category: category as BanKind | undefined,
+    state: state as BanLogEntry['state'] | undefined,
+    limit,
+    offset,
+  });
+  return ok(rows, { pagination: paginationOf(total, { limit, offset }, rows.length) });
+};
