@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '../src-server/index.ts';
-import { renderEnvelope } from '../src-server/http/envelope.ts';
+import { renderEnvelope } from '../src-server/wire/envelope.ts';
 import { extensionsActions } from '../src-server/resources/extensions/actions.ts';
 import { extensionsDeclaration } from '../src-server/resources/extensions/declaration.ts';
 import type { ActionContext } from '../src-server/resources/types.ts';

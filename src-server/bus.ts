@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
 
-/** Events crossing features (and, as plain objects, from workers back to the web thread). */
-export type BusEvent =
-  | { type: 'resource-changed'; resource: string }
-  /** A failed login, bad credential or Asterisk security event; feeds the intrusion-ban component. */
-  | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
-  /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
-  | { type: 'bans-lifted'; ip: string }
-  /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
-  | { type: 'bans-added'; ip: string };
+import type { BusEvent } from './wire/types.ts';
+
+export type { BusEvent };
 
 type Handler<T extends BusEvent['type']> = (event: Extract<BusEvent, { type: T }>) => void;
 

@@ -9,7 +9,7 @@ import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { features, type FeatureHandle } from './features.ts';
 import { createApp } from './http/app.ts';
-import { renderError } from './http/envelope.ts';
+import { renderError } from './wire/envelope.ts';
 import { answerConnect, familyErrorMembers, rawResponseHead } from './http/middleware.ts';
 import { installModules } from './modules/install.ts';
 import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { forbidden, unauthorized } from '../http/errors.ts';
+import { forbidden, unauthorized } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { pathAllowed } from './allowed-paths.ts';
 import { API_KEY_PATTERN, findApiKey, touchApiKey, type StoredApiKey } from './api-key-store.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { forbidden, unauthorized } from '../http/errors.ts';
+import { forbidden, unauthorized } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { resolveApiKey } from './api-key-auth.ts';
 import { API_KEY_PATTERN } from './api-key-store.ts';

@@ -1,4 +1,4 @@
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../wire/errors.ts';
 import type { Level, ResourceDeclaration } from '../resources/types.ts';
 import { apiKeyMayCall } from './api-key-auth.ts';
 import type { Principal, Role } from './principal.ts';

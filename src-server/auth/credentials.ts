@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { unauthorized, type HttpError } from '../http/errors.ts';
+import { unauthorized, type HttpError } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { remoteIp } from './remote-address.ts';
 

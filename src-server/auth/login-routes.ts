@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { renderEnvelope } from '../http/envelope.ts';
-import { unauthorized, unprocessable } from '../http/errors.ts';
+import { renderEnvelope } from '../wire/envelope.ts';
+import { unauthorized, unprocessable } from '../wire/errors.ts';
 import { sendEnvelope } from '../http/respond.ts';
 import { toBoolean } from '../resources/fields.ts';
 import { authDeclaration } from '../resources/auth/declaration.ts';
-import type { ActionResult } from '../http/envelope.ts';
+import type { ActionResult } from '../wire/envelope.ts';
 import type { Services } from '../services.ts';
 import { authenticate, SESSION_COOKIE } from './authenticate.ts';
 import { authorize } from './authorize.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { tooManyRequests, unprocessable } from '../http/errors.ts';
+import { tooManyRequests, unprocessable } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { credentialRejected } from './credentials.ts';
 import { MAX_PASSWORD_LENGTH } from './passwords.ts';

@@ -1,15 +1,7 @@
-/** SPEC "Headers forwarded to workers": the context handed to actions for Bearer requests. */
-export interface SessionContext {
-  auth_type: 'jwt' | 'api_key' | 'session';
-  /** Id of the API key (or refresh family / session) that validated the request. */
-  token_id: string | number | null;
-  origin: string;
-  remote_addr: string;
-  user_name?: string;
-  role?: string;
-  session_id?: string;
-}
+import type { SessionContext } from '../wire/types.ts';
 
+export type { SessionContext };
+/** SPEC "Headers forwarded to workers": the context handed to actions for Bearer requests. */
 export type Role = 'admin' | 'viewer';
 
 /** Who is calling, as established by the auth chain. */

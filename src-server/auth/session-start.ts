@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { SESSION_COOKIE } from './authenticate.ts';
 import { setSessionCookie } from './cookies.ts';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { remoteIp } from '../auth/remote-address.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
 import { normalizeAddress } from './addresses.ts';
 import type { BanStore } from './ban-store.ts';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { remoteIp } from '../auth/remote-address.ts';
 import type { Clock } from '../clock.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { tooManyRequests } from '../wire/errors.ts';
 import type { FirewallState } from './firewall-state.ts';
 
 /**

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../services.ts';
 import { bodyParser } from './body.ts';
-import { notFound } from './errors.ts';
+import { notFound } from '../wire/errors.ts';
 import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
 import { V3_PREFIX, v3Handler } from './v3-handler.ts';
 

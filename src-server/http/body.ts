@@ -1,6 +1,6 @@
 import getRawBody from 'raw-body';
 import type { Context, Next } from 'koa';
-import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from './errors.ts';
+import { badRequest, HttpError, payloadTooLarge, unsupportedMediaType } from '../wire/errors.ts';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { renderError, type RenderedEnvelope } from './envelope.ts';
-import { HttpError, uriTooLong } from './errors.ts';
+import { renderError, type RenderedEnvelope } from '../wire/envelope.ts';
+import { HttpError, uriTooLong } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 
 export const MAX_URL_LENGTH = 4096;

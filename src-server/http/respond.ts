@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { RenderedEnvelope } from './envelope.ts';
+import type { RenderedEnvelope } from '../wire/envelope.ts';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -1,5 +1,5 @@
 import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resources/types.ts';
-import { methodNotAllowed, notFound } from './errors.ts';
+import { methodNotAllowed, notFound } from '../wire/errors.ts';
 import type { V3Path } from './v3-path.ts';
 
 export interface ResolvedOperation {

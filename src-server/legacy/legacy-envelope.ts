@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { renderError } from '../http/envelope.ts';
-import { HttpError } from '../http/errors.ts';
+import { renderError } from '../wire/envelope.ts';
+import { HttpError } from '../wire/errors.ts';
 import { sendEnvelope } from '../http/respond.ts';
 
 /** SPEC: legacy endpoints carry `jsonapi: {version}` next to the standard envelope members. */

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/principal.ts';
-import { badRequest, payloadTooLarge } from '../http/errors.ts';
+import { badRequest, payloadTooLarge } from '../wire/errors.ts';
 import { sendOutcome } from '../http/v3-handler.ts';
 import { sipDeclaration } from '../resources/sip/declaration.ts';
 import type { Services } from '../services.ts';

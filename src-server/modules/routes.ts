@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticate } from '../auth/authenticate.ts';
 import { authorize } from '../auth/authorize.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from '../wire/errors.ts';
 import { jobFromRequest } from '../http/job-input.ts';
 import { sendOutcome } from '../http/v3-handler.ts';
 import { verbOf } from '../http/v3-operation.ts';

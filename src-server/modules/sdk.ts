@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../http/errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../wire/errors.ts';
 import { crudActions } from '../resources/crud.ts';
 import { field } from '../resources/fields.ts';
 import { created, failure, invalid, ok, recordNotFound } from '../resources/results.ts';

@@ -1,8 +1,10 @@
 import type { ActionHandler, HttpVerb, Level, ResourceDefinition } from '../resources/types.ts';
 import type { Db } from '../storage/database.ts';
+import type { ModuleEntry, ModuleStyle } from '../wire/types.ts';
 
 /** v3: declared resources; v2: a route table; v1: one callback for every action. */
-export type ModuleStyle = 'v1' | 'v2' | 'v3';
+export type { ModuleEntry, ModuleStyle };
+
 
 /** `module.json` in `<dataDir>/modules/<Name>/`. */
 export interface ModuleManifest {
@@ -40,15 +42,6 @@ export interface ModuleExports {
   publicActions?: string[];
   /** Any style: creates the module's tables; runs once in the web thread at start, before workers serve it. */
   install?: (db: Db) => void | Promise<void>;
-}
-
-/** What workers need to load the same module files. Plain data: crosses the thread boundary. */
-export interface ModuleEntry {
-  name: string;
-  slug: string;
-  style: ModuleStyle;
-  /** Absolute path of the ES module entry. */
-  entryFile: string;
 }
 
 export type ModuleStatus = 'loaded' | 'failed';

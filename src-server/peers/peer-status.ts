@@ -1,4 +1,4 @@
-import type { Messages } from '../http/envelope.ts';
+import type { Messages } from '../wire/envelope.ts';
 import type { Db } from '../storage/database.ts';
 import { readAmiSettings } from './ami-settings.ts';
 import { readDetail, readEndpointStates, readLink, readRegistrations, type EndpointRow, type RegistrationRow } from './peer-state-store.ts';

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
-import { renderEnvelope, renderError, type RenderedEnvelope } from '../http/envelope.ts';
-import { badRequest, HttpError, serviceUnavailable } from '../http/errors.ts';
+import { renderEnvelope, renderError, type RenderedEnvelope } from '../wire/envelope.ts';
+import { HttpError } from '../wire/errors.ts';
+import { malformedChannel, queueFull } from './errors.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
 import { ResultStore } from './result-store.ts';
@@ -28,7 +29,7 @@ export function asyncChannelOf(ctx: Pick<Context, 'get'>): string | undefined {
 /** Validates a channel name (header or `?channel=`): 1-128 of letters, digits and `._:-`. */
 export function checkChannelName(value: unknown): string {
   if (typeof value !== 'string' || !CHANNEL_NAME.test(value)) {
-    throw badRequest('Malformed channel name: use 1 to 128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit.');
+    throw malformedChannel();
   }
   return value;
 }
@@ -101,7 +102,7 @@ export class AsyncJobs {
   /** Queues the job and returns the immediate 200 answer. Throws 503 when the queue is full. */
   start(input: JobInput, meta: { channel: string; principal: Principal; function: string; processor: string }): RenderedEnvelope {
     const { queue, limits } = this.options;
-    if (queue.waiting >= limits.current().maxLength) throw serviceUnavailable();
+    if (queue.waiting >= limits.current().maxLength) throw queueFull();
     const jobId = randomUUID();
     const owner = ownerOf(meta.principal);
     this.pending.set(jobId, { channel: meta.channel, owner });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../wire/errors.ts';
 import { MAX_BODY_DEPTH } from '../http/body.ts';
 import { FAILED_JOBS_RETENTION } from '../storage/failed-jobs.ts';
 import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';

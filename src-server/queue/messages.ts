@@ -1,7 +1,4 @@
-import type { SessionContext } from '../auth/principal.ts';
-import type { BusEvent } from '../bus.ts';
-import type { ModuleEntry } from '../modules/types.ts';
-import type { HttpVerb, OperationName } from '../resources/types.ts';
+import type { BusEvent, HttpVerb, ModuleEntry, OperationName, SessionContext } from '../wire/types.ts';
 import type { JobFailureKind, WireError } from './job-error.ts';
 
 /** The wire types between the web thread and the workers. Plain, structured-cloneable objects only. */

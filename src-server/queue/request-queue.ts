@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import { badRequest, gatewayTimeout, HttpError, serviceUnavailable } from '../http/errors.ts';
+import { HttpError } from '../wire/errors.ts';
+import { databaseBusy, jobNotTransferable, queueFull, waitTimeout } from './errors.ts';
 import type { Db } from '../storage/database.ts';
 import { pruneFailedJobs, recordFailedJob } from '../storage/failed-jobs.ts';
 import { JobError, toWireError } from './job-error.ts';
@@ -69,7 +70,7 @@ export class RequestQueue {
    */
   async run(input: JobInput): Promise<JobOutcome> {
     const limits = this.options.limits.current();
-    if (this.pool.queueSize >= limits.maxLength) throw serviceUnavailable();
+    if (this.pool.queueSize >= limits.maxLength) throw queueFull();
 
     const job: JobRequest = {
       ...input,
@@ -88,11 +89,11 @@ export class RequestQueue {
       const context = { err: error, jobId: job.jobId, target: job.target, attempt };
       if (error.kind === 'input') {
         this.options.logger.warn(context, 'job refused: it cannot be handed to a worker');
-        throw badRequest('The request cannot be handed to a worker; send a smaller or flatter body.');
+        throw jobNotTransferable();
       }
       if (error.kind === 'busy') {
         this.options.logger.warn(context, 'job failed: the database stayed busy');
-        throw serviceUnavailable('The database is busy; retry shortly.');
+        throw databaseBusy();
       }
       this.options.logger.warn(context, 'job failed');
       lastError = error;
@@ -124,7 +125,7 @@ export class RequestQueue {
     let timer: NodeJS.Timeout;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(gatewayTimeout(`No worker finished the request within ${Math.round(this.options.maxWaitMs / 1000)} s; retry later.`)),
+        () => reject(waitTimeout(this.options.maxWaitMs)),
         remaining,
       );
     });

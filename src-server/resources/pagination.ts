@@ -1,4 +1,4 @@
-import type { Pagination } from '../http/envelope.ts';
+import type { Pagination } from '../wire/envelope.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1000;

@@ -1,4 +1,4 @@
-import type { ActionResult } from '../http/envelope.ts';
+import type { ActionResult } from '../wire/envelope.ts';
 
 /** Small constructors so actions read as intent. */
 export const ok = (data: unknown, extra: Partial<ActionResult> = {}): ActionResult => ({ result: true, data, ...extra });

@@ -1,15 +1,10 @@
 import type { z } from 'zod';
-import type { ActionResult } from '../http/envelope.ts';
+import type { ActionResult } from '../wire/envelope.ts';
 import type { Db } from '../storage/database.ts';
-import type { SessionContext } from '../auth/principal.ts';
-import type { BusEvent } from '../bus.ts';
+import type { BusEvent, CrudOperation, HttpVerb, Level, OperationName, SessionContext } from '../wire/types.ts';
 
-export type Level = 'READ' | 'WRITE' | 'ADMIN' | 'SENSITIVE';
+export type { CrudOperation, HttpVerb, Level, OperationName };
 export type Channel = 'localhost' | 'bearer_token' | 'public';
-export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type CrudOperation = 'getList' | 'getRecord' | 'create' | 'update' | 'patch' | 'delete';
-/** A CRUD operation name, or the name of a declared custom method. */
-export type OperationName = CrudOperation | (string & {});
 
 /** One field of a resource: validation, defaults and visibility all derive from this. */
 export interface FieldDef {

@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors.ts';
-import type { ActionResult } from '../http/envelope.ts';
+import { HttpError } from '../wire/errors.ts';
+import type { ActionResult } from '../wire/envelope.ts';
 import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
 
 /** Finds the handler for a CRUD operation or custom method of a resource. */

@@ -1,7 +1,7 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import type { BusEvent } from '../bus.ts';
-import { renderEnvelope } from '../http/envelope.ts';
+import { renderEnvelope } from '../wire/envelope.ts';
 import { coreResources } from '../resources/index.ts';
 import { importResourceModule, ResourceRegistry } from '../resources/registry.ts';
 import { openDatabase, type Db } from '../storage/database.ts';

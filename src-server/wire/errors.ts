@@ -1,13 +1,40 @@
-/** An error that maps to an HTTP status and the spec's envelope. Anything else becomes a logged 500. */
+/**
+ * Named errors of the API: each carries an HTTP status, a stable `id` (for logs and tests; never
+ * rendered) and the envelope's messages. Koa-free, so the domain and the workers can throw them;
+ * the HTTP layer's one error renderer turns them into the SPEC's envelope. Anything else becomes a
+ * logged 500.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly messages: string[],
     readonly headers: Record<string, string> = {},
+    /** Stable identifier of the error kind, e.g. `not_found`. */
+    readonly id: string = idOfStatus(status),
   ) {
     super(messages.join('; '));
     this.name = 'HttpError';
   }
+}
+
+const STATUS_IDS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'too_many_requests',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+function idOfStatus(status: number): string {
+  return STATUS_IDS[status] ?? `http_${status}`;
 }
 
 export const badRequest = (message: string) => new HttpError(400, [message]);

@@ -1,0 +1,43 @@
+/**
+ * Plain types that cross a boundary: between the web thread and the workers (queue/messages.ts),
+ * and between the domain and the HTTP layer. Leaf file: imports nothing.
+ */
+
+export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Level = 'READ' | 'WRITE' | 'ADMIN' | 'SENSITIVE';
+export type CrudOperation = 'getList' | 'getRecord' | 'create' | 'update' | 'patch' | 'delete';
+/** A CRUD operation name, or the name of a declared custom method. */
+export type OperationName = CrudOperation | (string & {});
+
+/** The session context an action sees (SPEC): who called, through which credential, from where. */
+export interface SessionContext {
+  auth_type: 'jwt' | 'api_key' | 'session';
+  /** Id of the API key (or refresh family / session) that validated the request. */
+  token_id: string | number | null;
+  origin: string;
+  remote_addr: string;
+  user_name?: string;
+  role?: string;
+  session_id?: string;
+}
+
+/** Events crossing the web thread's parts (and, as plain objects, from workers back to the web thread). */
+export type BusEvent =
+  | { type: 'resource-changed'; resource: string }
+  /** A failed login, bad credential or Asterisk security event; feeds the intrusion-ban component. */
+  | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
+  /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
+  | { type: 'bans-lifted'; ip: string }
+  /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
+  | { type: 'bans-added'; ip: string };
+
+export type ModuleStyle = 'v1' | 'v2' | 'v3';
+
+/** A loaded extension module as the workers need it: they import the same entry file. */
+export interface ModuleEntry {
+  name: string;
+  slug: string;
+  style: ModuleStyle;
+  /** Absolute path of the ES module entry. */
+  entryFile: string;
+}
