@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';
-import { createFilter, STREAM, values } from '../src-server/bouncer/test-helpers.ts';
+import { createFilter, STREAM, values } from '../src-server/test-support/bouncer.ts';
 
 type Decision = { value: string; scenario: string; id: number; origin: string; scope: string; duration: string; type: string };
 

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { startHttpsListener, type HttpsListener } from './auth/https-listener.ts';
+import { startHttpsListener, type HttpsListener } from './http/https-listener.ts';
 import { ServerBus } from './bus.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';

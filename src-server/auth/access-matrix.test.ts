@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resources/types.ts';
 import { startTestServer, REMOTE, type TestServer } from '../test-support/server.ts';
 import { findWebSession } from './login-sessions.ts';
-import { ADMIN_PASSWORD, makeCredentials, sessionCookie, type TestCredentials } from './test-credentials.ts';
+import { ADMIN_PASSWORD, makeCredentials, sessionCookie, type TestCredentials } from '../test-support/credentials.ts';
 
 /**
  * The remote access matrix: every route (every declared v3 operation in the registry, plus the

@@ -1,7 +1,7 @@
 import type { Feature } from '../features.ts';
 import { authRuntime } from './runtime.ts';
-import { loginRoutes } from './login-routes.ts';
-import { sessionStartRoute } from './session-start.ts';
+import { loginRoutes } from '../http/auth-routes.ts';
+import { sessionStartRoute } from '../legacy/session-start.ts';
 import { adminPasswordSet, ADMIN_LOGIN, setUserPassword } from './users.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Feature } from '../features.ts';
-import { liveRouters } from '../openapi/live-routes.ts';
-import { registerModuleRoutes } from './routes.ts';
+import { liveRouters } from '../http/live-routes.ts';
+import { registerModuleRoutes } from '../legacy/module-routes.ts';
 
 /**
  * Extension modules. Discovery and loading happen in createServer, before the registry and the

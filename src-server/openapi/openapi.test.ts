@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ResourceDeclaration } from '../resources/types.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { buildOpenApiDocument } from './document.ts';
-import { liveRouters, routesOf } from './live-routes.ts';
+import { liveRouters, routesOf } from '../http/live-routes.ts';
 
 const SPEC_PATH = '/pbxcore/api/v3/openapi:getSpecification';
 const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);

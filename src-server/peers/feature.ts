@@ -2,7 +2,7 @@ import type { Feature } from '../features.ts';
 import { legacySipRoutes } from '../legacy/sip-routes.ts';
 import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
 import { PeerMonitor } from './peer-monitor.ts';
-import { sipStatusRoute } from './sip-status-route.ts';
+import { sipStatusRoute } from '../http/sip-status-route.ts';
 
 /**
  * Peer status: the AMI monitor on the web thread (reconnecting when the `ami` settings change),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { poll } from '../bouncer/test-helpers.ts';
+import { poll } from '../test-support/bouncer.ts';
 import type { BusEvent } from '../bus.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { AmiTestServer } from '../test-support/ami-server.ts';

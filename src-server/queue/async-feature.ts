@@ -1,5 +1,5 @@
 import type { Feature } from '../features.ts';
-import { registerEventsRoute } from '../resources/events/route.ts';
+import { registerEventsRoute } from '../http/events-route.ts';
 import { AsyncJobs } from './async-jobs.ts';
 
 /** Asynchronous requests: X-Async-Channel on v3 requests and the `events` push channel. */

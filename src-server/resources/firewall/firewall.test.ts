@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { banThroughFailures, createFilter, WHITELIST } from '../../bouncer/test-helpers.ts';
+import { banThroughFailures, createFilter, WHITELIST } from '../../test-support/bouncer.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 

@@ -5,7 +5,7 @@ import { banLog } from '../../firewall/ban-queries.ts';
 import { MAX_DECISION_SECONDS } from '../../firewall/decisions.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
-import { poll, values } from '../../bouncer/test-helpers.ts';
+import { poll, values } from '../../test-support/bouncer.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 

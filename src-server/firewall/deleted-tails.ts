@@ -1,5 +1,5 @@
-import { deletedDecisionJson, identityOf, MANUAL_SCENARIO, type DecisionKey } from '../firewall/decisions.ts';
-import { expandRange } from '../firewall/range-expansion.ts';
+import { deletedDecisionJson, identityOf, MANUAL_SCENARIO, type DecisionKey } from './decisions.ts';
+import { expandRange } from './range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { DecisionSnapshot } from './decision-snapshot.ts';
 

@@ -2,12 +2,12 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { RequestListener } from 'node:http';
-import { answerConnect } from '../http/middleware.ts';
+import { answerConnect } from './middleware.ts';
 import { readSingleton } from '../resources/singleton.ts';
 import { HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from '../resources/https/declaration.ts';
 import type { Services } from '../services.ts';
 import { writeSetting } from '../storage/settings.ts';
-import { configuredCertificate, selfSignedCertificate, summarizeCertificate, type CertificateSummary } from './tls-certificate.ts';
+import { configuredCertificate, selfSignedCertificate, summarizeCertificate, type CertificateSummary } from '../tls/tls-certificate.ts';
 
 /** What system:getCertificate reports (stored in settings, since workers cannot see the listener). */
 export type HttpsRuntime =

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/database.ts';
-import { identityOf, type DecisionKey, type Scenario } from '../firewall/decisions.ts';
+import { identityOf, type DecisionKey, type Scenario } from './decisions.ts';
 
 /**
  * Removals are kept at least this long, whatever the cursors: a bouncer back from an outage longer

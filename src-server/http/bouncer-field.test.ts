@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { MANUAL_DURATION, MAX_DECISION_SECONDS, decisionId } from '../firewall/decisions.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
-import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from './test-helpers.ts';
+import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
 
 const DECISIONS = '/pbxcore/api/v3/firewall-bouncer/v1/decisions';
 const METRICS = '/pbxcore/api/v3/firewall-bouncer/v1/usage-metrics';

@@ -9,7 +9,7 @@ import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
-import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from './test-helpers.ts';
+import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
 
 const FIELDS = ['duration', 'id', 'origin', 'scenario', 'scope', 'type', 'value'];
 

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { authenticate } from '../../auth/authenticate.ts';
-import { authorize } from '../../auth/authorize.ts';
-import { renderEnvelope } from '../../wire/envelope.ts';
-import { notFound, serviceUnavailable } from '../../wire/errors.ts';
-import { sendEnvelope } from '../../http/respond.ts';
-import { checkChannelName, ownerOf, type AsyncJobs, type FinishedJob } from '../../queue/async-jobs.ts';
-import type { Services } from '../../services.ts';
-import { EVENTS_PATH, eventsDeclaration } from './declaration.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authorize.ts';
+import { renderEnvelope } from '../wire/envelope.ts';
+import { notFound, serviceUnavailable } from '../wire/errors.ts';
+import { sendEnvelope } from './respond.ts';
+import { checkChannelName, ownerOf, type AsyncJobs, type FinishedJob } from '../queue/async-jobs.ts';
+import type { Services } from '../services.ts';
+import { EVENTS_PATH, eventsDeclaration } from '../resources/events/declaration.ts';
 
 /** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
 export const KEEPALIVE_MS = 15_000;

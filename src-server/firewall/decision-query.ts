@@ -1,7 +1,7 @@
 import type ipaddr from 'ipaddr.js';
-import type { ActiveBan } from '../firewall/ban-store.ts';
-import { originOf, scopeOf, type DecisionKey } from '../firewall/decisions.ts';
-import { normalizeAddress, normalizeCidrText } from '../firewall/addresses.ts';
+import type { ActiveBan } from './ban-store.ts';
+import { originOf, scopeOf, type DecisionKey } from './decisions.ts';
+import { normalizeAddress, normalizeCidrText } from './addresses.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 
 /** The filters of the CrowdSec LAPI's `GET /v1/decisions`, as that API names them. */

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import { sendOutcome } from '../http/v3-handler.ts';
+import { sendOutcome } from './v3-handler.ts';
 import { authenticateFor, runQueued } from '../legacy/queued-action.ts';
 import type { Services } from '../services.ts';
-import type { PeerMonitor } from './peer-monitor.ts';
+import type { PeerMonitor } from '../peers/peer-monitor.ts';
 
 const ID_PATTERN = /^[^/:]{1,64}$/;
 

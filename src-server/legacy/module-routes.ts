@@ -6,10 +6,10 @@ import { badRequest } from '../wire/errors.ts';
 import { jobFromRequest } from '../http/job-input.ts';
 import { sendOutcome } from '../http/v3-handler.ts';
 import { verbOf } from '../http/v3-operation.ts';
-import { LEGACY_EXTRA } from '../legacy/legacy-envelope.ts';
+import { LEGACY_EXTRA } from './legacy-envelope.ts';
 import type { Services } from '../services.ts';
-import type { LegacyModule } from './install.ts';
-import { ACTION_NAME } from './validate.ts';
+import type { LegacyModule } from '../modules/install.ts';
+import { ACTION_NAME } from '../modules/validate.ts';
 
 /** Where a v2 route is served. */
 export const v2RoutePath = (slug: string, action: string) => `/pbxcore/api/${slug}/${action}`;

@@ -2,10 +2,10 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { HttpError } from '../wire/errors.ts';
 import type { Services } from '../services.ts';
-import { SESSION_COOKIE } from './authenticate.ts';
-import { setSessionCookie } from './cookies.ts';
-import { startWebSession } from './login-sessions.ts';
-import { loginWithPassword } from './password-login.ts';
+import { SESSION_COOKIE } from '../auth/authenticate.ts';
+import { setSessionCookie } from '../http/cookies.ts';
+import { startWebSession } from '../auth/login-sessions.ts';
+import { loginWithPassword } from '../auth/password-login.ts';
 
 /** Where the browser goes after a successful login: the console. */
 const RELOAD_TO = '/';

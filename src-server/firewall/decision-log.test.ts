@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decisionId, identityOf, type DecisionKey } from '../firewall/decisions.ts';
+import { decisionId, identityOf, type DecisionKey } from './decisions.ts';
 import { openDatabase } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { DecisionLog, REMOVAL_RETENTION_MS } from './decision-log.ts';

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import type { ActiveBan, BanChange, BanStore } from '../firewall/ban-store.ts';
+import type { ActiveBan, BanChange, BanStore } from './ban-store.ts';
 import {
   decisionParts,
   identityOf,
@@ -9,10 +9,10 @@ import {
   secondsLeft,
   type DecisionKey,
   type DecisionParts,
-} from '../firewall/decisions.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
-import { manualBanValues } from '../firewall/filters.ts';
-import { expandRange } from '../firewall/range-expansion.ts';
+} from './decisions.ts';
+import type { FirewallState } from './firewall-state.ts';
+import { manualBanValues } from './filters.ts';
+import { expandRange } from './range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
 import { ExpiryQueue } from './expiry-queue.ts';
 

@@ -1,6 +1,6 @@
 import type { BanCategory } from '../firewall/decisions.ts';
-import type { TestServer } from '../test-support/server.ts';
-import type { TestRequestOptions } from '../test-support/http.ts';
+import type { TestServer } from './server.ts';
+import type { TestRequestOptions } from './http.ts';
 
 export const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 export const WHITELIST = '/pbxcore/api/v3/firewall-bouncer/v1/whitelist';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { REFRESH_TOKEN_SECONDS } from './login-sessions.ts';
+import { REFRESH_TOKEN_SECONDS } from '../auth/login-sessions.ts';
 
 export const REFRESH_COOKIE = 'refreshToken';
 /** The refresh cookie is only ever sent to the v3 API. */

@@ -1,4 +1,4 @@
-import type { ActiveBan } from '../firewall/ban-store.ts';
+import type { ActiveBan } from './ban-store.ts';
 
 /**
  * Bans by expiry time, soonest first (a binary min-heap), so a build finds what expired without

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BOUNCER_PATHS, createTestApiKey } from '../test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
-import { banThroughFailures, createFilter, poll, STREAM, WHITELIST } from './test-helpers.ts';
+import { banThroughFailures, createFilter, poll, STREAM, WHITELIST } from '../test-support/bouncer.ts';
 
 const DECISIONS = '/pbxcore/api/v3/firewall-bouncer/v1/decisions';
 const PATHS = [STREAM, DECISIONS, WHITELIST];

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { TestServer } from '../test-support/server.ts';
-import { loadJwtSecret } from './jwt.ts';
-import { setUserPassword } from './users.ts';
+import type { TestServer } from './server.ts';
+import { loadJwtSecret } from '../auth/jwt.ts';
+import { setUserPassword } from '../auth/users.ts';
 
 /** Test-only: every kind of credential the access tests present, valid and invalid. */
 export interface TestCredentials {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
-import { RequestRateCounter } from './request-rate-guard.ts';
+import { RequestRateCounter } from './request-rate.ts';
 
 const PING = '/pbxcore/api/v3/system:ping';
 
