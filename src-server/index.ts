@@ -2,12 +2,25 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
+import Router from '@koa/router';
+import { applyInitialAdminPassword } from './auth/admin-bootstrap.ts';
+import { createAuthRuntime } from './auth/runtime.ts';
+import { createFirewallService } from './firewall/firewall-service.ts';
+import { loginRoutes } from './http/auth-routes.ts';
+import { BOUNCER_PREFIX, registerBouncerRoutes } from './http/bouncer-routes.ts';
+import { registerEventsRoute } from './http/events-route.ts';
+import { banGuard, requestRateGuard } from './http/guards.ts';
 import { startHttpsListener, type HttpsListener } from './http/https-listener.ts';
+import { sipStatusRoute } from './http/sip-status-route.ts';
+import { registerModuleRoutes } from './legacy/module-routes.ts';
+import { sessionStartRoute } from './legacy/session-start.ts';
+import { legacySipRoutes } from './legacy/sip-routes.ts';
+import { startPeerService } from './peers/peer-service.ts';
+import { AsyncJobs } from './queue/async-jobs.ts';
 import { ServerBus } from './bus.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
-import { features, type FeatureHandle } from './features.ts';
 import { createApp } from './http/app.ts';
 import { renderError } from './wire/envelope.ts';
 import { answerConnect, familyErrorMembers, rawResponseHead } from './http/middleware.ts';
@@ -41,6 +54,8 @@ export interface PbxServer {
   readonly config: ServerConfig;
   /** Shared services, for hosts and tests that need the database or the bus. */
   readonly services: Services;
+  /** The router of every route outside the v3 grammar, for the OpenAPI coverage test. */
+  readonly router: Router;
 }
 
 const runningFromSource = import.meta.url.endsWith('.ts');
@@ -55,7 +70,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
   let services: Services | undefined;
   let httpServer: Server | undefined;
   let httpsListener: HttpsListener | undefined;
-  let handles: FeatureHandle[] = [];
+  let router: Router | undefined;
+  /** What start() started, stopped in reverse order. */
+  let stops: (() => void | Promise<void>)[] = [];
   let port = 0;
 
   const server: PbxServer = {
@@ -70,6 +87,10 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
     get services() {
       if (!services) throw new Error('The server is not started.');
       return services;
+    },
+    get router() {
+      if (!router) throw new Error('The server is not started.');
+      return router;
     },
 
     async start() {
@@ -97,14 +118,31 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         db,
         logger,
       });
-      services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules };
       bus.on('resource-changed', (event) => {
         if (event.resource === GENERAL_SETTINGS_KEY) queueLimits.invalidate();
       });
+      stops = [];
+      const auth = createAuthRuntime(dataDir, clock);
+      await applyInitialAdminPassword({ db, clock, logger }, config.adminPassword);
+      const firewall = createFirewallService({ db, clock, bus, logger });
+      stops.push(() => firewall.stop());
+      const peers = await startPeerService({ db, bus, logger, clock });
+      stops.push(() => peers.stop());
+      const asyncJobs = new AsyncJobs({ queue, limits: queueLimits, clock, bus, logger });
+      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor };
+      services = built;
 
-      handles = [];
-      for (const feature of features) handles.push(await feature.start(services));
-      const app = createApp(services, handles);
+      // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).
+      router = new Router();
+      registerBouncerRoutes(router, { services: built, ...firewall });
+      loginRoutes(built, router);
+      sessionStartRoute(built, router);
+      sipStatusRoute(router, built, peers.monitor);
+      legacySipRoutes(router, built, peers.monitor);
+      registerModuleRoutes(router, built, modules.legacy);
+      stops.push(registerEventsRoute(router, built, asyncJobs));
+      const guards = [banGuard(firewall.bans, (path) => path.startsWith(BOUNCER_PREFIX)), requestRateGuard(firewall.state, clock)];
+      const app = createApp(built, guards, router);
       // Bouncers poll every 5-10 s on one keep-alive connection: keep it open between polls (Node's
       // default of 5 s closes it just before each poll, and a client reusing it then sees a reset).
       httpServer = createHttpServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 }, app.callback());
@@ -143,8 +181,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         await closed;
         httpServer = undefined;
       }
-      for (const handle of handles.reverse()) await handle.stop?.();
-      handles = [];
+      for (const stop of stops.reverse()) await stop();
+      stops = [];
+      router = undefined;
       if (services) {
         await services.queue.close();
         services.db.close();

@@ -1,32 +1,39 @@
 import type { Logger } from 'pino';
+import type { AuthRuntime } from './auth/runtime.ts';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config/schema.ts';
+import type { FirewallService } from './firewall/firewall-service.ts';
+import type { InstalledModules } from './modules/install.ts';
+import type { PeerMonitor } from './peers/peer-monitor.ts';
+import type { AsyncJobs } from './queue/async-jobs.ts';
 import type { CachedQueueLimits } from './queue/limits.ts';
 import type { RequestQueue } from './queue/request-queue.ts';
 import type { ResourceRegistry } from './resources/registry.ts';
 import type { Db } from './storage/database.ts';
-import type { InstalledModules } from './modules/install.ts';
-import type { AsyncJobs } from './queue/async-jobs.ts';
-import type { FirewallService } from './firewall/feature.ts';
-import type { PeerMonitor } from './peers/peer-monitor.ts';
 
-/** What the web thread's features share. Built once in createServer. */
+/**
+ * Everything the web thread runs on, built once by createServer in dependency order. Every field
+ * is set before the first request; nothing is filled in later. Only createServer and the HTTP
+ * layer see this bag: the domain takes the few dependencies it needs by name.
+ */
 export interface Services {
-  config: ServerConfig;
-  db: Db;
-  logger: Logger;
-  clock: Clock;
-  bus: ServerBus;
-  registry: ResourceRegistry;
-  queue: RequestQueue;
-  queueLimits: CachedQueueLimits;
-  /** Extension modules found at start, with their status (set by createServer). */
-  modules?: InstalledModules;
-  /** Asynchronous requests and their push channel (set by the async-requests feature). */
-  asyncJobs?: AsyncJobs;
-  /** Bans, filters and the bouncer export (set by the firewall feature). */
-  firewall?: FirewallService;
-  /** The AMI connection and live peer state (set by the peers feature). */
-  peers?: PeerMonitor;
+  readonly config: ServerConfig;
+  readonly db: Db;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly bus: ServerBus;
+  readonly registry: ResourceRegistry;
+  readonly queue: RequestQueue;
+  readonly queueLimits: CachedQueueLimits;
+  /** Extension modules found at start, with their status. */
+  readonly modules: InstalledModules;
+  /** The JWT secret and the login limiter. */
+  readonly auth: AuthRuntime;
+  /** Asynchronous requests and their push channel. */
+  readonly asyncJobs: AsyncJobs;
+  /** Bans, filters and the bouncer export's snapshot, log and cursors. */
+  readonly firewall: FirewallService;
+  /** The AMI connection and live peer state. */
+  readonly peers: PeerMonitor;
 }

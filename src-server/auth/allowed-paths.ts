@@ -1,4 +1,4 @@
-import { parseV3Path } from '../http/v3-path.ts';
+import { parseV3Path } from '../wire/v3-path.ts';
 
 export type PathPermission = 'read' | 'write';
 export type AllowedPaths = Record<string, PathPermission>;
@@ -44,7 +44,11 @@ export function permissionNeeded(method: string): PathPermission {
  * segment boundary decides (`/` matches everything); undefined when none matches.
  */
 export function grantAt(allowedPaths: AllowedPaths, path: string): PathPermission | undefined {
-  const target = normalisePath(path);
+  return grantAtNormalised(allowedPaths, normalisePath(path));
+}
+
+/** `grantAt` for a path already in normalised form. */
+function grantAtNormalised(allowedPaths: AllowedPaths, target: string): PathPermission | undefined {
   let best: { length: number; permission: PathPermission } | undefined;
   for (const [rawPrefix, permission] of Object.entries(allowedPaths)) {
     const prefix = normalisePath(rawPrefix);
@@ -56,7 +60,12 @@ export function grantAt(allowedPaths: AllowedPaths, path: string): PathPermissio
 
 /** Whether a key's allowed_paths let it call `path` with `method`; an empty map denies everything. */
 export function pathAllowed(allowedPaths: AllowedPaths, path: string, method: string): boolean {
-  const granted = grantAt(allowedPaths, path);
+  return pathGrantAllows(allowedPaths, normalisePath(path), method);
+}
+
+/** `pathAllowed` for a path already in normalised form (`/api/v3/<resource>`). */
+export function pathGrantAllows(allowedPaths: AllowedPaths, normalisedPath: string, method: string): boolean {
+  const granted = grantAtNormalised(allowedPaths, normalisedPath);
   if (!granted) return false;
   return granted === 'write' || permissionNeeded(method) === 'read';
 }

@@ -1,17 +1,16 @@
-import type { Context } from 'koa';
 import { forbidden, unauthorized } from '../wire/errors.ts';
-import type { Services } from '../services.ts';
 import { pathAllowed } from './allowed-paths.ts';
 import { API_KEY_PATTERN, findApiKey, touchApiKey, type StoredApiKey } from './api-key-store.ts';
 import { credentialRejected, presentedCredential } from './credentials.ts';
 import { sourceAllowed } from './network-binding.ts';
 import { remoteIp } from './remote-address.ts';
+import type { AuthDeps, AuthRequest } from './request.ts';
 
 /**
  * Validates an API key token: one indexed lookup (no cache, so a deleted key fails at once), then
  * the network filter binding (403 from another source). Records the use at most once a minute.
  */
-export function resolveApiKey(services: Services, ctx: Context, token: string): StoredApiKey {
+export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: string): StoredApiKey {
   if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key');
   const key = findApiKey(services.db, token);
   if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key');
@@ -34,7 +33,7 @@ export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allow
  * `method` is the access the endpoint needs (GET for read). Returns the key, or throws 401
  * (missing or invalid key) or 403 (path or source not allowed).
  */
-export function authenticateApiKeyOnly(services: Services, ctx: Context, path: string = ctx.path, method: string = ctx.method): StoredApiKey {
+export function authenticateApiKeyOnly(services: AuthDeps, ctx: AuthRequest, path: string = ctx.path, method: string = ctx.method): StoredApiKey {
   const credential = presentedCredential(ctx);
   if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
   if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);

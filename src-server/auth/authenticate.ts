@@ -1,6 +1,4 @@
-import type { Context } from 'koa';
 import { forbidden, unauthorized } from '../wire/errors.ts';
-import type { Services } from '../services.ts';
 import { resolveApiKey } from './api-key-auth.ts';
 import { API_KEY_PATTERN } from './api-key-store.ts';
 import { credentialRejected, presentedCredential, type PresentedCredential } from './credentials.ts';
@@ -9,14 +7,14 @@ import { findWebSession, liveSessionRole } from './login-sessions.ts';
 import type { Principal, SessionContext } from './principal.ts';
 import { localhostBypass } from './localhost-bypass.ts';
 import { remoteIp } from './remote-address.ts';
-import { authRuntime } from './runtime.ts';
+import type { AuthDeps, AuthRequest } from './request.ts';
 
 /** Name of the web-interface session cookie set by /admin-cabinet/session/start. */
 export const SESSION_COOKIE = 'pbx_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** True when the request presents any credential at all (even a malformed one such as `Bearer None`). */
-export function presentsCredential(ctx: Context): boolean {
+export function presentsCredential(ctx: AuthRequest): boolean {
   return presentedCredential(ctx) !== undefined;
 }
 
@@ -26,7 +24,7 @@ export function presentsCredential(ctx: Context): boolean {
  * (3) the web-interface session cookie, (4) the localhost bypass (socket, Host and, for writes,
  * Origin and Sec-Fetch-Site: localhost-bypass.ts). Throws 401 when none applies.
  */
-export async function authenticate(services: Services, ctx: Context, options: { isPublic: boolean }): Promise<Principal> {
+export async function authenticate(services: AuthDeps, ctx: AuthRequest, options: { isPublic: boolean }): Promise<Principal> {
   if (options.isPublic) return { channel: 'public' };
   const credential = presentedCredential(ctx);
   if (credential) return bearerPrincipal(services, ctx, credential);
@@ -38,11 +36,11 @@ export async function authenticate(services: Services, ctx: Context, options: { 
   throw unauthorized(`Authentication required: the localhost bypass does not apply (${bypass.reason}); send a valid Bearer token or API key.`);
 }
 
-function baseContext(ctx: Context, authType: SessionContext['auth_type'], tokenId: SessionContext['token_id']): SessionContext {
+function baseContext(ctx: AuthRequest, authType: SessionContext['auth_type'], tokenId: SessionContext['token_id']): SessionContext {
   return { auth_type: authType, token_id: tokenId, origin: ctx.get('origin') || 'api', remote_addr: remoteIp(ctx) };
 }
 
-async function bearerPrincipal(services: Services, ctx: Context, credential: PresentedCredential): Promise<Principal> {
+async function bearerPrincipal(services: AuthDeps, ctx: AuthRequest, credential: PresentedCredential): Promise<Principal> {
   const token = credential.token;
   if (token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
   if (API_KEY_PATTERN.test(token)) {
@@ -57,7 +55,7 @@ async function bearerPrincipal(services: Services, ctx: Context, credential: Pre
     };
   }
   if (credential.header === 'x-api-key') throw credentialRejected(services, ctx, 'malformed API key');
-  const outcome = await verifyAccessToken(authRuntime(services).jwtSecret, token, services.clock.now());
+  const outcome = await verifyAccessToken(services.auth.jwtSecret, token, services.clock.now());
   if (!outcome.ok) throw credentialRejected(services, ctx, outcome.reason);
   const { sub, sid } = outcome.claims;
   // The family is checked on every request so logout and reuse detection take effect at once.
@@ -74,7 +72,7 @@ async function bearerPrincipal(services: Services, ctx: Context, credential: Pre
 }
 
 /** The web-interface session named by the cookie; unsafe verbs must carry X-Requested-With (CSRF guard). */
-function sessionPrincipal(services: Services, ctx: Context): Principal | undefined {
+function sessionPrincipal(services: AuthDeps, ctx: AuthRequest): Principal | undefined {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return undefined;
   const session = findWebSession(services.db, token, services.clock.now());

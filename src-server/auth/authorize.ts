@@ -1,5 +1,6 @@
 import { forbidden } from '../wire/errors.ts';
 import type { Level, ResourceDeclaration } from '../resources/types.ts';
+import { pathGrantAllows } from './allowed-paths.ts';
 import { apiKeyMayCall } from './api-key-auth.ts';
 import type { Principal, Role } from './principal.ts';
 
@@ -9,6 +10,8 @@ export interface AccessTarget {
   /** Request path, for allowed_paths checks of API keys. */
   path: string;
   method: string;
+  /** The path in allowed_paths form when the route already parsed it (v3: `/api/v3/<resource>`), so it is not parsed again. */
+  grantPath?: string;
 }
 
 /** ADMIN includes WRITE includes READ; SENSITIVE includes READ. A viewer holds READ only. */
@@ -37,7 +40,7 @@ export function authorize(principal: Principal, target: AccessTarget): void {
         return;
       }
       if (principal.fullPermissions) return;
-      if (!apiKeyMayCall(principal, target.path, target.method)) {
+      if (!(target.grantPath === undefined ? apiKeyMayCall(principal, target.path, target.method) : pathGrantAllows(principal.allowedPaths, target.grantPath, target.method))) {
         throw forbidden(`This API key's allowed_paths do not permit ${target.method} ${target.path.split('?')[0]}.`);
       }
       // A path grant covers READ (read) or READ, WRITE and ADMIN (write); SENSITIVE needs full_permissions.

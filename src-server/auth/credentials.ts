@@ -1,7 +1,6 @@
-import type { Context } from 'koa';
 import { unauthorized, type HttpError } from '../wire/errors.ts';
-import type { Services } from '../services.ts';
 import { remoteIp } from './remote-address.ts';
+import type { AuthDeps, AuthRequest } from './request.ts';
 
 /** A credential header as presented; `token` is null when it is malformed (`Bearer`, `Bearer a b`, an empty X-Api-Key). */
 export interface PresentedCredential {
@@ -18,7 +17,7 @@ const BEARER_TOKEN = /^[ \t]*\S+[ \t]+(\S+)[ \t]*$/;
  * such a proxy. A Bearer header wins over X-Api-Key (SPEC); a malformed one (`Bearer`, `Bearer None`)
  * still counts and is rejected by the caller. Undefined when the request presents nothing.
  */
-export function presentedCredential(ctx: Context): PresentedCredential | undefined {
+export function presentedCredential(ctx: AuthRequest): PresentedCredential | undefined {
   const authorization = ctx.get('authorization');
   if (SCHEME.exec(authorization)?.[1]!.toLowerCase() === 'bearer') {
     const match = BEARER_TOKEN.exec(authorization);
@@ -32,7 +31,7 @@ export function presentedCredential(ctx: Context): PresentedCredential | undefin
  * A 401 for an invalid credential, reported to the intrusion-ban component first so repeated
  * guessing from one address ends in a ban. The reason never contains the credential itself.
  */
-export function credentialRejected(services: Services, ctx: Context, reason: string, message?: string): HttpError {
+export function credentialRejected(services: AuthDeps, ctx: AuthRequest, reason: string, message?: string): HttpError {
   services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason });
   return unauthorized(message ?? `Invalid credential: ${reason}.`);
 }

@@ -1,5 +1,5 @@
-import type { Context } from 'koa';
 import { isLocalhostSocket } from './remote-address.ts';
+import type { AuthRequest } from './request.ts';
 
 /** Host names that always name this machine's loopback interface. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -35,7 +35,7 @@ export type BypassDecision = { applies: true } | { applies: false; reason?: stri
  *    `Sec-Fetch-Site` is absent, `same-origin` or `none`, so another page on this machine
  *    (another 127.0.0.1 port is `same-site`) cannot write through it.
  */
-export function localhostBypass(ctx: Context, trustedHosts: readonly string[]): BypassDecision {
+export function localhostBypass(ctx: AuthRequest, trustedHosts: readonly string[]): BypassDecision {
   if (!isLocalhostSocket(ctx)) return { applies: false };
   const hostHeader = ctx.get('host');
   const host = parseHostHeader(hostHeader);

@@ -1,19 +1,17 @@
-import type { Context } from 'koa';
 import { tooManyRequests, unprocessable } from '../wire/errors.ts';
-import type { Services } from '../services.ts';
 import { credentialRejected } from './credentials.ts';
 import { MAX_PASSWORD_LENGTH } from './passwords.ts';
 import { remoteIp } from './remote-address.ts';
-import { authRuntime } from './runtime.ts';
 import { adminPasswordSet, checkCredentials, NO_PASSWORD_MESSAGE, type UserRecord } from './users.ts';
+import type { AuthDeps, AuthRequest } from './request.ts';
 
 /**
  * Checks login and password with the per-IP limiter: 429 while limited, 401 on a bad password or
  * before any admin password exists. Every failure, rate-limited ones included, is reported to the
  * intrusion-ban component.
  */
-export async function loginWithPassword(services: Services, ctx: Context, login: unknown, password: unknown): Promise<UserRecord> {
-  const { loginLimiter } = authRuntime(services);
+export async function loginWithPassword(services: AuthDeps, ctx: AuthRequest, login: unknown, password: unknown): Promise<UserRecord> {
+  const { loginLimiter } = services.auth;
   const ip = remoteIp(ctx);
   const retryAfter = loginLimiter.retryAfterSeconds(ip);
   if (retryAfter > 0) {

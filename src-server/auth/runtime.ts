@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import type { Services } from '../services.ts';
+import type { Clock } from '../clock.ts';
 import { loadJwtSecret } from './jwt.ts';
 import { LoginLimiter } from './login-limiter.ts';
 
@@ -9,17 +8,7 @@ export interface AuthRuntime {
   loginLimiter: LoginLimiter;
 }
 
-const runtimes = new WeakMap<Services, AuthRuntime>();
-
-/** The auth state of this server, created on first use (the secret file is read once per start). */
-export function authRuntime(services: Services): AuthRuntime {
-  let runtime = runtimes.get(services);
-  if (!runtime) {
-    runtime = {
-      jwtSecret: loadJwtSecret(resolve(services.config.dataDir)),
-      loginLimiter: new LoginLimiter(() => services.clock.now()),
-    };
-    runtimes.set(services, runtime);
-  }
-  return runtime;
+/** Reads (or creates) the JWT secret in `dataDir` and starts an empty login limiter; built once per start. */
+export function createAuthRuntime(dataDir: string, clock: Clock): AuthRuntime {
+  return { jwtSecret: loadJwtSecret(dataDir), loginLimiter: new LoginLimiter(() => clock.now()) };
 }

@@ -4,6 +4,9 @@ import { snapshotParts, type DecisionSnapshot } from './decision-snapshot.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
 
+/** `{"new":[`: the start every stream answer shares (and the compressed head begins with). */
+export const NEW_OPEN = Buffer.from('{"new":[');
+
 /** Below this size an answer goes uncompressed: gzip would cost more than the bytes it saves. */
 export const GZIP_ABOVE_BYTES = 16 * 1024;
 

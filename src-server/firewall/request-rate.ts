@@ -1,8 +1,4 @@
-import type { Context, Next } from 'koa';
-import { remoteIp } from '../auth/remote-address.ts';
 import type { Clock } from '../clock.ts';
-import { tooManyRequests } from '../wire/errors.ts';
-import type { FirewallState } from './firewall-state.ts';
 
 /**
  * Counts requests per address in one-second windows. A fixed window (rather than a sliding log)
@@ -26,21 +22,4 @@ export class RequestRateCounter {
     this.counts.set(ip, count);
     return count;
   }
-}
-
-/**
- * `PBXFirewallMaxReqSec`: an address sending more requests per second than the fail2ban setting
- * gets 429 until the next second. Addresses that are never banned (loopback, whitelist, trusted
- * networks) are never limited.
- */
-export function requestRateGuard(state: FirewallState, clock: Clock) {
-  const counter = new RequestRateCounter(clock);
-  return async function limitRequestRate(ctx: Context, next: Next): Promise<void> {
-    const ip = remoteIp(ctx);
-    const limit = state.settings.PBXFirewallMaxReqSec;
-    if (counter.hit(ip) > limit && !state.isNeverBanned(ip)) {
-      throw tooManyRequests(`More than ${limit} requests per second from ${ip}; slow down and retry.`, 1);
-    }
-    await next();
-  };
 }

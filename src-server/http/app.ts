@@ -1,6 +1,5 @@
-import Router from '@koa/router';
-import Koa from 'koa';
-import type { FeatureHandle } from '../features.ts';
+import type Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
 import serveStatic from 'koa-static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +11,11 @@ import { V3_PREFIX, v3Handler } from './v3-handler.ts';
 
 const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
 
-/** Assembles the Koa app: error envelope, access log, limits, guards, body parsing, fixed routes, v3 grammar, console. */
-export function createApp(services: Services, handles: FeatureHandle[] = []): Koa {
+/**
+ * Assembles the Koa app: error envelope, access log, limits, guards (run before any routing), body
+ * parsing, the routes outside the v3 grammar (`router`), the v3 grammar, the console.
+ */
+export function createApp(services: Services, guards: Middleware[], router: Router): Koa {
   const app = new Koa({ proxy: false });
   // Koa reports errors it could not answer (a client that hung up mid-response) here; a closed
   // socket is routine, anything else is logged once through pino instead of stderr.
@@ -24,17 +26,15 @@ export function createApp(services: Services, handles: FeatureHandle[] = []): Ko
   app.use(errorRenderer(services.logger));
   app.use(accessLog(services.logger));
   app.use(urlLimit);
-  for (const handle of handles) for (const guard of handle.guards ?? []) app.use(guard);
+  for (const guard of guards) app.use(guard);
 
   const parseBody = bodyParser(services.config.bodyLimitBytes);
   app.use((ctx, next) => (API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
 
-  const router = new Router();
-  for (const handle of handles) handle.routes?.(router);
   app.use(router.routes());
 
   const handleV3 = v3Handler(services);
-  app.use((ctx, next) => (ctx.path.startsWith(V3_PREFIX) || ctx.path === V3_PREFIX.slice(0, -1) ? handleV3(ctx) : next()));
+  app.use((ctx, next) => (ctx.path.startsWith(V3_PREFIX) || ctx.path === V3_PREFIX.slice(0, -1) ? handleV3(ctx, async () => {}) : next()));
 
   const staticDir = services.config.staticDir;
   if (staticDir && existsSync(join(staticDir, 'index.html'))) {

@@ -2,13 +2,13 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { renderEnvelope } from '../wire/envelope.ts';
 import { unauthorized, unprocessable } from '../wire/errors.ts';
+import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { sendEnvelope } from './respond.ts';
 import { toBoolean } from '../resources/fields.ts';
 import { authDeclaration } from '../resources/auth/declaration.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { Services } from '../services.ts';
-import { authenticate, SESSION_COOKIE } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
+import { SESSION_COOKIE } from '../auth/authenticate.ts';
 import { clearRefreshCookie, clearSessionCookie, REFRESH_COOKIE, setRefreshCookie } from './cookies.ts';
 import { credentialRejected } from '../auth/credentials.ts';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from '../auth/jwt.ts';
@@ -18,7 +18,6 @@ import type { Principal } from '../auth/principal.ts';
 import { localhostBypass } from '../auth/localhost-bypass.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { loginWithPassword } from '../auth/password-login.ts';
-import { authRuntime } from '../auth/runtime.ts';
 import { adminPasswordSet, ADMIN_LOGIN, findUser, setUserPassword, type UserRecord } from '../auth/users.ts';
 
 const V3 = '/pbxcore/api/v3/auth\\:';
@@ -34,7 +33,7 @@ function bodyOf(ctx: Context): Record<string, unknown> {
 }
 
 async function tokenAnswer(services: Services, ctx: Context, fn: string, issued: { sessionId: string; login: string; role: UserRecord['role']; remember: boolean; refreshToken: string }) {
-  const accessToken = await signAccessToken(authRuntime(services).jwtSecret, { sub: issued.login, role: issued.role, sid: issued.sessionId }, services.clock.now());
+  const accessToken = await signAccessToken(services.auth.jwtSecret, { sub: issued.login, role: issued.role, sid: issued.sessionId }, services.clock.now());
   setRefreshCookie(ctx, issued.refreshToken, issued.remember);
   ctx.set('Cache-Control', 'no-store');
   send(ctx, fn, { result: true, data: { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, login: issued.login } });
@@ -83,9 +82,9 @@ export function loginRoutes(services: Services, router: Router): void {
     send(ctx, 'status', { result: true, data: { adminPasswordSet: adminPasswordSet(services.db), viaLocalhost: localhostBypass(ctx, services.config.trustedHosts).applies } });
   });
 
-  router.post(`${V3}setPassword`, async (ctx) => {
-    const principal = await authenticate(services, ctx, { isPublic: false });
-    authorize(principal, { declaration: authDeclaration, level: 'ADMIN', path: ctx.path, method: ctx.method });
+  const authorizeAdmin = authorize(() => ({ declaration: authDeclaration, level: 'ADMIN' }));
+  router.post(`${V3}setPassword`, pipeline(authenticate(services), authorizeAdmin), async (ctx) => {
+    const principal = principalOf(ctx);
     const body = bodyOf(ctx);
     const caller = userOf(principal);
     const login = typeof body.login === 'string' && body.login !== '' ? body.login : (caller?.login ?? ADMIN_LOGIN);
@@ -98,7 +97,7 @@ export function loginRoutes(services: Services, router: Router): void {
       const current = body.currentPassword;
       if (typeof current !== 'string' || current === '') throw unprocessable(['currentPassword is required to change an existing password.']);
       if (!(await verifyPassword(current, target.passwordHash))) {
-        authRuntime(services).loginLimiter.recordFailure(remoteIp(ctx));
+        services.auth.loginLimiter.recordFailure(remoteIp(ctx));
         services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason: 'wrong current password' });
         throw unprocessable(['currentPassword is not correct.']);
       }

@@ -7,12 +7,12 @@ import { renderError } from '../wire/envelope.ts';
 import { badRequest, forbidden, HttpError, methodNotAllowed, notFound, payloadTooLarge } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 import type { Services } from '../services.ts';
-import { isBannedAddress, liftHttpBan } from '../firewall/ban-guard.ts';
+import { isBannedAddress, liftHttpBan } from '../firewall/http-bans.ts';
 import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
 import type { IntrusionDetector } from '../firewall/intrusion-detector.ts';
 import type { BouncerHosts } from '../firewall/bouncer-hosts.ts';
-import { GZIP_ABOVE_BYTES, type SnapshotCompressor } from '../firewall/compressed-snapshot.ts';
+import { GZIP_ABOVE_BYTES, NEW_OPEN, type SnapshotCompressor } from '../firewall/compressed-snapshot.ts';
 import type { CursorStore } from '../firewall/cursor-store.ts';
 import { banCandidate, matches, parseDecisionQuery, type Candidate } from '../firewall/decision-query.ts';
 import { manualEntryJson, snapshotCount, snapshotParts, type DecisionSnapshotCache } from '../firewall/decision-snapshot.ts';
@@ -22,8 +22,6 @@ import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from '../
 export const BOUNCER_PREFIX = '/pbxcore/api/v3/firewall-bouncer';
 const BOUNCER_PATH = /^\/pbxcore\/api\/v3\/firewall-bouncer(?:\/.*)?$/;
 
-/** `{"new":[`: the start every stream answer shares (and the compressed head begins with). */
-export const NEW_OPEN = Buffer.from('{"new":[');
 
 export interface BouncerParts {
   services: Services;

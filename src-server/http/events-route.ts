@@ -1,14 +1,13 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ServerResponse } from 'node:http';
-import { authenticate } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
 import { renderEnvelope } from '../wire/envelope.ts';
 import { notFound, serviceUnavailable } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 import { checkChannelName, ownerOf, type AsyncJobs, type FinishedJob } from '../queue/async-jobs.ts';
 import type { Services } from '../services.ts';
 import { EVENTS_PATH, eventsDeclaration } from '../resources/events/declaration.ts';
+import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 
 /** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
 export const KEEPALIVE_MS = 15_000;
@@ -20,9 +19,9 @@ export const KEEPALIVE_MS = 15_000;
  */
 export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs): () => void {
   const streams = new Set<ServerResponse>();
-  router.get(EVENTS_PATH, async (ctx: Context) => {
-    const principal = await authenticate(services, ctx, { isPublic: false });
-    authorize(principal, { declaration: eventsDeclaration, level: 'READ', path: ctx.path, method: ctx.method });
+  const authorizeRead = authorize(() => ({ declaration: eventsDeclaration, level: 'READ' }));
+  router.get(EVENTS_PATH, pipeline(authenticate(services), authorizeRead), async (ctx: Context) => {
+    const principal = principalOf(ctx);
     const channel = checkChannelName(ctx.query.channel);
     const viewer = ownerOf(principal);
     const jobId = ctx.query.jobId;

@@ -1,8 +1,5 @@
 import type Router from '@koa/router';
 
-/** Each running server's fixed-route router, so that tests can compare what is served with the document. */
-export const liveRouters = new WeakMap<object, Router>();
-
 export interface LiveRoute {
   /** Methods of one router layer; a catch-all (`router.all`) lists every method Node knows. */
   methods: string[];

@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
-import { sendOutcome } from './v3-handler.ts';
-import { authenticateFor, runQueued } from '../legacy/queued-action.ts';
-import type { Services } from '../services.ts';
 import type { PeerMonitor } from '../peers/peer-monitor.ts';
+import type { Services } from '../services.ts';
+import { authenticate, authorize, enqueue, pipeline, respond } from './pipeline.ts';
 
 const ID_PATTERN = /^[^/:]{1,64}$/;
 
@@ -12,13 +11,23 @@ const ID_PATTERN = /^[^/:]{1,64}$/;
  * runs on the queue like any v3 request and reads the fresh row.
  */
 export function sipStatusRoute(router: Router, services: Services, monitor: PeerMonitor): void {
+  const sip = services.registry.get('sip');
+  if (!sip) throw new Error('Resource sip is not registered.');
+  const serve = pipeline(
+    authenticate(services),
+    authorize(() => ({ declaration: sip.declaration, level: 'READ' })),
+    enqueue(services, async (ctx) => {
+      const id = ctx.params.id!;
+      await monitor.refreshEndpoint(id);
+      // Legacy-style job: an empty body, as before this route joined the pipeline.
+      return { resource: 'sip', operation: 'getStatus', verb: ctx.method === 'POST' ? 'POST' : 'GET', id, processor: 'SIPStackProcessor', body: {} };
+    }),
+    respond(services),
+  );
   router.all('/pbxcore/api/v3/sip/:id\\:getStatus', async (ctx, next) => {
     const id = ctx.params.id ?? '';
     // Anything unusual (ids with ':' or odd verbs) is left to the generic grammar and its errors.
     if (!ID_PATTERN.test(id) || !['GET', 'HEAD', 'POST'].includes(ctx.method)) return next();
-    const principal = await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' });
-    await monitor.refreshEndpoint(id);
-    const outcome = await runQueued(ctx, services, principal, { resource: 'sip', operation: 'getStatus', verb: ctx.method === 'POST' ? 'POST' : 'GET', id, level: 'READ' });
-    await sendOutcome(ctx, services, outcome, 'getStatus', 'SIPStackProcessor');
+    await serve(ctx, async () => {});
   });
 }

@@ -1,6 +1,6 @@
 import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resources/types.ts';
 import { methodNotAllowed, notFound } from '../wire/errors.ts';
-import type { V3Path } from './v3-path.ts';
+import type { V3Path } from '../wire/v3-path.ts';
 
 export interface ResolvedOperation {
   operation: string;

@@ -1,10 +1,7 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
-import { authenticate } from '../auth/authenticate.ts';
-import { authorize } from '../auth/authorize.ts';
+import type { Context, Middleware } from 'koa';
 import { badRequest } from '../wire/errors.ts';
-import { jobFromRequest } from '../http/job-input.ts';
-import { sendOutcome } from '../http/v3-handler.ts';
+import { authenticate, authorize, enqueue, pipeline, respond } from '../http/pipeline.ts';
 import { verbOf } from '../http/v3-operation.ts';
 import { LEGACY_EXTRA } from './legacy-envelope.ts';
 import type { Services } from '../services.ts';
@@ -17,7 +14,7 @@ export const v2RoutePath = (slug: string, action: string) => `/pbxcore/api/${slu
 export const v1RoutePath = (name: string) => `/pbxcore/api/modules/${name}/:action`;
 
 /**
- * Registers the v1 and v2 module routes. Each request goes through the same chain as v3:
+ * Registers the v1 and v2 module routes. Each request goes through the one pipeline, like v3:
  * public check, authentication, permission check, then the worker pool.
  */
 export function registerModuleRoutes(router: Router, services: Services, legacy: readonly LegacyModule[]): void {
@@ -26,28 +23,34 @@ export function registerModuleRoutes(router: Router, services: Services, legacy:
     if (entry.style === 'v2') {
       for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {
         // @koa/router answers HEAD wherever GET is registered.
-        router.register(v2RoutePath(entry.slug, action), method.verbs, (ctx: Context) => serve(ctx, services, module, action));
+        router.register(v2RoutePath(entry.slug, action), method.verbs, moduleAction(services, module, () => action));
       }
     } else {
-      router.register(v1RoutePath(entry.name), ['GET', 'POST'], (ctx: Context) =>
-        serve(ctx, services, module, String((ctx.params as Record<string, string>).action)),
-      );
+      router.register(v1RoutePath(entry.name), ['GET', 'POST'], moduleAction(services, module, (ctx) => String((ctx.params as Record<string, string>).action)));
     }
   }
 }
 
-async function serve(ctx: Context, services: Services, module: LegacyModule, action: string): Promise<void> {
-  const verb = verbOf(ctx.method)!;
-  const method = Object.hasOwn(module.declaration.customMethods ?? {}, action) ? module.declaration.customMethods![action] : undefined;
-  const principal = await authenticate(services, ctx, { isPublic: method?.public === true });
-  if (!ACTION_NAME.test(action)) throw badRequest(`Malformed action name "${action.slice(0, 100)}".`);
-  authorize(principal, {
-    declaration: module.declaration,
-    level: method?.level ?? (verb === 'GET' ? 'READ' : 'WRITE'),
-    path: ctx.path,
-    method: ctx.method,
-  });
-  const target = { resource: module.declaration.name, operation: action, verb };
-  const outcome = await services.queue.run(jobFromRequest(ctx, principal, target, { envelopeExtra: LEGACY_EXTRA }));
-  await sendOutcome(ctx, services, outcome, action, module.entry.name, LEGACY_EXTRA);
+/** The pipeline of one module's actions; `actionOf` names the action of a request. */
+function moduleAction(services: Services, module: LegacyModule, actionOf: (ctx: Context) => string): Middleware {
+  const methodOf = (ctx: Context) => {
+    const action = actionOf(ctx);
+    return Object.hasOwn(module.declaration.customMethods ?? {}, action) ? module.declaration.customMethods![action] : undefined;
+  };
+  return pipeline(
+    authenticate(services, (ctx) => methodOf(ctx)?.public === true),
+    authorize((ctx) => {
+      const action = actionOf(ctx);
+      if (!ACTION_NAME.test(action)) throw badRequest(`Malformed action name "${action.slice(0, 100)}".`);
+      return { declaration: module.declaration, level: methodOf(ctx)?.level ?? (verbOf(ctx.method) === 'GET' ? 'READ' : 'WRITE') };
+    }),
+    enqueue(services, (ctx) => ({
+      resource: module.declaration.name,
+      operation: actionOf(ctx),
+      verb: verbOf(ctx.method)!,
+      processor: module.entry.name,
+      envelopeExtra: LEGACY_EXTRA,
+    })),
+    respond(services),
+  );
 }

@@ -1,13 +1,11 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import type { Principal } from '../auth/principal.ts';
 import { badRequest, payloadTooLarge } from '../wire/errors.ts';
-import { sendOutcome } from '../http/v3-handler.ts';
+import { authenticate, authorize, enqueue, pipeline, respond, type JobSpec } from '../http/pipeline.ts';
 import { sipDeclaration } from '../resources/sip/declaration.ts';
 import type { Services } from '../services.ts';
-import { LEGACY_EXTRA, withLegacyErrors } from './legacy-envelope.ts';
-import { authenticateFor, runQueued } from './queued-action.ts';
+import { LEGACY_EXTRA, legacyErrors } from './legacy-envelope.ts';
 
 export const LEGACY_SIP_PREFIX = '/pbxcore/api/sip/';
 
@@ -54,29 +52,35 @@ export function peerOf(body: unknown): string {
 
 /**
  * The older session-era endpoints `/pbxcore/api/sip/*`: same auth as the SPEC (session cookie,
- * Bearer, localhost), run on the worker queue, answered in the legacy envelope.
+ * Bearer, localhost), run on the worker queue through the one pipeline, answered in the legacy
+ * envelope (the worker renders it with `jsonapi`).
  */
 export function legacySipRoutes(router: Router, services: Services, peers: PeerDetailRefresher): void {
-  /** Runs a `sip` action on the queue; the worker renders the legacy envelope (with `jsonapi`). */
-  const runSip = async (ctx: Context, principal: Principal, operation: string, id?: string) => {
-    const outcome = await runQueued(ctx, services, principal, { resource: 'sip', operation, verb: 'GET', id, level: 'READ', envelopeExtra: LEGACY_EXTRA });
-    await sendOutcome(ctx, services, outcome, operation, SIP_PROCESSOR, LEGACY_EXTRA);
-  };
+  const sip = services.registry.get('sip');
+  if (!sip) throw new Error('Resource sip is not registered.');
+  const authorizeSipRead = authorize(() => ({ declaration: sip.declaration, level: 'READ' }));
+  /** A `sip` action on the queue; legacy jobs get an empty body. */
+  const sipJob = (operation: string, id?: string): JobSpec => ({
+    resource: 'sip',
+    operation,
+    verb: 'GET',
+    id,
+    processor: SIP_PROCESSOR,
+    body: {},
+    envelopeExtra: LEGACY_EXTRA,
+  });
+  const queued = (...steps: Middleware[]) => pipeline(legacyErrors, authenticate(services), authorizeSipRead, ...steps, respond(services));
 
-  router.get(`${LEGACY_SIP_PREFIX}getPeersStatuses`, (ctx) =>
-    withLegacyErrors(ctx, async () => runSip(ctx, await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' }), 'getPeersStatuses')),
-  );
-
-  router.get(`${LEGACY_SIP_PREFIX}getRegistry`, (ctx) =>
-    withLegacyErrors(ctx, async () => runSip(ctx, await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' }), 'getRegistry')),
-  );
-
-  router.all(`${LEGACY_SIP_PREFIX}getSipPeer`, (ctx) =>
-    withLegacyErrors(ctx, async () => {
-      const principal = await authenticateFor(ctx, services, { resource: 'sip', level: 'READ' });
-      const peer = peerOf(await bodyOfAnyVerb(ctx, services.config.bodyLimitBytes));
-      await peers.refreshEndpoint(peer);
-      await runSip(ctx, principal, 'getStatus', peer);
-    }),
+  router.get(`${LEGACY_SIP_PREFIX}getPeersStatuses`, queued(enqueue(services, () => sipJob('getPeersStatuses'))));
+  router.get(`${LEGACY_SIP_PREFIX}getRegistry`, queued(enqueue(services, () => sipJob('getRegistry'))));
+  router.all(
+    `${LEGACY_SIP_PREFIX}getSipPeer`,
+    queued(
+      enqueue(services, async (ctx) => {
+        const peer = peerOf(await bodyOfAnyVerb(ctx, services.config.bodyLimitBytes));
+        await peers.refreshEndpoint(peer);
+        return sipJob('getStatus', peer);
+      }),
+    ),
   );
 }

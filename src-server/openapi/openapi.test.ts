@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ResourceDeclaration } from '../resources/types.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { buildOpenApiDocument } from './document.ts';
-import { liveRouters, routesOf } from '../http/live-routes.ts';
+import { routesOf } from '../http/live-routes.ts';
 
 const SPEC_PATH = '/pbxcore/api/v3/openapi:getSpecification';
 const STANDARD_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -49,7 +49,7 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   it('describes every route the fixed-route router answers', () => {
-    const router = liveRouters.get(server.server.services);
+    const router = server.server.router;
     assert.ok(router, 'the modules feature records the live router');
     const missing: string[] = [];
     for (const route of routesOf(router)) {

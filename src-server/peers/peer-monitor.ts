@@ -15,7 +15,7 @@ export interface PeerMonitorOptions {
   client?: Omit<AmiClientOptions, keyof AmiSettings | 'enabled'>;
 }
 
-interface MonitorDeps {
+export interface MonitorDeps {
   db: Db;
   bus: ServerBus;
   logger: Logger;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ServerBus } from '../bus.ts';
@@ -20,7 +19,7 @@ export const ASYNC_CHANNEL_HEADER = 'x-async-channel';
 const CHANNEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** The channel named by X-Async-Channel; undefined when absent, 400 when malformed. */
-export function asyncChannelOf(ctx: Pick<Context, 'get'>): string | undefined {
+export function asyncChannelOf(ctx: { get(field: string): string }): string | undefined {
   const value = ctx.get(ASYNC_CHANNEL_HEADER);
   if (value === '') return undefined;
   return checkChannelName(value);

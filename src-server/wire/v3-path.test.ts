@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpError } from '../wire/errors.ts';
+import { HttpError } from './errors.ts';
 import { parseV3Path } from './v3-path.ts';
 
 const status = (fn: () => unknown) => {

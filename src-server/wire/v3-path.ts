@@ -1,4 +1,4 @@
-import { badRequest } from '../wire/errors.ts';
+import { badRequest } from './errors.ts';
 
 /** A parsed v3 path: `{resource}[/{id}][:{method}]`. Module resources keep their `module-x/` prefix in `resource`. */
 export interface V3Path {

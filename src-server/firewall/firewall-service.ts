@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import type { ServerBus } from '../bus.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import { normalizeAddress } from './addresses.ts';
+import { BanStore } from './ban-store.ts';
+import { BouncerHosts } from './bouncer-hosts.ts';
+import { NEW_OPEN, SnapshotCompressor } from './compressed-snapshot.ts';
+import { CursorStore } from './cursor-store.ts';
+import { DecisionLog } from './decision-log.ts';
+import { DecisionSnapshotCache } from './decision-snapshot.ts';
+import { DeletedTails } from './deleted-tails.ts';
+import { FirewallState } from './firewall-state.ts';
+import { IntrusionDetector } from './intrusion-detector.ts';
+
+/** Resources whose writes change the firewall configuration the web thread caches. */
+const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
+const PRUNE_EVERY_MS = 60_000;
+/** Cursor renewals and poll statistics are batched this long (a new cursor version is written at once). */
+const CURSOR_FLUSH_MS = 1000;
+
+/** What the firewall needs of the running server. */
+export interface FirewallDeps {
+  db: Db;
+  clock: Clock;
+  bus: ServerBus;
+  logger: Logger;
+}
+
+/** The web thread's firewall: bans, filters, the decision snapshot and log, cursors and bouncer hosts. */
+export interface FirewallService {
+  state: FirewallState;
+  bans: BanStore;
+  detector: IntrusionDetector;
+  snapshots: DecisionSnapshotCache;
+  log: DecisionLog;
+  compressor: SnapshotCompressor;
+  deletedTails: DeletedTails;
+  cursors: CursorStore;
+  hosts: BouncerHosts;
+  /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
+  stop(): void;
+}
+
+/**
+ * Builds the firewall from the database and starts it. Bans are decided and stored here on the
+ * web thread (it receives the bus events); workers report their writes through
+ * `resource-changed`, `bans-added` and `bans-lifted`.
+ */
+export function createFirewallService(deps: FirewallDeps): FirewallService {
+  const { db, clock, bus } = deps;
+  const state = new FirewallState(db);
+  const bans = new BanStore(db, clock);
+  const log = new DecisionLog(db);
+  const detector = new IntrusionDetector(state, bans, clock);
+  const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
+  const cursors = new CursorStore(db, clock);
+  const hosts = new BouncerHosts(db, clock);
+  const prune = () => {
+    bans.sweep();
+    cursors.forgetRevokedKeys();
+    hosts.prune(clock.now());
+    log.prune(clock.now(), cursors.oldestLiveVersion());
+  };
+
+  const unsubscribe = [
+    bus.on('resource-changed', (event) => {
+      if (CONFIG_RESOURCES.has(event.resource)) state.reload();
+    }),
+    bus.on('security-failure', (event) => {
+      detector.recordFailure(event.category, event.ip, event.reason);
+    }),
+    bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
+    bus.on('bans-lifted', (event) => {
+      const ip = normalizeAddress(event.ip) ?? event.ip;
+      bans.reloadIp(ip);
+      detector.forgetIp(ip);
+    }),
+  ];
+  // Publish now: whatever changed while the server was stopped gets its version before any poll.
+  snapshots.get();
+  prune();
+  const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+  pruneTimer.unref();
+  const flushTimer = setInterval(() => {
+    cursors.flush();
+    hosts.flush();
+  }, CURSOR_FLUSH_MS);
+  flushTimer.unref();
+
+  return {
+    state,
+    bans,
+    detector,
+    snapshots,
+    log,
+    compressor: new SnapshotCompressor(NEW_OPEN),
+    deletedTails: new DeletedTails(log),
+    cursors,
+    hosts,
+    stop() {
+      clearInterval(pruneTimer);
+      clearInterval(flushTimer);
+      cursors.flush();
+      hosts.flush();
+      for (const off of unsubscribe) off();
+    },
+  };
+}

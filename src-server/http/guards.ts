@@ -1,0 +1,38 @@
+import type { Context, Next } from 'koa';
+import { remoteIp } from '../auth/remote-address.ts';
+import type { Clock } from '../clock.ts';
+import type { BanStore } from '../firewall/ban-store.ts';
+import type { FirewallState } from '../firewall/firewall-state.ts';
+import { isBannedAddress } from '../firewall/http-bans.ts';
+import { RequestRateCounter } from '../firewall/request-rate.ts';
+import { forbidden, tooManyRequests } from '../wire/errors.ts';
+
+/**
+ * Guard run before any routing: a banned address gets 403 on every route except those `exempt`
+ * (the bouncer export judges bans itself, after checking the key).
+ */
+export function banGuard(bans: BanStore, exempt: (path: string) => boolean) {
+  return async function refuseBanned(ctx: Context, next: Next): Promise<void> {
+    if (!exempt(ctx.path) && isBannedAddress(bans, remoteIp(ctx))) {
+      throw forbidden('Your address is banned by the intrusion-ban rules of this server; retry after the ban expires.');
+    }
+    await next();
+  };
+}
+
+/**
+ * `PBXFirewallMaxReqSec`: an address sending more requests per second than the fail2ban setting
+ * gets 429 until the next second. Addresses that are never banned (loopback, whitelist, trusted
+ * networks) are never limited.
+ */
+export function requestRateGuard(state: FirewallState, clock: Clock) {
+  const counter = new RequestRateCounter(clock);
+  return async function limitRequestRate(ctx: Context, next: Next): Promise<void> {
+    const ip = remoteIp(ctx);
+    const limit = state.settings.PBXFirewallMaxReqSec;
+    if (counter.hit(ip) > limit && !state.isNeverBanned(ip)) {
+      throw tooManyRequests(`More than ${limit} requests per second from ${ip}; slow down and retry.`, 1);
+    }
+    await next();
+  };
+}
