@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /** Settings, the first PBX resources, and parked failed jobs. */
 export const coreMigration: Migration = {

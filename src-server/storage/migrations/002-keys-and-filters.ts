@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * API keys and network filters: defined early because auth (key binding) and the firewall

@@ -1,5 +1,5 @@
 import { cidrText, parseAddress, parseCidr } from '../../net/cidr.ts';
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /** One stored entry in canonical text; anything that does not parse is left as it was. */
 function canonicalEntry(entry: string): string {

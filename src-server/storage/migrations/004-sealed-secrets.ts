@@ -1,5 +1,5 @@
 import { SEAL_SECRET_FUNCTION } from '../database.ts';
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 import { SEALED_PREFIX } from '../secret-box.ts';
 
 /** Contexts sealed values are bound to (revealSecret needs the same one). */

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * Accounts and login state: users (scrypt hashes), refresh-token families (one per login, the JWT

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * Intrusion bans, the published decision log and the bouncers' cursors.

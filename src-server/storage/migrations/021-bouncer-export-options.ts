@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /** Per-key bouncer export option: publish ranges as single addresses (nftables-mode clients). */
 export const bouncerExportOptionsMigration: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * Decisions are unique by (value, scenario): the crc32 id is only a label, and two decisions that

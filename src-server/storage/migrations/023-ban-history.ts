@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * `firewall_bans` is also the ban history: each row is one ban from `banned_at` to its end

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * Live Asterisk state, written by the web thread's AMI monitor and read by worker actions

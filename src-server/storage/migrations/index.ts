@@ -1,4 +1,4 @@
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 import { coreMigration } from './001-core.ts';
 import { keysAndFiltersMigration } from './002-keys-and-filters.ts';
 import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
