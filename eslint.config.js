@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import noTypeCycle from './eslint-rules/no-type-cycle.js';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -32,6 +34,39 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
   };
 });
 
+
+/**
+ * Server layers (docs/architecture.md): the domain never imports the HTTP layer or Koa, wire/ is a
+ * leaf, storage/ imports nothing above it. Paths are relative to the repository root.
+ */
+const SERVER_DOMAIN = ['auth', 'firewall', 'resources', 'queue', 'peers', 'modules', 'storage', 'worker', 'wire', 'tls', 'net', 'config', 'openapi'];
+const HTTP_LAYER = ['src-server/http', 'src-server/legacy', 'src-server/index.ts', 'src-server/services.ts', 'src-server/cli.ts'];
+const serverLayerZones = [
+  ...SERVER_DOMAIN.map((folder) => ({
+    target: `./src-server/${folder}`,
+    from: HTTP_LAYER.map((path) => `./${path}`),
+    message: `src-server/${folder} is domain code: it never imports the HTTP layer (http/, legacy/) or the composition root; take what it needs as arguments.`,
+  })),
+  {
+    target: './src-server/storage',
+    from: './src-server',
+    except: ['./storage', './net', './clock.ts'],
+    message: 'storage/ is the ground floor: it imports nothing above it (only net/ and clock.ts).',
+  },
+  {
+    target: './src-server/wire',
+    from: './src-server',
+    except: ['./wire'],
+    message: 'wire/ is the leaf every thread shares: it imports nothing of the server.',
+  },
+  {
+    target: './src-server',
+    from: './src-server/test-support',
+    message: 'test-support/ is test-only and never ships: only *.test.ts files may import it.',
+  },
+];
+const DOMAIN_FILES = SERVER_DOMAIN.map((folder) => `src-server/${folder}/**/*.ts`);
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'data/', '.tmp/', '.tmp*', 'e2e/screenshots/', 'resources/modules/**/*.js'] },
   js.configs.recommended,
@@ -48,4 +83,37 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...featureIsolation,
+  {
+    files: ['src-server/**/*.ts'],
+    plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle } } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'server/no-import-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: serverLayerZones }],
+    },
+  },
+  {
+    // Tests and test-support may reach anything, and bring the test helpers with them.
+    files: ['src-server/**/*.test.ts', 'src-server/test-support/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+  {
+    files: DOMAIN_FILES,
+    ignores: ['src-server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(koa|koa-.*|@koa/.*)$', message: 'The domain never imports Koa: the HTTP layer (http/, legacy/) adapts requests to plain arguments.' },
+          ],
+        },
+      ],
+    },
+  },
 );
