@@ -1,11 +1,12 @@
 import { forbidden } from '../wire/errors.ts';
-import type { Level, ResourceDeclaration } from '../resources/types.ts';
+import type { Channel, Level } from '../wire/types.ts';
 import { pathGrantAllows } from './allowed-paths.ts';
 import { apiKeyMayCall } from './api-key-auth.ts';
 import type { Principal, Role } from './principal.ts';
 
 export interface AccessTarget {
-  declaration: ResourceDeclaration;
+  /** The resource's declared name and security (a ResourceDeclaration satisfies it). */
+  declaration: { name: string; security: { permission: string; channels: readonly Channel[] } };
   level: Level;
   /** Request path, for allowed_paths checks of API keys. */
   path: string;

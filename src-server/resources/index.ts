@@ -2,7 +2,6 @@ import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
 import { amiActions } from './ami/actions.ts';
 import { amiDeclaration } from './ami/declaration.ts';
-import { authActions } from './auth/actions.ts';
 import { authDeclaration } from './auth/declaration.ts';
 import { httpsActions } from './https/actions.ts';
 import { httpsDeclaration } from './https/declaration.ts';
@@ -31,7 +30,8 @@ import type { ResourceDefinition } from './types.ts';
 /** Every core v3 resource. Workers and the web thread both build their registry from this list. */
 export const coreResources: ResourceDefinition[] = [
   { declaration: systemDeclaration, actions: systemActions },
-  { declaration: authDeclaration, actions: authActions },
+  // Served on the web thread (http/auth-routes.ts): no worker actions.
+  { declaration: authDeclaration, actions: {} },
   { declaration: apiKeysDeclaration, actions: apiKeysActions },
   { declaration: httpsDeclaration, actions: httpsActions },
   { declaration: extensionsDeclaration, actions: extensionsActions },

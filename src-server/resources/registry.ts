@@ -10,15 +10,15 @@ export class ResourceRegistry {
     for (const d of definitions) this.add(d);
   }
 
-  /** Adds a resource; throws when its name is taken or a declared method has no action. */
+  /** Adds a resource; throws when its name is taken or a declared method (not served on the web thread) has no action. */
   add(definition: ResourceDefinition): void {
     const { declaration, actions } = definition;
     if (this.byName.has(declaration.name)) throw new Error(`Resource "${declaration.name}" is declared twice.`);
     for (const op of declaration.operations) {
       if (!actions[op]) throw new Error(`Resource "${declaration.name}" declares ${op} but has no action for it.`);
     }
-    for (const method of Object.keys(declaration.customMethods ?? {})) {
-      if (!actions.custom?.[method]) throw new Error(`Resource "${declaration.name}" declares :${method} but has no action for it.`);
+    for (const [method, decl] of Object.entries(declaration.customMethods ?? {})) {
+      if (!decl.webThread && !actions.custom?.[method]) throw new Error(`Resource "${declaration.name}" declares :${method} but has no action for it.`);
     }
     this.byName.set(declaration.name, definition);
   }

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { Db } from '../storage/database.ts';
-import type { BusEvent, CrudOperation, HttpVerb, Level, OperationName, SessionContext } from '../wire/types.ts';
+import type { BusEvent, Channel, CrudOperation, HttpVerb, Level, OperationName, SessionContext } from '../wire/types.ts';
 
-export type { CrudOperation, HttpVerb, Level, OperationName };
-export type Channel = 'localhost' | 'bearer_token' | 'public';
+export type { Channel, CrudOperation, HttpVerb, Level, OperationName };
 
 /** One field of a resource: validation, defaults and visibility all derive from this. */
 export interface FieldDef {
@@ -32,6 +31,8 @@ export interface CustomMethodDecl {
   level: Level;
   /** Public methods skip authentication (an invalid token is ignored). */
   public?: boolean;
+  /** Answered on the web thread by a route of its own (http/auth-routes.ts): no worker action exists. */
+  webThread?: true;
   description?: string;
   /** Body (or, for GET, query) schema; used for validation hints and OpenAPI. */
   input?: z.ZodType;

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostAddresses } from '../resources/system/info.ts';
+import { hostAddresses } from '../net/host-addresses.ts';
 
 export interface TlsMaterial {
   cert: string;

@@ -5,6 +5,8 @@
 
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Level = 'READ' | 'WRITE' | 'ADMIN' | 'SENSITIVE';
+/** How a caller may reach a resource: the localhost bypass, a Bearer credential (or session), or anonymously. */
+export type Channel = 'localhost' | 'bearer_token' | 'public';
 export type CrudOperation = 'getList' | 'getRecord' | 'create' | 'update' | 'patch' | 'delete';
 /** A CRUD operation name, or the name of a declared custom method. */
 export type OperationName = CrudOperation | (string & {});

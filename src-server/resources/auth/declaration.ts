@@ -3,8 +3,9 @@ import type { ResourceDeclaration } from '../types.ts';
 
 /**
  * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket
- * address, which workers never see, so the auth feature serves them on the web thread; this
- * declaration makes the grammar (405s) and OpenAPI know them.
+ * address, which workers never see, so http/auth-routes.ts serves them on the web thread (every
+ * method is `webThread`: there are no worker actions); this declaration makes the grammar (405s),
+ * permissions and OpenAPI know them.
  */
 export const authDeclaration: ResourceDeclaration = {
   name: 'auth',
@@ -16,6 +17,7 @@ export const authDeclaration: ResourceDeclaration = {
   customMethods: {
     login: {
       verbs: ['POST'],
+      webThread: true,
       scope: 'collection',
       level: 'READ',
       public: true,
@@ -25,6 +27,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     refresh: {
       verbs: ['POST'],
+      webThread: true,
       scope: 'collection',
       level: 'READ',
       public: true,
@@ -32,6 +35,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     logout: {
       verbs: ['POST'],
+      webThread: true,
       scope: 'collection',
       level: 'READ',
       public: true,
@@ -39,6 +43,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     status: {
       verbs: ['GET'],
+      webThread: true,
       scope: 'collection',
       level: 'READ',
       public: true,
@@ -46,6 +51,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     setPassword: {
       verbs: ['POST'],
+      webThread: true,
       scope: 'collection',
       level: 'ADMIN',
       description:
