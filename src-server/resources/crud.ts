@@ -1,5 +1,6 @@
 import { statement } from '../storage/database.ts';
-import { parsePageRequest, paginationOf } from './pagination.ts';
+import type { ActionResult } from '../wire/envelope.ts';
+import { parsePageRequest, paginationOf, type PageRequest } from './pagination.ts';
 import { rowToValues, toPublicRecord, valuesToRow } from './records.ts';
 import { created, failure, invalid, ok, recordNotFound } from './results.ts';
 import { prepareSave, type SaveMode } from './save.ts';
@@ -103,6 +104,70 @@ export function crudActions(declaration: ResourceDeclaration, options: CrudOptio
       statement(ctx.db, `DELETE FROM ${table} WHERE ${idColumn} = ?`).run(existing[idField]);
       ctx.emit({ type: 'resource-changed', resource: declaration.name });
       return ok({ [idField]: existing[idField] });
+    })();
+
+  return { getList, getRecord, create: save('create'), update: save('update'), patch: save('patch'), delete: remove };
+}
+
+/**
+ * The hooks of a record resource whose storage and save rules are its own (api-keys hashes keys
+ * and checks grants; firewall filters have their own read shape). `recordActions` supplies the
+ * rest, shared with every record resource: pagination, 404s, the transaction, the change event and
+ * the 201/200 answers.
+ */
+export interface RecordHooks<R> {
+  /** The record a path id names; undefined when the id is malformed or unknown. */
+  load(ctx: ActionContext, id: string | undefined): R | undefined;
+  /** The records of one page (every record when `page` is null) and how many there are in all. */
+  list(ctx: ActionContext, page: PageRequest): { total: number; records: R[] };
+  /** The read shape of a record. */
+  present(record: R, ctx: ActionContext): Record<string, unknown>;
+  /**
+   * Validates and writes a create (`existing` undefined) or an update or patch. Returns the
+   * record's id (and members shown once in a create's answer, such as a generated key), or the
+   * refusal to answer (422, 403, 409...).
+   */
+  write(ctx: ActionContext, mode: SaveMode, existing: R | undefined): { id: string | number; shownOnce?: Record<string, unknown> } | ActionResult;
+  /** Deletes the record; returns its id. */
+  remove(ctx: ActionContext, record: R): string | number;
+}
+
+/** CRUD actions of a record resource from its hooks (see RecordHooks). */
+export function recordActions<R>(declaration: ResourceDeclaration, hooks: RecordHooks<R>): Required<Omit<ResourceActions, 'custom'>> {
+  const { name } = declaration;
+  const changed = (ctx: ActionContext) => ctx.emit({ type: 'resource-changed', resource: name });
+
+  const getList: ActionHandler = (ctx) => {
+    const page = parsePageRequest(ctx.query);
+    if (page && 'errors' in page) return invalid(page.errors);
+    const { total, records } = hooks.list(ctx, page);
+    const data = records.map((record) => hooks.present(record, ctx));
+    return ok(data, { pagination: paginationOf(total, page, data.length) });
+  };
+
+  const getRecord: ActionHandler = (ctx) => {
+    const record = hooks.load(ctx, ctx.id);
+    return record ? ok(hooks.present(record, ctx)) : recordNotFound(name, ctx.id ?? '');
+  };
+
+  const save = (mode: SaveMode): ActionHandler => (ctx) =>
+    ctx.db.transaction(() => {
+      const existing = mode === 'create' ? undefined : hooks.load(ctx, ctx.id);
+      if (mode !== 'create' && !existing) return recordNotFound(name, ctx.id ?? '');
+      const outcome = hooks.write(ctx, mode, existing);
+      if ('result' in outcome) return outcome;
+      changed(ctx);
+      const record = hooks.present(hooks.load(ctx, String(outcome.id))!, ctx);
+      return mode === 'create' ? created({ ...record, ...outcome.shownOnce }) : ok(record);
+    })();
+
+  const remove: ActionHandler = (ctx) =>
+    ctx.db.transaction(() => {
+      const record = hooks.load(ctx, ctx.id);
+      if (!record) return recordNotFound(name, ctx.id ?? '');
+      const id = hooks.remove(ctx, record);
+      changed(ctx);
+      return ok({ id });
     })();
 
   return { getList, getRecord, create: save('create'), update: save('update'), patch: save('patch'), delete: remove };

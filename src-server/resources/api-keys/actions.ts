@@ -1,10 +1,11 @@
 import { generateApiKey, hashApiKey, keyDisplay, parseAllowedPaths } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
-import { parsePageRequest, paginationOf } from '../pagination.ts';
-import { created, failure, invalid, ok, recordNotFound } from '../results.ts';
+import type { ActionResult } from '../../wire/envelope.ts';
+import { recordActions } from '../crud.ts';
+import { failure, invalid, ok } from '../results.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
+import type { ActionContext, ResourceActions } from '../types.ts';
 import { apiKeysDeclaration } from './declaration.ts';
 
 interface ApiKeyRow {
@@ -79,92 +80,72 @@ function callerGrants(ctx: ActionContext): CallerGrants {
   return { fullPermissions: ctx.canReadSensitive, allowedPaths: {}, networkFilterId: 'none' };
 }
 
-const getList: ActionHandler = (ctx) => {
-  const page = parsePageRequest(ctx.query);
-  if (page && 'errors' in page) return invalid(page.errors);
-  const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
-  const rows = (page
-    ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
-    : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()) as ApiKeyRow[];
-  return ok(rows.map(present), { pagination: paginationOf(total, page, rows.length) });
-};
+/** Writes a key record within the caller's grants; the key is hashed, and a generated one is shown once. */
+function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefined): { id: number; shownOnce?: Record<string, unknown> } | ActionResult {
+  const outcome = prepareSave({
+    declaration: apiKeysDeclaration,
+    mode,
+    verb: ctx.verb,
+    body: ctx.body,
+    existing: existing && present(existing),
+    validate: (complete) => checkFilter(ctx, complete),
+  });
+  if (!outcome.ok) return invalid(outcome.errors);
+  // A caller creates or edits keys only within its own grants (the whole resulting record, so
+  // an edit of a stronger key, even of its description or key value, is refused too).
+  const { complete } = outcome;
+  const excess = grantsExceeding(callerGrants(ctx), {
+    fullPermissions: complete.full_permissions === true,
+    allowedPaths: (complete.allowed_paths ?? {}) as AllowedPaths,
+    networkFilterId: String(complete.networkfilterid ?? 'none'),
+  });
+  if (excess.length) return failure(403, ...excess);
+  const values = outcome.values;
+  const columns: Record<string, unknown> = {};
+  if ('description' in values) columns.description = values.description;
+  if ('allowed_paths' in values) columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
+  if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
+  if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
+  if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
 
-const getRecord: ActionHandler = (ctx) => {
-  const row = load(ctx, ctx.id);
-  return row ? ok(present(row)) : recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
-};
+  const generated = typeof values.key !== 'string' && mode === 'create';
+  const key = generated ? generateApiKey() : (values.key as string | undefined);
+  if (key !== undefined) {
+    const hash = hashApiKey(key);
+    if (keyTaken(ctx, hash, existing?.id)) return failure(409, 'This key is already in use by another API key record; generate a new one.');
+    columns.key_hash = hash;
+    columns.key_display = keyDisplay(key);
+  }
 
-const save = (mode: SaveMode): ActionHandler => (ctx) =>
-  ctx.db.transaction(() => {
-    const existing = mode === 'create' ? undefined : load(ctx, ctx.id);
-    if (mode !== 'create' && !existing) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
-    const outcome = prepareSave({
-      declaration: apiKeysDeclaration,
-      mode,
-      verb: ctx.verb,
-      body: ctx.body,
-      existing: existing && present(existing),
-      validate: (complete) => checkFilter(ctx, complete),
-    });
-    if (!outcome.ok) return invalid(outcome.errors);
-    // A caller creates or edits keys only within its own grants (the whole resulting record, so
-    // an edit of a stronger key, even of its description or key value, is refused too).
-    const { complete } = outcome;
-    const excess = grantsExceeding(callerGrants(ctx), {
-      fullPermissions: complete.full_permissions === true,
-      allowedPaths: (complete.allowed_paths ?? {}) as AllowedPaths,
-      networkFilterId: String(complete.networkfilterid ?? 'none'),
-    });
-    if (excess.length) return failure(403, ...excess);
-    const values = outcome.values;
-    const columns: Record<string, unknown> = {};
-    if ('description' in values) columns.description = values.description;
-    if ('allowed_paths' in values) columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
-    if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
-    if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
-    if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
-
-    const generated = typeof values.key !== 'string' && mode === 'create';
-    const key = generated ? generateApiKey() : (values.key as string | undefined);
-    if (key !== undefined) {
-      const hash = hashApiKey(key);
-      if (keyTaken(ctx, hash, existing?.id)) return failure(409, 'This key is already in use by another API key record; generate a new one.');
-      columns.key_hash = hash;
-      columns.key_display = keyDisplay(key);
-    }
-
-    let id = existing?.id;
-    if (mode === 'create') {
-      columns.created_at = new Date(ctx.now()).toISOString();
-      const names = Object.keys(columns);
-      const info = ctx.db.prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`).run(columns);
-      id = Number(info.lastInsertRowid);
-    } else if (Object.keys(columns).length) {
-      const names = Object.keys(columns);
-      ctx.db.prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({ ...columns, __id: id });
-    }
-    ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
-    const record = present(load(ctx, String(id))!);
+  if (mode === 'create') {
+    columns.created_at = new Date(ctx.now()).toISOString();
+    const names = Object.keys(columns);
+    const info = ctx.db.prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`).run(columns);
     // A generated key is shown once, here; a key the client chose is never echoed (it has it).
-    return mode === 'create' ? created(generated ? { ...record, key } : record) : ok(record);
-  })();
-
-const remove: ActionHandler = (ctx) =>
-  ctx.db.transaction(() => {
-    const row = load(ctx, ctx.id);
-    if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
-    ctx.db.prepare('DELETE FROM api_keys WHERE id = ?').run(row.id);
-    ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
-    return ok({ id: row.id });
-  })();
+    return { id: Number(info.lastInsertRowid), shownOnce: generated ? { key } : undefined };
+  }
+  const names = Object.keys(columns);
+  if (names.length) ctx.db.prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({ ...columns, __id: existing!.id });
+  return { id: existing!.id };
+}
 
 export const apiKeysActions: ResourceActions = {
-  getList,
-  getRecord,
-  create: save('create'),
-  update: save('update'),
-  patch: save('patch'),
-  delete: remove,
+  ...recordActions(apiKeysDeclaration, {
+    load,
+    list: (ctx, page) => {
+      const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+      const records = (page
+        ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+        : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()) as ApiKeyRow[];
+      return { total, records };
+    },
+    present,
+    write,
+    remove: (ctx, row) => {
+      ctx.db.prepare('DELETE FROM api_keys WHERE id = ?').run(row.id);
+      return row.id;
+    },
+  }),
   custom: {
     generateKey: () => ok({ key: generateApiKey() }),
     getDefault: () => ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, has_key: false }),
