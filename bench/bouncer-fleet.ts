@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLL_EVERY_MS = 10_000;
@@ -23,6 +23,15 @@ async function serve(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-fleet-'));
   // How long anything waited on the server's event loop: what a poll can wait for before its turn.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  // Garbage-collection pauses, the other thing that can hold a poll up.
+  const gc = { count: 0, totalMs: 0, maxMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
   const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn', workers: 1 });
   await server.start();
   const { db, firewall } = server.services;
@@ -49,6 +58,7 @@ async function serve(): Promise<void> {
         clearInterval(churnTimer);
         if (!message.on) return reply({ ok: true });
         loopDelay.reset();
+        Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
         loopDelay.enable();
         let n = 0;
         // Every 500 ms: one ban added and one lifted, as the intrusion detector and an operator would.
@@ -67,6 +77,7 @@ async function serve(): Promise<void> {
           loopDelayP50Ms: loopDelay.percentile(50) / 1e6,
           loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
           loopDelayMaxMs: loopDelay.max / 1e6,
+          gc: { ...gc },
           cpuMs: (usage.user + usage.system) / 1000,
           rssMb: process.memoryUsage().rss / 2 ** 20,
           builds: firewall!.snapshots.builds,
@@ -104,6 +115,7 @@ interface Stats {
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  gc: { count: number; totalMs: number; maxMs: number };
   cpuMs: number;
   rssMb: number;
   builds: number;
@@ -228,6 +240,7 @@ async function main(): Promise<void> {
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),
           eventLoopDelayMs: { p50: round(after.loopDelayP50Ms, 2), p99: round(after.loopDelayP99Ms, 2), max: round(after.loopDelayMaxMs, 1) },
+          gcPauses: { count: after.gc.count, totalMs: round(after.gc.totalMs), maxMs: round(after.gc.maxMs, 1) },
           rssMb: round(after.rssMb),
           membershipChanges: after.changes - before.changes,
           logVersionsPublished: after.logVersion - before.logVersion,
