@@ -5,7 +5,7 @@ import { linkProps, usePathname } from '../lib/router.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { AppProvider } from './provider.tsx';
 import { ApiKeysRoute } from './routes/api-keys.tsx';
-import { BansRoute } from './routes/bans.tsx';
+import { BanHistoryRoute, BansRoute } from './routes/bans.tsx';
 import { DashboardRoute } from './routes/dashboard.tsx';
 import { NetworkFiltersRoute } from './routes/network-filters.tsx';
 import { PeerRoute, PeersRoute } from './routes/peers.tsx';
@@ -19,6 +19,7 @@ const TITLES: Record<string, string> = {
   [paths.networkFilters]: 'Network filters',
   [paths.whitelist]: 'Whitelist',
   [paths.bans]: 'Bans',
+  [paths.banHistory]: 'Ban history',
   [paths.peers]: 'Peers',
   [paths.settings]: 'Settings',
 };
@@ -51,6 +52,8 @@ function CurrentRoute({ pathname }: { pathname: string }) {
       return <WhitelistRoute />;
     case paths.bans:
       return <BansRoute />;
+    case paths.banHistory:
+      return <BanHistoryRoute />;
     case paths.peers:
       return <PeersRoute />;
     case paths.settings:

@@ -1,4 +1,4 @@
-import { Box, Button, Card, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Card, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
@@ -21,6 +21,12 @@ export interface DataTableSearch<T> {
   placeholder?: string;
   /** The text a row is searched in (case-insensitive). */
   text: (row: T) => string;
+}
+
+/** Rows the operator ticks for a bulk action, by rowKey. */
+export interface DataTableSelection {
+  selected: ReadonlySet<string>;
+  onChange: (selected: Set<string>) => void;
 }
 
 export interface DataTableProps<T> {
@@ -49,6 +55,8 @@ export interface DataTableProps<T> {
   rowTestId?: string;
   /** Draw the table in its own bordered card (default), or inside a card the caller already has. */
   withCard?: boolean;
+  /** A checkbox per row ("Select <row>") and one for every shown row, for bulk actions in the toolbar. */
+  selection?: DataTableSelection;
 }
 
 /** Screen-reader name of an action button of a row: "Unban 192.0.2.1". */
@@ -87,6 +95,7 @@ export function DataTable<T>({
   minWidth = 640,
   rowTestId,
   withCard = true,
+  selection,
 }: DataTableProps<T>) {
   // On a phone each row is a card, with every action a visible button.
   const asCards = useNarrowScreen();
@@ -94,12 +103,51 @@ export function DataTable<T>({
   const needle = term.trim().toLowerCase();
   const shown = rows.filter((row) => (!filter || filter(row)) && (!search || !needle || search.text(row).toLowerCase().includes(needle)));
   const titleColumn = columns.find((c) => c.card === 'title');
+  const shownKeys = shown.map(rowKey);
+  const selectedShown = selection ? shownKeys.filter((key) => selection.selected.has(key)).length : 0;
+  const toggleRow = (key: string, on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    selection.onChange(next);
+  };
+  const toggleShown = (on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const key of shownKeys) {
+      if (on) next.add(key);
+      else next.delete(key);
+    }
+    selection.onChange(next);
+  };
+  const rowCheckbox = (row: T) =>
+    selection && (
+      <Checkbox
+        aria-label={`Select ${rowLabel(row)}`}
+        checked={selection.selected.has(rowKey(row))}
+        onChange={(event) => toggleRow(rowKey(row), event.currentTarget.checked)}
+      />
+    );
+  // In the table header it is named for screen readers; above the cards it has a visible label.
+  const selectShown = (visibleLabel: boolean) =>
+    selection && (
+      <Checkbox
+        aria-label={visibleLabel ? undefined : `Select all ${noun} shown`}
+        label={visibleLabel ? `Select all ${noun} shown` : undefined}
+        checked={shown.length > 0 && selectedShown === shown.length}
+        indeterminate={selectedShown > 0 && selectedShown < shown.length}
+        disabled={shown.length === 0}
+        onChange={(event) => toggleShown(event.currentTarget.checked)}
+      />
+    );
 
   const table = (
     <Table.ScrollContainer minWidth={minWidth}>
       <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
+            {selection && <Table.Th w={40}>{selectShown(false)}</Table.Th>}
             {columns.map((c) => (
               <Table.Th key={c.header}>{c.header}</Table.Th>
             ))}
@@ -112,7 +160,8 @@ export function DataTable<T>({
         </Table.Thead>
         <Table.Tbody>
           {shown.map((row) => (
-            <Table.Tr key={rowKey(row)} data-testid={rowTestId}>
+            <Table.Tr key={rowKey(row)} data-testid={rowTestId} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+              {selection && <Table.Td>{rowCheckbox(row)}</Table.Td>}
               {columns.map((c) => (
                 <Table.Td key={c.header} ff={c.mono ? 'monospace' : undefined}>
                   {c.render(row)}
@@ -153,9 +202,12 @@ export function DataTable<T>({
         return (
           <Paper component="li" key={rowKey(row)} withBorder radius="md" p="sm" data-testid={rowTestId}>
             {titleColumn && (
-              <Box mb="xs" ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {titleColumn.render(row)}
-              </Box>
+              <Group mb="xs" gap="sm" wrap="nowrap" align="flex-start">
+                {rowCheckbox(row)}
+                <Box ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {titleColumn.render(row)}
+                </Box>
+              </Group>
             )}
             <SimpleGrid component="dl" cols={2} spacing="sm" verticalSpacing="xs" m={0}>
               {cardColumns.map((c) => (
@@ -197,6 +249,7 @@ export function DataTable<T>({
       {(toolbar || search) && (
         <Group justify="space-between" align="flex-end" mb="md" gap="sm" wrap="wrap">
           {toolbar ?? <span />}
+          {selection && asCards && shown.length > 0 && <Box w="100%">{selectShown(true)}</Box>}
           {search && (
             <TextInput
               aria-label={search.label}

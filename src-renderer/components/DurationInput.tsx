@@ -2,18 +2,23 @@ import { Box, Group, NativeSelect, NumberInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { DURATION_UNITS, formatExactDuration, type DurationUnit } from '../lib/format.ts';
 
+/** The unit choice "Permanent": no amount, the value is Infinity. */
+const PERMANENT = 'permanent';
+
 interface Amount {
   amount: number | string;
-  unit: DurationUnit;
+  unit: DurationUnit | typeof PERMANENT;
 }
 
 const secondsPer = (unit: DurationUnit) => DURATION_UNITS.find((u) => u.value === unit)!.seconds;
 
 /** Seconds of a typed amount; NaN while the field is empty or not a number (the server then says what is wrong). */
-const toSeconds = ({ amount, unit }: Amount) => (amount === '' || !Number.isFinite(Number(amount)) ? NaN : Math.round(Number(amount) * secondsPer(unit)));
+const toSeconds = ({ amount, unit }: Amount) =>
+  unit === PERMANENT ? Infinity : amount === '' || !Number.isFinite(Number(amount)) ? NaN : Math.round(Number(amount) * secondsPer(unit));
 
 /** The largest unit that shows the value as a whole number: 600 → 10 min, 86400 → 1 d, 90 → 90 s. */
 function split(seconds: number, units: readonly DurationUnit[]): Amount {
+  if (seconds === Infinity) return { amount: '', unit: PERMANENT };
   if (!Number.isFinite(seconds)) return { amount: '', unit: units.includes('min') ? 'min' : units[0]! };
   const unit = [...units].reverse().find((u) => seconds !== 0 && seconds % secondsPer(u) === 0) ?? units[0]!;
   return { amount: seconds / secondsPer(unit), unit };
@@ -24,6 +29,7 @@ const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isN
 /**
  * A duration typed in s, min, h or d and stored in seconds. The server's bounds are shown as a hint;
  * nothing is clamped: a value out of bounds is sent as typed, and the server's 422 shows under the field.
+ * With `allowPermanent`, the unit list ends with "Permanent", whose value is Infinity.
  */
 export function DurationInput({
   label,
@@ -34,6 +40,7 @@ export function DurationInput({
   units = ['s', 'min', 'h', 'd'],
   description,
   error,
+  allowPermanent,
 }: {
   label: string;
   /** Seconds (NaN while empty). */
@@ -45,6 +52,7 @@ export function DurationInput({
   units?: readonly DurationUnit[];
   description?: string;
   error?: string;
+  allowPermanent?: boolean;
 }) {
   const [typed, setTyped] = useState<Amount>(() => split(value, units));
   // A new stored value (first load, saved record) replaces what is shown; the user's own typing does not.
@@ -55,13 +63,18 @@ export function DurationInput({
     setTyped(next);
     onChange(toSeconds(next));
   };
-  const bounds = `From ${formatExactDuration(min)} to ${formatExactDuration(max)}.`;
+  const permanent = typed.unit === PERMANENT;
+  const bounds = `From ${formatExactDuration(min)} to ${formatExactDuration(max)}${allowPermanent ? ', or permanent' : ''}.`;
+  // Leaving "Permanent" for a unit starts from 1 of it, not from an empty field.
+  const changeUnit = (unit: Amount['unit']) => change({ amount: typed.unit === PERMANENT && unit !== PERMANENT ? 1 : typed.amount, unit });
   return (
     <NumberInput
       label={label}
       description={description ? `${description} ${bounds}` : bounds}
       inputWrapperOrder={['label', 'input', 'description', 'error']}
-      value={typed.amount}
+      value={permanent ? '' : typed.amount}
+      placeholder={permanent ? 'No end' : undefined}
+      disabled={permanent}
       onChange={(amount) => change({ ...typed, amount })}
       error={error}
       hideControls
@@ -70,10 +83,10 @@ export function DurationInput({
           <Box style={{ flex: 1, minWidth: 0 }}>{input}</Box>
           <NativeSelect
             aria-label={`Unit of ${label.toLowerCase()}`}
-            data={units.map((u) => ({ value: u, label: u }))}
+            data={[...units.map((u) => ({ value: u, label: u })), ...(allowPermanent ? [{ value: PERMANENT, label: 'Permanent' }] : [])]}
             value={typed.unit}
-            onChange={(event) => change({ ...typed, unit: event.currentTarget.value as DurationUnit })}
-            w={84}
+            onChange={(event) => changeUnit(event.currentTarget.value as Amount['unit'])}
+            w={allowPermanent ? 120 : 84}
           />
         </Group>
       )}

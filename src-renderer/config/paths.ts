@@ -5,6 +5,7 @@ export const paths = {
   networkFilters: '/network-filters',
   whitelist: '/whitelist',
   bans: '/bans',
+  banHistory: '/bans/history',
   peers: '/peers',
   peer: (id: string) => `/peers/${encodeURIComponent(id)}`,
   settings: '/settings',

@@ -4,9 +4,14 @@ export const BAN_CATEGORIES = [
   { value: 'http', label: 'Web', color: 'grape' },
   { value: 'ami', label: 'AMI', color: 'orange' },
   { value: 'iax', label: 'IAX', color: 'teal' },
+  { value: 'manual', label: 'Manual', color: 'red' },
 ] as const;
 
 export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
 
 export const categoryLabel = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
 export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
+
+/** The services of this server a manual ban can cover (all when none is chosen). */
+export const BAN_SERVICES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
+export type BanService = (typeof BAN_SERVICES)[number];

@@ -7,13 +7,14 @@ export interface BanHistoryPoint {
   http: number;
   ami: number;
   iax: number;
+  manual?: number;
 }
 
 /** Every history range shares this prefix, so one invalidation refreshes them all. */
 export const banHistoryKey = ['bans', 'history'] as const;
 const banHistoryRangeKey = (minutes: number) => [...banHistoryKey, minutes] as const;
 
-/** firewall:getBanHistory: bans in force per category, one point per minute over the last `minutes`. */
+/** firewall:getBanHistory: bans started per category, one point per minute over the last `minutes`. */
 export const getBanHistory = async (minutes: number) =>
   (await api.get<{ points?: BanHistoryPoint[] }>('firewall:getBanHistory', { minutes }))?.points ?? [];
 

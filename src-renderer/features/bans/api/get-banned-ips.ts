@@ -1,13 +1,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import type { BanService } from './categories.ts';
 
 export interface BannedIp {
+  /** An address, or the CIDR of a manual range ban. */
   ip: string;
   category: string;
   reason?: string;
   bannedAt: string | number;
   expiresAt: string | number;
-  secondsLeft: number;
+  /** Null for a permanent manual ban. */
+  secondsLeft: number | null;
+  /** Who banned it: "fail2ban" for automatic bans, the user or API key for manual ones. */
+  bannedBy?: string;
+  /** Manual bans: the services of this server that refuse it (null: all). */
+  services?: BanService[] | null;
+  permanent?: boolean;
 }
 
 export const bannedIpsKey = ['bans', 'active'] as const;

@@ -1,19 +1,22 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
+import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey, type BannedIp } from './get-banned-ips.ts';
 
-/** firewall:unbanIp: lifts every ban of that address; bouncers get `deleted` on their next poll. */
+/** After an unban: drop the lifted rows at once, then refresh the list, the chart and the history. */
+export function afterUnban(queryClient: QueryClient, ips: readonly string[]) {
+  const lifted = new Set(ips);
+  queryClient.setQueryData<BannedIp[]>(bannedIpsKey, (list) => list?.filter((ban) => !lifted.has(ban.ip)));
+  void queryClient.invalidateQueries({ queryKey: bannedIpsKey });
+  void queryClient.invalidateQueries({ queryKey: banHistoryKey });
+  void queryClient.invalidateQueries({ queryKey: banLogKey });
+}
+
+/** firewall:unbanIp: lifts every ban of that address (or a manual range ban); bouncers get `deleted` on their next poll. */
 export const unbanIp = (ip: string) => api.post<unknown>('firewall:unbanIp', { ip });
 
 export const useUnbanIp = () => {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: unbanIp,
-    onSuccess: (_answer, ip) => {
-      queryClient.setQueryData<BannedIp[]>(bannedIpsKey, (list) => list?.filter((ban) => ban.ip !== ip));
-      void queryClient.invalidateQueries({ queryKey: bannedIpsKey });
-      void queryClient.invalidateQueries({ queryKey: banHistoryKey });
-    },
-  });
+  return useMutation({ mutationFn: unbanIp, onSuccess: (_answer, ip) => afterUnban(queryClient, [ip]) });
 };

@@ -1,14 +1,17 @@
 import { BarChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
-import { useBanHistory } from '../api/get-ban-history.ts';
+import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
 import { useBannedIps } from '../api/get-banned-ips.ts';
 
-/** Dashboard card: active bans per category now, and over the recent past. */
+/** Bans a history point counts (points from before manual bans have no `manual`). */
+const startedIn = (p: BanHistoryPoint) => p.sip + p.http + p.ami + p.iax + (p.manual ?? 0);
+
+/** Dashboard card: active bans per category now, and the bans started in each recent minute. */
 export function BanSummaryCard() {
   const bans = useBannedIps();
   const [minutes, setMinutes] = useState('60');
@@ -16,23 +19,11 @@ export function BanSummaryCard() {
   const list = bans.data ?? [];
   const points = (history.data ?? []).map((p) => {
     const ms = toMillis(p.t);
-    return { ...p, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
+    return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
   });
 
-  // The last point is "now": when the live list disagrees with it, the chart is behind, so refresh it.
-  const lastPoint = history.data?.at(-1);
-  const chartTotal = lastPoint ? lastPoint.sip + lastPoint.http + lastPoint.ami + lastPoint.iax : undefined;
-  // At most one catch-up per fetch of the list, so a lasting difference cannot loop.
-  const caughtUpFor = useRef(0);
-  const { refetch: refetchHistory } = history;
-  useEffect(() => {
-    if (!bans.isSuccess || chartTotal === undefined || chartTotal === list.length || caughtUpFor.current === bans.dataUpdatedAt) return;
-    caughtUpFor.current = bans.dataUpdatedAt;
-    void refetchHistory();
-  }, [bans.isSuccess, bans.dataUpdatedAt, chartTotal, list.length, refetchHistory]);
-
   // Whole-number ticks with room above the highest point: 0, half, top.
-  const highest = Math.max(0, ...points.map((p) => p.sip + p.http + p.ami + p.iax));
+  const highest = Math.max(0, ...(history.data ?? []).map(startedIn));
   const top = Math.max(4, Math.ceil((highest * 1.25) / 2) * 2);
 
   return (
@@ -50,7 +41,7 @@ export function BanSummaryCard() {
       </Group>
       <QueryState query={bans} label="bans">
         <Stack>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          <SimpleGrid cols={{ base: 2, xs: 3, sm: 5 }}>
             {BAN_CATEGORIES.map((c) => (
               <Card key={c.value} withBorder radius="sm" padding="sm" data-testid={`ban-count-${c.value}`}>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -64,7 +55,7 @@ export function BanSummaryCard() {
           </SimpleGrid>
           <Group justify="space-between">
             <Text size="sm" fw={600} id="ban-history-title">
-              Bans in force over time
+              Bans started per minute
             </Text>
             <SegmentedControl
               size="xs"

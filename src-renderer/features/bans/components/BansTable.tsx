@@ -1,34 +1,55 @@
-import { Badge, SegmentedControl, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockOpen } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
-import { formatDateTime, formatDuration, toMillis } from '../../../lib/format.ts';
+import { formatDateTime, formatDuration, plural, toMillis } from '../../../lib/format.ts';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { BAN_CATEGORIES, categoryColor, categoryLabel } from '../api/categories.ts';
+import { BAN_CATEGORIES, BAN_SERVICES, categoryColor, categoryLabel } from '../api/categories.ts';
 import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
+import { useUnbanIps } from '../api/unban-ips.ts';
+import { BanIpModal } from './BanIpModal.tsx';
+
+const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
 /** Seconds left now: from expiresAt when given, else from the secondsLeft the list was fetched with. */
 function secondsLeft(ban: BannedIp, fetchedAt: number, now: number): number {
   const expires = toMillis(ban.expiresAt);
   if (expires !== null) return Math.max(0, (expires - now) / 1000);
-  return Math.max(0, ban.secondsLeft - (now - fetchedAt) / 1000);
+  return Math.max(0, (ban.secondsLeft ?? 0) - (now - fetchedAt) / 1000);
 }
 
-/** The active bans with a live countdown, filterable by category and address. */
-export function BansTable() {
+/** The first addresses of a selection, and how many more. */
+const listed = (ips: string[]) => (ips.length <= 8 ? ips.join(', ') : `${ips.slice(0, 8).join(', ')} and ${ips.length - 8} more`);
+
+const rowKeyOf = (ban: BannedIp) => `${ban.category}-${ban.ip}`;
+
+/** The services a manual ban covers, when not all of them. */
+const servicesText = (ban: BannedIp) => (ban.services && ban.services.length < BAN_SERVICES.length ? ban.services.join(', ') : null);
+
+/**
+ * The active bans, automatic and manual, with a live countdown ("Permanent" for bans without an
+ * end): filter by category and address, ban an address, unban one or a selection.
+ */
+export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBanClose: () => void }) {
   const bans = useBannedIps();
   const unban = useUnbanIp();
+  const unbanMany = useUnbanIps();
   const unbanning = useDialogTarget<string>();
+  const unbanningSelected = useDialogTarget<string[]>();
   const now = useNow();
   const narrow = useNarrowScreen();
   const [category, setCategory] = useState('all');
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
   // Newest first: the ban an operator is asked about is usually the latest one.
   const list = useMemo(() => [...(bans.data ?? [])].sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0)), [bans.data]);
+  // Only rows still listed count: a ban that ended since it was ticked is not unbanned again.
+  const selectedIps = [...new Set(list.filter((ban) => selected.has(rowKeyOf(ban))).map((ban) => ban.ip))];
+  const categories = [{ value: 'all', label: `All (${list.length})` }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: `${c.label} (${list.filter((b) => b.category === c.value).length})` }))];
 
   return (
     <>
@@ -37,31 +58,48 @@ export function BansTable() {
         noun="bans"
         query={bans}
         rows={list}
-        rowKey={(ban) => `${ban.category}-${ban.ip}`}
+        rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
+        minWidth={860}
         filter={(ban) => category === 'all' || ban.category === category}
-        search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''}` }}
+        search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
+        selection={{ selected, onChange: setSelected }}
         toolbar={
-          <SegmentedControl
-            aria-label="Category"
-            value={category}
-            onChange={setCategory}
-            // On a phone the five choices share the width instead of running off screen.
-            fullWidth={narrow}
-            size={narrow ? 'xs' : 'sm'}
-            w={narrow ? '100%' : undefined}
-            data={[{ value: 'all', label: `All (${list.length})` }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: `${c.label} (${list.filter((b) => b.category === c.value).length})` }))]}
-          />
+          <Group gap="sm" w={narrow ? '100%' : undefined} wrap="wrap">
+            {narrow ? (
+              // Six choices do not fit a phone's width as segments.
+              <NativeSelect aria-label="Category" value={category} onChange={(event) => setCategory(event.currentTarget.value)} data={categories} w="100%" />
+            ) : (
+              <SegmentedControl aria-label="Category" value={category} onChange={setCategory} data={categories} />
+            )}
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconLockOpen size={16} />}
+              disabled={selectedIps.length === 0}
+              onClick={() => unbanningSelected.open(selectedIps)}
+              fullWidth={narrow}
+            >
+              {selectedIps.length ? `Unban selected (${selectedIps.length})` : 'Unban selected'}
+            </Button>
+          </Group>
         }
         columns={[
           { header: 'IP address', mono: true, card: 'title', render: (ban) => ban.ip },
           {
             header: 'Category',
             render: (ban) => (
-              <Badge variant="light" color={categoryColor(ban.category)}>
-                {categoryLabel(ban.category)}
-              </Badge>
+              <Stack gap={2} align="flex-start">
+                <Badge variant="light" color={categoryColor(ban.category)}>
+                  {categoryLabel(ban.category)}
+                </Badge>
+                {servicesText(ban) && (
+                  <Text size="xs" c="dimmed">
+                    Refused on {servicesText(ban)}
+                  </Text>
+                )}
+              </Stack>
             ),
           },
           {
@@ -72,18 +110,39 @@ export function BansTable() {
               </Text>
             ),
           },
-          { header: 'Banned at', render: (ban) => formatDateTime(ban.bannedAt) },
-          { header: 'Time left', mono: true, render: (ban) => formatDuration(secondsLeft(ban, bans.dataUpdatedAt, now)) },
+          {
+            header: 'Banned',
+            render: (ban) => (
+              <>
+                <Text size="sm">{formatDateTime(ban.bannedAt)}</Text>
+                {ban.bannedBy && (
+                  <Text size="xs" c="dimmed">
+                    by {ban.bannedBy}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          {
+            header: 'Time left',
+            mono: true,
+            render: (ban) => (
+              <Text span size="sm" ff="monospace" data-testid="ban-time-left">
+                {isPermanent(ban) ? 'Permanent' : formatDuration(secondsLeft(ban, bans.dataUpdatedAt, now))}
+              </Text>
+            ),
+          },
         ]}
         actions={(ban) => [{ label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) }]}
-        empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically.' }}
+        empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.' }}
         noMatch={{ title: 'No ban matches the filter', hint: 'Clear the IP filter or pick another category.' }}
         footer={
           <Text size="xs" c="dimmed" mt="sm">
-            Refreshed every 10 seconds. Ban duration and thresholds are set in Settings.
+            Refreshed every 10 seconds. Automatic ban duration and thresholds are set in Settings.
           </Text>
         }
       />
+      <BanIpModal opened={banOpened} onClose={onBanClose} />
       <ConfirmDialog
         dialog={unbanning}
         title={(ip) => `Unban ${ip}?`}
@@ -91,6 +150,19 @@ export function BansTable() {
         confirmLabel="Unban"
         loading={unban.isPending}
         onConfirm={(ip) => unban.mutateAsync(ip).then(() => notifications.show({ color: 'teal', title: 'Unbanned', message: `${ip} is no longer banned.` }))}
+      />
+      <ConfirmDialog
+        dialog={unbanningSelected}
+        title={(ips) => `Unban ${plural(ips.length, 'address', 'addresses')}?`}
+        message={(ips) => `${listed(ips)} can reach this PBX again at once, and bouncers remove the blocks on their next poll.`}
+        confirmLabel={`Unban ${plural(unbanningSelected.target?.length ?? 0, 'address', 'addresses')}`}
+        loading={unbanMany.isPending}
+        onConfirm={(ips) =>
+          unbanMany.mutateAsync(ips).then(() => {
+            setSelected(new Set());
+            notifications.show({ color: 'teal', title: 'Unbanned', message: `${plural(ips.length, 'address is', 'addresses are')} no longer banned.` });
+          })
+        }
       />
     </>
   );

@@ -1,0 +1,154 @@
+import { Badge, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { DataTable } from '../../../components/DataTable.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
+import { BAN_CATEGORIES, categoryColor, categoryLabel } from '../api/categories.ts';
+import { useBanLog, type BanLogEntry, type BanLogState } from '../api/get-ban-log.ts';
+
+const PAGE_SIZE = 25;
+
+const STATES: { value: BanLogState; label: string; color: string }[] = [
+  { value: 'active', label: 'Active', color: 'red' },
+  { value: 'expired', label: 'Expired', color: 'gray' },
+  { value: 'lifted', label: 'Lifted', color: 'teal' },
+];
+
+const stateOf = (state: string) => STATES.find((s) => s.value === state);
+
+/** When a ban ends: its end, "Permanent" for one still in force without an end. */
+const endText = (entry: BanLogEntry) => (entry.endsAt === null ? 'Permanent' : formatDateTime(entry.endsAt));
+
+/**
+ * Every ban, newest first, searched, filtered and paged on the server: when it started and ended,
+ * who banned it and who lifted it.
+ */
+export function BanLogTable() {
+  const narrow = useNarrowScreen();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [category, setCategory] = useState('');
+  const [state, setState] = useState<'' | BanLogState>('');
+  const [offset, setOffset] = useState(0);
+  const log = useBanLog({ search: debounced, category, state, limit: PAGE_SIZE, offset });
+  const rows = log.data?.rows ?? [];
+  const total = log.data?.total ?? 0;
+  const filtered = Boolean(debounced.trim() || category || state);
+  // A new filter starts again from the first page.
+  const refilter = <V,>(set: (value: V) => void) => (value: V) => {
+    set(value);
+    setOffset(0);
+  };
+
+  return (
+    <DataTable
+      label="Ban history"
+      noun="ban history"
+      query={log}
+      rows={rows}
+      rowKey={(entry) => String(entry.id)}
+      rowLabel={(entry) => entry.ip}
+      rowTestId="ban-log-row"
+      minWidth={1040}
+      toolbar={
+        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
+          <TextInput
+            label="Search"
+            placeholder="Address or reason"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            type="search"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setOffset(0);
+            }}
+            w={narrow ? '100%' : 260}
+          />
+          <Select
+            label="Category"
+            data={[{ value: '', label: 'All categories' }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))]}
+            value={category}
+            onChange={(value) => refilter(setCategory)(value ?? '')}
+            allowDeselect={false}
+            w={narrow ? '100%' : 180}
+          />
+          <Select
+            label="State"
+            data={[{ value: '', label: 'Any state' }, ...STATES.map((s) => ({ value: s.value, label: s.label }))]}
+            value={state}
+            onChange={(value) => refilter(setState)((value ?? '') as '' | BanLogState)}
+            allowDeselect={false}
+            w={narrow ? '100%' : 160}
+          />
+        </Group>
+      }
+      columns={[
+        { header: 'Address', mono: true, card: 'title', render: (entry) => entry.ip },
+        {
+          header: 'Category',
+          render: (entry) => (
+            <Stack gap={2} align="flex-start">
+              <Badge variant="light" color={categoryColor(entry.category)}>
+                {categoryLabel(entry.category)}
+              </Badge>
+              <Text size="xs" c="dimmed" ff="monospace">
+                {entry.scenario}
+              </Text>
+            </Stack>
+          ),
+        },
+        {
+          header: 'Reason',
+          render: (entry) => (
+            <Text size="sm" c={entry.reason ? undefined : 'dimmed'}>
+              {entry.reason || '—'}
+            </Text>
+          ),
+        },
+        { header: 'Start', render: (entry) => formatDateTime(entry.bannedAt) },
+        { header: 'End', render: (entry) => endText(entry) },
+        {
+          header: 'State',
+          render: (entry) => (
+            <Badge variant="light" color={stateOf(entry.state)?.color ?? 'gray'}>
+              {stateOf(entry.state)?.label ?? entry.state}
+            </Badge>
+          ),
+        },
+        { header: 'Banned by', render: (entry) => entry.bannedBy || '—' },
+        {
+          header: 'Lifted by',
+          render: (entry) => (
+            <Text size="sm" c={entry.liftedBy ? undefined : 'dimmed'}>
+              {entry.liftedBy ?? '—'}
+            </Text>
+          ),
+        },
+      ]}
+      empty={
+        filtered
+          ? { title: 'No ban matches the filters', hint: 'Change the search, the category or the state.' }
+          : { title: 'No bans yet', hint: 'Every ban, automatic or manual, is recorded here with its end and who lifted it.' }
+      }
+      footer={
+        total > 0 && (
+          <Group justify="space-between" mt="md" gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {offset + 1}–{Math.min(offset + rows.length, total)} of {total}
+            </Text>
+            <Group gap="xs">
+              <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} />} disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                Previous
+              </Button>
+              <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} />} disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                Next
+              </Button>
+            </Group>
+          </Group>
+        )
+      }
+    />
+  );
+}
