@@ -3,6 +3,7 @@ import { ApiKeysTable } from '../../features/api-keys/components/ApiKeysTable.ts
 import { useNetworkFilters } from '../../features/network-filters/api/get-filters.ts';
 import { NetworkFilterSelect } from '../../features/network-filters/components/NetworkFilterSelect.tsx';
 import { withHost } from '../../features/api-keys/api/bouncer-config.ts';
+import { useCertificate } from '../../features/system/api/get-certificate.ts';
 import { useSystemInfo, type SystemInfo } from '../../features/system/api/get-system-info.ts';
 
 /**
@@ -20,6 +21,8 @@ function bouncerApiUrls(info: SystemInfo | undefined): string[] {
 export function ApiKeysRoute() {
   const filters = useNetworkFilters();
   const info = useSystemInfo();
+  const certificate = useCertificate();
+  const pinned = certificate.data?.enabled && certificate.data.fingerprint256 ? { fingerprint256: certificate.data.fingerprint256, pem: certificate.data.pem } : null;
   const describeFilter = (id: string) => {
     if (id === 'none') return 'Any address';
     if (id === 'localhost') return 'This computer only';
@@ -32,7 +35,7 @@ export function ApiKeysRoute() {
         title="API keys"
         description="Keys for bouncers and scripts. Bind each bouncer key to a filter that admits only its host, so a leaked key is useless elsewhere."
       />
-      <ApiKeysTable filterField={(props) => <NetworkFilterSelect {...props} />} describeFilter={describeFilter} bouncerApiUrls={bouncerApiUrls(info.data)} />
+      <ApiKeysTable filterField={(props) => <NetworkFilterSelect {...props} />} describeFilter={describeFilter} bouncerApiUrls={bouncerApiUrls(info.data)} certificate={pinned} />
     </>
   );
 }

@@ -5,6 +5,34 @@
  */
 export type FirewallBackend = 'iptables' | 'nftables';
 
+/** The client a key's configuration is written for: crowdsec-firewall-bouncer, the custom bouncer, or curl. */
+export type BouncerClient = 'firewall' | 'custom' | 'curl';
+
+/** Where the configurations expect this server's certificate (PEM) on the bouncer host. */
+export const CA_CERT_PATH = '/etc/crowdsec/bouncers/pbx.pem';
+
+/** Where the custom bouncer's Debian package reads its configuration (its unit passes -c with it). */
+export const CUSTOM_BOUNCER_CONFIG_PATH = '/etc/crowdsec/bouncers/crowdsec-custom-bouncer.yaml';
+
+/** The custom bouncer's poll interval, and how long it remembers a decision it already ran the script for. */
+export const CUSTOM_UPDATE_FREQUENCY = '10s';
+export const CUSTOM_CACHE_RETENTION = '1h';
+
+/**
+ * How the client checks the server over HTTPS: `pinned` when this server's certificate is known (it
+ * is saved as CA_CERT_PATH), else no check. Nothing to do over HTTP.
+ */
+export interface TlsTrust {
+  pinned: boolean;
+}
+
+/** The TLS lines of a bouncer YAML for `apiUrl`. */
+function tlsLines(apiUrl: string, trust: TlsTrust): string[] {
+  if (!apiUrl.startsWith('https:')) return ['insecure_skip_verify: false'];
+  if (trust.pinned) return [`# This server's certificate, as downloaded from the key dialog (check its SHA-256 fingerprint).`, `ca_cert_path: ${CA_CERT_PATH}`, 'insecure_skip_verify: false'];
+  return ['# The certificate is not known here: nothing is checked. Prefer ca_cert_path with its PEM.', 'insecure_skip_verify: true'];
+}
+
 /** What the server expands for nftables-mode keys (`expand_ranges`); wider ranges stay ranges. */
 export const EXPAND_LIMIT = { ipv4: '/16', ipv6: '/112' } as const;
 
@@ -46,8 +74,7 @@ const BACKEND_SECTION: Record<FirewallBackend, string[]> = {
  * A ready-to-paste crowdsec-firewall-bouncer configuration for this server and key, with the key
  * names of the Debian package's /etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml.
  */
-export function bouncerYaml(apiUrl: string, apiKey: string, backend: FirewallBackend): string {
-  const https = apiUrl.startsWith('https:');
+export function bouncerYaml(apiUrl: string, apiKey: string, backend: FirewallBackend, trust: TlsTrust = { pinned: false }): string {
   return [
     `# crowdsec-firewall-bouncer, ${backend} mode, for the PBX firewall export.`,
     '# Debian: save it as',
@@ -64,9 +91,7 @@ export function bouncerYaml(apiUrl: string, apiKey: string, backend: FirewallBac
     'log_level: info',
     `api_url: ${apiUrl}`,
     `api_key: ${apiKey}`,
-    ...(https
-      ? ['# Self-signed PBX certificate: pin it with ca_cert_path, or skip checks.', 'insecure_skip_verify: true']
-      : ['insecure_skip_verify: false']),
+    ...tlsLines(apiUrl, trust),
     'disable_ipv6: false',
     'deny_action: DROP',
     'deny_log: false',
@@ -75,6 +100,55 @@ export function bouncerYaml(apiUrl: string, apiKey: string, backend: FirewallBac
     ...BACKEND_SECTION[backend],
     '',
   ].join('\n');
+}
+
+/**
+ * A ready crowdsec-custom-bouncer configuration (key names of the Debian package's own file): the
+ * script at bin_path is run as `add|del <value> <seconds> <scenario> <json>` for each decision.
+ */
+export function customBouncerYaml(apiUrl: string, apiKey: string, trust: TlsTrust = { pinned: false }): string {
+  return [
+    '# crowdsec-custom-bouncer for the PBX firewall export.',
+    '# Debian: save it as',
+    `#   ${CUSTOM_BOUNCER_CONFIG_PATH}`,
+    '# with bin_path set to your script, then run',
+    '#   systemctl restart crowdsec-custom-bouncer',
+    '# Script arguments: add|del <value> <seconds> <scenario> <json>',
+    'bin_path: /usr/local/bin/pbx-ban.sh',
+    'feed_via_stdin: false',
+    'total_retries: 0',
+    'scenarios_containing: []',
+    'scenarios_not_containing: []',
+    'origins: []',
+    'piddir: /var/run/',
+    `update_frequency: ${CUSTOM_UPDATE_FREQUENCY}`,
+    '# Every active ban comes back in each poll; the bouncer re-runs the',
+    '# script for one it has not seen within cache_retention_duration.',
+    '# Far above update_frequency, the script runs once per ban, not on',
+    '# every poll (a lifted ban still gets its del at once).',
+    `cache_retention_duration: ${CUSTOM_CACHE_RETENTION}`,
+    '# Sends systemd the ready signal its unit (Type=notify) waits for.',
+    'daemonize: true',
+    'log_mode: file',
+    'log_dir: /var/log/',
+    'log_level: info',
+    `api_url: ${apiUrl}`,
+    `api_key: ${apiKey}`,
+    ...tlsLines(apiUrl, trust),
+    'prometheus:',
+    '  enabled: false',
+    '',
+  ].join('\n');
+}
+
+/** Single-quoted for a POSIX shell. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** One curl line that asks for the whole decision stream with this key: the quickest check from the bouncer host. */
+export function curlCheck(apiUrl: string, apiKey: string, trust: TlsTrust = { pinned: false }): string {
+  const tls = !apiUrl.startsWith('https:') ? '' : trust.pinned ? `--cacert ${CA_CERT_PATH} ` : '--insecure ';
+  const base = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
+  return `curl -sS ${tls}-H ${shellQuote(`X-Api-Key: ${apiKey}`)} ${shellQuote(`${base}v1/decisions/stream?startup=true`)}`;
 }
 
 /** The host as a URL would carry it (IPv6 in brackets, names lower-cased), or null when it is not one. */

@@ -45,3 +45,10 @@ export function allowedPathsOf(key: Pick<ApiKey, 'allowed_paths'>): Record<strin
   }
   return key.allowed_paths ?? {};
 }
+
+/** The HTTPS certificate bouncers pin (from system:getCertificate, supplied by the app). */
+export interface ServerCertificate {
+  fingerprint256: string;
+  /** The certificate in PEM, when the server gives it (offered as a download). */
+  pem?: string | null;
+}

@@ -11,9 +11,10 @@ import { useNow } from '../../../lib/use-now.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { useApiKeys } from '../api/get-api-keys.ts';
 import { useRevokeApiKey } from '../api/revoke-api-key.ts';
-import { allowedPathsOf, BOUNCER_PRESET, type ApiKey, type IssuedKey } from '../api/types.ts';
+import { allowedPathsOf, BOUNCER_PRESET, type ApiKey, type IssuedKey, type ServerCertificate } from '../api/types.ts';
 import { CreateApiKeyModal, type FilterField } from './CreateApiKeyModal.tsx';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import type { FirewallBackend } from '../api/bouncer-config.ts';
 
 const isBouncerKey = (key: ApiKey) => {
   const paths = allowedPathsOf(key);
@@ -42,7 +43,18 @@ function AccessCell({ apiKey }: { apiKey: ApiKey }) {
 }
 
 /** API keys with their access, binding and last use; create, revoke and delete. */
-export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { filterField: FilterField; describeFilter: (id: string) => string; bouncerApiUrls: string[] }) {
+export function ApiKeysTable({
+  filterField,
+  describeFilter,
+  bouncerApiUrls,
+  certificate,
+}: {
+  filterField: FilterField;
+  describeFilter: (id: string) => string;
+  bouncerApiUrls: string[];
+  /** This server's HTTPS certificate, pinned by the configurations shown with a new key. */
+  certificate?: ServerCertificate | null;
+}) {
   const keys = useApiKeys();
   const revoke = useRevokeApiKey();
   const remove = useDeleteApiKey();
@@ -50,7 +62,7 @@ export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { 
   const deleting = useDialogTarget<ApiKey>();
   const now = useNow(5000);
   const [createOpened, createModal] = useDisclosure(false);
-  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean } | null>(null);
+  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; backend: FirewallBackend } | null>(null);
 
   return (
     <>
@@ -129,7 +141,7 @@ export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { 
           ),
         }}
       />
-      <CreateApiKeyModal opened={createOpened} onClose={createModal.close} filterField={filterField} bouncerApiUrls={bouncerApiUrls} />
+      <CreateApiKeyModal opened={createOpened} onClose={createModal.close} filterField={filterField} bouncerApiUrls={bouncerApiUrls} certificate={certificate} />
       <ConfirmDialog
         dialog={revoking}
         title={(key) => `Revoke “${key.description}”?`}
@@ -138,7 +150,8 @@ export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { 
         }
         confirmLabel="Revoke key"
         loading={revoke.isPending}
-        onConfirm={(key) => revoke.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key) }))}
+        // The replacement keeps the record's options: an expand_ranges key is an nftables bouncer's.
+        onConfirm={(key) => revoke.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables' }))}
       />
       <ConfirmDialog
         dialog={deleting}
@@ -151,7 +164,7 @@ export function ApiKeysTable({ filterField, describeFilter, bouncerApiUrls }: { 
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key revoked: replacement key" size="lg" centered closeOnClickOutside={false}>
         {reissued && (
           <Stack>
-            <IssuedKeyPanel apiKey={reissued.issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={reissued.forBouncer} />
+            <IssuedKeyPanel apiKey={reissued.issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={reissued.forBouncer} backend={reissued.backend} certificate={certificate} />
             <Group justify="flex-end">
               <Button onClick={() => setReissued(null)}>Done</Button>
             </Group>

@@ -1,16 +1,20 @@
-import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Modal, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { FormError } from '../../../components/FormError.tsx';
+import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
-import { EXPAND_LIMIT, type FirewallBackend } from '../api/bouncer-config.ts';
+import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
-import { BOUNCER_PRESET, type IssuedKey, type Permission } from '../api/types.ts';
+import { BOUNCER_PRESET, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
 type Preset = 'bouncer' | 'custom';
+/** The bouncer the key is for: the firewall bouncer in either mode, or the custom bouncer. */
+type BouncerSetup = 'iptables' | 'nftables' | 'custom-bouncer';
 interface PathRow {
   path: string;
   permission: Permission;
@@ -60,10 +64,10 @@ function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[];
   );
 }
 
-/** The bouncer's firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
-function BackendChoice({ value, onChange, error }: { value: FirewallBackend; onChange: (value: FirewallBackend) => void; error?: string }) {
+/** The bouncer and its firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
+function BackendChoice({ value, onChange, error }: { value: BouncerSetup; onChange: (value: BouncerSetup) => void; error?: string }) {
   return (
-    <Radio.Group label="Firewall backend on the bouncer host" value={value} onChange={(v) => onChange(v as FirewallBackend)} error={error}>
+    <Radio.Group label="Bouncer on the bouncer host" value={value} onChange={(v) => onChange(v as BouncerSetup)} error={error}>
       <Stack gap="xs" mt={6}>
         <Radio value="iptables" label="iptables + ipset (recommended)" description="Blocked networks of any size are enforced." />
         <Radio
@@ -71,17 +75,34 @@ function BackendChoice({ value, onChange, error }: { value: FirewallBackend; onC
           label="nftables"
           description={`The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single addresses. Wider networks are only enforced in iptables mode.`}
         />
+        <Radio
+          value="custom-bouncer"
+          label="crowdsec-custom-bouncer (your script)"
+          description={`Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers applied bans for ${CUSTOM_CACHE_RETENTION}.`}
+        />
       </Stack>
     </Radio.Group>
   );
 }
 
 /** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
-export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls }: { opened: boolean; onClose: () => void; filterField: FilterField; bouncerApiUrls: string[] }) {
+export function CreateApiKeyModal({
+  opened,
+  onClose,
+  filterField,
+  bouncerApiUrls,
+  certificate,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  filterField: FilterField;
+  bouncerApiUrls: string[];
+  certificate?: ServerCertificate | null;
+}) {
   const create = useCreateApiKey();
   const [description, setDescription] = useState('');
   const [preset, setPreset] = useState<Preset>('bouncer');
-  const [backend, setBackend] = useState<FirewallBackend>('iptables');
+  const [backend, setBackend] = useState<BouncerSetup>('iptables');
   const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
   const [fullPermissions, setFullPermissions] = useState(false);
   const [filterId, setFilterId] = useState('none');
@@ -127,7 +148,14 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
     <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued} transitionProps={{ onExited: () => setIssued(null) }}>
       {issued ? (
         <Stack>
-          <IssuedKeyPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={preset === 'bouncer'} backend={backend} />
+          <IssuedKeyPanel
+            apiKey={issued.key}
+            bouncerApiUrls={bouncerApiUrls}
+            forBouncer={preset === 'bouncer'}
+            backend={backend === 'nftables' ? 'nftables' : 'iptables'}
+            client={backend === 'custom-bouncer' ? 'custom' : 'firewall'}
+            certificate={certificate}
+          />
           <Group justify="flex-end">
             <Button onClick={onClose}>I have copied it</Button>
           </Group>
@@ -162,19 +190,8 @@ export function CreateApiKeyModal({ opened, onClose, filterField, bouncerApiUrls
               </Stack>
             )}
             {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
-            {errors.other.length > 0 && (
-              <Alert color="red" variant="light" role="alert">
-                {errors.other.join(' ')}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create key
-              </Button>
-            </Group>
+            <FormError messages={errors.other} />
+            <ModalFooter onCancel={onClose} submitLabel="Create key" loading={create.isPending} />
           </Stack>
         </form>
       )}

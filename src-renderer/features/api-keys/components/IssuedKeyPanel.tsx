@@ -1,35 +1,108 @@
-import { Alert, Code, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Alert, Button, Code, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
-import { BOUNCER_CONFIG_PATH, bouncerYaml, EXPAND_LIMIT, hostProblem, withHost, type FirewallBackend } from '../api/bouncer-config.ts';
+import {
+  BOUNCER_CONFIG_PATH,
+  bouncerYaml,
+  CA_CERT_PATH,
+  curlCheck,
+  CUSTOM_BOUNCER_CONFIG_PATH,
+  customBouncerYaml,
+  EXPAND_LIMIT,
+  hostProblem,
+  withHost,
+  type BouncerClient,
+  type FirewallBackend,
+} from '../api/bouncer-config.ts';
+import type { ServerCertificate } from '../api/types.ts';
 
 /** The Select value that asks for a host typed by the operator. */
 const OTHER_HOST = 'other-host';
 
+/** Saves this server's certificate as pbx.pem, the name the configurations expect. */
+function downloadPem(pem: string) {
+  const url = URL.createObjectURL(new Blob([pem], { type: 'application/x-pem-file' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'pbx.pem';
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Over HTTPS: the certificate the configurations pin, to download (or fetch) and check by its fingerprint. */
+function CertificatePin({ certificate, apiUrl }: { certificate: ServerCertificate; apiUrl: string }) {
+  const url = new URL(apiUrl);
+  const servername = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return (
+    <Stack gap={4} data-testid="certificate-pin">
+      <Text size="sm" fw={600}>
+        This server’s certificate
+      </Text>
+      <Text size="xs" c="dimmed">
+        The configuration checks the server against it: save it on the bouncer host as <Code>{CA_CERT_PATH}</Code> and compare its SHA-256 fingerprint.
+      </Text>
+      {certificate.pem ? (
+        <Group>
+          <Button variant="light" size="xs" leftSection={<IconDownload size={14} />} onClick={() => downloadPem(certificate.pem!)}>
+            Download certificate (PEM)
+          </Button>
+        </Group>
+      ) : (
+        <CopyBlock
+          value={`openssl s_client -connect ${url.hostname}:${url.port || '443'} -servername ${servername} </dev/null 2>/dev/null | openssl x509 > ${CA_CERT_PATH}`}
+          label="command that saves the certificate"
+          block
+        />
+      )}
+      <Text size="xs" c="dimmed">
+        SHA-256 fingerprint
+      </Text>
+      <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid="certificate-fingerprint">
+        {certificate.fingerprint256}
+      </Code>
+    </Stack>
+  );
+}
+
 /**
- * The new key, shown this once, with the bouncer configuration that uses it. `backend` is the one
- * chosen when the key was created; without it (a revoked key's replacement) the configuration is
- * for iptables mode, which enforces every decision whatever the key's options.
+ * The new key, shown this once, with ready configurations that use it: crowdsec-firewall-bouncer
+ * (for the `backend` chosen when the key was created, or derived from its expand_ranges), the custom
+ * bouncer, or a curl check. Over HTTPS they pin `certificate` when it is known.
  */
 export function IssuedKeyPanel({
   apiKey,
   bouncerApiUrls,
   forBouncer,
   backend = 'iptables',
+  client: initialClient = 'firewall',
+  certificate,
 }: {
   apiKey: string;
   bouncerApiUrls: string[];
   forBouncer: boolean;
   backend?: FirewallBackend;
+  client?: BouncerClient;
+  certificate?: ServerCertificate | null;
 }) {
   const urls = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
   const first = urls[0] ?? '';
   const [choice, setChoice] = useState(first);
+  const [client, setClient] = useState<BouncerClient>(initialClient);
   const [otherHost, setOtherHost] = useState('');
   const [otherTouched, setOtherTouched] = useState(false);
   const apiUrl = choice === OTHER_HOST ? withHost(first, otherHost) : choice;
   const otherError = choice === OTHER_HOST && (otherTouched || otherHost.trim()) ? hostProblem(otherHost) : null;
+  const https = apiUrl?.startsWith('https:') ?? false;
+  const trust = { pinned: https && Boolean(certificate?.fingerprint256) };
+
+  const configuration = apiUrl
+    ? {
+        firewall: { value: bouncerYaml(apiUrl, apiKey, backend, trust), label: 'bouncer configuration', title: `crowdsec-firewall-bouncer configuration (${backend} mode)` },
+        custom: { value: customBouncerYaml(apiUrl, apiKey, trust), label: 'custom bouncer configuration', title: 'crowdsec-custom-bouncer configuration' },
+        curl: { value: curlCheck(apiUrl, apiKey, trust), label: 'curl check', title: 'Check the key from the bouncer host' },
+      }[client]
+    : null;
 
   return (
     <Stack data-testid="issued-key">
@@ -64,28 +137,55 @@ export function IssuedKeyPanel({
               data-autofocus
             />
           )}
+          <SegmentedControl
+            aria-label="Configuration for"
+            value={client}
+            onChange={(value) => setClient(value as BouncerClient)}
+            fullWidth
+            data={[
+              { value: 'firewall', label: 'Firewall bouncer' },
+              { value: 'custom', label: 'Custom bouncer' },
+              { value: 'curl', label: 'curl check' },
+            ]}
+          />
           <div>
-            <Text size="sm" fw={600} mb={4}>
-              crowdsec-firewall-bouncer configuration ({backend} mode)
-            </Text>
-            {apiUrl ? (
-              <CopyBlock value={bouncerYaml(apiUrl, apiKey, backend)} label="bouncer configuration" block />
+            {configuration ? (
+              <>
+                <Text size="sm" fw={600} mb={4}>
+                  {configuration.title}
+                </Text>
+                <CopyBlock value={configuration.value} label={configuration.label} block />
+              </>
             ) : (
               <Text size="sm" c="dimmed">
                 Enter the host above to see the configuration.
               </Text>
             )}
-            <Text size="xs" c="dimmed" mt={4}>
-              On the firewall host (Debian package), save it as <Code>{BOUNCER_CONFIG_PATH}</Code>, which overrides the package’s own file, then run{' '}
-              <Code>systemctl restart crowdsec-firewall-bouncer</Code>.
-            </Text>
-            {backend === 'nftables' && (
+            {client === 'firewall' && (
+              <Text size="xs" c="dimmed" mt={4}>
+                On the firewall host (Debian package), save it as <Code>{BOUNCER_CONFIG_PATH}</Code>, which overrides the package’s own file, then run{' '}
+                <Code>systemctl restart crowdsec-firewall-bouncer</Code>.
+              </Text>
+            )}
+            {client === 'firewall' && backend === 'nftables' && (
               <Text size="xs" c="dimmed" mt={4}>
                 nftables mode: blocked networks up to {EXPAND_LIMIT.ipv4} (IPv4) and {EXPAND_LIMIT.ipv6} (IPv6) reach this bouncer as single addresses; wider
                 networks are only enforced by a bouncer in iptables mode.
               </Text>
             )}
+            {client === 'custom' && (
+              <Text size="xs" c="dimmed" mt={4}>
+                Save it as <Code>{CUSTOM_BOUNCER_CONFIG_PATH}</Code>, point <Code>bin_path</Code> at your script, then run <Code>systemctl restart crowdsec-custom-bouncer</Code>.
+                The script is run once per decision (<Code>add</Code> when a ban starts, <Code>del</Code> when it ends), not on every poll.
+              </Text>
+            )}
+            {client === 'curl' && (
+              <Text size="xs" c="dimmed" mt={4}>
+                Run it on the bouncer host: a JSON answer with <Code>new</Code> and <Code>deleted</Code> lists means the key, its network filter and the address work.
+              </Text>
+            )}
           </div>
+          {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
         </>
       )}
     </Stack>

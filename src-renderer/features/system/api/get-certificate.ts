@@ -5,6 +5,8 @@ export interface CertificateInfo {
   enabled: boolean;
   port: number | null;
   fingerprint256: string | null;
+  /** The certificate in PEM, for bouncers to pin (when the server gives it). */
+  pem?: string | null;
   subject: string | null;
   validTo: string | null;
   source?: 'self-signed' | 'configured' | null;
