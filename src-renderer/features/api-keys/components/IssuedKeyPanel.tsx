@@ -137,6 +137,8 @@ export function IssuedKeyPanel({
               data-autofocus
             />
           )}
+          {/* First the certificate to save on the bouncer host, then the configuration that points at it. */}
+          {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
           <SegmentedControl
             aria-label="Configuration for"
             value={client}
@@ -185,7 +187,6 @@ export function IssuedKeyPanel({
               </Text>
             )}
           </div>
-          {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
         </>
       )}
     </Stack>

@@ -117,7 +117,15 @@ export function BanLogTable() {
             </Badge>
           ),
         },
-        { header: 'Banned by', render: (entry) => entry.bannedBy || '—' },
+        {
+          header: 'Banned by',
+          // Automatic bans name nobody: they come from the failure thresholds (Settings).
+          render: (entry) => (
+            <Text size="sm" c={entry.bannedBy ? undefined : 'dimmed'}>
+              {entry.bannedBy || 'Automatic'}
+            </Text>
+          ),
+        },
         {
           header: 'Lifted by',
           render: (entry) => (

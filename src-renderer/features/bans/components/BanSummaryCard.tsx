@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { toMillis } from '../../../lib/format.ts';
@@ -21,6 +21,17 @@ export function BanSummaryCard() {
     const ms = toMillis(p.t);
     return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
   });
+
+  // A ban in the live list that started after the chart was fetched is missing from it: refresh the
+  // chart, at most once per fetch of the list so a clock difference cannot loop.
+  const newestStart = Math.max(0, ...list.map((b) => toMillis(b.bannedAt) ?? 0));
+  const caughtUpFor = useRef(0);
+  const { refetch: refetchHistory, dataUpdatedAt: chartFetchedAt } = history;
+  useEffect(() => {
+    if (!bans.isSuccess || !history.isSuccess || newestStart <= chartFetchedAt || caughtUpFor.current === bans.dataUpdatedAt) return;
+    caughtUpFor.current = bans.dataUpdatedAt;
+    void refetchHistory();
+  }, [bans.isSuccess, bans.dataUpdatedAt, history.isSuccess, newestStart, chartFetchedAt, refetchHistory]);
 
   // Whole-number ticks with room above the highest point: 0, half, top.
   const highest = Math.max(0, ...(history.data ?? []).map(startedIn));
