@@ -47,7 +47,19 @@ const SCREENS: Screen[] = [
     ],
   },
   { name: 'whitelist', path: '/whitelist', heading: 'Whitelist', ready: '198.51.100.7' },
-  { name: 'bans', path: '/bans', heading: 'Bans', ready: '127.0.0.3', rowTestId: 'ban-row', dialogs: [{ button: 'Unban 127.0.0.3', name: 'unban' }] },
+  {
+    name: 'bans',
+    path: '/bans',
+    heading: 'Bans',
+    ready: '100.64.0.9',
+    rowTestId: 'ban-row',
+    dialogs: [
+      { button: 'Unban 127.0.0.3', name: 'unban' },
+      { button: 'Ban an address', name: 'ban-address' },
+    ],
+  },
+  // History rows have no actions; the address of the manual ban shows its data has loaded.
+  { name: 'ban-history', path: '/bans/history', heading: 'Ban history', ready: '100.64.0.9' },
   { name: 'peers', path: '/peers', heading: 'Peers', ready: 'User 201', rowTestId: 'extension-row' },
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
@@ -106,7 +118,9 @@ describe('console: every screen is accessible and fits desktop and phone widths'
       const failed = await server.call(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong-password' }, localAddress: address });
       assert.equal(failed.status, 401, failed.text);
     }
-    await eventually(async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length, (n) => n >= 2, 'two bans');
+    // A manual ban for good, with a reason and some services: "Permanent", "Manual" and "Refused on" on screen.
+    await expectCreated(server, 'firewall:banIp', { ip: '100.64.0.9', duration: 'permanent', reason: 'Toll fraud from this carrier-grade NAT', services: ['SIP', 'IAX'] });
+    await eventually(async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length, (n) => n >= 3, 'three bans');
     browser = await launchConsoleBrowser();
   });
 

@@ -152,8 +152,8 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await openScreen(page, 'Bans');
     const row = await visible(page.getByTestId('ban-row').filter({ hasText: '127.0.0.2' }));
     assert.match(await row.innerText(), /\bweb\b/i);
-    const first = await row.locator('td').nth(4).innerText();
-    const later = await eventually(() => row.locator('td').nth(4).innerText(), (text) => text !== first, 'the countdown to tick');
+    const first = await row.getByTestId('ban-time-left').innerText();
+    const later = await eventually(() => row.getByTestId('ban-time-left').innerText(), (text) => text !== first, 'the countdown to tick');
     assert.notEqual(later, first);
     // Filters: another category hides it, the IP filter keeps it.
     await page.getByText(/^SIP \(\d+\)$/).click();
@@ -234,5 +234,18 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.equal(values.length, 256);
     assert.ok(values.every((d) => d.scope === 'Ip' && !d.value.includes('/')));
     await server.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
+
+    // Its replacement after a revoke keeps the record's backend: the configuration is for nftables mode.
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw2 (nftables)' }).click();
+    await page.getByRole('menuitem', { name: 'Revoke…' }).click();
+    await page.getByRole('dialog', { name: /Revoke/ }).getByRole('button', { name: 'Revoke key' }).click();
+    const issued = await visible(page.getByTestId('issued-key'));
+    const replacement = (await issued.locator('code').first().innerText()).trim();
+    await visible(issued.getByText('crowdsec-firewall-bouncer configuration (nftables mode)'));
+    await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
+    const reissued = await eventually(() => readClipboard(page), (text) => text.includes(`api_key: ${replacement}`), 'the replacement configuration');
+    assert.match(reissued, /^mode: nftables$/m);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 });

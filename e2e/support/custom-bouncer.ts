@@ -42,19 +42,11 @@ export interface RunningBouncer {
  * script appends each add/del to a file the test reads.
  */
 export function startCustomBouncer(apiUrl: string, apiKey: string, options: BouncerOptions = {}): RunningBouncer {
-  if (!existsSync(CUSTOM_BOUNCER)) {
-    throw new Error(`crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`);
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));
-  const callsFile = join(dir, 'calls.log');
-  const script = join(dir, 'record.sh');
-  writeFileSync(callsFile, '');
-  writeFileSync(script, `#!/bin/sh\necho "$@" >> "${callsFile}"\n`);
-  chmodSync(script, 0o755);
+  const { dir, callsFile, script } = workDir();
   // Keys as in the package's /etc/crowdsec/bouncers/crowdsec-custom-bouncer.yaml.
-  const config = join(dir, 'bouncer.yaml');
-  writeFileSync(
-    config,
+  return run(
+    dir,
+    callsFile,
     [
       `bin_path: ${script}`,
       'feed_via_stdin: false',
@@ -77,10 +69,50 @@ export function startCustomBouncer(apiUrl: string, apiKey: string, options: Boun
       '',
     ].join('\n'),
   );
-  let output = '';
+}
+
+/**
+ * Runs the real `crowdsec-custom-bouncer` with a configuration as the console gives it: only its
+ * file paths change (bin_path to the recording script, piddir, and log_dir to a temporary folder,
+ * and ca_cert_path to `caCertPath` when given).
+ */
+export function startCustomBouncerWithConfig(yaml: string, paths: { caCertPath?: string } = {}): RunningBouncer {
+  const { dir, callsFile, script } = workDir();
+  const withPaths = (key: string, value: string) => (text: string) => {
+    const line = new RegExp(`^${key}:.*$`, 'm');
+    if (!line.test(text)) throw new Error(`The configuration has no ${key}:\n${text}`);
+    return text.replace(line, `${key}: ${value}`);
+  };
+  const changes = [withPaths('bin_path', script), withPaths('piddir', `${dir}/`), withPaths('log_dir', `${dir}/`)];
+  if (paths.caCertPath) changes.push(withPaths('ca_cert_path', paths.caCertPath));
+  const config = changes.reduce((text, change) => change(text), yaml);
+  return run(dir, callsFile, config);
+}
+
+/** A temporary folder with an empty calls file and the script that appends each call to it. */
+function workDir() {
+  if (!existsSync(CUSTOM_BOUNCER)) {
+    throw new Error(`crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));
+  const callsFile = join(dir, 'calls.log');
+  const script = join(dir, 'record.sh');
+  writeFileSync(callsFile, '');
+  writeFileSync(script, `#!/bin/sh\necho "$@" >> "${callsFile}"\n`);
+  chmodSync(script, 0o755);
+  return { dir, callsFile, script };
+}
+
+function run(dir: string, callsFile: string, configText: string): RunningBouncer {
+  const config = join(dir, 'bouncer.yaml');
+  writeFileSync(config, configText);
+  let stdio = '';
   const child: ChildProcess = spawn(CUSTOM_BOUNCER, ['-c', config], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout?.on('data', (d: Buffer) => (stdio += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stdio += d.toString()));
+  // With log_mode: file the bouncer writes its log in log_dir instead of stdout.
+  const logFile = join(dir, 'crowdsec-custom-bouncer.log');
+  const output = () => stdio + (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
 
   const calls = (): BouncerCall[] =>
     readFileSync(callsFile, 'utf8')
@@ -94,12 +126,12 @@ export function startCustomBouncer(apiUrl: string, apiKey: string, options: Boun
 
   return {
     calls,
-    log: () => output,
+    log: output,
     async waitFor(action, value, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!calls().some((c) => c.action === action && c.value === value)) {
         if (Date.now() > deadline || exited()) {
-          throw new Error(`The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output.slice(-3000)}`);
+          throw new Error(`The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output().slice(-3000)}`);
         }
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -110,7 +142,7 @@ export function startCustomBouncer(apiUrl: string, apiKey: string, options: Boun
         const hit = calls().find((c) => pattern.test(c.line));
         if (hit) return hit.line;
         if (Date.now() > deadline || exited()) {
-          throw new Error(`No bouncer call matched ${pattern}. Calls:\n${calls().map((c) => c.line).join('\n')}\nBouncer log:\n${output.slice(-3000)}`);
+          throw new Error(`No bouncer call matched ${pattern}. Calls:\n${calls().map((c) => c.line).join('\n')}\nBouncer log:\n${output().slice(-3000)}`);
         }
         await new Promise((r) => setTimeout(r, 100));
       }
