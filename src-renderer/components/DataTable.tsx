@@ -160,7 +160,7 @@ export function DataTable<T>({
         </Table.Thead>
         <Table.Tbody>
           {shown.map((row) => (
-            <Table.Tr key={rowKey(row)} data-testid={rowTestId} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+            <Table.Tr key={rowKey(row)} data-testid={rowTestId}>
               {selection && <Table.Td>{rowCheckbox(row)}</Table.Td>}
               {columns.map((c) => (
                 <Table.Td key={c.header} ff={c.mono ? 'monospace' : undefined}>
