@@ -1,12 +1,13 @@
-import { Badge, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
-import { BAN_CATEGORIES, categoryColor, categoryLabel } from '../api/categories.ts';
+import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanLog, type BanLogEntry, type BanLogState } from '../api/get-ban-log.ts';
+import { CategoryBadge, WholeBadge } from './CategoryBadge.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -90,9 +91,7 @@ export function BanLogTable() {
           header: 'Category',
           render: (entry) => (
             <Stack gap={2} align="flex-start">
-              <Badge variant="light" color={categoryColor(entry.category)}>
-                {categoryLabel(entry.category)}
-              </Badge>
+              <CategoryBadge category={entry.category} />
               <Text size="xs" c="dimmed" ff="monospace">
                 {entry.scenario}
               </Text>
@@ -112,9 +111,9 @@ export function BanLogTable() {
         {
           header: 'State',
           render: (entry) => (
-            <Badge variant="light" color={stateOf(entry.state)?.color ?? 'gray'}>
+            <WholeBadge color={stateOf(entry.state)?.color ?? 'gray'}>
               {stateOf(entry.state)?.label ?? entry.state}
-            </Badge>
+            </WholeBadge>
           ),
         },
         {

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockOpen } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -8,11 +8,12 @@ import { formatDateTime, formatDuration, plural, toMillis } from '../../../lib/f
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { BAN_CATEGORIES, BAN_SERVICES, categoryColor, categoryLabel } from '../api/categories.ts';
+import { BAN_CATEGORIES, BAN_SERVICES } from '../api/categories.ts';
 import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
+import { CategoryBadge } from './CategoryBadge.tsx';
 
 const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
@@ -91,9 +92,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
             header: 'Category',
             render: (ban) => (
               <Stack gap={2} align="flex-start">
-                <Badge variant="light" color={categoryColor(ban.category)}>
-                  {categoryLabel(ban.category)}
-                </Badge>
+                <CategoryBadge category={ban.category} />
                 {servicesText(ban) && (
                   <Text size="xs" c="dimmed">
                     Refused on {servicesText(ban)}
