@@ -61,10 +61,11 @@ export const TICK_MS = 1000;
 /** Bans are kept in this many chunks (by decision id), each rendered and compressed on its own. */
 const CHUNKS = 256;
 /**
- * Bans re-rendered per build for their durations, beyond the chunks a change touched. Up to this
- * many bans every duration is exact to the second; above it the oldest chunks go first, so each
- * is refreshed every (bans / budget) seconds and a duration may be that much longer than what is
- * left. Expiry is never late: a ban that expires leaves the snapshot (and is deleted) at once.
+ * Bans re-rendered each second for their durations, beyond the chunks a change touched. Up to
+ * this many bans every duration is exact to the second; above it the oldest chunks go first, so
+ * each is refreshed every (bans / budget) seconds (10 s at 100,000 bans) and a duration may be
+ * that much longer than what is left. Expiry is never late: a ban that expires leaves the snapshot
+ * (and is deleted) at once.
  */
 export const RENDER_BUDGET = 10_000;
 
@@ -160,7 +161,7 @@ const emptyChunk = (): BanChunk => ({ members: new Map(), json: Buffer.alloc(0),
  * per caller, and a change costs what it touches, not the size of the set:
  * - filter decisions are rendered once per configuration change;
  * - bans live in chunks (by decision id); a change re-renders only its chunk, ticking durations
- *   re-render at most RENDER_BUDGET bans per build (oldest chunks first), and a chunk's Buffer is
+ *   re-render at most RENDER_BUDGET bans a second (oldest chunks first), and a chunk's Buffer is
  *   compressed once and reused by every snapshot that still holds it;
  * - the ban store reports what changed, and expiries come from a queue, so membership is handed to
  *   the log as a difference without scanning every ban.
@@ -181,6 +182,8 @@ export class DecisionSnapshotCache {
   publishes = 0;
   /** Bans rendered into JSON, in total (the benchmark reads it). */
   rendered = 0;
+  private budgetSecond = -1;
+  private budgetLeft = RENDER_BUDGET;
 
   constructor(
     private readonly state: FirewallState,
@@ -321,9 +324,16 @@ export class DecisionSnapshotCache {
     return this.log.publishChanges(added, gone, now);
   }
 
-  /** Re-renders the chunks a change touched, then the stalest others within the budget. */
+  /**
+   * Re-renders the chunks a change touched, then the stalest others while this second's budget
+   * lasts: RENDER_BUDGET bans a second, however many builds the second holds.
+   */
   private render(now: number): void {
-    let budget = RENDER_BUDGET;
+    const second = Math.floor(now / 1000);
+    if (second !== this.budgetSecond) {
+      this.budgetSecond = second;
+      this.budgetLeft = RENDER_BUDGET;
+    }
     const renderChunk = (chunk: BanChunk) => {
       const fragments: string[] = [];
       chunk.ranges = 0;
@@ -334,13 +344,14 @@ export class DecisionSnapshotCache {
       chunk.json = fragments.length ? Buffer.from(fragments.join(','), 'latin1') : Buffer.alloc(0);
       chunk.renderedAt = now;
       chunk.dirty = false;
-      budget -= fragments.length;
+      this.budgetLeft -= fragments.length;
       this.rendered += fragments.length;
     };
     for (const chunk of this.chunks) if (chunk.dirty) renderChunk(chunk);
+    if (this.budgetLeft <= 0) return;
     const stale = this.chunks.filter((chunk) => chunk.members.size > 0 && now - chunk.renderedAt >= TICK_MS).sort((a, b) => a.renderedAt - b.renderedAt);
     for (const chunk of stale) {
-      if (budget <= 0) break;
+      if (this.budgetLeft <= 0) break;
       renderChunk(chunk);
     }
   }
