@@ -2,7 +2,11 @@ import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
 import { amiActions } from './ami/actions.ts';
 import { amiDeclaration } from './ami/declaration.ts';
+import { auditLogActions } from './audit-log/actions.ts';
+import { auditLogDeclaration } from './audit-log/declaration.ts';
 import { authDeclaration } from './auth/declaration.ts';
+import { backupActions } from './backup/actions.ts';
+import { backupDeclaration } from './backup/declaration.ts';
 import { httpsActions } from './https/actions.ts';
 import { httpsDeclaration } from './https/declaration.ts';
 import { fail2banActions } from './fail2ban/actions.ts';
@@ -44,4 +48,5 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: fail2banDeclaration, actions: fail2banActions },
   { declaration: modulesDeclaration, actions: modulesActions },
   { declaration: openapiDeclaration, actions: openapiActions },
+  { declaration: backupDeclaration, actions: backupActions },
 ];

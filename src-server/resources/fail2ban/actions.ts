@@ -7,7 +7,7 @@ import type { ActionHandler, ResourceActions } from '../types.ts';
 import { fail2banDeclaration } from './declaration.ts';
 
 /** Every whitelist entry must be an address or CIDR, and none may overlap a filter's deny entry. */
-function validateWhitelist(db: Db, complete: Record<string, unknown>): string[] {
+export function validateWhitelist(db: Db, complete: Record<string, unknown>): string[] {
   const errors: string[] = [];
   const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filter.id })));
   for (const entry of splitList(String(complete.whitelist ?? ''))) {

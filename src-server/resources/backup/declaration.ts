@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { ResourceDeclaration } from '../types.ts';
+
+/** Configuration backup and restore (docs/settings.md "Backup and restore"). */
+export const backupDeclaration: ResourceDeclaration = {
+  name: 'backup',
+  description:
+    'Configuration backup: network filters, fail2ban rules (whitelist included), general settings, AMI settings and API key metadata as one versioned JSON document.',
+  processor: 'BackupProcessor',
+  security: { permission: 'Backup', channels: ['localhost', 'bearer_token'] },
+  fields: {},
+  operations: [],
+  customMethods: {
+    exportConfig: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description:
+        'The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only (never a key value or hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE level.',
+      input: z.object({ secrets: z.enum(['true', 'false']).optional() }),
+    },
+    importConfig: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description:
+        '`{config, dryRun}`: validates every section with the resources\' own rules, then replaces filters (ids kept), fail2ban, general settings and AMI in one transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the section and field, and nothing is written. An AMI secret in the file needs SENSITIVE.',
+      input: z.object({ config: z.record(z.string(), z.unknown()), dryRun: z.boolean().optional() }),
+    },
+  },
+};
