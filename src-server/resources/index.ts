@@ -2,8 +2,6 @@ import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
 import { amiActions } from './ami/actions.ts';
 import { amiDeclaration } from './ami/declaration.ts';
-import { auditLogActions } from './audit-log/actions.ts';
-import { auditLogDeclaration } from './audit-log/declaration.ts';
 import { authDeclaration } from './auth/declaration.ts';
 import { backupActions } from './backup/actions.ts';
 import { backupDeclaration } from './backup/declaration.ts';
