@@ -2,8 +2,9 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminCommand, ADMIN_USAGE } from './auth/admin-cli.ts';
+import { BACKUP_USAGE, exportCommand, importCommand } from './resources/backup/backup-cli.ts';
 import { ConfigError, configFromEnv, createServer, resolveConfig } from './index.ts';
-import { packageRoot } from './package-info.ts';
+import { packageRoot, packageVersion } from './package-info.ts';
 
 const USAGE = `Usage: pbx-console <command> [options]
 
@@ -13,7 +14,7 @@ Commands:
             --port <n>          HTTP port; 0 picks a free one (PBX_PORT, default 8088)
             --data-dir <dir>    data directory (PBX_DATA_DIR, default ./data)
             --https-port <n>    optional HTTPS port (PBX_HTTPS_PORT)
-${ADMIN_USAGE}  help      Show this text
+${ADMIN_USAGE}${BACKUP_USAGE}  help      Show this text
 `;
 
 async function serve(argv: string[]): Promise<void> {
@@ -58,6 +59,8 @@ async function serve(argv: string[]): Promise<void> {
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve,
   admin: adminCommand,
+  export: exportCommand(packageVersion),
+  import: importCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },

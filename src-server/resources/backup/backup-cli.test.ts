@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../../test-support/server.ts';
+
+const CLI = new URL('../../cli.ts', import.meta.url).pathname;
+const V3 = '/pbxcore/api/v3';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, PBX_LOG_LEVEL: 'silent' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, stdout, stderr };
+}
+
+async function stateOf(t: TestServer) {
+  const out: Record<string, unknown> = {};
+  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami']) out[name] = (await t.call(`${V3}/${name}`)).json.data;
+  return out;
+}
+
+describe('pbx-console export and import', () => {
+  it('export from one stopped server, dry run, import into another data directory: the same state through the API', async () => {
+    const dirA = mkdtempSync(join(tmpdir(), 'pbx-cli-a-'));
+    const dirB = mkdtempSync(join(tmpdir(), 'pbx-cli-b-'));
+    try {
+      const a = await startTestServer({ keepDataDir: dirA });
+      await a.call(`${V3}/firewall`, { method: 'POST', body: { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Office' } });
+      await a.call(`${V3}/fail2ban`, { method: 'PATCH', body: { maxretry: 9, whitelist: '10.9.0.0/16' } });
+      await a.call(`${V3}/ami`, { method: 'PUT', body: { enabled: false, username: 'console', secret: 'clipass' } });
+      const expected = await stateOf(a);
+      await a.close();
+
+      const plain = await run(['export', '--data-dir', dirA]);
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.doesNotMatch(plain.stdout, /clipass/);
+      const exported = await run(['export', '--data-dir', dirA, '--secrets']);
+      assert.equal(exported.code, 0, exported.stderr);
+      const doc = JSON.parse(exported.stdout) as { ami: { secret: string }; serverVersion: string };
+      assert.equal(doc.ami.secret, 'clipass');
+      assert.match(doc.serverVersion, /^\d+\.\d+\.\d+/);
+      const file = join(dirB, '..', `${dirB.split('/').pop()}-backup.json`);
+      writeFileSync(file, exported.stdout);
+
+      const broken = join(tmpdir(), `pbx-broken-${process.pid}.json`);
+      writeFileSync(broken, JSON.stringify({ ...JSON.parse(exported.stdout), fail2ban: { maxretry: 1000 } }));
+      const refused = await run(['import', '--data-dir', dirB, broken]);
+      rmSync(broken);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /Nothing was imported:\n {2}fail2ban\.maxretry: /);
+
+      const dry = await run(['import', '--data-dir', dirB, file, '--dry-run']);
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.match(dry.stdout, /^Dry run: nothing was written/);
+      assert.match(dry.stdout, /networkFilters: added "Office" \(192\.0\.2\.0\/24\)/);
+      const b0 = await startTestServer({ keepDataDir: dirB });
+      assert.deepEqual((await b0.call(`${V3}/firewall`)).json.data, [], 'the dry run wrote nothing');
+      await b0.close();
+
+      const real = await run(['import', '--data-dir', dirB, file]);
+      assert.equal(real.code, 0, real.stderr);
+      assert.match(real.stdout, /^Imported\./);
+      rmSync(file);
+      const b = await startTestServer({ keepDataDir: dirB });
+      try {
+        assert.deepEqual(await stateOf(b), expected);
+        const secret = (await b.call(`${V3}/backup:exportConfig?secrets=true`)).json.data.ami.secret;
+        assert.equal(secret, 'clipass');
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dirA, { recursive: true, force: true });
+      rmSync(dirB, { recursive: true, force: true });
+    }
+  });
+});
