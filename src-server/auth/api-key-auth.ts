@@ -1,19 +1,30 @@
 import { forbidden, unauthorized } from '../wire/errors.ts';
 import { pathAllowed } from './allowed-paths.ts';
-import { API_KEY_PATTERN, findApiKey, touchApiKey, type StoredApiKey } from './api-key-store.ts';
+import { API_KEY_PATTERN, findApiKey, keyExpired, touchApiKey, type StoredApiKey } from './api-key-store.ts';
 import { credentialRejected, presentedCredential } from './credentials.ts';
 import { sourceAllowed } from './network-binding.ts';
 import { remoteIp } from './remote-address.ts';
 import type { AuthDeps, AuthRequest } from './request.ts';
 
 /**
- * Validates an API key token: one indexed lookup (no cache, so a deleted key fails at once), then
- * the network filter binding (403 from another source). Records the use at most once a minute.
+ * Validates an API key token: one indexed lookup (no cache, so a deleted, disabled, expired or
+ * rotated-away key fails at once), then the network filter binding (403 from another source).
+ * Records the use at most once a minute per (key, source address).
+ *
+ * A disabled or expired key is refused with 401 but is not a `security-failure`: whoever sends it
+ * holds a real key (typically a bouncer whose key the operator disabled), and counting its polls
+ * would end in banning that host. Unknown keys are guesses and do count.
  */
 export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: string): StoredApiKey {
   if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key');
   const key = findApiKey(services.db, token);
   if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key');
+  if (key.disabledAt !== null) {
+    throw unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`);
+  }
+  if (keyExpired(key, services.clock.now())) {
+    throw unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`);
+  }
   const ip = remoteIp(ctx);
   if (!sourceAllowed(services.db, key.networkFilterId, ip)) {
     throw forbidden(`This API key is bound to a network filter that does not permit ${ip}.`);

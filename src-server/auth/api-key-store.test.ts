@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDatabase, type Db } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
-import { findApiKey, generateApiKey, hashApiKey, keyDisplay, touchApiKey } from './api-key-store.ts';
+import { findApiKey, generateApiKey, hashApiKey, keyDisplay, keySources, MAX_KEY_SOURCES, touchApiKey } from './api-key-store.ts';
 import { sourceAllowed } from './network-binding.ts';
 
 let dir: string;
@@ -41,15 +41,35 @@ test('keys are found by hash, case-insensitively; malformed and unknown keys are
   assert.match(plan.map((p) => p.detail).join(' '), /USING (COVERING )?INDEX/, 'validation is one indexed lookup');
 });
 
-test('last use is written at most once a minute per key', () => {
+test('last use is written at most once a minute per (key, source address)', () => {
   const id = insertKey(generateApiKey());
   const t0 = Date.parse('2026-03-01T10:00:00Z');
+  const at = (ms: number) => new Date(ms).toISOString();
   assert.equal(touchApiKey(db, id, '192.0.2.1', t0), true);
-  assert.equal(touchApiKey(db, id, '192.0.2.2', t0 + 59_000), false);
+  assert.equal(touchApiKey(db, id, '192.0.2.1', t0 + 59_000), false, 'same address within the minute: no write');
   const row = () => db.prepare('SELECT last_used_at, last_used_ip FROM api_keys WHERE id = ?').get(id) as { last_used_at: string; last_used_ip: string };
-  assert.deepEqual(row(), { last_used_at: new Date(t0).toISOString(), last_used_ip: '192.0.2.1' });
-  assert.equal(touchApiKey(db, id, '192.0.2.3', t0 + 60_000), true);
-  assert.equal(row().last_used_ip, '192.0.2.3');
+  assert.deepEqual(row(), { last_used_at: at(t0), last_used_ip: '192.0.2.1' });
+  assert.equal(touchApiKey(db, id, '192.0.2.2', t0 + 30_000), true, 'another address is its own entry');
+  assert.deepEqual(row(), { last_used_at: at(t0 + 30_000), last_used_ip: '192.0.2.2' });
+  assert.equal(touchApiKey(db, id, '192.0.2.1', t0 + 60_000), true);
+  assert.deepEqual(keySources(db, id), [
+    { ip: '192.0.2.1', last_used_at: at(t0 + 60_000) },
+    { ip: '192.0.2.2', last_used_at: at(t0 + 30_000) },
+  ]);
+  assert.equal(row().last_used_ip, '192.0.2.1');
+});
+
+test('a key keeps only its most recent source addresses; a deleted key loses them', () => {
+  const id = insertKey(generateApiKey());
+  const t0 = Date.parse('2026-03-02T10:00:00Z');
+  for (let i = 0; i < MAX_KEY_SOURCES + 5; i++) assert.equal(touchApiKey(db, id, `198.51.100.${i}`, t0 + i * 1000), true);
+  const sources = keySources(db, id);
+  assert.equal(sources.length, MAX_KEY_SOURCES);
+  assert.equal(sources[0]!.ip, `198.51.100.${MAX_KEY_SOURCES + 4}`, 'most recent first');
+  assert.ok(!sources.some((s) => s.ip === '198.51.100.4'), 'the oldest were dropped');
+  db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
+  assert.deepEqual(keySources(db, id), []);
+  assert.equal(touchApiKey(db, id, '198.51.100.200', t0 + 120_000), false, 'a deleted key is not touched');
 });
 
 test('network binding: none, localhost (127.0.0.1 and ::1 only), a filter permit, a missing filter', () => {

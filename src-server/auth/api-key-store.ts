@@ -18,7 +18,14 @@ export interface StoredApiKey {
   networkFilterId: string;
   /** Bouncer export: publish ranges as single addresses (clients that cannot hold ranges). */
   expandRanges: boolean;
+  /** ISO time the key was disabled; null while it is enabled. A disabled key is refused (401). */
+  disabledAt: string | null;
+  /** ISO time after which the key is refused (401); null = never. */
+  expiresAt: string | null;
 }
+
+/** How many source addresses are remembered per key (the most recent ones). */
+export const MAX_KEY_SOURCES = 20;
 
 /**
  * A fresh key: 64 hex characters from 32 random bytes. The rare draw (below 1e-8) that the
@@ -59,9 +66,20 @@ export function parseAllowedPaths(text: string): AllowedPaths {
 /** One indexed lookup, never a scan. Returns undefined for unknown or malformed keys. */
 export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   if (!API_KEY_PATTERN.test(key)) return undefined;
-  const row = statement(db, 'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges FROM api_keys WHERE key_hash = ?')
-    .get(hashApiKey(key)) as
-    | { id: number; description: string; allowed_paths: string; full_permissions: number; networkfilterid: string; expand_ranges: number }
+  const row = statement(
+    db,
+    'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
+  ).get(hashApiKey(key)) as
+    | {
+        id: number;
+        description: string;
+        allowed_paths: string;
+        full_permissions: number;
+        networkfilterid: string;
+        expand_ranges: number;
+        disabled_at: string | null;
+        expires_at: string | null;
+      }
     | undefined;
   if (!row) return undefined;
   return {
@@ -71,20 +89,61 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
     fullPermissions: row.full_permissions === 1,
     networkFilterId: row.networkfilterid,
     expandRanges: row.expand_ranges === 1,
+    disabledAt: row.disabled_at,
+    expiresAt: row.expires_at,
   };
 }
 
-const lastTouched = new WeakMap<Db, Map<number, number>>();
+/** Whether a key's expiry has passed at `nowMs` (a key with no expiry never expires). */
+export function keyExpired(key: Pick<StoredApiKey, 'expiresAt'>, nowMs: number): boolean {
+  return key.expiresAt !== null && Date.parse(key.expiresAt) <= nowMs;
+}
 
-/** Records a key's use, at most once a minute per key (remembered in memory and enforced in SQL). */
+const lastTouched = new WeakMap<Db, Map<string, number>>();
+
+/** Forgets throttle entries older than the interval once the map grows, so it stays small. */
+function prune(seen: Map<string, number>, nowMs: number): void {
+  if (seen.size < 10_000) return;
+  for (const [entry, at] of seen) if (nowMs - at >= TOUCH_INTERVAL_MS) seen.delete(entry);
+}
+
+/**
+ * Records a key's use from `ip`, at most once a minute per (key, address), remembered in memory
+ * and enforced in SQL: the key's `last_used_at`/`last_used_ip`, and the address's row in
+ * `api_key_sources`, which keeps the MAX_KEY_SOURCES most recent addresses of the key. A bouncer
+ * polling every few seconds therefore costs one write a minute. Returns whether it wrote.
+ */
 export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): boolean {
   let seen = lastTouched.get(db);
   if (!seen) lastTouched.set(db, (seen = new Map()));
-  const previous = seen.get(keyId);
+  const entry = `${keyId} ${ip}`;
+  const previous = seen.get(entry);
   if (previous !== undefined && nowMs - previous < TOUCH_INTERVAL_MS) return false;
-  seen.set(keyId, nowMs);
+  prune(seen, nowMs);
+  seen.set(entry, nowMs);
+  const at = new Date(nowMs).toISOString();
   const cutoff = new Date(nowMs - TOUCH_INTERVAL_MS).toISOString();
-  const info = statement(db, 'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)')
-    .run(new Date(nowMs).toISOString(), ip, keyId, cutoff);
-  return info.changes > 0;
+  return db.transaction(() => {
+    const source = statement(
+      db,
+      `INSERT INTO api_key_sources (key_id, ip, last_used_at) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
+       ON CONFLICT(key_id, ip) DO UPDATE SET last_used_at = excluded.last_used_at WHERE last_used_at <= ?`,
+    ).run(keyId, ip, at, keyId, cutoff);
+    if (source.changes === 0) return false;
+    statement(
+      db,
+      `DELETE FROM api_key_sources WHERE key_id = ? AND ip NOT IN
+         (SELECT ip FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip LIMIT ${MAX_KEY_SOURCES})`,
+    ).run(keyId, keyId);
+    statement(db, 'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(at, ip, keyId, at);
+    return true;
+  })();
+}
+
+/** A key's source addresses with their last use, most recent first. */
+export function keySources(db: Db, keyId: number): Array<{ ip: string; last_used_at: string }> {
+  return statement(db, 'SELECT ip, last_used_at FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip').all(keyId) as Array<{
+    ip: string;
+    last_used_at: string;
+  }>;
 }

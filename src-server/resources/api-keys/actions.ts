@@ -1,9 +1,9 @@
-import { generateApiKey, hashApiKey, keyDisplay, parseAllowedPaths } from '../../auth/api-key-store.ts';
+import { generateApiKey, hashApiKey, keyDisplay, keyExpired, keySources, parseAllowedPaths } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../crud.ts';
-import { failure, invalid, ok } from '../results.ts';
+import { failure, invalid, ok, recordNotFound } from '../results.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
 import type { ActionContext, ResourceActions } from '../types.ts';
 import { apiKeysDeclaration } from './declaration.ts';
@@ -19,12 +19,23 @@ interface ApiKeyRow {
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
+  disabled_at: string | null;
+  expires_at: string | null;
+  rotated_at: string | null;
 }
 
-const COLUMNS = 'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, created_at, last_used_at, last_used_ip';
+const COLUMNS =
+  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, created_at, last_used_at, last_used_ip, disabled_at, expires_at, rotated_at';
+
+type KeyStatus = 'active' | 'disabled' | 'expired';
+
+function statusOf(row: ApiKeyRow, nowMs: number): KeyStatus {
+  if (row.disabled_at !== null) return 'disabled';
+  return keyExpired({ expiresAt: row.expires_at }, nowMs) ? 'expired' : 'active';
+}
 
 /** The read shape: never the key, never its hash. */
-function present(row: ApiKeyRow): Record<string, unknown> {
+function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
   return {
     id: row.id,
     description: row.description,
@@ -37,6 +48,12 @@ function present(row: ApiKeyRow): Record<string, unknown> {
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     last_used_ip: row.last_used_ip,
+    enabled: row.disabled_at === null,
+    status: statusOf(row, ctx.now()),
+    disabled_at: row.disabled_at,
+    expires_at: row.expires_at,
+    rotated_at: row.rotated_at,
+    sources: keySources(ctx.db, row.id),
   };
 }
 
@@ -50,6 +67,15 @@ function normaliseAllowedPaths(paths: AllowedPaths): AllowedPaths {
   const out: AllowedPaths = {};
   for (const [path, permission] of Object.entries(paths)) out[normalisePath(path)] = permission;
   return out;
+}
+
+/** A new expiry must be in the future; an unchanged one (a PUT repeating the record) is not re-checked. */
+function checkExpiry(ctx: ActionContext, values: Record<string, unknown>, existing: ApiKeyRow | undefined): string[] {
+  const expiry = values.expires_at;
+  if (typeof expiry !== 'string') return [];
+  const at = Date.parse(expiry);
+  if (existing?.expires_at !== null && existing?.expires_at !== undefined && Date.parse(existing.expires_at) === at) return [];
+  return at > ctx.now() ? [] : [`expires_at: must be in the future (it is ${new Date(at).toISOString()}; now is ${new Date(ctx.now()).toISOString()}), or null for a key that never expires.`];
 }
 
 function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): string[] {
@@ -87,10 +113,12 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
     mode,
     verb: ctx.verb,
     body: ctx.body,
-    existing: existing && present(existing),
+    existing: existing && present(existing, ctx),
     validate: (complete) => checkFilter(ctx, complete),
   });
   if (!outcome.ok) return invalid(outcome.errors);
+  const expiryProblems = checkExpiry(ctx, outcome.values, existing);
+  if (expiryProblems.length) return invalid(expiryProblems);
   // A caller creates or edits keys only within its own grants (the whole resulting record, so
   // an edit of a stronger key, even of its description or key value, is refused too).
   const { complete } = outcome;
@@ -107,6 +135,9 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
   if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
   if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
+  // Disabling keeps the time it was first disabled; enabling clears it.
+  if ('enabled' in values) columns.disabled_at = values.enabled === false ? (existing?.disabled_at ?? new Date(ctx.now()).toISOString()) : null;
+  if ('expires_at' in values) columns.expires_at = typeof values.expires_at === 'string' ? new Date(Date.parse(values.expires_at)).toISOString() : null;
 
   const generated = typeof values.key !== 'string' && mode === 'create';
   const key = generated ? generateApiKey() : (values.key as string | undefined);
@@ -129,6 +160,30 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
   return { id: existing!.id };
 }
 
+/**
+ * `api-keys/{id}:rotate`: a new value for the same record (id, grants, binding, cursor, state), shown
+ * once. The old value stops working at once: validation is one lookup by hash, with no cache. The
+ * caller needs the grants editing this key would need (a weaker key cannot rotate a stronger one).
+ */
+function rotate(ctx: ActionContext): ActionResult {
+  return ctx.db.transaction((): ActionResult => {
+    const row = load(ctx, ctx.id);
+    if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+    const excess = grantsExceeding(callerGrants(ctx), {
+      fullPermissions: row.full_permissions === 1,
+      allowedPaths: parseAllowedPaths(row.allowed_paths),
+      networkFilterId: row.networkfilterid,
+    });
+    if (excess.length) return failure(403, ...excess);
+    const key = generateApiKey();
+    ctx.db
+      .prepare('UPDATE api_keys SET key_hash = ?, key_display = ?, rotated_at = ? WHERE id = ?')
+      .run(hashApiKey(key), keyDisplay(key), new Date(ctx.now()).toISOString(), row.id);
+    ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
+    return ok({ ...present(load(ctx, String(row.id))!, ctx), key });
+  })();
+}
+
 export const apiKeysActions: ResourceActions = {
   ...recordActions(apiKeysDeclaration, {
     load,
@@ -148,6 +203,8 @@ export const apiKeysActions: ResourceActions = {
   }),
   custom: {
     generateKey: () => ok({ key: generateApiKey() }),
-    getDefault: () => ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, has_key: false }),
+    getDefault: () =>
+      ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, enabled: true, expires_at: null, has_key: false }),
+    rotate,
   },
 };

@@ -119,7 +119,16 @@ test('generateKey returns a fresh 64-hex key; getDefault the defaults', async ()
   assert.match(a.json.data.key, /^[0-9a-f]{64}$/);
   assert.notEqual(a.json.data.key, b.json.data.key);
   const defaults = await t.call(`${BASE}:getDefault`);
-  assert.deepEqual(defaults.json.data, { description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, has_key: false });
+  assert.deepEqual(defaults.json.data, {
+    description: '',
+    allowed_paths: {},
+    full_permissions: false,
+    networkfilterid: 'none',
+    expand_ranges: false,
+    enabled: true,
+    expires_at: null,
+    has_key: false,
+  });
 });
 
 test('a deleted key fails on the very next request', async () => {
@@ -218,5 +227,196 @@ describe('a key with write on api-keys stays within its own grants', () => {
     const full = createTestApiKey(db, { fullPermissions: true }).key;
     assert.equal((await send(full, 'POST', BASE, { description: 'full from full', full_permissions: true })).status, 201);
     assert.equal((await t.call(BASE, { method: 'POST', body: { description: 'full from localhost', full_permissions: true } })).status, 201);
+  });
+});
+
+describe('key lifecycle: disable, enable, expiry, rotate, last use per address', () => {
+  const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
+  const v3 = (key: string) => t.remote('/pbxcore/api/v3/extensions', { headers: { 'x-api-key': key } });
+  const stream = (key: string, startup = false) => t.remote(`${STREAM}${startup ? '?startup=true' : ''}`, { headers: { 'x-api-key': key } });
+  const makeKey = async (body: Record<string, unknown>) => {
+    const made = await t.call(BASE, { method: 'POST', body });
+    assert.equal(made.status, 201, made.text);
+    return { id: made.json.data.id as number, key: made.json.data.key as string, record: made.json.data as Record<string, unknown> };
+  };
+
+  test('a new key is enabled, active and never expires', async () => {
+    const { record } = await makeKey({ description: 'fresh' });
+    assert.equal(record.enabled, true);
+    assert.equal(record.status, 'active');
+    assert.equal(record.expires_at, null);
+    assert.equal(record.disabled_at, null);
+    assert.deepEqual(record.sources, []);
+  });
+
+  test('a disabled key gets 401 "this API key is disabled" on v3 and on the bouncer export; enabling restores it', async () => {
+    const full = await makeKey({ description: 'script', full_permissions: true });
+    const bouncer = await makeKey({ description: 'bouncer', allowed_paths: { '/api/v3/firewall-bouncer': 'read' } });
+    assert.equal((await v3(full.key)).status, 200);
+    assert.equal((await stream(bouncer.key, true)).status, 200);
+    const failures: unknown[] = [];
+    const unsubscribe = t.server.services.bus.on('security-failure', (event) => failures.push(event));
+    try {
+      for (const { id } of [full, bouncer]) {
+        const off = await t.call(`${BASE}/${id}`, { method: 'PATCH', body: { description: 'disabled', enabled: false } });
+        assert.equal(off.status, 200, off.text);
+        assert.equal(off.json.data.enabled, false);
+        assert.equal(off.json.data.status, 'disabled');
+        assert.ok(Date.parse(off.json.data.disabled_at) > Date.now() - 60_000);
+      }
+      const refused = await v3(full.key);
+      assert.equal(refused.status, 401);
+      assert.match(refused.json.messages.error.join(' '), /this API key is disabled/i);
+      for (const head of [{ 'x-api-key': bouncer.key }, { authorization: `Bearer ${bouncer.key}` }] as Array<Record<string, string>>) {
+        const polled = await t.remote(STREAM, { headers: head });
+        assert.equal(polled.status, 401);
+        assert.match(polled.json.message, /this API key is disabled/i, 'bouncers print the top-level message');
+      }
+      assert.equal((await t.remote(STREAM, { method: 'HEAD', headers: { 'x-api-key': bouncer.key } })).status, 401);
+      assert.deepEqual(failures, [], 'a disabled key is not counted as a guess (its bouncer host must not get banned)');
+    } finally {
+      unsubscribe();
+    }
+    // Disabling again keeps the first time; enabling clears it and the key works at once.
+    const disabledAt = (await t.call(`${BASE}/${full.id}`)).json.data.disabled_at;
+    await t.call(`${BASE}/${full.id}`, { method: 'PATCH', body: { description: 'disabled', enabled: false } });
+    assert.equal((await t.call(`${BASE}/${full.id}`)).json.data.disabled_at, disabledAt);
+    for (const { id } of [full, bouncer]) {
+      const on = await t.call(`${BASE}/${id}`, { method: 'PATCH', body: { description: 'enabled', enabled: true } });
+      assert.equal(on.json.data.status, 'active');
+      assert.equal(on.json.data.disabled_at, null);
+    }
+    assert.equal((await v3(full.key)).status, 200);
+    assert.equal((await stream(bouncer.key)).status, 200);
+  });
+
+  test('expires_at: a past or malformed value is a 422; once it passes the key gets 401 "expired" everywhere', async () => {
+    const past = await t.call(BASE, { method: 'POST', body: { description: 'past', expires_at: '2020-01-01T00:00:00Z' } });
+    assert.equal(past.status, 422);
+    assert.match(past.json.messages.error.join(' '), /expires_at: must be in the future/);
+    const junk = await t.call(BASE, { method: 'POST', body: { description: 'junk', expires_at: 'next tuesday' } });
+    assert.equal(junk.status, 422);
+    assert.match(junk.json.messages.error.join(' '), /expires_at: must be an ISO 8601 date-time/);
+
+    const soon = new Date(Date.now() + 1500).toISOString();
+    const full = await makeKey({ description: 'short-lived', full_permissions: true, expires_at: soon });
+    const bouncer = await makeKey({ description: 'short-lived bouncer', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expires_at: soon });
+    assert.equal(full.record.expires_at, soon);
+    assert.equal(full.record.status, 'active');
+    assert.equal((await v3(full.key)).status, 200);
+    assert.equal((await stream(bouncer.key, true)).status, 200);
+    await new Promise((r) => setTimeout(r, Date.parse(soon) - Date.now() + 50));
+    const refused = await v3(full.key);
+    assert.equal(refused.status, 401);
+    assert.match(refused.json.messages.error.join(' '), /expired/);
+    const polled = await stream(bouncer.key);
+    assert.equal(polled.status, 401);
+    assert.match(polled.json.message, /expired at/);
+    assert.equal((await t.call(`${BASE}/${full.id}`)).json.data.status, 'expired');
+
+    // Editing the expiry: a later date revives it, null means never; a PUT repeating the passed one is not re-checked.
+    const put = await t.call(`${BASE}/${full.id}`, { method: 'PUT', body: { description: 'short-lived', full_permissions: true, expires_at: soon } });
+    assert.equal(put.status, 200, put.text);
+    const later = await t.call(`${BASE}/${full.id}`, { method: 'PATCH', body: { description: 'renewed', expires_at: new Date(Date.now() + 3_600_000).toISOString() } });
+    assert.equal(later.json.data.status, 'active');
+    assert.equal((await v3(full.key)).status, 200);
+    const never = await t.call(`${BASE}/${bouncer.id}`, { method: 'PATCH', body: { description: 'forever', expires_at: null } });
+    assert.equal(never.json.data.expires_at, null);
+    assert.equal((await stream(bouncer.key)).status, 200);
+  });
+
+  test('PATCH edits description, binding and expiry, and still needs the description', async () => {
+    const filter = Number(t.server.services.db.prepare("INSERT INTO network_filters (permit, description) VALUES ('127.0.0.2/32', 'remote')").run().lastInsertRowid);
+    const made = await makeKey({ description: 'to edit', full_permissions: true });
+    const expiry = new Date(Date.now() + 86_400_000).toISOString();
+    const missing = await t.call(`${BASE}/${made.id}`, { method: 'PATCH', body: { networkfilterid: 'localhost' } });
+    assert.equal(missing.status, 422);
+    const edited = await t.call(`${BASE}/${made.id}`, { method: 'PATCH', body: { description: 'edited', networkfilterid: 'localhost', expires_at: expiry } });
+    assert.equal(edited.status, 200, edited.text);
+    assert.equal(edited.json.data.description, 'edited');
+    assert.equal(edited.json.data.networkfilterid, 'localhost');
+    assert.equal(edited.json.data.expires_at, expiry);
+    assert.equal((await v3(made.key)).status, 403, 'bound to localhost: 127.0.0.2 is refused');
+    await t.call(`${BASE}/${made.id}`, { method: 'PATCH', body: { description: 'edited', networkfilterid: String(filter) } });
+    assert.equal((await v3(made.key)).status, 200, 'bound to a filter that permits 127.0.0.2');
+  });
+
+  test('rotate: a new value shown once; the old one is refused at once; id, grants, binding, state and cursor stay', async () => {
+    const db = t.server.services.db;
+    const blocked = await t.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '198.51.100.0/24', deny: '198.51.100.0/24', description: 'rotate test' } });
+    assert.equal(blocked.status, 201, blocked.text);
+    const made = await makeKey({ description: 'rotating bouncer', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true });
+    const first = await stream(made.key, true);
+    assert.equal(first.status, 200);
+    assert.ok((first.json.new as Array<{ value: string }>).some((d) => d.value.startsWith('198.51.100.')));
+    const cursorBefore = db.prepare('SELECT version, polls FROM bouncer_cursors WHERE key_id = ?').get(made.id) as { version: number; polls: number };
+    assert.ok(cursorBefore);
+
+    const rotated = await t.call(`${BASE}/${made.id}:rotate`, { method: 'POST' });
+    assert.equal(rotated.status, 200, rotated.text);
+    const fresh = rotated.json.data.key as string;
+    assert.match(fresh, /^[0-9a-f]{64}$/);
+    assert.notEqual(fresh, made.key);
+    assert.equal(rotated.json.data.id, made.id);
+    assert.equal(rotated.json.data.key_display, `${fresh.slice(0, 4)}...${fresh.slice(-4)}`);
+    assert.deepEqual(rotated.json.data.allowed_paths, { '/api/v3/firewall-bouncer': 'read' });
+    assert.equal(rotated.json.data.expand_ranges, true);
+    assert.ok(Date.parse(rotated.json.data.rotated_at) > Date.now() - 60_000);
+    assert.equal((await t.call(`${BASE}/${made.id}`)).text.includes(fresh), false, 'never read back');
+
+    const old = await stream(made.key);
+    assert.equal(old.status, 401, 'the old value is refused at once');
+    // The cursor stayed with the record: the block lifted after the rotation comes in `deleted`,
+    // which only a key that was served it before gets.
+    assert.equal((await t.call(`/pbxcore/api/v3/firewall/${blocked.json.data.id}`, { method: 'DELETE' })).status, 200);
+    const lifted = (value: { deleted?: Array<{ value: string }> | null }) => (value.deleted ?? []).filter((d) => d.value.startsWith('198.51.100.')).length;
+    const control = await makeKey({ description: 'control', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true });
+    const next = await stream(fresh);
+    assert.equal(next.status, 200);
+    assert.equal(lifted(next.json), 256, 'the lifted /24 arrives in deleted for the rotated key');
+    const cursorAfter = db.prepare('SELECT version, polls FROM bouncer_cursors WHERE key_id = ?').get(made.id) as { version: number; polls: number };
+    assert.equal(cursorAfter.polls, cursorBefore.polls + 1, 'the same cursor row counted the poll');
+    assert.equal(lifted((await stream(control.key)).json), 0, 'control: a key with no cursor gets no deleted');
+
+    // A disabled key stays disabled through a rotation; a missing record is a 404; GET is not a verb of rotate.
+    await t.call(`${BASE}/${made.id}`, { method: 'PATCH', body: { description: 'rotating bouncer', enabled: false } });
+    const again = await t.call(`${BASE}/${made.id}:rotate`, { method: 'POST' });
+    assert.equal(again.json.data.status, 'disabled');
+    assert.equal((await stream(again.json.data.key)).status, 401);
+    assert.equal((await t.call(`${BASE}/424242:rotate`, { method: 'POST' })).status, 404);
+    assert.equal((await t.call(`${BASE}/${made.id}:rotate`)).status, 405);
+  });
+
+  test('rotate needs the grants of editing that key', async () => {
+    const db = t.server.services.db;
+    const caller = createTestApiKey(db, { allowedPaths: { '/api/v3/api-keys': 'write', '/api/v3/firewall-bouncer': 'read' } });
+    const reader = createTestApiKey(db, { allowedPaths: { '/api/v3/api-keys': 'read' } });
+    const strong = createTestApiKey(db, { fullPermissions: true });
+    const weak = createTestApiKey(db, { allowedPaths: { '/api/v3/firewall-bouncer': 'read' } });
+    const rotate = (key: string, id: number) => t.remote(`${BASE}/${id}:rotate`, { method: 'POST', headers: { 'x-api-key': key } });
+
+    const refused = await rotate(caller.key, strong.id);
+    assert.equal(refused.status, 403);
+    assert.match(refused.json.messages.error.join(' '), /full_permissions exceeds your grants/);
+    assert.equal((await v3(strong.key)).status, 200, 'the strong key still works');
+    assert.equal((await rotate(reader.key, weak.id)).status, 403, 'read on api-keys is not enough');
+    const allowed = await rotate(caller.key, weak.id);
+    assert.equal(allowed.status, 200, allowed.text);
+    assert.equal((await stream(weak.key)).status, 401);
+    assert.equal((await stream(allowed.json.data.key)).status, 200);
+  });
+
+  test('the key records its last use per source address', async () => {
+    const made = await makeKey({ description: 'two hosts', full_permissions: true });
+    assert.equal((await t.call('/pbxcore/api/v3/extensions', { headers: { 'x-api-key': made.key } })).status, 200);
+    assert.equal((await v3(made.key)).status, 200);
+    const record = (await t.call(`${BASE}/${made.id}`)).json.data;
+    assert.deepEqual(
+      (record.sources as Array<{ ip: string }>).map((s) => s.ip).sort(),
+      ['127.0.0.1', '127.0.0.2'],
+    );
+    for (const source of record.sources as Array<{ last_used_at: string }>) assert.ok(Date.parse(source.last_used_at) > Date.now() - 60_000);
+    const listed = (await t.call(BASE)).json.data.find((k: { id: number }) => k.id === made.id);
+    assert.equal(listed.sources.length, 2);
   });
 });

@@ -20,6 +20,14 @@ const allowedPathsSchema = z.record(
   { error: 'must be an object mapping a path to "read" or "write"' },
 );
 
+/** '' and null both mean "never expires"; a date-time is kept as given until validated. */
+const toExpiry = (value: unknown): unknown => {
+  if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+  return typeof value === 'string' ? value.trim() : value;
+};
+
+const expirySchema = z.union([z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-12-31T23:59:00Z, or null' }), z.null()]);
+
 /** `api-keys` (ARCHITECTURE): an older action, so `description` is required on every verb, PATCH included. */
 export const apiKeysDeclaration: ResourceDeclaration = {
   name: 'api-keys',
@@ -66,7 +74,23 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       description:
         'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges (crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
     }),
+    enabled: field.boolean({
+      default: true,
+      description: 'false disables the key: every request with it gets 401 "this API key is disabled", the bouncer export included. true enables it again.',
+    }),
+    expires_at: field.text(expirySchema, {
+      default: null,
+      sanitize: toExpiry,
+      description: 'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
+    }),
     key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
+    status: field.text(z.enum(['active', 'disabled', 'expired']), { readOnly: true, description: 'active, disabled (enabled is false) or expired (expires_at has passed).' }),
+    disabled_at: field.text(z.string().nullable(), { readOnly: true, description: 'When the key was disabled; null while enabled.' }),
+    rotated_at: field.text(z.string().nullable(), { readOnly: true, description: 'When the key value was last replaced by api-keys/{id}:rotate.' }),
+    sources: field.json(z.array(z.object({ ip: z.string(), last_used_at: z.string() })), {
+      readOnly: true,
+      description: 'The key\'s most recent source addresses (up to 20), each with its last use; updated at most once a minute per address.',
+    }),
     has_key: field.boolean({ readOnly: true }),
     created_at: field.text(z.string(), { readOnly: true }),
     last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
@@ -76,5 +100,12 @@ export const apiKeysDeclaration: ResourceDeclaration = {
   customMethods: {
     generateKey: { verbs: ['GET', 'POST'], scope: 'collection', level: 'ADMIN', description: 'A fresh 64-hex key, not stored: `{key}`.' },
     getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Default values for a new key record.' },
+    rotate: {
+      verbs: ['POST'],
+      scope: 'resource',
+      level: 'ADMIN',
+      description:
+        'Replaces the key value: the record (id, grants, binding, bouncer cursor, state) stays, the old value stops working at once, and the new one is shown once as `key` in this answer. Needs the same grants as editing the key.',
+    },
   },
 };

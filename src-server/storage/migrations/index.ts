@@ -4,14 +4,16 @@ import { keysAndFiltersMigration } from './002-keys-and-filters.ts';
 import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
 import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
+import { apiKeyLifecycleMigration } from './011-api-key-lifecycle.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
 import { banHistoryMigration } from './023-ban-history.ts';
 import { peerStateMigration } from './030-peer-state.ts';
+import { auditLogMigration } from './060-audit-log.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, peerStateMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, peerStateMigration, auditLogMigration];
