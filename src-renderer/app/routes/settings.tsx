@@ -1,6 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { BackupButtons } from '../../features/backup/components/BackupButtons.tsx';
 import { AdminPasswordForm } from '../../features/auth/components/AdminPasswordForm.tsx';
 import { AmiSettingsForm } from '../../features/peers/components/AmiSettingsForm.tsx';
 import { HttpsSettingsForm } from '../../features/system/components/HttpsSettingsForm.tsx';
@@ -33,7 +34,11 @@ const SECTIONS: { id: string; title: string; description: string; form: () => Re
 export function SettingsRoute() {
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader
+        title="Settings"
+        description="Export saves network filters, ban rules, the whitelist, queue and AMI settings (without the AMI secret) and API key metadata to a file; Import previews the changes before it applies them."
+        actions={<BackupButtons />}
+      />
       <Stack gap="lg">
         {SECTIONS.map(({ id, title, description, form: Form }) => (
           <Section key={id} id={id} title={title} description={description}>

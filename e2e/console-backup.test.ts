@@ -1,0 +1,94 @@
+// Settings: Export in the console, Import (preview, then Apply) into a fresh server, same state.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { openScreen, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+
+async function stateOf(t: TestServer) {
+  const out: Record<string, unknown> = {};
+  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami']) out[name] = (await t.call(`${V3}${name}`)).json.data;
+  return out;
+}
+
+describe('console: configuration export and import', () => {
+  let source: TestServer;
+  let target: TestServer;
+  let browser: ConsoleBrowser;
+  const dir = mkdtempSync(join(tmpdir(), 'pbx-e2e-backup-'));
+  let exportedFile = '';
+
+  before(async () => {
+    source = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    target = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    const filter = await source.call(`${V3}firewall`, {
+      method: 'POST',
+      body: { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Office', currentRules: { SIP: true, WEB: true, AMI: false, IAX: false } },
+    });
+    assert.equal(filter.status, 201, filter.text);
+    assert.equal((await source.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 6, whitelist: '10.8.0.0/16' } })).status, 200);
+    assert.equal((await source.call(`${V3}general-settings`, { method: 'PATCH', body: { APIRequestTTL: 40 } })).status, 200);
+    assert.equal((await source.call(`${V3}api-keys`, { method: 'POST', body: { description: 'bouncer', networkfilterid: String(filter.json.data.id) } })).status, 201);
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await source?.close();
+    await target?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports from one server and imports into a fresh one after a preview', async () => {
+    const { page } = browser;
+    await page.goto(`${source.url}/`);
+    await openScreen(page, 'Settings');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    assert.match(download.suggestedFilename(), /^pbx-console-config-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { format: string; apiKeys: unknown[] };
+    assert.equal(doc.format, 'pbx-console-config');
+    assert.equal(doc.apiKeys.length, 1);
+
+    await page.goto(`${target.url}/`);
+    await openScreen(page, 'Settings');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import' }).click()]);
+    await chooser.setFiles(file);
+    const dialog = await visible(page.getByRole('dialog', { name: /^Import pbx-console-config/ }));
+    const preview = await visible(dialog.getByRole('table', { name: 'What the import changes' }));
+    const text = await preview.innerText();
+    assert.match(text, /Added: "Office" \(192\.0\.2\.0\/24\)/);
+    assert.match(text, /Changed: maxretry, whitelist/);
+    assert.match(text, /1 not restored: keys are secrets; issue new ones/);
+    await browser.screenshot('settings-import-preview');
+    assert.deepEqual((await target.call(`${V3}firewall`)).json.data, [], 'the preview wrote nothing');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.deepEqual(await stateOf(target), await stateOf(source));
+    exportedFile = file;
+  });
+
+  it('a file that fails validation lists the errors, naming the section and field, and offers no Apply', async () => {
+    const { page } = browser;
+    const bad = join(dir, 'bad.json');
+    const doc = JSON.parse(readFileSync(exportedFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(bad, JSON.stringify({ ...doc, generalSettings: { APIQueueMaxLength: 0 } }));
+    const before = await stateOf(target);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import' }).click()]);
+    await chooser.setFiles(bad);
+    const dialog = await visible(page.getByRole('dialog', { name: 'Import bad.json' }));
+    const errors = await visible(dialog.getByRole('list', { name: 'Import errors' }));
+    assert.match(await errors.innerText(), /generalSettings\.APIQueueMaxLength:/);
+    assert.equal(await dialog.getByRole('button', { name: 'Apply' }).count(), 0);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.deepEqual(await stateOf(target), before);
+  });
+});
