@@ -105,3 +105,8 @@ export function trustedRanges(filters: readonly NetworkFilter[]): Array<{ text: 
   }
   return out;
 }
+
+/** A filter named the way the console shows it: its description and network, `"Office" (192.0.2.0/24)`. */
+export function filterLabel(filter: Pick<NetworkFilter, 'description' | 'permit'>): string {
+  return filter.description.trim() ? `"${filter.description.trim()}" (${filter.permit})` : `the filter for ${filter.permit}`;
+}

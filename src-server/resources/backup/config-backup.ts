@@ -1,5 +1,5 @@
 import { FAIL2BAN_SETTING_KEY } from '../../firewall/fail2ban-settings.ts';
-import { loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
+import { filterLabel, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';
 import { GENERAL_SETTINGS_KEY } from '../../queue/limits.ts';
 import type { Db } from '../../storage/database.ts';
@@ -141,9 +141,6 @@ class Rollback extends Error {
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((name) => !same(before[name], after[name]));
 }
-
-const filterLabel = (f: { id: number; description: string; permit: string }) =>
-  `${f.description ? `"${f.description}"` : `filter ${f.id}`} (${f.permit})`;
 
 /** The shape of the document: every section present with the right type (sections are then checked by the resources' rules). */
 function shapeErrors(config: unknown): string[] {

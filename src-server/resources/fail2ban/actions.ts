@@ -1,6 +1,6 @@
 import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { FAIL2BAN_SETTING_KEY } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, loadFilters } from '../../firewall/filters.ts';
+import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
 import type { Db } from '../../storage/database.ts';
 import { singletonActions } from '../singleton.ts';
 import type { ActionHandler, ResourceActions } from '../types.ts';
@@ -9,7 +9,7 @@ import { fail2banDeclaration } from './declaration.ts';
 /** Every whitelist entry must be an address or CIDR, and none may overlap a filter's deny entry. */
 export function validateWhitelist(db: Db, complete: Record<string, unknown>): string[] {
   const errors: string[] = [];
-  const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filter.id })));
+  const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filterLabel(filter) })));
   for (const entry of splitList(String(complete.whitelist ?? ''))) {
     const cidr = parseStrictCidr(entry);
     if (!cidr) {
@@ -17,7 +17,7 @@ export function validateWhitelist(db: Db, complete: Record<string, unknown>): st
       continue;
     }
     const hit = denies.find((d) => cidrsOverlap(d.cidr, cidr));
-    if (hit) errors.push(`whitelist: "${entry}" overlaps the deny entry ${hit.text} of filter ${hit.filter}.`);
+    if (hit) errors.push(`whitelist: "${entry}" overlaps the deny entry ${hit.text} of network filter ${hit.filter}.`);
   }
   return errors;
 }

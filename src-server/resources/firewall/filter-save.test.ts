@@ -51,13 +51,33 @@ describe('network filters store and check canonical addresses', () => {
     }
   });
 
-  it('never publishes a mapped loopback deny entry to bouncers', async () => {
-    const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.8.0.0/16', deny: '::ffff:127.0.0.1, ::ffff:127.0.0.0/104, 198.51.100.9' } });
-    assert.equal(res.status, 201, res.text);
-    assert.equal(res.json.data.deny, '127.0.0.1,127.0.0.0/8,198.51.100.9');
+  it('refuses a deny entry covering the host loopback (it could never be published), mapped forms included', async () => {
+    for (const deny of ['127.0.0.0/8', '127.0.0.1', '::1', '::ffff:127.0.0.1', '::ffff:127.0.0.0/104', '0.0.0.0/1', '198.51.100.9, 127.0.0.0/30']) {
+      const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.8.0.0/16', deny } });
+      assert.equal(res.status, 422, `${deny}: ${res.text}`);
+      assert.match(res.json.messages.error[0], /^deny: ".+" covers this PBX's own loopback address .*never published to bouncers/);
+    }
+    // 127.0.0.2 is not the host's own loopback address: a block of it is published.
+    const ok = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.8.0.0/16', deny: '127.0.0.2, 198.51.100.9' } });
+    assert.equal(ok.status, 201, ok.text);
+    // A row stored before this rule is still never published.
+    t.server.services.db.prepare("INSERT INTO network_filters (permit, deny) VALUES ('10.7.0.0/16', '127.0.0.0/8,198.51.100.10')").run();
     const published = manualBanValues(loadFilters(t.server.services.db));
-    assert.ok(published.includes('198.51.100.9'));
-    assert.ok(!published.some((v) => v.startsWith('127.') || v.includes('ffff')), published.join(' '));
+    assert.ok(published.includes('198.51.100.9') && published.includes('198.51.100.10'));
+    assert.ok(!published.some((v) => v.startsWith('127.0.0.0') || v === '127.0.0.1'), published.join(' '));
+  });
+
+  it('overlap errors name a filter by its description and network, as the console shows it', async () => {
+    const office = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.60.0.0/16', deny: '203.0.113.0/24', description: 'Office' } });
+    assert.equal(office.status, 201, office.text);
+    const whitelist = await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '203.0.113.5' } });
+    assert.equal(whitelist.status, 422);
+    assert.equal(whitelist.json.messages.error[0], 'whitelist: "203.0.113.5" overlaps the deny entry 203.0.113.0/24 of network filter "Office" (10.60.0.0/16).');
+    const trusted = await t.call(FIREWALL, { method: 'POST', body: { permit: '203.0.113.0/28', newer_block_ip: true } });
+    assert.equal(trusted.status, 422);
+    assert.match(trusted.json.messages.error.join(' '), /deny entry 203\.0\.113\.0\/24 of network filter "Office" \(10\.60\.0\.0\/16\)/);
+    assert.doesNotMatch(trusted.json.messages.error.join(' '), /filter \d/);
+    await t.call(`${FIREWALL}/${office.json.data.id as number}`, { method: 'DELETE' });
   });
 
   it('rewrites addresses stored before canonicalisation (migration 3)', () => {

@@ -1,11 +1,12 @@
 import ipaddr from 'ipaddr.js';
-import { cidrsOverlap, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
+import { cidrsOverlap, coversHostLoopback, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
   DEFAULT_DENY,
   defaultRules,
   denyRanges,
   FILTER_CATEGORIES,
+  filterLabel,
   loadFilters,
   trustedRanges,
   type FilterRules,
@@ -90,7 +91,11 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
   for (const entry of entries) {
     const canonical = normalizeCidrText(entry); // ::ffff:127.0.0.1 is stored (and checked) as 127.0.0.1
     if (!canonical) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
-    else out.push(canonical);
+    else if (!isCatchAll(parseCidr(canonical)!) && coversHostLoopback(parseCidr(canonical)!)) {
+      // A block of the host's own loopback would lock the PBX out, so the export never publishes it:
+      // accepting it would show a block that no bouncer ever applies.
+      errors.push(`deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is never published to bouncers, so it would block nothing. Remove it.`);
+    } else out.push(canonical);
   }
   if (errors.length) return { errors };
   return { deny: out.length ? [...new Set(out)].join(',') : DEFAULT_DENY };
@@ -116,7 +121,7 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   if (trusted) {
     for (const other of others) {
       const hit = denyRanges(other).find((r) => !isCatchAll(r.cidr) && cidrsOverlap(r.cidr, permit));
-      if (hit) errors.push(`permit: the trusted network overlaps the deny entry ${hit.text} of filter ${other.id}.`);
+      if (hit) errors.push(`permit: the trusted network overlaps the deny entry ${hit.text} of network filter ${filterLabel(other)}.`);
     }
   }
   return errors;
