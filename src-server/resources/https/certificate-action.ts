@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readSetting } from '../../storage/settings.ts';
 import { ok } from '../results.ts';
 import type { ActionHandler } from '../types.ts';
@@ -8,6 +9,8 @@ export const getCertificate: ActionHandler = (ctx) => {
   const runtime = readSetting<Record<string, unknown>>(ctx.db, HTTPS_RUNTIME_KEY);
   const enabled = runtime?.enabled === true;
   return ok({
+    /** The certificate itself (public), so a bouncer can pin it with ca_cert_path; null when off or unreadable. */
+    pem: enabled ? certificatePem(runtime.certificateFile) : null,
     enabled,
     port: enabled ? runtime.port : null,
     fingerprint256: enabled ? runtime.fingerprint256 : null,
@@ -18,3 +21,15 @@ export const getCertificate: ActionHandler = (ctx) => {
     error: typeof runtime?.error === 'string' ? runtime.error : null,
   });
 };
+
+/** The PEM text of the listener's certificate file (never the key). */
+function certificatePem(file: unknown): string | null {
+  if (typeof file !== 'string') return null;
+  try {
+    const text = readFileSync(file, 'utf8');
+    const match = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(text);
+    return match ? match[0] : null;
+  } catch {
+    return null;
+  }
+}

@@ -41,6 +41,9 @@ test('PBX_HTTPS_PORT starts a self-signed HTTPS listener reachable with and with
     assert.match(cert.fingerprint256, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     const pem = readFileSync(join(t.dataDir, 'tls', 'self-signed-cert.pem'), 'utf8');
     assert.equal(new X509Certificate(pem).fingerprint256, cert.fingerprint256);
+    // The certificate itself is served for pinning (ca_cert_path), never the key.
+    assert.equal(new X509Certificate(cert.pem).fingerprint256, cert.fingerprint256);
+    assert.doesNotMatch(cert.pem, /PRIVATE KEY/);
     assert.equal(statSync(join(t.dataDir, 'tls', 'self-signed-key.pem')).mode & 0o777, 0o600);
 
     const base = `https://127.0.0.1:${cert.port}`;
