@@ -56,6 +56,13 @@ describe('v3 grammar over HTTP', () => {
   it('gives 404 for unknown resources and missing records', async () => {
     const unknown = await t.call(`${V3}/no-such-thing`);
     assert.equal(unknown.status, 404);
+    // Unknown nested paths are unknown endpoints, not malformed requests.
+    for (const path of ['modules/x/y', 'extensions/201/extra', 'no-such-thing/1/2:run']) {
+      const res = await t.call(`${V3}/${path}`);
+      assert.equal(res.status, 404, `${path}: ${res.text}`);
+      assert.equal(res.json.httpCode, 404);
+    }
+    assert.equal((await t.call(`${V3}/modules/x/y:`)).status, 400, 'a malformed custom method stays 400');
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
       const res = await t.call(`${V3}/extensions/999`, { method, body: method === 'GET' || method === 'DELETE' ? undefined : { username: 'x', secret: 'secret-999', number: '999' } });
       assert.equal(res.status, 404, `${method}: ${res.text}`);

@@ -32,9 +32,17 @@ describe('parseV3Path', () => {
   });
 
   it('rejects malformed custom methods and missing segments with 400', () => {
-    for (const bad of ['', 'x:', ':y', 'a:b:c', 'extensions/:getStatus', 'a//b', 'extensions/1/2', 'ext ensions', 'a:b/c', 'extensions:get-x', 'firewall/%E0%A4%A']) {
+    for (const bad of ['', 'x:', ':y', 'a:b:c', 'extensions/:getStatus', 'a//b', 'ext ensions', 'modules/x:y/z', 'a:b/c', 'extensions:get-x', 'firewall/%E0%A4%A']) {
       assert.equal(status(() => parseV3Path(bad)), 400, `"${bad}" should be 400`);
     }
+  });
+
+  it('answers 404 for well-formed paths deeper than the grammar (unknown nested endpoints)', () => {
+    for (const deep of ['modules/x/y', 'extensions/1/2', 'modules/x/y/z:run', 'module-demo/items/7/8']) {
+      assert.equal(status(() => parseV3Path(deep)), 404, `"${deep}" should be 404`);
+    }
+    // Still 400 when the custom method is malformed.
+    for (const bad of ['modules/x/y:', 'modules/x/:y', 'modules/x/a:b:c']) assert.equal(status(() => parseV3Path(bad)), 400, `"${bad}" should be 400`);
   });
 
   it('rejects ids with encoded slashes, colons or control characters', () => {

@@ -1,4 +1,4 @@
-import { badRequest } from './errors.ts';
+import { badRequest, notFound } from './errors.ts';
 
 /** A parsed v3 path: `{resource}[/{id}][:{method}]`. Module resources keep their `module-x/` prefix in `resource`. */
 export interface V3Path {
@@ -14,6 +14,7 @@ const MAX_ID_LENGTH = 256;
 /**
  * Parses the part after `/pbxcore/api/v3/` following the SPEC's grammar. `{id}` never holds `/` or `:`.
  * Throws 400 for malformed input: empty segments, a bad custom method (`x:`, `:y`, `a:b:c`), bad escapes.
+ * A well-formed path with more segments than the grammar has (`modules/x/y`) names no endpoint: 404.
  */
 export function parseV3Path(rawRest: string): V3Path {
   const rest = rawRest.endsWith('/') ? rawRest.slice(0, -1) : rawRest;
@@ -24,7 +25,6 @@ export function parseV3Path(rawRest: string): V3Path {
   // Module resources: module-{slug}/{resource}[/{id}]
   const moduleScoped = segments[0]!.startsWith('module-');
   const resourceSegments = moduleScoped ? 2 : 1;
-  if (segments.length > resourceSegments + 1) throw badRequest('Too many path segments: ids never contain "/".');
   if (segments.length < resourceSegments) throw badRequest('Missing resource name after the module prefix.');
 
   const last = segments.length - 1;
@@ -40,6 +40,11 @@ export function parseV3Path(rawRest: string): V3Path {
     method = methodPart;
     segments[last] = lastSegment.slice(0, colon);
   }
+  for (const segment of segments.slice(0, last)) {
+    if (decode(segment).includes(':')) throw badRequest('Malformed path: ":" may only introduce the final custom method.');
+  }
+  // Well-formed, but deeper than `{resource}/{id}`: no endpoint has this path (ids never contain "/").
+  if (segments.length > resourceSegments + 1) throw notFound(`No endpoint at /pbxcore/api/v3/${rest}: ids never contain "/".`);
 
   const names = segments.slice(0, resourceSegments).map(decode);
   for (const name of names) {
