@@ -74,7 +74,7 @@ test('without HTTPS, getCertificate reports it off; the https singleton enables 
   const t = await startTestServer();
   try {
     const off = await t.call('/pbxcore/api/v3/system:getCertificate');
-    assert.deepEqual(off.json.data, { enabled: false, port: null, fingerprint256: null, subject: null, validTo: null, source: null, error: null });
+    assert.deepEqual(off.json.data, { enabled: false, pem: null, port: null, fingerprint256: null, subject: null, validTo: null, source: null, error: null });
     const defaults = await t.call('/pbxcore/api/v3/https');
     assert.deepEqual(defaults.json.data, { enabled: false, port: 8443, certificatePath: '', privateKeyPath: '' });
 
