@@ -18,6 +18,8 @@ import { legacySipRoutes } from './legacy/sip-routes.ts';
 import { startPeerService } from './peers/peer-service.ts';
 import { AsyncJobs } from './queue/async-jobs.ts';
 import { ServerBus } from './bus.ts';
+import { AuditRecorder } from './audit/recorder.ts';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/store.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
@@ -33,7 +35,7 @@ import type { Services } from './services.ts';
 import { openDatabase } from './storage/database.ts';
 import { ensurePrivateDataDir } from './storage/private-files.ts';
 import { migrate } from './storage/migrations.ts';
-import { writeSetting } from './storage/settings.ts';
+import { readSetting, writeSetting } from './storage/settings.ts';
 import { packageVersion } from './package-info.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from './resources/system/actions.ts';
 
@@ -129,7 +131,19 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const peers = await startPeerService({ db, bus, logger, clock });
       stops.push(() => peers.stop());
       const asyncJobs = new AsyncJobs({ queue, limits: queueLimits, clock, bus, logger });
-      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor };
+      // Workers record the writes they run; the web thread records rejected keys and failed logins, and prunes.
+      const audit = new AuditRecorder({
+        db,
+        now: () => clock.now(),
+        retentionDays: () => readSetting<{ auditRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+        onError: (error) => logger.error({ err: error }, 'audit log'),
+      });
+      const stopAuditFeed = bus.on('access-rejected', (event) => audit.reject(event.entry));
+      stops.push(() => {
+        stopAuditFeed();
+        audit.stop();
+      });
+      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor, audit };
       services = built;
 
       // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AuditRecorder } from './audit/recorder.ts';
 import type { AuthRuntime } from './auth/runtime.ts';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
@@ -36,4 +37,6 @@ export interface Services {
   readonly firewall: FirewallService;
   /** The AMI connection and live peer state. */
   readonly peers: PeerMonitor;
+  /** The audit log's web-thread part: rejected keys and failed logins in batches, and the hourly prune. */
+  readonly audit: AuditRecorder;
 }

@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import { canReadSensitive } from '../auth/authorize.ts';
 import { sessionContextOf, type Principal } from '../auth/principal.ts';
+import { remoteIp } from '../auth/remote-address.ts';
+import type { AuditActor } from '../wire/types.ts';
 import type { JobTarget } from '../queue/messages.ts';
 import type { JobInput } from '../queue/request-queue.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
@@ -20,8 +22,26 @@ export function jobFromRequest(
     headers: forwardedHeaders(ctx.headers),
     session: sessionContextOf(principal),
     canReadSensitive: canReadSensitive(principal),
+    actor: auditActorOf(ctx, principal),
     // Debug requests are exempt from the queue TTL (SPEC).
     ttlExempt: ctx.get('x-pbx-debug') === '1',
     ...(options.envelopeExtra ? { envelopeExtra: options.envelopeExtra } : {}),
   };
+}
+
+/** Who the audit log names for a request: the channel, the user or API key, the socket address. */
+export function auditActorOf(ctx: Context, principal: Principal): AuditActor {
+  const address = remoteIp(ctx);
+  switch (principal.channel) {
+    case 'public':
+      return { channel: 'public', name: null, keyId: null, address };
+    case 'localhost':
+      return { channel: 'localhost', name: 'localhost', keyId: null, address };
+    case 'session':
+      return { channel: 'session', name: principal.userName, keyId: null, address };
+    case 'bearer_token':
+      return principal.kind === 'jwt'
+        ? { channel: 'jwt', name: principal.userName, keyId: null, address }
+        : { channel: 'api_key', name: null, keyId: principal.keyId, address };
+  }
 }

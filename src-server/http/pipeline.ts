@@ -2,6 +2,9 @@ import type { Context, Middleware, Next } from 'koa';
 import { authenticate as authenticateRequest } from '../auth/authenticate.ts';
 import { authorize as authorizeAccess, type AccessTarget } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
+import { API_KEY_PATTERN } from '../auth/api-key-store.ts';
+import { presentedCredential, reportRejection } from '../auth/credentials.ts';
+import { HttpError } from '../wire/errors.ts';
 import { asyncChannelOf } from '../queue/async-jobs.ts';
 import type { JobOutcome } from '../queue/request-queue.ts';
 import type { Services } from '../services.ts';
@@ -35,6 +38,8 @@ export interface JobSpec {
 /** What the pipeline's steps leave on `ctx.state` for the next ones. */
 export interface PipelineState {
   principal?: Principal;
+  /** Why authorize() refused an API key (reported to the audit log by authenticate()). */
+  keyRefused?: string;
   answer?: { kind: 'async'; rendered: RenderedEnvelope } | { kind: 'outcome'; outcome: JobOutcome; spec: JobSpec };
 }
 
@@ -64,8 +69,24 @@ export function pipeline(...steps: Middleware[]): Middleware {
  */
 export function authenticate(services: Services, isPublic: (ctx: Context) => boolean = () => false): Middleware {
   return async function authenticateStep(ctx: Context, next: Next) {
-    stateOf(ctx).principal = await authenticateRequest(services, ctx, { isPublic: isPublic(ctx) });
-    await next();
+    try {
+      stateOf(ctx).principal = await authenticateRequest(services, ctx, { isPublic: isPublic(ctx) });
+    } catch (error) {
+      // A valid key used from a source its network binding refuses (the 401s are reported by credentialRejected).
+      if (error instanceof HttpError && error.status === 403 && API_KEY_PATTERN.test(presentedCredential(ctx)?.token ?? '')) {
+        reportRejection(services, ctx, { kind: 'rejected-key', status: 403, reason: error.messages.join('; ') });
+      }
+      throw error;
+    }
+    try {
+      await next();
+    } catch (error) {
+      const { principal, keyRefused } = stateOf(ctx);
+      if (keyRefused !== undefined && principal?.channel === 'bearer_token' && principal.kind === 'api_key') {
+        reportRejection(services, ctx, { kind: 'rejected-key', status: 403, reason: keyRefused, keyId: principal.keyId });
+      }
+      throw error;
+    }
   };
 }
 
@@ -75,7 +96,16 @@ export function authenticate(services: Services, isPublic: (ctx: Context) => boo
  */
 export function authorize(target: (ctx: Context) => Omit<AccessTarget, 'path' | 'method'>): Middleware {
   return async function authorizeStep(ctx: Context, next: Next) {
-    authorizeAccess(principalOf(ctx), { ...target(ctx), path: ctx.path, method: ctx.method });
+    const principal = principalOf(ctx);
+    try {
+      authorizeAccess(principal, { ...target(ctx), path: ctx.path, method: ctx.method });
+    } catch (error) {
+      // An API key used outside its allowed_paths: authenticate() reports it to the audit log.
+      if (error instanceof HttpError && error.status === 403 && principal.channel === 'bearer_token' && principal.kind === 'api_key') {
+        stateOf(ctx).keyRefused = error.messages.join('; ');
+      }
+      throw error;
+    }
     await next();
   };
 }

@@ -132,7 +132,7 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
   for (const op of declaration.operations) {
     const spec = crud[op];
     const level = declaration.security.levels?.[op] ?? DEFAULT_LEVEL[op];
-    const parameters = [...(spec.path.includes('{id}') ? [idParam] : []), ...(op === 'getList' ? [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }] : []), asyncParam];
+    const parameters = [...(spec.path.includes('{id}') ? [idParam] : []), ...(op === 'getList' ? [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }, ...queryParameters(declaration.listQuery)] : []), asyncParam];
     add(spec.path, spec.verb, {
       operationId: `${declaration.name}.${op}`,
       tags,

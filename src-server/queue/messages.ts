@@ -1,4 +1,4 @@
-import type { BusEvent, HttpVerb, ModuleEntry, OperationName, SessionContext } from '../wire/types.ts';
+import type { AuditActor, BusEvent, HttpVerb, ModuleEntry, OperationName, SessionContext } from '../wire/types.ts';
 import type { JobFailureKind, WireError } from './job-error.ts';
 
 /** The wire types between the web thread and the workers. Plain, structured-cloneable objects only. */
@@ -24,6 +24,8 @@ export interface JobRequest {
   headers: Record<string, string>;
   session: SessionContext | null;
   canReadSensitive: boolean;
+  /** Who asked, for the audit log: every write a worker runs is recorded with it (worker/audit-write.ts). */
+  actor?: AuditActor;
   /** Extra top-level envelope members (the legacy endpoints' `jsonapi`), rendered by the worker. */
   envelopeExtra?: Record<string, unknown>;
 }

@@ -2,6 +2,8 @@ import { apiKeysActions } from './api-keys/actions.ts';
 import { apiKeysDeclaration } from './api-keys/declaration.ts';
 import { amiActions } from './ami/actions.ts';
 import { amiDeclaration } from './ami/declaration.ts';
+import { auditLogActions } from './audit-log/actions.ts';
+import { auditLogDeclaration } from './audit-log/declaration.ts';
 import { authDeclaration } from './auth/declaration.ts';
 import { backupActions } from './backup/actions.ts';
 import { backupDeclaration } from './backup/declaration.ts';
@@ -47,4 +49,5 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: modulesDeclaration, actions: modulesActions },
   { declaration: openapiDeclaration, actions: openapiActions },
   { declaration: backupDeclaration, actions: backupActions },
+  { declaration: auditLogDeclaration, actions: auditLogActions },
 ];

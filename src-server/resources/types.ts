@@ -62,6 +62,8 @@ export interface ResourceDeclaration {
   fields: Record<string, FieldDef>;
   operations: CrudOperation[];
   customMethods?: Record<string, CustomMethodDecl>;
+  /** The list's filter parameters besides limit and offset (documented in OpenAPI). */
+  listQuery?: z.ZodType;
   /** Older actions (api-keys) check required fields on every verb, PATCH included. */
   requireOnEveryVerb?: boolean;
 }

@@ -31,7 +31,31 @@ export type BusEvent =
   /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
   | { type: 'bans-lifted'; ip: string }
   /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
-  | { type: 'bans-added'; ip: string };
+  | { type: 'bans-added'; ip: string }
+  /** A rejected API key use or a failed login, for the audit log (audit/recorder.ts). */
+  | { type: 'access-rejected'; entry: AuditRejection };
+
+/** Who made a request, as the audit log records it: the channel, the user or key, the source address. */
+export interface AuditActor {
+  channel: 'localhost' | 'jwt' | 'session' | 'api_key' | 'public';
+  /** User name (JWT, session), `localhost`, or null for an API key (see keyId). */
+  name: string | null;
+  keyId: number | null;
+  address: string;
+}
+
+/** A refused API key use (401/403) or a failed login, as the web thread reports it to the audit log. */
+export interface AuditRejection {
+  kind: 'rejected-key' | 'failed-login';
+  status: number;
+  reason: string;
+  address: string;
+  method: string;
+  path: string;
+  keyId?: number;
+  /** The login name tried (failed logins). */
+  login?: string;
+}
 
 export type ModuleStyle = 'v1' | 'v2' | 'v3';
 

@@ -10,6 +10,8 @@ import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerIni
 import { retryWhileBusy } from './busy-retry.ts';
 import { findHandler, runAction } from './dispatch.ts';
 import { loadWorkerModules } from '../modules/worker-modules.ts';
+import type { ActionContext } from '../resources/types.ts';
+import { isAuditedWrite, runAuditedWrite } from './audit-write.ts';
 
 interface WorkerState {
   db: Db;
@@ -53,7 +55,7 @@ async function attempt(job: JobRequest): Promise<JobResponse> {
   if (!definition || !handler) throw new Error(`No action for ${job.target.resource}:${job.target.operation}`);
 
   const events: BusEvent[] = [];
-  const result = await runAction(handler, {
+  const ctx: ActionContext = {
     db,
     resource: definition.declaration,
     operation: job.target.operation,
@@ -67,7 +69,10 @@ async function attempt(job: JobRequest): Promise<JobResponse> {
     pid: threadId,
     now: () => Date.now(),
     emit: (event) => events.push(event),
-  });
+  };
+  const result = isAuditedWrite(job)
+    ? await runAuditedWrite(definition, handler, ctx, job, (error) => console.error('audit log: the write could not be recorded', error))
+    : await runAction(handler, ctx);
   const rendered = renderEnvelope(result, {
     function: job.target.operation,
     processor: definition.declaration.processor ?? definition.declaration.name,

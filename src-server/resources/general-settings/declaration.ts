@@ -1,4 +1,5 @@
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../audit/store.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -8,7 +9,7 @@ const bounds = SETTING_BOUNDS['general-settings'];
 /** Server-wide settings that the SPEC names (queue limits). Bounds: config/setting-bounds.ts. */
 export const generalSettingsDeclaration: ResourceDeclaration = {
   name: 'general-settings',
-  description: 'Server-wide settings: request queue length and request age limit.',
+  description: 'Server-wide settings: request queue length, request age limit and audit log retention.',
   processor: 'GeneralSettingsProcessor',
   kind: 'singleton',
   security: { permission: 'GeneralSettings', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
@@ -20,6 +21,10 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
     APIRequestTTL: field.integer(boundedInteger(bounds.APIRequestTTL), {
       default: DEFAULT_REQUEST_TTL_SECONDS,
       description: `Seconds a request may wait in the queue before it is dropped (${rangeText(bounds.APIRequestTTL)}).`,
+    }),
+    auditRetentionDays: field.integer(boundedInteger(bounds.auditRetentionDays), {
+      default: DEFAULT_AUDIT_RETENTION_DAYS,
+      description: `Days the audit log keeps an entry (${rangeText(bounds.auditRetentionDays)}); older entries are pruned every hour.`,
     }),
   },
   operations: ['getRecord', 'update', 'patch'],

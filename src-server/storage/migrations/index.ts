@@ -14,6 +14,6 @@ import { auditLogMigration } from './060-audit-log.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
- * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs.
+ * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 60-69 audit log.
  */
 export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, peerStateMigration, auditLogMigration];

@@ -1,0 +1,208 @@
+import type { Db } from '../storage/database.ts';
+import { statement } from '../storage/database.ts';
+import type { AuditActor, AuditRejection } from '../wire/types.ts';
+import type { FieldChange } from './diff.ts';
+
+/** The audit log table (migration 60): writes, rejected API key uses and failed logins. */
+
+/** general-settings `auditRetentionDays` when unset. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
+export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login'] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export const AUDIT_CHANNELS = ['localhost', 'jwt', 'session', 'api_key'] as const;
+
+/** One write as a worker records it. */
+export interface AuditWrite {
+  at: number;
+  actor: AuditActor;
+  resource: string;
+  recordId: string | null;
+  operation: string;
+  verb: string;
+  status: number;
+  diff: FieldChange[] | null;
+}
+
+/** One entry as the API answers it. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  kind: AuditKind;
+  channel: string | null;
+  actor: string | null;
+  keyId: number | null;
+  keyDescription: string | null;
+  address: string;
+  resource: string | null;
+  recordId: string | null;
+  operation: string | null;
+  verb: string | null;
+  path: string | null;
+  status: number;
+  reason: string | null;
+  diff: FieldChange[];
+}
+
+const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_description, address, resource, record_id, operation, verb, path, status, reason, diff)
+  VALUES (@at, @kind, @channel, @actor, @keyId, @keyDescription, @address, @resource, @recordId, @operation, @verb, @path, @status, @reason, @diff)`;
+
+/** The description of an API key, recorded with the entry so it survives the key's deletion. */
+function keyDescription(db: Db, keyId: number | null): string | null {
+  if (keyId === null) return null;
+  const row = statement(db, 'SELECT description FROM api_keys WHERE id = ?').get(keyId) as { description: string } | undefined;
+  return row?.description ?? null;
+}
+
+export function recordWrite(db: Db, write: AuditWrite): void {
+  const { actor } = write;
+  statement(db, INSERT).run({
+    at: write.at,
+    kind: 'write',
+    channel: actor.channel,
+    actor: actor.name,
+    keyId: actor.keyId,
+    keyDescription: keyDescription(db, actor.keyId),
+    address: actor.address,
+    resource: write.resource,
+    recordId: write.recordId,
+    operation: write.operation,
+    verb: write.verb,
+    path: null,
+    status: write.status,
+    reason: null,
+    diff: write.diff ? JSON.stringify(write.diff) : null,
+  });
+}
+
+/** Records rejections in one transaction (the web thread batches them). */
+export function recordRejections(db: Db, entries: ReadonlyArray<{ at: number; rejection: AuditRejection }>): void {
+  const insert = statement(db, INSERT);
+  db.transaction(() => {
+    for (const { at, rejection } of entries) {
+      const keyId = rejection.keyId ?? null;
+      insert.run({
+        at,
+        kind: rejection.kind,
+        channel: rejection.kind === 'rejected-key' ? 'api_key' : null,
+        actor: rejection.login ?? null,
+        keyId,
+        keyDescription: keyDescription(db, keyId),
+        address: rejection.address,
+        resource: null,
+        recordId: null,
+        operation: null,
+        verb: rejection.method,
+        path: rejection.path,
+        status: rejection.status,
+        reason: rejection.reason,
+        diff: null,
+      });
+    }
+  })();
+}
+
+/** Deletes entries older than `retentionDays`; returns how many. */
+export function pruneAuditLog(db: Db, now: number, retentionDays: number): number {
+  return statement(db, 'DELETE FROM audit_log WHERE at < ?').run(now - retentionDays * 86_400_000).changes;
+}
+
+export interface AuditQuery {
+  search?: string;
+  actor?: string;
+  resource?: string;
+  channel?: string;
+  kind?: AuditKind;
+  since?: number;
+  until?: number;
+  limit: number;
+  offset: number;
+}
+
+interface Row {
+  id: number;
+  at: number;
+  kind: AuditKind;
+  channel: string | null;
+  actor: string | null;
+  key_id: number | null;
+  key_description: string | null;
+  address: string;
+  resource: string | null;
+  record_id: string | null;
+  operation: string | null;
+  verb: string | null;
+  path: string | null;
+  status: number;
+  reason: string | null;
+  diff: string | null;
+}
+
+const toEntry = (row: Row): AuditEntry => ({
+  id: row.id,
+  at: new Date(row.at).toISOString(),
+  kind: row.kind,
+  channel: row.channel,
+  actor: row.actor,
+  keyId: row.key_id,
+  keyDescription: row.key_description,
+  address: row.address,
+  resource: row.resource,
+  recordId: row.record_id,
+  operation: row.operation,
+  verb: row.verb,
+  path: row.path,
+  status: row.status,
+  reason: row.reason,
+  diff: row.diff ? (JSON.parse(row.diff) as FieldChange[]) : [],
+});
+
+/** Newest first, filtered; `total` counts every match. */
+export function queryAuditLog(db: Db, query: AuditQuery): { total: number; entries: AuditEntry[] } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (query.search) {
+    where.push(`(actor LIKE @search ESCAPE '\\' OR key_description LIKE @search ESCAPE '\\' OR resource LIKE @search ESCAPE '\\'
+      OR record_id LIKE @search ESCAPE '\\' OR operation LIKE @search ESCAPE '\\' OR reason LIKE @search ESCAPE '\\'
+      OR address LIKE @search ESCAPE '\\' OR path LIKE @search ESCAPE '\\' OR diff LIKE @search ESCAPE '\\')`);
+    params.search = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  if (query.actor) {
+    // A user name, or an API key as its id (`12` or `key:12`).
+    const keyId = /^(?:key:)?(\d+)$/.exec(query.actor)?.[1];
+    where.push(keyId ? '(actor = @actor OR key_id = @keyId)' : 'actor = @actor');
+    params.actor = query.actor;
+    if (keyId) params.keyId = Number(keyId);
+  }
+  if (query.resource) {
+    where.push('resource = @resource');
+    params.resource = query.resource;
+  }
+  if (query.channel) {
+    where.push('channel = @channel');
+    params.channel = query.channel;
+  }
+  if (query.kind) {
+    where.push('kind = @kind');
+    params.kind = query.kind;
+  }
+  if (query.since !== undefined) {
+    where.push('at >= @since');
+    params.since = query.since;
+  }
+  if (query.until !== undefined) {
+    where.push('at <= @until');
+    params.until = query.until;
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM audit_log ${clause}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT * FROM audit_log ${clause} ORDER BY at DESC, id DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: query.limit, offset: query.offset }) as Row[];
+  return { total, entries: rows.map(toEntry) };
+}
+
+export function findAuditEntry(db: Db, id: number): AuditEntry | undefined {
+  const row = db.prepare('SELECT * FROM audit_log WHERE id = ?').get(id) as Row | undefined;
+  return row ? toEntry(row) : undefined;
+}

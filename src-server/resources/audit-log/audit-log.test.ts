@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createTestApiKey } from '../../test-support/api-keys.ts';
+import { ADMIN_PASSWORD, loginToken, sessionCookie, VIEWER_PASSWORD } from '../../test-support/credentials.ts';
+import { REMOTE, startTestServer, type TestServer } from '../../test-support/server.ts';
+import { setUserPassword } from '../../auth/users.ts';
+import { MASKED } from '../../audit/diff.ts';
+
+const V3 = '/pbxcore/api/v3';
+const AUDIT = `${V3}/audit-log`;
+
+interface Entry {
+  id: number;
+  at: string;
+  kind: string;
+  channel: string | null;
+  actor: string | null;
+  keyId: number | null;
+  keyDescription: string | null;
+  address: string;
+  resource: string | null;
+  recordId: string | null;
+  operation: string | null;
+  verb: string | null;
+  path: string | null;
+  status: number;
+  reason: string | null;
+  diff: Array<{ field: string; before?: unknown; after?: unknown }>;
+}
+
+describe('audit log over HTTP', () => {
+  let t: TestServer;
+  let adminToken: string;
+
+  /** The newest entries matching `query` (rejections are written in batches: flushed first). */
+  const entries = async (query = ''): Promise<Entry[]> => {
+    t.server.services.audit.flush();
+    const answer = await t.call(`${AUDIT}${query ? `?${query}` : ''}`);
+    assert.equal(answer.status, 200, answer.text);
+    return answer.json.data as Entry[];
+  };
+  const change = (entry: Entry, field: string) => entry.diff.find((c) => c.field === field);
+
+  before(async () => {
+    t = await startTestServer({ adminPassword: ADMIN_PASSWORD });
+    adminToken = await loginToken(t, 'admin', ADMIN_PASSWORD);
+  });
+  after(() => t.close());
+
+  it('a localhost write: channel localhost, address 127.0.0.1, before → after, the AMI secret masked', async () => {
+    const answer = await t.call(`${V3}/ami`, { method: 'PATCH', body: { username: 'console', secret: 'hunter2-ami-secret' } });
+    assert.equal(answer.status, 200, answer.text);
+    const [entry] = await entries('resource=ami');
+    assert.ok(entry);
+    assert.equal(entry.kind, 'write');
+    assert.equal(entry.channel, 'localhost');
+    assert.equal(entry.actor, 'localhost');
+    assert.equal(entry.address, '127.0.0.1');
+    assert.equal(entry.operation, 'patch');
+    assert.equal(entry.verb, 'PATCH');
+    assert.equal(entry.status, 200);
+    assert.deepEqual(change(entry, 'username'), { field: 'username', before: '', after: 'console' });
+    assert.deepEqual(change(entry, 'secret'), { field: 'secret', after: MASKED });
+    assert.ok(!change(entry, 'port'), 'unchanged fields are left out');
+    const raw = (await t.call(`${AUDIT}/${entry.id}`)).text;
+    assert.ok(!raw.includes('hunter2-ami-secret'), 'the secret is never stored or answered');
+    assert.ok(!(t.server.services.db.prepare('SELECT group_concat(diff) AS d FROM audit_log').get() as { d: string }).d.includes('hunter2'));
+  });
+
+  it('a JWT write from a remote address: channel jwt, the user, the created fields and the new id', async () => {
+    const answer = await t.remote(`${V3}/firewall`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: { network: '192.0.2.0', subnet: '24', description: 'office' },
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const [entry] = await entries('resource=firewall&channel=jwt');
+    assert.ok(entry);
+    assert.equal(entry.actor, 'admin');
+    assert.equal(entry.address, REMOTE);
+    assert.equal(entry.operation, 'create');
+    assert.equal(entry.status, 201);
+    assert.equal(entry.recordId, String(answer.json.data.id));
+    assert.deepEqual(change(entry, 'permit'), { field: 'permit', after: '192.0.2.0/24' });
+    assert.deepEqual(change(entry, 'description'), { field: 'description', after: 'office' });
+
+    const removed = await t.remote(`${V3}/firewall/${answer.json.data.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    assert.equal(removed.status, 200, removed.text);
+    const [deletion] = await entries('resource=firewall&channel=jwt');
+    assert.equal(deletion!.operation, 'delete');
+    assert.deepEqual(change(deletion!, 'permit'), { field: 'permit', before: '192.0.2.0/24' });
+  });
+
+  it('a session-cookie write: channel session', async () => {
+    const cookie = await sessionCookie(t);
+    const answer = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { cookie, 'x-requested-with': 'XMLHttpRequest' }, body: { maxretry: 9 } });
+    assert.equal(answer.status, 200, answer.text);
+    const [entry] = await entries('channel=session');
+    assert.equal(entry!.actor, 'admin');
+    assert.equal(entry!.resource, 'fail2ban');
+    assert.deepEqual(change(entry!, 'maxretry'), { field: 'maxretry', before: 20, after: 9 });
+  });
+
+  it('an API key write: channel api_key, the key id and description, the address; a refused write is recorded with its status', async () => {
+    const key = createTestApiKey(t.server.services.db, { description: 'fail2ban robot', allowedPaths: { '/api/v3/fail2ban': 'write' } });
+    const answer = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { 'x-api-key': key.key }, body: { maxretry: 7 } });
+    assert.equal(answer.status, 200, answer.text);
+    const [entry] = await entries(`actor=key:${key.id}`);
+    assert.ok(entry);
+    assert.equal(entry.channel, 'api_key');
+    assert.equal(entry.keyId, key.id);
+    assert.equal(entry.keyDescription, 'fail2ban robot');
+    assert.equal(entry.address, REMOTE);
+    assert.deepEqual(change(entry, 'maxretry'), { field: 'maxretry', before: 9, after: 7 });
+
+    const bad = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { 'x-api-key': key.key }, body: { maxretry: 0 } });
+    assert.equal(bad.status, 422);
+    const [refused] = await entries(`actor=${key.id}`);
+    assert.equal(refused!.status, 422);
+    assert.deepEqual(refused!.diff, []);
+  });
+
+  it('rejected API key uses: an unknown key (401) and a key outside its allowed_paths (403), with the reason', async () => {
+    const unknown = randomBytes(32).toString('hex');
+    assert.equal((await t.remote(`${V3}/extensions`, { headers: { 'x-api-key': unknown } })).status, 401);
+    const [rejected] = await entries('kind=rejected-key');
+    assert.equal(rejected!.status, 401);
+    assert.equal(rejected!.address, REMOTE);
+    assert.match(rejected!.reason!, /unknown or revoked API key/);
+    assert.equal(rejected!.path, `${V3}/extensions`);
+
+    const key = createTestApiKey(t.server.services.db, { description: 'narrow', allowedPaths: { '/api/v3/fail2ban': 'read' } });
+    assert.equal((await t.remote(`${V3}/extensions`, { method: 'POST', headers: { 'x-api-key': key.key }, body: {} })).status, 403);
+    const [forbidden] = await entries('kind=rejected-key');
+    assert.equal(forbidden!.status, 403);
+    assert.equal(forbidden!.keyId, key.id);
+    assert.equal(forbidden!.keyDescription, 'narrow');
+    assert.match(forbidden!.reason!, /allowed_paths/);
+
+    const bound = createTestApiKey(t.server.services.db, { description: 'bound', allowedPaths: { '/api/v3/fail2ban': 'read' }, networkFilterId: 'localhost' });
+    assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': bound.key } })).status, 403);
+    const [wrongSource] = await entries('kind=rejected-key');
+    assert.equal(wrongSource!.status, 403);
+    assert.match(wrongSource!.reason!, /does not permit 127\.0\.0\.2/);
+  });
+
+  it('failed logins (auth:login and session/start) are recorded with the login tried, never the password', async () => {
+    assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong password 1' } })).status, 401);
+    const legacy = await t.remote('/admin-cabinet/session/start', {
+      method: 'POST',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'login=operator&password=wrong%20password%202',
+    });
+    assert.equal(legacy.status, 401);
+    const [second, first] = await entries('kind=failed-login');
+    assert.equal(first!.actor, 'admin');
+    assert.equal(first!.path, `${V3}/auth:login`);
+    assert.equal(second!.actor, 'operator');
+    assert.equal(second!.path, '/admin-cabinet/session/start');
+    assert.equal(second!.address, REMOTE);
+    assert.equal(second!.status, 401);
+    assert.ok(!JSON.stringify(await entries()).includes('wrong password'));
+  });
+
+  it('filters: search, resource, channel, since/until; pagination; bad values get 422', async () => {
+    const found = await entries('search=fail2ban%20robot');
+    assert.ok(found.length >= 1 && found.every((e) => e.keyDescription === 'fail2ban robot'));
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    assert.deepEqual(await entries(`since=${encodeURIComponent(future)}`), []);
+    assert.ok((await entries(`until=${Date.now() + 1000}`)).length > 0);
+    const page = await t.call(`${AUDIT}?limit=2&offset=1`);
+    assert.equal(page.json.data.length, 2);
+    assert.equal(page.json.pagination.limit, 2);
+    assert.equal(page.json.pagination.hasMore, true);
+    for (const query of ['kind=bogus', 'channel=carrier-pigeon', 'since=yesterday', 'until=2026-13-45', 'limit=-1', 'since=2030-01-01&until=2020-01-01']) {
+      const answer = await t.call(`${AUDIT}?${query}`);
+      assert.equal(answer.status, 422, `${query}: ${answer.text}`);
+    }
+  });
+
+  it('read access: ADMIN; a viewer, or a key without a path to it, gets 403; a key with the path reads it', async () => {
+    await setUserPassword(t.server.services.db, 'viewer', VIEWER_PASSWORD, 'viewer');
+    const viewer = await loginToken(t, 'viewer', VIEWER_PASSWORD);
+    assert.equal((await t.remote(AUDIT, { headers: { authorization: `Bearer ${viewer}` } })).status, 403);
+    const other = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/fail2ban': 'write' } });
+    assert.equal((await t.remote(AUDIT, { headers: { 'x-api-key': other.key } })).status, 403);
+    const auditor = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/audit-log': 'write' } });
+    assert.equal((await t.remote(AUDIT, { headers: { 'x-api-key': auditor.key } })).status, 200);
+    assert.equal((await t.remote(AUDIT, { method: 'POST', headers: { 'x-api-key': auditor.key }, body: {} })).status, 405);
+  });
+
+  it('retention: auditRetentionDays (1-3650, default 90) prunes older entries', async () => {
+    assert.equal((await t.call(`${V3}/general-settings`)).json.data.auditRetentionDays, 90);
+    assert.equal((await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 0 } })).status, 422);
+    const { db, audit } = t.server.services;
+    const day = 86_400_000;
+    const insert = db.prepare("INSERT INTO audit_log (at, kind, address, status) VALUES (?, 'write', '192.0.2.1', 200)");
+    const old = Number(insert.run(Date.now() - 10 * day).lastInsertRowid);
+    const recent = Number(insert.run(Date.now() - 3 * day).lastInsertRowid);
+    assert.equal(audit.prune(), 0, 'nothing is older than 90 days');
+    assert.equal((await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 5 } })).status, 200);
+    assert.equal(audit.prune(), 1);
+    assert.equal((await t.call(`${AUDIT}/${old}`)).status, 404);
+    assert.equal((await t.call(`${AUDIT}/${recent}`)).status, 200);
+  });
+
+  it('is in the OpenAPI document with its filters', async () => {
+    const doc = (await t.call(`${V3}/openapi:getSpecification`)).json.data;
+    const list = doc.paths['/pbxcore/api/v3/audit-log'].get;
+    const names = (list.parameters as Array<{ name?: string }>).map((p) => p.name).filter(Boolean);
+    for (const name of ['search', 'actor', 'resource', 'channel', 'kind', 'since', 'until']) assert.ok(names.includes(name), name);
+  });
+});

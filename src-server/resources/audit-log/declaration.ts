@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { AUDIT_CHANNELS, AUDIT_KINDS } from '../../audit/store.ts';
+import { field } from '../fields.ts';
+import type { ResourceDeclaration } from '../types.ts';
+
+const readOnly = { readOnly: true } as const;
+const change = z.object({ field: z.string(), before: z.unknown().optional(), after: z.unknown().optional() });
+
+/** The audit log: read-only. Entries are written by the workers (writes) and the web thread (rejections). */
+export const auditLogDeclaration: ResourceDeclaration = {
+  name: 'audit-log',
+  description:
+    'Audit log, newest first: every write through any channel (who, channel, source address, resource, record, operation, status, the changed fields with secrets masked), rejected API key uses and failed logins. Entries older than general-settings `auditRetentionDays` are pruned.',
+  processor: 'AuditLogProcessor',
+  kind: 'collection',
+  idField: 'id',
+  security: { permission: 'AuditLog', channels: ['localhost', 'bearer_token'], levels: { getList: 'ADMIN', getRecord: 'ADMIN' } },
+  fields: {
+    id: field.integer(z.number().int(), readOnly),
+    at: field.text(z.string(), { ...readOnly, description: 'When (ISO 8601, UTC).' }),
+    kind: field.text(z.enum(AUDIT_KINDS), readOnly),
+    channel: field.text(z.enum(AUDIT_CHANNELS).nullable(), { ...readOnly, description: 'localhost, jwt, session or api_key; null for a failed login.' }),
+    actor: field.text(z.string().nullable(), { ...readOnly, description: 'User name, `localhost`, or the login tried; null for an API key (see keyId).' }),
+    keyId: field.integer(z.number().int().nullable(), readOnly),
+    keyDescription: field.text(z.string().nullable(), { ...readOnly, description: "The key's description when the entry was written." }),
+    address: field.text(z.string(), { ...readOnly, description: 'Source (socket) address.' }),
+    resource: field.text(z.string().nullable(), readOnly),
+    recordId: field.text(z.string().nullable(), readOnly),
+    operation: field.text(z.string().nullable(), { ...readOnly, description: 'create, update, patch, delete or the custom method.' }),
+    verb: field.text(z.string().nullable(), readOnly),
+    path: field.text(z.string().nullable(), { ...readOnly, description: 'Request path of a rejection.' }),
+    status: field.integer(z.number().int(), { ...readOnly, description: 'HTTP status of the outcome.' }),
+    reason: field.text(z.string().nullable(), { ...readOnly, description: 'Why a key or login was refused.' }),
+    diff: field.json(z.array(change), { ...readOnly, description: 'Changed fields: before → after (updates), after (creates), before (deletes). Secrets show "•••• (changed)".' }),
+  },
+  operations: ['getList', 'getRecord'],
+  listQuery: z.object({
+    search: z.string().optional().describe('Substring of the actor, key description, resource, record, operation, reason, address, path or diff.'),
+    actor: z.string().optional().describe('A user name, `localhost`, or an API key id (`12` or `key:12`).'),
+    resource: z.string().optional(),
+    channel: z.enum(AUDIT_CHANNELS).optional(),
+    kind: z.enum(AUDIT_KINDS).optional(),
+    since: z.string().optional().describe('ISO 8601 time or epoch milliseconds; entries at or after it.'),
+    until: z.string().optional().describe('ISO 8601 time or epoch milliseconds; entries at or before it.'),
+  }),
+};

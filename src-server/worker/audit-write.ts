@@ -1,0 +1,73 @@
+import { auditDiff, type FieldChange } from '../audit/diff.ts';
+import { recordWrite } from '../audit/store.ts';
+import type { ActionResult } from '../wire/envelope.ts';
+import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
+import type { JobRequest } from '../queue/messages.ts';
+import { findHandler, runAction } from './dispatch.ts';
+
+/** A write is any verb but GET: the CRUD writes, and POST/PUT/PATCH/DELETE custom methods. */
+export const isAuditedWrite = (job: JobRequest): boolean => job.target.verb !== 'GET' && job.actor !== undefined;
+
+const CRUD_WITH_RECORD = new Set(['update', 'patch', 'delete']);
+
+/** The record as its own getRecord action answers it, with sensitive fields visible (they are masked in the diff). */
+async function readRecord(reader: ActionHandler | undefined, ctx: ActionContext, id: string | undefined): Promise<unknown> {
+  if (!reader) return null;
+  const answer = await runAction(reader, { ...ctx, operation: 'getRecord', verb: 'GET', id, body: {}, query: {}, canReadSensitive: true, emit: () => {} });
+  return answer.result ? answer.data : null;
+}
+
+const idOf = (data: unknown, idField: string): string | undefined => {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const value = (data as Record<string, unknown>)[idField];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+};
+
+/**
+ * Runs a write and records it in the audit log, generically for every resource (core and module):
+ * the record is read through the resource's own getRecord action before and after the write (same
+ * worker, same connection), and the diff of the declared fields is stored with secrets masked.
+ * Custom methods record the written body fields. A failed write is recorded with its status and no
+ * diff. The audit row never changes the answer: a failure to record it is logged by the caller.
+ */
+export async function runAuditedWrite(
+  definition: ResourceDefinition,
+  handler: ActionHandler,
+  ctx: ActionContext,
+  job: JobRequest,
+  onAuditError: (error: unknown) => void,
+): Promise<ActionResult> {
+  const { declaration } = definition;
+  const reader = declaration.operations.includes('getRecord') ? findHandler(definition, 'getRecord') : undefined;
+  const singleton = declaration.kind === 'singleton';
+  const crud = job.target.operation === 'create' || CRUD_WITH_RECORD.has(job.target.operation);
+  const before = crud && (singleton || (CRUD_WITH_RECORD.has(job.target.operation) && ctx.id)) ? await readRecord(reader, ctx, ctx.id) : null;
+  const result = await runAction(handler, ctx);
+  try {
+    const status = result.httpCode ?? (result.result ? 200 : 500);
+    const idField = declaration.idField ?? 'id';
+    const recordId = ctx.id ?? (job.target.operation === 'create' ? idOf(result.data, idField) : undefined) ?? null;
+    let diff: FieldChange[] | null = null;
+    if (result.result) {
+      if (!crud) diff = auditDiff(declaration.fields, null, null, ctx.body);
+      else if (job.target.operation === 'delete') diff = auditDiff(declaration.fields, before, null, {});
+      else {
+        const after = (await readRecord(reader, ctx, singleton ? undefined : (recordId ?? undefined))) ?? result.data;
+        diff = auditDiff(declaration.fields, job.target.operation === 'create' ? null : before, after, ctx.body);
+      }
+    }
+    recordWrite(ctx.db, {
+      at: ctx.now(),
+      actor: job.actor!,
+      resource: job.target.resource,
+      recordId,
+      operation: job.target.operation,
+      verb: job.target.verb,
+      status,
+      diff,
+    });
+  } catch (error) {
+    onAuditError(error);
+  }
+  return result;
+}
