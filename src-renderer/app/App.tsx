@@ -5,6 +5,7 @@ import { linkProps, usePathname } from '../lib/router.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { AppProvider } from './provider.tsx';
 import { ApiKeysRoute } from './routes/api-keys.tsx';
+import { AuditRoute } from './routes/audit.tsx';
 import { BanHistoryRoute, BansRoute } from './routes/bans.tsx';
 import { DashboardRoute } from './routes/dashboard.tsx';
 import { NetworkFiltersRoute } from './routes/network-filters.tsx';
@@ -22,6 +23,7 @@ const TITLES: Record<string, string> = {
   [paths.banHistory]: 'Ban history',
   [paths.peers]: 'Peers',
   [paths.settings]: 'Settings',
+  [paths.audit]: 'Audit log',
 };
 
 function NotFound() {
@@ -58,6 +60,8 @@ function CurrentRoute({ pathname }: { pathname: string }) {
       return <PeersRoute />;
     case paths.settings:
       return <SettingsRoute />;
+    case paths.audit:
+      return <AuditRoute />;
     default:
       return <NotFound />;
   }

@@ -9,6 +9,7 @@ export const paths = {
   peers: '/peers',
   peer: (id: string) => `/peers/${encodeURIComponent(id)}`,
   settings: '/settings',
+  audit: '/audit',
 } as const;
 
 /** Base of the v3 API on the same origin as the console. */

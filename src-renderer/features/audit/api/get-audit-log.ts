@@ -1,0 +1,66 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export type AuditKind = 'write' | 'rejected-key' | 'failed-login';
+export type AuditChannel = 'localhost' | 'jwt' | 'session' | 'api_key';
+
+/** One changed field; secrets arrive already masked ("•••• (changed)"). */
+export interface AuditChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** One audit log entry: a write, a rejected API key use or a failed login. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  kind: AuditKind;
+  channel: AuditChannel | null;
+  actor: string | null;
+  keyId: number | null;
+  keyDescription: string | null;
+  address: string;
+  resource: string | null;
+  recordId: string | null;
+  operation: string | null;
+  verb: string | null;
+  path: string | null;
+  status: number;
+  reason: string | null;
+  diff: AuditChange[];
+}
+
+export interface AuditFilter {
+  search: string;
+  /** '' for every kind, channel or resource. */
+  kind: '' | AuditKind;
+  channel: '' | AuditChannel;
+  resource: string;
+  limit: number;
+  offset: number;
+}
+
+/** Every page and filter of the audit log shares this prefix. */
+export const auditLogKey = ['audit-log'] as const;
+
+/** GET audit-log: one page, newest first, filtered on the server. */
+export const getAuditLog = async (filter: AuditFilter) => {
+  const { data, pagination } = await apiRequest<AuditEntry[]>('audit-log', {
+    query: {
+      search: filter.search.trim() || undefined,
+      kind: filter.kind || undefined,
+      channel: filter.channel || undefined,
+      resource: filter.resource.trim() || undefined,
+      limit: filter.limit,
+      offset: filter.offset,
+    },
+  });
+  const rows = Array.isArray(data) ? data : [];
+  return { rows, total: pagination?.total ?? rows.length };
+};
+
+export const auditLogQueryOptions = (filter: AuditFilter) =>
+  queryOptions({ queryKey: [...auditLogKey, filter], queryFn: () => getAuditLog(filter), refetchInterval: 30_000, placeholderData: keepPreviousData });
+
+export const useAuditLog = (filter: AuditFilter) => useQuery(auditLogQueryOptions(filter));

@@ -1,0 +1,219 @@
+import { Badge, Button, Code, Collapse, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconChevronLeft, IconChevronRight, IconChevronUp, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { DataTable } from '../../../components/DataTable.tsx';
+import { formatDateTime, plural } from '../../../lib/format.ts';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
+import { useAuditLog, type AuditChange, type AuditChannel, type AuditEntry, type AuditKind } from '../api/get-audit-log.ts';
+
+const PAGE_SIZE = 25;
+
+const KINDS: { value: AuditKind; label: string; color: string }[] = [
+  { value: 'write', label: 'Change', color: 'blue' },
+  { value: 'rejected-key', label: 'Rejected key', color: 'red' },
+  { value: 'failed-login', label: 'Failed login', color: 'orange' },
+];
+
+const CHANNELS: { value: AuditChannel; label: string }[] = [
+  { value: 'localhost', label: 'Localhost' },
+  { value: 'jwt', label: 'Token (JWT)' },
+  { value: 'session', label: 'Session' },
+  { value: 'api_key', label: 'API key' },
+];
+
+const kindOf = (kind: string) => KINDS.find((k) => k.value === kind);
+const channelLabel = (channel: string | null) => CHANNELS.find((c) => c.value === channel)?.label ?? '—';
+
+/** Who: the user, or the API key by id and description. */
+function actorText(entry: AuditEntry): string {
+  if (entry.keyId !== null) return `API key #${entry.keyId}${entry.keyDescription ? ` (${entry.keyDescription})` : ''}`;
+  if (entry.kind === 'failed-login') return entry.actor ? `login "${entry.actor}"` : 'no login';
+  return entry.actor ?? '—';
+}
+
+/** What: the operation on the resource and record, or the refused request. */
+function actionText(entry: AuditEntry): string {
+  if (entry.kind !== 'write') return `${entry.verb ?? ''} ${entry.path ?? ''}`.trim();
+  const target = entry.recordId ? `${entry.resource}/${entry.recordId}` : (entry.resource ?? '');
+  return `${entry.operation} ${target}`;
+}
+
+const show = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The fields a write changed: before → after (secrets are masked by the server). */
+function DiffTable({ diff }: { diff: AuditChange[] }) {
+  return (
+    <Table withTableBorder withColumnBorders fz="xs" aria-label="Changed fields">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Field</Table.Th>
+          <Table.Th>Before</Table.Th>
+          <Table.Th>After</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {diff.map((change) => (
+          <Table.Tr key={change.field}>
+            <Table.Td ff="monospace">{change.field}</Table.Td>
+            <Table.Td ff="monospace" c={'before' in change ? undefined : 'dimmed'}>
+              {'before' in change ? show(change.before) : '—'}
+            </Table.Td>
+            <Table.Td ff="monospace" c={'after' in change ? undefined : 'dimmed'}>
+              {'after' in change ? show(change.after) : '—'}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** The row's details: the reason of a rejection, or a button that expands the changed fields. */
+function Details({ entry }: { entry: AuditEntry }) {
+  const [opened, { toggle }] = useDisclosure(false);
+  if (entry.kind !== 'write') return <Text size="sm">{entry.reason ?? '—'}</Text>;
+  if (entry.diff.length === 0) return <Text size="sm" c="dimmed">No field changed</Text>;
+  const id = `audit-diff-${entry.id}`;
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        size="xs"
+        variant="subtle"
+        px={4}
+        rightSection={opened ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+        aria-expanded={opened}
+        aria-controls={id}
+        onClick={toggle}
+      >
+        {opened ? 'Hide' : 'Show'} {plural(entry.diff.length, 'change', 'changes')}
+      </Button>
+      <Collapse expanded={opened} id={id}>
+        <DiffTable diff={entry.diff} />
+      </Collapse>
+    </Stack>
+  );
+}
+
+/**
+ * The audit log, newest first, searched, filtered and paged on the server: every change through any
+ * channel with who made it, from where and the changed fields, plus rejected API keys and failed logins.
+ */
+export function AuditLogTable() {
+  const narrow = useNarrowScreen();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [kind, setKind] = useState<'' | AuditKind>('');
+  const [channel, setChannel] = useState<'' | AuditChannel>('');
+  const [offset, setOffset] = useState(0);
+  const log = useAuditLog({ search: debounced, kind, channel, resource: '', limit: PAGE_SIZE, offset });
+  const rows = log.data?.rows ?? [];
+  const total = log.data?.total ?? 0;
+  const filtered = Boolean(debounced.trim() || kind || channel);
+
+  return (
+    <DataTable
+      label="Audit log"
+      noun="audit log entries"
+      query={log}
+      rows={rows}
+      rowKey={(entry) => String(entry.id)}
+      rowLabel={(entry) => `${actionText(entry)} at ${formatDateTime(entry.at)}`}
+      rowTestId="audit-row"
+      minWidth={1100}
+      toolbar={
+        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
+          <TextInput
+            label="Search"
+            placeholder="User, key, resource, address, field"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            type="search"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setOffset(0);
+            }}
+            w={narrow ? '100%' : 280}
+          />
+          <Select
+            label="Kind"
+            data={[{ value: '', label: 'Every kind' }, ...KINDS.map((k) => ({ value: k.value, label: k.label }))]}
+            value={kind}
+            onChange={(value) => {
+              setKind((value ?? '') as '' | AuditKind);
+              setOffset(0);
+            }}
+            allowDeselect={false}
+            w={narrow ? '100%' : 170}
+          />
+          <Select
+            label="Channel"
+            data={[{ value: '', label: 'Every channel' }, ...CHANNELS.map((c) => ({ value: c.value, label: c.label }))]}
+            value={channel}
+            onChange={(value) => {
+              setChannel((value ?? '') as '' | AuditChannel);
+              setOffset(0);
+            }}
+            allowDeselect={false}
+            w={narrow ? '100%' : 170}
+          />
+        </Group>
+      }
+      columns={[
+        { header: 'When', card: 'title', render: (entry) => formatDateTime(entry.at) },
+        {
+          header: 'Kind',
+          render: (entry) => (
+            <Badge variant="light" color={kindOf(entry.kind)?.color ?? 'gray'}>
+              {kindOf(entry.kind)?.label ?? entry.kind}
+            </Badge>
+          ),
+        },
+        {
+          header: 'Who',
+          render: (entry) => (
+            <Stack gap={0}>
+              <Text size="sm">{actorText(entry)}</Text>
+              <Text size="xs" c="dimmed">
+                {channelLabel(entry.channel)}
+              </Text>
+            </Stack>
+          ),
+        },
+        { header: 'From', mono: true, render: (entry) => entry.address },
+        { header: 'What', render: (entry) => <Code>{actionText(entry)}</Code> },
+        {
+          header: 'Status',
+          render: (entry) => (
+            <Badge variant="outline" color={entry.status < 400 ? 'teal' : 'red'}>
+              {entry.status}
+            </Badge>
+          ),
+        },
+        { header: 'Details', card: 'wide', render: (entry) => <Details entry={entry} /> },
+      ]}
+      empty={
+        filtered
+          ? { title: 'No entry matches the filters', hint: 'Change the search, the kind or the channel.' }
+          : { title: 'Nothing recorded yet', hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.' }
+      }
+      footer={
+        total > 0 && (
+          <Group justify="space-between" mt="md" gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {offset + 1}–{Math.min(offset + rows.length, total)} of {total}
+            </Text>
+            <Group gap="xs">
+              <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} />} disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                Previous
+              </Button>
+              <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} />} disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                Next
+              </Button>
+            </Group>
+          </Group>
+        )
+      }
+    />
+  );
+}
