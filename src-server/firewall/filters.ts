@@ -2,10 +2,17 @@ import type { Db } from '../storage/database.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { coversHostLoopback, isCatchAll, splitList } from './addresses.ts';
 
-/** Rule categories of a network filter. WEB is the `http` ban category. */
+/** Rule categories of a network filter that drive this server. WEB is the `http` ban category. */
 export const FILTER_CATEGORIES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
 export type FilterCategory = (typeof FILTER_CATEGORIES)[number];
-export type FilterRules = Record<FilterCategory, 'allow' | 'block'>;
+/**
+ * The reference PBX's other service categories: accepted, stored and read back so scripts written
+ * for it work, but nothing here acts on them (this server runs no SSH, NTP or TFTP service).
+ */
+export const STORED_ONLY_CATEGORIES = ['SSH', 'AJAM', 'ICMP', 'NTP', 'TFTP', 'CTICLIENT'] as const;
+export type StoredOnlyCategory = (typeof STORED_ONLY_CATEGORIES)[number];
+export const RULE_CATEGORIES = [...FILTER_CATEGORIES, ...STORED_ONLY_CATEGORIES] as const;
+export type FilterRules = Record<FilterCategory, 'allow' | 'block'> & Partial<Record<StoredOnlyCategory, 'allow' | 'block'>>;
 
 /** A network filter in its read shape (ARCHITECTURE "Network filter shape"). */
 export interface NetworkFilter {
@@ -41,6 +48,10 @@ export function parseRules(text: string): FilterRules {
   try {
     const stored = JSON.parse(text) as Record<string, unknown>;
     for (const category of FILTER_CATEGORIES) if (stored?.[category] === 'block') rules[category] = 'block';
+    // Stored-only categories appear only when a client set them.
+    for (const category of STORED_ONLY_CATEGORIES) {
+      if (stored?.[category] === 'allow' || stored?.[category] === 'block') rules[category] = stored[category];
+    }
   } catch {
     // A corrupt value reads as the default; the next save rewrites it.
   }

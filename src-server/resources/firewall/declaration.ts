@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { DEFAULT_DENY } from '../../firewall/filters.ts';
+import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
-const rulesSchema = z.partialRecord(z.enum(['SIP', 'WEB', 'AMI', 'IAX']), z.boolean({ error: 'must be true (allow) or false (block)' }));
+const rulesSchema = z.record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' })).superRefine((rules, check) => {
+  for (const category of Object.keys(rules)) {
+    if (!(RULE_CATEGORIES as readonly string[]).includes(category)) {
+      check.addIssue({ code: 'custom', message: `"${category.slice(0, 40)}" is not a service category; use ${RULE_CATEGORIES.join(', ')}.` });
+    }
+  }
+});
 
 /** Accepts true/false, 1/0 and "allow"/"block" per category (form posts send strings). */
 const sanitizeRules = (value: unknown): unknown => {
@@ -50,7 +56,8 @@ export const firewallDeclaration: ResourceDeclaration = {
       sanitize: sanitizeRules,
       // Not marked writeOnly: that would make PUT keep the stored rules like a secret; it is never read back anyway.
       default: () => ({ SIP: true, WEB: true, AMI: true, IAX: true }),
-      description: 'Per-category access: {SIP, WEB, AMI, IAX}: true (allow) or false (block).',
+      description:
+        'Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this server; the reference PBX\'s other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back in `rules` only.',
     }),
     rules: field.json(z.record(z.string(), z.enum(['allow', 'block'])), { readOnly: true, description: 'Per-category access as "allow"/"block".' }),
   },

@@ -5,7 +5,6 @@ import {
   DEFAULT_DENY,
   defaultRules,
   denyRanges,
-  FILTER_CATEGORIES,
   filterLabel,
   loadFilters,
   trustedRanges,
@@ -33,7 +32,7 @@ export type FilterSaveOutcome = { ok: true; row: FilterRow } | { ok: false; erro
 /** A stored filter in the write shape, the base for PUT and PATCH. */
 function writeShape(filter: NetworkFilter): Record<string, unknown> {
   const currentRules: Record<string, boolean> = {};
-  for (const category of FILTER_CATEGORIES) currentRules[category] = filter.rules[category] === 'allow';
+  for (const [category, rule] of Object.entries(filter.rules)) currentRules[category] = rule === 'allow';
   return {
     permit: filter.permit,
     deny: filter.deny,

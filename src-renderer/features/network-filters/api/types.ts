@@ -16,7 +16,8 @@ export interface NetworkFilter {
   description: string;
   newer_block_ip: boolean | number | string;
   local_network: boolean | number | string;
-  rules: Partial<Record<FilterCategory, 'allow' | 'block'>>;
+  /** SIP, WEB, AMI, IAX, plus any of the reference PBX's other categories (SSH, NTP...) a script set. */
+  rules: Partial<Record<string, 'allow' | 'block'>>;
 }
 
 /** A network filter as the API writes it: `currentRules` true = allow. */
@@ -26,7 +27,8 @@ export interface NetworkFilterInput {
   description: string;
   newer_block_ip: boolean;
   local_network: boolean;
-  currentRules: Record<FilterCategory, boolean>;
+  /** The four this server acts on, plus the stored-only ones the filter has (kept as they are by an edit). */
+  currentRules: Record<FilterCategory, boolean> & Record<string, boolean>;
 }
 
 /** The API may give flags as booleans, 0/1 or "0"/"1". */
@@ -40,7 +42,10 @@ export function toInput(filter: NetworkFilter): NetworkFilterInput {
     description: filter.description ?? '',
     newer_block_ip: isSet(filter.newer_block_ip),
     local_network: isSet(filter.local_network),
-    currentRules: Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules?.[c] !== 'block'])) as Record<FilterCategory, boolean>,
+    currentRules: {
+      ...Object.fromEntries(Object.entries(filter.rules ?? {}).map(([c, rule]) => [c, rule !== 'block'])),
+      ...(Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules?.[c] !== 'block'])) as Record<FilterCategory, boolean>),
+    },
   };
 }
 
