@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.ts';
 import Router from '@koa/router';
 import { applyInitialAdminPassword } from './auth/admin-bootstrap.ts';
 import { createAuthRuntime } from './auth/runtime.ts';
@@ -68,7 +69,7 @@ const KEEP_ALIVE_MS = 65_000;
 export function createServer(options: CreateServerOptions = {}): PbxServer {
   const { clock = systemClock, logger: givenLogger, ...input } = options;
   const config = resolveConfig(input);
-  const logger = givenLogger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
+  const logger = givenLogger ?? createLogger(config.logLevel);
   let services: Services | undefined;
   let httpServer: Server | undefined;
   let httpsListener: HttpsListener | undefined;

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import { createLogger } from './logger.ts';
+
+function capture(tty: boolean): { lines: () => string; log: ReturnType<typeof createLogger> } {
+  const sink = new PassThrough();
+  let text = '';
+  sink.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { log: createLogger('info', { tty, destination: sink }), lines: () => text };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('logger', () => {
+  it('writes human-readable lines on a terminal', async () => {
+    const { log, lines } = capture(true);
+    log.info({ port: 8088 }, 'listening');
+    await settle();
+    const out = lines();
+    assert.match(out, /INFO.*listening/);
+    assert.match(out, /port: 8088/);
+    assert.doesNotMatch(out.trim(), /^\{/, 'not JSON');
+  });
+
+  it('writes one JSON object per line otherwise', async () => {
+    const { log, lines } = capture(false);
+    log.info({ port: 8088 }, 'listening');
+    await settle();
+    const record = JSON.parse(lines().trim()) as { msg: string; port: number; level: number };
+    assert.equal(record.msg, 'listening');
+    assert.equal(record.port, 8088);
+    assert.equal(record.level, 30);
+  });
+});
