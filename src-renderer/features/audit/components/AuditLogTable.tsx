@@ -27,6 +27,7 @@ const channelLabel = (channel: string | null) => CHANNELS.find((c) => c.value ==
 
 /** Who: the user, or the API key by id and description. */
 function actorText(entry: AuditEntry): string {
+  if (entry.channel === 'localhost') return 'Localhost (this machine)';
   if (entry.keyId !== null) return `API key #${entry.keyId}${entry.keyDescription ? ` (${entry.keyDescription})` : ''}`;
   if (entry.kind === 'failed-login') return entry.actor ? `login "${entry.actor}"` : 'no login';
   return entry.actor ?? '—';
@@ -41,27 +42,32 @@ function actionText(entry: AuditEntry): string {
 
 const show = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
-/** The fields a write changed: before → after (secrets are masked by the server). */
+/** The fields a write changed: before → after (secrets are masked by the server). A create has no "Before", a delete no "After". */
 function DiffTable({ diff }: { diff: AuditChange[] }) {
+  const withBefore = diff.some((change) => 'before' in change);
+  const withAfter = diff.some((change) => 'after' in change);
+  const value = (change: AuditChange, side: 'before' | 'after') => (
+    <Table.Td ff="monospace" c={side in change ? undefined : 'dimmed'} style={{ wordBreak: 'break-all' }}>
+      {side in change ? show(change[side]) : '—'}
+    </Table.Td>
+  );
   return (
     <Table withTableBorder withColumnBorders fz="xs" aria-label="Changed fields">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Field</Table.Th>
-          <Table.Th>Before</Table.Th>
-          <Table.Th>After</Table.Th>
+          {withBefore && <Table.Th>Before</Table.Th>}
+          {withAfter && <Table.Th>After</Table.Th>}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {diff.map((change) => (
           <Table.Tr key={change.field}>
-            <Table.Td ff="monospace">{change.field}</Table.Td>
-            <Table.Td ff="monospace" c={'before' in change ? undefined : 'dimmed'}>
-              {'before' in change ? show(change.before) : '—'}
+            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+              {change.field}
             </Table.Td>
-            <Table.Td ff="monospace" c={'after' in change ? undefined : 'dimmed'}>
-              {'after' in change ? show(change.after) : '—'}
-            </Table.Td>
+            {withBefore && value(change, 'before')}
+            {withAfter && value(change, 'after')}
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -120,7 +126,7 @@ export function AuditLogTable() {
       rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) => `${actionText(entry)} at ${formatDateTime(entry.at)}`}
       rowTestId="audit-row"
-      minWidth={1100}
+      minWidth={960}
       toolbar={
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
           <TextInput
@@ -164,7 +170,7 @@ export function AuditLogTable() {
         {
           header: 'Kind',
           render: (entry) => (
-            <Badge variant="light" color={kindOf(entry.kind)?.color ?? 'gray'}>
+            <Badge variant="light" color={kindOf(entry.kind)?.color ?? 'gray'} style={{ minWidth: 'max-content' }}>
               {kindOf(entry.kind)?.label ?? entry.kind}
             </Badge>
           ),
@@ -174,9 +180,11 @@ export function AuditLogTable() {
           render: (entry) => (
             <Stack gap={0}>
               <Text size="sm">{actorText(entry)}</Text>
-              <Text size="xs" c="dimmed">
-                {channelLabel(entry.channel)}
-              </Text>
+              {entry.channel !== 'localhost' && (
+                <Text size="xs" c="dimmed">
+                  {channelLabel(entry.channel)}
+                </Text>
+              )}
             </Stack>
           ),
         },
@@ -185,7 +193,7 @@ export function AuditLogTable() {
         {
           header: 'Status',
           render: (entry) => (
-            <Badge variant="outline" color={entry.status < 400 ? 'teal' : 'red'}>
+            <Badge variant="outline" color={entry.status < 400 ? 'teal' : 'red'} style={{ minWidth: 'max-content' }}>
               {entry.status}
             </Badge>
           ),

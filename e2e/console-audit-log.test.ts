@@ -1,0 +1,67 @@
+// The audit log in the console: a change made in the console (a network filter that blocks SIP) and
+// a secret written through the API show up on the Audit log page with who, from where and the
+// changed fields; the secret only as "•••• (changed)".
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { eventually, openScreen, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+const SECRET = 'audit-e2e-ami-secret';
+
+describe('console: audit log', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a network blocked in the console is in the audit log with its fields; a written secret is masked', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    await openScreen(page, 'Network filters');
+    await page.getByRole('button', { name: 'New filter' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'New network filter' }));
+    await dialog.getByRole('textbox', { name: 'Network' }).fill('198.51.100.0/24');
+    await dialog.getByLabel('Description').fill('Blocked carrier');
+    await dialog.getByLabel('Allow SIP').uncheck();
+    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await visible(page.getByTestId('filter-row').filter({ hasText: '198.51.100.0/24' }));
+
+    const ami = await server.call(`${V3}ami`, { method: 'PATCH', body: { username: 'auditor', secret: SECRET } });
+    assert.equal(ami.status, 200, ami.text);
+
+    await openScreen(page, 'Audit log');
+    const created = await visible(page.getByTestId('audit-row').filter({ hasText: /create firewall\/\d+/ }));
+    const text = await created.innerText();
+    assert.match(text, /change/i);
+    assert.match(text, /Localhost \(this machine\)/);
+    assert.match(text, /127\.0\.0\.1/);
+    assert.match(text, /201/);
+    await created.getByRole('button', { name: /Show \d+ changes/ }).click();
+    const diff = await visible(created.getByRole('table', { name: 'Changed fields' }));
+    await eventually(() => diff.innerText(), (t) => /198\.51\.100\.0\/24/.test(t) && /Blocked carrier/.test(t) && /"SIP":"block"/.test(t), 'the created fields');
+    await browser.screenshot('audit-log');
+
+    const secretRow = await visible(page.getByTestId('audit-row').filter({ hasText: 'patch ami' }));
+    await secretRow.getByRole('button', { name: /Show \d+ changes/ }).click();
+    const masked = await visible(secretRow.getByRole('table', { name: 'Changed fields' }));
+    await eventually(() => masked.innerText(), (t) => /secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t), 'the masked secret');
+    assert.ok(!(await page.content()).includes(SECRET), 'the secret never reaches the page');
+
+    // Filters go to the server: only rejected keys leaves nothing here.
+    await page.getByRole('combobox', { name: 'Kind' }).click();
+    await page.getByRole('option', { name: 'Rejected key' }).click();
+    await visible(page.getByText('No entry matches the filters'));
+  });
+});
