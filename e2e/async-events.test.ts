@@ -10,7 +10,7 @@ describe('browser: async requests over Server-Sent Events', () => {
   let browser: ConsoleBrowser;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ exampleModules: true });
     browser = await launchConsoleBrowser();
     // Any page of the server gives the scripts below its origin.
     await browser.page.goto(`${server.url}/pbxcore/api/v3/system:ping`);

@@ -107,7 +107,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const resourceModules = config.resourceModules.map((m) => resolve(m));
       const registry = new ResourceRegistry(coreResources);
       for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
-      const modules = await installModules({ dataDir, registry, db, logger, loadTimeoutMs: config.moduleLoadTimeoutMs });
+      const modules = await installModules({ dataDir, registry, db, logger, loadTimeoutMs: config.moduleLoadTimeoutMs, examples: config.exampleModules });
 
       const bus = new ServerBus();
       const queueLimits = new CachedQueueLimits(db, clock);

@@ -17,6 +17,14 @@ describe('config', () => {
     assert.equal(resolveConfig(env, { port: 9000 }).port, 9000);
   });
 
+  it('loads the example modules only when asked (PBX_EXAMPLE_MODULES)', () => {
+    assert.equal(resolveConfig().exampleModules, false);
+    for (const [text, expected] of [['1', true], ['true', true], ['0', false], ['false', false]] as const) {
+      assert.equal(resolveConfig(configFromEnv({ PBX_EXAMPLE_MODULES: text })).exampleModules, expected, text);
+    }
+    assert.throws(() => resolveConfig(configFromEnv({ PBX_EXAMPLE_MODULES: 'maybe' })), /exampleModules/);
+  });
+
   it('lists every invalid setting at once', () => {
     try {
       resolveConfig({ port: 70000 as number, host: '', logLevel: 'loud' as 'info' });

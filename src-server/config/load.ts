@@ -18,6 +18,7 @@ const envNames: Record<string, keyof ServerConfigInput> = {
   PBX_ADMIN_PASSWORD: 'adminPassword',
   PBX_STATIC_DIR: 'staticDir',
   PBX_TRUSTED_HOSTS: 'trustedHosts',
+  PBX_EXAMPLE_MODULES: 'exampleModules',
 };
 
 /** Reads the settings this server takes from the environment (`PBX_*`). */

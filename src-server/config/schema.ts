@@ -30,6 +30,17 @@ export const serverConfigSchema = z.object({
       z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\],]+)(:\d{1,5})?$/, 'trustedHosts entries are host names, optionally with :port')),
     )
     .default([]),
+  /**
+   * Load the bundled example modules (resources/modules/: ExampleCallback, ExampleRoutes,
+   * ExampleTasks). Off unless asked (PBX_EXAMPLE_MODULES=1): a real install serves only its own modules.
+   */
+  exampleModules: z
+    .preprocess((value) => {
+      if (typeof value !== 'string') return value;
+      const text = value.trim().toLowerCase();
+      return text === '1' || text === 'true' || text === 'yes' ? true : text === '0' || text === 'false' || text === 'no' || text === '' ? false : value;
+    }, z.boolean({ error: 'exampleModules must be true or false (PBX_EXAMPLE_MODULES=1 or 0)' }))
+    .default(false),
   /** Extra ES modules exporting resource declarations (module loader and tests use this). */
   resourceModules: z.array(z.string().min(1)).default([]),
 });

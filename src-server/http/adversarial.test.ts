@@ -165,7 +165,7 @@ describe('adversarial input on every route', () => {
   const modulePaths: string[] = [];
 
   before(async () => {
-    t = await startTestServer({ adminPassword: 'adversarial admin password', moduleLoadTimeoutMs: 3000 });
+    t = await startTestServer({ adminPassword: 'adversarial admin password', moduleLoadTimeoutMs: 3000, exampleModules: true });
     const seed = async (path: string, body: unknown, method = 'POST') => {
       const answer = await t.call(`${V3}/${path}`, { method, body });
       assert.ok(answer.status < 300, `${path}: ${answer.text}`);

@@ -45,7 +45,7 @@ describe('installModules', () => {
 
   it('loads what it can, skips the rest with a log line, and records every report', async () => {
     const registry = new ResourceRegistry(coreResources);
-    const installed = await installModules({ dataDir: root, registry, db, logger, loadTimeoutMs: 200 });
+    const installed = await installModules({ dataDir: root, registry, db, logger, loadTimeoutMs: 200, examples: true });
     const byName = new Map(installed.reports.map((r) => [r.name, r]));
 
     assert.match(byName.get('Hangs')!.error!, /did not finish loading within 200 ms/);
@@ -76,6 +76,18 @@ describe('installModules', () => {
     try {
       const installed = await installModules({ dataDir: empty, registry: new ResourceRegistry(), db, logger, bundledDir: join(empty, 'none') });
       assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('loads the bundled examples only when asked', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'pbx-install-noexamples-'));
+    try {
+      const registry = new ResourceRegistry();
+      const installed = await installModules({ dataDir: empty, registry, db, logger });
+      assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
+      assert.equal(registry.get('module-example-tasks/tasks'), undefined);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

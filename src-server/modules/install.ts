@@ -39,6 +39,8 @@ export interface InstallOptions {
   registry: ResourceRegistry;
   db: Db;
   logger: Logger;
+  /** Load the bundled example modules (config `exampleModules`); off by default. */
+  examples?: boolean;
   /** Defaults to the bundled examples; tests may point elsewhere. */
   bundledDir?: string;
   /** A module whose entry or register() has not finished by then is skipped. */
@@ -59,7 +61,7 @@ export async function installModules(options: InstallOptions): Promise<Installed
   const seen = new Set<string>();
   const folders = [
     ...moduleFolders(join(options.dataDir, 'modules')).map((f) => ({ ...f, bundled: false })),
-    ...moduleFolders(options.bundledDir ?? BUNDLED_MODULES_DIR).map((f) => ({ ...f, bundled: true })),
+    ...(options.examples ? moduleFolders(options.bundledDir ?? BUNDLED_MODULES_DIR).map((f) => ({ ...f, bundled: true })) : []),
   ];
 
   for (const folder of folders) {

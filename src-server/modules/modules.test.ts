@@ -15,6 +15,21 @@ function writeModule(dataDir: string, name: string, manifest: Record<string, unk
   writeFileSync(join(dir, 'index.js'), source);
 }
 
+describe('example modules are off by default', () => {
+  it('a server started without exampleModules serves none of them and lists none', async () => {
+    const t = await startTestServer();
+    try {
+      assert.equal((await t.call(TASKS)).status, 404);
+      assert.equal((await t.call('/pbxcore/api/example-routes/status')).status, 404);
+      assert.equal((await t.call('/pbxcore/api/modules/ExampleCallback/ping')).status, 404);
+      const listed = (await t.call('/pbxcore/api/v3/modules')).json.data as Array<{ name: string }>;
+      assert.deepEqual(listed.filter((m) => m.name.startsWith('Example')), []);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('extension modules', () => {
   let server: TestServer;
   let dataDir: string;
@@ -37,7 +52,7 @@ describe('extension modules', () => {
     );
     writeModule(dataDir, 'SlugClash', { style: 'v2', slug: 'sip' }, "export const routes = [{ action: 'getPeersStatuses', methods: ['GET'], handler: () => ({ result: true, data: 'hijacked' }) }];\n");
     writeModule(dataDir, 'NoManifest', null, 'export const callback = () => ({ result: true });\n');
-    server = await startTestServer({ keepDataDir: dataDir });
+    server = await startTestServer({ keepDataDir: dataDir, exampleModules: true });
     const created = await server.call('/pbxcore/api/v3/api-keys', { method: 'POST', body: { description: 'module tests', full_permissions: true } });
     assert.equal(created.status, 201, created.text);
     fullKey = created.json.data.key;

@@ -14,7 +14,7 @@ describe('module loading in workers', () => {
   const loadTimeoutMs = 300;
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ moduleLoadTimeoutMs: loadTimeoutMs });
+    t = await startTestServer({ moduleLoadTimeoutMs: loadTimeoutMs, exampleModules: true });
   });
   after(() => t.close());
 

@@ -35,7 +35,7 @@ describe('OpenAPI 3.1 document', () => {
   let document: { openapi: string; paths: Paths; components: Record<string, Record<string, unknown>> };
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ exampleModules: true });
     const res = await server.call(SPEC_PATH);
     assert.equal(res.status, 200);
     document = res.json.data;

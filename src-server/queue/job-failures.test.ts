@@ -22,7 +22,7 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
   const parkedCount = () => (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
 
   before(async () => {
-    t = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], logger: pino({ level: 'warn' }, sink) });
+    t = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], logger: pino({ level: 'warn' }, sink), exampleModules: true });
   });
   after(() => t.close());
 
