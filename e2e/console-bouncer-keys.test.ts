@@ -171,7 +171,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.deepEqual(bans, []);
   });
 
-  it('revokes the key: the old one is refused at once, the replacement is shown once; delete asks first', async () => {
+  it('revoke disables the key (refused at once, enable restores it); rotate shows a new value once; delete asks first', async () => {
     const { page } = browser;
     await bouncer?.stop();
     bouncer = undefined;
@@ -191,15 +191,28 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await eventually(() => row.innerText(), (t) => /from 127\.0\.0\.1/.test(t), 'the last use of the key');
     await browser.screenshot('api-keys');
 
+    // Revoking is disabling: the same key is refused with 401 and a clear message until it is enabled.
     await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Revoke…' }).click();
-    await page.getByRole('dialog', { name: /Revoke/ }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('menuitem', { name: 'Disable…' }).click();
+    await page.getByRole('dialog', { name: /Disable/ }).getByRole('button', { name: 'Disable key' }).click();
+    await eventually(() => row.getByTestId('api-key-status').textContent(), (t) => t === 'Disabled', 'the Disabled badge');
+    const disabled = await stream(apiKey);
+    assert.equal(disabled.status, 401, 'the disabled key is refused');
+    assert.match(disabled.json.message, /this API key is disabled/i);
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
+    await page.getByRole('menuitem', { name: 'Enable' }).click();
+    await eventually(() => row.getByTestId('api-key-status').textContent(), (t) => t === 'Active', 'the Active badge');
+    assert.equal((await stream(apiKey)).status, 200, 'enabled again');
+
+    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
+    await page.getByRole('menuitem', { name: 'Rotate…' }).click();
+    await page.getByRole('dialog', { name: /Rotate/ }).getByRole('button', { name: 'Rotate key' }).click();
     const issued = await visible(page.getByTestId('issued-key'));
     const replacement = (await issued.locator('code').first().innerText()).trim();
     assert.match(replacement, /^[0-9a-f]{64}$/);
     assert.notEqual(replacement, apiKey);
-    assert.equal((await stream(apiKey)).status, 401, 'the revoked key is refused');
-    assert.equal((await stream(replacement)).status, 200, 'the replacement works from the bound host');
+    assert.equal((await stream(apiKey)).status, 401, 'the rotated-away value is refused');
+    assert.equal((await stream(replacement)).status, 200, 'the new value works from the bound host');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     assert.ok(!(await page.content()).includes(replacement));
@@ -235,10 +248,10 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.ok(values.every((d) => d.scope === 'Ip' && !d.value.includes('/')));
     await server.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
 
-    // Its replacement after a revoke keeps the record's backend: the configuration is for nftables mode.
+    // Its new value after a rotation keeps the record's backend: the configuration is for nftables mode.
     await page.getByRole('button', { name: 'Actions for Bouncer on fw2 (nftables)' }).click();
-    await page.getByRole('menuitem', { name: 'Revoke…' }).click();
-    await page.getByRole('dialog', { name: /Revoke/ }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('menuitem', { name: 'Rotate…' }).click();
+    await page.getByRole('dialog', { name: /Rotate/ }).getByRole('button', { name: 'Rotate key' }).click();
     const issued = await visible(page.getByTestId('issued-key'));
     const replacement = (await issued.locator('code').first().innerText()).trim();
     await visible(issued.getByText('crowdsec-firewall-bouncer configuration (nftables mode)'));

@@ -14,6 +14,36 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
+  /** false: every request with the key gets 401 ("this API key is disabled"). */
+  enabled?: boolean;
+  status?: KeyStatus;
+  disabled_at?: string | null;
+  /** ISO date-time after which the key is refused; null = never. */
+  expires_at?: string | null;
+  rotated_at?: string | null;
+  /** The most recent source addresses, each with its last use (newest first). */
+  sources?: KeySource[];
+}
+
+export type KeyStatus = 'active' | 'disabled' | 'expired';
+
+export interface KeySource {
+  ip: string;
+  last_used_at: string;
+}
+
+/** What the Edit dialog changes (api-keys needs the description on every verb). */
+export interface ApiKeyEdit {
+  description: string;
+  networkfilterid: string;
+  expires_at: string | null;
+}
+
+/** The key's state at `now`, so a key shows Expired as soon as its expiry passes (not at the next refetch). */
+export function statusOf(key: Pick<ApiKey, 'status' | 'enabled' | 'expires_at'>, now = Date.now()): KeyStatus {
+  if (key.enabled === false || key.status === 'disabled') return 'disabled';
+  if (key.expires_at) return Date.parse(key.expires_at) <= now ? 'expired' : 'active';
+  return key.status ?? 'active';
 }
 
 export interface ApiKeyInput {
@@ -25,7 +55,7 @@ export interface ApiKeyInput {
   expand_ranges: boolean;
 }
 
-/** The create (or revoke) answer: the only time the key is seen. */
+/** The create (or rotate) answer: the only time the key is seen. */
 export interface IssuedKey {
   key: string;
   record: ApiKey | null;

@@ -1,7 +1,7 @@
 import { Badge, Button, Code, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconKey, IconKeyOff, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconInfoCircle, IconKey, IconKeyOff, IconPlayerPlay, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
@@ -10,10 +10,14 @@ import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { useApiKeys } from '../api/get-api-keys.ts';
-import { useRevokeApiKey } from '../api/revoke-api-key.ts';
-import { allowedPathsOf, BOUNCER_PRESET, type ApiKey, type IssuedKey, type ServerCertificate } from '../api/types.ts';
+import { useRotateApiKey } from '../api/rotate-api-key.ts';
+import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
+import { allowedPathsOf, BOUNCER_PRESET, statusOf, type ApiKey, type IssuedKey, type ServerCertificate } from '../api/types.ts';
+import { ApiKeyDetailsModal } from './ApiKeyDetailsModal.tsx';
 import { CreateApiKeyModal, type FilterField } from './CreateApiKeyModal.tsx';
+import { EditApiKeyModal } from './EditApiKeyModal.tsx';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import { KeyStatusBadge } from './KeyStatusBadge.tsx';
 import type { FirewallBackend } from '../api/bouncer-config.ts';
 
 const isBouncerKey = (key: ApiKey) => {
@@ -27,8 +31,9 @@ const hasFullAccess = (key: ApiKey) => key.full_permissions === true || key.full
 const accessText = (key: ApiKey) => (hasFullAccess(key) ? 'full access' : isBouncerKey(key) ? 'firewall bouncer' : Object.keys(allowedPathsOf(key)).join(' '));
 
 function AccessCell({ apiKey }: { apiKey: ApiKey }) {
-  if (hasFullAccess(apiKey)) return <Badge color="red" variant="light">Full access</Badge>;
-  if (isBouncerKey(apiKey)) return <Badge color="blue" variant="light">Firewall bouncer</Badge>;
+  // Whole words: a long cell beside them must not squeeze them to "FIREWALL B…".
+  if (hasFullAccess(apiKey)) return <Badge color="red" variant="light" style={{ minWidth: 'max-content' }}>Full access</Badge>;
+  if (isBouncerKey(apiKey)) return <Badge color="blue" variant="light" style={{ minWidth: 'max-content' }}>Firewall bouncer</Badge>;
   const paths = Object.entries(allowedPathsOf(apiKey));
   if (paths.length === 0) return <Text size="sm" c="dimmed">No access</Text>;
   return (
@@ -42,7 +47,7 @@ function AccessCell({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
-/** API keys with their access, binding and last use; create, revoke and delete. */
+/** API keys with their state, access, binding, expiry and last use; create, edit, disable or enable, rotate and delete. */
 export function ApiKeysTable({
   filterField,
   describeFilter,
@@ -56,10 +61,14 @@ export function ApiKeysTable({
   certificate?: ServerCertificate | null;
 }) {
   const keys = useApiKeys();
-  const revoke = useRevokeApiKey();
+  const rotate = useRotateApiKey();
+  const setEnabled = useSetApiKeyEnabled();
   const remove = useDeleteApiKey();
-  const revoking = useDialogTarget<ApiKey>();
+  const rotating = useDialogTarget<ApiKey>();
+  const disabling = useDialogTarget<ApiKey>();
   const deleting = useDialogTarget<ApiKey>();
+  const [editing, setEditing] = useState<ApiKey | null>(null);
+  const [viewing, setViewing] = useState<ApiKey | null>(null);
   const now = useNow(5000);
   const [createOpened, createModal] = useDisclosure(false);
   const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; backend: FirewallBackend } | null>(null);
@@ -78,11 +87,11 @@ export function ApiKeysTable({
         rowKey={(k) => String(k.id)}
         rowLabel={(k) => k.description}
         rowTestId="api-key-row"
-        minWidth={820}
+        minWidth={1040}
         search={{
           label: 'Search API keys',
           placeholder: 'Search description, access, source',
-          text: (k) => `${k.description} ${k.key_display} ${accessText(k)} ${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
+          text: (k) => `${k.description} ${k.key_display} ${statusOf(k, now)} ${accessText(k)} ${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
         }}
         columns={[
           {
@@ -99,8 +108,17 @@ export function ApiKeysTable({
               </>
             ),
           },
+          { header: 'Status', render: (k) => <KeyStatusBadge status={statusOf(k, now)} /> },
           { header: 'Key', render: (k) => <Code>{k.key_display}</Code> },
           { header: 'Access', render: (k) => <AccessCell apiKey={k} /> },
+          {
+            header: 'Expires',
+            render: (k) => (
+              <Text size="sm" c={k.expires_at ? undefined : 'dimmed'} data-testid="api-key-expiry">
+                {k.expires_at ? formatDateTime(k.expires_at) : 'Never'}
+              </Text>
+            ),
+          },
           {
             header: 'Allowed source',
             render: (k) => (
@@ -128,7 +146,17 @@ export function ApiKeysTable({
           },
         ]}
         actions={(k) => [
-          { label: 'Revoke…', icon: <IconKeyOff size={16} />, onClick: () => revoking.open(k) },
+          { label: 'Details', icon: <IconInfoCircle size={16} />, onClick: () => setViewing(k) },
+          { label: 'Edit…', icon: <IconEdit size={16} />, onClick: () => setEditing(k) },
+          k.enabled === false
+            ? {
+                label: 'Enable',
+                icon: <IconPlayerPlay size={16} />,
+                onClick: () =>
+                  void setEnabled.mutateAsync({ key: k, enabled: true }).then(() => notifications.show({ color: 'teal', title: 'Key enabled', message: k.description })),
+              }
+            : { label: 'Disable…', icon: <IconKeyOff size={16} />, onClick: () => disabling.open(k) },
+          { label: 'Rotate…', icon: <IconRefresh size={16} />, onClick: () => rotating.open(k) },
           { label: 'Delete…', icon: <IconTrash size={16} />, onClick: () => deleting.open(k), color: 'red' },
         ]}
         empty={{
@@ -143,16 +171,28 @@ export function ApiKeysTable({
       />
       <CreateApiKeyModal opened={createOpened} onClose={createModal.close} filterField={filterField} bouncerApiUrls={bouncerApiUrls} certificate={certificate} />
       <ConfirmDialog
-        dialog={revoking}
-        title={(key) => `Revoke “${key.description}”?`}
+        dialog={disabling}
+        title={(key) => `Disable “${key.description}”?`}
         message={(key) =>
-          `The current key (${key.key_display}) stops working at once. The record, its access and its binding stay, with a new key that is shown once: give it to the bouncer, or ignore it to keep the key disabled.`
+          `The key (${key.key_display}) is disabled at once: every request with it gets 401, a bouncer's polls included. Its record, access, binding and bouncer cursor stay, and Enable makes the same key work again.`
         }
-        confirmLabel="Revoke key"
-        loading={revoke.isPending}
-        // The replacement keeps the record's options: an expand_ranges key is an nftables bouncer's.
-        onConfirm={(key) => revoke.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables' }))}
+        confirmLabel="Disable key"
+        loading={setEnabled.isPending}
+        onConfirm={(key) => setEnabled.mutateAsync({ key, enabled: false }).then(() => notifications.show({ color: 'teal', title: 'Key disabled', message: key.description }))}
       />
+      <ConfirmDialog
+        dialog={rotating}
+        title={(key) => `Rotate “${key.description}”?`}
+        message={(key) =>
+          `The current value (${key.key_display}) stops working at once and a new one is shown once. The record, its access, binding, expiry and bouncer cursor stay: give the new value to the bouncer or script.`
+        }
+        confirmLabel="Rotate key"
+        loading={rotate.isPending}
+        // The new value keeps the record's options: an expand_ranges key is an nftables bouncer's.
+        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables' }))}
+      />
+      <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />
+      <ApiKeyDetailsModal apiKey={viewing} onClose={() => setViewing(null)} describeFilter={describeFilter} />
       <ConfirmDialog
         dialog={deleting}
         title={(key) => `Delete “${key.description}”?`}
@@ -161,7 +201,7 @@ export function ApiKeysTable({
         loading={remove.isPending}
         onConfirm={(key) => remove.mutateAsync(key.id).then(() => notifications.show({ color: 'teal', title: 'Key deleted', message: key.description }))}
       />
-      <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key revoked: replacement key" size="lg" centered closeOnClickOutside={false}>
+      <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key rotated: new value" size="lg" centered closeOnClickOutside={false}>
         {reissued && (
           <Stack>
             <IssuedKeyPanel apiKey={reissued.issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={reissued.forBouncer} backend={reissued.backend} certificate={certificate} />

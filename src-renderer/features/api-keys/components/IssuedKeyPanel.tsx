@@ -107,7 +107,7 @@ export function IssuedKeyPanel({
   return (
     <Stack data-testid="issued-key">
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Copy the key now">
-        This is the only time it is shown. The server keeps only a hash of it: if it is lost, revoke it and issue a new one.
+        This is the only time it is shown. The server keeps only a hash of it: if it is lost, rotate the key to get a new value.
       </Alert>
       <div>
         <Text size="sm" fw={600} mb={4}>

@@ -1,0 +1,154 @@
+// API key lifecycle in the console, seen by the real crowdsec-custom-bouncer: disable (its polls get
+// 401), enable (served again, the cursor kept), rotate (the old value refused, the new one served),
+// and an expiry that passes (the stream stops).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
+import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
+import { eventually, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+const DESCRIPTION = 'Bouncer on fw3';
+
+interface Rejection {
+  ip: string;
+  reason: string;
+  count: number;
+}
+
+describe('console: disable, enable, rotate and expire a bouncer key', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+  let bouncer: RunningBouncer | undefined;
+  let apiKey = '';
+  let apiUrl = '';
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
+    browser = await launchConsoleBrowser();
+    apiUrl = `${server.url}/pbxcore/api/v3/firewall-bouncer/`;
+  });
+
+  after(async () => {
+    await bouncer?.stop();
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** The server's record of the bouncer host's refused polls (firewall:getBouncerStatus). */
+  const refusal = async () => {
+    const status = await server.call(`${V3}firewall:getBouncerStatus`);
+    return (status.json.data.rejections as Rejection[]).find((r) => r.ip === '127.0.0.1');
+  };
+  /** Waits until the bouncer's polls have been refused at least twice with a reason matching `reason`. */
+  const pollsRefused = (reason: RegExp, what: string) =>
+    eventually(refusal, (r) => r !== undefined && reason.test(r.reason) && r.count >= 2, what, 20_000);
+  const block = async (network: string) => {
+    const made = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: network, deny: network, description: 'lifecycle e2e' } });
+    assert.equal(made.status, 201, made.text);
+    return made.json.data.id as number;
+  };
+  const rowAction = async (name: string) => {
+    const { page } = browser;
+    await page.getByRole('button', { name: `Actions for ${DESCRIPTION}` }).click();
+    await page.getByRole('menuitem', { name }).click();
+  };
+  const statusBadge = () => browser.page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-status');
+
+  it('disable: the bouncer polls get 401 "this API key is disabled"; enable: served again, with what it missed', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    ({ apiKey } = await createBouncerKeyInConsole(page, { description: DESCRIPTION, backend: 'iptables', bouncerHostIp: '127.0.0.1' }));
+    await eventually(() => statusBadge().textContent(), (t) => t === 'Active', 'the Active badge');
+
+    const first = await block('203.0.113.0/24');
+    bouncer = startCustomBouncer(apiUrl, apiKey);
+    await bouncer.waitFor('add', '203.0.113.0/24');
+
+    await rowAction('Disable…');
+    const confirm = await visible(page.getByRole('dialog', { name: `Disable “${DESCRIPTION}”?` }));
+    await confirm.getByRole('button', { name: 'Disable key' }).click();
+    await eventually(() => statusBadge().textContent(), (t) => t === 'Disabled', 'the Disabled badge');
+    await browser.screenshot('api-keys-disabled');
+    const refused = await pollsRefused(/this API key is disabled/i, 'the bouncer polls to be refused as disabled');
+    assert.match(refused?.reason ?? '', /disabled/);
+
+    // While disabled, a lifted block does not reach the bouncer; once enabled it does (its cursor stayed).
+    assert.equal((await server.call(`${V3}firewall/${first}`, { method: 'DELETE' })).status, 200);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(bouncer.calls().filter((c) => c.action === 'del').length, 0, 'nothing served to a disabled key');
+
+    await rowAction('Enable');
+    await eventually(() => statusBadge().textContent(), (t) => t === 'Active', 'the Active badge again');
+    await bouncer.waitFor('del', '203.0.113.0/24');
+    assert.equal(await refusal(), undefined, 'the refusal is over once the key is served again');
+  });
+
+  it('rotate: the new value is shown once with its configuration; the old one is refused, the new one served', async () => {
+    const { page } = browser;
+    await rowAction('Rotate…');
+    await (await visible(page.getByRole('dialog', { name: `Rotate “${DESCRIPTION}”?` }))).getByRole('button', { name: 'Rotate key' }).click();
+    const issued = await visible(page.getByTestId('issued-key'));
+    const rotated = (await issued.locator('code').first().innerText()).trim();
+    assert.match(rotated, /^[0-9a-f]{64}$/);
+    assert.notEqual(rotated, apiKey);
+    await visible(issued.getByText('crowdsec-firewall-bouncer configuration (iptables mode)'));
+    await issued.getByText('Custom bouncer', { exact: true }).click();
+    await visible(issued.getByText(`api_key: ${rotated}`));
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.ok(!(await page.content()).includes(rotated), 'the new value is gone from the page');
+
+    // The running bouncer still has the old value: refused as an unknown key.
+    await pollsRefused(/unknown or revoked API key/, 'the old value to be refused');
+    await block('198.51.100.0/24');
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.ok(!bouncer!.calls().some((c) => c.value === '198.51.100.0/24'), 'the old value is served nothing');
+    await bouncer!.stop();
+
+    bouncer = startCustomBouncer(apiUrl, rotated);
+    await bouncer.waitFor('add', '198.51.100.0/24');
+    apiKey = rotated;
+
+    // The details show where the key was used from.
+    await rowAction('Details');
+    const details = await visible(page.getByTestId('api-key-details'));
+    await visible(details.getByTestId('api-key-source').filter({ hasText: '127.0.0.1' }));
+    await browser.screenshot('api-key-details');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+
+  it('an expiry that passes stops the stream: the polls get 401 "expired" and the key shows Expired', async () => {
+    const { page } = browser;
+    await rowAction('Edit…');
+    const dialog = await visible(page.getByRole('dialog', { name: `Edit “${DESCRIPTION}”` }));
+    // The page and the server share this machine's clock and time zone: 12 s from now, local time.
+    // (A string, so the page runs it as written: no helper names from the TypeScript transform.)
+    const expiry = await page.evaluate<string>(`(() => {
+      const d = new Date(Date.now() + 12000);
+      const p = (n) => String(n).padStart(2, '0');
+      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+    })()`);
+    await dialog.getByLabel('Expires').fill(expiry);
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const record = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expires_at: string | null }>).find((k) => k.description === DESCRIPTION);
+    assert.ok(record?.expires_at, 'the expiry was saved');
+    const expiresAt = Date.parse(record.expires_at);
+    assert.ok(Math.abs(expiresAt - (Date.now() + 12_000)) < 10_000, `expiry ${record.expires_at} is about 12 s away`);
+    await visible(page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-expiry').filter({ hasNotText: 'Never' }));
+
+    await block('192.0.2.0/24');
+    await bouncer!.waitFor('add', '192.0.2.0/24');
+    assert.ok(Date.now() < expiresAt, 'the bouncer was served before the expiry');
+    const refused = await pollsRefused(/expired at/, 'the bouncer polls to be refused as expired');
+    assert.ok(Date.now() >= expiresAt);
+    assert.match(refused?.reason ?? '', /expired/);
+    await eventually(() => statusBadge().textContent(), (t) => t === 'Expired', 'the Expired badge');
+    await browser.screenshot('api-keys-expired');
+  });
+});

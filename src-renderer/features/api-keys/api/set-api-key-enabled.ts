@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { apiKeysKey } from './get-api-keys.ts';
+import type { ApiKey } from './types.ts';
+
+/**
+ * PATCH api-keys/{id} with `enabled`: a disabled key gets 401 on every request (bouncer export
+ * included) until it is enabled again; the record, its value and its cursor stay.
+ */
+export const setApiKeyEnabled = ({ key, enabled }: { key: ApiKey; enabled: boolean }) =>
+  api.patch<ApiKey>(`api-keys/${encodeURIComponent(String(key.id))}`, { description: key.description, enabled });
+
+export const useSetApiKeyEnabled = () => {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: setApiKeyEnabled, onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }) });
+};

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { apiKeysKey } from './get-api-keys.ts';
+import type { ApiKey, ApiKeyEdit } from './types.ts';
+
+/** PATCH api-keys/{id}: description, binding and expiry (the description is required on every verb). */
+export const updateApiKey = ({ id, changes }: { id: ApiKey['id']; changes: ApiKeyEdit }) =>
+  api.patch<ApiKey>(`api-keys/${encodeURIComponent(String(id))}`, changes, { quiet: true });
+
+export const useUpdateApiKey = () => {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateApiKey, onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }) });
+};

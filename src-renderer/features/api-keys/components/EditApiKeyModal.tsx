@@ -1,0 +1,83 @@
+import { Modal, Stack, TextInput } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { FormError } from '../../../components/FormError.tsx';
+import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useUpdateApiKey } from '../api/update-api-key.ts';
+import type { ApiKey } from '../api/types.ts';
+import type { FilterField } from './CreateApiKeyModal.tsx';
+
+const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO time as the value of a datetime-local input (the browser's time zone, to the second). */
+export function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A datetime-local value as an ISO time; null when empty (never expires) or unreadable. */
+export function fromLocalInput(value: string): string | null {
+  if (!value.trim()) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** Edits a key's description, source binding and expiry; access and value stay (Rotate replaces the value). */
+export function EditApiKeyModal({ apiKey, onClose, filterField }: { apiKey: ApiKey | null; onClose: () => void; filterField: FilterField }) {
+  const update = useUpdateApiKey();
+  const [description, setDescription] = useState('');
+  const [filterId, setFilterId] = useState('none');
+  const [expires, setExpires] = useState('');
+  const [touched, setTouched] = useState(false);
+
+  useEffect(() => {
+    if (!apiKey) return;
+    setDescription(apiKey.description);
+    setFilterId(apiKey.networkfilterid);
+    setExpires(toLocalInput(apiKey.expires_at));
+    setTouched(false);
+    update.reset();
+  }, [apiKey]);
+
+  const errors = fieldErrors(update.error, FIELDS);
+  const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+  const unchangedExpiry = expires === toLocalInput(apiKey?.expires_at);
+  const expiresAt = unchangedExpiry ? (apiKey?.expires_at ?? null) : fromLocalInput(expires);
+  const expiryError = (touched && expires.trim() && !unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now() ? 'Choose a time in the future, or leave it empty for a key that never expires.' : null) ?? errors.byField.expires_at;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (!apiKey || !description.trim()) return;
+    if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
+    update.mutate({ id: apiKey.id, changes: { description: description.trim(), networkfilterid: filterId, expires_at: expiresAt } }, { onSuccess: onClose });
+  };
+
+  return (
+    <Modal opened={apiKey !== null} onClose={onClose} title={apiKey ? `Edit “${apiKey.description}”` : ''} size="lg" centered>
+      {apiKey && (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput label="Description" required data-autofocus value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={descriptionError} />
+            {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
+            <TextInput
+              type="datetime-local"
+              step={1}
+              label="Expires"
+              description="After this time (your local time) the key is refused. Leave it empty for a key that never expires."
+              value={expires}
+              onChange={(e) => setExpires(e.currentTarget.value)}
+              error={expiryError}
+            />
+            <FormError messages={errors.other} />
+            <ModalFooter onCancel={onClose} submitLabel="Save changes" loading={update.isPending} />
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
