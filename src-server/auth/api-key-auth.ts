@@ -1,7 +1,7 @@
-import { forbidden, unauthorized } from '../wire/errors.ts';
+import { forbidden, unauthorized, type HttpError } from '../wire/errors.ts';
 import { pathAllowed } from './allowed-paths.ts';
 import { API_KEY_PATTERN, findApiKey, keyExpired, touchApiKey, type StoredApiKey } from './api-key-store.ts';
-import { credentialRejected, presentedCredential } from './credentials.ts';
+import { credentialRejected, presentedCredential, reportRejection } from './credentials.ts';
 import { sourceAllowed } from './network-binding.ts';
 import { remoteIp } from './remote-address.ts';
 import type { AuthDeps, AuthRequest } from './request.ts';
@@ -20,14 +20,14 @@ export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: strin
   const key = findApiKey(services.db, token);
   if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key');
   if (key.disabledAt !== null) {
-    throw unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`);
+    throw keyRefused(services, ctx, key, 'disabled API key', unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`));
   }
   if (keyExpired(key, services.clock.now())) {
-    throw unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`);
+    throw keyRefused(services, ctx, key, 'expired API key', unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`));
   }
   const ip = remoteIp(ctx);
   if (!sourceAllowed(services.db, key.networkFilterId, ip)) {
-    throw forbidden(`This API key is bound to a network filter that does not permit ${ip}.`);
+    throw keyRefused(services, ctx, key, `source address ${ip} not permitted by the key's network binding`, forbidden(`This API key is bound to a network filter that does not permit ${ip}.`));
   }
   touchApiKey(services.db, key.id, ip, services.clock.now());
   return key;
@@ -50,7 +50,14 @@ export function authenticateApiKeyOnly(services: AuthDeps, ctx: AuthRequest, pat
   if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
   const key = resolveApiKey(services, ctx, credential.token);
   if (!apiKeyMayCall(key, path, method)) {
-    throw forbidden(`This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`);
+    const message = `This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`;
+    throw keyRefused(services, ctx, key, message, forbidden(message));
   }
   return key;
+}
+
+/** A known key refused (disabled, expired, wrong source, path not allowed): reported to the audit log with its id. */
+function keyRefused(services: AuthDeps, ctx: AuthRequest, key: StoredApiKey, reason: string, error: HttpError): HttpError {
+  reportRejection(services, ctx, { kind: 'rejected-key', status: error.status, reason, keyId: key.id });
+  return error;
 }

@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticateApiKeyOnly } from '../auth/api-key-auth.ts';
-import { reportRejection } from '../auth/credentials.ts';
 import type { StoredApiKey } from '../auth/api-key-store.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { renderError } from '../wire/envelope.ts';
@@ -179,8 +178,6 @@ function authenticateBouncer(ctx: Context, parts: BouncerParts): StoredApiKey {
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     parts.hosts.rejected(ip, null, error.messages.join('; '));
-    // The 401s were reported by credentialRejected; a key refused on this path or from this source is a 403.
-    if (error.status === 403) reportRejection(parts.services, ctx, { kind: 'rejected-key', status: 403, reason: error.messages.join('; ') });
     if (banned) throw forbidden('Your address is banned by the intrusion-ban rules of this server; present a valid API key or retry after the ban expires.');
     throw error;
   }

@@ -2,8 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { authenticate as authenticateRequest } from '../auth/authenticate.ts';
 import { authorize as authorizeAccess, type AccessTarget } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
-import { API_KEY_PATTERN } from '../auth/api-key-store.ts';
-import { presentedCredential, reportRejection } from '../auth/credentials.ts';
+import { reportRejection } from '../auth/credentials.ts';
 import { HttpError } from '../wire/errors.ts';
 import { asyncChannelOf } from '../queue/async-jobs.ts';
 import type { JobOutcome } from '../queue/request-queue.ts';
@@ -69,15 +68,7 @@ export function pipeline(...steps: Middleware[]): Middleware {
  */
 export function authenticate(services: Services, isPublic: (ctx: Context) => boolean = () => false): Middleware {
   return async function authenticateStep(ctx: Context, next: Next) {
-    try {
-      stateOf(ctx).principal = await authenticateRequest(services, ctx, { isPublic: isPublic(ctx) });
-    } catch (error) {
-      // A valid key used from a source its network binding refuses (the 401s are reported by credentialRejected).
-      if (error instanceof HttpError && error.status === 403 && API_KEY_PATTERN.test(presentedCredential(ctx)?.token ?? '')) {
-        reportRejection(services, ctx, { kind: 'rejected-key', status: 403, reason: error.messages.join('; ') });
-      }
-      throw error;
-    }
+    stateOf(ctx).principal = await authenticateRequest(services, ctx, { isPublic: isPublic(ctx) });
     try {
       await next();
     } catch (error) {

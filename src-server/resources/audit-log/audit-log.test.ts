@@ -142,7 +142,24 @@ describe('audit log over HTTP', () => {
     assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': bound.key } })).status, 403);
     const [wrongSource] = await entries('kind=rejected-key');
     assert.equal(wrongSource!.status, 403);
-    assert.match(wrongSource!.reason!, /does not permit 127\.0\.0\.2/);
+    assert.equal(wrongSource!.keyId, bound.id);
+    assert.match(wrongSource!.reason!, /source address 127\.0\.0\.2 not permitted/);
+
+    // The bouncer export shares the path: a key without the export's path is refused there too.
+    assert.equal((await t.remote(`${V3}/firewall-bouncer/v1/decisions/stream`, { headers: { 'x-api-key': key.key } })).status, 403);
+    const [bouncer] = await entries('kind=rejected-key');
+    assert.equal(bouncer!.keyId, key.id);
+    assert.equal(bouncer!.path, `${V3}/firewall-bouncer/v1/decisions/stream`);
+    assert.match(bouncer!.reason!, /not allowed to read/);
+
+    // A disabled key is refused (401) without counting as a guess, and still recorded, with its id.
+    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': key.key } })).status, 401);
+    const [disabled] = await entries('kind=rejected-key');
+    assert.equal(disabled!.status, 401);
+    assert.equal(disabled!.keyId, key.id);
+    assert.equal(disabled!.reason, 'disabled API key');
+    assert.equal((await entries(`kind=rejected-key&actor=key:${key.id}`)).length, 3);
   });
 
   it('failed logins (auth:login and session/start) are recorded with the login tried, never the password', async () => {
