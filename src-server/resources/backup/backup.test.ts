@@ -53,7 +53,7 @@ describe('backup: export and import of the configuration', () => {
     assert.equal((exported.generalSettings as Record<string, unknown>).APIQueueMaxLength, 77);
     assert.deepEqual(exported.ami, { enabled: true, host: '127.0.0.1', port: 5039, username: 'console' });
     const [key] = exported.apiKeys as Array<Record<string, unknown>>;
-    assert.deepEqual(Object.keys(key!).sort(), ['allowed_paths', 'description', 'expand_ranges', 'full_permissions', 'id', 'networkfilterid']);
+    assert.deepEqual(Object.keys(key!).sort(), ['allowed_paths', 'description', 'enabled', 'expand_ranges', 'expires_at', 'full_permissions', 'id', 'networkfilterid']);
     const text = JSON.stringify(exported);
     assert.doesNotMatch(text, /amipass|key_hash|enc:v1/);
   });

@@ -88,11 +88,13 @@ interface KeyRow {
   full_permissions: number;
   networkfilterid: string;
   expand_ranges: number;
+  disabled_at: string | null;
+  expires_at: string | null;
 }
 
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
   const rows = db
-    .prepare('SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges FROM api_keys ORDER BY id')
+    .prepare('SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys ORDER BY id')
     .all() as KeyRow[];
   return rows.map((row) => ({
     id: row.id,
@@ -101,6 +103,8 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
     full_permissions: row.full_permissions === 1,
     networkfilterid: row.networkfilterid,
     expand_ranges: row.expand_ranges === 1,
+    enabled: row.disabled_at === null,
+    expires_at: row.expires_at,
   }));
 }
 
