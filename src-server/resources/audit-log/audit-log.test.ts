@@ -68,6 +68,21 @@ describe('audit log over HTTP', () => {
     assert.ok(!(t.server.services.db.prepare('SELECT group_concat(diff) AS d FROM audit_log').get() as { d: string }).d.includes('hunter2'));
   });
 
+  it('an API key created (key generated, then one chosen) never leaves its value in the log', async () => {
+    const generated = await t.call(`${V3}/api-keys`, { method: 'POST', body: { description: 'audited key', allowed_paths: { '/api/v3/fail2ban': 'read' } } });
+    assert.equal(generated.status, 201, generated.text);
+    const chosen = randomBytes(32).toString('hex');
+    const patched = await t.call(`${V3}/api-keys/${generated.json.data.id}`, { method: 'PATCH', body: { description: 'audited key', key: chosen } });
+    assert.equal(patched.status, 200, patched.text);
+    const [patch, create] = await entries('resource=api-keys');
+    assert.equal(create!.operation, 'create');
+    assert.deepEqual(change(create!, 'description'), { field: 'description', after: 'audited key' });
+    assert.deepEqual(change(patch!, 'key'), { field: 'key', after: MASKED });
+    const stored = JSON.stringify(t.server.services.db.prepare('SELECT * FROM audit_log').all());
+    assert.ok(!stored.includes(generated.json.data.key as string), 'the generated key is not stored');
+    assert.ok(!stored.includes(chosen), 'the chosen key is not stored');
+  });
+
   it('a JWT write from a remote address: channel jwt, the user, the created fields and the new id', async () => {
     const answer = await t.remote(`${V3}/firewall`, {
       method: 'POST',
