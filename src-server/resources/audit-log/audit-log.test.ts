@@ -244,3 +244,35 @@ describe('audit log over HTTP', () => {
     for (const name of ['search', 'actor', 'resource', 'channel', 'kind', 'since', 'until']) assert.ok(names.includes(name), name);
   });
 });
+
+describe('audit log: module resources are recorded like core ones, with no code of their own', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ exampleModules: true });
+  });
+  after(() => t.close());
+
+  it('a v3 module create, patch, custom method and delete, and a v2 module POST', async () => {
+    const TASKS = `${V3}/module-example-tasks/tasks`;
+    const created = await t.call(TASKS, { method: 'POST', body: { title: 'water the plants' } });
+    assert.equal(created.status, 201, created.text);
+    const id = String(created.json.data.id);
+    assert.equal((await t.call(`${TASKS}/${id}`, { method: 'PATCH', body: { priority: 1 } })).status, 200);
+    assert.equal((await t.call(`${TASKS}/${id}:complete`, { method: 'POST' })).status, 200);
+    assert.equal((await t.call(`${TASKS}/${id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await t.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: [1, 2] } })).status, 200);
+
+    const log = (await t.call(`${AUDIT}?kind=write`)).json.data as Entry[];
+    const tasks = log.filter((e) => e.resource === 'module-example-tasks/tasks').reverse();
+    assert.deepEqual(tasks.map((e) => [e.operation, e.recordId]), [['create', id], ['patch', id], ['complete', id], ['delete', id]]);
+    assert.deepEqual(tasks[0]!.diff.find((c) => c.field === 'title'), { field: 'title', after: 'water the plants' });
+    const patch = tasks[1]!.diff.find((c) => c.field === 'priority');
+    assert.equal(patch!.after, 1);
+    assert.ok('before' in patch!);
+    assert.deepEqual(tasks[3]!.diff.find((c) => c.field === 'title'), { field: 'title', before: 'water the plants' });
+    const v2 = log.find((e) => e.resource?.startsWith('module-v2:'));
+    assert.ok(v2, JSON.stringify(log.map((e) => e.resource)));
+    assert.equal(v2.verb, 'POST');
+    assert.deepEqual(v2.diff, [{ field: 'values', after: [1, 2] }]);
+  });
+});
