@@ -38,6 +38,9 @@ describe('pbx-console export and import', () => {
       const expected = await stateOf(a);
       await a.close();
 
+      const missing = await run(['export', '--data-dir', join(dirB, 'nothing-here')]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /No PBX Console database in .*nothing-here/);
       const plain = await run(['export', '--data-dir', dirA]);
       assert.equal(plain.code, 0, plain.stderr);
       assert.doesNotMatch(plain.stdout, /clipass/);

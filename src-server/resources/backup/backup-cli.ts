@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFromEnv, resolveConfig } from '../../config/load.ts';
 import { openDatabase, type Db } from '../../storage/database.ts';
@@ -14,9 +14,10 @@ export const BACKUP_USAGE = `  export    Print the configuration as JSON (stop t
             --dry-run           only print what would change
 `;
 
+const databaseFile = (dataDir: string | undefined) => join(resolve(resolveConfig(configFromEnv(), dataDir ? { dataDir } : {}).dataDir), 'pbx.sqlite');
+
 function withDatabase<T>(dataDir: string | undefined, run: (db: Db) => T): T {
-  const config = resolveConfig(configFromEnv(), dataDir ? { dataDir } : {});
-  const db = openDatabase(join(resolve(config.dataDir), 'pbx.sqlite'));
+  const db = openDatabase(databaseFile(dataDir));
   try {
     migrate(db);
     return run(db);
@@ -29,6 +30,12 @@ function withDatabase<T>(dataDir: string | undefined, run: (db: Db) => T): T {
 export function exportCommand(version: string) {
   return async (argv: string[]): Promise<void> => {
     const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, secrets: { type: 'boolean' } }, strict: true });
+    // An export of a directory that holds no database would be an empty configuration, not a backup.
+    if (!existsSync(databaseFile(values['data-dir']))) {
+      process.stderr.write(`No PBX Console database in ${dirname(databaseFile(values['data-dir']))}: check --data-dir (or PBX_DATA_DIR).\n`);
+      process.exitCode = 1;
+      return;
+    }
     const doc = withDatabase(values['data-dir'], (db) => exportConfig(db, { secrets: values.secrets === true, serverVersion: version, now: Date.now() }));
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   };
