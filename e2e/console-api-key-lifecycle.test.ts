@@ -2,6 +2,7 @@
 // 401), enable (served again, the cursor kept), rotate (the old value refused, the new one served),
 // and an expiry that passes (the stream stops).
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
@@ -56,6 +57,13 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await page.getByRole('button', { name: `Actions for ${DESCRIPTION}` }).click();
     await page.getByRole('menuitem', { name }).click();
   };
+  /** No serious or critical axe violation on the page as it is (open dialogs included). */
+  const accessible = async (what: string) => {
+    // Let a dialog's opening transition end: half-faded text would be measured as low contrast.
+    await browser.page.waitForTimeout(400);
+    const violations = (await new AxeBuilder({ page: browser.page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], what);
+  };
   const statusBadge = () => browser.page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-status');
 
   it('disable: the bouncer polls get 401 "this API key is disabled"; enable: served again, with what it missed', async () => {
@@ -73,6 +81,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await confirm.getByRole('button', { name: 'Disable key' }).click();
     await eventually(() => statusBadge().textContent(), (t) => t === 'Disabled', 'the Disabled badge');
     await browser.screenshot('api-keys-disabled');
+    await accessible('the table with a Disabled key');
     const refused = await pollsRefused(/this API key is disabled/i, 'the bouncer polls to be refused as disabled');
     assert.match(refused?.reason ?? '', /disabled/);
 
@@ -118,6 +127,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     const details = await visible(page.getByTestId('api-key-details'));
     await visible(details.getByTestId('api-key-source').filter({ hasText: '127.0.0.1' }));
     await browser.screenshot('api-key-details');
+    await accessible('the Details dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
@@ -133,6 +143,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
       const p = (n) => String(n).padStart(2, '0');
       return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
     })()`);
+    await accessible('the Edit dialog');
     await dialog.getByLabel('Expires').fill(expiry);
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });

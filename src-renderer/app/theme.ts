@@ -2,7 +2,7 @@
 // shade-1 tints, which is below WCAG AA (4.5:1) for most colours (red 3.3, teal 2.6, yellow 1.9), and
 // its dimmed grey is 3.3:1. The resolver below keeps the palette but picks, per colour, the first
 // shade (or a darkened one) that reads at 4.5:1, so every badge, button, alert and hint passes axe.
-import { createTheme, darken, luminance, Modal, type CSSVariablesResolver, type MantineTheme } from '@mantine/core';
+import { createTheme, darken, luminance, Modal, Notification, type CSSVariablesResolver, type MantineTheme } from '@mantine/core';
 
 /** WCAG contrast ratio of two hex colours. */
 function contrast(a: string, b: string): number {
@@ -34,6 +34,11 @@ export const theme = createTheme({
   components: {
     // The close button is an icon: give it a name screen readers can say.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // Toasts too; and their text under a title is Mantine's gray-6 (3.3:1), so it takes the readable dimmed grey.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+    }),
   },
 });
 
