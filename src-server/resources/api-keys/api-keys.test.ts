@@ -267,6 +267,13 @@ describe('key lifecycle: disable, enable, expiry, rotate, last use per address',
       const refused = await v3(full.key);
       assert.equal(refused.status, 401);
       assert.match(refused.json.messages.error.join(' '), /this API key is disabled/i);
+      // Every other channel that takes an API key: a legacy route, the events stream, Bearer.
+      for (const path of ['/pbxcore/api/sip/getPeersStatuses', '/pbxcore/api/v3/events?channel=lifecycle']) {
+        const other = await t.remote(path, { headers: { 'x-api-key': full.key } });
+        assert.equal(other.status, 401, path);
+        assert.match(other.text, /this API key is disabled/i, path);
+      }
+      assert.equal((await t.remote('/pbxcore/api/v3/extensions', { headers: { authorization: `Bearer ${full.key}` } })).status, 401);
       for (const head of [{ 'x-api-key': bouncer.key }, { authorization: `Bearer ${bouncer.key}` }] as Array<Record<string, string>>) {
         const polled = await t.remote(STREAM, { headers: head });
         assert.equal(polled.status, 401);
