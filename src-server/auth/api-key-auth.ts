@@ -16,9 +16,9 @@ import type { AuthDeps, AuthRequest } from './request.ts';
  * would end in banning that host. Unknown keys are guesses and do count.
  */
 export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: string): StoredApiKey {
-  if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key');
+  if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
   const key = findApiKey(services.db, token);
-  if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key');
+  if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key', undefined, { kind: 'rejected-key' });
   if (key.disabledAt !== null) {
     throw keyRefused(services, ctx, key, 'disabled API key', unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`));
   }
@@ -47,7 +47,7 @@ export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allow
 export function authenticateApiKeyOnly(services: AuthDeps, ctx: AuthRequest, path: string = ctx.path, method: string = ctx.method): StoredApiKey {
   const credential = presentedCredential(ctx);
   if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
-  if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
+  if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, { kind: 'rejected-key' });
   const key = resolveApiKey(services, ctx, credential.token);
   if (!apiKeyMayCall(key, path, method)) {
     const message = `This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`;

@@ -42,7 +42,9 @@ function baseContext(ctx: AuthRequest, authType: SessionContext['auth_type'], to
 
 async function bearerPrincipal(services: AuthDeps, ctx: AuthRequest, credential: PresentedCredential): Promise<Principal> {
   const token = credential.token;
-  if (token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`);
+  if (token === null) {
+    throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, credential.header === 'x-api-key' ? { kind: 'rejected-key' } : undefined);
+  }
   if (API_KEY_PATTERN.test(token)) {
     const key = resolveApiKey(services, ctx, token);
     return {
@@ -54,7 +56,7 @@ async function bearerPrincipal(services: AuthDeps, ctx: AuthRequest, credential:
       session: baseContext(ctx, 'api_key', key.id),
     };
   }
-  if (credential.header === 'x-api-key') throw credentialRejected(services, ctx, 'malformed API key');
+  if (credential.header === 'x-api-key') throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
   const outcome = await verifyAccessToken(services.auth.jwtSecret, token, services.clock.now());
   if (!outcome.ok) throw credentialRejected(services, ctx, outcome.reason);
   const { sub, sid } = outcome.claims;

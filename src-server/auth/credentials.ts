@@ -32,18 +32,17 @@ export function presentedCredential(ctx: AuthRequest): PresentedCredential | und
  * A 401 for an invalid credential, reported to the intrusion-ban component first so repeated
  * guessing from one address ends in a ban. The reason never contains the credential itself.
  */
-export function credentialRejected(services: AuthDeps, ctx: AuthRequest, reason: string, message?: string, details: { login?: string } = {}): HttpError {
+export function credentialRejected(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  reason: string,
+  message?: string,
+  audit?: Pick<AuditRejection, 'kind' | 'login'>,
+): HttpError {
   services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason });
-  const kind = auditKindOf(reason);
-  if (kind) reportRejection(services, ctx, { kind, status: 401, reason, ...details });
+  // The audit log keeps refused API keys and failed logins (`audit`); a bad JWT is only a security failure.
+  if (audit) reportRejection(services, ctx, { ...audit, status: 401, reason });
   return unauthorized(message ?? `Invalid credential: ${reason}.`);
-}
-
-/** Which rejections the audit log keeps: API key uses and failed logins (a bad JWT is only a security failure). */
-function auditKindOf(reason: string): AuditRejection['kind'] | undefined {
-  if (/login/i.test(reason) && !/access token/i.test(reason)) return 'failed-login';
-  if (/api key|x-api-key/i.test(reason)) return 'rejected-key';
-  return undefined;
 }
 
 /** Reports a rejected API key use or failed login to the audit log (audit/recorder.ts batches them). */

@@ -24,13 +24,13 @@ export async function loginWithPassword(services: AuthDeps, ctx: AuthRequest, lo
   if (missing.length) throw unprocessable(missing);
   if (!adminPasswordSet(services.db)) {
     loginLimiter.recordFailure(ip);
-    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE, loginName(login));
+    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE, { kind: 'failed-login', ...loginName(login) });
   }
   // An absurd length is a failed guess, not a reason to spend scrypt time on a megabyte.
   const user = (password as string).length > MAX_PASSWORD_LENGTH ? undefined : await checkCredentials(services.db, login as string, password as string);
   if (!user) {
     loginLimiter.recordFailure(ip);
-    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.', loginName(login));
+    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.', { kind: 'failed-login', ...loginName(login) });
   }
   loginLimiter.recordSuccess(ip);
   return user;

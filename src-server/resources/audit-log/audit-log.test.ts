@@ -175,6 +175,13 @@ describe('audit log over HTTP', () => {
     assert.equal(disabled!.keyId, key.id);
     assert.equal(disabled!.reason, 'disabled API key');
     assert.equal((await entries(`kind=rejected-key&actor=key:${key.id}`)).length, 3);
+    // A malformed X-Api-Key is a rejected key; a bad JWT is not a key (only a security failure).
+    const before = (await entries('kind=rejected-key&limit=1000')).length;
+    assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': 'not-a-key' } })).status, 401);
+    assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { authorization: 'Bearer not.a.jwt' } })).status, 401);
+    const after = await entries('kind=rejected-key&limit=1000');
+    assert.equal(after.length, before + 1);
+    assert.equal(after[0]!.reason, 'malformed API key');
   });
 
   it('failed logins (auth:login and session/start) are recorded with the login tried, never the password', async () => {
