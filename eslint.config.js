@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+// Pinned to 4.6.1: later versions resolve through unrs-resolver, whose per-platform binaries are not
+// all on this project's registry, so `npm ci` cannot verify the lock file.
+import importX from 'eslint-plugin-import-x';
 import noTypeCycle from './eslint-rules/no-type-cycle.js';
 import tseslint from 'typescript-eslint';
 
@@ -87,7 +89,7 @@ export default tseslint.config(
     files: ['src-server/**/*.ts'],
     plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle } } },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
