@@ -21,6 +21,7 @@ import { AsyncJobs } from './queue/async-jobs.ts';
 import { ServerBus } from './bus.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/store.ts';
+import { DEFAULT_BAN_HISTORY_DAYS } from './firewall/ban-queries.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
@@ -127,7 +128,14 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       stops = [];
       const auth = createAuthRuntime(dataDir, clock);
       await applyInitialAdminPassword({ db, clock, logger }, config.adminPassword);
-      const firewall = createFirewallService({ db, clock, bus, logger });
+      const firewall = createFirewallService({
+        db,
+        clock,
+        bus,
+        logger,
+        banHistoryRetentionDays: () =>
+          readSetting<{ banHistoryRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.banHistoryRetentionDays ?? DEFAULT_BAN_HISTORY_DAYS,
+      });
       stops.push(() => firewall.stop());
       const peers = await startPeerService({ db, bus, logger, clock });
       stops.push(() => peers.stop());

@@ -29,6 +29,7 @@ export const SETTING_BOUNDS = {
     APIQueueMaxLength: { min: 1, max: 10_000 },
     APIRequestTTL: { min: 1, max: 3600, unit: 's', reason: '1 hour' },
     auditRetentionDays: { min: 1, max: 3650, unit: 'days', reason: '10 years' },
+    banHistoryRetentionDays: { min: 1, max: 3650, unit: 'days', reason: '10 years' },
   },
   https: {
     port: { min: 1, max: 65_535, reason: 'the largest TCP port' },

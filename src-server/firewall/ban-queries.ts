@@ -176,7 +176,10 @@ export function banLog(db: Db, now: number, query: BanLogQuery): { rows: BanLogE
   };
 }
 
-/** Drops history rows that ended more than `days` ago. Returns how many. */
+/** general-settings `banHistoryRetentionDays` when unset. */
+export const DEFAULT_BAN_HISTORY_DAYS = 90;
+
+/** Drops history rows that ended more than `days` ago (bans in force never). Returns how many. */
 export function pruneBanHistory(db: Db, now: number, days: number): number {
   return db.prepare('DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?').run(now - days * 86_400_000).changes;
 }

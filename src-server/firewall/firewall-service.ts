@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
+import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
 import { BouncerHosts } from './bouncer-hosts.ts';
 import { NEW_OPEN, SnapshotCompressor } from './compressed-snapshot.ts';
@@ -25,6 +26,8 @@ export interface FirewallDeps {
   clock: Clock;
   bus: ServerBus;
   logger: Logger;
+  /** The current ban history retention (general-settings `banHistoryRetentionDays`). */
+  banHistoryRetentionDays(): number;
 }
 
 /** The web thread's firewall: bans, filters, the decision snapshot and log, cursors and bouncer hosts. */
@@ -61,6 +64,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     cursors.forgetRevokedKeys();
     hosts.prune(clock.now());
     log.prune(clock.now(), cursors.oldestLiveVersion());
+    pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays());
   };
 
   const unsubscribe = [

@@ -1,5 +1,6 @@
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../audit/store.ts';
+import { DEFAULT_BAN_HISTORY_DAYS } from '../../firewall/ban-queries.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -21,6 +22,10 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
     APIRequestTTL: field.integer(boundedInteger(bounds.APIRequestTTL), {
       default: DEFAULT_REQUEST_TTL_SECONDS,
       description: `Seconds a request may wait in the queue before it is dropped (${rangeText(bounds.APIRequestTTL)}).`,
+    }),
+    banHistoryRetentionDays: field.integer(boundedInteger(bounds.banHistoryRetentionDays), {
+      default: DEFAULT_BAN_HISTORY_DAYS,
+      description: `Days the ban history keeps a ban after it ended (${rangeText(bounds.banHistoryRetentionDays)}); older rows are pruned every minute. Bans in force are never pruned.`,
     }),
     auditRetentionDays: field.integer(boundedInteger(bounds.auditRetentionDays), {
       default: DEFAULT_AUDIT_RETENTION_DAYS,
