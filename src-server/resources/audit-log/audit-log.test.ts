@@ -6,28 +6,13 @@ import { ADMIN_PASSWORD, loginToken, sessionCookie, VIEWER_PASSWORD } from '../.
 import { REMOTE, startTestServer, type TestServer } from '../../test-support/server.ts';
 import { setUserPassword } from '../../auth/users.ts';
 import { MASKED } from '../../audit/diff.ts';
+import type { AuditEntry } from '../../audit/store.ts';
 
 const V3 = '/pbxcore/api/v3';
 const AUDIT = `${V3}/audit-log`;
 
-interface Entry {
-  id: number;
-  at: string;
-  kind: string;
-  channel: string | null;
-  actor: string | null;
-  keyId: number | null;
-  keyDescription: string | null;
-  address: string;
-  resource: string | null;
-  recordId: string | null;
-  operation: string | null;
-  verb: string | null;
-  path: string | null;
-  status: number;
-  reason: string | null;
-  diff: Array<{ field: string; before?: unknown; after?: unknown }>;
-}
+/** An entry as the API answers it: the store's shape. */
+type Entry = AuditEntry;
 
 describe('audit log over HTTP', () => {
   let t: TestServer;

@@ -1,8 +1,9 @@
-import { Badge, Button, Code, Collapse, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Collapse, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconChevronLeft, IconChevronRight, IconChevronUp, IconSearch } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useAuditLog, type AuditChange, type AuditChannel, type AuditEntry, type AuditKind } from '../api/get-audit-log.ts';
@@ -129,17 +130,14 @@ export function AuditLogTable() {
       minWidth={960}
       toolbar={
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
-          <TextInput
-            label="Search"
+          <ServerSearchField
             placeholder="User, key, resource, address, field"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            type="search"
             value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
+            onChange={(value) => {
+              setSearch(value);
               setOffset(0);
             }}
-            w={narrow ? '100%' : 280}
+            width={narrow ? '100%' : 280}
           />
           <Select
             label="Kind"
@@ -205,23 +203,7 @@ export function AuditLogTable() {
           ? { title: 'No entry matches the filters', hint: 'Change the search, the kind or the channel.' }
           : { title: 'Nothing recorded yet', hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.' }
       }
-      footer={
-        total > 0 && (
-          <Group justify="space-between" mt="md" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {offset + 1}–{Math.min(offset + rows.length, total)} of {total}
-            </Text>
-            <Group gap="xs">
-              <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} />} disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                Previous
-              </Button>
-              <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} />} disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                Next
-              </Button>
-            </Group>
-          </Group>
-        )
-      }
+      footer={<ServerPageControls offset={offset} pageSize={PAGE_SIZE} shown={rows.length} total={total} onOffset={setOffset} />}
     />
   );
 }

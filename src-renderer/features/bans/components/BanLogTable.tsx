@@ -1,8 +1,8 @@
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
@@ -55,17 +55,14 @@ export function BanLogTable() {
       minWidth={1040}
       toolbar={
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
-          <TextInput
-            label="Search"
+          <ServerSearchField
             placeholder="Address or reason"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            type="search"
             value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
+            onChange={(value) => {
+              setSearch(value);
               setOffset(0);
             }}
-            w={narrow ? '100%' : 260}
+            width={narrow ? '100%' : 260}
           />
           <Select
             label="Category"
@@ -139,23 +136,7 @@ export function BanLogTable() {
           ? { title: 'No ban matches the filters', hint: 'Change the search, the category or the state.' }
           : { title: 'No bans yet', hint: 'Every ban, automatic or manual, is recorded here with its end and who lifted it.' }
       }
-      footer={
-        total > 0 && (
-          <Group justify="space-between" mt="md" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {offset + 1}–{Math.min(offset + rows.length, total)} of {total}
-            </Text>
-            <Group gap="xs">
-              <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} />} disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                Previous
-              </Button>
-              <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} />} disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                Next
-              </Button>
-            </Group>
-          </Group>
-        )
-      }
+      footer={<ServerPageControls offset={offset} pageSize={PAGE_SIZE} shown={rows.length} total={total} onOffset={setOffset} />}
     />
   );
 }
