@@ -40,6 +40,7 @@ import { migrate } from './storage/migrations.ts';
 import { readSetting, writeSetting } from './storage/settings.ts';
 import { packageVersion } from './package-info.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from './resources/system/actions.ts';
+import { httpsDeclaration } from './resources/https/declaration.ts';
 
 export { ConfigError, configFromEnv, resolveConfig } from './config/load.ts';
 export type { ServerConfig, ServerConfigInput } from './config/schema.ts';
@@ -189,9 +190,13 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         });
       });
       port = (httpServer.address() as AddressInfo).port;
-      httpsListener = await startHttpsListener(services, app.callback());
-      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: httpsListener?.port ?? null, bindHost: config.host };
-      writeSetting(db, RUNTIME_SETTING_KEY, runtime);
+      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: null, bindHost: config.host };
+      // getInfo's bouncer URLs follow the HTTPS port as it changes live.
+      const https = await startHttpsListener(built, app.callback(), (httpsPort) => writeSetting(db, RUNTIME_SETTING_KEY, { ...runtime, httpsPort }));
+      httpsListener = https;
+      stops.push(bus.on('resource-changed', (event) => {
+        if (event.resource === httpsDeclaration.name) void https.apply();
+      }));
       logger.info({ url: server.url, dataDir }, 'server listening');
     },
 

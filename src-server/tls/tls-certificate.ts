@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostAddresses } from '../net/host-addresses.ts';
 
@@ -20,14 +20,15 @@ export interface CertificateSummary {
 const SELF_SIGNED_YEARS = 10;
 
 /**
- * The self-signed certificate of this data directory, generated on first use (key mode 0600).
- * Its names cover localhost, the loopback addresses and this host's addresses at generation time.
+ * The self-signed certificate of this data directory, generated on first use or when `renew` asks
+ * for a new one (key mode 0600). Its names cover localhost, the loopback addresses and this host's
+ * addresses at generation time.
  */
-export async function selfSignedCertificate(dataDir: string): Promise<TlsMaterial> {
+export async function selfSignedCertificate(dataDir: string, options: { renew?: boolean } = {}): Promise<TlsMaterial> {
   const dir = join(dataDir, 'tls');
   const certificateFile = join(dir, 'self-signed-cert.pem');
   const keyFile = join(dir, 'self-signed-key.pem');
-  if (!existsSync(certificateFile) || !existsSync(keyFile)) {
+  if (options.renew || !existsSync(certificateFile) || !existsSync(keyFile)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const notBeforeDate = new Date(Date.now() - 60_000);
     const notAfterDate = new Date(notBeforeDate.getTime() + SELF_SIGNED_YEARS * 365 * 86_400_000);
@@ -46,12 +47,18 @@ export async function selfSignedCertificate(dataDir: string): Promise<TlsMateria
         { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
       ],
     });
-    writeFileSync(keyFile, pems.private, { mode: 0o600 });
-    chmodSync(keyFile, 0o600);
-    writeFileSync(certificateFile, pems.cert, { mode: 0o600 });
-    chmodSync(certificateFile, 0o600); // like every file of the data directory, whatever the umask
+    // Like every file of the data directory, 0600 whatever the umask; each replaced whole, so a
+    // reader never sees half a file, and the key first so a new certificate never meets an old key.
+    replaceFile(keyFile, pems.private);
+    replaceFile(certificateFile, pems.cert);
   }
   return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'self-signed', certificateFile };
+}
+
+function replaceFile(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o600 });
+  renameSync(temporary, file);
 }
 
 /** A user-provided certificate and key (PEM files), which replace the self-signed pair. */

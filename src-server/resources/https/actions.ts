@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { readSetting, writeSetting } from '../../storage/settings.ts';
+import { failure, ok } from '../results.ts';
 import { singletonActions } from '../singleton.ts';
-import type { ResourceActions } from '../types.ts';
-import { HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
+import type { ActionHandler, ResourceActions } from '../types.ts';
+import { HTTPS_REKEY_KEY, HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
 
 /** Both paths or neither; each must be absolute and exist when given. */
 function validate(complete: Record<string, unknown>): string[] {
@@ -18,4 +20,19 @@ function validate(complete: Record<string, unknown>): string[] {
   return problems;
 }
 
-export const httpsActions: ResourceActions = singletonActions(httpsDeclaration, { settingKey: HTTPS_SETTING_KEY, validate });
+/** https:renewCertificate: counts a renewal request; the web thread sees the change and re-keys the listener. */
+const renewCertificate: ActionHandler = (ctx) =>
+  ctx.db.transaction(() => {
+    if (readSetting<{ enabled?: boolean }>(ctx.db, HTTPS_RUNTIME_KEY)?.enabled !== true) {
+      return failure(409, 'HTTPS is not running: enable it first, then renew its certificate.');
+    }
+    const renewals = (readSetting<{ renewals?: number }>(ctx.db, HTTPS_REKEY_KEY)?.renewals ?? 0) + 1;
+    writeSetting(ctx.db, HTTPS_REKEY_KEY, { renewals });
+    ctx.emit({ type: 'resource-changed', resource: httpsDeclaration.name });
+    return ok({ renewals });
+  })();
+
+export const httpsActions: ResourceActions = {
+  ...singletonActions(httpsDeclaration, { settingKey: HTTPS_SETTING_KEY, validate }),
+  custom: { renewCertificate },
+};

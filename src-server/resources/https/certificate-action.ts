@@ -3,12 +3,15 @@ import { readSetting } from '../../storage/settings.ts';
 import { ok } from '../results.ts';
 import type { ActionHandler } from '../types.ts';
 import { HTTPS_RUNTIME_KEY } from './declaration.ts';
+import { readHttpsIntent, sameIntent, type HttpsIntent } from './intent.ts';
 
-/** system:getCertificate: the HTTPS listener's certificate as the web thread recorded it at start. */
+/** system:getCertificate: the HTTPS listener's certificate as the web thread last recorded it. */
 export const getCertificate: ActionHandler = (ctx) => {
   const runtime = readSetting<Record<string, unknown>>(ctx.db, HTTPS_RUNTIME_KEY);
   const enabled = runtime?.enabled === true;
   return ok({
+    /** True from a save (or renewal request) until the web thread has applied it. */
+    pending: !sameIntent(readHttpsIntent(ctx), runtime?.applied as HttpsIntent | undefined),
     /** The certificate itself (public), so a bouncer can pin it with ca_cert_path; null when off or unreadable. */
     pem: enabled ? certificatePem(runtime.certificateFile) : null,
     enabled,
@@ -17,7 +20,7 @@ export const getCertificate: ActionHandler = (ctx) => {
     subject: enabled ? runtime.subject : null,
     validTo: enabled ? runtime.validTo : null,
     source: enabled ? runtime.source : null,
-    /** Why a configured listener did not start (port taken, unreadable certificate), else null. */
+    /** Why the last change was not applied (port taken, unreadable certificate), else null. */
     error: typeof runtime?.error === 'string' ? runtime.error : null,
   });
 };

@@ -5,13 +5,16 @@ import type { ResourceDeclaration } from '../types.ts';
 
 /** Settings key of the `https` singleton. */
 export const HTTPS_SETTING_KEY = 'https';
-/** Written by the web thread when the listener starts: what system:getCertificate reports. */
+/** Written by the web thread each time it applies the settings: what system:getCertificate reports. */
 export const HTTPS_RUNTIME_KEY = 'https-runtime';
+/** How many certificate renewals were requested (https:renewCertificate). */
+export const HTTPS_REKEY_KEY = 'https-renewals';
 
-/** `https`: the optional HTTPS listener, applied at the next start (PBX_HTTPS_PORT overrides the port). */
+/** `https`: the optional HTTPS listener, applied live by the web thread (PBX_HTTPS_PORT overrides the port). */
 export const httpsDeclaration: ResourceDeclaration = {
   name: 'https',
-  description: 'Optional HTTPS listener so remote bouncers never send keys in clear text. Applied at the next start.',
+  description:
+    'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply live, without a restart: system:getCertificate reports `pending` until they have.',
   processor: 'HttpsSettingsProcessor',
   kind: 'singleton',
   security: { permission: 'Https', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
@@ -25,4 +28,13 @@ export const httpsDeclaration: ResourceDeclaration = {
     privateKeyPath: field.text(z.string().max(4096), { default: '', description: 'PEM private key file matching certificatePath.' }),
   },
   operations: ['getRecord', 'update', 'patch'],
+  customMethods: {
+    renewCertificate: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description:
+        'Re-keys the running listener without a restart: a new self-signed certificate and key are generated, or the configured certificate files are read again (after a renewal on disk). Bouncers that pinned the old certificate need the new one. Answers `{renewals}`; 409 when HTTPS is off.',
+    },
+  },
 };
