@@ -1,14 +1,16 @@
-import { NumberInput } from '@mantine/core';
+import { NumberInput, Text } from '@mantine/core';
 
 /**
  * A whole number with the server's bounds shown under it. Nothing is clamped: a value out of bounds
  * is sent as typed and the server's 422 shows under the field. Empty is NaN, never a silent 0.
+ * With `unit` ("days"), the unit is written after the number and the bounds.
  */
 export function BoundedNumberInput({
   label,
   description,
   min,
   max,
+  unit,
   value,
   onChange,
   error,
@@ -20,13 +22,15 @@ export function BoundedNumberInput({
   /** The server's bounds. */
   min: number;
   max: number;
+  /** What the number counts, when it is not obvious from the label. */
+  unit?: string;
   value: number;
   onChange: (value: number) => void;
   error?: string;
   disabled?: boolean;
   maw?: number;
 }) {
-  const bounds = `From ${min.toLocaleString('en')} to ${max.toLocaleString('en')}.`;
+  const bounds = `From ${min.toLocaleString('en')} to ${max.toLocaleString('en')}${unit ? ` ${unit}` : ''}.`;
   return (
     <NumberInput
       label={label}
@@ -37,6 +41,15 @@ export function BoundedNumberInput({
       error={error}
       disabled={disabled}
       maw={maw}
+      // The unit takes the place of the step buttons; arrow keys still step.
+      {...(unit && {
+        rightSection: (
+          <Text size="sm" c="dimmed" aria-hidden>
+            {unit}
+          </Text>
+        ),
+        rightSectionWidth: 52,
+      })}
     />
   );
 }

@@ -6,6 +6,7 @@ import { AdminPasswordForm } from '../../features/auth/components/AdminPasswordF
 import { AmiSettingsForm } from '../../features/peers/components/AmiSettingsForm.tsx';
 import { HttpsSettingsForm } from '../../features/system/components/HttpsSettingsForm.tsx';
 import { QueueLimitsForm } from '../../features/system/components/QueueLimitsForm.tsx';
+import { RetentionSettingsForm } from '../../features/system/components/RetentionSettingsForm.tsx';
 import { Fail2banSettingsForm } from '../../features/whitelist/components/Fail2banSettingsForm.tsx';
 
 function Section({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
@@ -27,6 +28,7 @@ const SECTIONS: { id: string; title: string; description: string; form: () => Re
   { id: 'settings-bans', title: 'Ban rules', description: 'When an address is banned for failed SIP, IAX, AMI or web logins, and for how long.', form: Fail2banSettingsForm },
   { id: 'settings-ami', title: 'Asterisk manager (AMI)', description: 'The connection that gives live peer states and reports attacks on SIP, IAX and AMI.', form: AmiSettingsForm },
   { id: 'settings-queue', title: 'Request queue', description: 'How many API requests may wait for a worker, and for how long.', form: QueueLimitsForm },
+  { id: 'settings-retention', title: 'Retention', description: 'How long the ban history and the audit log keep what they record.', form: RetentionSettingsForm },
   { id: 'settings-password', title: 'Administrator password', description: 'Needed to open the console from another computer.', form: AdminPasswordForm },
   { id: 'settings-https', title: 'HTTPS', description: 'An encrypted listener for remote consoles and bouncers.', form: HttpsSettingsForm },
 ];
@@ -36,7 +38,7 @@ export function SettingsRoute() {
     <>
       <PageHeader
         title="Settings"
-        description="Export saves network filters, ban rules, the whitelist, queue and AMI settings (without the AMI secret) and API key metadata to a file; Import previews the changes before it applies them."
+        description="Export saves network filters, ban rules, the whitelist, queue, retention and AMI settings (without the AMI secret) and API key metadata to a file; Import previews the changes before it applies them."
         actions={<BackupButtons />}
       />
       <Stack gap="lg">

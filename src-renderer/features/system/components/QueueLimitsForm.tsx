@@ -4,12 +4,13 @@ import { SettingsForm } from '../../../components/SettingsForm.tsx';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { GENERAL_SETTINGS_BOUNDS, generalSettings, type GeneralSettings } from '../api/general-settings.ts';
 
+type QueueLimits = Pick<GeneralSettings, 'APIQueueMaxLength' | 'APIRequestTTL'>;
 const FIELDS = ['APIQueueMaxLength', 'APIRequestTTL'] as const;
 
 /** Request queue length and request age limit (general-settings). */
 export function QueueLimitsForm() {
   const form = useSettingsForm(generalSettings, {
-    toValues: ({ APIQueueMaxLength, APIRequestTTL }): GeneralSettings => ({ APIQueueMaxLength, APIRequestTTL }),
+    toValues: ({ APIQueueMaxLength, APIRequestTTL }): QueueLimits => ({ APIQueueMaxLength, APIRequestTTL }),
     fields: FIELDS,
     saved: { title: 'Queue limits saved', message: 'They apply within 10 seconds.' },
   });
