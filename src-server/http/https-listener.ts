@@ -94,7 +94,7 @@ export async function startHttpsListener(
       // Settings saved through the API never keep the server from starting: HTTP stays up, the
       // listener keeps what it had, and the reason is shown in the console.
       if (startup && fromConfig) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeFailure(error, requested);
       services.logger.error({ err: error, port: requested }, 'https settings not applied');
       const kept = running ? ` HTTPS keeps running on port ${running.port} with its previous settings.` : '';
       record(intent, `${startup ? 'HTTPS was not started' : 'The new HTTPS settings were not applied'}: ${reason}.${kept}`);
@@ -163,4 +163,14 @@ function retire(server: Server, drainMs = DRAIN_MS): Promise<void> {
   if (drainMs === 0) server.closeAllConnections();
   else setTimeout(() => server.closeAllConnections(), drainMs).unref();
   return drainMs === 0 ? closed : Promise.resolve();
+}
+
+/** The operator's words for the usual failures; anything else as Node says it. */
+function describeFailure(error: unknown, port: number | undefined): string {
+  const { code, syscall, path } = (error ?? {}) as NodeJS.ErrnoException;
+  if (syscall === 'listen' && code === 'EADDRINUSE') return `port ${port} is already in use by another program (EADDRINUSE)`;
+  if (syscall === 'listen' && code === 'EACCES') return `port ${port} needs administrator rights (EACCES); choose a port above 1023`;
+  if (syscall === 'open' && path) return `${path} cannot be read (${code})`;
+  if (/key values mismatch/i.test(String((error as Error | undefined)?.message))) return 'the private key does not match the certificate';
+  return error instanceof Error ? error.message : String(error);
 }

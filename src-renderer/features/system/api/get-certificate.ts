@@ -10,15 +10,19 @@ export interface CertificateInfo {
   subject: string | null;
   validTo: string | null;
   source?: 'self-signed' | 'configured' | null;
-  /** Why a configured listener did not start (port taken, unreadable certificate). */
+  /** Why the last change was not applied (port taken, unreadable certificate); the listener kept its previous state. */
   error?: string | null;
+  /** True from a save or renewal until the server has applied it (a second or less). */
+  pending?: boolean;
 }
 
 export const certificateKey = ['system', 'certificate'] as const;
 
-/** system:getCertificate: the HTTPS listener's self-signed certificate. */
+/** system:getCertificate: the HTTPS listener as it runs now, and its certificate. */
 export const getCertificate = () => api.get<CertificateInfo>('system:getCertificate', undefined, { quiet: true });
 
-export const certificateQueryOptions = () => queryOptions({ queryKey: certificateKey, queryFn: getCertificate });
+/** Polled quickly while a change is being applied, so the console shows when it is live. */
+export const certificateQueryOptions = () =>
+  queryOptions({ queryKey: certificateKey, queryFn: getCertificate, refetchInterval: (query) => (query.state.data?.pending ? 500 : false) });
 
 export const useCertificate = () => useQuery(certificateQueryOptions());

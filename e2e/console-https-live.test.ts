@@ -1,0 +1,157 @@
+// HTTPS from the console without a restart: enable it, re-key it, try a port that is taken (the
+// listener stays and the console says why), move it, and turn it off. What the console shows is
+// checked against what a TLS client and curl see on the port.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator } from 'playwright-core';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
+import { startConsoleServer } from './support/console-server.ts';
+import { eventually, openScreen, visible } from './support/page-helpers.ts';
+
+/** The SHA-256 fingerprint a client is shown in a fresh handshake on `port`. */
+function servedFingerprint(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      const fingerprint = socket.getPeerX509Certificate()?.fingerprint256 ?? '';
+      socket.end();
+      resolve(fingerprint);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** curl's exit code and body for a ping over HTTPS (-k: the certificate is checked by fingerprint above). */
+async function curlPing(port: number): Promise<{ code: number; body: string }> {
+  try {
+    const { stdout } = await promisify(execFile)('curl', ['-sS', '-k', '--max-time', '5', `https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`], { encoding: 'utf8' });
+    return { code: 0, body: stdout };
+  } catch (error) {
+    return { code: (error as { code?: number }).code ?? -1, body: '' };
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+describe('console: HTTPS applies live', () => {
+  let server: TestServer;
+  let browser: ConsoleBrowser;
+  let section: Locator;
+  let port = 0;
+
+  const runtime = () => section.getByTestId('https-runtime');
+  const fingerprintShown = async () => (await runtime().locator('code').first().innerText()).trim();
+  const save = async () => {
+    await section.getByRole('button', { name: 'Save HTTPS settings' }).click();
+    await visible(browser.page.getByText('HTTPS settings saved'));
+  };
+
+  before(async () => {
+    server = await startConsoleServer({});
+    browser = await launchConsoleBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('enabling HTTPS starts the listener at once, with the fingerprint it serves', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    await openScreen(page, 'Settings');
+    section = page.getByRole('region', { name: 'HTTPS' });
+    await visible(runtime().getByText('Not running'));
+
+    port = await freePort();
+    await section.getByRole('switch', { name: 'Serve HTTPS' }).check();
+    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(port));
+    await save();
+    await visible(runtime().getByText(`Running on port ${port}`));
+    const shown = await fingerprintShown();
+    assert.match(shown, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    assert.equal(await servedFingerprint(port), shown, 'the console shows the certificate the port serves');
+    const ping = await curlPing(port);
+    assert.equal(ping.code, 0);
+    assert.equal(JSON.parse(ping.body).result, true);
+    assert.equal(await section.getByText(/Restart/i).count(), 0, 'nothing asks for a restart');
+    await browser.screenshot('settings-https-live');
+    const violations = (await new AxeBuilder({ page: browser.page }).include('[aria-labelledby="settings-https"]').analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    assert.deepEqual(violations.map((v) => v.id), [], 'the HTTPS section has no serious axe violation');
+  });
+
+  it('a saved change shows as Applying… until the listener has it', async () => {
+    const { page } = browser;
+    // Saved, but the web thread is not yet told: exactly the window the console must show.
+    const next = await freePort();
+    const db = server.server.services.db;
+    const saved = JSON.parse((db.prepare("SELECT value FROM settings WHERE key = 'https'").get() as { value: string }).value) as Record<string, unknown>;
+    db.prepare("UPDATE settings SET value = ? WHERE key = 'https'").run(JSON.stringify({ ...saved, port: next }));
+    await page.reload();
+    section = page.getByRole('region', { name: 'HTTPS' });
+    await visible(runtime().getByText('Applying…'));
+    assert.equal(await runtime().getAttribute('aria-busy'), 'true');
+    assert.ok(await section.getByRole('button', { name: 'New self-signed certificate' }).isDisabled(), 'no re-key while a change is pending');
+    await browser.screenshot('settings-https-applying');
+    assert.equal((await curlPing(port)).code, 0, 'the listener serves its port until the change is applied');
+
+    server.server.services.bus.emit({ type: 'resource-changed', resource: 'https' });
+    await visible(runtime().getByText(`Running on port ${next}`));
+    assert.equal(await runtime().getByText('Applying…').count(), 0);
+    assert.equal((await curlPing(next)).code, 0);
+    port = next;
+  });
+
+  it('a new self-signed certificate is served at once, after a confirmation that warns pinned bouncers', async () => {
+    const { page } = browser;
+    const before = await fingerprintShown();
+    await section.getByRole('button', { name: 'New self-signed certificate' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'Replace the self-signed certificate?' }));
+    await visible(dialog.getByText(/pinned the old certificate/));
+    await dialog.getByRole('button', { name: 'Re-key now' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const after = await eventually(fingerprintShown, (f) => f !== before && /^([0-9A-F]{2}:){31}/.test(f), 'the new fingerprint in the console');
+    assert.equal(await servedFingerprint(port), after);
+    await visible(runtime().getByText(`Running on port ${port}`));
+  });
+
+  it('a port that is taken leaves the listener where it was, and the console says why', async () => {
+    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(server.server.port));
+    await save();
+    const alert = await visible(runtime().getByRole('alert'));
+    assert.match(await alert.innerText(), /not applied[\s\S]*EADDRINUSE[\s\S]*keeps running on port/);
+    await visible(runtime().getByText(`Running on port ${port}`));
+    assert.equal((await curlPing(port)).code, 0, 'the old port still answers');
+    await browser.screenshot('settings-https-port-taken');
+  });
+
+  it('a free port moves the listener; turning HTTPS off closes it', async () => {
+    const moved = await freePort();
+    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(moved));
+    await save();
+    await visible(runtime().getByText(`Running on port ${moved}`));
+    assert.equal(await runtime().getByRole('alert').count(), 0, 'the earlier error is gone');
+    assert.equal((await curlPing(moved)).code, 0);
+    assert.equal((await curlPing(port)).code, 7, 'curl: the old port refuses connections');
+
+    await section.getByRole('switch', { name: 'Serve HTTPS' }).uncheck();
+    await save();
+    await visible(runtime().getByText('Not running'));
+    assert.equal((await curlPing(moved)).code, 7);
+    const info = (await server.call('/pbxcore/api/v3/system:getInfo')).json.data as { httpsPort: number | null };
+    assert.equal(info.httpsPort, null);
+  });
+});
