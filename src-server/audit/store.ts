@@ -3,10 +3,17 @@ import { statement } from '../storage/database.ts';
 import type { AuditActor, AuditRejection } from '../wire/types.ts';
 import type { FieldChange } from './diff.ts';
 
-/** The audit log table (migration 60): writes, rejected API key uses and failed logins. */
+/** The audit log table (migrations 60, 61): writes, rejected API key uses and failed logins (repeated ones as one row with a count). */
 
 /** general-settings `auditRetentionDays` when unset. */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
+/**
+ * Identical rejections within this span of the first share one row (audit/recorder.ts). Ten
+ * minutes is fail2ban's default `findtime`, so a row's count reads against `maxretry` directly.
+ * No row spans longer, which lets the time filters below use the `at` index.
+ */
+export const REJECTION_WINDOW_MS = 10 * 60 * 1000;
 
 export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
@@ -42,10 +49,14 @@ export interface AuditEntry {
   status: number;
   reason: string | null;
   diff: FieldChange[];
+  /** How many identical rejections this entry stands for (1 for a write). */
+  count: number;
+  /** The last of them (ISO 8601); `at` is the first. Equals `at` when count is 1. */
+  lastAt: string;
 }
 
-const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_description, address, resource, record_id, operation, verb, path, status, reason, diff)
-  VALUES (@at, @kind, @channel, @actor, @keyId, @keyDescription, @address, @resource, @recordId, @operation, @verb, @path, @status, @reason, @diff)`;
+const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_description, address, resource, record_id, operation, verb, path, status, reason, diff, count, last_at)
+  VALUES (@at, @kind, @channel, @actor, @keyId, @keyDescription, @address, @resource, @recordId, @operation, @verb, @path, @status, @reason, @diff, @count, @lastAt)`;
 
 /** The description of an API key, recorded with the entry so it survives the key's deletion. */
 function keyDescription(db: Db, keyId: number | null): string | null {
@@ -72,17 +83,38 @@ export function recordWrite(db: Db, write: AuditWrite): void {
     status: write.status,
     reason: null,
     diff: write.diff ? JSON.stringify(write.diff) : null,
+    count: 1,
+    lastAt: null,
   });
 }
 
-/** Records rejections in one transaction (the web thread batches them). */
-export function recordRejections(db: Db, entries: ReadonlyArray<{ at: number; rejection: AuditRejection }>): void {
+/**
+ * Repeated identical rejections as the recorder gathered them: `count` attempts from `first` to
+ * `last`, to add to row `rowId`, or to write as a new row when `rowId` is null.
+ */
+export interface RejectionGroup {
+  rowId: number | null;
+  first: number;
+  last: number;
+  count: number;
+  rejection: AuditRejection;
+}
+
+const ADD_TO_ROW = 'UPDATE audit_log SET count = count + @count, last_at = MAX(COALESCE(last_at, at), @last) WHERE id = @rowId';
+
+/**
+ * Records rejection groups in one transaction (the web thread batches them) and returns each
+ * group's row id. A group whose row is gone (pruned) starts a new one.
+ */
+export function recordRejections(db: Db, groups: readonly RejectionGroup[]): number[] {
   const insert = statement(db, INSERT);
-  db.transaction(() => {
-    for (const { at, rejection } of entries) {
+  const addToRow = statement(db, ADD_TO_ROW);
+  return db.transaction(() =>
+    groups.map(({ rowId, first, last, count, rejection }) => {
+      if (rowId !== null && addToRow.run({ rowId, count, last }).changes === 1) return rowId;
       const keyId = rejection.keyId ?? null;
-      insert.run({
-        at,
+      const info = insert.run({
+        at: first,
         kind: rejection.kind,
         channel: rejection.kind === 'rejected-key' ? 'api_key' : null,
         actor: rejection.login ?? null,
@@ -97,14 +129,17 @@ export function recordRejections(db: Db, entries: ReadonlyArray<{ at: number; re
         status: rejection.status,
         reason: rejection.reason,
         diff: null,
+        count,
+        lastAt: Math.max(first, last),
       });
-    }
-  })();
+      return Number(info.lastInsertRowid);
+    }),
+  )();
 }
 
-/** Deletes entries older than `retentionDays`; returns how many. */
+/** Deletes entries whose last attempt is older than `retentionDays`; returns how many. */
 export function pruneAuditLog(db: Db, now: number, retentionDays: number): number {
-  return statement(db, 'DELETE FROM audit_log WHERE at < ?').run(now - retentionDays * 86_400_000).changes;
+  return statement(db, 'DELETE FROM audit_log WHERE at < @cutoff AND COALESCE(last_at, at) < @cutoff').run({ cutoff: now - retentionDays * 86_400_000 }).changes;
 }
 
 export interface AuditQuery {
@@ -136,6 +171,8 @@ interface Row {
   status: number;
   reason: string | null;
   diff: string | null;
+  count: number;
+  last_at: number | null;
 }
 
 const toEntry = (row: Row): AuditEntry => ({
@@ -155,6 +192,8 @@ const toEntry = (row: Row): AuditEntry => ({
   status: row.status,
   reason: row.reason,
   diff: row.diff ? (JSON.parse(row.diff) as FieldChange[]) : [],
+  count: row.count,
+  lastAt: new Date(row.last_at ?? row.at).toISOString(),
 });
 
 /** Newest first, filtered; `total` counts every match. */
@@ -187,8 +226,10 @@ export function queryAuditLog(db: Db, query: AuditQuery): { total: number; entri
     params.kind = query.kind;
   }
   if (query.since !== undefined) {
-    where.push('at >= @since');
+    // An entry counts when any attempt falls in the range; no row spans more than the window (index on at).
+    where.push('at >= @sinceFirst AND COALESCE(last_at, at) >= @since');
     params.since = query.since;
+    params.sinceFirst = query.since - REJECTION_WINDOW_MS;
   }
   if (query.until !== undefined) {
     where.push('at <= @until');

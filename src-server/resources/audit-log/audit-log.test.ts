@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApiKey } from '../../test-support/api-keys.ts';
+import { BOUNCER_PATHS, createTestApiKey } from '../../test-support/api-keys.ts';
+import { STREAM } from '../../test-support/bouncer.ts';
 import { ADMIN_PASSWORD, loginToken, sessionCookie, VIEWER_PASSWORD } from '../../test-support/credentials.ts';
 import { REMOTE, startTestServer, type TestServer } from '../../test-support/server.ts';
 import { setUserPassword } from '../../auth/users.ts';
 import { MASKED } from '../../audit/diff.ts';
-import type { AuditEntry } from '../../audit/store.ts';
+import { FLUSH_MS } from '../../audit/recorder.ts';
+import { REJECTION_WINDOW_MS, type AuditEntry } from '../../audit/store.ts';
+import { ManualClock } from '../../clock.ts';
 
 const V3 = '/pbxcore/api/v3';
 const AUDIT = `${V3}/audit-log`;
@@ -229,11 +232,137 @@ describe('audit log over HTTP', () => {
     assert.equal((await t.call(`${AUDIT}/${recent}`)).status, 200);
   });
 
-  it('is in the OpenAPI document with its filters', async () => {
+  it('is in the OpenAPI document with its filters and the count and last time of repeated rejections', async () => {
     const doc = (await t.call(`${V3}/openapi:getSpecification`)).json.data;
     const list = doc.paths['/pbxcore/api/v3/audit-log'].get;
     const names = (list.parameters as Array<{ name?: string }>).map((p) => p.name).filter(Boolean);
     for (const name of ['search', 'actor', 'resource', 'channel', 'kind', 'since', 'until']) assert.ok(names.includes(name), name);
+    const fields = doc.components.schemas.AuditLog.properties as Record<string, { type?: string; description?: string; readOnly?: boolean }>;
+    assert.equal(fields.count!.type, 'integer');
+    assert.match(fields.count!.description!, /identical rejections/);
+    assert.match(fields.lastAt!.description!, /last of those rejections/);
+    assert.equal(fields.lastAt!.readOnly, true);
+  });
+
+  it('a write is one entry: count 1, lastAt equal to at', async () => {
+    const [entry] = await entries('kind=write&limit=1');
+    assert.equal(entry!.count, 1);
+    assert.equal(entry!.lastAt, entry!.at);
+  });
+});
+
+describe('audit log: repeated rejections share one entry (count, first and last time)', () => {
+  let t: TestServer;
+  let clock: ManualClock;
+  const FIRST = '127.0.0.3';
+  const SECOND = '127.0.0.4';
+  const ATTACKER = '127.0.0.5';
+
+  /** Entries as the API answers them, without flushing first (the recorder's own timer writes them). */
+  const listed = async (query: string): Promise<Entry[]> => {
+    const answer = await t.call(`${AUDIT}?${query}`);
+    assert.equal(answer.status, 200, answer.text);
+    return answer.json.data as Entry[];
+  };
+  const entries = (query: string) => {
+    t.server.services.audit.flush();
+    return listed(query);
+  };
+  const poll = (key: string, from: string) => t.remote(STREAM, { localAddress: from, headers: { 'x-api-key': key } });
+
+  before(async () => {
+    // The queue stamps jobs with this clock and workers compare with Date.now(): it only moves forward.
+    clock = new ManualClock(Date.now());
+    t = await startTestServer({ adminPassword: ADMIN_PASSWORD, clock });
+    // The burst below is 30 failed logins: keep the address unbanned to see all of them.
+    assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { maxretry: 100 } })).status, 200);
+  });
+  after(() => t.close());
+
+  it('a bouncer polling with a disabled key: the first poll is listed within the flush delay, 1,000 polls are one entry of count 1,000', async () => {
+    const key = createTestApiKey(t.server.services.db, { description: 'old bouncer', allowedPaths: BOUNCER_PATHS });
+    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    const query = `kind=rejected-key&actor=key:${key.id}`;
+
+    const started = Date.now();
+    assert.equal((await poll(key.key, FIRST)).status, 401);
+    let first: Entry | undefined;
+    while (!first && Date.now() - started < FLUSH_MS + 500) {
+      [first] = await listed(query);
+      if (!first) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(first, 'the first rejection is listed without waiting for a window');
+    assert.ok(Date.now() - started <= FLUSH_MS + 500, `listed after ${Date.now() - started} ms`);
+    assert.equal(first.count, 1);
+    assert.equal(first.reason, 'disabled API key');
+
+    // 999 more polls, one every 0.5 s of server time (the whole run spans just under the window).
+    for (let i = 1; i < 1000; i++) {
+      clock.advance(500);
+      assert.equal((await poll(key.key, FIRST)).status, 401);
+    }
+    const rows = await entries(query);
+    assert.equal(rows.length, 1, JSON.stringify(rows.map((e) => e.count)));
+    const [row] = rows;
+    assert.equal(row!.id, first.id);
+    assert.equal(row!.count, 1000);
+    assert.equal(row!.at, first.at);
+    assert.equal(Date.parse(row!.lastAt) - Date.parse(row!.at), 999 * 500);
+    assert.equal(row!.keyDescription, 'old bouncer');
+    assert.equal(row!.address, FIRST);
+    assert.equal(row!.path, STREAM);
+    assert.deepEqual(await t.call(`${AUDIT}/${row!.id}`).then((r) => [r.json.data.count, r.json.data.lastAt]), [1000, row!.lastAt]);
+
+    // A window after the first poll, the next one starts a new entry; the old one keeps its count.
+    clock.advance(REJECTION_WINDOW_MS - 999 * 500);
+    assert.equal((await poll(key.key, FIRST)).status, 401);
+    const [next, old] = await entries(query);
+    assert.equal(old!.id, row!.id);
+    assert.equal(old!.count, 1000);
+    assert.equal(next!.count, 1);
+    assert.equal(Date.parse(next!.at), Date.parse(row!.at) + REJECTION_WINDOW_MS);
+  });
+
+  it('two sources: two entries; a key bound to another network: its 403s are one entry per source', async () => {
+    const key = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS });
+    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    const bound = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS, networkFilterId: 'localhost' });
+    for (let i = 0; i < 20; i++) {
+      clock.advance(5_000);
+      for (const from of [FIRST, SECOND]) assert.equal((await poll(key.key, from)).status, 401);
+      assert.equal((await poll(bound.key, SECOND)).status, 403);
+    }
+    const disabled = await entries(`kind=rejected-key&actor=key:${key.id}`);
+    assert.deepEqual(disabled.map((e) => [e.address, e.count]).sort(), [[FIRST, 20], [SECOND, 20]]);
+    const [outside, ...more] = await entries(`kind=rejected-key&actor=key:${bound.id}`);
+    assert.deepEqual(more, []);
+    assert.equal(outside!.status, 403);
+    assert.equal(outside!.count, 20);
+    assert.match(outside!.reason!, /source address 127\.0\.0\.4 not permitted/);
+  });
+
+  it('a failed-login burst: one entry per outcome with its count and its first and last time', async () => {
+    const started = clock.now();
+    for (let i = 0; i < 30; i++) {
+      const answer = await t.remote(`${V3}/auth:login`, { localAddress: ATTACKER, method: 'POST', body: { login: 'admin', password: `guess ${i}` } });
+      assert.equal(answer.status, i < 10 ? 401 : 429, answer.text);
+      clock.advance(1_000);
+    }
+    const [limited, failed, ...more] = await entries('kind=failed-login&search=127.0.0.5');
+    assert.deepEqual(more, []);
+    assert.equal(failed!.actor, 'admin');
+    assert.equal(failed!.reason, 'failed login');
+    assert.equal(failed!.count, 10);
+    assert.equal(Date.parse(failed!.at), started);
+    assert.equal(Date.parse(failed!.lastAt), started + 9_000);
+    assert.equal(limited!.status, 429);
+    assert.equal(limited!.count, 20);
+    assert.equal(Date.parse(limited!.at), started + 10_000);
+    assert.equal(Date.parse(limited!.lastAt), started + 29_000);
+    // since/until see an entry when any of its attempts is in range.
+    assert.equal((await entries(`kind=failed-login&search=127.0.0.5&since=${started + 29_000}`)).length, 1);
+    assert.equal((await entries(`kind=failed-login&search=127.0.0.5&until=${started}`)).length, 1);
+    assert.ok(!JSON.stringify(await entries('kind=failed-login')).includes('guess'));
   });
 });
 
