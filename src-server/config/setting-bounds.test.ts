@@ -75,6 +75,13 @@ describe('numeric settings over HTTP: 422 naming the bound outside, stored as se
     });
   }
 
+  it('a unit word agrees with its number: "at least 1 day", "at most 3650 days"', async () => {
+    const low = await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { auditRetentionDays: 0 } });
+    assert.equal(low.json.messages.error[0], 'auditRetentionDays: must be at least 1 day');
+    const high = await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { auditRetentionDays: 3651 } });
+    assert.equal(high.json.messages.error[0], 'auditRetentionDays: must be at most 3650 days (10 years)');
+  });
+
   it('bantime says why its maximum is what it is; an absurd one no longer breaks firewall:getBannedIps', async () => {
     const res = await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { bantime: 9007199254740991 } });
     assert.equal(res.status, 422);

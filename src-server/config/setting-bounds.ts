@@ -36,7 +36,12 @@ export const SETTING_BOUNDS = {
   },
 } as const satisfies Record<string, Record<string, IntegerBound>>;
 
-const withUnit = (value: number, bound: IntegerBound) => `${value}${bound.unit ? ` ${bound.unit}` : ''}`;
+/** `60 s`, `90 days`, `1 day`: a plural unit word loses its `s` for one (symbols such as `s` stay). */
+const withUnit = (value: number, bound: IntegerBound) => {
+  if (!bound.unit) return String(value);
+  const unit = value === 1 && bound.unit.length > 2 && bound.unit.endsWith('s') ? bound.unit.slice(0, -1) : bound.unit;
+  return `${value} ${unit}`;
+};
 
 /** A zod integer schema for a bound whose messages name it: `must be at most 2147483 s (ipset's ...)`. */
 export function boundedInteger(bound: IntegerBound): z.ZodNumber {
