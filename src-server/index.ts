@@ -26,8 +26,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { createApp } from './http/app.ts';
-import { renderError } from './wire/envelope.ts';
-import { answerConnect, familyErrorMembers, rawResponseHead } from './http/middleware.ts';
+import { answerClientError, answerConnect } from './http/middleware.ts';
 import { installModules } from './modules/install.ts';
 import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';
 import { RequestQueue } from './queue/request-queue.ts';
@@ -170,17 +169,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       // Bouncers poll every 5-10 s on one keep-alive connection: keep it open between polls (Node's
       // default of 5 s closes it just before each poll, and a client reusing it then sees a reset).
       httpServer = createHttpServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 }, app.callback());
-      httpServer.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-        // Malformed requests the HTTP parser rejects still get an envelope, never a bare reset.
-        if (!socket.writable) return socket.destroy();
-        const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-        const message = status === 431 ? 'Request headers are too large.' : 'Malformed HTTP request.';
-        // The request line, when the parser got that far: the route family's error members, and no body for HEAD.
-        const [, method = '', path = ''] = /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ?? [];
-        const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
-        const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-        socket.end(rawResponseHead(status, reason, rendered) + (method === 'HEAD' ? '' : rendered.body));
-      });
+      httpServer.on('clientError', answerClientError);
       httpServer.on('connect', answerConnect);
       await new Promise<void>((resolveListen, reject) => {
         httpServer!.once('error', reject);

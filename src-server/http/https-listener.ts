@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { resolve } from 'node:path';
 import type { RequestListener } from 'node:http';
-import { answerConnect } from './middleware.ts';
+import { answerClientError, answerConnect } from './middleware.ts';
 import { HTTPS_RUNTIME_KEY } from '../resources/https/declaration.ts';
 import { readHttpsIntent, type HttpsIntent } from '../resources/https/intent.ts';
 import type { Services } from '../services.ts';
@@ -145,6 +145,7 @@ async function listen(services: Services, callback: RequestListener, port: numbe
   const server: Server = createHttpsServer(secureOptions(material), callback);
   server.on('tlsClientError', () => undefined); // scanners and bad handshakes are not server errors
   server.on('connect', answerConnect); // 405 envelope, as on the HTTP port
+  server.on('clientError', answerClientError); // malformed requests: 400/431 envelopes, as on the HTTP port
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(port, services.config.host, () => {

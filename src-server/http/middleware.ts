@@ -91,3 +91,21 @@ export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
   const rendered = renderError(405, ['CONNECT is not supported: this server is not a proxy.']);
   socket.end(rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS }) + rendered.body);
 }
+
+/**
+ * Requests Node's HTTP parser rejects (malformed, headers too large) still get an envelope, never a
+ * bare reset: the route family's error members, and no body for HEAD. Both listeners use it.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message = status === 431 ? 'Request headers are too large.' : 'Malformed HTTP request.';
+  // The request line, when the parser got that far.
+  const [, method = '', path = ''] = /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ?? [];
+  const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(rawResponseHead(status, reason, rendered) + (method === 'HEAD' ? '' : rendered.body));
+}

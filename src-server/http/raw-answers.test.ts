@@ -53,10 +53,16 @@ describe('answers written on the socket, outside Koa', () => {
     }
   });
 
-  it('gives the HTTP parser\'s 400 and 431 an E-Tag', async () => {
-    assertEnvelopeWithETag(parse(await raw(t.server.port, 'NOT A REQUEST\r\n\r\n')), 400, /Malformed/);
-    const big = `GET /pbxcore/api/v3/extensions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`;
-    assertEnvelopeWithETag(parse(await raw(t.server.port, big)), 431, /too large/);
+  it('gives the HTTP parser\'s 400 and 431 an envelope with an E-Tag, on HTTP and HTTPS', async () => {
+    for (const [port, tls] of [[t.server.port, false], [httpsPort, true]] as const) {
+      assertEnvelopeWithETag(parse(await raw(port, 'NOT A REQUEST\r\n\r\n', tls)), 400, /Malformed/);
+      const big = `GET /pbxcore/api/v3/extensions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`;
+      assertEnvelopeWithETag(parse(await raw(port, big, tls)), 431, /too large/);
+      // A bouncer's path keeps its family's `message`, as before the parser's refusal.
+      const bouncer = parse(await raw(port, 'GET /pbxcore/api/v3/firewall-bouncer/v1/decisions/stream HTTP/1.1\r\nNo colon here\r\n\r\n', tls));
+      assert.equal(bouncer.status, 400);
+      assert.equal(bouncer.json.message, 'Malformed HTTP request.');
+    }
   });
 
   it('keeps serving afterwards', async () => {
