@@ -64,4 +64,22 @@ describe('console: audit log', () => {
     await page.getByRole('option', { name: 'Rejected key' }).click();
     await visible(page.getByText('No entry matches the filters'));
   });
+
+  it('a bouncer polling with an unknown key is one entry with its count, not one per poll', async () => {
+    const { page } = browser;
+    // Three polls (under the default five failures that ban): each refused, all in one entry.
+    for (let poll = 0; poll < 3; poll++) {
+      const refused = await server.remote(`${V3}firewall-bouncer/v1/decisions/stream`, { headers: { 'X-Api-Key': 'f'.repeat(64) } });
+      assert.equal(refused.status, 401, refused.text);
+    }
+    // Rejections are written in batches (every 500 ms): wait for the entry, as an operator's reload would.
+    await eventually(async () => (await server.call(`${V3}audit-log?kind=rejected-key`)).json.data.length, (n) => n > 0, 'the rejection written');
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Kind' }).click();
+    await page.getByRole('option', { name: 'Rejected key' }).click();
+    const row = await visible(page.getByTestId('audit-row').filter({ hasText: '127.0.0.2' }));
+    await eventually(() => row.getByTestId('audit-repeats').innerText(), (t) => /^3 attempts, the last at /.test(t), 'the repeat count');
+    assert.equal(await page.getByTestId('audit-row').count(), 1, 'one entry for the three polls');
+    await browser.screenshot('audit-log-repeats');
+  });
 });

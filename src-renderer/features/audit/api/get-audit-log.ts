@@ -29,6 +29,9 @@ export interface AuditEntry {
   status: number;
   reason: string | null;
   diff: AuditChange[];
+  /** Identical rejections within 10 minutes share one entry: how many, and when the last came (`at` is the first). */
+  count: number;
+  lastAt: string;
 }
 
 export interface AuditFilter {

@@ -76,10 +76,22 @@ function DiffTable({ diff }: { diff: AuditChange[] }) {
   );
 }
 
+const attempts = (count: number) => `${count.toLocaleString('en-US')} attempts`;
+
 /** The row's details: the reason of a rejection, or a button that expands the changed fields. */
 function Details({ entry }: { entry: AuditEntry }) {
   const [opened, { toggle }] = useDisclosure(false);
-  if (entry.kind !== 'write') return <Text size="sm">{entry.reason ?? '—'}</Text>;
+  if (entry.kind !== 'write')
+    return (
+      <Stack gap={0}>
+        <Text size="sm">{entry.reason ?? '—'}</Text>
+        {entry.count > 1 && (
+          <Text size="xs" c="dimmed" data-testid="audit-repeats">
+            {attempts(entry.count)}, the last at {formatDateTime(entry.lastAt)}
+          </Text>
+        )}
+      </Stack>
+    );
   if (entry.diff.length === 0) return <Text size="sm" c="dimmed">No field changed</Text>;
   const id = `audit-diff-${entry.id}`;
   return (
@@ -125,7 +137,7 @@ export function AuditLogTable() {
       query={log}
       rows={rows}
       rowKey={(entry) => String(entry.id)}
-      rowLabel={(entry) => `${actionText(entry)} at ${formatDateTime(entry.at)}`}
+      rowLabel={(entry) => `${actionText(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`}
       rowTestId="audit-row"
       minWidth={960}
       toolbar={
