@@ -3,8 +3,6 @@
 // checked against what a TLS client and curl see on the port.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -13,18 +11,7 @@ import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
 import { eventually, openScreen, visible } from './support/page-helpers.ts';
-
-/** The SHA-256 fingerprint a client is shown in a fresh handshake on `port`. */
-function servedFingerprint(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-      const fingerprint = socket.getPeerX509Certificate()?.fingerprint256 ?? '';
-      socket.end();
-      resolve(fingerprint);
-    });
-    socket.on('error', reject);
-  });
-}
+import { freePort, servedFingerprint } from '../src-server/test-support/tls.ts';
 
 /** curl's exit code and body for a ping over HTTPS (-k: the certificate is checked by fingerprint above). */
 async function curlPing(port: number): Promise<{ code: number; body: string }> {
@@ -34,14 +21,6 @@ async function curlPing(port: number): Promise<{ code: number; body: string }> {
   } catch (error) {
     return { code: (error as { code?: number }).code ?? -1, body: '' };
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
 }
 
 describe('console: HTTPS applies live', () => {

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { connect as tlsConnect } from 'node:tls';
 import { test } from 'node:test';
 import { generate } from 'selfsigned';
 import { request } from '../../test-support/http.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { freePort, servedFingerprint } from '../../test-support/tls.ts';
 
 /** GET over HTTPS that verifies the server against `ca` (what a bouncer's ca_cert_path does). */
 function getWithCa(url: string, ca?: string): Promise<{ status: number; text: string }> {
@@ -22,14 +21,6 @@ function getWithCa(url: string, ca?: string): Promise<{ status: number; text: st
     req.on('error', reject);
     req.end();
   });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
 }
 
 test('PBX_HTTPS_PORT starts a self-signed HTTPS listener reachable with and without verification', async () => {
@@ -78,18 +69,6 @@ test('PBX_HTTPS_PORT starts a self-signed HTTPS listener reachable with and with
     await t.close();
   }
 });
-
-/** The SHA-256 fingerprint a client is shown in a fresh handshake on `port`. */
-function servedFingerprint(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-      const fingerprint = socket.getPeerX509Certificate()?.fingerprint256 ?? '';
-      socket.end();
-      resolve(fingerprint);
-    });
-    socket.on('error', reject);
-  });
-}
 
 /** getCertificate once the web thread has applied what was saved (pending false). */
 async function applied(t: TestServer) {
