@@ -55,7 +55,6 @@ export async function startHttpsListener(
 ): Promise<HttpsListener> {
   const fromConfig = services.config.httpsPort !== undefined;
   let running: Running | undefined;
-  let applied: HttpsIntent | undefined;
   let queue = Promise.resolve();
 
   const record = (intent: HttpsIntent, error?: string) => {
@@ -64,7 +63,6 @@ export async function startHttpsListener(
       : OFF;
     const runtime: HttpsRuntime = { ...state, applied: intent, ...(error ? { error } : {}) };
     writeSetting(services.db, HTTPS_RUNTIME_KEY, runtime);
-    applied = intent;
   };
 
   const reconcile = async (startup: boolean): Promise<void> => {
@@ -76,8 +74,7 @@ export async function startHttpsListener(
         if (running) await retire(running.server);
         running = undefined;
       } else {
-        const renew = applied !== undefined && intent.renewals !== applied.renewals;
-        const material = await loadMaterial(services, intent, renew);
+        const material = await loadMaterial(services, intent);
         if (running && (requested === running.requested || requested === running.port)) {
           // Same port: only the certificate may have changed. New handshakes use it at once.
           if (material.cert !== running.material.cert || material.key !== running.material.key) running.server.setSecureContext(secureOptions(material));
@@ -128,13 +125,18 @@ export async function startHttpsListener(
   };
 }
 
-async function loadMaterial(services: Services, intent: HttpsIntent, renew: boolean): Promise<TlsMaterial> {
-  if (intent.certificatePath && intent.privateKeyPath) {
-    const material = configuredCertificate(intent.certificatePath, intent.privateKeyPath);
-    createSecureContext(secureOptions(material)); // throws here, before anything changes, when the pair does not match
-    return material;
-  }
-  return selfSignedCertificate(resolve(services.config.dataDir), { renew });
+/**
+ * The pair to serve, read from disk each time (a renewal replaced the files, see
+ * resources/https/actions.ts). The self-signed pair is generated here only when it is missing at
+ * start (PBX_HTTPS_PORT on a new data directory): saves through the API generate it in a worker.
+ */
+async function loadMaterial(services: Services, intent: HttpsIntent): Promise<TlsMaterial> {
+  const material =
+    intent.certificatePath && intent.privateKeyPath
+      ? configuredCertificate(intent.certificatePath, intent.privateKeyPath)
+      : await selfSignedCertificate(resolve(services.config.dataDir));
+  createSecureContext(secureOptions(material)); // throws here, before anything changes, when the pair does not match
+  return material;
 }
 
 function secureOptions(material: TlsMaterial) {

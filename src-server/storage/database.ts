@@ -7,6 +7,9 @@ import { isSealed, loadSecretKey, openSecret, sealSecret } from './secret-box.ts
 
 export type Db = Database.Database;
 
+/** The data directory: where the database file lives (the server opens `<dataDir>/pbx.sqlite`); workers learn it here. */
+export const dataDirOf = (db: Db): string => dirname(db.name);
+
 /** SQL function that seals a secret column on write (see migrations/004-sealed-secrets.ts). */
 export const SEAL_SECRET_FUNCTION = 'pbx_seal_secret';
 

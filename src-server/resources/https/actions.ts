@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { dataDirOf } from '../../storage/database.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
+import { selfSignedCertificate } from '../../tls/tls-certificate.ts';
 import { failure, ok } from '../results.ts';
 import { singletonActions } from '../singleton.ts';
 import type { ActionHandler, ResourceActions } from '../types.ts';
 import { HTTPS_REKEY_KEY, HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
+import { readHttpsIntent } from './intent.ts';
 
 /** Both paths or neither; each must be absolute and exist when given. */
 function validate(complete: Record<string, unknown>): string[] {
@@ -20,19 +23,39 @@ function validate(complete: Record<string, unknown>): string[] {
   return problems;
 }
 
-/** https:renewCertificate: counts a renewal request; the web thread sees the change and re-keys the listener. */
-const renewCertificate: ActionHandler = (ctx) =>
-  ctx.db.transaction(() => {
-    if (readSetting<{ enabled?: boolean }>(ctx.db, HTTPS_RUNTIME_KEY)?.enabled !== true) {
-      return failure(409, 'HTTPS is not running: enable it first, then renew its certificate.');
-    }
+/**
+ * https:renewCertificate. A self-signed pair is generated here, in the worker (the key generation
+ * and the certificate library's first load would stall the web thread); then the renewal is
+ * counted, and the web thread, told of the change, reads the files and re-keys the listener.
+ */
+const renewCertificate: ActionHandler = async (ctx) => {
+  if (readSetting<{ enabled?: boolean }>(ctx.db, HTTPS_RUNTIME_KEY)?.enabled !== true) {
+    return failure(409, 'HTTPS is not running: enable it first, then renew its certificate.');
+  }
+  if (!readHttpsIntent(ctx).certificatePath) await selfSignedCertificate(dataDirOf(ctx.db), { renew: true });
+  return ctx.db.transaction(() => {
     const renewals = (readSetting<{ renewals?: number }>(ctx.db, HTTPS_REKEY_KEY)?.renewals ?? 0) + 1;
     writeSetting(ctx.db, HTTPS_REKEY_KEY, { renewals });
     ctx.emit({ type: 'resource-changed', resource: httpsDeclaration.name });
     return ok({ renewals });
   })();
+};
+
+/** A save that turns on HTTPS without files of its own makes sure the self-signed pair exists (in the worker, as above). */
+const withSelfSigned =
+  (save: ActionHandler): ActionHandler =>
+  async (ctx) => {
+    const result = await save(ctx);
+    const intent = readHttpsIntent(ctx);
+    if (result.result && intent.enabled && !intent.certificatePath) await selfSignedCertificate(dataDirOf(ctx.db));
+    return result;
+  };
+
+const singleton = singletonActions(httpsDeclaration, { settingKey: HTTPS_SETTING_KEY, validate });
 
 export const httpsActions: ResourceActions = {
-  ...singletonActions(httpsDeclaration, { settingKey: HTTPS_SETTING_KEY, validate }),
+  ...singleton,
+  update: withSelfSigned(singleton.update),
+  patch: withSelfSigned(singleton.patch),
   custom: { renewCertificate },
 };
