@@ -56,10 +56,12 @@ export function listActiveBans(db: Db, now: number): BannedIp[] {
   });
 }
 
-/** Lifts every active ban of `value` (an address, or a manual ban's CIDR), all categories. Returns how many were lifted. */
+/**
+ * Lifts every ban of `value` (an address, or a manual ban's CIDR) in force at `now`, all categories.
+ * Bans that already expired keep their history ("expired", nobody lifted them). Returns how many were lifted.
+ */
 export function liftBans(db: Db, value: string, now: number, by: string): number {
-  // No expiry condition: the worker's clock may differ from the web thread's, and lifting an expired row is harmless.
-  return db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL').run(now, by, value).changes;
+  return db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?').run(now, by, value, now).changes;
 }
 
 /** What the operator asked for with `firewall:banIp`. */
@@ -78,7 +80,12 @@ export interface ManualBan {
  */
 export function addManualBan(db: Db, ban: ManualBan, now: number): number {
   return db.transaction(() => {
-    db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL").run(now, `${ban.by} (replaced)`, ban.value);
+    db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?").run(
+      now,
+      `${ban.by} (replaced)`,
+      ban.value,
+      now,
+    );
     const expires = ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
     const info = db
       .prepare("INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)")
