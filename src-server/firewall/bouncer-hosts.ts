@@ -32,6 +32,19 @@ const hostKey = (keyId: number, ip: string) => `${keyId}@${ip}`;
  * reports; and the sources refused on the export. Kept in memory and written in batches (at most
  * once a second), so polling costs no disk write.
  */
+/** A row of `bouncer_hosts`: one (API key, source address) a bouncer polled from. */
+export interface BouncerHostRow {
+  key_id: number;
+  ip: string;
+  first_seen: number;
+  last_seen: number;
+  polls: number;
+  user_agent: string;
+  /** The last usage-metrics report (JSON), if the bouncer sends them. */
+  metrics: string | null;
+  metrics_at: number | null;
+}
+
 export class BouncerHosts {
   private readonly hosts = new Map<string, HostRecord>();
   private readonly rejections = new Map<string, Rejection>();
@@ -56,16 +69,7 @@ export class BouncerHosts {
            last_at = excluded.last_at, count = excluded.count, cleared_at = excluded.cleared_at`,
       ),
     };
-    const rows = db.prepare('SELECT * FROM bouncer_hosts').all() as Array<{
-      key_id: number;
-      ip: string;
-      first_seen: number;
-      last_seen: number;
-      polls: number;
-      user_agent: string;
-      metrics: string | null;
-      metrics_at: number | null;
-    }>;
+    const rows = db.prepare('SELECT * FROM bouncer_hosts').all() as BouncerHostRow[];
     for (const row of rows) {
       let report = emptyReport();
       try {

@@ -1,3 +1,4 @@
+import type { BouncerHostRow } from '../../firewall/bouncer-hosts.ts';
 import type { Db } from '../../storage/database.ts';
 
 /** One source address a key polled from (the LAPI's `name@ip`), with what it reports of itself. */
@@ -61,16 +62,7 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
         ORDER BY k.id`,
     )
     .all() as Array<{ keyId: number; description: string; last_poll_at: number | null; last_poll_ip: string | null; polls: number; lastNew: number; lastDeleted: number }>;
-  const hostRows = db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as Array<{
-    key_id: number;
-    ip: string;
-    first_seen: number;
-    last_seen: number;
-    polls: number;
-    user_agent: string;
-    metrics: string | null;
-    metrics_at: number | null;
-  }>;
+  const hostRows = db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as BouncerHostRow[];
   const hostsByKey = new Map<number, BouncerHostStatus[]>();
   for (const row of hostRows) {
     let report: Partial<BouncerHostStatus> = {};
