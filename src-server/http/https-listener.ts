@@ -105,7 +105,10 @@ export async function startHttpsListener(
   let closed = false;
   const enqueue = (startup: boolean) => {
     const run = queue.then(() => (closed ? undefined : reconcile(startup)));
-    queue = run.catch((error: unknown) => services.logger.error({ err: error }, 'https settings not applied'));
+    // A start-up failure goes to the caller (which stops the server); a later one is logged here.
+    queue = run.catch((error: unknown) => {
+      if (!startup) services.logger.error({ err: error }, 'https settings not applied');
+    });
     return startup ? run : queue;
   };
 
