@@ -13,6 +13,9 @@ export interface IntegerBound {
 /** ipset (and so the iptables and nftables bouncers) refuses timeouts above 2^31/1000 seconds. */
 export const IPSET_MAX_TIMEOUT_SECONDS = 2_147_483;
 
+/** The longest ban a rule may give: a year. Longer than ipset's cap, bans are published capped and renewed by each poll. */
+export const MAX_BAN_SECONDS = 31_536_000;
+
 /**
  * Every numeric setting the API stores, with its bounds: one table that the declarations, the
  * 422 messages and docs/settings.md all follow. Outside the bounds a write gets 422 naming the
@@ -22,8 +25,11 @@ export const SETTING_BOUNDS = {
   fail2ban: {
     maxretry: { min: 1, max: 100 },
     findtime: { min: 60, max: 604_800, unit: 's', reason: '7 days' },
-    bantime: { min: 60, max: IPSET_MAX_TIMEOUT_SECONDS, unit: 's', reason: "ipset's maximum timeout, which firewall bouncers enforce" },
+    bantime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
     PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
+    bantimeMaxtime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
+    bantimeRndtime: { min: 0, max: 86_400, unit: 's', reason: '1 day' },
+    ipv6Prefix: { min: 32, max: 128, reason: 'a /32 is a whole provider allocation' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

@@ -15,6 +15,8 @@ export interface BannedIp {
   /** Manual bans: the services covered (null: all). */
   services: string[] | null;
   permanent: boolean;
+  /** Automatic bans: the rank among this source's bans in its category (1 for the first; "3rd ban"). */
+  banNumber: number;
 }
 
 /** Manual bans "until lifted" end at this time: the largest date JavaScript can hold. */
@@ -31,6 +33,7 @@ interface BanRow {
   services: string | null;
   banned_by: string;
   lifted_by: string | null;
+  ban_number: number;
 }
 
 const services = (text: string | null) => (text ? (JSON.parse(text) as string[]) : null);
@@ -52,6 +55,7 @@ export function listActiveBans(db: Db, now: number): BannedIp[] {
       bannedBy: row.banned_by,
       services: services(row.services),
       permanent,
+      banNumber: row.ban_number,
     };
   });
 }
@@ -131,6 +135,8 @@ export interface BanLogEntry {
   endsAt: string | null;
   state: 'active' | 'expired' | 'lifted';
   liftedBy: string | null;
+  /** The rank among this source's bans in its category (1 for the first). */
+  banNumber: number;
 }
 
 export interface BanLogQuery {
@@ -178,6 +184,7 @@ export function banLog(db: Db, now: number, query: BanLogQuery): { rows: BanLogE
         endsAt: end === null ? null : new Date(end).toISOString(),
         state,
         liftedBy: row.lifted_by,
+        banNumber: row.ban_number,
       };
     }),
   };

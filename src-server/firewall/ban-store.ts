@@ -14,6 +14,8 @@ export interface ActiveBan {
   expiresAt: number;
   /** Manual bans: the services (SIP, WEB, AMI, IAX) the operator chose; null means all. */
   services?: string[] | null;
+  /** Automatic bans: the rank among this address's bans (1 for the first; "3rd ban"). */
+  banNumber?: number;
 }
 
 /** What one change did to the bans in memory. */
@@ -32,6 +34,7 @@ interface BanRow {
   banned_at: number;
   expires_at: number;
   services?: string | null;
+  ban_number?: number;
 }
 
 /** A manual ban may leave some services open; WEB (this server) is refused unless left out. */
@@ -45,6 +48,7 @@ const toBan = (row: BanRow): ActiveBan => ({
   bannedAt: row.banned_at,
   expiresAt: row.expires_at,
   services: row.services ? (JSON.parse(row.services) as string[]) : null,
+  banNumber: row.ban_number ?? 1,
 });
 
 /**
@@ -66,7 +70,7 @@ export class BanStore {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
-    this.insertBan = db.prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+    this.insertBan = db.prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)');
     this.extendBan = db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?');
     this.reload();
   }
@@ -86,7 +90,7 @@ export class BanStore {
     this.byIp.clear();
     this.webRanges.clear();
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
     this.changed({ added: [], removed: [], reset: true });
@@ -98,7 +102,7 @@ export class BanStore {
     for (const ban of removed) this.webRanges.delete(ban);
     this.byIp.delete(ip);
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
+      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
       .all(ip, this.clock.now()) as BanRow[];
     const added = rows.map(toBan);
     for (const ban of added) this.remember(ban);
@@ -130,8 +134,21 @@ export class BanStore {
     return [...(this.byIp.get(ip)?.values() ?? [])].filter((ban) => ban.expiresAt > now);
   }
 
-  /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. */
-  ban(category: BanKind, ip: string, reason: string, seconds: number): ActiveBan {
+  /**
+   * How many automatic bans of `ip` the history still holds: in `category`, or in every category
+   * when it is null (fail2ban's `bantime.overalljails`). The memory of repeat offenders.
+   */
+  earlierBans(ip: string, category: BanKind | null): number {
+    const row = (
+      category === null
+        ? this.db.prepare("SELECT COUNT(*) AS n FROM firewall_bans WHERE ip = ? AND category <> 'manual'").get(ip)
+        : this.db.prepare('SELECT COUNT(*) AS n FROM firewall_bans WHERE ip = ? AND category = ?').get(ip, category)
+    ) as { n: number };
+    return row.n;
+  }
+
+  /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. `banNumber`: its rank (1: first). */
+  ban(category: BanKind, ip: string, reason: string, seconds: number, banNumber = 1): ActiveBan {
     const now = this.clock.now();
     const expiresAt = now + seconds * 1000;
     const current = this.get(category, ip);
@@ -141,8 +158,8 @@ export class BanStore {
       this.changed({ added: [current], removed: [], reset: false });
       return current;
     }
-    const info = this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt);
-    const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt };
+    const info = this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt, banNumber);
+    const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt, banNumber };
     const replaced = this.byIp.get(ip)?.get(category);
     this.remember(ban);
     this.changed({ added: [ban], removed: replaced ? [replaced] : [], reset: false });

@@ -2,17 +2,45 @@ import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
 import { splitList } from './addresses.ts';
+import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
 
 /** Settings key of the `fail2ban` singleton. */
 export const FAIL2BAN_SETTING_KEY = 'fail2ban';
 
-/** Intrusion-ban rules (ARCHITECTURE "fail2ban shape"). */
-export interface Fail2banSettings {
+/** The three numbers of one ban rule (fail2ban's jail options). */
+export interface BanRule {
   maxretry: number;
-  bantime: number;
   findtime: number;
+  bantime: number;
+}
+
+/** Per-category overrides: a value left out falls back to the global one. */
+export type CategoryRules = Partial<Record<BanCategory, Partial<BanRule>>>;
+
+/** A whitelist entry with a comment and an optional end (ISO time; null: for good). */
+export interface WhitelistEntry {
+  value: string;
+  comment: string;
+  until: string | null;
+}
+
+/** Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20). */
+export interface Fail2banSettings extends BanRule {
   whitelist: string;
   PBXFirewallMaxReqSec: number;
+  categories: CategoryRules;
+  /** fail2ban's `bantime.increment` and its options: repeat offenders are banned longer. */
+  bantimeIncrement: boolean;
+  bantimeFactor: number;
+  /** null: the doubling formula (`bantime * factor * 2^n`); a list: `bantime * factor * multipliers[n]`. */
+  bantimeMultipliers: number[] | null;
+  bantimeMaxtime: number;
+  bantimeRndtime: number;
+  bantimeOveralljails: boolean;
+  /** Count failures and ban IPv6 sources by prefix. */
+  ipv6ByPrefix: boolean;
+  ipv6Prefix: number;
+  whitelistEntries: WhitelistEntry[];
 }
 
 export const FAIL2BAN_DEFAULTS: Fail2banSettings = {
@@ -21,28 +49,98 @@ export const FAIL2BAN_DEFAULTS: Fail2banSettings = {
   findtime: 600,
   whitelist: '',
   PBXFirewallMaxReqSec: 100,
+  categories: {},
+  bantimeIncrement: false,
+  bantimeFactor: 1,
+  bantimeMultipliers: null,
+  bantimeMaxtime: 31_536_000,
+  bantimeRndtime: 0,
+  bantimeOveralljails: false,
+  ipv6ByPrefix: false,
+  ipv6Prefix: 64,
+  whitelistEntries: [],
 };
+
+const RULE_FIELDS = ['maxretry', 'findtime', 'bantime'] as const;
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Stored category overrides, keeping only whole numbers of known categories. */
+function readCategories(value: unknown): CategoryRules {
+  const out: CategoryRules = {};
+  if (!isObject(value)) return out;
+  for (const category of BAN_CATEGORIES) {
+    const stored = value[category];
+    if (!isObject(stored)) continue;
+    const rule: Partial<BanRule> = {};
+    for (const name of RULE_FIELDS) if (isInt(stored[name])) rule[name] = stored[name];
+    if (Object.keys(rule).length) out[category] = rule;
+  }
+  return out;
+}
+
+function readEntries(value: unknown): WhitelistEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isObject).flatMap((e) =>
+    typeof e.value === 'string' ? [{ value: e.value, comment: typeof e.comment === 'string' ? e.comment : '', until: typeof e.until === 'string' ? e.until : null }] : [],
+  );
+}
 
 /** Stored values over the defaults; values of the wrong type read as their default. */
 export function readFail2ban(db: Db): Fail2banSettings {
-  const stored = readSetting<Partial<Record<keyof Fail2banSettings, unknown>>>(db, FAIL2BAN_SETTING_KEY) ?? {};
-  const int = (name: 'maxretry' | 'bantime' | 'findtime' | 'PBXFirewallMaxReqSec') =>
-    typeof stored[name] === 'number' && Number.isInteger(stored[name]) ? (stored[name] as number) : FAIL2BAN_DEFAULTS[name];
+  return fail2banFromStored(readSetting<Record<string, unknown>>(db, FAIL2BAN_SETTING_KEY) ?? {});
+}
+
+/** The settings from a stored (or imported) object, every missing or mistyped value at its default. */
+export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSettings {
+  const d = FAIL2BAN_DEFAULTS;
+  const int = (name: 'maxretry' | 'bantime' | 'findtime' | 'PBXFirewallMaxReqSec' | 'bantimeMaxtime' | 'bantimeRndtime' | 'ipv6Prefix') =>
+    isInt(stored[name]) ? stored[name] : d[name];
+  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix') => (typeof stored[name] === 'boolean' ? stored[name] : d[name]);
+  const multipliers = stored.bantimeMultipliers;
   return {
     maxretry: int('maxretry'),
     bantime: int('bantime'),
     findtime: int('findtime'),
     whitelist: typeof stored.whitelist === 'string' ? stored.whitelist : '',
     PBXFirewallMaxReqSec: int('PBXFirewallMaxReqSec'),
+    categories: readCategories(stored.categories),
+    bantimeIncrement: bool('bantimeIncrement'),
+    bantimeFactor: typeof stored.bantimeFactor === 'number' && stored.bantimeFactor > 0 ? stored.bantimeFactor : d.bantimeFactor,
+    bantimeMultipliers:
+      Array.isArray(multipliers) && multipliers.length > 0 && multipliers.every((m) => typeof m === 'number') ? (multipliers as number[]) : null,
+    bantimeMaxtime: int('bantimeMaxtime'),
+    bantimeRndtime: int('bantimeRndtime'),
+    bantimeOveralljails: bool('bantimeOveralljails'),
+    ipv6ByPrefix: bool('ipv6ByPrefix'),
+    ipv6Prefix: int('ipv6Prefix'),
+    whitelistEntries: readEntries(stored.whitelistEntries),
   };
 }
 
-/** The fail2ban whitelist as parsed ranges, in the order written. */
-export function whitelistRanges(settings: Pick<Fail2banSettings, 'whitelist'>): Array<{ text: string; cidr: Cidr }> {
+/** Whether a whitelist entry is in force at `now` (no end, or an end still ahead). */
+export const entryInForce = (entry: WhitelistEntry, now: number): boolean => entry.until === null || Date.parse(entry.until) > now;
+
+/**
+ * The fail2ban whitelist as parsed ranges, in the order written: the plain list, then the entries
+ * with a comment that are in force at `now`.
+ */
+export function whitelistRanges(settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>, now: number): Array<{ text: string; cidr: Cidr }> {
   const out: Array<{ text: string; cidr: Cidr }> = [];
-  for (const text of splitList(settings.whitelist)) {
+  const texts = [...splitList(settings.whitelist), ...settings.whitelistEntries.filter((e) => entryInForce(e, now)).map((e) => e.value)];
+  for (const text of texts) {
     const cidr = parseCidr(text);
     if (cidr) out.push({ text, cidr });
   }
   return out;
+}
+
+/** The end of the whitelist entry that ends first after `now`, or Infinity. */
+export function nextWhitelistEnd(settings: Pick<Fail2banSettings, 'whitelistEntries'>, now: number): number {
+  let next = Infinity;
+  for (const entry of settings.whitelistEntries) {
+    const end = entry.until === null ? Infinity : Date.parse(entry.until);
+    if (end > now && end < next) next = end;
+  }
+  return next;
 }

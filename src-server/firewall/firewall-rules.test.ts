@@ -68,7 +68,17 @@ describe('decisions', () => {
 describe('whitelist composition', () => {
   test('trusted permits in id order, then the fail2ban whitelist; duplicates (10.0.0.1 = 10.0.0.1/32) dropped', () => {
     const filters = [filter(1, '192.0.2.0/24', '0.0.0.0/0', true), filter(2, '198.51.100.0/24', '0.0.0.0/0', false), filter(3, '10.0.0.1/32', '0.0.0.0/0', true)];
-    assert.deepEqual(composeWhitelist(filters, { whitelist: '10.0.0.1, 2001:db8::/32 192.0.2.0/24,2001:DB8::/32 junk' }), ['192.0.2.0/24', '10.0.0.1/32', '2001:db8::/32']);
-    assert.deepEqual(composeWhitelist([], { whitelist: '' }), []);
+    assert.deepEqual(composeWhitelist(filters, { whitelist: '10.0.0.1, 2001:db8::/32 192.0.2.0/24,2001:DB8::/32 junk', whitelistEntries: [] }, 0), ['192.0.2.0/24', '10.0.0.1/32', '2001:db8::/32']);
+    assert.deepEqual(composeWhitelist([], { whitelist: '', whitelistEntries: [] }, 0), []);
+  });
+
+  test('whitelist entries follow the plain list while in force, and leave at their end', () => {
+    const entries = [
+      { value: '198.51.100.7', comment: 'office', until: null },
+      { value: '203.0.113.0/24', comment: 'migration', until: '2026-01-02T00:00:00Z' },
+    ];
+    const settings = { whitelist: '10.0.0.1', whitelistEntries: entries };
+    assert.deepEqual(composeWhitelist([], settings, Date.parse('2026-01-01T23:59:59Z')), ['10.0.0.1', '198.51.100.7', '203.0.113.0/24']);
+    assert.deepEqual(composeWhitelist([], settings, Date.parse('2026-01-02T00:00:00Z')), ['10.0.0.1', '198.51.100.7']);
   });
 });

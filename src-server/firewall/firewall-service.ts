@@ -52,7 +52,7 @@ export interface FirewallService {
  */
 export function createFirewallService(deps: FirewallDeps): FirewallService {
   const { db, clock, bus } = deps;
-  const state = new FirewallState(db);
+  const state = new FirewallState(db, clock);
   const bans = new BanStore(db, clock);
   const log = new DecisionLog(db);
   const detector = new IntrusionDetector(state, bans, clock);

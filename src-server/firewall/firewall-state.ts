@@ -1,41 +1,74 @@
+import { systemClock, type Clock } from '../clock.ts';
 import type { Cidr } from '../net/cidr.ts';
-import { parseAddress } from '../net/cidr.ts';
+import { parseAddress, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { isHostLoopback } from './addresses.ts';
-import { FAIL2BAN_DEFAULTS, readFail2ban, whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
+import { cidrsOverlap, isHostLoopback } from './addresses.ts';
+import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban, whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
 import { loadFilters, trustedRanges, type NetworkFilter } from './filters.ts';
 import { composeWhitelist, inAnyRange } from './whitelist.ts';
 
 /**
  * The web thread's copy of the operator's firewall configuration (filters and fail2ban rules),
- * reloaded when a worker reports a change. Everything derived from it is computed here once.
+ * reloaded when a worker reports a change, and again when a whitelist entry reaches its end.
+ * Everything derived from it is computed here once.
  */
 export class FirewallState {
   filters: NetworkFilter[] = [];
-  settings: Fail2banSettings = { ...FAIL2BAN_DEFAULTS };
-  /** The whitelist answer, serialised once per change. */
-  whitelistJson = '[]';
+  private current: Fail2banSettings = { ...FAIL2BAN_DEFAULTS };
+  private whitelistText = '[]';
   /** Bumped on every reload, so caches built from the configuration know when to rebuild. */
   revision = 0;
-  private protectedRanges: Array<{ cidr: Cidr }> = [];
+  private protectedRanges: Array<{ text: string; cidr: Cidr }> = [];
+  /** When the first whitelist entry in force ends (epoch ms): the derived state is recomputed then. */
+  private nextEnd = Infinity;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.reload();
   }
 
   /** Reads filters and fail2ban settings again and recomputes what derives from them. */
   reload(): void {
+    const now = this.clock.now();
     this.filters = loadFilters(this.db);
-    this.settings = readFail2ban(this.db);
-    this.protectedRanges = [...trustedRanges(this.filters), ...whitelistRanges(this.settings)];
-    this.whitelistJson = JSON.stringify(composeWhitelist(this.filters, this.settings));
+    this.current = readFail2ban(this.db);
+    this.protectedRanges = [...trustedRanges(this.filters), ...whitelistRanges(this.current, now)];
+    this.whitelistText = JSON.stringify(composeWhitelist(this.filters, this.current, now));
+    this.nextEnd = nextWhitelistEnd(this.current, now);
     this.revision++;
+  }
+
+  /** Recomputes once a whitelist entry has reached its end: it leaves /v1/whitelist, and its failures count again. */
+  private fresh(): void {
+    if (this.clock.now() >= this.nextEnd) this.reload();
+  }
+
+  /** The fail2ban rules in force. */
+  get settings(): Fail2banSettings {
+    return this.current;
+  }
+
+  /** The whitelist answer, serialised once per change. */
+  get whitelistJson(): string {
+    this.fresh();
+    return this.whitelistText;
   }
 
   /** Loopback, whitelisted and trusted addresses are never banned. */
   isNeverBanned(ip: string): boolean {
     if (isHostLoopback(ip)) return true;
+    this.fresh();
     const address = parseAddress(ip);
     return !address || inAnyRange(this.protectedRanges, address);
+  }
+
+  /** The whitelisted or trusted ranges that share an address with `range` (a CIDR), for a ban by prefix. */
+  protectedWithin(range: string): string[] {
+    this.fresh();
+    const cidr = parseCidr(range);
+    if (!cidr) return [];
+    return this.protectedRanges.filter((r) => cidrsOverlap(r.cidr, cidr)).map((r) => r.text);
   }
 }

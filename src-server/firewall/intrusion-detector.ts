@@ -1,59 +1,96 @@
 import type { Clock } from '../clock.ts';
 import { normalizeAddress } from './addresses.ts';
+import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
 import type { BanStore } from './ban-store.ts';
-import type { BanCategory } from './decisions.ts';
+import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
 import type { FirewallState } from './firewall-state.ts';
 
-/** Above this many tracked (category, ip) pairs, stale ones are swept before adding more. */
+/** Above this many tracked (category, source) pairs, stale ones are swept before adding more. */
 const SWEEP_ABOVE = 10_000;
 
+/** One counted failure: when, and from which address (a prefix counts several). */
+interface Failure {
+  at: number;
+  ip: string;
+}
+
 /**
- * fail2ban's rule on the web thread: `maxretry` failures of one IP in one category within
- * `findtime` seconds ban that IP in that category for `bantime` seconds. Loopback, whitelisted
- * and trusted addresses are never counted.
+ * fail2ban's rule on the web thread: `maxretry` failures of one source in one category within
+ * `findtime` seconds ban that source in that category for `bantime` seconds, each number taken
+ * from the category's own rule or the global one. A source is an address, or with `ipv6ByPrefix`
+ * the IPv6 prefix an address belongs to. Repeat offenders are banned longer (`bantimeIncrement`,
+ * the ban history being the memory). Loopback, whitelisted and trusted addresses are never counted.
  */
 export class IntrusionDetector {
-  /** Failure times (epoch ms) per `category|ip`, oldest first. */
-  private readonly failures = new Map<string, number[]>();
+  /** Failures per `category|source`, oldest first. */
+  private readonly failures = new Map<string, Failure[]>();
 
   constructor(
     private readonly state: FirewallState,
     private readonly bans: BanStore,
     private readonly clock: Clock,
+    /** rndtime's randomness (tests pass a fixed one). */
+    private readonly random: () => number = Math.random,
   ) {}
 
   /** Records one failure; returns true when it caused a ban. */
   recordFailure(category: BanCategory, rawIp: string, reason: string): boolean {
     const ip = normalizeAddress(rawIp);
     if (!ip || this.state.isNeverBanned(ip)) return false;
-    if (this.bans.get(category, ip)) return false;
-    const { maxretry, findtime, bantime } = this.state.settings;
+    const settings = this.state.settings;
+    const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
+    if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
+    const { maxretry, findtime } = ruleFor(settings, category);
     const now = this.clock.now();
     const since = now - findtime * 1000;
-    const key = `${category}|${ip}`;
-    if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(since);
-    const times = (this.failures.get(key) ?? []).filter((t) => t > since);
-    times.push(now);
-    if (times.length >= maxretry) {
-      this.failures.delete(key);
-      this.bans.ban(category, ip, reason, bantime);
+    const key = `${category}|${prefix ?? ip}`;
+    if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(now);
+    const recent = (this.failures.get(key) ?? []).filter((f) => f.at > since);
+    recent.push({ at: now, ip });
+    if (recent.length < maxretry) {
+      this.failures.set(key, recent);
+      return false;
+    }
+    this.failures.delete(key);
+    if (!prefix) {
+      this.banSource(category, ip, reason);
       return true;
     }
-    this.failures.set(key, times);
-    return false;
+    const addresses = [...new Set(recent.map((f) => f.ip))];
+    const protectedInside = this.state.protectedWithin(prefix);
+    if (protectedInside.length === 0) {
+      this.banSource(category, prefix, `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`);
+      return true;
+    }
+    // A whitelisted or trusted address inside the prefix must stay reachable: ban the failing addresses one by one, and say why.
+    const note = `; not banned as ${prefix}, which holds the whitelisted or trusted ${protectedInside.join(', ')}`;
+    for (const address of addresses) this.banSource(category, address, `${reason}${note}`);
+    return true;
   }
 
-  /** Forgets the failures counted against an address (after an operator unban). */
+  /** Bans a source for its category's bantime, longer for a repeat offender when increment is on. */
+  private banSource(category: BanCategory, source: string, reason: string): void {
+    const settings = this.state.settings;
+    const earlier = this.bans.earlierBans(source, settings.bantimeOveralljails ? null : category);
+    const seconds = incrementedBantime(settings, ruleFor(settings, category).bantime, earlier, this.random);
+    this.bans.ban(category, source, reason, seconds, earlier + 1);
+  }
+
+  /** Forgets the failures counted against an address or prefix (after an operator unban). */
   forgetIp(ip: string): void {
     for (const key of this.failures.keys()) if (key.endsWith(`|${ip}`)) this.failures.delete(key);
   }
 
-  /** Number of (category, ip) pairs with failures on record. */
+  /** Number of (category, source) pairs with failures on record. */
   get tracked(): number {
     return this.failures.size;
   }
 
-  private sweep(since: number): void {
-    for (const [key, times] of this.failures) if (times[times.length - 1]! <= since) this.failures.delete(key);
+  /** Drops sources whose last failure is older than the longest window of any category. */
+  private sweep(now: number): void {
+    const settings = this.state.settings;
+    const longest = Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime));
+    const since = now - longest * 1000;
+    for (const [key, list] of this.failures) if (list[list.length - 1]!.at <= since) this.failures.delete(key);
   }
 }

@@ -1,5 +1,5 @@
 import { statement } from '../storage/database.ts';
-import type { ActionResult } from '../wire/envelope.ts';
+import type { ActionResult, Messages } from '../wire/envelope.ts';
 import { parsePageRequest, paginationOf, type PageRequest } from './pagination.ts';
 import { rowToValues, toPublicRecord, valuesToRow } from './records.ts';
 import { created, failure, invalid, ok, recordNotFound } from './results.ts';
@@ -127,7 +127,7 @@ export interface RecordHooks<R> {
    * record's id (and members shown once in a create's answer, such as a generated key), or the
    * refusal to answer (422, 403, 409...).
    */
-  write(ctx: ActionContext, mode: SaveMode, existing: R | undefined): { id: string | number; shownOnce?: Record<string, unknown> } | ActionResult;
+  write(ctx: ActionContext, mode: SaveMode, existing: R | undefined): { id: string | number; shownOnce?: Record<string, unknown>; messages?: Messages } | ActionResult;
   /** Deletes the record; returns its id. */
   remove(ctx: ActionContext, record: R): string | number;
 }
@@ -158,7 +158,9 @@ export function recordActions<R>(declaration: ResourceDeclaration, hooks: Record
       if ('result' in outcome) return outcome;
       changed(ctx);
       const record = hooks.present(hooks.load(ctx, String(outcome.id))!, ctx);
-      return mode === 'create' ? created({ ...record, ...outcome.shownOnce }) : ok(record);
+      // Side effects the write reports (a trusted network lifting bans) reach the answer's messages.
+      const extra = outcome.messages ? { messages: { error: [], ...outcome.messages } } : {};
+      return mode === 'create' ? { ...created({ ...record, ...outcome.shownOnce }), ...extra } : ok(record, extra);
     })();
 
   const remove: ActionHandler = (ctx) =>

@@ -1,3 +1,4 @@
+import { ruleFor } from '../firewall/ban-policy.ts';
 import type { BanCategory } from '../firewall/decisions.ts';
 import type { TestServer } from './server.ts';
 import type { TestRequestOptions } from './http.ts';
@@ -26,9 +27,9 @@ export async function poll(t: TestServer, key: string, query = '', options: Test
 /** Values of a decision list, sorted, for order-insensitive comparisons. */
 export const values = (decisions: Decision[]) => decisions.map((d) => `${d.value} ${d.scenario}`).sort();
 
-/** Feeds enough failures for (category, ip) to be banned under the current fail2ban rules. */
+/** Feeds enough failures for (category, ip) to be banned under the current fail2ban rules (the category's own maxretry). */
 export function banThroughFailures(t: TestServer, category: BanCategory, ip: string): void {
-  const { maxretry } = t.server.services.firewall!.state.settings;
+  const { maxretry } = ruleFor(t.server.services.firewall!.state.settings, category);
   for (let i = 0; i < maxretry; i++) t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
 }
 

@@ -1,35 +1,108 @@
 import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
-import { FAIL2BAN_SETTING_KEY } from '../../firewall/fail2ban-settings.ts';
+import { BAN_PRESETS, presetOf, ruleFor, type BanPresetName } from '../../firewall/ban-policy.ts';
+import { coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
+import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
 import type { Db } from '../../storage/database.ts';
-import { singletonActions } from '../singleton.ts';
-import type { ActionHandler, ResourceActions } from '../types.ts';
+import { writeSetting } from '../../storage/settings.ts';
+import { actorOf } from '../actor.ts';
+import { toPublicRecord } from '../records.ts';
+import { invalid, ok } from '../results.ts';
+import { prepareSave } from '../save.ts';
+import { readSingleton } from '../singleton.ts';
+import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
 import { fail2banDeclaration } from './declaration.ts';
 
-/** Every whitelist entry must be an address or CIDR, and none may overlap a filter's deny entry. */
-export function validateWhitelist(db: Db, complete: Record<string, unknown>): string[] {
+/** What validation of a fail2ban record does with whitelist entries that already ended. */
+export interface Fail2banCheckOptions {
+  now: number;
+  /** A restored backup drops entries that ended since it was taken; an API write gets 422. */
+  dropEnded?: boolean;
+}
+
+/**
+ * Cross-field checks of a complete fail2ban record: every whitelist value is an address or CIDR
+ * that overlaps no filter's deny entry, an entry's end is ahead, and `bantimeMaxtime` is not below
+ * any bantime while increment is on.
+ */
+export function validateFail2ban(db: Db, complete: Record<string, unknown>, options: Fail2banCheckOptions): string[] {
   const errors: string[] = [];
   const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filterLabel(filter) })));
-  for (const entry of splitList(String(complete.whitelist ?? ''))) {
+  const check = (field: string, entry: string) => {
     const cidr = parseStrictCidr(entry);
-    if (!cidr) {
-      errors.push(`whitelist: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
-      continue;
-    }
+    if (!cidr) return void errors.push(`${field}: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
     const hit = denies.find((d) => cidrsOverlap(d.cidr, cidr));
-    if (hit) errors.push(`whitelist: "${entry}" overlaps the deny entry ${hit.text} of network filter ${hit.filter}.`);
+    if (hit) errors.push(`${field}: "${entry}" overlaps the deny entry ${hit.text} of network filter ${hit.filter}.`);
+  };
+  for (const entry of splitList(String(complete.whitelist ?? ''))) check('whitelist', entry);
+  if (Array.isArray(complete.whitelistEntries)) {
+    const entries = complete.whitelistEntries as Array<{ value: string; comment: string; until: string | null }>;
+    if (options.dropEnded) complete.whitelistEntries = entries.filter((e) => entryInForce(e, options.now));
+    (complete.whitelistEntries as typeof entries).forEach((entry, i) => {
+      if (splitList(entry.value).length !== 1) return void errors.push(`whitelistEntries[${i}].value: one address or CIDR per entry.`);
+      check(`whitelistEntries[${i}].value`, entry.value);
+      if (!entryInForce(entry, options.now)) errors.push(`whitelistEntries[${i}].until: ${entry.until} is in the past; give a later time, or null for good.`);
+    });
+  }
+  const settings = fail2banFromStored(complete);
+  if (settings.bantimeIncrement) {
+    const longest = Math.max(settings.bantime, ...BAN_CATEGORIES.map((c) => ruleFor(settings, c).bantime));
+    if (settings.bantimeMaxtime < longest) {
+      errors.push(`bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); an incremented ban is never shorter than its bantime.`);
+    }
   }
   return errors;
 }
 
-/** The singleton's handlers, built per call so validation can read the filters of this connection. */
-const withValidation =
-  (operation: 'update' | 'patch'): ActionHandler =>
-  (ctx) =>
-    singletonActions(fail2banDeclaration, { settingKey: FAIL2BAN_SETTING_KEY, validate: (complete) => validateWhitelist(ctx.db, complete) })[operation](ctx);
+/** The check a restored backup runs (config-backup.ts): entries that ended since it was taken are dropped. */
+export const validateWhitelist = (db: Db, complete: Record<string, unknown>, now = Date.now()) => validateFail2ban(db, complete, { now, dropEnded: true });
 
-export const fail2banActions: ResourceActions = {
-  getRecord: singletonActions(fail2banDeclaration, { settingKey: FAIL2BAN_SETTING_KEY }).getRecord,
-  update: withValidation('update'),
-  patch: withValidation('patch'),
-};
+/** The record as read: ended whitelist entries left out, the preset computed. */
+function present(stored: Record<string, unknown>, ctx: ActionContext): Record<string, unknown> {
+  const settings = fail2banFromStored(stored);
+  const record = toPublicRecord(fail2banDeclaration, { ...stored, whitelistEntries: settings.whitelistEntries.filter((e) => entryInForce(e, ctx.now())) }, ctx.canReadSensitive);
+  return { ...record, preset: presetOf(settings) };
+}
+
+/** A preset in the body sets the three global numbers the body leaves out and clears the category overrides. */
+function applyPreset(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { preset, ...rest } = body as Record<string, unknown>;
+  if (typeof preset !== 'string' || !(preset in BAN_PRESETS)) return body;
+  return { ...BAN_PRESETS[preset as BanPresetName], categories: {}, ...rest, preset };
+}
+
+const getRecord: ActionHandler = (ctx) => ok(present(readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY), ctx));
+
+/**
+ * PUT/PATCH: validated like every singleton, then the bans that the whitelist now covers are
+ * lifted in the same transaction (the answer says which), and the web thread is told.
+ */
+const save =
+  (mode: 'update' | 'patch'): ActionHandler =>
+  (ctx) =>
+    ctx.db.transaction(() => {
+      const now = ctx.now();
+      const existing = readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY);
+      // Entries that ended are gone: they are neither kept nor re-checked.
+      existing.whitelistEntries = fail2banFromStored(existing).whitelistEntries.filter((e) => entryInForce(e, now));
+      const outcome = prepareSave({
+        declaration: fail2banDeclaration,
+        mode,
+        verb: ctx.verb,
+        body: applyPreset(ctx.body),
+        existing,
+        validate: (complete) => validateFail2ban(ctx.db, complete, { now }),
+      });
+      if (!outcome.ok) return invalid(outcome.errors);
+      const { preset: _preset, ...stored } = outcome.complete;
+      writeSetting(ctx.db, FAIL2BAN_SETTING_KEY, stored);
+      const cover = liftBansCoveredBy(ctx.db, whitelistRanges(fail2banFromStored(stored), now), now, actorOf(ctx));
+      ctx.emit({ type: 'resource-changed', resource: fail2banDeclaration.name });
+      for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
+      const messages = coverMessages(cover);
+      return ok(present(stored, ctx), messages.info.length || messages.warning.length ? { messages: { error: [], ...messages } } : {});
+    })();
+
+export const fail2banActions: ResourceActions = { getRecord, update: save('update'), patch: save('patch') };

@@ -1,34 +1,105 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { canonicalListText } from '../../firewall/addresses.ts';
+import { PRESET_CHOICES } from '../../firewall/ban-policy.ts';
+import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { FAIL2BAN_DEFAULTS } from '../../firewall/fail2ban-settings.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 const bounds = SETTING_BOUNDS.fail2ban;
 
+/** Multipliers fail2ban's way: a list separated by spaces (or commas), or a JSON array; null for the doubling formula. */
+const MAX_MULTIPLIERS = 20;
+const splitMultipliers = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  const parts = value.split(/[\s,]+/).filter(Boolean);
+  return parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : part));
+};
+const multipliersSchema = z.union([
+  z.null(),
+  z
+    .array(z.number({ error: 'each multiplier must be a number' }).positive({ error: 'each multiplier must be above 0' }).max(1000, { error: 'each multiplier must be at most 1000' }), {
+      error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
+    })
+    .min(1, { error: 'the list is empty; give at least one number, or null for the doubling formula' })
+    .max(MAX_MULTIPLIERS, { error: `at most ${MAX_MULTIPLIERS} multipliers` }),
+]);
+
+const ruleSchema = z
+  .object({
+    maxretry: boundedInteger(bounds.maxretry).optional(),
+    findtime: boundedInteger(bounds.findtime).optional(),
+    bantime: boundedInteger(bounds.bantime).optional(),
+  })
+  .strict();
+const categoriesSchema = z.object(Object.fromEntries(BAN_CATEGORIES.map((c) => [c, ruleSchema.optional()]))).strict();
+
+/** Drops `null` values inside the category rules, so a cleared cell falls back to the global value. */
+const dropNulls = (value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [category, rule] of Object.entries(value)) {
+    if (rule === null) continue;
+    if (typeof rule !== 'object' || Array.isArray(rule)) out[category] = rule;
+    else {
+      const kept = Object.fromEntries(Object.entries(rule as Record<string, unknown>).filter(([, v]) => v !== null && v !== ''));
+      if (Object.keys(kept).length) out[category] = kept;
+    }
+  }
+  return out;
+};
+
+const entrySchema = z
+  .object({
+    value: z.string({ error: 'an address or CIDR' }).min(1, { error: 'an address or CIDR' }),
+    comment: z.string().max(200, { error: 'at most 200 characters' }).default(''),
+    until: z.union([z.null(), z.iso.datetime({ offset: true, error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' })]).default(null),
+  })
+  .strict();
+
+/** Entries stored canonical, the comment trimmed. */
+const sanitizeEntries = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map((e) =>
+        typeof e === 'object' && e !== null && typeof (e as { value?: unknown }).value === 'string'
+          ? { ...e, value: canonicalListText(((e as { value: string }).value).trim()), ...(typeof (e as { comment?: unknown }).comment === 'string' ? { comment: (e as { comment: string }).comment.trim() } : {}) }
+          : e,
+      )
+    : value;
+
 /**
- * Intrusion-ban rules (ARCHITECTURE "fail2ban shape"); unknown fields are ignored and never echoed.
- * Bounds: config/setting-bounds.ts. Whitelist entries are stored canonical (IPv4-mapped IPv6 unwrapped).
+ * Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20); unknown fields are
+ * ignored and never echoed. Bounds: config/setting-bounds.ts. Whitelist entries are stored canonical.
  */
 export const fail2banDeclaration: ResourceDeclaration = {
   name: 'fail2ban',
-  description: 'Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a bantime-second ban, and the whitelist.',
+  description:
+    'Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a bantime-second ban, per category (SIP, IAX, AMI, HTTP) with presets; repeat offenders banned longer; IPv6 by prefix; the whitelist.',
   processor: 'Fail2BanManagementProcessor',
   kind: 'singleton',
   security: { permission: 'Fail2Ban', channels: ['localhost', 'bearer_token'] },
   fields: {
+    preset: field.text(z.enum(PRESET_CHOICES, { error: `one of ${PRESET_CHOICES.join(', ')}` }), {
+      description:
+        'MikoPBX preset: weak (20 failures / 10 min / 10 min ban), normal (10 / 1 h / 1 day), enhanced (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days). Writing one sets maxretry, findtime and bantime (unless given too) and clears the category overrides; read back, it is "custom" as soon as a value differs.',
+    }),
     maxretry: field.integer(boundedInteger(bounds.maxretry), {
       default: FAIL2BAN_DEFAULTS.maxretry,
       description: `Failures (${rangeText(bounds.maxretry)}) that trigger a ban.`,
     }),
     bantime: field.integer(boundedInteger(bounds.bantime), {
       default: FAIL2BAN_DEFAULTS.bantime,
-      description: `Ban length in seconds (${rangeText(bounds.bantime)}; the maximum is ipset's largest timeout).`,
+      description: `Ban length in seconds (${rangeText(bounds.bantime)}). Bans longer than ipset's 2147483 s are published capped and renewed by each poll.`,
     }),
     findtime: field.integer(boundedInteger(bounds.findtime), {
       default: FAIL2BAN_DEFAULTS.findtime,
       description: `Window in seconds in which failures are counted (${rangeText(bounds.findtime)}).`,
+    }),
+    categories: field.json(categoriesSchema, {
+      sanitize: dropNulls,
+      default: () => ({}),
+      description: `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?}}; a value left out (or null) falls back to the global one.`,
     }),
     whitelist: field.text(z.string().max(10_000), {
       // Stored canonical (IPv4-mapped IPv6 unwrapped, IPv6 compressed), separators as written.
@@ -36,10 +107,45 @@ export const fail2banDeclaration: ResourceDeclaration = {
       default: FAIL2BAN_DEFAULTS.whitelist,
       description: 'Addresses or CIDRs never banned, separated by spaces or commas; also published on /v1/whitelist.',
     }),
+    whitelistEntries: field.json(z.array(entrySchema).max(1000, { error: 'at most 1000 entries' }), {
+      sanitize: sanitizeEntries,
+      default: () => [],
+      description:
+        'Whitelist entries with a comment and an optional end: [{value, comment, until (ISO time, or null for good)}]. Saving one lifts the active bans it covers; at its end it disappears. Published on /v1/whitelist while in force.',
+    }),
     PBXFirewallMaxReqSec: field.integer(boundedInteger(bounds.PBXFirewallMaxReqSec), {
       default: FAIL2BAN_DEFAULTS.PBXFirewallMaxReqSec,
       description: `Requests per second allowed from one address (${rangeText(bounds.PBXFirewallMaxReqSec)}).`,
     }),
+    bantimeIncrement: field.boolean({ default: FAIL2BAN_DEFAULTS.bantimeIncrement, description: "fail2ban's bantime.increment: each new ban of an address lasts longer than its earlier ones." }),
+    bantimeFactor: field.json(z.number({ error: 'must be a number from 1 to 100' }).min(1, { error: 'must be at least 1' }).max(100, { error: 'must be at most 100' }), {
+      sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+      default: FAIL2BAN_DEFAULTS.bantimeFactor,
+      description: 'bantime.factor (1-100): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].',
+    }),
+    bantimeMultipliers: field.json(multipliersSchema, {
+      sanitize: splitMultipliers,
+      default: null,
+      description: `bantime.multipliers: up to ${MAX_MULTIPLIERS} numbers ("1 2 4 8"); the ban after n earlier ones lasts bantime × factor × multipliers[n] (the last repeats). null: the doubling formula.`,
+    }),
+    bantimeMaxtime: field.integer(boundedInteger(bounds.bantimeMaxtime), {
+      default: FAIL2BAN_DEFAULTS.bantimeMaxtime,
+      description: `bantime.maxtime in seconds (${rangeText(bounds.bantimeMaxtime)}): no incremented ban is longer. Not below any bantime while increment is on.`,
+    }),
+    bantimeRndtime: field.integer(boundedInteger(bounds.bantimeRndtime), {
+      default: FAIL2BAN_DEFAULTS.bantimeRndtime,
+      description: `bantime.rndtime in seconds (${rangeText(bounds.bantimeRndtime)}): up to this much is added at random to an incremented ban.`,
+    }),
+    bantimeOveralljails: field.boolean({
+      default: FAIL2BAN_DEFAULTS.bantimeOveralljails,
+      description: 'bantime.overalljails: count earlier bans of the address in every category, not only this one.',
+    }),
+    ipv6ByPrefix: field.boolean({ default: FAIL2BAN_DEFAULTS.ipv6ByPrefix, description: 'Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.' }),
+    ipv6Prefix: field.integer(boundedInteger(bounds.ipv6Prefix), {
+      default: FAIL2BAN_DEFAULTS.ipv6Prefix,
+      description: `IPv6 prefix length (${rangeText(bounds.ipv6Prefix)}) failures are counted and bans given by, when ipv6ByPrefix is on.`,
+    }),
   },
   operations: ['getRecord', 'update', 'patch'],
 };
+

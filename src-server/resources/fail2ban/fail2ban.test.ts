@@ -3,6 +3,20 @@ import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 
 const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
+/** The fields issue 20 added, at their defaults. */
+const POLICY_DEFAULTS = {
+  preset: 'weak',
+  categories: {},
+  whitelistEntries: [],
+  bantimeIncrement: false,
+  bantimeFactor: 1,
+  bantimeMultipliers: null,
+  bantimeMaxtime: 31_536_000,
+  bantimeRndtime: 0,
+  bantimeOveralljails: false,
+  ipv6ByPrefix: false,
+  ipv6Prefix: 64,
+};
 
 describe('fail2ban singleton', () => {
   let t: TestServer;
@@ -13,14 +27,14 @@ describe('fail2ban singleton', () => {
 
   test('defaults, validation per ARCHITECTURE, unknown fields ignored and never echoed', async () => {
     const initial = await t.call(FAIL2BAN);
-    assert.deepEqual(initial.json.data, { maxretry: 20, bantime: 600, findtime: 600, whitelist: '', PBXFirewallMaxReqSec: 100 });
+    assert.deepEqual(initial.json.data, { maxretry: 20, bantime: 600, findtime: 600, whitelist: '', PBXFirewallMaxReqSec: 100, ...POLICY_DEFAULTS });
     for (const body of [{ maxretry: 0 }, { maxretry: 101 }, { bantime: 59 }, { findtime: 10 }, { maxretry: 'many' }, { whitelist: '10.0.0.1, junk' }, { whitelist: 'fe80::1%eth0' }]) {
       const response = await t.call(FAIL2BAN, { method: 'PATCH', body });
       assert.equal(response.status, 422, JSON.stringify(body));
     }
     const saved = await t.call(FAIL2BAN, { method: 'PATCH', body: { maxretry: '5', bantime: 3600, whitelist: '10.0.0.0/8 2001:db8::1', secretSauce: true } });
     assert.equal(saved.status, 200);
-    assert.deepEqual(saved.json.data, { maxretry: 5, bantime: 3600, findtime: 600, whitelist: '10.0.0.0/8 2001:db8::1', PBXFirewallMaxReqSec: 100 });
+    assert.deepEqual(saved.json.data, { maxretry: 5, bantime: 3600, findtime: 600, whitelist: '10.0.0.0/8 2001:db8::1', PBXFirewallMaxReqSec: 100, ...POLICY_DEFAULTS, preset: 'custom' });
     assert.deepEqual((await t.call(FAIL2BAN)).json.data, saved.json.data);
     assert.equal(t.server.services.firewall!.state.settings.maxretry, 5, 'the web thread picked up the change');
     assert.equal((await t.call(`${FAIL2BAN}/1`)).status, 404);

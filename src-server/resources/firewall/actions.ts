@@ -2,11 +2,16 @@ import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
+import { coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { parseCidr } from '../../net/cidr.ts';
+import type { Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../crud.ts';
 import { invalid, ok } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import type { ActionContext, ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
+import { actorOf } from '../actor.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
+import { unbanAndWhitelist } from './unban-and-whitelist.ts';
 import { firewallDeclaration } from './declaration.ts';
 import { prepareFilterSave } from './filter-save.ts';
 
@@ -24,26 +29,39 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     const outcome = prepareFilterSave(ctx, mode, existing);
     if (!outcome.ok) return invalid(outcome.errors);
     const { row } = outcome;
+    let id: number;
     if (mode === 'create') {
       const info = ctx.db
         .prepare(
           'INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, rules) VALUES (@permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
         )
         .run(row);
-      return { id: Number(info.lastInsertRowid) };
+      id = Number(info.lastInsertRowid);
+    } else {
+      ctx.db
+        .prepare(
+          'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id = @id',
+        )
+        .run({ ...row, id: existing!.id });
+      id = existing!.id;
     }
-    ctx.db
-      .prepare(
-        'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id = @id',
-      )
-      .run({ ...row, id: existing!.id });
-    return { id: existing!.id };
+    return { id, ...liftTrusted(ctx, row) };
   },
   remove: (ctx, filter) => {
     ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);
     return filter.id;
   },
 });
+
+/** A trusted network lifts the bans in force inside it, in the same transaction (issue 19 item 6). */
+function liftTrusted(ctx: ActionContext, row: { permit: string; newer_block_ip: number }): { messages?: Messages } {
+  const cidr = row.newer_block_ip ? parseCidr(row.permit) : undefined;
+  if (!cidr) return {};
+  const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx));
+  for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
+  const messages = coverMessages(cover);
+  return messages.info.length || messages.warning.length ? { messages } : {};
+}
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
@@ -56,6 +74,7 @@ export const firewallActions: ResourceActions = {
     banIp,
     unbanIp,
     unbanIps,
+    unbanAndWhitelist,
     getBanLog,
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
@@ -64,6 +83,6 @@ export const firewallActions: ResourceActions = {
       if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) return invalid(['minutes must be an integer from 1 to 1440.']);
       return ok({ points: banHistory(ctx.db, ctx.now(), minutes) });
     },
-    getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db))),
+    getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db), ctx.now())),
   },
 };

@@ -97,6 +97,14 @@ export const firewallDeclaration: ResourceDeclaration = {
       description: 'Bulk unban: `{ips: [...]}` (1-1000), all validated first, lifted in one transaction.',
       input: z.object({ ips: z.array(z.string()) }),
     },
+    unbanAndWhitelist: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description:
+        'Lifts every ban inside `ip` (address or CIDR) and whitelists it with `comment`, for good or `until` an ISO time (a fail2ban whitelistEntries entry), in one transaction and one audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an overlap with a filter deny entry, gets 422.',
+      input: z.object({ ip: z.string(), comment: z.string().max(200).optional(), until: z.string().nullable().optional() }),
+    },
     getBanLog: {
       verbs: ['GET'],
       scope: 'collection',

@@ -109,7 +109,7 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   const others = loadFilters(db).filter((f) => f.id !== id);
   const protectedRanges = [
     ...trustedRanges(others).map((r) => ({ ...r, label: 'the trusted network' })),
-    ...whitelistRanges(readFail2ban(db)).map((r) => ({ ...r, label: 'the fail2ban whitelist entry' })),
+    ...whitelistRanges(readFail2ban(db), Date.now()).map((r) => ({ ...r, label: 'the fail2ban whitelist entry' })),
     ...(trusted ? [{ text: cidrText(permit), cidr: permit, label: "this filter's own trusted network" }] : []),
   ];
   for (const { text, cidr } of denyRanges({ deny })) {

@@ -6,15 +6,8 @@ import { FILTER_CATEGORIES, loadFilters, trustedRanges } from '../../firewall/fi
 import { parseCidr } from '../../net/cidr.ts';
 import { parsePageRequest, paginationOf } from '../pagination.ts';
 import { created, invalid, ok } from '../results.ts';
-import type { ActionContext, ActionHandler } from '../types.ts';
-
-/** Who did it, as the history shows it: the user, the API key, or the PBX host's own console. */
-export function actorOf(ctx: ActionContext): string {
-  const session = ctx.session;
-  if (!session) return 'localhost';
-  if (session.auth_type === 'api_key') return `API key #${session.token_id}`;
-  return session.user_name ?? `session ${session.session_id ?? ''}`.trim();
-}
+import { actorOf } from '../actor.ts';
+import type { ActionHandler } from '../types.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
@@ -48,7 +41,7 @@ export const banIp: ActionHandler = (ctx) => {
     else if (coversHostLoopback(cidr)) errors.push(`ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`);
     else {
       const fail2ban = readFail2ban(ctx.db);
-      for (const { text, cidr: range } of whitelistRanges(fail2ban)) {
+      for (const { text, cidr: range } of whitelistRanges(fail2ban, ctx.now())) {
         if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`);
       }
       for (const { text, cidr: range } of trustedRanges(loadFilters(ctx.db))) {

@@ -1,0 +1,59 @@
+import type ipaddr from 'ipaddr.js';
+import { parseCidr, type Cidr } from '../net/cidr.ts';
+import type { Db } from '../storage/database.ts';
+import { cidrsOverlap } from './addresses.ts';
+import type { BanKind } from './decisions.ts';
+
+/** One ban a whitelist entry or trusted network lifted, or left in force because it is wider. */
+export interface CoveredBan {
+  ip: string;
+  category: BanKind;
+}
+
+/** What saving a protected range did to the bans in force. */
+export interface CoverOutcome {
+  /** Bans inside a protected range: lifted. */
+  lifted: CoveredBan[];
+  /** Range bans wider than the protected range that overlap it: left in force (lifting them would unban more than asked). */
+  wider: Array<CoveredBan & { covers: string }>;
+}
+
+/** Whether `inner` lies entirely inside `outer`. */
+function within(inner: Cidr, outer: Cidr): boolean {
+  if (inner[0].kind() !== outer[0].kind() || inner[1] < outer[1]) return false;
+  return (inner[0] as ipaddr.IPv4).match(outer as [ipaddr.IPv4, number]);
+}
+
+/**
+ * Lifts every ban in force at `now` that lies inside one of `ranges` (a whitelist entry or a
+ * trusted network just saved), in the caller's transaction, as `by`. Runs in workers; the caller
+ * tells the web thread with a `bans-lifted` event per address.
+ */
+export function liftBansCoveredBy(db: Db, ranges: ReadonlyArray<{ text: string; cidr: Cidr }>, now: number, by: string): CoverOutcome {
+  const outcome: CoverOutcome = { lifted: [], wider: [] };
+  if (ranges.length === 0) return outcome;
+  const rows = db.prepare('SELECT id, category, ip FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?').all(now) as Array<{ id: number; category: BanKind; ip: string }>;
+  const lift = db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE id = ?');
+  for (const row of rows) {
+    const cidr = parseCidr(row.ip);
+    if (!cidr) continue;
+    const inside = ranges.find((r) => within(cidr, r.cidr));
+    if (inside) {
+      lift.run(now, `${by} (whitelisted ${inside.text})`, row.id);
+      outcome.lifted.push({ ip: row.ip, category: row.category });
+      continue;
+    }
+    const overlap = ranges.find((r) => cidrsOverlap(cidr, r.cidr));
+    if (overlap) outcome.wider.push({ ip: row.ip, category: row.category, covers: overlap.text });
+  }
+  return outcome;
+}
+
+/** The answer's messages about a cover: what was lifted, and which wider bans still block part of it. */
+export function coverMessages(outcome: CoverOutcome): { info: string[]; warning: string[] } {
+  const info = outcome.lifted.length ? [`Lifted ${outcome.lifted.length} ban(s) now whitelisted: ${outcome.lifted.map((b) => `${b.ip} (${b.category})`).join(', ')}.`] : [];
+  const warning = outcome.wider.map(
+    (b) => `${b.covers} is still blocked by the ${b.category} ban of ${b.ip}, which is wider; unban ${b.ip} to reach it, or leave it to run out.`,
+  );
+  return { info, warning };
+}
