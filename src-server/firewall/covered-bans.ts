@@ -57,3 +57,8 @@ export function coverMessages(outcome: CoverOutcome): { info: string[]; warning:
   );
   return { info, warning };
 }
+
+/** The audit entry's record of what a cover lifted (empty when nothing was). */
+export function coverAuditChanges(outcome: CoverOutcome): Array<{ field: string; after: unknown }> {
+  return outcome.lifted.length ? [{ field: 'liftedBans', after: outcome.lifted.map((b) => `${b.ip} (${b.category})`) }] : [];
+}

@@ -127,7 +127,11 @@ export interface RecordHooks<R> {
    * record's id (and members shown once in a create's answer, such as a generated key), or the
    * refusal to answer (422, 403, 409...).
    */
-  write(ctx: ActionContext, mode: SaveMode, existing: R | undefined): { id: string | number; shownOnce?: Record<string, unknown>; messages?: Messages } | ActionResult;
+  write(
+    ctx: ActionContext,
+    mode: SaveMode,
+    existing: R | undefined,
+  ): { id: string | number; shownOnce?: Record<string, unknown>; messages?: Messages; auditChanges?: ActionResult['auditChanges'] } | ActionResult;
   /** Deletes the record; returns its id. */
   remove(ctx: ActionContext, record: R): string | number;
 }
@@ -159,7 +163,7 @@ export function recordActions<R>(declaration: ResourceDeclaration, hooks: Record
       changed(ctx);
       const record = hooks.present(hooks.load(ctx, String(outcome.id))!, ctx);
       // Side effects the write reports (a trusted network lifting bans) reach the answer's messages.
-      const extra = outcome.messages ? { messages: { error: [], ...outcome.messages } } : {};
+      const extra = outcome.messages ? { messages: { error: [], ...outcome.messages }, auditChanges: outcome.auditChanges } : {};
       return mode === 'create' ? { ...created({ ...record, ...outcome.shownOnce }), ...extra } : ok(record, extra);
     })();
 

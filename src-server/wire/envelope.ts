@@ -21,6 +21,8 @@ export interface ActionResult {
   /** Set by the action when the status is not the default (200 on success, 422 on failure). */
   httpCode?: number;
   pagination?: Pagination;
+  /** Side effects a write made beyond its record (bans lifted by a whitelist entry), added to its audit entry; never rendered. */
+  auditChanges?: Array<{ field: string; after: unknown }>;
 }
 
 export interface EnvelopeOrigin {

@@ -56,6 +56,7 @@ export async function runAuditedWrite(
         diff = auditDiff(declaration.fields, job.target.operation === 'create' ? null : before, after, ctx.body);
       }
     }
+    if (diff && result.auditChanges) diff.push(...result.auditChanges);
     recordWrite(ctx.db, {
       at: ctx.now(),
       actor: job.actor!,

@@ -1,6 +1,6 @@
 import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { BAN_PRESETS, presetOf, ruleFor, type BanPresetName } from '../../firewall/ban-policy.ts';
-import { coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { coverAuditChanges, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
@@ -102,7 +102,7 @@ const save =
       ctx.emit({ type: 'resource-changed', resource: fail2banDeclaration.name });
       for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
       const messages = coverMessages(cover);
-      return ok(present(stored, ctx), messages.info.length || messages.warning.length ? { messages: { error: [], ...messages } } : {});
+      return ok(present(stored, ctx), { messages: { error: [], ...messages }, auditChanges: coverAuditChanges(cover) });
     })();
 
 export const fail2banActions: ResourceActions = { getRecord, update: save('update'), patch: save('patch') };

@@ -16,15 +16,13 @@ const splitMultipliers = (value: unknown): unknown => {
   const parts = value.split(/[\s,]+/).filter(Boolean);
   return parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : part));
 };
-const multipliersSchema = z.union([
-  z.null(),
-  z
-    .array(z.number({ error: 'each multiplier must be a number' }).positive({ error: 'each multiplier must be above 0' }).max(1000, { error: 'each multiplier must be at most 1000' }), {
-      error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
-    })
-    .min(1, { error: 'the list is empty; give at least one number, or null for the doubling formula' })
-    .max(MAX_MULTIPLIERS, { error: `at most ${MAX_MULTIPLIERS} multipliers` }),
-]);
+const multipliersSchema = z
+  .array(z.number({ error: 'each multiplier must be a number' }).positive({ error: 'each multiplier must be above 0' }).max(1000, { error: 'each multiplier must be at most 1000' }), {
+    error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
+  })
+  .min(1, { error: 'the list is empty; give at least one number, or null for the doubling formula' })
+  .max(MAX_MULTIPLIERS, { error: `at most ${MAX_MULTIPLIERS} multipliers` })
+  .nullable();
 
 const ruleSchema = z
   .object({

@@ -2,9 +2,9 @@ import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
-import { coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { coverAuditChanges, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { parseCidr } from '../../net/cidr.ts';
-import type { Messages } from '../../wire/envelope.ts';
+import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../crud.ts';
 import { invalid, ok } from '../results.ts';
 import type { ActionContext, ResourceActions } from '../types.ts';
@@ -54,13 +54,13 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
 });
 
 /** A trusted network lifts the bans in force inside it, in the same transaction (issue 19 item 6). */
-function liftTrusted(ctx: ActionContext, row: { permit: string; newer_block_ip: number }): { messages?: Messages } {
+function liftTrusted(ctx: ActionContext, row: { permit: string; newer_block_ip: number }): { messages?: Messages; auditChanges?: ActionResult['auditChanges'] } {
   const cidr = row.newer_block_ip ? parseCidr(row.permit) : undefined;
   if (!cidr) return {};
   const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx));
   for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
   const messages = coverMessages(cover);
-  return messages.info.length || messages.warning.length ? { messages } : {};
+  return messages.info.length || messages.warning.length ? { messages, auditChanges: coverAuditChanges(cover) } : {};
 }
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
