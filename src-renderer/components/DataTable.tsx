@@ -57,19 +57,24 @@ export interface DataTableProps<T> {
   withCard?: boolean;
   /** A checkbox per row ("Select <row>") and one for every shown row, for bulk actions in the toolbar. */
   selection?: DataTableSelection;
+  /** Every row action as its own button, never a "…" menu (a few actions used on most rows). */
+  inlineActions?: boolean;
 }
 
 /** Screen-reader name of an action button of a row: "Unban 192.0.2.1". */
 const actionName = (action: RowAction, rowLabel: string) => `${action.label.replace(/…$/, '')} ${rowLabel}`;
 
-function ActionsCell({ actions, rowLabel }: { actions: RowAction[]; rowLabel: string }) {
+function ActionsCell({ actions, rowLabel, inline }: { actions: RowAction[]; rowLabel: string; inline?: boolean }) {
   if (actions.length === 0) return null;
-  if (actions.length > 1) return <RowActionsMenu rowLabel={rowLabel} actions={actions} />;
-  const [action] = actions as [RowAction];
+  if (actions.length > 1 && !inline) return <RowActionsMenu rowLabel={rowLabel} actions={actions} />;
   return (
-    <Button size="xs" variant="light" color={action.color} leftSection={action.icon} onClick={action.onClick} aria-label={actionName(action, rowLabel)}>
-      {action.label}
-    </Button>
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      {actions.map((action) => (
+        <Button key={action.label} size="xs" variant="light" color={action.color} leftSection={action.icon} onClick={action.onClick} aria-label={actionName(action, rowLabel)}>
+          {action.label}
+        </Button>
+      ))}
+    </Group>
   );
 }
 
@@ -96,6 +101,7 @@ export function DataTable<T>({
   rowTestId,
   withCard = true,
   selection,
+  inlineActions,
 }: DataTableProps<T>) {
   // On a phone each row is a card, with every action a visible button.
   const asCards = useNarrowScreen();
@@ -170,7 +176,7 @@ export function DataTable<T>({
               {actions && (
                 // Sticky: when the table scrolls sideways, the row's actions stay on screen.
                 <Table.Td ta="right" style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
-                  <ActionsCell actions={actions(row)} rowLabel={rowLabel(row)} />
+                  <ActionsCell actions={actions(row)} rowLabel={rowLabel(row)} inline={inlineActions} />
                 </Table.Td>
               )}
             </Table.Tr>

@@ -41,8 +41,14 @@ export function DurationInput({
   description,
   error,
   allowPermanent,
+  hideLabel,
+  placeholder,
 }: {
   label: string;
+  /** In a table cell: the label names the input for screen readers only, and the bounds are left to the table. */
+  hideLabel?: boolean;
+  /** Shown while empty (a per-category cell shows the global value it falls back to). */
+  placeholder?: string;
   /** Seconds (NaN while empty). */
   value: number;
   onChange: (seconds: number) => void;
@@ -69,11 +75,12 @@ export function DurationInput({
   const changeUnit = (unit: Amount['unit']) => change({ amount: typed.unit === PERMANENT && unit !== PERMANENT ? 1 : typed.amount, unit });
   return (
     <NumberInput
-      label={label}
-      description={description ? `${description} ${bounds}` : bounds}
+      label={hideLabel ? undefined : label}
+      aria-label={hideLabel ? label : undefined}
+      description={hideLabel ? undefined : description ? `${description} ${bounds}` : bounds}
       inputWrapperOrder={['label', 'input', 'description', 'error']}
       value={permanent ? '' : typed.amount}
-      placeholder={permanent ? 'No end' : undefined}
+      placeholder={permanent ? 'No end' : placeholder}
       disabled={permanent}
       onChange={(amount) => change({ ...typed, amount })}
       error={error}

@@ -75,8 +75,22 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   });
 }
 
-/** Calls a v3 path (relative to /pbxcore/api/v3/) and returns the envelope's data and pagination. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; pagination?: Pagination }> {
+/** The info and warning messages of a successful answer (what a save did besides saving, such as bans it lifted). */
+export interface Notices {
+  info: string[];
+  warning: string[];
+}
+
+function noticesOf(messages: unknown): Notices {
+  const list = (name: 'info' | 'warning') => {
+    const value = messages && typeof messages === 'object' && !Array.isArray(messages) ? (messages as Record<string, unknown>)[name] : undefined;
+    return Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [];
+  };
+  return { info: list('info'), warning: list('warning') };
+}
+
+/** Calls a v3 path (relative to /pbxcore/api/v3/) and returns the envelope's data, pagination and notices. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; pagination?: Pagination; notices: Notices }> {
   let response: Response;
   try {
     response = await send(path, options);
@@ -90,7 +104,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (response.ok && envelope?.result !== false) {
-    return { data: (envelope?.data ?? null) as T, pagination: envelope?.pagination };
+    return { data: (envelope?.data ?? null) as T, pagination: envelope?.pagination, notices: noticesOf(envelope?.messages) };
   }
   const messages = errorMessages(envelope?.messages);
   const error = new ApiError(response.status, messages.length ? messages : [STATUS_HINTS[response.status] ?? `Request failed with HTTP ${response.status}.`]);

@@ -55,3 +55,10 @@ export function formatExactDuration(totalSeconds: number): string {
   }
   return parts.join(' ') || '0 s';
 }
+
+/** `1st`, `2nd`, `3rd`, `11th`: a rank as words show it ("3rd ban"). */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}

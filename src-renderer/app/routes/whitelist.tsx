@@ -1,16 +1,20 @@
-import { SimpleGrid } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EffectiveWhitelist } from '../../features/whitelist/components/EffectiveWhitelist.tsx';
 import { WhitelistEditor } from '../../features/whitelist/components/WhitelistEditor.tsx';
+import { WhitelistEntriesCard } from '../../features/whitelist/components/WhitelistEntriesCard.tsx';
 
 export function WhitelistRoute() {
   return (
     <>
-      <PageHeader title="Whitelist" description="Addresses that are never banned, and the complete list bouncers receive." />
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <WhitelistEditor />
-        <EffectiveWhitelist />
-      </SimpleGrid>
+      <PageHeader title="Whitelist" description="Addresses that are never banned, why, until when, and the complete list bouncers receive." />
+      <Stack gap="lg">
+        <WhitelistEntriesCard />
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <WhitelistEditor />
+          <EffectiveWhitelist />
+        </SimpleGrid>
+      </Stack>
     </>
   );
 }

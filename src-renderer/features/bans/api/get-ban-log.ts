@@ -18,6 +18,8 @@ export interface BanLogEntry {
   endsAt: string | null;
   state: BanLogState;
   liftedBy: string | null;
+  /** The rank among this source's bans in its category (1 for the first). */
+  banNumber?: number;
 }
 
 export interface BanLogFilter {

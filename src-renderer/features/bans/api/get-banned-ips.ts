@@ -16,6 +16,8 @@ export interface BannedIp {
   /** Manual bans: the services of this server that refuse it (null: all). */
   services?: BanService[] | null;
   permanent?: boolean;
+  /** Automatic bans: the rank among this source's bans in its category ("3rd ban"). */
+  banNumber?: number;
 }
 
 export const bannedIpsKey = ['bans', 'active'] as const;

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanLog, type BanLogEntry, type BanLogState } from '../api/get-ban-log.ts';
+import { BanNumber } from './BanNumber.tsx';
 import { CategoryBadge, WholeBadge } from './CategoryBadge.tsx';
 
 const PAGE_SIZE = 25;
@@ -95,6 +96,7 @@ export function BanLogTable() {
             </Stack>
           ),
         },
+        { header: 'Ban', render: (entry) => <BanNumber category={entry.category} banNumber={entry.banNumber} /> },
         {
           header: 'Reason',
           render: (entry) => (

@@ -1,6 +1,6 @@
 import { Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconLockOpen } from '@tabler/icons-react';
+import { IconLockOpen, IconShieldCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
@@ -13,7 +13,9 @@ import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
+import { BanNumber } from './BanNumber.tsx';
 import { CategoryBadge } from './CategoryBadge.tsx';
+import { UnbanAndWhitelistModal } from './UnbanAndWhitelistModal.tsx';
 
 const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
@@ -45,6 +47,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const now = useNow();
   const narrow = useNarrowScreen();
   const [category, setCategory] = useState('all');
+  const [whitelisting, setWhitelisting] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   // Newest first: the ban an operator is asked about is usually the latest one.
   const list = useMemo(() => [...(bans.data ?? [])].sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0)), [bans.data]);
@@ -62,7 +65,8 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
-        minWidth={860}
+        minWidth={1080}
+        inlineActions
         filter={(ban) => category === 'all' || ban.category === category}
         search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
         selection={{ selected, onChange: setSelected }}
@@ -101,6 +105,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
               </Stack>
             ),
           },
+          { header: 'Ban', render: (ban) => <BanNumber category={ban.category} banNumber={ban.banNumber} /> },
           {
             header: 'Reason',
             render: (ban) => (
@@ -132,7 +137,10 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
             ),
           },
         ]}
-        actions={(ban) => [{ label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) }]}
+        actions={(ban) => [
+          { label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) },
+          { label: 'Unban and whitelist…', icon: <IconShieldCheck size={14} />, onClick: () => setWhitelisting(ban.ip) },
+        ]}
         empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.' }}
         noMatch={{ title: 'No ban matches the filter', hint: 'Clear the IP filter or pick another category.' }}
         footer={
@@ -142,6 +150,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         }
       />
       <BanIpModal opened={banOpened} onClose={onBanClose} />
+      <UnbanAndWhitelistModal ip={whitelisting} onClose={() => setWhitelisting(null)} />
       <ConfirmDialog
         dialog={unbanning}
         title={(ip) => `Unban ${ip}?`}

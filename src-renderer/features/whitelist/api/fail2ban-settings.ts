@@ -1,22 +1,75 @@
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
-export interface Fail2banSettings {
+/** The automatic-ban categories, in the order the console shows them. */
+export const RULE_CATEGORIES = [
+  { value: 'sip', label: 'SIP' },
+  { value: 'iax', label: 'IAX' },
+  { value: 'ami', label: 'AMI' },
+  { value: 'http', label: 'HTTP (web)' },
+] as const;
+export type RuleCategory = (typeof RULE_CATEGORIES)[number]['value'];
+
+export interface BanRule {
   maxretry: number;
-  bantime: number;
   findtime: number;
+  bantime: number;
+}
+
+/** A whitelist entry with a comment and an optional end (ISO time; null: for good). */
+export interface WhitelistEntry {
+  value: string;
+  comment: string;
+  until: string | null;
+}
+
+export type PresetChoice = 'weak' | 'normal' | 'enhanced' | 'paranoid' | 'custom';
+
+export interface Fail2banSettings extends BanRule {
   /** IPs or CIDRs separated by spaces or commas. */
   whitelist: string;
   PBXFirewallMaxReqSec: number;
+  /** Read back: the preset the rules match, or "custom". */
+  preset: PresetChoice;
+  /** Per-category overrides; a value left out falls back to the global one. */
+  categories: Partial<Record<RuleCategory, Partial<BanRule>>>;
+  bantimeIncrement: boolean;
+  bantimeFactor: number;
+  bantimeMultipliers: number[] | null;
+  bantimeMaxtime: number;
+  bantimeRndtime: number;
+  bantimeOveralljails: boolean;
+  ipv6ByPrefix: boolean;
+  ipv6Prefix: number;
+  whitelistEntries: WhitelistEntry[];
 }
 
-/** The server's bounds, shown beside the fields (the server enforces them; the form never clamps). */
+/** The server's bounds, shown beside the fields (the server enforces them; the form never clamps). Copy of config/setting-bounds.ts. */
 export const FAIL2BAN_BOUNDS = {
   maxretry: { min: 1, max: 100 },
   findtime: { min: 60, max: 604_800 },
-  bantime: { min: 60, max: 2_147_483 },
+  bantime: { min: 60, max: 31_536_000 },
   PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
+  bantimeMaxtime: { min: 60, max: 31_536_000 },
+  bantimeRndtime: { min: 0, max: 86_400 },
+  ipv6Prefix: { min: 32, max: 128 },
+  bantimeFactor: { min: 1, max: 100 },
 } as const;
+
+/** MikoPBX's presets (the server's firewall/ban-policy.ts has the same table). */
+export const BAN_PRESETS: Record<Exclude<PresetChoice, 'custom'>, BanRule & { label: string }> = {
+  weak: { label: 'Weak', maxretry: 20, findtime: 600, bantime: 600 },
+  normal: { label: 'Normal', maxretry: 10, findtime: 3600, bantime: 86_400 },
+  enhanced: { label: 'Enhanced', maxretry: 5, findtime: 21_600, bantime: 604_800 },
+  paranoid: { label: 'Paranoid', maxretry: 3, findtime: 86_400, bantime: 2_592_000 },
+};
+
+/** The preset the form's values match, or custom: the same rule as the server's. */
+export function presetOf(rule: BanRule, categories: Partial<Record<RuleCategory, Partial<BanRule>>>): PresetChoice {
+  if (Object.values(categories).some((c) => c && Object.values(c).some((v) => v !== undefined && !Number.isNaN(v)))) return 'custom';
+  const match = (Object.entries(BAN_PRESETS) as Array<[PresetChoice, BanRule]>).find(([, p]) => p.maxretry === rule.maxretry && p.findtime === rule.findtime && p.bantime === rule.bantime);
+  return match ? match[0] : 'custom';
+}
 
 /** The `fail2ban` singleton: ban thresholds and the operator whitelist, which bouncers get with the trusted filters. */
 export const fail2banSettings = settingsResource<Fail2banSettings>({ path: 'fail2ban', queryKey: ['settings', 'fail2ban'], alsoInvalidates: [effectiveWhitelistKey] });

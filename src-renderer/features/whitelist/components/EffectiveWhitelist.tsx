@@ -10,7 +10,7 @@ export function EffectiveWhitelist() {
   const fail2ban = useFail2ban();
   const entries = (list.data ?? []).map(whitelistEntryText);
   // Where an entry comes from: the list on the left, or a network filter marked trusted.
-  const fromWhitelist = new Set((fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean));
+  const fromWhitelist = new Set([...(fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean), ...(fail2ban.data?.whitelistEntries ?? []).map((e) => e.value)]);
   const source = (entry: string) => (fail2ban.data ? (fromWhitelist.has(entry) ? 'Whitelist' : 'Trusted filter') : '—');
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="effective-whitelist-title">

@@ -1,52 +1,227 @@
-import { SimpleGrid } from '@mantine/core';
+import { Divider, NativeSelect, NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
-import { FAIL2BAN_BOUNDS, fail2banSettings, type Fail2banSettings } from '../api/fail2ban-settings.ts';
+import { BAN_PRESETS, FAIL2BAN_BOUNDS, fail2banSettings, presetOf, RULE_CATEGORIES, type BanRule, type Fail2banSettings, type PresetChoice } from '../api/fail2ban-settings.ts';
+import { CategoryRulesTable, CELL_FIELDS, type CategoryValues } from './CategoryRulesTable.tsx';
 
-type Rules = Pick<Fail2banSettings, 'maxretry' | 'bantime' | 'findtime' | 'PBXFirewallMaxReqSec'>;
-const FIELDS = ['maxretry', 'bantime', 'findtime', 'PBXFirewallMaxReqSec'] as const;
+interface RulesValues extends BanRule {
+  PBXFirewallMaxReqSec: number;
+  categories: CategoryValues;
+  bantimeIncrement: boolean;
+  bantimeFactor: number;
+  /** As typed: numbers separated by spaces; empty for the doubling formula. */
+  multipliers: string;
+  bantimeMaxtime: number;
+  bantimeRndtime: number;
+  bantimeOveralljails: boolean;
+  ipv6ByPrefix: boolean;
+  ipv6Prefix: number;
+}
 
-/** Ban thresholds: failures allowed, over which window, and for how long an address is banned. */
+const FIELDS = [
+  'maxretry',
+  'bantime',
+  'findtime',
+  'PBXFirewallMaxReqSec',
+  'bantimeFactor',
+  'bantimeMultipliers',
+  'bantimeMaxtime',
+  'bantimeRndtime',
+  'ipv6Prefix',
+  'preset',
+  ...CELL_FIELDS,
+] as const;
+
+const PRESET_OPTIONS = [...Object.entries(BAN_PRESETS).map(([value, p]) => ({ value, label: p.label })), { value: 'custom', label: 'Custom' }];
+
+function toValues(stored: Fail2banSettings): RulesValues {
+  const cell = (category: (typeof RULE_CATEGORIES)[number]['value']): BanRule => {
+    const own = stored.categories?.[category] ?? {};
+    return { maxretry: own.maxretry ?? NaN, findtime: own.findtime ?? NaN, bantime: own.bantime ?? NaN };
+  };
+  return {
+    maxretry: stored.maxretry,
+    bantime: stored.bantime,
+    findtime: stored.findtime,
+    PBXFirewallMaxReqSec: stored.PBXFirewallMaxReqSec,
+    categories: Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, cell(c.value)])) as CategoryValues,
+    bantimeIncrement: stored.bantimeIncrement ?? false,
+    bantimeFactor: stored.bantimeFactor ?? 1,
+    multipliers: (stored.bantimeMultipliers ?? []).join(' '),
+    bantimeMaxtime: stored.bantimeMaxtime ?? FAIL2BAN_BOUNDS.bantimeMaxtime.max,
+    bantimeRndtime: stored.bantimeRndtime ?? 0,
+    bantimeOveralljails: stored.bantimeOveralljails ?? false,
+    ipv6ByPrefix: stored.ipv6ByPrefix ?? false,
+    ipv6Prefix: stored.ipv6Prefix ?? 64,
+  };
+}
+
+/** What a save sends: empty category cells are left out (they fall back), an empty multiplier list is null. */
+function toInput(values: RulesValues): Partial<Fail2banSettings> {
+  const categories: Fail2banSettings['categories'] = {};
+  for (const { value } of RULE_CATEGORIES) {
+    const own = Object.fromEntries(Object.entries(values.categories[value]).filter(([, v]) => !Number.isNaN(v)));
+    if (Object.keys(own).length) categories[value] = own;
+  }
+  const { multipliers, categories: _c, ...rest } = values;
+  return { ...rest, categories, bantimeMultipliers: (multipliers.trim() ? multipliers.trim() : null) as unknown as number[] | null };
+}
+
+/**
+ * Ban rules: a MikoPBX preset or custom numbers, each service's own rule, longer bans for repeat
+ * offenders (fail2ban's bantime.increment) and IPv6 counted by prefix.
+ */
 export function Fail2banSettingsForm() {
+  const narrow = useNarrowScreen();
   const form = useSettingsForm(fail2banSettings, {
-    toValues: ({ maxretry, bantime, findtime, PBXFirewallMaxReqSec }): Rules => ({ maxretry, bantime, findtime, PBXFirewallMaxReqSec }),
+    toValues,
+    toInput,
     fields: FIELDS,
     saved: { title: 'Ban rules saved', message: 'New bans use them at once.' },
   });
-  const { errors, set } = form;
+  const { errors, set, setValues } = form;
+  const choosePreset = (choice: string) => {
+    if (choice === 'custom') return;
+    const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
+    setValues((current) =>
+      current && {
+        ...current,
+        maxretry: preset.maxretry,
+        findtime: preset.findtime,
+        bantime: preset.bantime,
+        categories: Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, { maxretry: NaN, findtime: NaN, bantime: NaN }])) as CategoryValues,
+      },
+    );
+  };
   return (
-    <SettingsForm form={form} label="ban rules" name="Ban rules" submitLabel="Save ban rules">
-      {(values) => (
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <BoundedNumberInput label="Failures before a ban" {...FAIL2BAN_BOUNDS.maxretry} value={values.maxretry} onChange={(v) => set('maxretry', v)} error={errors.byField.maxretry} />
-          <DurationInput
-            label="Counting window"
-            description="Failures older than this are forgotten."
-            {...FAIL2BAN_BOUNDS.findtime}
-            value={values.findtime}
-            onChange={(v) => set('findtime', v)}
-            error={errors.byField.findtime}
-          />
-          <DurationInput
-            label="Ban duration"
-            description="How long a banned address stays blocked."
-            {...FAIL2BAN_BOUNDS.bantime}
-            value={values.bantime}
-            onChange={(v) => set('bantime', v)}
-            error={errors.byField.bantime}
-          />
-          <BoundedNumberInput
-            label="Max requests per second"
-            description="Per address, on the web interface."
-            {...FAIL2BAN_BOUNDS.PBXFirewallMaxReqSec}
-            value={values.PBXFirewallMaxReqSec}
-            onChange={(v) => set('PBXFirewallMaxReqSec', v)}
-            error={errors.byField.PBXFirewallMaxReqSec}
-          />
-        </SimpleGrid>
-      )}
+    <SettingsForm form={form} label="ban rules" name="Ban rules" submitLabel="Save ban rules" maw={880}>
+      {(values) => {
+        const preset = presetOf(values, values.categories);
+        return (
+          <>
+            <Stack gap={4}>
+              {narrow ? (
+                <NativeSelect label="Preset" value={preset} onChange={(e) => choosePreset(e.currentTarget.value)} data={PRESET_OPTIONS} error={errors.byField.preset} />
+              ) : (
+                <>
+                  <Text size="sm" fw={500} id="preset-label">
+                    Preset
+                  </Text>
+                  <SegmentedControl aria-labelledby="preset-label" value={preset} onChange={choosePreset} data={PRESET_OPTIONS} data-testid="ban-preset" />
+                </>
+              )}
+              <Text size="xs" c="dimmed">
+                Weak: 20 failures in 10 min, 10 min ban. Normal: 10 in 1 h, 1 day. Enhanced: 5 in 6 h, 7 days. Paranoid: 3 in 24 h, 30 days. Any other value is Custom.
+              </Text>
+            </Stack>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <BoundedNumberInput label="Failures before a ban" {...FAIL2BAN_BOUNDS.maxretry} value={values.maxretry} onChange={(v) => set('maxretry', v)} error={errors.byField.maxretry} />
+              <DurationInput
+                label="Counting window"
+                description="Failures older than this are forgotten."
+                {...FAIL2BAN_BOUNDS.findtime}
+                value={values.findtime}
+                onChange={(v) => set('findtime', v)}
+                error={errors.byField.findtime}
+              />
+              <DurationInput
+                label="Ban duration"
+                description="How long a banned address stays blocked. Over 24.8 days, bouncers get it in 24.8-day steps."
+                {...FAIL2BAN_BOUNDS.bantime}
+                value={values.bantime}
+                onChange={(v) => set('bantime', v)}
+                error={errors.byField.bantime}
+              />
+              <BoundedNumberInput
+                label="Max requests per second"
+                description="Per address, on the web interface."
+                {...FAIL2BAN_BOUNDS.PBXFirewallMaxReqSec}
+                value={values.PBXFirewallMaxReqSec}
+                onChange={(v) => set('PBXFirewallMaxReqSec', v)}
+                error={errors.byField.PBXFirewallMaxReqSec}
+              />
+            </SimpleGrid>
+            <CategoryRulesTable
+              values={values.categories}
+              global={values}
+              onChange={(category, name, value) => set('categories', { ...values.categories, [category]: { ...values.categories[category], [name]: value } })}
+              errors={errors.byField}
+            />
+            <Divider label="Repeat offenders" labelPosition="left" />
+            <Switch
+              label="Ban repeat offenders longer"
+              description="fail2ban's bantime.increment: each new ban of an address lasts longer than the one before, counted from the ban history."
+              checked={values.bantimeIncrement}
+              onChange={(e) => set('bantimeIncrement', e.currentTarget.checked)}
+            />
+            {values.bantimeIncrement && (
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label="Multipliers"
+                  description="Up to 20 numbers, e.g. 1 2 4 8: the ban after n earlier ones lasts ban duration × factor × the n-th number (the last repeats). Empty: doubling each time."
+                  inputWrapperOrder={['label', 'input', 'description', 'error']}
+                  value={values.multipliers}
+                  onChange={(e) => set('multipliers', e.currentTarget.value)}
+                  error={errors.byField.bantimeMultipliers}
+                />
+                <NumberInput
+                  label="Factor"
+                  description={`${FAIL2BAN_BOUNDS.bantimeFactor.min} to ${FAIL2BAN_BOUNDS.bantimeFactor.max}; decimals allowed.`}
+                  inputWrapperOrder={['label', 'input', 'description', 'error']}
+                  value={Number.isNaN(values.bantimeFactor) ? '' : values.bantimeFactor}
+                  onChange={(v) => set('bantimeFactor', v === '' ? NaN : Number(v))}
+                  decimalScale={2}
+                  error={errors.byField.bantimeFactor}
+                />
+                <DurationInput
+                  label="Longest ban"
+                  description="No repeat ban is longer (bantime.maxtime); not below any ban duration."
+                  {...FAIL2BAN_BOUNDS.bantimeMaxtime}
+                  value={values.bantimeMaxtime}
+                  onChange={(v) => set('bantimeMaxtime', v)}
+                  error={errors.byField.bantimeMaxtime}
+                />
+                <DurationInput
+                  label="Random extra time"
+                  description="Up to this much is added at random, so bots cannot time their return (bantime.rndtime)."
+                  min={FAIL2BAN_BOUNDS.bantimeRndtime.min}
+                  max={FAIL2BAN_BOUNDS.bantimeRndtime.max}
+                  units={['s', 'min', 'h']}
+                  value={values.bantimeRndtime}
+                  onChange={(v) => set('bantimeRndtime', v)}
+                  error={errors.byField.bantimeRndtime}
+                />
+                <Switch
+                  label="Count bans of every service"
+                  description="bantime.overalljails: a SIP ban counts for the next web ban too."
+                  checked={values.bantimeOveralljails}
+                  onChange={(e) => set('bantimeOveralljails', e.currentTarget.checked)}
+                />
+              </SimpleGrid>
+            )}
+            <Divider label="IPv6" labelPosition="left" />
+            <Switch
+              label="Count and ban IPv6 by prefix"
+              description="Failures from any address of one prefix count together, and the whole prefix is banned. A whitelisted or trusted address inside keeps the ban to single addresses."
+              checked={values.ipv6ByPrefix}
+              onChange={(e) => set('ipv6ByPrefix', e.currentTarget.checked)}
+            />
+            {values.ipv6ByPrefix && (
+              <BoundedNumberInput
+                label="IPv6 prefix length"
+                {...FAIL2BAN_BOUNDS.ipv6Prefix}
+                value={values.ipv6Prefix}
+                onChange={(v) => set('ipv6Prefix', v)}
+                error={errors.byField.ipv6Prefix}
+                maw={280}
+              />
+            )}
+          </>
+        );
+      }}
     </SettingsForm>
   );
 }

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { afterUnban } from './unban-ip.ts';
+
+export interface UnbanAndWhitelistInput {
+  ip: string;
+  comment: string;
+  /** ISO time the whitelist entry ends; null for good. */
+  until: string | null;
+}
+
+/**
+ * firewall:unbanAndWhitelist: lifts every ban inside the address or range and whitelists it, in one
+ * step and one audit entry. Notices say what was lifted.
+ */
+export async function unbanAndWhitelist(input: UnbanAndWhitelistInput) {
+  const { data, notices } = await apiRequest<{ ip: string; lifted: Array<{ ip: string; category: string }> }>('firewall:unbanAndWhitelist', { method: 'POST', body: input, quiet: true });
+  return { ...data, notices };
+}
+
+export const useUnbanAndWhitelist = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unbanAndWhitelist,
+    onSuccess: (answer, input) => afterUnban(queryClient, [...new Set([input.ip, ...answer.lifted.map((b) => b.ip)])]),
+  });
+};
