@@ -11,7 +11,7 @@ export function BanNumber({ category, banNumber }: { category: string; banNumber
       {text}
     </WholeBadge>
   ) : (
-    <Text size="sm" data-testid="ban-number">
+    <Text size="xs" c="dimmed" data-testid="ban-number">
       {text}
     </Text>
   );

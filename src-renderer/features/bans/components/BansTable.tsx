@@ -65,7 +65,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
-        minWidth={1080}
+        minWidth={960}
         inlineActions
         filter={(ban) => category === 'all' || ban.category === category}
         search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
@@ -97,6 +97,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
             render: (ban) => (
               <Stack gap={2} align="flex-start">
                 <CategoryBadge category={ban.category} />
+                {ban.category !== 'manual' && <BanNumber category={ban.category} banNumber={ban.banNumber} />}
                 {servicesText(ban) && (
                   <Text size="xs" c="dimmed">
                     Refused on {servicesText(ban)}
@@ -105,7 +106,6 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
               </Stack>
             ),
           },
-          { header: 'Ban', render: (ban) => <BanNumber category={ban.category} banNumber={ban.banNumber} /> },
           {
             header: 'Reason',
             render: (ban) => (
