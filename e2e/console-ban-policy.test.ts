@@ -69,7 +69,7 @@ describe('console: ban policy', () => {
     assert.deepEqual([stored.maxretry, stored.findtime, stored.bantime, stored.preset], [3, 86_400, 2_592_000, 'paranoid']);
 
     const table = form.getByTestId('category-rules');
-    await table.getByRole('textbox', { name: 'HTTP (web) failures before a ban' }).fill('10');
+    await table.getByRole('textbox', { name: 'HTTP (web): failures' }).fill('10');
     assert.equal(await form.getByRole('radio', { name: 'Custom' }).isChecked(), true, 'Custom as soon as a value differs');
     await form.getByRole('switch', { name: 'Ban repeat offenders longer' }).click();
     await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 two 4');

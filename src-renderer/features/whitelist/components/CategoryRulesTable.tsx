@@ -53,7 +53,7 @@ export function CategoryRulesTable({
                   <Table.Th scope="row">{label}</Table.Th>
                   <Table.Td>
                     <NumberInput
-                      aria-label={`${label} failures before a ban`}
+                      aria-label={`${label}: failures`}
                       placeholder={`${global.maxretry} (global)`}
                       value={Number.isNaN(row.maxretry) ? '' : row.maxretry}
                       onChange={(typed) => onChange(category, 'maxretry', typed === '' ? NaN : Number(typed))}
@@ -65,7 +65,7 @@ export function CategoryRulesTable({
                   <Table.Td>
                     <DurationInput
                       hideLabel
-                      label={`${label} counting window`}
+                      label={`${label}: window`}
                       placeholder={`${formatExactDuration(global.findtime)} (global)`}
                       {...FAIL2BAN_BOUNDS.findtime}
                       value={row.findtime}
@@ -76,7 +76,7 @@ export function CategoryRulesTable({
                   <Table.Td>
                     <DurationInput
                       hideLabel
-                      label={`${label} ban duration`}
+                      label={`${label}: ban length`}
                       placeholder={`${formatExactDuration(global.bantime)} (global)`}
                       {...FAIL2BAN_BOUNDS.bantime}
                       value={row.bantime}

@@ -205,7 +205,7 @@ export function Fail2banSettingsForm() {
             <Divider label="IPv6" labelPosition="left" />
             <Switch
               label="Count and ban IPv6 by prefix"
-              description="Failures from any address of one prefix count together, and the whole prefix is banned. A whitelisted or trusted address inside keeps the ban to single addresses."
+              description="Failures from any address of one prefix count together, and the whole prefix is banned. A whitelisted or trusted address inside keeps the ban to single addresses. Bouncers in nftables mode cannot hold a prefix this wide: use iptables mode for IPv6."
               checked={values.ipv6ByPrefix}
               onChange={(e) => set('ipv6ByPrefix', e.currentTarget.checked)}
             />
