@@ -127,14 +127,17 @@ export function snapshotCount(snapshot: DecisionSnapshot, expanded = false): num
   return snapshot.manual.expanded().entries.length + snapshot.banCount + snapshot.expandedRangeBans().entries.length;
 }
 
-/** Manual range bans as their addresses (each once, not those the filters already publish), with the ban's time left. */
+/**
+ * Range bans (manual ranges, IPv6 prefix bans) as their addresses, each once under the ban's own
+ * scenario (not those the filters already publish), with the ban's time left.
+ */
 function expandRangeBans(rangeBans: ReadonlyArray<{ ban: ActiveBan }>, skip: ReadonlySet<string>, now: number): ManualForm {
   const entries: Array<DecisionEntry & { cidr: Cidr }> = [];
   const fragments: string[] = [];
   const seen = new Set<string>(skip);
   for (const { ban } of rangeBans) {
     for (const value of expandRange(ban.ip) ?? []) {
-      const entry = entryOf({ value, scenario: MANUAL_SCENARIO });
+      const entry = entryOf({ value, scenario: `pbx/${ban.category}` });
       if (seen.has(entry.identity)) continue;
       seen.add(entry.identity);
       entries.push({ ...entry, cidr: parseCidr(value)! });

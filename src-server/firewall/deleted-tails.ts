@@ -1,4 +1,4 @@
-import { deletedDecisionJson, identityOf, MANUAL_SCENARIO, type DecisionKey } from './decisions.ts';
+import { deletedDecisionJson, identityOf, type DecisionKey } from './decisions.ts';
 import { expandRange } from './range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { DecisionSnapshot } from './decision-snapshot.ts';
@@ -44,7 +44,8 @@ function expandKeys(keys: DecisionKey[], snapshot: DecisionSnapshot): DecisionKe
   const out: DecisionKey[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
-    const addresses = key.scenario === MANUAL_SCENARIO ? expandRange(key.value) : undefined;
+    // Ranges of any scenario were served as addresses: filter entries, manual and IPv6 prefix bans.
+    const addresses = expandRange(key.value);
     for (const value of addresses ?? [key.value]) {
       const identity = identityOf({ value, scenario: key.scenario });
       if (seen.has(identity) || stillPublished.has(identity)) continue;

@@ -178,4 +178,22 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.deepEqual(forGood.json.data.whitelisted, { value: ip, comment: '', until: null }, 'the same value is replaced, not duplicated');
     assert.equal((await t.call(FAIL2BAN)).json.data.whitelistEntries.length, 1);
   });
+
+  test('an IPv6 prefix within the expansion limit reaches expand_ranges keys as its addresses under its own scenario, and leaves the same way', async () => {
+    const db = t.server.services.db;
+    const expanding = createTestApiKey(db, { description: 'nftables' });
+    db.prepare('UPDATE api_keys SET expand_ranges = 1 WHERE id = ?').run(expanding.id);
+    assert.equal((await patch({ maxretry: 3, ipv6ByPrefix: true, ipv6Prefix: 120 })).status, 200);
+    await poll(t, expanding.key, '?startup=true');
+    for (const ip of ['2001:db8:7::1', '2001:db8:7::2', '2001:db8:7::3']) fail('sip', ip);
+    const served = (await poll(t, expanding.key)).new.filter((d) => d.value.startsWith('2001:db8:7::'));
+    const addresses = served.filter((d) => d.scope === 'Ip');
+    assert.equal(addresses.length, 256);
+    assert.ok(addresses.every((d) => d.scenario === 'pbx/sip'), 'the ban scenario, not pbx/manual');
+    assert.ok(addresses.some((d) => d.value === '2001:db8:7::ff'));
+    await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '2001:db8:7::/120' } });
+    const deleted = (await poll(t, expanding.key)).deleted.filter((d) => d.value.startsWith('2001:db8:7::') && d.scope === 'Ip');
+    assert.equal(deleted.length, 256, 'every address it was served is deleted');
+    assert.ok(deleted.every((d) => d.scenario === 'pbx/sip'));
+  });
 });
