@@ -24,6 +24,8 @@ interface Failure {
 export class IntrusionDetector {
   /** Failures per `category|source`, oldest first. */
   private readonly failures = new Map<string, Failure[]>();
+  /** The longest findtime of any category, per configuration revision (sweeps run often under load). */
+  private longestWindow = { revision: -1, seconds: 0 };
 
   constructor(
     private readonly state: FirewallState,
@@ -88,9 +90,11 @@ export class IntrusionDetector {
 
   /** Drops sources whose last failure is older than the longest window of any category. */
   private sweep(now: number): void {
-    const settings = this.state.settings;
-    const longest = Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime));
-    const since = now - longest * 1000;
+    if (this.longestWindow.revision !== this.state.revision) {
+      const settings = this.state.settings;
+      this.longestWindow = { revision: this.state.revision, seconds: Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime)) };
+    }
+    const since = now - this.longestWindow.seconds * 1000;
     for (const [key, list] of this.failures) if (list[list.length - 1]!.at <= since) this.failures.delete(key);
   }
 }
