@@ -74,4 +74,13 @@ describe('backup and restore of the ban policy', () => {
     assert.equal(restored.status, 200, restored.text);
     assert.deepEqual((await target.call(`${V3}/fail2ban`)).json.data.whitelistEntries, [{ value: '203.0.113.10', comment: 'kept', until: null }]);
   });
+
+  test('a preset written in a file is not stored: the numbers the file holds decide what reads back', async () => {
+    const withPreset = { ...OLD_BACKUP, fail2ban: { ...OLD_BACKUP.fail2ban, preset: 'paranoid' } };
+    const restored = await target.call(IMPORT, { method: 'POST', body: { config: withPreset } });
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal((await target.call(`${V3}/fail2ban`)).json.data.preset, 'custom');
+    const stored = target.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string };
+    assert.equal('preset' in JSON.parse(stored.value), false);
+  });
 });

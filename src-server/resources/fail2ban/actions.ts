@@ -55,8 +55,14 @@ export function validateFail2ban(db: Db, complete: Record<string, unknown>, opti
   return errors;
 }
 
-/** The check a restored backup runs (config-backup.ts): entries that ended since it was taken are dropped. */
-export const validateWhitelist = (db: Db, complete: Record<string, unknown>, now = Date.now()) => validateFail2ban(db, complete, { now, dropEnded: true });
+/**
+ * The check a restored backup runs (config-backup.ts): entries that ended since it was taken are
+ * dropped, and a `preset` in the file is not stored (it is derived from the numbers the file holds).
+ */
+export function validateWhitelist(db: Db, complete: Record<string, unknown>, now = Date.now()): string[] {
+  delete complete.preset;
+  return validateFail2ban(db, complete, { now, dropEnded: true });
+}
 
 /** The record as read: ended whitelist entries left out, the preset computed. */
 function present(stored: Record<string, unknown>, ctx: ActionContext): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { Divider, NativeSelect, NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Divider, NativeSelect, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
@@ -6,17 +6,12 @@ import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { BAN_PRESETS, FAIL2BAN_BOUNDS, fail2banSettings, presetOf, RULE_CATEGORIES, type BanRule, type Fail2banSettings, type PresetChoice } from '../api/fail2ban-settings.ts';
 import { CategoryRulesTable, CELL_FIELDS, type CategoryValues } from './CategoryRulesTable.tsx';
+import { RepeatOffenderFields, type RepeatOffenderValues } from './RepeatOffenderFields.tsx';
 
-interface RulesValues extends BanRule {
+interface RulesValues extends BanRule, RepeatOffenderValues {
   PBXFirewallMaxReqSec: number;
   categories: CategoryValues;
   bantimeIncrement: boolean;
-  bantimeFactor: number;
-  /** As typed: numbers separated by spaces; empty for the doubling formula. */
-  multipliers: string;
-  bantimeMaxtime: number;
-  bantimeRndtime: number;
-  bantimeOveralljails: boolean;
   ipv6ByPrefix: boolean;
   ipv6Prefix: number;
 }
@@ -157,51 +152,7 @@ export function Fail2banSettingsForm() {
               checked={values.bantimeIncrement}
               onChange={(e) => set('bantimeIncrement', e.currentTarget.checked)}
             />
-            {values.bantimeIncrement && (
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label="Multipliers"
-                  description="Up to 20 numbers, e.g. 1 2 4 8: the ban after n earlier ones lasts ban duration × factor × the n-th number (the last repeats). Empty: doubling each time."
-                  inputWrapperOrder={['label', 'input', 'description', 'error']}
-                  value={values.multipliers}
-                  onChange={(e) => set('multipliers', e.currentTarget.value)}
-                  error={errors.byField.bantimeMultipliers}
-                />
-                <NumberInput
-                  label="Factor"
-                  description={`${FAIL2BAN_BOUNDS.bantimeFactor.min} to ${FAIL2BAN_BOUNDS.bantimeFactor.max}; decimals allowed.`}
-                  inputWrapperOrder={['label', 'input', 'description', 'error']}
-                  value={Number.isNaN(values.bantimeFactor) ? '' : values.bantimeFactor}
-                  onChange={(v) => set('bantimeFactor', v === '' ? NaN : Number(v))}
-                  decimalScale={2}
-                  error={errors.byField.bantimeFactor}
-                />
-                <DurationInput
-                  label="Longest ban"
-                  description="No repeat ban is longer (bantime.maxtime); not below any ban duration."
-                  {...FAIL2BAN_BOUNDS.bantimeMaxtime}
-                  value={values.bantimeMaxtime}
-                  onChange={(v) => set('bantimeMaxtime', v)}
-                  error={errors.byField.bantimeMaxtime}
-                />
-                <DurationInput
-                  label="Random extra time"
-                  description="Up to this much is added at random, so bots cannot time their return (bantime.rndtime)."
-                  min={FAIL2BAN_BOUNDS.bantimeRndtime.min}
-                  max={FAIL2BAN_BOUNDS.bantimeRndtime.max}
-                  units={['s', 'min', 'h']}
-                  value={values.bantimeRndtime}
-                  onChange={(v) => set('bantimeRndtime', v)}
-                  error={errors.byField.bantimeRndtime}
-                />
-                <Switch
-                  label="Count bans of every service"
-                  description="bantime.overalljails: a SIP ban counts for the next web ban too."
-                  checked={values.bantimeOveralljails}
-                  onChange={(e) => set('bantimeOveralljails', e.currentTarget.checked)}
-                />
-              </SimpleGrid>
-            )}
+            {values.bantimeIncrement && <RepeatOffenderFields values={values} onChange={(patch) => setValues((current) => current && { ...current, ...patch })} errors={errors.byField} />}
             <Divider label="IPv6" labelPosition="left" />
             <Switch
               label="Count and ban IPv6 by prefix"
