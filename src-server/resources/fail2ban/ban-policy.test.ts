@@ -132,7 +132,8 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.deepEqual(saved.json.data.whitelistEntries[0].comment, 'customer office during the migration');
     assert.notEqual((await t.call(`${V3}/fail2ban`, { localAddress: ip })).status, 403, 'no more 403');
     const next = await poll(t, key);
-    assert.deepEqual(next.deleted.map((d) => d.value).sort(), ['127.0.0.8/31', ip]);
+    // Deletions are repeated on a key's next polls (SPEC "Cursors"): only this test's addresses matter here.
+    assert.deepEqual(next.deleted.map((d) => d.value).filter((v) => v.startsWith('127.')).sort(), ['127.0.0.8/31', ip]);
     assert.ok(!next.new.some((d) => d.value === ip));
     assert.ok(((await t.call(WHITELIST, { headers: { 'X-Api-Key': key } })).json as string[]).includes('127.0.0.8/30'), '/v1/whitelist: a flat array of the entries in force');
     fail('http', ip, 20);
@@ -149,7 +150,9 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.equal(created.status, 201, created.text);
     assert.match(created.json.messages.info.join(' '), /127\.0\.0\.12 \(sip\)/);
     assert.equal((await banned()).length, 0);
-    assert.deepEqual((await poll(t, key)).deleted.map((d) => d.value), [ip]);
+    const after = await poll(t, key);
+    assert.ok(after.deleted.some((d) => d.value === ip && d.scenario === 'pbx/sip'), 'in deleted');
+    assert.ok(!after.new.some((d) => d.value === ip), 'no longer in new');
     const [entry] = await auditOf('firewall');
     assert.deepEqual(entry?.diff.find((c) => c.field === 'liftedBans')?.after, ['127.0.0.12 (sip)']);
     await t.call(`${FIREWALL}/${created.json.data.id}`, { method: 'DELETE' });
