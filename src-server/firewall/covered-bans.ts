@@ -2,6 +2,7 @@ import type ipaddr from 'ipaddr.js';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { cidrsOverlap } from './addresses.ts';
+import type { BusEvent } from '../wire/types.ts';
 import type { BanKind } from './decisions.ts';
 
 /** One ban a whitelist entry or trusted network lifted, or left in force because it is wider. */
@@ -86,4 +87,13 @@ export function coverMessages(outcome: CoverOutcome): { info: string[]; warning:
 /** The audit entry's record of what a cover lifted (empty when nothing was). */
 export function coverAuditChanges(outcome: CoverOutcome): Array<{ field: string; after: unknown }> {
   return outcome.lifted.length ? [{ field: 'liftedBans', after: outcome.lifted.map((b) => `${b.ip} (${b.category})`) }] : [];
+}
+
+/** Above this many lifted addresses the web thread re-reads every ban once rather than each address. */
+const RELOAD_ABOVE = 100;
+
+/** The bus events that tell the web thread what a cover lifted. */
+export function coverEvents(outcome: CoverOutcome): BusEvent[] {
+  const ips = [...new Set(outcome.lifted.map((b) => b.ip))];
+  return ips.length > RELOAD_ABOVE ? [{ type: 'bans-reloaded' }] : ips.map((ip) => ({ type: 'bans-lifted', ip }));
 }

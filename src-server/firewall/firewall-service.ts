@@ -48,7 +48,7 @@ export interface FirewallService {
 /**
  * Builds the firewall from the database and starts it. Bans are decided and stored here on the
  * web thread (it receives the bus events); workers report their writes through
- * `resource-changed`, `bans-added` and `bans-lifted`.
+ * `resource-changed`, `bans-added`, `bans-lifted` and `bans-reloaded`.
  */
 export function createFirewallService(deps: FirewallDeps): FirewallService {
   const { db, clock, bus } = deps;
@@ -75,6 +75,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       detector.recordFailure(event.category, event.ip, event.reason);
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
+    bus.on('bans-reloaded', () => bans.reload()),
     bus.on('bans-lifted', (event) => {
       const ip = normalizeAddress(event.ip) ?? event.ip;
       bans.reloadIp(ip);

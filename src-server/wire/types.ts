@@ -30,6 +30,8 @@ export type BusEvent =
   | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
   /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
   | { type: 'bans-lifted'; ip: string }
+  /** Many bans were lifted at once (a whitelist covering thousands): the web thread re-reads every ban once instead. */
+  | { type: 'bans-reloaded' }
   /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
   | { type: 'bans-added'; ip: string }
   /** A rejected API key use or a failed login, for the audit log (audit/recorder.ts). */

@@ -1,6 +1,6 @@
 import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { BAN_PRESETS, presetOf, ruleFor, type BanPresetName } from '../../firewall/ban-policy.ts';
-import { coverAuditChanges, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
@@ -106,7 +106,7 @@ const save =
       writeSetting(ctx.db, FAIL2BAN_SETTING_KEY, stored);
       const cover = liftBansCoveredBy(ctx.db, whitelistRanges(fail2banFromStored(stored), now), now, actorOf(ctx));
       ctx.emit({ type: 'resource-changed', resource: fail2banDeclaration.name });
-      for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
+      for (const event of coverEvents(cover)) ctx.emit(event);
       const messages = coverMessages(cover);
       return ok(present(stored, ctx), { messages: { error: [], ...messages }, auditChanges: coverAuditChanges(cover) });
     })();

@@ -199,4 +199,17 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.equal(deleted.length, 256, 'every address it was served is deleted');
     assert.ok(deleted.every((d) => d.scenario === 'pbx/sip'));
   });
+
+  test('a whitelist entry covering 150 bans lifts them all with one re-read on the web thread, and every one reaches deleted', async () => {
+    const ips = Array.from({ length: 150 }, (_, i) => `203.0.113.${i + 1}`);
+    for (const ip of ips) fail('ami', ip, 20);
+    await poll(t, key);
+    const saved = await patch({ whitelistEntries: [{ value: '203.0.113.0/24', comment: 'carrier moved here', until: null }] });
+    assert.equal(saved.status, 200, saved.text);
+    assert.match(saved.json.messages.info[0], /^Lifted 150 ban\(s\)/);
+    const firewall = t.server.services.firewall!;
+    assert.ok(ips.every((ip) => !firewall.bans.isBanned(ip)), 'the web thread dropped them');
+    const deleted = new Set((await poll(t, key)).deleted.filter((d) => d.scenario === 'pbx/ami').map((d) => d.value));
+    assert.ok(ips.every((ip) => deleted.has(ip)), `all 150 in deleted (${deleted.size})`);
+  });
 });

@@ -2,7 +2,7 @@ import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
-import { coverAuditChanges, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../crud.ts';
@@ -58,7 +58,7 @@ function liftTrusted(ctx: ActionContext, row: { permit: string; newer_block_ip: 
   const cidr = row.newer_block_ip ? parseCidr(row.permit) : undefined;
   if (!cidr) return {};
   const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx));
-  for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
+  for (const event of coverEvents(cover)) ctx.emit(event);
   const messages = coverMessages(cover);
   return messages.info.length || messages.warning.length ? { messages, auditChanges: coverAuditChanges(cover) } : {};
 }

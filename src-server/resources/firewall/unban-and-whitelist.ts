@@ -1,5 +1,5 @@
 import { normalizeCidrText } from '../../firewall/addresses.ts';
-import { coverAuditChanges, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/fail2ban-settings.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { writeSetting } from '../../storage/settings.ts';
@@ -40,7 +40,7 @@ export const unbanAndWhitelist: ActionHandler = (ctx) => {
     writeSetting(ctx.db, FAIL2BAN_SETTING_KEY, stored);
     const cover = liftBansCoveredBy(ctx.db, [{ text: value, cidr: parseCidr(value)! }], now, actorOf(ctx));
     ctx.emit({ type: 'resource-changed', resource: fail2banDeclaration.name });
-    for (const ip of new Set(cover.lifted.map((b) => b.ip))) ctx.emit({ type: 'bans-lifted', ip });
+    for (const event of coverEvents(cover)) ctx.emit(event);
     const saved = fail2banFromStored(stored).whitelistEntries.find((e) => e.value === value)!;
     const messages = coverMessages(cover);
     return ok({ ip: value, lifted: cover.lifted, whitelisted: saved }, { messages: { error: [], ...messages }, auditChanges: coverAuditChanges(cover) });
