@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { renderEnvelope } from '../wire/envelope.ts';
-import { unauthorized, unprocessable } from '../wire/errors.ts';
+import { tooManyRequests, unauthorized, unprocessable } from '../wire/errors.ts';
 import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { sendEnvelope } from './respond.ts';
 import { toBoolean } from '../resources/fields.ts';
@@ -94,13 +94,21 @@ export function loginRoutes(services: Services, router: Router): void {
     if (problems.length) throw unprocessable(problems);
     // Only an operator on this machine may skip the current password (the console over loopback).
     if (target && principal.channel !== 'localhost') {
+      const ip = remoteIp(ctx);
+      // Guessing currentPassword is guessing a login: the same limiter, the same 429.
+      const retryAfter = services.auth.loginLimiter.retryAfterSeconds(ip, login);
+      if (retryAfter > 0) {
+        services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'setPassword while rate-limited' });
+        throw tooManyRequests(`Too many failed password checks from ${ip}; retry in ${retryAfter} s.`, retryAfter);
+      }
       const current = body.currentPassword;
       if (typeof current !== 'string' || current === '') throw unprocessable(['currentPassword is required to change an existing password.']);
       if (!(await verifyPassword(current, target.passwordHash))) {
-        services.auth.loginLimiter.recordFailure(remoteIp(ctx));
-        services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason: 'wrong current password' });
+        services.auth.loginLimiter.recordFailure(ip, login);
+        services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'wrong current password' });
         throw unprocessable(['currentPassword is not correct.']);
       }
+      services.auth.loginLimiter.recordSuccess(ip, login);
     }
     const now = services.clock.now();
     await setUserPassword(services.db, login, body.password as string, target?.role ?? 'admin', now);
