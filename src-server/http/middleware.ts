@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import { HttpError, uriTooLong } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 export const MAX_URL_LENGTH = 4096;
 
@@ -73,7 +74,7 @@ export function rawResponseHead(status: number, reason: string, rendered: Render
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(rendered.body)}`,
     `E-Tag: "${rendered.hash}"`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
   return `${lines.join('\r\n')}\r\n\r\n`;
