@@ -56,12 +56,15 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
     const unsubscribe = jobs.subscribe(channel, viewer, (job) => res.write(eventOf(job)));
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
-    res.once('close', () => {
+    const close = () => {
       clearInterval(keepalive);
       unsubscribe();
       streams.delete(res);
       slot.release();
-    });
+    };
+    res.once('close', close);
+    // A client gone before the listener was added would otherwise keep its slot forever.
+    if (res.destroyed) close();
   });
   return () => {
     for (const res of streams) res.end();
