@@ -4,6 +4,10 @@ import { REMOTE, startTestServer, type TestServer } from '../test-support/server
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { ADMIN_PASSWORD, makeCredentials, type TestCredentials } from '../test-support/credentials.ts';
 import { normalisePath } from './allowed-paths.ts';
+import { authorize } from './authorize.ts';
+import type { Principal } from './principal.ts';
+import type { Level } from '../wire/types.ts';
+import { HttpError } from '../wire/errors.ts';
 
 /**
  * Issue 19 item 2: each level has its own grant. Every ADMIN and SENSITIVE operation of the
@@ -99,3 +103,42 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
     assert.ok(listed.json.data.length >= 1, 'the refusal is in the audit log');
   });
 });
+
+test('authorize(): every level against read, write and full grants, GET and POST alike', () => {
+  const declaration = { name: 'things', security: { permission: 'Things', channels: ['localhost', 'bearer_token'] as const } };
+  const key = (grant: 'read' | 'write' | 'full'): Principal => ({
+    channel: 'bearer_token',
+    kind: 'api_key',
+    keyId: 1,
+    allowedPaths: grant === 'full' ? {} : { '/api/v3/things': grant },
+    fullPermissions: grant === 'full',
+    session: { auth_type: 'api_key', token_id: 1, origin: 'api', remote_addr: '192.0.2.1' },
+  });
+  const allowed = (principal: Principal, level: Level, method: string) => {
+    try {
+      authorize(principal, { declaration: { ...declaration, security: { ...declaration.security, channels: [...declaration.security.channels] } }, level, method, path: '/pbxcore/api/v3/things' });
+      return true;
+    } catch (error) {
+      assert.ok(error instanceof HttpError && error.status === 403);
+      return false;
+    }
+  };
+  const table: Array<[Level, string, boolean, boolean, boolean]> = [
+    // level, verb, read grant, write grant, full permissions
+    ['READ', 'GET', true, true, true],
+    ['READ', 'POST', false, true, true],
+    ['WRITE', 'GET', false, true, true],
+    ['WRITE', 'POST', false, true, true],
+    ['ADMIN', 'GET', false, true, true],
+    ['ADMIN', 'HEAD', false, true, true],
+    ['ADMIN', 'POST', false, true, true],
+    ['SENSITIVE', 'GET', false, false, true],
+    ['SENSITIVE', 'POST', false, false, true],
+  ];
+  for (const [level, method, read, write, full] of table) {
+    assert.equal(allowed(key('read'), level, method), read, `${level} ${method} read`);
+    assert.equal(allowed(key('write'), level, method), write, `${level} ${method} write`);
+    assert.equal(allowed(key('full'), level, method), full, `${level} ${method} full`);
+  }
+});
+
