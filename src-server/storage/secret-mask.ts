@@ -64,8 +64,8 @@ export function maskChanges<Change extends MaskableChange>(changes: readonly Cha
   return changes.map((change) => {
     const secret = isSecretName(change.field);
     const masked = { field: change.field } as Change;
-    if ('before' in change) masked.before = secret && change.before !== null ? MASKED : maskSecretsDeep(change.before, secretNames);
-    if ('after' in change) masked.after = secret && change.after !== null ? MASKED : maskSecretsDeep(change.after, secretNames);
+    if ('before' in change) masked.before = secret && !isEmpty(change.before) ? MASKED : maskSecretsDeep(change.before, secretNames);
+    if ('after' in change) masked.after = secret && !isEmpty(change.after) ? MASKED : maskSecretsDeep(change.after, secretNames);
     return masked;
   });
 }
