@@ -45,7 +45,8 @@ describe('blocklist feed over HTTP', () => {
 
   test('the key works as X-Api-Key, Bearer and the Basic password, with the same body', async () => {
     const bodies = new Set<string>();
-    for (const headers of [{ 'X-Api-Key': key }, { Authorization: `Bearer ${key}` }, { Authorization: basic(key) }, { Authorization: basic(key, '') }]) {
+    const variants: Array<Record<string, string>> = [{ 'X-Api-Key': key }, { Authorization: `Bearer ${key}` }, { Authorization: basic(key) }, { Authorization: basic(key, '') }];
+    for (const headers of variants) {
       const response = await t.remote(FEED, { headers });
       assert.equal(response.status, 200, `${JSON.stringify(Object.keys(headers))}: ${response.text}`);
       bodies.add(response.text);
