@@ -106,6 +106,30 @@ export class BanStore {
   }
 
   /**
+   * Reads in up to `limit` bans a bulk import inserted, from row `fromId` on (an import's rows are
+   * consecutive), as one change: a ban it replaced leaves memory with it. Returns the id to read
+   * from next, or undefined when every row was read.
+   */
+  readInserted(fromId: number, toId: number, limit: number): number | undefined {
+    const rows = this.db
+      .prepare(
+        'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
+      )
+      .all(fromId, toId, this.clock.now(), limit) as BanRow[];
+    const added: ActiveBan[] = [];
+    const removed: ActiveBan[] = [];
+    for (const row of rows) {
+      const ban = toBan(row);
+      const replaced = this.byIp.get(ban.ip)?.get(ban.category);
+      if (replaced) removed.push(replaced);
+      this.remember(ban);
+      added.push(ban);
+    }
+    if (rows.length) this.changed({ added, removed, reset: false });
+    return rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1;
+  }
+
+  /**
    * Whether `ip` (canonical text) is refused by this server now: any intrusion ban, or a manual ban
    * of that address or of a range holding it whose services include WEB. O(1) for unbanned
    * addresses when no manual range ban is in force.
