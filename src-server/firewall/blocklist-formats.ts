@@ -1,4 +1,4 @@
-import type { BlocklistEntry, BlocklistOptions } from './blocklist.ts';
+import { entryDuration, type BlocklistEntry, type BlocklistOptions } from './blocklist.ts';
 
 /**
  * The feed formats, written from cs-blocklist-mirror's `pkg/formatters` (formatters.go and
@@ -42,7 +42,7 @@ const MIKROTIK_FUNCTION = 'CrowdSecAddIP';
  * with `comment=<scenario>` and `timeout=<duration>` (never longer than the time left), the output
  * of cs-blocklist-mirror's template byte for byte.
  */
-export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'listname'>): string {
+export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'listname'>, now: number): string {
   const list = options.listname;
   const fn = MIKROTIK_FUNCTION;
   const setup = (ip: 'ip' | 'ipv6', name: string) =>
@@ -54,14 +54,14 @@ export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<Block
   let out = '';
   if (!options.ipv6only) out += setup('ip', fn);
   if (!options.ipv4only) out += setup('ipv6', `${fn}v6`);
-  for (const entry of entries) out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${entry.duration}"\n`;
+  for (const entry of entries) out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${entryDuration(entry, now)}"\n`;
   if (!options.ipv6only) out += `\n:set ${fn};`;
   if (!options.ipv4only) out += `\n:set ${fn}v6;`;
   return out;
 }
 
 /** The feed's body in the requested format. */
-export function renderBlocklist(entries: readonly BlocklistEntry[], options: BlocklistOptions): string {
+export function renderBlocklist(entries: readonly BlocklistEntry[], options: BlocklistOptions, now: number): string {
   switch (options.format) {
     case 'plain_text':
       return plainText(entries);
@@ -70,6 +70,6 @@ export function renderBlocklist(entries: readonly BlocklistEntry[], options: Blo
     case 'juniper':
       return juniper(entries);
     case 'mikrotik':
-      return mikrotik(entries, options);
+      return mikrotik(entries, options, now);
   }
 }

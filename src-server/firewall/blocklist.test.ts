@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseCidr } from '../net/cidr.ts';
 import type { ActiveBan } from './ban-store.ts';
-import { blocklistEntries, parseBlocklistQuery, type BlocklistOptions } from './blocklist.ts';
+import { blocklistEntries, entryDuration, parseBlocklistQuery, type BlocklistOptions } from './blocklist.ts';
 import { renderBlocklist } from './blocklist-formats.ts';
 import { MANUAL_SCENARIO } from './decisions.ts';
 
@@ -21,7 +21,7 @@ const SNAPSHOT = filters('198.51.100.0/24');
 const BANS = [ban('203.0.113.9', 'sip', 593), ban('2001:db8::7', 'http', 120), ban('2001:db8:1::/48', 'manual', 3600)];
 const entries = (query: Record<string, string> = {}, whitelist: string[] = []) =>
   blocklistEntries(SNAPSHOT, BANS, whitelist.map((w) => parseCidr(w)!), options(query), NOW);
-const render = (query: Record<string, string> = {}) => renderBlocklist(entries(query), options(query));
+const render = (query: Record<string, string> = {}) => renderBlocklist(entries(query), options(query), NOW);
 
 describe('blocklist feed formats (golden, from cs-blocklist-mirror pkg/formatters)', () => {
   test('plain_text: one value per line, sorted by value', () => {
@@ -90,7 +90,7 @@ $CrowdSecAddIPv6 "2001:db8::7" "pbx/http" "120s"
 
 :set CrowdSecAddIPv6;`,
     );
-    const empty = renderBlocklist(blocklistEntries(filters(), [], [], options({ format: 'mikrotik' }), NOW), options({ format: 'mikrotik' }));
+    const empty = renderBlocklist(blocklistEntries(filters(), [], [], options({ format: 'mikrotik' }), NOW), options({ format: 'mikrotik' }), NOW);
     assert.match(empty, /address-list\/remove \[ find where list="CrowdSec" \];/);
     assert.doesNotMatch(empty, /\$CrowdSecAddIP "/);
   });
@@ -111,7 +111,8 @@ describe('blocklist content', () => {
 
   test('one entry per value: the longest duration wins; expired bans are left out', () => {
     const list = blocklistEntries(filters(), [ban('192.0.2.1', 'sip', 60), ban('192.0.2.1', 'http', 900), ban('192.0.2.2', 'ami', -5)], [], options(), NOW);
-    assert.deepEqual(list.map((e) => [e.value, e.scenario, e.duration]), [['192.0.2.1', 'pbx/http', '900s']]);
+    assert.deepEqual(list.map((e) => [e.value, e.scenario, entryDuration(e, NOW)]), [['192.0.2.1', 'pbx/http', '900s']]);
+    assert.equal(entryDuration(list[0]!, NOW + 300_000), '600s', 'durations are counted when rendered');
   });
 
   test('bad queries: unknown format lists the formats; both families; unsafe list name', () => {

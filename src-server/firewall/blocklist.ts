@@ -28,10 +28,13 @@ export interface BlocklistEntry {
   scope: 'Ip' | 'Range';
   scenario: string;
   origin: string;
-  /** As the stream writes it: `<n>s` for bans, `596h` for filter entries. */
-  duration: string;
-  seconds: number;
+  /** When a ban ends (epoch ms); null for a filter entry, which never does. */
+  expiresAt: number | null;
 }
+
+/** An entry's duration as the stream writes it at `now`: `<n>s` for bans, `596h` for filter entries. */
+export const entryDuration = (entry: Pick<BlocklistEntry, 'expiresAt'>, now: number) =>
+  entry.expiresAt === null ? MANUAL_DURATION : `${secondsLeft(entry.expiresAt, now)}s`;
 
 /** The MikroTik list name cs-blocklist-mirror uses when none is given, so its scripts keep working. */
 export const DEFAULT_LIST_NAME = 'CrowdSec';
@@ -71,7 +74,8 @@ const isIpv6 = (value: string) => value.includes(':');
  * The feed's content: the stream's decisions (filter entries and every ban in force), less the
  * whitelist (a range that holds a whitelisted address is split around it), one entry per value
  * (the longest duration wins), filtered by family and origin, sorted by value as
- * cs-blocklist-mirror sorts them.
+ * cs-blocklist-mirror sorts them. Durations are left to the renderer, so one list serves every
+ * format until the decisions change.
  */
 export function blocklistEntries(
   snapshot: { manual: { plain: { entries: ReadonlyArray<Pick<DecisionEntry, 'key'>> } } },
@@ -83,22 +87,22 @@ export function blocklistEntries(
   const byValue = new Map<string, BlocklistEntry>();
   const wanted = (value: string, origin: string) =>
     !(options.ipv4only && isIpv6(value)) && !(options.ipv6only && !isIpv6(value)) && (options.origin === undefined || origin.toLowerCase() === options.origin.toLowerCase());
-  const add = (value: string, scenario: string, duration: string, seconds: number) => {
+  const seconds = (entry: BlocklistEntry) => (entry.expiresAt === null ? MANUAL_SECONDS : secondsLeft(entry.expiresAt, now));
+  const keep = (piece: string, scenario: string, origin: string, expiresAt: number | null) => {
+    const entry: BlocklistEntry = { value: piece, scope: scopeOf(piece), scenario, origin, expiresAt };
+    const known = byValue.get(piece);
+    if (!known || seconds(entry) > seconds(known)) byValue.set(piece, entry);
+  };
+  const add = (value: string, scenario: string, expiresAt: number | null) => {
     const origin = originOf(scenario);
     if (!wanted(value, origin)) return;
-    for (const piece of withoutWhitelist(value, whitelist)) {
-      const known = byValue.get(piece);
-      if (known && known.seconds >= seconds) continue;
-      byValue.set(piece, { value: piece, scope: scopeOf(piece), scenario, origin, duration, seconds });
-    }
+    if (whitelist.length === 0) return keep(value, scenario, origin, expiresAt);
+    for (const piece of withoutWhitelist(value, whitelist)) keep(piece, scenario, origin, expiresAt);
   };
-  for (const entry of snapshot.manual.plain.entries) add(entry.key.value, entry.key.scenario, MANUAL_DURATION, MANUAL_SECONDS);
-  for (const ban of bans) {
-    if (ban.expiresAt <= now) continue;
-    const seconds = secondsLeft(ban.expiresAt, now);
-    add(ban.ip, `pbx/${ban.category}`, `${seconds}s`, seconds);
-  }
-  return [...byValue.values()].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  for (const entry of snapshot.manual.plain.entries) add(entry.key.value, entry.key.scenario, null);
+  for (const ban of bans) if (ban.expiresAt > now) add(ban.ip, `pbx/${ban.category}`, ban.expiresAt);
+  // The built-in sort compares strings natively: several times faster than a comparator at 100k.
+  return [...byValue.keys()].sort().map((value) => byValue.get(value)!);
 }
 
 /** A value less the whitelist: itself when nothing overlaps, else what is left of it (maybe nothing). */
