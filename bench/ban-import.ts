@@ -1,11 +1,12 @@
 // Benchmark: bulk ban import and the router feed at 100,000 bans. Imports 100,000 lines (values,
 // IPv4 and IPv6) through firewall:importBans (a dry run, then the import), measuring each request
 // and how long the server's event loop stalled meanwhile (what a bouncer poll would wait); then
-// fetches the plain_text and mikrotik feeds. Prints JSON.
+// fetches the plain_text and mikrotik feeds. Meanwhile 20 bouncer keys poll the decision stream
+// every 200 ms (gzip), and their poll latency is reported. Prints JSON.
 //   node --import tsx bench/ban-import.ts [lines]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer } from '../src-server/index.ts';
@@ -48,6 +49,18 @@ try {
   const body = lines.join('\n');
   const url = `${server.url}/pbxcore/api/v3/firewall:importBans`;
   const headers = { 'content-type': 'text/plain' };
+  // Bouncers polling throughout: what an import costs them.
+  const keys = Array.from({ length: 20 }, () => createTestApiKey(server.services.db).key);
+  const latencies: number[] = [];
+  let polling = true;
+  const pollers = keys.map(async (apiKey) => {
+    while (polling) {
+      const start = performance.now();
+      await call(`${server.url}/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream`, 'GET', undefined, { 'X-Api-Key': apiKey, 'Accept-Encoding': 'gzip' });
+      latencies.push(performance.now() - start);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
   const dry = await timed(() => call(`${url}?format=values&duration=24h&dryRun=true`, 'POST', body, headers));
   const real = await timed(() => call(`${url}?format=values&duration=24h`, 'POST', body, headers));
   if (real.result.status !== 200) throw new Error(`import answered ${real.result.status}: ${real.result.text.slice(0, 500)}`);
@@ -56,6 +69,10 @@ try {
     while (server.services.firewall.bans.active().length < LINES) await new Promise((r) => setTimeout(r, 10));
     server.services.firewall.snapshots.get();
   });
+  polling = false;
+  await Promise.all(pollers);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
   const key = createTestApiKey(server.services.db).key;
   const feedUrl = `${server.url}/pbxcore/api/v3/firewall-bouncer/blocklist`;
   const feed = await timed(() => call(feedUrl, 'GET', undefined, { 'X-Api-Key': key }));
@@ -69,6 +86,8 @@ try {
         dryRun: { status: dry.result.status, ms: dry.ms, serverLoopMaxMs: dry.loopMaxMs },
         import: { status: real.result.status, ms: real.ms, serverLoopMaxMs: real.loopMaxMs, answer: JSON.parse(real.result.text).data?.added },
         webThreadAbsorb: { ms: absorbed.ms, loopMaxMs: absorbed.loopMaxMs },
+        pollsDuringImport: { count: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(latencies[latencies.length - 1]!) },
+        loadAverage: loadavg().map((l) => Math.round(l * 10) / 10),
         activeBansAfter: server.services.firewall.bans.active().length,
         feedPlainText: { ms: feed.ms, bytes: feed.result.bytes, loopMaxMs: feed.loopMaxMs },
         feedPlainTextCached: { ms: feedAgain.ms },

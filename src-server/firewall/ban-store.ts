@@ -106,27 +106,28 @@ export class BanStore {
   }
 
   /**
-   * Reads in up to `limit` bans a bulk import inserted, from row `fromId` on (an import's rows are
-   * consecutive), as one change: a ban it replaced leaves memory with it. Returns the id to read
-   * from next, or undefined when every row was read.
+   * Reads up to `limit` bans in force from rows `fromId`..`toId` (a bulk import's rows are
+   * consecutive), without taking them in: see `absorb`. Returns them and the id to read from next
+   * (undefined when every row was read).
    */
-  readInserted(fromId: number, toId: number, limit: number): number | undefined {
+  readRows(fromId: number, toId: number, limit: number): { bans: ActiveBan[]; next: number | undefined } {
     const rows = this.db
       .prepare(
         'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
       )
       .all(fromId, toId, this.clock.now(), limit) as BanRow[];
-    const added: ActiveBan[] = [];
+    return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };
+  }
+
+  /** Takes in bans read by `readRows` as one change; a ban of the same (category, ip) they replace leaves memory. */
+  absorb(bans: readonly ActiveBan[]): void {
     const removed: ActiveBan[] = [];
-    for (const row of rows) {
-      const ban = toBan(row);
+    for (const ban of bans) {
       const replaced = this.byIp.get(ban.ip)?.get(ban.category);
       if (replaced) removed.push(replaced);
       this.remember(ban);
-      added.push(ban);
     }
-    if (rows.length) this.changed({ added, removed, reset: false });
-    return rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1;
+    if (bans.length) this.changed({ added: [...bans], removed, reset: false });
   }
 
   /**

@@ -59,7 +59,7 @@ export interface DecisionSnapshot {
 /** Durations tick: a snapshot with bans is rebuilt at most this often. */
 export const TICK_MS = 1000;
 /** Bans are kept in this many chunks (by decision id), each rendered and compressed on its own. */
-const CHUNKS = 256;
+export const CHUNKS = 256;
 /**
  * Bans re-rendered each second for their durations, beyond the chunks a change touched. Up to
  * this many bans every duration is exact to the second; above it the oldest chunks go first, so

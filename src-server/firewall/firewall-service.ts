@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
+import { absorbImportedBans } from './ban-import-absorb.ts';
 import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
 import { BouncerHosts } from './bouncer-hosts.ts';
@@ -19,9 +20,6 @@ const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
 const PRUNE_EVERY_MS = 60_000;
 /** Cursor renewals and poll statistics are batched this long (a new cursor version is written at once). */
 const CURSOR_FLUSH_MS = 1000;
-/** Imported bans read in per event-loop turn, and the pause between slices. */
-const IMPORT_SLICE = 5000;
-const IMPORT_SLICE_PAUSE_MS = 20;
 
 /** What the firewall needs of the running server. */
 export interface FirewallDeps {
@@ -70,14 +68,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays());
   };
 
-  /**
-   * An import's bans join in slices, one event-loop turn each, so bouncer polls keep being served
-   * while 100,000 of them arrive (each slice is one change: one snapshot rebuild, one log version).
-   */
-  const absorbImport = (fromId: number, toId: number) => {
-    const next = bans.readInserted(fromId, toId, IMPORT_SLICE);
-    if (next !== undefined) setTimeout(() => absorbImport(next, toId), IMPORT_SLICE_PAUSE_MS).unref();
-  };
+  /** Imports still being taken in, stopped with the service. */
+  const imports = new Set<() => void>();
   const unsubscribe = [
     bus.on('resource-changed', (event) => {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
@@ -86,7 +78,10 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       detector.recordFailure(event.category, event.ip, event.reason);
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
-    bus.on('bans-imported', (event) => absorbImport(event.fromId, event.toId)),
+    bus.on('bans-imported', (event) => {
+      const stop = absorbImportedBans(bans, event.fromId, event.toId, () => imports.delete(stop));
+      imports.add(stop);
+    }),
     bus.on('bans-lifted', (event) => {
       const ip = normalizeAddress(event.ip) ?? event.ip;
       bans.reloadIp(ip);
@@ -120,6 +115,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       cursors.flush();
       hosts.flush();
       for (const off of unsubscribe) off();
+      for (const stopImport of imports) stopImport();
     },
   };
 }
