@@ -43,6 +43,22 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T;
 const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-import-'));
 const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn' });
 await server.start();
+/** The longest single call of the web thread's import steps (read, hand-over, snapshot rebuild). */
+const longest: Record<string, number> = {};
+function timeCalls<T extends object>(target: T, name: keyof T & string): void {
+  const original = (target[name] as (...args: unknown[]) => unknown).bind(target);
+  (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+    const start = performance.now();
+    try {
+      return original(...args);
+    } finally {
+      longest[name] = Math.max(longest[name] ?? 0, Math.round(performance.now() - start));
+    }
+  };
+}
+timeCalls(server.services.firewall.bans, 'readRows');
+timeCalls(server.services.firewall.bans, 'absorb');
+timeCalls(server.services.firewall.snapshots, 'get');
 try {
   const lines: string[] = [];
   for (let i = 0; i < LINES; i++) lines.push(i % 10 === 9 ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}` : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`);
@@ -51,16 +67,23 @@ try {
   const headers = { 'content-type': 'text/plain' };
   // Bouncers polling throughout: what an import costs them.
   const keys = Array.from({ length: 20 }, () => createTestApiKey(server.services.db).key);
-  const latencies: number[] = [];
+  let latencies: number[] = [];
   let polling = true;
-  const pollers = keys.map(async (apiKey) => {
-    while (polling) {
-      const start = performance.now();
-      await call(`${server.url}/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream`, 'GET', undefined, { 'X-Api-Key': apiKey, 'Accept-Encoding': 'gzip' });
-      latencies.push(performance.now() - start);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  });
+  const startPolling = () =>
+    keys.map(async (apiKey) => {
+      while (polling) {
+        const start = performance.now();
+        await call(`${server.url}/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream`, 'GET', undefined, { 'X-Api-Key': apiKey, 'Accept-Encoding': 'gzip' });
+        latencies.push(performance.now() - start);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    });
+  const percentiles = () => {
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+    return { count: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(sorted[sorted.length - 1]!) };
+  };
+  let pollers = startPolling();
   const dry = await timed(() => call(`${url}?format=values&duration=24h&dryRun=true`, 'POST', body, headers));
   const real = await timed(() => call(`${url}?format=values&duration=24h`, 'POST', body, headers));
   if (real.result.status !== 200) throw new Error(`import answered ${real.result.status}: ${real.result.text.slice(0, 500)}`);
@@ -71,8 +94,15 @@ try {
   });
   polling = false;
   await Promise.all(pollers);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
+  const duringImport = percentiles();
+  // The same polls for 5 s at 100k bans with nothing arriving: the machine's own baseline.
+  latencies = [];
+  polling = true;
+  pollers = startPolling();
+  await new Promise((r) => setTimeout(r, 5000));
+  polling = false;
+  await Promise.all(pollers);
+  const afterImport = percentiles();
   const key = createTestApiKey(server.services.db).key;
   const feedUrl = `${server.url}/pbxcore/api/v3/firewall-bouncer/blocklist`;
   const feed = await timed(() => call(feedUrl, 'GET', undefined, { 'X-Api-Key': key }));
@@ -86,7 +116,9 @@ try {
         dryRun: { status: dry.result.status, ms: dry.ms, serverLoopMaxMs: dry.loopMaxMs },
         import: { status: real.result.status, ms: real.ms, serverLoopMaxMs: real.loopMaxMs, answer: JSON.parse(real.result.text).data?.added },
         webThreadAbsorb: { ms: absorbed.ms, loopMaxMs: absorbed.loopMaxMs },
-        pollsDuringImport: { count: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(latencies[latencies.length - 1]!) },
+        longestWebThreadCallMs: longest,
+        pollsDuringImport: duringImport,
+        pollsAfterImport: afterImport,
         loadAverage: loadavg().map((l) => Math.round(l * 10) / 10),
         activeBansAfter: server.services.firewall.bans.active().length,
         feedPlainText: { ms: feed.ms, bytes: feed.result.bytes, loopMaxMs: feed.loopMaxMs },

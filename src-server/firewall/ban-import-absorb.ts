@@ -8,7 +8,7 @@ const READ_BATCH = 5000;
  * Bans are taken in by groups of snapshot chunks: each change then re-renders and recompresses
  * only its own chunks, so a whole import costs the snapshot one pass, not one per slice.
  */
-const GROUPS = 16;
+const GROUPS = 32;
 /** Pause between two groups: room for bouncer polls and the snapshot rebuild each group causes. */
 const PAUSE_MS = 50;
 
