@@ -1,5 +1,5 @@
 import type { ActiveBan, BanStore } from './ban-store.ts';
-import { CHUNKS } from './decision-snapshot.ts';
+import { CHUNKS } from './chunked-decisions.ts';
 import { decisionId } from './decisions.ts';
 
 /** Rows read per event-loop turn. */

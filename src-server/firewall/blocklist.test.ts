@@ -4,10 +4,21 @@ import { parseCidr } from '../net/cidr.ts';
 import type { ActiveBan } from './ban-store.ts';
 import { blocklistEntries, entryDuration, parseBlocklistQuery, type BlocklistOptions } from './blocklist.ts';
 import { renderBlocklist } from './blocklist-formats.ts';
-import { MANUAL_SCENARIO } from './decisions.ts';
+import { MANUAL_SCENARIO, type DecisionKey } from './decisions.ts';
 
 const NOW = 1_700_000_000_000;
-const filters = (...values: string[]) => ({ manual: { plain: { entries: values.map((value) => ({ key: { value, scenario: MANUAL_SCENARIO } as const })) } } });
+/** Published members as the snapshot keeps them: one per (value, scenario), from filter entries and bans. */
+function members(filterValues: string[], bans: ActiveBan[]) {
+  const out = new Map<string, { key: DecisionKey; filterRefs: number; ban: ActiveBan | undefined }>();
+  for (const value of filterValues) out.set(`${MANUAL_SCENARIO} ${value}`, { key: { value, scenario: MANUAL_SCENARIO }, filterRefs: 1, ban: undefined });
+  for (const b of bans) {
+    const scenario = `pbx/${b.category}` as DecisionKey['scenario'];
+    const known = out.get(`${scenario} ${b.ip}`);
+    if (known) known.ban = b;
+    else out.set(`${scenario} ${b.ip}`, { key: { value: b.ip, scenario }, filterRefs: 0, ban: b });
+  }
+  return out.values();
+}
 let nextId = 1;
 const ban = (ip: string, category: ActiveBan['category'], seconds: number): ActiveBan => ({ id: nextId++, category, ip, reason: '', bannedAt: NOW, expiresAt: NOW + seconds * 1000 });
 const options = (query: Record<string, string> = {}): BlocklistOptions => {
@@ -17,10 +28,10 @@ const options = (query: Record<string, string> = {}): BlocklistOptions => {
 };
 
 // One decision of each kind: a filter range, an IPv4 intrusion ban, an IPv6 ban, a manual range ban.
-const SNAPSHOT = filters('198.51.100.0/24');
+const FILTERS = ['198.51.100.0/24'];
 const BANS = [ban('203.0.113.9', 'sip', 593), ban('2001:db8::7', 'http', 120), ban('2001:db8:1::/48', 'manual', 3600)];
 const entries = (query: Record<string, string> = {}, whitelist: string[] = []) =>
-  blocklistEntries(SNAPSHOT, BANS, whitelist.map((w) => parseCidr(w)!), options(query), NOW);
+  blocklistEntries(members(FILTERS, BANS), whitelist.map((w) => parseCidr(w)!), options(query), NOW);
 const render = (query: Record<string, string> = {}) => renderBlocklist(entries(query), options(query), NOW);
 
 describe('blocklist feed formats (golden, from cs-blocklist-mirror pkg/formatters)', () => {
@@ -90,7 +101,7 @@ $CrowdSecAddIPv6 "2001:db8::7" "pbx/http" "120s"
 
 :set CrowdSecAddIPv6;`,
     );
-    const empty = renderBlocklist(blocklistEntries(filters(), [], [], options({ format: 'mikrotik' }), NOW), options({ format: 'mikrotik' }), NOW);
+    const empty = renderBlocklist(blocklistEntries(members([], []), [], options({ format: 'mikrotik' }), NOW), options({ format: 'mikrotik' }), NOW);
     assert.match(empty, /address-list\/remove \[ find where list="CrowdSec" \];/);
     assert.doesNotMatch(empty, /\$CrowdSecAddIP "/);
   });
@@ -110,9 +121,16 @@ describe('blocklist content', () => {
   });
 
   test('one entry per value: the longest duration wins; expired bans are left out', () => {
-    const list = blocklistEntries(filters(), [ban('192.0.2.1', 'sip', 60), ban('192.0.2.1', 'http', 900), ban('192.0.2.2', 'ami', -5)], [], options(), NOW);
+    const list = blocklistEntries(members([], [ban('192.0.2.1', 'sip', 60), ban('192.0.2.1', 'http', 900), ban('192.0.2.2', 'ami', -5)]), [], options(), NOW);
     assert.deepEqual(list.map((e) => [e.value, e.scenario, entryDuration(e, NOW)]), [['192.0.2.1', 'pbx/http', '900s']]);
     assert.equal(entryDuration(list[0]!, NOW + 300_000), '600s', 'durations are counted when rendered');
+  });
+
+  test('a filter entry and a manual ban of the same value: one line, the longer duration, as the stream', () => {
+    const permanent = ban('192.0.2.9', 'manual', 10 * 365 * 86_400);
+    const short = ban('192.0.2.8', 'manual', 600);
+    const list = blocklistEntries(members(['192.0.2.9', '192.0.2.8'], [permanent, short]), [], options(), NOW);
+    assert.deepEqual(list.map((e) => [e.value, entryDuration(e, NOW)]), [['192.0.2.8', '596h'], ['192.0.2.9', '2147483s']]);
   });
 
   test('bad queries: unknown format lists the formats; both families; unsafe list name', () => {

@@ -1,9 +1,8 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { cidrsOverlap } from './addresses.ts';
 import { subtractCidrs } from '../net/cidr-ranges.ts';
-import type { ActiveBan } from './ban-store.ts';
-import { MANUAL_DURATION, MAX_DECISION_SECONDS, originOf, scopeOf, secondsLeft } from './decisions.ts';
-import type { DecisionEntry } from './decision-snapshot.ts';
+import { MANUAL_DURATION, MANUAL_DURATION_SECONDS, originOf, scopeOf, secondsLeft } from './decisions.ts';
+import type { Member } from './published-decisions.ts';
 import { whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
 
@@ -40,7 +39,6 @@ export const entryDuration = (entry: Pick<BlocklistEntry, 'expiresAt'>, now: num
 export const DEFAULT_LIST_NAME = 'CrowdSec';
 /** A list name goes into a RouterOS script: only characters that cannot break out of it. */
 const LIST_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const MANUAL_SECONDS = Math.floor(MAX_DECISION_SECONDS / 3600) * 3600;
 
 type Query = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -71,15 +69,14 @@ export function protectedCidrs(filters: readonly NetworkFilter[], settings: Pick
 const isIpv6 = (value: string) => value.includes(':');
 
 /**
- * The feed's content: the stream's decisions (filter entries and every ban in force), less the
+ * The feed's content: the stream's published decisions (filter entries and every ban in force), less the
  * whitelist (a range that holds a whitelisted address is split around it), one entry per value
  * (the longest duration wins), filtered by family and origin, sorted by value as
  * cs-blocklist-mirror sorts them. Durations are left to the renderer, so one list serves every
  * format until the decisions change.
  */
 export function blocklistEntries(
-  snapshot: { manual: { plain: { entries: ReadonlyArray<Pick<DecisionEntry, 'key'>> } } },
-  bans: readonly ActiveBan[],
+  members: Iterable<Pick<Member, 'key' | 'filterRefs' | 'ban'>>,
   whitelist: readonly Cidr[],
   options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'origin'>,
   now: number,
@@ -87,7 +84,7 @@ export function blocklistEntries(
   const byValue = new Map<string, BlocklistEntry>();
   const wanted = (value: string, origin: string) =>
     !(options.ipv4only && isIpv6(value)) && !(options.ipv6only && !isIpv6(value)) && (options.origin === undefined || origin.toLowerCase() === options.origin.toLowerCase());
-  const seconds = (entry: BlocklistEntry) => (entry.expiresAt === null ? MANUAL_SECONDS : secondsLeft(entry.expiresAt, now));
+  const seconds = (entry: BlocklistEntry) => (entry.expiresAt === null ? MANUAL_DURATION_SECONDS : secondsLeft(entry.expiresAt, now));
   const keep = (piece: string, scenario: string, origin: string, expiresAt: number | null) => {
     const entry: BlocklistEntry = { value: piece, scope: scopeOf(piece), scenario, origin, expiresAt };
     const known = byValue.get(piece);
@@ -99,8 +96,12 @@ export function blocklistEntries(
     if (whitelist.length === 0) return keep(value, scenario, origin, expiresAt);
     for (const piece of withoutWhitelist(value, whitelist)) keep(piece, scenario, origin, expiresAt);
   };
-  for (const entry of snapshot.manual.plain.entries) add(entry.key.value, entry.key.scenario, null);
-  for (const ban of bans) if (ban.expiresAt > now) add(ban.ip, `pbx/${ban.category}`, ban.expiresAt);
+  for (const { key, filterRefs, ban } of members) {
+    // As the stream publishes it: a filter entry's fixed duration, unless a ban of the same value lasts longer.
+    const banLonger = ban !== undefined && ban.expiresAt > now && (filterRefs === 0 || secondsLeft(ban.expiresAt, now) > MANUAL_DURATION_SECONDS);
+    if (banLonger) add(key.value, key.scenario, ban.expiresAt);
+    else if (filterRefs > 0) add(key.value, key.scenario, null);
+  }
   // The built-in sort compares strings natively: several times faster than a comparator at 100k.
   return [...byValue.keys()].sort().map((value) => byValue.get(value)!);
 }

@@ -6,7 +6,6 @@ import { basicPasswordCredential } from '../auth/basic-credential.ts';
 import { presentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { blocklistEntries, parseBlocklistQuery, protectedCidrs, type BlocklistEntry, type BlocklistOptions } from '../firewall/blocklist.ts';
-import type { DecisionSnapshot } from '../firewall/decision-snapshot.ts';
 import { renderBlocklist } from '../firewall/blocklist-formats.ts';
 import { renderError } from '../wire/envelope.ts';
 import { badRequest, HttpError, methodNotAllowed } from '../wire/errors.ts';
@@ -50,12 +49,13 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
   const lists = new Map<string, { stamp: string; entries: BlocklistEntry[] }>();
 
   /** The feed's entries for a family and origin, computed once per change and shared by every format. */
-  function entriesFor(options: BlocklistOptions, stamp: string, snapshot: DecisionSnapshot, now: number): BlocklistEntry[] {
+  function entriesFor(options: BlocklistOptions, stamp: string, now: number): BlocklistEntry[] {
     const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}`;
     const known = lists.get(key);
     if (known?.stamp === stamp) return known.entries;
     const whitelist = protectedCidrs(parts.state.filters, parts.state.settings);
-    const entries = blocklistEntries(snapshot, parts.bans.active(), whitelist, options, now);
+    // The members the snapshot was just built from: exactly what the stream publishes now.
+    const entries = blocklistEntries(parts.snapshots.published.plain.values(), whitelist, options, now);
     if (lists.size > 16) lists.clear();
     lists.set(key, { stamp, entries });
     return entries;
@@ -75,7 +75,7 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
     const key = optionsKey(options);
     const known = cache.get(key);
     if (options.format !== 'mikrotik' && known?.stamp === stamp) return known;
-    const text = renderBlocklist(entriesFor(options, stamp, snapshot, now), options, now);
+    const text = renderBlocklist(entriesFor(options, stamp, now), options, now);
     const etag = options.format === 'mikrotik' ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}`)}"` : `"${hashOf(text)}"`;
     const rendered: RenderedFeed = { stamp, body: Buffer.from(text), etag };
     if (options.format !== 'mikrotik') {

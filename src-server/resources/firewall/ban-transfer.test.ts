@@ -173,6 +173,6 @@ describe('a 100,000-line import', () => {
     const deadline = Date.now() + 30_000;
     while (bans.active().length < 100_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(bans.active().length, 100_000);
-    assert.equal(snapshots.get().banCount, 100_000);
+    assert.equal(snapshots.get().count, 100_000);
   });
 });
