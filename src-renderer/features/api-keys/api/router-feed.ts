@@ -34,7 +34,7 @@ export function mikrotikScheduler(apiUrl: string, apiKey: string): string {
   const url = feedUrl(apiUrl, 'mikrotik');
   return [
     '# PBX blocklist for MikroTik RouterOS 7: paste into the terminal.',
-    `/system script add name=${FEED_LIST_NAME}-update policy=read,write,test source={`,
+    `/system script add name=${FEED_LIST_NAME}-update policy=ftp,read,write,policy,test source={`,
     '  :do {',
     `    /tool fetch url="${url}" http-header-field="X-Api-Key: ${apiKey}" dst-path=${FEED_LIST_NAME}.rsc`,
     '    :delay 2s',
