@@ -1,4 +1,5 @@
-import { entryDuration, type BlocklistEntry, type BlocklistOptions } from './blocklist.ts';
+import type { BlocklistEntry, BlocklistOptions } from './blocklist.ts';
+import { MANUAL_DURATION, MAX_DECISION_SECONDS } from './decisions.ts';
 
 /**
  * The feed formats, written from cs-blocklist-mirror's `pkg/formatters` (formatters.go and
@@ -38,6 +39,16 @@ export function juniper(entries: readonly BlocklistEntry[]): string {
 const MIKROTIK_FUNCTION = 'CrowdSecAddIP';
 
 /**
+ * A RouterOS timeout never longer than the time left: whole seconds rounded down (the stream rounds
+ * up). Undefined under one second: `timeout=0s` would make a lasting entry, and the ban is ending.
+ */
+function routerTimeout(entry: BlocklistEntry, now: number): string | undefined {
+  if (entry.expiresAt === null) return MANUAL_DURATION;
+  const seconds = Math.min(MAX_DECISION_SECONDS, Math.floor((entry.expiresAt - now) / 1000));
+  return seconds >= 1 ? `${seconds}s` : undefined;
+}
+
+/**
  * `mikrotik`: a RouterOS script that empties the address list (IPv4 and IPv6), then adds each entry
  * with `comment=<scenario>` and `timeout=<duration>` (never longer than the time left), the output
  * of cs-blocklist-mirror's template byte for byte.
@@ -54,7 +65,10 @@ export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<Block
   let out = '';
   if (!options.ipv6only) out += setup('ip', fn);
   if (!options.ipv4only) out += setup('ipv6', `${fn}v6`);
-  for (const entry of entries) out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${entryDuration(entry, now)}"\n`;
+  for (const entry of entries) {
+    const timeout = routerTimeout(entry, now);
+    if (timeout) out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${timeout}"\n`;
+  }
   if (!options.ipv6only) out += `\n:set ${fn};`;
   if (!options.ipv4only) out += `\n:set ${fn}v6;`;
   return out;

@@ -73,6 +73,13 @@ $CrowdSecAddIP "203.0.113.9" "pbx/sip" "593s"
     assert.equal(render({ format: 'mikrotik' }), expected);
   });
 
+  test('mikrotik: a timeout is never longer than the time left; an entry with under a second left is left out', () => {
+    const list = blocklistEntries(members([], [ban('192.0.2.1', 'sip', 592.3), ban('192.0.2.2', 'sip', 0.4)]), [], options({ format: 'mikrotik' }), NOW);
+    const script = renderBlocklist(list, options({ format: 'mikrotik' }), NOW);
+    assert.match(script, /^\$CrowdSecAddIP "192\.0\.2\.1" "pbx\/sip" "592s"$/m);
+    assert.doesNotMatch(script, /192\.0\.2\.2/);
+  });
+
   test('mikrotik: ipv4only with a list name leaves out the IPv6 list and its entries', () => {
     const expected = `
 /ip/firewall/address-list/remove [ find where list="pbx-bans" ];
