@@ -1,7 +1,7 @@
 import type { PresentedCredential } from './credentials.ts';
 import type { AuthRequest } from './request.ts';
 
-const BASIC = /^[ \t]*basic(?:[ \t]+(\S*))?[ \t]*$/i;
+const BASIC = /^[ \t]*basic(?:[ \t]+(.*))?$/i;
 
 /**
  * An API key sent as the HTTP Basic password (`https://feed:<key>@pbx/...`), for routers that can
@@ -12,7 +12,7 @@ const BASIC = /^[ \t]*basic(?:[ \t]+(\S*))?[ \t]*$/i;
 export function basicPasswordCredential(ctx: AuthRequest): PresentedCredential | undefined {
   const match = BASIC.exec(ctx.get('authorization'));
   if (!match) return undefined;
-  const encoded = match[1] ?? '';
+  const encoded = (match[1] ?? '').trim();
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return { header: 'authorization', token: null };
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
