@@ -78,6 +78,9 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     const longer = await importBans(t, { format: 'values', content: '203.0.113.9', duration: 'permanent', reason: 'scanners' });
     assert.deepEqual([longer.json.data.added, longer.json.data.extended], [0, 1]);
     assert.equal((await manual(t)).find((b) => b.ip === '203.0.113.9')!.secondsLeft, null);
+    // The web thread took the longer ban in place of the old one: the stream carries its duration.
+    const after = await poll(t, createTestApiKey(t.server.services.db).key);
+    assert.deepEqual(after.new.filter((d) => d.value === '203.0.113.9').map((d) => [d.scenario, d.duration]), [['pbx/manual', '2147483s']]);
   });
 
   test('a text/plain body with the options in the query string', async () => {
