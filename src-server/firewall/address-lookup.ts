@@ -107,7 +107,7 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
       protections.push({ kind: 'trusted-filter', value: filter.permit, filter: { id: filter.id, description: filter.description } });
     }
   }
-  for (const { text } of whitelistRanges(readFail2ban(db))) if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
+  for (const { text } of whitelistRanges(readFail2ban(db), now)) if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
 
   const loopback = isHostLoopback(address)
     ? `${address} is this host's own loopback address: it is never banned and never published to bouncers, so the PBX cannot lock itself out.`

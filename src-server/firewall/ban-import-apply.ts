@@ -60,12 +60,12 @@ function boundsOf(value: string): Bounds {
 const overlaps = (a: Bounds, b: Bounds) => a.family === b.family && a.first <= b.last && b.first <= a.last;
 
 /** The ranges an import may not touch, each with the reason it gives. */
-function protectedRanges(db: Db): Array<Bounds & { reason: string }> {
+function protectedRanges(db: Db, now: number): Array<Bounds & { reason: string }> {
   const out: Array<Bounds & { reason: string }> = [
     { ...boundsOf('127.0.0.1'), reason: "covers this PBX's own loopback address" },
     { ...boundsOf('::1'), reason: "covers this PBX's own loopback address" },
   ];
-  for (const { text, cidr } of whitelistRanges(readFail2ban(db))) out.push({ ...cidrBounds(cidr), reason: `overlaps the whitelisted ${text}` });
+  for (const { text, cidr } of whitelistRanges(readFail2ban(db), now)) out.push({ ...cidrBounds(cidr), reason: `overlaps the whitelisted ${text}` });
   for (const { text, cidr } of trustedRanges(loadFilters(db))) out.push({ ...cidrBounds(cidr), reason: `overlaps the trusted network ${text}` });
   return out;
 }
@@ -84,7 +84,7 @@ function refusal(value: string, ranges: ReadonlyArray<Bounds & { reason: string 
  */
 export function planBanImport(db: Db, bans: readonly ImportedBan[], now: number): { plan: ImportPlan; errors: LineError[] } {
   const { unique, merged } = mergeDuplicates(bans);
-  const ranges = protectedRanges(db);
+  const ranges = protectedRanges(db, now);
   const errors: LineError[] = [];
   const existing = new Map<string, number>();
   const rows = db.prepare("SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND lifted_at IS NULL AND expires_at > ? GROUP BY ip").all(now) as Array<{

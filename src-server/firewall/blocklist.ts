@@ -60,9 +60,9 @@ export function parseBlocklistQuery(query: Query): { ok: true; options: Blocklis
   return { ok: true, options: { format: format as BlocklistFormat, ipv4only, ipv6only, origin, listname } };
 }
 
-/** The whitelist as ranges: trusted filters' permit networks and the fail2ban whitelist. */
-export function protectedCidrs(filters: readonly NetworkFilter[], settings: Pick<Fail2banSettings, 'whitelist'>): Cidr[] {
-  return [...trustedRanges(filters), ...whitelistRanges(settings)].map((range) => range.cidr);
+/** The whitelist as ranges: trusted filters' permit networks, the fail2ban whitelist and its entries in force at `now`. */
+export function protectedCidrs(filters: readonly NetworkFilter[], settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>, now: number): Cidr[] {
+  return [...trustedRanges(filters), ...whitelistRanges(settings, now)].map((range) => range.cidr);
 }
 
 /** Whether a value is IPv6 (cs-blocklist-mirror tests for ":"). */

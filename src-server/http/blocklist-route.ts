@@ -53,7 +53,7 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
     const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}`;
     const known = lists.get(key);
     if (known?.stamp === stamp) return known.entries;
-    const whitelist = protectedCidrs(parts.state.filters, parts.state.settings);
+    const whitelist = protectedCidrs(parts.state.filters, parts.state.settings, now);
     // The members the snapshot was just built from: exactly what the stream publishes now.
     const entries = blocklistEntries(parts.snapshots.published.plain.values(), whitelist, options, now);
     if (lists.size > 16) lists.clear();

@@ -4,7 +4,7 @@ import { renderBanExport } from '../../firewall/ban-export.ts';
 import { listActiveBans } from '../../firewall/ban-queries.ts';
 import { invalid, ok } from '../results.ts';
 import type { ActionContext, ActionHandler } from '../types.ts';
-import { actorOf } from './manual-bans.ts';
+import { actorOf } from '../actor.ts';
 
 /** Largest import body (the HTTP layer answers 413 above it). */
 export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
