@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import type { ActiveBan, BanChange, BanStore } from './ban-store.ts';
+import { banDecisionKey, type ActiveBan, type BanChange, type BanStore } from './ban-store.ts';
 import {
   decisionParts,
   identityOf,
@@ -214,7 +214,7 @@ export class DecisionSnapshotCache {
 
   private banEntry(ban: ActiveBan): DecisionEntry {
     let entry = this.banEntries.get(ban);
-    if (!entry) this.banEntries.set(ban, (entry = entryOf({ value: ban.ip, scenario: `pbx/${ban.category}` })));
+    if (!entry) this.banEntries.set(ban, (entry = entryOf(banDecisionKey(ban))));
     return entry;
   }
 
