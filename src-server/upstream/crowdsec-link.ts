@@ -73,7 +73,10 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
   const off = bus.on('resource-changed', (event) => {
     if (event.resource === crowdsecLinkDeclaration.name) apply();
   });
-  const pruneTimer = setInterval(() => queue.prune(), PRUNE_EVERY_MS);
+  const pruneTimer = setInterval(() => {
+    queue.prune();
+    puller.prune();
+  }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   apply();
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
-import type { Db } from '../storage/database.ts';
+import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
 import type { LinkStatusRecorder } from './link-status.ts';
@@ -10,17 +10,26 @@ import { canonicalUpstreamValue, ProtectedValues } from './protected-values.ts';
 import type { PushQueue } from './push-queue.ts';
 import { unpack, type ParsedStream, type StreamParser } from './stream-parser.ts';
 
-/** Records applied per slice; the web thread yields between slices (a 100k stream never holds it long). */
-const SLICE = 2000;
+/** Records handled per slice; the web thread yields between slices (a 100k stream never holds it long). */
+const SLICE = 1000;
 /** After a failed poll the next waits at least this long, doubling to the cap. */
 const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 10_000;
 /** Scopes asked for: the ones this PBX enforces, and the common ones it skips and counts. */
 const STREAM_QUERY = 'dedup=false&scopes=ip,range,country,as';
 
+/** One pulled decision as held in memory (and in crowdsec_upstream_decisions). */
+interface Held {
+  value: string;
+  scenario: string;
+  origin: string;
+  expiresAt: number;
+}
+
 interface StoredDecision {
   lapi_id: number;
   value: string;
+  scope: string;
   scenario: string;
   origin: string;
   expires_at: number;
@@ -33,7 +42,8 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
  * as upstream bans in the ban store (403 from the guard; republished to this PBX's bouncers with
  * their origin when `republish` is on). Its own decisions coming back are skipped (echo), and so
  * are values its whitelist, trusted networks or loopback protect. The pulled decisions are kept in
- * SQLite, so they are enforced from the start, before the LAPI answers again.
+ * SQLite, so they are enforced from the start, before the LAPI answers again; memory holds them
+ * by value for the per-value choice (the longest decision wins).
  */
 export class LapiPuller {
   private timer: NodeJS.Timeout | undefined;
@@ -44,6 +54,10 @@ export class LapiPuller {
   private stateRevision = -1;
   private published: boolean | undefined;
   private readonly protectedValues: ProtectedValues;
+  /** Bumped by restart(): a poll in flight then keeps `startup` and is followed at once by a new one. */
+  private generation = 0;
+  private readonly held = new Map<number, Held>();
+  private readonly byValue = new Map<string, Set<number>>();
 
   constructor(
     private readonly deps: {
@@ -59,6 +73,9 @@ export class LapiPuller {
     },
   ) {
     this.protectedValues = new ProtectedValues(deps.state);
+    for (const row of deps.db.prepare('SELECT lapi_id, value, scope, scenario, origin, expires_at FROM crowdsec_upstream_decisions').iterate() as Iterable<StoredDecision>) {
+      this.hold(row.lapi_id, { value: row.value, scenario: row.scenario, origin: row.origin, expiresAt: row.expires_at });
+    }
   }
 
   private get active(): boolean {
@@ -66,16 +83,13 @@ export class LapiPuller {
     return s.enabled && s.pullEnabled && s.url !== '';
   }
 
-  /** (Re)starts polling with a full (startup) pull; applies the stored decisions at once. */
+  /** (Re)starts polling with a full (startup) pull; applies the held decisions at once (or clears them when pulling is off). */
   async restart(): Promise<void> {
+    this.generation++;
     this.startup = true;
     this.failures = 0;
-    if (!this.active) {
-      await this.applyValues(this.allValues(), false);
-      return;
-    }
-    await this.applyValues(this.allValues(), true);
-    this.schedule(0);
+    await this.applyValues([...this.byValue.keys()], this.active);
+    if (this.active) this.schedule(0);
   }
 
   stop(): void {
@@ -94,13 +108,14 @@ export class LapiPuller {
   async poll(): Promise<void> {
     if (this.running || this.stopped || !this.active) return;
     this.running = true;
+    const generation = this.generation;
     const settings = this.deps.settings();
     let next = settings.pullIntervalMs;
     try {
       // The whitelist or trusted networks changed: every held value is judged again.
       if (this.stateRevision !== this.deps.state.revision) {
         this.stateRevision = this.deps.state.revision;
-        await this.applyValues(this.allValues(), true);
+        await this.applyValues([...this.byValue.keys()], true);
       }
       const path = `v1/decisions/stream?${this.startup ? 'startup=true&' : ''}${STREAM_QUERY}`;
       const answer = await lapiRequest({ method: 'GET', baseUrl: settings.url, path, headers: { 'X-Api-Key': settings.bouncerKey } });
@@ -113,8 +128,9 @@ export class LapiPuller {
         throw new LapiError('http-error', `The LAPI decision stream answer is malformed (${error instanceof Error ? error.message : String(error)}); dropped.`);
       }
       if (this.stopped) return;
-      await this.ingest(parsed, receivedAt, this.startup);
-      this.startup = false;
+      const startup = this.startup;
+      await this.ingest(parsed, receivedAt, startup);
+      if (generation === this.generation) this.startup = false;
       this.failures = 0;
       this.deps.status.ok('pull');
     } catch (error) {
@@ -131,80 +147,93 @@ export class LapiPuller {
     } finally {
       this.running = false;
     }
-    this.schedule(next);
+    this.schedule(generation === this.generation ? next : 0);
   }
 
-  /** Stores what the stream said, then applies every value it touched. */
+  private hold(id: number, decision: Held): void {
+    const previous = this.held.get(id);
+    if (previous && previous.value !== decision.value) this.byValue.get(previous.value)?.delete(id);
+    this.held.set(id, decision);
+    let ids = this.byValue.get(decision.value);
+    if (!ids) this.byValue.set(decision.value, (ids = new Set()));
+    ids.add(id);
+  }
+
+  private release(id: number): string | undefined {
+    const previous = this.held.get(id);
+    if (!previous) return undefined;
+    this.held.delete(id);
+    const ids = this.byValue.get(previous.value);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byValue.delete(previous.value);
+    return previous.value;
+  }
+
+  /** Records what the stream said (memory, and SQLite in slices), then applies every value it touched. */
   private async ingest(parsed: ParsedStream, receivedAt: number, startup: boolean): Promise<void> {
     const { db, status, queue } = this.deps;
     for (const [name, count] of Object.entries(parsed.skipped)) status.skip(name.startsWith('type:') ? name : `scope:${name}`, count);
     status.skip('invalid', parsed.malformed);
+    const own = queue.ownDecisions(receivedAt);
     const touched = new Set<string>();
-    const upsert = db.prepare(
+    const upsert = statement(
+      db,
       'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(lapi_id) DO UPDATE SET value = excluded.value, scope = excluded.scope, scenario = excluded.scenario, origin = excluded.origin, expires_at = excluded.expires_at',
     );
-    const byId = db.prepare('SELECT value FROM crowdsec_upstream_decisions WHERE lapi_id = ?');
-    const remove = db.prepare('DELETE FROM crowdsec_upstream_decisions WHERE lapi_id = ?');
+    const remove = statement(db, 'DELETE FROM crowdsec_upstream_decisions WHERE lapi_id = ?');
     const kept = startup ? new Set<number>() : undefined;
+    const counts = { echo: 0, protected: 0, invalid: 0 };
 
-    let slice: Array<() => void> = [];
+    let writes: Array<() => void> = [];
     const flush = async () => {
       if (this.stopped) throw new Error('stopped');
       db.transaction(() => {
-        for (const step of slice) step();
+        for (const write of writes) write();
       })();
-      slice = [];
+      writes = [];
       await yieldToLoop();
     };
     for (const decision of unpack(parsed.added)) {
       const value = canonicalUpstreamValue(decision.value, decision.scope);
       if (!value) {
-        status.skip('invalid');
+        counts.invalid++;
         continue;
       }
-      if (queue.isOwn(value, decision.scenario, receivedAt)) {
-        status.skip('echo');
+      if (own.has(`${decision.scenario} ${value}`)) {
+        counts.echo++;
         continue;
       }
-      if (this.protectedValues.isProtected(value)) status.skip('protected');
+      if (this.protectedValues.isProtected(value)) counts.protected++;
       kept?.add(decision.id);
-      slice.push(() => {
-        upsert.run(decision.id, value, decision.scope, decision.scenario, decision.origin, receivedAt + decision.durationMs);
-        touched.add(value);
-      });
-      if (slice.length >= SLICE) await flush();
+      const held: Held = { value, scenario: decision.scenario, origin: decision.origin, expiresAt: receivedAt + decision.durationMs };
+      const previous = this.held.get(decision.id);
+      if (previous) touched.add(previous.value);
+      this.hold(decision.id, held);
+      touched.add(value);
+      writes.push(() => upsert.run(decision.id, value, decision.scope, held.scenario, held.origin, held.expiresAt));
+      if (writes.length >= SLICE) await flush();
     }
     for (const decision of unpack(parsed.deleted)) {
-      slice.push(() => {
-        const row = byId.get(decision.id) as { value: string } | undefined;
-        if (!row) return;
-        remove.run(decision.id);
-        touched.add(row.value);
-      });
-      if (slice.length >= SLICE) await flush();
+      const value = this.release(decision.id);
+      if (value === undefined) continue;
+      touched.add(value);
+      writes.push(() => remove.run(decision.id));
+      if (writes.length >= SLICE) await flush();
     }
-    await flush();
     if (kept) {
       // A full answer replaces the record: what it no longer lists ended while this PBX was not looking.
-      const gone = (db.prepare('SELECT lapi_id, value FROM crowdsec_upstream_decisions').all() as StoredDecision[]).filter((row) => !kept.has(row.lapi_id));
-      for (let i = 0; i < gone.length; i += SLICE) {
-        db.transaction(() => {
-          for (const row of gone.slice(i, i + SLICE)) {
-            remove.run(row.lapi_id);
-            touched.add(row.value);
-          }
-        })();
-        await yieldToLoop();
+      for (const id of [...this.held.keys()]) {
+        if (kept.has(id)) continue;
+        touched.add(this.release(id)!);
+        writes.push(() => remove.run(id));
+        if (writes.length >= SLICE) await flush();
       }
     }
-    db.prepare('DELETE FROM crowdsec_upstream_decisions WHERE expires_at <= ?').run(this.deps.clock.now());
+    await flush();
+    status.skip('echo', counts.echo);
+    status.skip('protected', counts.protected);
+    status.skip('invalid', counts.invalid);
     await this.applyValues([...touched], true);
-  }
-
-  private allValues(): string[] {
-    const values = new Set<string>();
-    for (const row of this.deps.db.prepare('SELECT DISTINCT value FROM crowdsec_upstream_decisions').all() as Array<{ value: string }>) values.add(row.value);
-    return [...values];
   }
 
   /**
@@ -212,34 +241,48 @@ export class LapiPuller {
    * PBX protects the value; cleared otherwise. In slices, yielding between them.
    */
   private async applyValues(values: string[], enabled: boolean): Promise<void> {
-    const { db, clock, bans } = this.deps;
+    const { clock, bans } = this.deps;
     const publish = this.deps.settings().republish;
     if (this.published !== undefined && this.published !== publish) {
       // Republishing was switched: every held value moves between the export and the guard-only set.
-      values = [...new Set([...values, ...this.allValues()])];
+      values = [...new Set([...values, ...this.byValue.keys()])];
     }
     this.published = publish;
-    const longest = db.prepare('SELECT lapi_id, value, scenario, origin, expires_at FROM crowdsec_upstream_decisions WHERE value = ? AND expires_at > ? ORDER BY expires_at DESC LIMIT 1');
     for (let i = 0; i < values.length; i += SLICE) {
       const now = clock.now();
       const updates = values.slice(i, i + SLICE).map((value) => {
-        const row = enabled && !this.protectedValues.isProtected(value) ? (longest.get(value, now) as StoredDecision | undefined) : undefined;
-        const ban: ActiveBan | undefined = row && {
-          id: -row.lapi_id,
+        let best: [number, Held] | undefined;
+        if (enabled && !this.protectedValues.isProtected(value)) {
+          for (const id of this.byValue.get(value) ?? []) {
+            const held = this.held.get(id)!;
+            if (held.expiresAt > now && (!best || held.expiresAt > best[1].expiresAt)) best = [id, held];
+          }
+        }
+        const ban: ActiveBan | undefined = best && {
+          id: -best[0],
           category: 'upstream',
           ip: value,
-          reason: `${row.origin}: ${row.scenario}`.slice(0, 200),
+          reason: `${best[1].origin}: ${best[1].scenario}`.slice(0, 200),
           bannedAt: now,
-          expiresAt: row.expires_at,
-          origin: row.origin,
-          scenario: row.scenario,
+          expiresAt: best[1].expiresAt,
+          origin: best[1].origin,
+          scenario: best[1].scenario,
         };
         return { value, ban };
       });
       bans.setUpstream(updates, publish);
       if (i + SLICE < values.length) await yieldToLoop();
     }
-    this.deps.status.status.pull.decisions = (db.prepare('SELECT COUNT(*) AS n FROM crowdsec_upstream_decisions').get() as { n: number }).n;
+    this.deps.status.status.pull.decisions = this.held.size;
     this.deps.status.changed();
+  }
+
+  /** Drops decisions past their end (the LAPI lists them in `deleted` too; this covers a missed answer). */
+  prune(now = this.deps.clock.now()): void {
+    const ended = [...this.held].filter(([, held]) => held.expiresAt <= now).map(([id]) => id);
+    if (ended.length === 0) return;
+    for (const id of ended) this.release(id);
+    statement(this.deps.db, 'DELETE FROM crowdsec_upstream_decisions WHERE expires_at <= ?').run(now);
+    this.deps.status.status.pull.decisions = this.held.size;
   }
 }

@@ -39,6 +39,8 @@ export class LapiPusher {
   private stopped = false;
   private failures = 0;
   private retryAt = 0;
+  /** Bumped by restart(): a run in flight then ends with an immediate new run, not its backoff. */
+  private generation = 0;
 
   constructor(
     private readonly deps: {
@@ -87,6 +89,7 @@ export class LapiPusher {
 
   /** Starts sending (after a start or a settings change); the login is renewed. */
   restart(): void {
+    this.generation++;
     this.token = undefined;
     this.failures = 0;
     this.retryAt = 0;
@@ -111,8 +114,14 @@ export class LapiPusher {
     if (this.running || this.stopped) return;
     if (!this.active) return;
     this.running = true;
+    const generation = this.generation;
     let next = IDLE_CHECK_MS;
     try {
+      // A login first: wrong credentials show at once, not at the first ban.
+      if (!this.token || this.token.renewAt <= this.deps.clock.now()) {
+        await this.login();
+        this.deps.status.ok('push');
+      }
       await this.confirmUnanswered();
       for (;;) {
         const batch = this.deps.queue.next(PUSH_BATCH);
@@ -137,6 +146,11 @@ export class LapiPusher {
         this.deps.status.status.push.dropped = this.deps.queue.dropped;
         this.deps.status.changed();
       }
+    }
+    if (generation !== this.generation) {
+      // The settings changed mid-run: start over with them at once.
+      this.retryAt = 0;
+      next = 0;
     }
     this.schedule(next);
   }
@@ -201,6 +215,7 @@ export class LapiPusher {
     if (answer.status === 200 || answer.status === 201) {
       this.deps.queue.remove(ids);
       this.deps.status.status.push.sent += ids.length;
+      this.deps.status.status.push.lastSentAt = this.deps.clock.now();
       this.deps.status.ok('push');
       return;
     }
@@ -223,6 +238,7 @@ export class LapiPusher {
       this.deps.queue.remove([entry.id]);
       if (answer.status === 200) {
         this.deps.status.status.push.deleted++;
+        this.deps.status.status.push.lastSentAt = this.deps.clock.now();
         this.deps.status.ok('push');
       } else {
         this.deps.queue.dropped++;

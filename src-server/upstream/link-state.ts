@@ -16,6 +16,8 @@ export interface LinkStatus {
   enabled: boolean;
   url: string;
   push: DirectionStatus & {
+    /** Epoch ms when the LAPI last accepted alerts or a deletion ("last push"). */
+    lastSentAt: number | null;
     /** Alerts accepted by the LAPI, decisions deleted upstream, entries dropped (queue full, ban ended unsent, refused). */
     sent: number;
     deleted: number;
@@ -39,7 +41,7 @@ export function initialLinkStatus(enabled = false, url = '', push = false, pull 
   return {
     enabled,
     url,
-    push: { ...direction(enabled && push), sent: 0, deleted: 0, dropped: 0 },
+    push: { ...direction(enabled && push), lastSentAt: null, sent: 0, deleted: 0, dropped: 0 },
     pull: { ...direction(enabled && pull), decisions: 0, skipped: {}, droppedAnswers: 0 },
     updatedAt: 0,
   };

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../storage/database.ts';
+import { statement, type Db } from '../storage/database.ts';
 
 /** At most this many entries wait; see `enforceBound` for what goes first. */
 export const PUSH_QUEUE_LIMIT = 100_000;
@@ -90,9 +90,15 @@ export class PushQueue {
     })();
   }
 
+  /** The (value, scenario) pairs this PBX pushed and may still see come back, as `scenario value` strings (one query per stream answer). */
+  ownDecisions(now = this.clock.now()): Set<string> {
+    const rows = statement(this.db, 'SELECT value, scenario FROM crowdsec_pushed WHERE until > ?').all(now) as Array<{ value: string; scenario: string }>;
+    return new Set(rows.map((row) => `${row.scenario} ${row.value}`));
+  }
+
   /** Whether (value, scenario) is a decision this PBX pushed and may still see come back. */
   isOwn(value: string, scenario: string, now = this.clock.now()): boolean {
-    const row = this.db.prepare('SELECT until FROM crowdsec_pushed WHERE value = ? AND scenario = ?').get(value, scenario) as { until: number } | undefined;
+    const row = statement(this.db, 'SELECT until FROM crowdsec_pushed WHERE value = ? AND scenario = ?').get(value, scenario) as { until: number } | undefined;
     return row !== undefined && row.until > now;
   }
 

@@ -45,7 +45,7 @@ const getStatus: ActionHandler = (ctx) => {
     connected: state === 'connected',
     state,
     queueLength: pushQueueLength(ctx.db),
-    lastPushAt: status.push.lastOkAt === null ? null : new Date(status.push.lastOkAt).toISOString(),
+    lastPushAt: status.push.lastSentAt ? new Date(status.push.lastSentAt).toISOString() : null,
     lastPullAt: status.pull.lastOkAt === null ? null : new Date(status.pull.lastOkAt).toISOString(),
     lastError: failing[0]?.lastError ?? null,
     lastErrorAt: failing[0]?.lastErrorAt ? new Date(failing[0].lastErrorAt).toISOString() : null,
