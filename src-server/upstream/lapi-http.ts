@@ -93,7 +93,7 @@ export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
           if (size > maxBytes) fail(new LapiError('too-large', `The LAPI answer to ${method} ${url.pathname} passed the ${maxBytes}-byte limit.`));
           else chunks.push(chunk);
         });
-        res.on('error', (error) => fail(new LapiError('unreachable', `The LAPI answer was cut: ${describe(error)}`)));
+        res.on('error', (error) => fail(new LapiError('unreachable', `The LAPI answer was cut: ${describe(error)}.`)));
         res.on('end', () => {
           if (settled) return;
           settled = true;
@@ -108,7 +108,7 @@ export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
         });
       },
     );
-    req.on('error', (error) => fail(new LapiError('unreachable', `The LAPI at ${url.origin} is unreachable: ${describe(error)}`)));
+    req.on('error', (error) => fail(new LapiError('unreachable', `The LAPI at ${url.origin} is unreachable: ${describe(error)}.`)));
     req.end(payload);
   });
 }

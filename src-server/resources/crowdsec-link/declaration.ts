@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -60,7 +61,10 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
       default: true,
       description: 'Publish pulled decisions to this PBX’s own bouncers and feeds too, with their upstream origin and scenario; false enforces them on this server only (403).',
     }),
-    pullIntervalSeconds: field.integer(z.number().int().min(1).max(3600), { default: 10, description: 'Seconds between two polls of the LAPI stream (1-3600).' }),
+    pullIntervalSeconds: field.integer(boundedInteger(SETTING_BOUNDS['crowdsec-link'].pullIntervalSeconds), {
+      default: 10,
+      description: `Seconds between two polls of the LAPI stream (${rangeText(SETTING_BOUNDS['crowdsec-link'].pullIntervalSeconds)}).`,
+    }),
   },
   operations: ['getRecord', 'update', 'patch'],
   customMethods: {
