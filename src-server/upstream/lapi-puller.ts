@@ -248,6 +248,10 @@ export class LapiPuller {
       values = [...new Set([...values, ...this.byValue.keys()])];
     }
     this.published = publish;
+    // Many values: enforced by the guard slice by slice first (cheap), then handed to the export in
+    // one change, so the snapshot is rebuilt (and the decision log written) once, not per slice.
+    const staged = publish && values.length > SLICE;
+    const all: Array<{ value: string; ban: ActiveBan | undefined }> = [];
     for (let i = 0; i < values.length; i += SLICE) {
       const now = clock.now();
       const updates = values.slice(i, i + SLICE).map((value) => {
@@ -270,9 +274,11 @@ export class LapiPuller {
         };
         return { value, ban };
       });
-      bans.setUpstream(updates, publish);
+      bans.setUpstream(updates, publish && !staged);
+      if (staged) all.push(...updates);
       if (i + SLICE < values.length) await yieldToLoop();
     }
+    if (staged) bans.setUpstream(all, true);
     this.deps.status.status.pull.decisions = this.held.size;
     this.deps.status.changed();
   }
