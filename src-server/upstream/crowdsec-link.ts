@@ -34,6 +34,7 @@ export interface CrowdsecLink {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+const FILTER_RESOURCES = new Set(['firewall', 'network-filters']);
 
 /**
  * Builds and starts the link: pushes shared bans as they happen (ban store `onChange`), polls the
@@ -47,7 +48,7 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
   const status = new LinkStatusRecorder(db, clock);
   const queue = new PushQueue(db, clock);
   const parser = new StreamParser();
-  const pusher = new LapiPusher({ clock, logger, queue, status, settings: current });
+  const pusher = new LapiPusher({ db, state, clock, logger, queue, status, settings: current });
   const puller = new LapiPuller({ db, clock, logger, bans, state, queue, parser, status, settings: current });
 
   const describe = () => {
@@ -72,6 +73,8 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
   bans.onChange((change) => pusher.onBanChange(change));
   const off = bus.on('resource-changed', (event) => {
     if (event.resource === crowdsecLinkDeclaration.name) apply();
+    // Filter deny entries may be shared: the pusher compares them at its next run.
+    else if (FILTER_RESOURCES.has(event.resource)) pusher.kick();
   });
   const pruneTimer = setInterval(() => {
     queue.prune();

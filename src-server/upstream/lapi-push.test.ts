@@ -22,6 +22,7 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
   let pbx: TestServer;
   const stored: StoredAlert[] = [];
   const requests: string[] = [];
+  const deletes: string[] = [];
   let cutNext = true;
 
   before(async () => {
@@ -39,6 +40,10 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
           }
           res.writeHead(201);
           return res.end(JSON.stringify(stored.map((_, i) => String(i + 1))));
+        }
+        if (req.method === 'DELETE') {
+          deletes.push(new URL(req.url ?? '', 'http://x').searchParams.toString());
+          return res.end('{"nbDeleted":"1"}');
         }
         if (req.method === 'GET' && req.url?.startsWith('/v1/alerts')) return res.end(JSON.stringify(stored.map((a, i) => ({ id: i + 1, machine_id: 'm', ...a }))));
         res.writeHead(404);
@@ -80,5 +85,22 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
     assert.match(first!.decisions[0]!.duration, /^(600|599|598)s$/);
     assert.match(first!.message, /PBX site-x: pbx\/sip ban of 192\.0\.2\.31/);
     assert.deepEqual(first!.meta.find((m) => m.key === 'pbx_site')?.value, 'site-x');
+  });
+
+  test('shared filter deny entries go up as pbx/manual decisions of 596 h, and their removal as a deletion', async () => {
+    const shared = await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { shareFilters: true } });
+    assert.equal(shared.status, 200, shared.text);
+    const filter = await pbx.call(`${V3}firewall`, { method: 'POST', body: { permit: '10.70.0.0/16', deny: '198.51.100.0/24', description: 'shared block' } });
+    assert.equal(filter.status, 201, filter.text);
+    const deadline = Date.now() + 15_000;
+    const pushed = () => stored.find((a) => a.decisions[0]!.value === '198.51.100.0/24');
+    while (Date.now() < deadline && !pushed()) await sleep(100);
+    assert.equal(pushed()?.decisions[0]!.scenario, 'pbx/manual');
+    assert.equal(pushed()?.decisions[0]!.duration, `${596 * 3600}s`);
+    const removed = await pbx.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
+    assert.equal(removed.status, 200, removed.text);
+    while (Date.now() < deadline && deletes.length === 0) await sleep(100);
+    assert.deepEqual(deletes, [new URLSearchParams({ value: '198.51.100.0/24', scenario: 'pbx/manual' }).toString()]);
+    assert.equal(stored.filter((a) => a.decisions[0]!.value === '198.51.100.0/24').length, 1, 'pushed once');
   });
 });

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { ActiveBan, BanChange } from '../firewall/ban-store.ts';
-import { scopeOf, secondsLeft } from '../firewall/decisions.ts';
+import { MANUAL_DURATION_SECONDS, MANUAL_SCENARIO, scopeOf, secondsLeft } from '../firewall/decisions.ts';
+import type { FirewallState } from '../firewall/firewall-state.ts';
+import { filterBanValues } from '../firewall/filters.ts';
+import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
 import type { LinkStatusRecorder } from './link-status.ts';
@@ -16,6 +19,8 @@ const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 10_000;
 /** A quiet link still looks at its queue this often (bans that waited for a backoff). */
 const IDLE_CHECK_MS = 5000;
+/** A shared filter entry is pushed again this long after its last push, well before its 596 h run out upstream. */
+const FILTER_RENEW_MS = 20 * 24 * 3600_000;
 
 interface Token {
   value: string;
@@ -42,8 +47,13 @@ export class LapiPusher {
   /** Bumped by restart(): a run in flight then ends with an immediate new run, not its backoff. */
   private generation = 0;
 
+  private filtersSynced = -1;
+  private filtersSyncedAt = 0;
+
   constructor(
     private readonly deps: {
+      db: Db;
+      state: FirewallState;
       clock: Clock;
       logger: Logger;
       queue: PushQueue;
@@ -87,6 +97,11 @@ export class LapiPusher {
     return { kind, value: ban.ip, scope: scopeOf(ban.ip), scenario: `pbx/${ban.category}`, reason: ban.reason, expiresAt: ban.expiresAt };
   }
 
+  /** Runs soon (the filters changed). */
+  kick(): void {
+    this.schedule(GATHER_MS);
+  }
+
   /** Starts sending (after a start or a settings change); the login is renewed. */
   restart(): void {
     this.generation++;
@@ -123,6 +138,7 @@ export class LapiPusher {
         this.deps.status.ok('push');
       }
       await this.confirmUnanswered();
+      this.syncFilters();
       for (;;) {
         const batch = this.deps.queue.next(PUSH_BATCH);
         if (batch.length === 0) break;
@@ -153,6 +169,39 @@ export class LapiPusher {
       next = 0;
     }
     this.schedule(next);
+  }
+
+  /**
+   * Filter deny entries, when shared: new ones are queued as `pbx/manual` decisions of 596 h (the
+   * export's own duration), removed ones as deletions, and each is pushed again every 20 days while
+   * it exists. Checked when the filters change, and hourly for renewals.
+   */
+  private syncFilters(): void {
+    const now = this.deps.clock.now();
+    const { state, db } = this.deps;
+    if (this.filtersSynced === state.revision && now - this.filtersSyncedAt < 3600_000) return;
+    this.filtersSynced = state.revision;
+    this.filtersSyncedAt = now;
+    const wanted = new Set<string>();
+    if (this.deps.settings().shareFilters) for (const filter of state.filters) for (const value of filterBanValues(filter)) wanted.add(value);
+    const pushed = new Map((statement(db, 'SELECT value, pushed_at FROM crowdsec_shared_filters').all() as Array<{ value: string; pushed_at: number }>).map((r) => [r.value, r.pushed_at]));
+    const entries: NewPush[] = [];
+    const expiresAt = now + MANUAL_DURATION_SECONDS * 1000;
+    for (const value of wanted) {
+      const at = pushed.get(value);
+      if (at === undefined || now - at >= FILTER_RENEW_MS) entries.push({ kind: 'add', value, scope: scopeOf(value), scenario: MANUAL_SCENARIO, reason: 'network filter deny entry', expiresAt });
+    }
+    for (const value of pushed.keys()) {
+      if (!wanted.has(value)) entries.push({ kind: 'delete', value, scope: scopeOf(value), scenario: MANUAL_SCENARIO, reason: 'network filter deny entry removed', expiresAt: now });
+    }
+    if (entries.length === 0) return;
+    db.transaction(() => {
+      this.deps.queue.enqueue(entries);
+      for (const entry of entries) {
+        if (entry.kind === 'add') statement(db, 'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO UPDATE SET pushed_at = excluded.pushed_at').run(entry.value, now);
+        else statement(db, 'DELETE FROM crowdsec_shared_filters WHERE value = ?').run(entry.value);
+      }
+    })();
   }
 
   /** Sends one batch in order: consecutive adds as one POST /v1/alerts, each lift as one DELETE. */

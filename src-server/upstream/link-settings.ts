@@ -15,6 +15,8 @@ export interface LinkSettings {
   machinePassword: string;
   /** Which of this PBX's bans are shared: categories, plus `manual` when manual bans are. */
   shared: ReadonlySet<BanKind>;
+  /** Network-filter deny entries are shared too. */
+  shareFilters: boolean;
   pullEnabled: boolean;
   bouncerKey: string;
   republish: boolean;
@@ -34,6 +36,7 @@ export function readLinkSettings(db: Db): LinkSettings {
     machineLogin: String(values.machineLogin ?? ''),
     machinePassword: revealSecret(db, String(values.machinePassword ?? ''), CROWDSEC_LINK_SECRETS.machinePassword),
     shared,
+    shareFilters: values.shareFilters === true,
     pullEnabled: values.pullEnabled === true,
     bouncerKey: revealSecret(db, String(values.bouncerKey ?? ''), CROWDSEC_LINK_SECRETS.bouncerKey),
     republish: values.republish !== false,

@@ -55,6 +55,10 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
       description: 'Intrusion-ban categories to share (`sip`, `http`, `ami`, `iax`).',
     }),
     shareManual: field.boolean({ default: true, description: 'Share the operator’s manual bans (scenario `pbx/manual`).' }),
+    shareFilters: field.boolean({
+      default: false,
+      description: 'Share network-filter deny entries too (scenario `pbx/manual`, 596 h, renewed every 20 days while the entry exists; removed upstream when the entry is).',
+    }),
     pullEnabled: field.boolean({ default: false, description: 'Pull the LAPI decisions as a bouncer and enforce them here (bouncer key needed).' }),
     bouncerKey: credential('Bouncer API key (`cscli bouncers add <name>`), 1-256 characters; write-only.', true),
     republish: field.boolean({

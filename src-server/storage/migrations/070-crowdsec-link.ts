@@ -35,6 +35,8 @@ function sealedLinkSecrets(): string {
  * - crowdsec_pushed: (value, scenario) this PBX pushed, until when: its own decisions coming back
  *   in the stream are recognised and not applied twice.
  * - crowdsec_upstream_decisions: the LAPI's decisions as pulled, by their LAPI id.
+ * - crowdsec_shared_filters: filter deny entries pushed (when shared), and when, to send their
+ *   removal and renew them before they run out upstream.
  * - crowdsec_link_state: one row of counters and the last outcome, for link:getStatus.
  */
 export const crowdsecLinkMigration: Migration = {
@@ -72,6 +74,11 @@ export const crowdsecLinkMigration: Migration = {
         expires_at INTEGER NOT NULL
       );
       CREATE INDEX crowdsec_upstream_decisions_value ON crowdsec_upstream_decisions (value);
+
+      CREATE TABLE crowdsec_shared_filters (
+        value     TEXT PRIMARY KEY,
+        pushed_at INTEGER NOT NULL
+      );
 
       CREATE TABLE crowdsec_link_state (
         id    INTEGER PRIMARY KEY CHECK (id = 1),

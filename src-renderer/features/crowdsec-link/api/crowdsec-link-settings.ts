@@ -13,6 +13,7 @@ export interface CrowdsecLinkSettings {
   machinePassword?: string;
   shareCategories: SharedCategory[];
   shareManual: boolean;
+  shareFilters: boolean;
   pullEnabled: boolean;
   /** Write-only: never read back. */
   bouncerKey?: string;

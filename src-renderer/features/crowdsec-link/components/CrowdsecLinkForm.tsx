@@ -14,6 +14,7 @@ const FIELDS = [
   'machinePassword',
   'shareCategories',
   'shareManual',
+  'shareFilters',
   'pullEnabled',
   'bouncerKey',
   'republish',
@@ -39,6 +40,7 @@ export function CrowdsecLinkForm() {
       machinePassword: '',
       shareCategories: d.shareCategories ?? ['sip', 'http', 'ami', 'iax'],
       shareManual: d.shareManual !== false,
+      shareFilters: Boolean(d.shareFilters),
       pullEnabled: Boolean(d.pullEnabled),
       bouncerKey: '',
       republish: d.republish !== false,
@@ -122,6 +124,12 @@ export function CrowdsecLinkForm() {
                   />
                 ))}
                 <Checkbox label="Manual bans" disabled={!values.pushEnabled} checked={values.shareManual} onChange={(e) => set('shareManual', e.currentTarget.checked)} />
+                <Checkbox
+                  label="Network filter blocks"
+                  disabled={!values.pushEnabled}
+                  checked={values.shareFilters}
+                  onChange={(e) => set('shareFilters', e.currentTarget.checked)}
+                />
               </Group>
               {errors.byField.shareCategories && (
                 <Text size="xs" c="red">
