@@ -36,6 +36,9 @@ interface StoredDecision {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Republished decisions join the export this many at a time, this far apart (see applyValues). */
+const PUBLISH_SLICE = 10_000;
+const PUBLISH_PACE_MS = 250;
 
 /**
  * This PBX as a bouncer of the LAPI: polls its decision stream and enforces what it says here,
@@ -278,7 +281,12 @@ export class LapiPuller {
       if (staged) all.push(...updates);
       if (i + SLICE < values.length) await yieldToLoop();
     }
-    if (staged) bans.setUpstream(all, true);
+    // Then into the export in large slices, paced: each is one snapshot change and one decision-log write.
+    for (let i = 0; staged && i < all.length; i += PUBLISH_SLICE) {
+      if (i > 0) await new Promise<void>((resolve) => setTimeout(resolve, PUBLISH_PACE_MS));
+      if (this.stopped) return;
+      bans.setUpstream(all.slice(i, i + PUBLISH_SLICE), true);
+    }
     this.deps.status.status.pull.decisions = this.held.size;
     this.deps.status.changed();
   }
