@@ -109,7 +109,7 @@ describe('pulling a LAPI stream: bad answers are dropped and retried; big ones d
     fake.closeAllConnections();
   });
 
-  test('100,000 upstream decisions are enforced without holding the event loop, then republished to this PBX’s bouncers in one change', async () => {
+  test('100,000 upstream decisions are enforced without holding the event loop, then republished to this PBX’s bouncers', async () => {
     const count = 100_000;
     const decisions = Array.from({ length: count }, (_, i) => decision(1000 + i, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`));
     const body = JSON.stringify({ new: decisions, deleted: [] });
@@ -131,13 +131,16 @@ describe('pulling a LAPI stream: bad answers are dropped and retried; big ones d
     });
     histogram.disable();
     const appliedMs = Date.now() - started;
-    // The export takes them in one change: the first poll after pays one snapshot rebuild (measured, reported apart).
+    // The export takes them in paced slices after the guard has them: measured apart.
     const rebuildStarted = Date.now();
-    const served = await poll(pbx, key);
+    const served = await waitFor(30_000, 'every decision in the export', async () => {
+      const answer = await poll(pbx, key);
+      return answer.new.filter((d) => d.origin === 'cscli').length >= count ? answer : undefined;
+    });
     const firstPollMs = Date.now() - rebuildStarted;
     const maxDelayMs = histogram.max / 1e6;
     pingTimes.sort((x, y) => x - y);
-    console.log(`# 100k upstream decisions applied in ${appliedMs} ms; event loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms; ping p99 ${pingTimes[Math.floor(pingTimes.length * 0.99)]} ms; first export poll after (one rebuild with 100k new decisions) ${firstPollMs} ms`);
+    console.log(`# 100k upstream decisions applied in ${appliedMs} ms; event loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms; ping p99 ${pingTimes[Math.floor(pingTimes.length * 0.99)]} ms; all in the export ${firstPollMs} ms later`);
     assert.ok(served.new.filter((d) => d.origin === 'cscli').length >= count);
     assert.equal(pbx.server.services.firewall.bans.isBanned('10.0.1.2'), true);
     // Applied in one go, 100k decisions hold the loop for seconds on a loaded machine; sliced, far less.
