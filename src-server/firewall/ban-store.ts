@@ -172,6 +172,11 @@ export class BanStore {
     if (added.length || removed.length) this.changed({ added, removed, reset: false });
   }
 
+  /** Whether `value` has an upstream ban that the export publishes now. */
+  isUpstreamPublished(value: string): boolean {
+    return this.upstream.has(value) && !this.unpublished.has(value);
+  }
+
   /** How many upstream bans are held (published or not), expired ones included until the link drops them. */
   get upstreamCount(): number {
     return this.upstream.size;

@@ -252,7 +252,8 @@ export class LapiPuller {
     }
     this.published = publish;
     // Many values: enforced by the guard slice by slice first (cheap), then handed to the export in
-    // one change, so the snapshot is rebuilt (and the decision log written) once, not per slice.
+    // a few paced slices (each a snapshot change and a decision-log write). A value the export
+    // already publishes stays published meanwhile (no deleted-then-new flicker for its bouncers).
     const staged = publish && values.length > SLICE;
     const all: Array<{ value: string; ban: ActiveBan | undefined }> = [];
     for (let i = 0; i < values.length; i += SLICE) {
@@ -277,8 +278,13 @@ export class LapiPuller {
         };
         return { value, ban };
       });
-      bans.setUpstream(updates, publish && !staged);
-      if (staged) all.push(...updates);
+      if (staged) {
+        all.push(...updates);
+        bans.setUpstream(
+          updates.filter((u) => !bans.isUpstreamPublished(u.value)),
+          false,
+        );
+      } else bans.setUpstream(updates, publish);
       if (i + SLICE < values.length) await yieldToLoop();
     }
     // Then into the export in large slices, paced: each is one snapshot change and one decision-log write.
