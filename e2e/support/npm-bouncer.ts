@@ -4,6 +4,8 @@ import type { Decision } from '../../src-server/test-support/bouncer.ts';
 import type { DriverCommand, DriverReply, WireExchange } from './npm-bouncer-protocol.ts';
 
 const DRIVER = fileURLToPath(new URL('./npm-bouncer-driver.ts', import.meta.url));
+/** A command before it gets its id (Omit over each member of the union). */
+type CommandWithoutId = DriverCommand extends infer C ? (C extends DriverCommand ? Omit<C, 'id'> : never) : never;
 /** pino's numeric level for `warn`: anything at or above it is a warning or an error. */
 const PINO_WARN = 40;
 
@@ -77,7 +79,7 @@ export async function startNpmBouncer(options: NpmBouncerOptions): Promise<NpmBo
     pending.delete(reply.id);
   });
   let nextId = 1;
-  const ask = (command: Omit<DriverCommand, 'id'>): Promise<unknown> =>
+  const ask = (command: CommandWithoutId): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       pending.set(id, (reply) => (reply.error === undefined ? resolve(reply.result) : reject(new Error(`npm bouncer: ${reply.error}`))));
