@@ -16,7 +16,7 @@ const PERMIT = '192.0.2.0/24';
 
 const has = (list: Decision[] | null, value: string, scenario = 'pbx/manual') => (list ?? []).some((d) => d.value === value && d.scenario === scenario);
 
-describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
+describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout: 120_000 }, () => {
   let server: TestServer;
   let baseUrl: string;
   before(async () => {
@@ -40,15 +40,18 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     assert.ok(bouncer.logs().some((l) => l.msg === 'Connection with LAPI is healthy'), `no health line in ${JSON.stringify(bouncer.logs())}`);
   }
 
-  /** Waits until the export publishes `value` (GET /v1/decisions, which moves no cursor), so a change gets its own version. */
-  async function waitPublished(value: string, published = true): Promise<void> {
+  /**
+   * Waits until the export publishes (or no longer publishes) `value` under `scenario`, read with
+   * GET /v1/decisions (which moves no cursor): a filter change reaches the snapshot asynchronously.
+   */
+  async function waitPublished(value: string, present = true, scenario = 'pbx/manual'): Promise<void> {
     const { key } = createTestApiKey(server.server.services.db, { description: 'observer' });
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 100; i++) {
       const response = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions', { headers: { 'X-Api-Key': key } });
-      if ((response.json as Decision[]).some((d) => d.value === value) === published) return;
-      await sleep(100);
+      if (has(response.json as Decision[], value, scenario) === present) return;
+      await sleep(50);
     }
-    throw new Error(`${value} never became ${published ? 'published' : 'unpublished'}`);
+    throw new Error(`${value} ${scenario} never became ${present ? 'published' : 'unpublished'}`);
   }
 
   function assertQuiet(bouncer: NpmBouncer): void {
@@ -63,6 +66,7 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.1.5' } }));
     banThroughFailures(server, 'sip', '198.18.2.6');
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.2.6' } }));
+    await waitPublished('198.51.100.7');
 
     const bouncer = await startBouncer(t, { streamMode: true });
     const first = await bouncer.refresh();
@@ -85,6 +89,7 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     const removedFirst = await createFilter(server, { permit: PERMIT, deny: '198.51.100.10' });
     const kept = await createFilter(server, { permit: PERMIT, deny: '198.51.100.20' });
     t.after(() => server.call(`/pbxcore/api/v3/firewall/${kept.id}`, { method: 'DELETE' }));
+    await waitPublished('198.51.100.20');
     await bouncer.refresh();
     assert.equal(await bouncer.remediation('198.51.100.10'), 'ban');
 
@@ -92,6 +97,8 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     await server.call(`/pbxcore/api/v3/firewall/${removedFirst.id}`, { method: 'DELETE' });
     const added11 = await createFilter(server, { permit: PERMIT, deny: '198.51.100.11' });
     t.after(() => server.call(`/pbxcore/api/v3/firewall/${added11.id}`, { method: 'DELETE' }));
+    await waitPublished('198.51.100.10', false);
+    await waitPublished('198.51.100.11');
     const answers = [await bouncer.refresh()];
     assert.ok(has(answers[0]!.answer.deleted, '198.51.100.10') && has(answers[0]!.answer.new, '198.51.100.11'));
     assert.equal(await bouncer.remediation('198.51.100.10'), 'bypass', 'the deletion applied');
@@ -107,6 +114,8 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     // Also a value that stays blocked under another scenario: an intrusion ban on .20, then its filter entry goes.
     banThroughFailures(server, 'sip', '198.51.100.20');
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.51.100.20' } }));
+    await waitPublished('198.51.100.13');
+    await waitPublished('198.51.100.20', true, 'pbx/sip');
     answers.push(await bouncer.refresh());
     const second = answers[1]!;
     assert.ok(has(second.answer.new, '198.51.100.13') && has(second.answer.new, '198.51.100.20', 'pbx/sip'));
@@ -114,12 +123,14 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     assert.ok(has(second.answer.deleted, '198.51.100.12'), 'a decision this key never received is listed as deleted');
     assert.ok(second.removed.some((d) => d.id === 'pbx-networkfilters-ban-ip-198.51.100.12'), 'the client read that deletion');
     await server.call(`/pbxcore/api/v3/firewall/${kept.id}`, { method: 'DELETE' });
+    await waitPublished('198.51.100.20', false);
 
     // Further polls: the repeats go on, and each answer also brings one add.
     const later = [];
     for (let i = 0; i < REPEAT_POLLS; i++) {
       const filter = await createFilter(server, { permit: PERMIT, deny: `198.51.100.${30 + i}` });
       t.after(() => server.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' }));
+      await waitPublished(`198.51.100.${30 + i}`);
       const answer = await bouncer.refresh();
       assert.ok(has(answer.answer.new, `198.51.100.${30 + i}`));
       assert.equal(await bouncer.remediation(`198.51.100.${30 + i}`), 'ban', `the add beside the repeated deletions (poll ${i + 3})`);
@@ -155,6 +166,9 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     t.after(() => server.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' }));
     banThroughFailures(server, 'sip', '198.18.9.9');
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.9.9' } }));
+    assert.equal((await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '2001:db8:5::/64' } })).status, 201);
+    t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '2001:db8:5::/64' } }));
+    await waitPublished('198.51.100.50');
 
     // Cache verdicts for 1 s so the lifting is asked again.
     const bouncer = await startBouncer(t, { streamMode: false, badIpCacheDuration: 1, cleanIpCacheDuration: 1 });
@@ -168,9 +182,12 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', () => {
     assert.equal(await bouncer.remediation('198.18.8.9'), 'bypass', 'outside it');
     assert.equal(await bouncer.remediation('198.51.100.50'), 'ban', 'a filter entry');
     assert.equal(await bouncer.remediation('198.18.9.9'), 'ban', 'an intrusion ban');
+    assert.equal(await bouncer.remediation('2001:db8:5::1'), 'ban', 'inside a banned IPv6 /64');
+    assert.equal(await bouncer.remediation('2001:db8:6::1'), 'bypass', 'outside it');
     assert.ok(!bouncer.exchanges().some((e) => e.url.includes('/v1/decisions/stream')), 'live mode never reads the stream');
 
     assert.equal((await server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.7.0/24' } })).status, 200);
+    await waitPublished('198.18.7.0/24', false);
     await sleep(1100);
     assert.equal(await bouncer.remediation('198.18.7.9'), 'bypass', 'lifted');
     await waitHealthy(bouncer);
