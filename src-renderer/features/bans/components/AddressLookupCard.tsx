@@ -93,7 +93,7 @@ function LookupAnswer({ answer }: { answer: AddressLookup }) {
           <Group gap={6}>
             <IconShieldCheck size={16} aria-hidden />
             <Text size="sm" fw={600}>
-              Protected from automatic bans by:
+              Protected from bans by:
             </Text>
           </Group>
           <List spacing={2} aria-label={`What protects ${answer.address}`}>

@@ -38,9 +38,13 @@ function HostLine({ host, now }: { host: BouncerHost; now: number }) {
   );
 }
 
+/** The refused box lists the newest few refusals; a bouncer's row repeats only the others. */
+const REFUSED_BOX_SIZE = 5;
+const rejectionKey = (r: BouncerRejection) => `${r.ip} ${r.keyId ?? ''}`;
+
 const keyName = (bouncer: BouncerStatus) => bouncer.description || `Key #${bouncer.keyId}`;
 
-function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
+function BouncerRow({ bouncer, now, inRefusedBox }: { bouncer: BouncerStatus; now: number; inRefusedBox: ReadonlySet<string> }) {
   const state = bouncerStateView(bouncer);
   return (
     <Stack gap={4} data-testid="bouncer-row" data-state={bouncer.state} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
@@ -67,8 +71,8 @@ function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
-      {bouncer.refused.map((r) => (
-        <RejectionLine key={r.ip} rejection={r} now={now} />
+      {bouncer.refused.filter((r) => !inRefusedBox.has(rejectionKey(r))).map((r) => (
+        <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
       ))}
     </Stack>
   );
@@ -108,8 +112,8 @@ function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: num
   return (
     <Alert color="red" variant="light" icon={<IconLockExclamation size={18} />} title="Refused bouncer requests" mb="sm" data-testid="bouncer-rejections">
       <Stack gap="xs">
-        {rejections.slice(0, 5).map((r) => (
-          <RejectionLine key={r.ip} rejection={r} now={now} />
+        {rejections.slice(0, REFUSED_BOX_SIZE).map((r) => (
+          <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
         ))}
         <Text size="xs">
           A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
@@ -125,6 +129,7 @@ export function BouncerStatusCard() {
   const now = useNow();
   const bouncers = status.data?.bouncers ?? [];
   const rejections = status.data?.rejections ?? [];
+  const inRefusedBox = new Set(rejections.slice(0, REFUSED_BOX_SIZE).map(rejectionKey));
   return (
     <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="bouncers-card-title">
       <Group gap="xs" mb="sm">
@@ -145,7 +150,7 @@ export function BouncerStatusCard() {
       >
         <div aria-label="Bouncer keys and their hosts">
           {bouncers.map((bouncer) => (
-            <BouncerRow key={bouncer.keyId} bouncer={bouncer} now={now} />
+            <BouncerRow key={bouncer.keyId} bouncer={bouncer} now={now} inRefusedBox={inRefusedBox} />
           ))}
         </div>
       </QueryState>
