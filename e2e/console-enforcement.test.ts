@@ -24,6 +24,7 @@ interface BannedIp {
 describe('console: enforcement visible (bouncer state, delivery, banner, address lookup)', () => {
   let server: TestServer;
   let browser: ConsoleBrowser;
+  let fw1 = { id: 0, key: '' };
   let fw2 = { id: 0, key: '' };
 
   const post = async (path: string, body: unknown) => {
@@ -73,7 +74,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
 
   it('bans with no bouncer polling: the dashboard banner says they are not enforced, links to the keys, and the key reads "Never polled"', async () => {
     const { page } = browser;
-    await makeBouncerKey('fw1');
+    fw1 = await makeBouncerKey('fw1');
     await post('firewall:banIp', { ip: '198.51.100.20', duration: 3600, reason: 'SIP scanner' });
     await page.goto(`${server.url}/`);
     const banner = await visible(page.getByTestId('enforcement-banner'));
@@ -84,6 +85,14 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/api-keys');
+
+    // With no active bouncer key, the ban reached none: "No bouncer", in the warning colour.
+    await page.goto(`${server.url}/bans`);
+    const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
+    assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
+    const colour = await cell.locator('p').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element).color);
+    const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
+    assert.ok(r > b && g > b, `"No bouncer" is in the warning colour (${colour})`);
   });
 
   it('a bouncer that polls is "Served" (the banner goes) and each ban it was sent reads "1 of 1 bouncers" with its name', async () => {
@@ -209,5 +218,12 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     assert.match(await banner.innerText(), /2 bans are not being enforced/);
     assert.match(await banner.innerText(), /One bouncer is refused/);
     await checkLayout(page, 'dashboard-refused', () => visible(page.getByTestId('bouncer-refusal')));
+
+    // A disabled key's polls: "Refused: key disabled", named.
+    const disabled = await server.call(`${V3}api-keys/${fw1.id}`, { method: 'PATCH', body: { description: 'fw1', enabled: false } });
+    assert.equal(disabled.status, 200, disabled.text);
+    assert.equal((await server.call(STREAM, { headers: { 'X-Api-Key': fw1.key } })).status, 401);
+    await eventually(() => bouncerRow('fw1').getByTestId('bouncer-state').textContent(), (t) => t === 'Refused', 'fw1 "Refused"', 20_000);
+    assert.match(await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(), /Refused: key disabled \(key “fw1”\)/);
   });
 });
