@@ -2,6 +2,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { BanService } from './categories.ts';
 
+/** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
+export interface Delivery {
+  served: number;
+  of: number;
+  keys: Array<{ keyId: number; description: string }>;
+}
+
 export interface BannedIp {
   /** An address, or the CIDR of a manual range ban. */
   ip: string;
@@ -18,6 +25,7 @@ export interface BannedIp {
   permanent?: boolean;
   /** Automatic bans: the rank among this source's bans in its category ("3rd ban"). */
   banNumber?: number;
+  delivery?: Delivery;
 }
 
 export const bannedIpsKey = ['bans', 'active'] as const;

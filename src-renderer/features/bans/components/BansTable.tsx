@@ -16,6 +16,7 @@ import { BanIpModal } from './BanIpModal.tsx';
 import { BanNumber } from './BanNumber.tsx';
 import { CategoryBadge } from './CategoryBadge.tsx';
 import { UnbanAndWhitelistModal } from './UnbanAndWhitelistModal.tsx';
+import { DeliveryCell } from './DeliveryCell.tsx';
 
 const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
@@ -65,7 +66,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
-        minWidth={960}
+        minWidth={1120}
         inlineActions
         filter={(ban) => category === 'all' || ban.category === category}
         search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
@@ -136,6 +137,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
               </Text>
             ),
           },
+          { header: 'Delivered', render: (ban) => <DeliveryCell delivery={ban.delivery} subject={ban.ip} /> },
         ]}
         actions={(ban) => [
           { label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) },
