@@ -71,7 +71,7 @@ function ActionsCell({ actions, rowLabel, inline }: { actions: RowAction[]; rowL
     <Group gap="xs" justify="flex-end" wrap="nowrap">
       {actions.map((action) => (
         <Button key={action.label} size="xs" variant="light" color={action.color} leftSection={action.icon} onClick={action.onClick} aria-label={actionName(action, rowLabel)}>
-          {action.label}
+          {inline ? (action.shortLabel ?? action.label) : action.label}
         </Button>
       ))}
     </Group>

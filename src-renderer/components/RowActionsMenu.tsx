@@ -8,6 +8,8 @@ export interface RowAction {
   onClick: () => void;
   /** `red` for destructive actions. */
   color?: string;
+  /** Visible text of an inline button in a crowded table row (its accessible name keeps `label`). */
+  shortLabel?: string;
 }
 
 /** The "…" menu at the end of a table row, named for screen readers after the row it acts on. */

@@ -66,7 +66,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
-        minWidth={1120}
+        minWidth={940}
         inlineActions
         filter={(ban) => category === 'all' || ban.category === category}
         search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
@@ -141,7 +141,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         ]}
         actions={(ban) => [
           { label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) },
-          { label: 'Unban and whitelist…', icon: <IconShieldCheck size={14} />, onClick: () => setWhitelisting(ban.ip) },
+          { label: 'Unban and whitelist…', shortLabel: 'Whitelist…', icon: <IconShieldCheck size={14} />, onClick: () => setWhitelisting(ban.ip) },
         ]}
         empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.' }}
         noMatch={{ title: 'No ban matches the filter', hint: 'Clear the IP filter or pick another category.' }}
