@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 
 /** SPEC: a cursor lives 1 hour, renewed by each poll. */
@@ -43,6 +44,8 @@ export class CursorStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** A write-through that failed (the database locked): the cursor stays pending for the next flush. */
+    private readonly onWriteError: (error: unknown) => void = () => {},
   ) {
     for (const row of db.prepare('SELECT * FROM bouncer_cursors').all() as CursorRow[]) {
       this.cursors.set(row.key_id, {
@@ -92,22 +95,24 @@ export class CursorStore {
     if (previous?.version === version) {
       this.dirty.add(keyId);
     } else {
-      this.dirty.delete(keyId);
-      this.save.run(cursor);
+      // Pending until written: this runs after the answer was sent, where a throw would end the process.
+      this.dirty.add(keyId);
+      if (tryBackgroundWrite(this.db, () => this.save.run(cursor), this.onWriteError)) this.dirty.delete(keyId);
     }
   }
 
-  /** Writes the renewals and statistics batched since the last flush, in one transaction. */
+  /** Writes the renewals and statistics batched since the last flush, in one transaction; throws (keeping them) when it cannot. */
   flush(): void {
     if (this.dirty.size === 0) return;
     const keys = [...this.dirty];
-    this.dirty.clear();
     this.db.transaction(() => {
       for (const keyId of keys) {
         const cursor = this.cursors.get(keyId);
         if (cursor) this.save.run(cursor);
       }
     })();
+    // Only once committed: a failed flush (SQLITE_BUSY) keeps every renewal for the next one.
+    for (const keyId of keys) this.dirty.delete(keyId);
   }
 
   /** Drops the cursors of keys that no longer exist (revoked keys never poll again). */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
 import { pruneBanHistory } from './ban-queries.ts';
@@ -57,14 +58,20 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const log = new DecisionLog(db);
   const detector = new IntrusionDetector(state, bans, clock);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
-  const cursors = new CursorStore(db, clock);
-  const hosts = new BouncerHosts(db, clock);
+  const warn = (what: string) => (error: unknown) => deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
+  const cursors = new CursorStore(db, clock, warn('cursor write'));
+  const hosts = new BouncerHosts(db, clock, warn('bouncer host write'));
+  // Each step on its own: a locked database postpones that step to the next tick, never the process.
   const prune = () => {
     bans.sweep();
-    cursors.forgetRevokedKeys();
-    hosts.prune(clock.now());
-    log.prune(clock.now(), cursors.oldestLiveVersion());
-    pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays());
+    tryBackgroundWrite(db, () => cursors.forgetRevokedKeys(), warn('cursor pruning'));
+    tryBackgroundWrite(db, () => hosts.prune(clock.now()), warn('bouncer host pruning'));
+    tryBackgroundWrite(db, () => log.prune(clock.now(), cursors.oldestLiveVersion()), warn('decision log pruning'));
+    tryBackgroundWrite(db, () => pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays()), warn('ban history pruning'));
+  };
+  const flush = () => {
+    tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'));
+    tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'));
   };
 
   const unsubscribe = [
@@ -86,10 +93,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   prune();
   const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  const flushTimer = setInterval(() => {
-    cursors.flush();
-    hosts.flush();
-  }, CURSOR_FLUSH_MS);
+  const flushTimer = setInterval(flush, CURSOR_FLUSH_MS);
   flushTimer.unref();
 
   return {
@@ -105,8 +109,9 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     stop() {
       clearInterval(pruneTimer);
       clearInterval(flushTimer);
-      cursors.flush();
-      hosts.flush();
+      // At stop the lock is worth waiting for (busy_timeout): this is the last chance to write.
+      tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'), 5000);
+      tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'), 5000);
       for (const off of unsubscribe) off();
     },
   };

@@ -34,13 +34,12 @@ export class IntrusionDetector {
     if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(since);
     const times = (this.failures.get(key) ?? []).filter((t) => t > since);
     times.push(now);
-    if (times.length >= maxretry) {
-      this.failures.delete(key);
-      this.bans.ban(category, ip, reason, bantime);
-      return true;
-    }
     this.failures.set(key, times);
-    return false;
+    if (times.length < maxretry) return false;
+    // Forgotten only once the ban is stored: a failed write (database locked) bans at the next failure.
+    this.bans.ban(category, ip, reason, bantime);
+    this.failures.delete(key);
+    return true;
   }
 
   /** Forgets the failures counted against an address (after an operator unban). */

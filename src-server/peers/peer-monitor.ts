@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { AmiClient, type AmiClientOptions } from './ami-client.ts';
 import type { AmiMessage } from './ami-protocol.ts';
@@ -133,28 +134,46 @@ export class PeerMonitor {
     const client = new AmiClient({ ...this.options.client, host: settings.host, port: settings.port, username: settings.username, secret: settings.secret });
     this.client = client;
     client.on('connected', () => {
-      writeLink(this.deps.db, true, null);
+      this.recordLink(true, null);
       this.deps.logger.info({ host: settings.host, port: settings.port }, 'AMI connected');
       void this.refresh();
       this.scheduleRefresh(this.refreshIntervalMs);
     });
     client.on('disconnected', (reason) => {
-      writeLink(this.deps.db, false, reason);
+      this.recordLink(false, reason);
       clearTimeout(this.refreshTimer);
       this.deps.logger.warn({ reason }, 'AMI disconnected');
     });
-    client.on('attemptFailed', (reason) => writeLink(this.deps.db, false, reason));
+    client.on('attemptFailed', (reason) => this.recordLink(false, reason));
     client.on('event', (event) => this.onEvent(event));
     client.start();
   }
 
   private async stopClient(): Promise<void> {
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.linkRetry);
     const client = this.client;
     this.client = undefined;
     if (client) {
       client.removeAllListeners();
       await client.stop();
+    }
+  }
+
+  private linkRetry: NodeJS.Timeout | undefined;
+
+  /**
+   * Stores the link state from a client event. These run in the AMI socket's callbacks, where a
+   * throw would end the process: a locked database keeps the latest state and tries again a second later.
+   */
+  private recordLink(connected: boolean, reason: string | null): void {
+    clearTimeout(this.linkRetry);
+    const written = tryBackgroundWrite(this.deps.db, () => writeLink(this.deps.db, connected, reason), (error) =>
+      this.deps.logger.warn({ err: error }, 'AMI link state not stored; kept for the next try'),
+    );
+    if (!written) {
+      this.linkRetry = setTimeout(() => this.recordLink(connected, reason), 1000);
+      this.linkRetry.unref();
     }
   }
 
