@@ -14,7 +14,7 @@ import {
 import { cidrText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext } from '../types.ts';
+import type { ActionContext, HttpVerb } from '../types.ts';
 import { firewallDeclaration } from './declaration.ts';
 
 /** The columns of a filter as stored. */
@@ -126,14 +126,26 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   return errors;
 }
 
-/** Validates a create, update or patch of a filter and returns the row to store. */
-export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
-  const body = ctx.body as Record<string, unknown> | null;
+/** A filter body that passed every rule of its own (the overlap rules need the other filters). */
+export interface ValidFilter {
+  row: FilterRow;
+  permit: Cidr;
+  trusted: boolean;
+}
+
+export type FilterValidation = { ok: true; filter: ValidFilter } | { ok: false; errors: string[] };
+
+/**
+ * Validates a filter body on its own: fields, permit, deny entries and rules, without reading the
+ * database. `strictTypes` (imports) refuses `"77"` for a number instead of converting it.
+ */
+export function validateFilterBody(body: unknown, verb: HttpVerb, mode: SaveMode, existing?: NetworkFilter, strictTypes = false): FilterValidation {
   if (mode !== 'patch' && body && typeof body === 'object' && !Array.isArray(body)) {
-    const given = (name: string) => body[name] !== undefined && body[name] !== null && String(body[name]).trim() !== '';
+    const record = body as Record<string, unknown>;
+    const given = (name: string) => record[name] !== undefined && record[name] !== null && String(record[name]).trim() !== '';
     if (!given('permit') && !given('network')) return { ok: false, errors: ['permit is required (or network with subnet).'] };
   }
-  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb: ctx.verb, body: ctx.body, existing: existing && writeShape(existing) });
+  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb, body, existing: existing && writeShape(existing), strictTypes });
   if (!outcome.ok) return outcome;
   const { values, complete } = outcome;
 
@@ -147,19 +159,29 @@ export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?:
   for (const [category, allowed] of Object.entries((complete.currentRules ?? {}) as Record<string, boolean>)) {
     rules[category as keyof FilterRules] = allowed ? 'allow' : 'block';
   }
-
   const trusted = complete.newer_block_ip === true;
-  const errors = overlapErrors(ctx.db, existing?.id, parseCidr(permit)!, trusted, deny.deny);
-  if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    row: {
-      permit,
-      deny: deny.deny,
-      description: String(complete.description ?? ''),
-      newer_block_ip: trusted ? 1 : 0,
-      local_network: complete.local_network === true ? 1 : 0,
-      rules: JSON.stringify(rules),
+    filter: {
+      permit: parseCidr(permit)!,
+      trusted,
+      row: {
+        permit,
+        deny: deny.deny,
+        description: String(complete.description ?? ''),
+        newer_block_ip: trusted ? 1 : 0,
+        local_network: complete.local_network === true ? 1 : 0,
+        rules: JSON.stringify(rules),
+      },
     },
   };
+}
+
+/** Validates a create, update or patch of a filter and returns the row to store. */
+export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
+  const validation = validateFilterBody(ctx.body, ctx.verb, mode, existing);
+  if (!validation.ok) return validation;
+  const { row, permit, trusted } = validation.filter;
+  const errors = overlapErrors(ctx.db, existing?.id, permit, trusted, row.deny);
+  return errors.length ? { ok: false, errors } : { ok: true, row };
 }
