@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { canonicalCidr, cidrText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
+import { canonicalCidr, networkText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
 
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
@@ -30,14 +30,15 @@ export function normalizeAddress(value: string): string | undefined {
 }
 
 /**
- * Canonical text of an address or CIDR as the operator wrote it: an address stays an address,
- * a CIDR keeps its prefix. Undefined for garbage and zone ids (`fe80::1%eth0`).
+ * Canonical text of an address or CIDR: an address stays an address, a CIDR keeps its prefix and
+ * becomes its network (`203.0.113.77/24` is `203.0.113.0/24`, see networkText). Undefined for
+ * garbage and zone ids (`fe80::1%eth0`).
  */
 export function normalizeCidrText(value: string): string | undefined {
   const text = value.trim();
   const cidr = parseStrictCidr(text);
   if (!cidr) return undefined;
-  return text.includes('/') ? cidrText(cidr) : cidr[0].toString();
+  return text.includes('/') ? networkText(cidr) : cidr[0].toString();
 }
 
 /**
@@ -65,6 +66,22 @@ export function cidrsOverlap(first: Cidr, second: Cidr): boolean {
 /** `0.0.0.0/0` and `::/0`: the "deny everything else" default of a filter, not a ban. */
 export function isCatchAll(cidr: Cidr): boolean {
   return cidr[1] === 0;
+}
+
+const THIS_NETWORK = ipaddr.parseCIDR('0.0.0.0/8') as [ipaddr.IPv4, number];
+const MAPPED_SPACE = ipaddr.parseCIDR('::ffff:0:0/96') as [ipaddr.IPv6, number];
+const UNSPECIFIED_V6 = ipaddr.parse('::') as ipaddr.IPv6;
+
+/**
+ * Whether the range holds an unspecified address or a whole mapped space: IPv4 "this network"
+ * (`0.0.0.0/8`), IPv6 `::`, or an IPv6 range over all of `::ffff:0:0/96`. No packet comes from
+ * these, so a ban of them blocks nothing real, and the wider forms are catch-alls in disguise.
+ */
+export function coversUnspecified(cidr: Cidr): boolean {
+  const range = canonicalCidr(cidr);
+  if (range[0].kind() === 'ipv4') return cidrsOverlap(range, THIS_NETWORK);
+  const v6 = range as [ipaddr.IPv6, number];
+  return UNSPECIFIED_V6.match(v6) || (v6[1] <= MAPPED_SPACE[1] && MAPPED_SPACE[0].match(v6));
 }
 
 /** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */

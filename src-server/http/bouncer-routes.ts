@@ -120,9 +120,9 @@ function answerDecisions(ctx: Context, parts: BouncerParts): void {
   const snapshot = parts.snapshots.get();
   const now = parts.services.clock.now();
   const candidates: Candidate[] = snapshot.manual.plain.entries.map((entry) => ({ key: entry.key, cidr: entry.cidr, json: () => manualEntryJson(entry) }));
-  // A single-address question needs only that address's bans, not a scan of every ban.
+  // A single-address question needs only the bans holding that address (its own and range bans), not a scan of every ban.
   const single = query.range?.contains && (query.range.cidr[1] === 32 || query.range.cidr[1] === 128);
-  const bans = single ? parts.bans.forIp(query.range!.cidr[0].toString()) : parts.bans.active();
+  const bans = single ? parts.bans.covering(query.range!.cidr[0].toString()) : parts.bans.active();
   for (const ban of bans) candidates.push(banCandidate(ban, () => parts.snapshots.banJson(ban, now)));
   const found = candidates.filter((candidate) => matches(query, candidate)).map((candidate) => candidate.json());
   sendJsonParts(ctx, [Buffer.from(found.length ? `[${found.join(',')}]` : 'null')]);

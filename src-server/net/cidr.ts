@@ -40,6 +40,17 @@ export function cidrText(cidr: Cidr): string {
   return `${address.toString()}/${prefix}`;
 }
 
+/**
+ * The one text of a range: its network address (host bits cleared) and prefix, IPv4-mapped
+ * unwrapped, IPv6 compressed: `203.0.113.77/24` is `203.0.113.0/24`. Every stored range uses it,
+ * so one range has one identity for bouncers, unbans and overlap checks.
+ */
+export function networkText(cidr: Cidr): string {
+  const [address, prefix] = canonicalCidr(cidr);
+  const family = address.kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6;
+  return `${family.networkAddressFromCIDR(`${address.toString()}/${prefix}`).toString()}/${prefix}`;
+}
+
 /** Parses a single address, unwrapping IPv4-mapped IPv6. */
 export function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const text = value.trim();
