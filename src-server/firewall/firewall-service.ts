@@ -79,7 +79,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
     }),
     bus.on('security-failure', (event) => {
-      detector.recordFailure(event.category, event.ip, event.reason);
+      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
     bus.on('bans-lifted', (event) => {
