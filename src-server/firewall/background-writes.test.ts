@@ -49,6 +49,7 @@ test('a write lock held by another connection delays the web thread\'s writes bu
     await sleep(2500); // two or more flush ticks fail with SQLITE_BUSY
     assert.equal((await t.call(PING)).status, 200, 'the server is still up');
     assert.equal(readFile<{ polls: number }>('SELECT polls FROM bouncer_cursors WHERE key_id = ?', id).polls, pollsBefore, 'nothing was written meanwhile');
+    assert.equal(readFile<{ n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE kind = 'rejected-key'").n, 0, 'the audit row waits too');
   } finally {
     locker.exec('ROLLBACK');
     locker.close();
@@ -58,6 +59,7 @@ test('a write lock held by another connection delays the web thread\'s writes bu
   assert.equal(readFile<{ polls: number }>('SELECT polls FROM bouncer_cursors WHERE key_id = ?', id).polls, pollsBefore + 3, 'the renewals kept in memory were written');
   const rejection = readFile<{ count: number } | undefined>("SELECT count FROM bouncer_rejections WHERE ip = '127.0.0.1'");
   assert.ok(rejection && rejection.count >= 1, 'the refused poll was written at a later flush');
+  assert.equal(readFile<{ n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE kind = 'rejected-key'").n, 1, 'the audit log kept the refused key for a later flush');
   // The failures were kept: the next one bans at once.
   t.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip: '192.0.2.77', reason: 'test failure' });
   assert.ok(firewall!.bans.get('sip', '192.0.2.77'), 'the ban is stored once the lock is free');
