@@ -30,15 +30,17 @@ export function normalizeAddress(value: string): string | undefined {
 }
 
 /**
- * Canonical text of an address or CIDR: an address stays an address, a CIDR keeps its prefix and
- * becomes its network (`203.0.113.77/24` is `203.0.113.0/24`, see networkText). Undefined for
+ * Canonical text of an address or range to block or trust: a range becomes its network
+ * (`203.0.113.77/24` is `203.0.113.0/24`, see networkText), and a range of one address is that
+ * address (`192.0.2.7/32` is `192.0.2.7`), so each set of addresses has one value. Undefined for
  * garbage and zone ids (`fe80::1%eth0`).
  */
 export function normalizeCidrText(value: string): string | undefined {
   const text = value.trim();
   const cidr = parseStrictCidr(text);
   if (!cidr) return undefined;
-  return text.includes('/') ? networkText(cidr) : cidr[0].toString();
+  const single = cidr[1] === (cidr[0].kind() === 'ipv4' ? 32 : 128);
+  return text.includes('/') && !single ? networkText(cidr) : cidr[0].toString();
 }
 
 /**

@@ -397,7 +397,9 @@ describe('adversarial firewall data: long transactions, range queries, canonical
       }
       const filter = await call('firewall', 'POST', { permit: spellings[0], deny: spellings.slice(1).join(',') });
       assert.equal(filter.status, 201, filter.text);
-      assert.deepEqual([filter.json.data.permit, filter.json.data.deny], [canonical, canonical], 'a filter stores the network too');
+      assert.equal(filter.json.data.deny, canonical, 'a deny entry is stored canonical too');
+      // A permit is always a CIDR: a single address keeps its full-length prefix.
+      assert.equal(filter.json.data.permit, canonical.includes('/') ? canonical : `${canonical}/${canonical.includes(':') ? 128 : 32}`);
       await call(`firewall/${filter.json.data.id}`, 'DELETE');
     }
     for (const ip of UNSPECIFIED_RANGES) {

@@ -302,6 +302,8 @@ export const RANGE_SPELLINGS: Array<{ canonical: string; spellings: string[] }> 
   { canonical: '203.0.113.0/24', spellings: ['203.0.113.77/24', '203.0.113.255/24', '::ffff:203.0.113.9/120', '::FFFF:CB00:7101/120', ' 203.0.113.0/24 '] },
   { canonical: '2001:db8:bad::/48', spellings: ['2001:DB8:BAD::1/48', '2001:db8:bad:ffff::/48', '2001:0db8:0bad:0000::/48'] },
   { canonical: '198.51.100.128/25', spellings: ['198.51.100.200/25', '::ffff:198.51.100.129/121'] },
+  { canonical: '198.51.100.77', spellings: ['198.51.100.77/32', '::ffff:198.51.100.77', '::ffff:198.51.100.77/128', '198.51.100.77'] },
+  { canonical: '2001:db8::77', spellings: ['2001:db8::77/128', '2001:DB8:0:0::77'] },
 ];
 
 /** Unspecified and mapped catch-alls: no packet comes from them, so a ban of them is refused (422). */
