@@ -3,6 +3,8 @@ import { canonicalCidr, networkText, parseAddress, parseCidr, type Cidr } from '
 
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
+/** Parsed once: every deny entry of every filter is checked against them at each snapshot build. */
+const HOST_LOOPBACK_PARSED = HOST_LOOPBACK.map((ip) => ipaddr.parse(ip));
 
 /**
  * ipaddr.js also accepts legacy IPv4 forms (`1.2.3`, `0x7f.1`); an operator who types them almost
@@ -89,10 +91,7 @@ export function coversUnspecified(cidr: Cidr): boolean {
 /** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
 export function coversHostLoopback(cidr: Cidr): boolean {
   const range = canonicalCidr(cidr); // ::ffff:127.0.0.1 is 127.0.0.1
-  return HOST_LOOPBACK.some((ip) => {
-    const address = ipaddr.parse(ip);
-    return address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]);
-  });
+  return HOST_LOOPBACK_PARSED.some((address) => address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]));
 }
 
 /** True for the host's own loopback addresses. 127.0.0.2 and the like count as other hosts (tests rely on it). */

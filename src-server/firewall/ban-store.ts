@@ -57,8 +57,6 @@ export class BanStore {
   private readonly byIp = new Map<string, Map<BanKind, ActiveBan>>();
   /** Manual bans of whole ranges that also refuse this server's web access, checked by containment. */
   private readonly webRanges = new Map<ActiveBan, Cidr>();
-  /** Every manual ban of a whole range, for the bouncers' "which decisions hold this address" queries. */
-  private readonly ranges = new Map<ActiveBan, Cidr>();
   private readonly listeners: Array<(change: BanChange) => void> = [];
   /** Bumped on every change, so caches built from the bans know when to rebuild. */
   revision = 0;
@@ -88,7 +86,6 @@ export class BanStore {
   reload(): void {
     this.byIp.clear();
     this.webRanges.clear();
-    this.ranges.clear();
     const rows = this.db
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
       .all(this.clock.now()) as BanRow[];
@@ -99,10 +96,7 @@ export class BanStore {
   /** Re-reads one address from the database (after a worker lifted its bans). */
   reloadIp(ip: string): void {
     const removed = [...(this.byIp.get(ip)?.values() ?? [])];
-    for (const ban of removed) {
-      this.webRanges.delete(ban);
-      this.ranges.delete(ban);
-    }
+    for (const ban of removed) this.webRanges.delete(ban);
     this.byIp.delete(ip);
     const rows = this.db
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
@@ -135,17 +129,6 @@ export class BanStore {
   forIp(ip: string): ActiveBan[] {
     const now = this.clock.now();
     return [...(this.byIp.get(ip)?.values() ?? [])].filter((ban) => ban.expiresAt > now);
-  }
-
-  /**
-   * The bans in force now whose value holds `ip` (canonical text): the address's own, and every
-   * manual range ban containing it, whatever services it covers (a bouncer blocks them all).
-   */
-  covering(ip: string): ActiveBan[] {
-    const now = this.clock.now();
-    const out = this.forIp(ip);
-    for (const [ban, cidr] of this.ranges) if (ban.expiresAt > now && ban.ip !== ip && cidrContains(cidr, ip)) out.push(ban);
-    return out;
   }
 
   /** Bans (category, ip) for `seconds`; an existing ban is extended instead of duplicated. */
@@ -182,7 +165,6 @@ export class BanStore {
         else {
           bans.delete(category);
           this.webRanges.delete(ban);
-          this.ranges.delete(ban);
         }
       }
       if (bans.size === 0) this.byIp.delete(ip);
@@ -194,15 +176,9 @@ export class BanStore {
     let bans = this.byIp.get(ban.ip);
     if (!bans) this.byIp.set(ban.ip, (bans = new Map()));
     const replaced = bans.get(ban.category);
-    if (replaced) {
-      this.webRanges.delete(replaced);
-      this.ranges.delete(replaced);
-    }
+    if (replaced) this.webRanges.delete(replaced);
     bans.set(ban.category, ban);
-    if (ban.ip.includes('/')) {
-      this.ranges.set(ban, parseCidr(ban.ip)!);
-      if (blocksWeb(ban)) this.webRanges.set(ban, parseCidr(ban.ip)!);
-    }
+    if (ban.ip.includes('/') && blocksWeb(ban)) this.webRanges.set(ban, parseCidr(ban.ip)!);
   }
 
   /** Drops bans past their expiry from memory (their rows stay for the history). */

@@ -59,7 +59,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const detector = new IntrusionDetector(state, bans, clock);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
   const warn = (what: string) => (error: unknown) => deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
-  const cursors = new CursorStore(db, clock, warn('cursor write'));
+  // The cursor store keeps a failed write pending and logs it itself.
+  const cursors = new CursorStore(db, clock, deps.logger);
   const hosts = new BouncerHosts(db, clock, warn('bouncer host write'));
   // Each step on its own: a locked database postpones that step to the next tick, never the process.
   const prune = () => {
@@ -103,7 +104,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     snapshots,
     log,
     compressor: new SnapshotCompressor(NEW_OPEN),
-    deletedTails: new DeletedTails(log),
+    deletedTails: new DeletedTails(log, snapshots.published),
     cursors,
     hosts,
     stop() {

@@ -26,7 +26,8 @@ export function parseCidr(value: string): Cidr | undefined {
   const text = value.trim();
   if (text.includes('%')) return undefined;
   try {
-    if (text.includes('/')) return canonicalCidr(ipaddr.parseCIDR(text));
+    // The family is known from the text: ipaddr.parseCIDR would try (and fail) IPv6 first on every IPv4 range.
+    if (text.includes('/')) return canonicalCidr(text.includes(':') ? ipaddr.IPv6.parseCIDR(text) : ipaddr.IPv4.parseCIDR(text));
     const address = parseAddress(text);
     return address && [address, address.kind() === 'ipv4' ? 32 : 128];
   } catch {
@@ -54,8 +55,11 @@ export function networkText(cidr: Cidr): string {
 /** Parses a single address, unwrapping IPv4-mapped IPv6. */
 export function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const text = value.trim();
-  if (text.includes('%') || !ipaddr.isValid(text)) return undefined;
-  const address = ipaddr.parse(text);
+  if (text.includes('%')) return undefined;
+  // One parser per family (the text says which): ipaddr.isValid + parse would parse it up to four times.
+  const family = text.includes(':') ? ipaddr.IPv6 : ipaddr.IPv4;
+  if (!family.isValid(text)) return undefined;
+  const address = family.parse(text);
   return isMapped(address) ? address.toIPv4Address() : address;
 }
 
