@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
-import { tryBackgroundWrite } from '../storage/background-write.ts';
+import { tryBackgroundWrite, writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { AmiClient, type AmiClientOptions } from './ami-client.ts';
 import type { AmiMessage } from './ami-protocol.ts';
@@ -210,14 +210,15 @@ export class PeerMonitor {
     const registrations: RegistrationRow[] = registrationList.events
       .filter((e) => e.Event === 'OutboundRegistrationDetail' && e.ObjectName)
       .map((e) => ({ registration: e.ObjectName!, status: e.Status ?? '', serverUri: e.ServerUri ?? '', clientUri: e.ClientUri ?? '' }));
-    writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now());
+    // The web thread waits at most briefly for the lock; a refused write is logged and redone at the next refresh.
+    writeWithShortWait(this.deps.db, () => writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()));
 
     // Contact details only for known extensions with a contact; the rest have none to show.
     const known = new Set(this.deps.db.prepare('SELECT number FROM extensions').pluck().all() as string[]);
     const now = this.deps.clock.now();
     for (const e of endpoints) {
       if (!known.has(e.endpoint) || client !== this.client) continue;
-      if (e.contacts.trim() === '') writeDetail(this.deps.db, e.endpoint, null, now);
+      if (e.contacts.trim() === '') writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, e.endpoint, null, now));
       else await this.loadDetail(client, e.endpoint).catch(() => undefined);
     }
   }
@@ -227,6 +228,6 @@ export class PeerMonitor {
     if (client !== this.client) return;
     const contacts = events.filter((e) => e.Event === 'ContactStatusDetail');
     const best = contacts.find((e) => (e.Status ?? '').toLowerCase() === 'reachable') ?? contacts[0] ?? null;
-    writeDetail(this.deps.db, endpoint, best, this.deps.clock.now());
+    writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, endpoint, best, this.deps.clock.now()));
   }
 }
