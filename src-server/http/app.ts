@@ -7,12 +7,13 @@ import type { Services } from '../services.ts';
 import { bodyParser } from './body.ts';
 import { notFound } from '../wire/errors.ts';
 import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
+import { securityHeaders } from './security-headers.ts';
 import { V3_PREFIX, v3Handler } from './v3-handler.ts';
 
 const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
 
 /**
- * Assembles the Koa app: error envelope, access log, limits, guards (run before any routing), body
+ * Assembles the Koa app: security headers, error envelope, access log, limits, guards (run before any routing), body
  * parsing, the routes outside the v3 grammar (`router`), the v3 grammar, the console.
  */
 export function createApp(services: Services, guards: Middleware[], router: Router): Koa {
@@ -23,6 +24,7 @@ export function createApp(services: Services, guards: Middleware[], router: Rout
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
     services.logger.warn({ err: error }, 'response error');
   });
+  app.use(securityHeaders);
   app.use(errorRenderer(services.logger));
   app.use(accessLog(services.logger));
   app.use(urlLimit);

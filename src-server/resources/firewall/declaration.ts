@@ -69,7 +69,15 @@ export const firewallDeclaration: ResourceDeclaration = {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
-      description: 'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent}].',
+      description:
+        'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the ban.',
+    },
+    lookup: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario, origin, scope, source: ban|filter, ban?, filter?, secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans, range bans and filter entries that hold it) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty lists.',
     },
     banIp: {
       verbs: ['POST'],
