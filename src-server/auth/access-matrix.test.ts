@@ -79,6 +79,7 @@ function fixedRoutes(sip: ResourceDeclaration | undefined): Route[] {
     { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/v1/decisions/stream` },
     { ...bouncer, method: 'HEAD', path: `${V3}/firewall-bouncer/v1/decisions` },
     { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/v1/whitelist` },
+    { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/blocklist` },
   ];
 }
 

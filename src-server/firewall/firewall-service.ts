@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
+import { absorbImportedBans } from './ban-import-absorb.ts';
 import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
 import { BouncerHosts } from './bouncer-hosts.ts';
@@ -75,6 +76,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'));
   };
 
+  /** Imports still being taken in, stopped with the service. */
+  const imports = new Set<() => void>();
   const unsubscribe = [
     bus.on('resource-changed', (event) => {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
@@ -83,6 +86,10 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
+    bus.on('bans-imported', (event) => {
+      const stop = absorbImportedBans(bans, event.fromId, event.toId, () => imports.delete(stop));
+      imports.add(stop);
+    }),
     bus.on('bans-lifted', (event) => {
       const ip = normalizeAddress(event.ip) ?? event.ip;
       bans.reloadIp(ip);
@@ -114,6 +121,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'), 5000);
       tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'), 5000);
       for (const off of unsubscribe) off();
+      for (const stopImport of imports) stopImport();
     },
   };
 }

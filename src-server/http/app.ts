@@ -9,6 +9,9 @@ import { notFound } from '../wire/errors.ts';
 import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
 import { securityHeaders } from './security-headers.ts';
 import { V3_PREFIX, v3Handler } from './v3-handler.ts';
+import { BAN_IMPORT_MAX_BYTES } from '../resources/firewall/ban-transfer.ts';
+
+const BAN_IMPORT_PATH = '/pbxcore/api/v3/firewall:importBans';
 
 const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
 
@@ -31,7 +34,9 @@ export function createApp(services: Services, guards: Middleware[], router: Rout
   for (const guard of guards) app.use(guard);
 
   const parseBody = bodyParser(services.config.bodyLimitBytes);
-  app.use((ctx, next) => (API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
+  // A ban list import is the one large body: its own limit, and text bodies (a list posted as a file).
+  const parseImport = bodyParser(BAN_IMPORT_MAX_BYTES, true);
+  app.use((ctx, next) => (ctx.path === BAN_IMPORT_PATH ? parseImport(ctx, next) : API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
 
   app.use(router.routes());
 

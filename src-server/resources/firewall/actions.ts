@@ -10,6 +10,7 @@ import type { ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
+import { exportBans, importBans } from './ban-transfer.ts';
 import { firewallDeclaration } from './declaration.ts';
 import { prepareFilterSave } from './filter-save.ts';
 
@@ -71,6 +72,8 @@ export const firewallActions: ResourceActions = {
     unbanIp,
     unbanIps,
     getBanLog,
+    importBans,
+    exportBans,
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);

@@ -113,6 +113,27 @@ export const firewallDeclaration: ResourceDeclaration = {
       description:
         'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. `search` (part of the address or reason), `category` (sip, http, ami, iax, manual), `state` (active, expired, lifted), `limit`, `offset`.',
     },
+    importBans: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description:
+        'Bulk ban import, all or nothing: `format` json, csv (with a header), values (one per line) or opnsense (address, CIDR or a-b range, then a description); `content` the list (or send it as a text/plain body with the other fields in the query string, up to 20 MB); `duration` for entries without one (default 4h; "permanent" allowed); `reason`; `dryRun`. Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); duplicates are merged.',
+      input: z.object({
+        format: z.enum(['json', 'csv', 'values', 'opnsense']).optional(),
+        content: z.string().optional(),
+        duration: z.union([z.number().int(), z.string()]).optional(),
+        reason: z.string().max(200).optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    },
+    exportBans: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'Bans in force as a list importBans reads back: `format` json (default), csv, values or opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, content}.',
+    },
     getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.' },
     getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.' },
     getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
