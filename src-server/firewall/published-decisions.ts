@@ -1,5 +1,5 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import type { ActiveBan } from './ban-store.ts';
+import { banDecisionKey, type ActiveBan } from './ban-store.ts';
 import { ChunkedDecisions } from './chunked-decisions.ts';
 import {
   decisionParts,
@@ -102,14 +102,14 @@ export class PublishedDecisions {
   }
 
   setBan(ban: ActiveBan): void {
-    const member = this.member({ value: ban.ip, scenario: ban.category === 'manual' ? MANUAL_SCENARIO : `pbx/${ban.category}` });
+    const member = this.member(banDecisionKey(ban));
     member.ban = ban;
     this.changed(member);
   }
 
   /** Removes `ban` if it is still the one its member holds (a later ban of the same identity replaced it otherwise). */
   clearBan(ban: ActiveBan): void {
-    const member = this.plain.get(identityOf({ value: ban.ip, scenario: ban.category === 'manual' ? MANUAL_SCENARIO : `pbx/${ban.category}` }));
+    const member = this.plain.get(identityOf(banDecisionKey(ban)));
     if (!member || member.ban !== ban) return;
     member.ban = undefined;
     this.changed(member);
@@ -186,7 +186,7 @@ export class PublishedDecisions {
   private expand(member: Member, present: boolean): void {
     const expanded = this.expanded!;
     for (const value of expansionOf(member)) {
-      const key = { value, scenario: member.key.scenario };
+      const key = { ...member.key, value }; // an upstream decision keeps its origin
       const identity = identityOf(key);
       let entry = expanded.get(identity);
       if (!present) {
