@@ -77,6 +77,8 @@ export class PublishedDecisions {
   private expanded: ChunkedDecisions<ExpandedMember> | undefined;
   /** Members whose value is a range: what a single-address `/v1/decisions` question also checks. */
   readonly ranges = new Set<Member>();
+  /** Every scenario ever published (this PBX's few, plus upstream ones): a single-address question looks each up. */
+  readonly scenarios = new Set<string>();
   /** Identities whose membership may have changed since the last `takeTouched()`. */
   private touched = new Map<string, DecisionKey>();
 
@@ -166,6 +168,7 @@ export class PublishedDecisions {
     let member = this.plain.get(identity);
     if (!member) {
       member = { key, identity, parts: decisionParts(key), filterRefs: 0, ban: undefined };
+      this.scenarios.add(key.scenario);
       if (key.value.includes('/')) this.ranges.add(member);
     }
     return member;
