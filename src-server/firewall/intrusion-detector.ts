@@ -5,13 +5,17 @@ import type { BanStore } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
 import type { FirewallState } from './firewall-state.ts';
 
+/** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
+export const WRONG_KEY_REASON = 'wrong API key';
+
 /** Above this many tracked (category, source) pairs, stale ones are swept before adding more. */
 const SWEEP_ABOVE = 10_000;
 
-/** One counted failure: when, and from which address (a prefix counts several). */
+/** One counted failure: when, from which address (a prefix counts several), and whether it was a wrong API key. */
 interface Failure {
   at: number;
   ip: string;
+  apiKey: boolean;
 }
 
 /**
@@ -35,8 +39,12 @@ export class IntrusionDetector {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Records one failure; returns true when it caused a ban. */
-  recordFailure(category: BanCategory, rawIp: string, reason: string): boolean {
+  /**
+   * Records one failure; returns true when it caused a ban. A ban earned only with wrong API keys
+   * says so in its reason (WRONG_KEY_REASON): only such a ban is lifted when the address then
+   * presents a valid key, never one earned by guessing passwords.
+   */
+  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false): boolean {
     const ip = normalizeAddress(rawIp);
     if (!ip || this.state.isNeverBanned(ip)) return false;
     const settings = this.state.settings;
@@ -48,26 +56,30 @@ export class IntrusionDetector {
     const key = `${category}|${prefix ?? ip}`;
     if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(now);
     const recent = (this.failures.get(key) ?? []).filter((f) => f.at > since);
-    recent.push({ at: now, ip });
-    if (recent.length < maxretry) {
-      this.failures.set(key, recent);
-      return false;
-    }
+    recent.push({ at: now, ip, apiKey });
+    this.failures.set(key, recent);
+    if (recent.length < maxretry) return false;
+    const why = recent.every((f) => f.apiKey) ? `${WRONG_KEY_REASON}: ${reason}` : reason;
+    // Forgotten only once the ban is stored: a failed write (database locked) bans at the next failure.
+    if (!prefix) this.banSource(category, ip, why);
+    else this.banPrefix(category, prefix, recent, why);
     this.failures.delete(key);
-    if (!prefix) {
-      this.banSource(category, ip, reason);
-      return true;
-    }
+    return true;
+  }
+
+  /**
+   * Bans an IPv6 prefix as one Range, unless a whitelisted or trusted range shares an address with
+   * it: then the failing addresses are banned one by one, and the reason says why.
+   */
+  private banPrefix(category: BanCategory, prefix: string, recent: readonly Failure[], reason: string): void {
     const addresses = [...new Set(recent.map((f) => f.ip))];
     const protectedInside = this.state.protectedWithin(prefix);
     if (protectedInside.length === 0) {
       this.banSource(category, prefix, `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`);
-      return true;
+      return;
     }
-    // A whitelisted or trusted address inside the prefix must stay reachable: ban the failing addresses one by one, and say why.
     const note = `; not banned as ${prefix}, which holds the whitelisted or trusted ${protectedInside.join(', ')}`;
     for (const address of addresses) this.banSource(category, address, `${reason}${note}`);
-    return true;
   }
 
   /** Bans a source for its category's bantime, longer for a repeat offender when increment is on. */

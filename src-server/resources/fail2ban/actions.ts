@@ -19,6 +19,8 @@ export interface Fail2banCheckOptions {
   now: number;
   /** A restored backup drops entries that ended since it was taken; an API write gets 422. */
   dropEnded?: boolean;
+  /** Off for a restored backup, which checks overlaps against the filters of its own file. */
+  checkOverlaps?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface Fail2banCheckOptions {
  */
 export function validateFail2ban(db: Db, complete: Record<string, unknown>, options: Fail2banCheckOptions): string[] {
   const errors: string[] = [];
-  const denies = loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filterLabel(filter) })));
+  const denies = options.checkOverlaps === false ? [] : loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filterLabel(filter) })));
   const check = (field: string, entry: string) => {
     const cidr = parseStrictCidr(entry);
     if (!cidr) return void errors.push(`${field}: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
@@ -57,11 +59,12 @@ export function validateFail2ban(db: Db, complete: Record<string, unknown>, opti
 
 /**
  * The check a restored backup runs (config-backup.ts): entries that ended since it was taken are
- * dropped, and a `preset` in the file is not stored (it is derived from the numbers the file holds).
+ * dropped, a `preset` in the file is not stored (it is derived from the numbers the file holds), and
+ * overlaps are left to the import, which checks them against the file's own filters.
  */
 export function validateWhitelist(db: Db, complete: Record<string, unknown>, now = Date.now()): string[] {
   delete complete.preset;
-  return validateFail2ban(db, complete, { now, dropEnded: true });
+  return validateFail2ban(db, complete, { now, dropEnded: true, checkOverlaps: false });
 }
 
 /** The record as read: ended whitelist entries left out, the preset computed. */

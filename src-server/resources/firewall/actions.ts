@@ -12,6 +12,7 @@ import { failure, invalid, ok } from '../results.ts';
 import type { ActionContext, ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../actor.ts';
+import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
 import { unbanAndWhitelist } from './unban-and-whitelist.ts';
 import { exportBans, importBans } from './ban-transfer.ts';
@@ -32,6 +33,8 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     const outcome = prepareFilterSave(ctx, mode, existing);
     if (!outcome.ok) return invalid(outcome.errors);
     const { row } = outcome;
+    const refusal = existing && boundKeyRefusal(ctx, existing, row);
+    if (refusal) return failure(403, refusal);
     let id: number;
     if (mode === 'create') {
       const info = ctx.db
@@ -50,6 +53,7 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     }
     return { id, ...liftTrusted(ctx, row) };
   },
+  // Never reached: `delete` is deleteFilter (bound keys are refused or moved first).
   remove: (ctx, filter) => {
     ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);
     return filter.id;
@@ -70,6 +74,7 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 export const firewallActions: ResourceActions = {
   ...filterActions,
+  delete: deleteFilter,
   custom: {
     getDefault: () =>
       ok({ id: '', permit: '', deny: DEFAULT_DENY, description: '', newer_block_ip: false, local_network: false, rules: defaultRules() }),
