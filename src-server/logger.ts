@@ -15,7 +15,11 @@ export interface LoggerOptions {
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const tty = options.tty ?? process.stderr.isTTY === true;
   if (tty) {
-    return pino({ level }, pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    // One line per event: the fields follow the message on the same line instead of a block below it.
+    return pino(
+      { level },
+      pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }),
+    );
   }
   return pino({ level }, options.destination ?? pino.destination({ dest: 2, sync: false }));
 }
