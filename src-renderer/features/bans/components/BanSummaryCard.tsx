@@ -1,8 +1,8 @@
-import { BarChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
+import { StackedBarChart } from '../../../components/StackedBarChart.tsx';
 import { toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
@@ -81,17 +81,12 @@ export function BanSummaryCard() {
             />
           </Group>
           {history.isSuccess && points.length > 1 ? (
-            <BarChart
-              h={180}
+            <StackedBarChart
               data={points}
-              dataKey="time"
-              type="stacked"
-              withLegend
-              legendProps={{ verticalAlign: 'bottom' }}
-              barProps={{ isAnimationActive: false }}
-              series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: `${c.color}.6` }))}
-              yAxisProps={{ allowDecimals: false, width: 30, domain: [0, top], ticks: [0, top / 2, top] }}
-              aria-labelledby="ban-history-title"
+              labelKey="time"
+              series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: c.color }))}
+              top={top}
+              labelledBy="ban-history-title"
             />
           ) : (
             <Text size="sm" c="dimmed">
