@@ -71,7 +71,7 @@ export function ApiKeysTable({
   const [viewing, setViewing] = useState<ApiKey | null>(null);
   const now = useNow(5000);
   const [createOpened, createModal] = useDisclosure(false);
-  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; backend: FirewallBackend } | null>(null);
+  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; backend: FirewallBackend; localOnly: boolean } | null>(null);
 
   return (
     <>
@@ -189,7 +189,7 @@ export function ApiKeysTable({
         confirmLabel="Rotate key"
         loading={rotate.isPending}
         // The new value keeps the record's options: an expand_ranges key is an nftables bouncer's.
-        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables' }))}
+        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables', localOnly: key.networkfilterid === 'localhost' }))}
       />
       <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />
       <ApiKeyDetailsModal apiKey={viewing} onClose={() => setViewing(null)} describeFilter={describeFilter} />
@@ -204,9 +204,16 @@ export function ApiKeysTable({
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key rotated: new value" size="lg" centered closeOnClickOutside={false}>
         {reissued && (
           <Stack>
-            <IssuedKeyPanel apiKey={reissued.issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={reissued.forBouncer} backend={reissued.backend} certificate={certificate} />
+            <IssuedKeyPanel
+              apiKey={reissued.issued.key}
+              bouncerApiUrls={bouncerApiUrls}
+              forBouncer={reissued.forBouncer}
+              backend={reissued.backend}
+              localOnly={reissued.localOnly}
+              certificate={certificate}
+            />
             <Group justify="flex-end">
-              <Button onClick={() => setReissued(null)}>Done</Button>
+              <Button onClick={() => setReissued(null)}>I have copied it</Button>
             </Group>
           </Stack>
         )}

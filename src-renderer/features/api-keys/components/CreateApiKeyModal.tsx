@@ -105,7 +105,7 @@ export function CreateApiKeyModal({
   const [backend, setBackend] = useState<BouncerSetup>('iptables');
   const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
   const [fullPermissions, setFullPermissions] = useState(false);
-  const [filterId, setFilterId] = useState('none');
+  const [filterId, setFilterId] = useState('');
   const [touched, setTouched] = useState(false);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
 
@@ -116,7 +116,7 @@ export function CreateApiKeyModal({
     setBackend('iptables');
     setRows([{ path: '/api/v3/', permission: 'read' }]);
     setFullPermissions(false);
-    setFilterId('none');
+    setFilterId('');
     setTouched(false);
     setIssued(null);
     create.reset();
@@ -124,11 +124,14 @@ export function CreateApiKeyModal({
 
   const errors = fieldErrors(create.error, FIELDS);
   const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+  const filterError =
+    (touched && !filterId ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.' : null) ??
+    errors.byField.networkfilterid;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!description.trim()) return;
+    if (!description.trim() || !filterId) return;
     if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
     const allowed_paths =
       preset === 'bouncer' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
@@ -151,6 +154,7 @@ export function CreateApiKeyModal({
           <IssuedKeyPanel
             apiKey={issued.key}
             bouncerApiUrls={bouncerApiUrls}
+            localOnly={filterId === 'localhost'}
             forBouncer={preset === 'bouncer'}
             backend={backend === 'nftables' ? 'nftables' : 'iptables'}
             client={backend === 'custom-bouncer' ? 'custom' : 'firewall'}
@@ -189,7 +193,7 @@ export function CreateApiKeyModal({
                 {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} showProblems={touched} />}
               </Stack>
             )}
-            {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
+            {filterField({ value: filterId, onChange: setFilterId, error: filterError })}
             <FormError messages={errors.other} />
             <ModalFooter onCancel={onClose} submitLabel="Create key" loading={create.isPending} />
           </Stack>
