@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { StackedBarChart } from '../../../components/StackedBarChart.tsx';
-import { toMillis } from '../../../lib/format.ts';
+import { formatHourMinute, toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
 import { useBannedIps } from '../api/get-banned-ips.ts';
@@ -19,7 +19,7 @@ export function BanSummaryCard() {
   const list = bans.data ?? [];
   const points = (history.data ?? []).map((p) => {
     const ms = toMillis(p.t);
-    return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
+    return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : formatHourMinute(ms) };
   });
 
   // A ban in the live list that started after the chart was fetched is missing from it: refresh the

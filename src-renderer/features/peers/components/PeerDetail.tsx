@@ -3,6 +3,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { linkProps } from '../../../lib/router.ts';
 import { usePeerDetail } from '../api/get-peer-detail.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
@@ -31,7 +32,7 @@ const HIDDEN = new Set(['Event', 'ActionID', 'state']);
 function display(key: string, value: string): string {
   if (value === '') return '—';
   if (key === 'RoundtripUsec' && /^\d+$/.test(value)) return `${(Number(value) / 1000).toFixed(1)} ms`;
-  if (key === 'RegExpire' && /^\d{9,}$/.test(value)) return new Date(Number(value) * 1000).toLocaleString();
+  if (key === 'RegExpire' && /^\d{9,}$/.test(value)) return formatDateTime(Number(value) * 1000);
   if (key === 'QualifyFrequency' && /^\d+$/.test(value)) return `${value} s`;
   if (key === 'QualifyTimeout' && /^[\d.]+$/.test(value)) return `${Number(value)} s`;
   return value;
