@@ -8,7 +8,7 @@ import { queryClient } from '../lib/query-client.ts';
 import { useNow } from '../lib/use-now.ts';
 
 /** Without other traffic, the console checks the server this often, and more often while it is away. */
-const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 5_000;
 const RETRY_MS = 3_000;
 
 /**

@@ -13,11 +13,6 @@ export function confirmLeave(): boolean {
   return true;
 }
 
-// Closing the tab or reloading with unsaved edits: the browser's own prompt.
-window.addEventListener('beforeunload', (event) => {
-  if (dirtyForms.size) event.preventDefault();
-});
-
 /** Registers a form's unsaved state with the one guard every navigation passes (lib/router.ts). */
 export function useUnsavedEdits(dirty: boolean): void {
   const id = useId();
