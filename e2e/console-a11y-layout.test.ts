@@ -64,7 +64,7 @@ const SCREENS: Screen[] = [
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
   // The setup above is written through the API from localhost: each write is an entry.
-  { name: 'audit-log', path: '/audit', heading: 'Audit log', ready: 'create firewall/', rowTestId: 'audit-row' },
+  { name: 'audit-log', path: '/audit', heading: 'Audit log', ready: 'Created network filter', rowTestId: 'audit-row' },
 ];
 
 async function expectCreated(server: TestServer, path: string, body: unknown): Promise<void> {
