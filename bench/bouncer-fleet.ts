@@ -1,8 +1,12 @@
-// Benchmark: a bouncer fleet against a changing ban set. 100,000 active bans; 1,000 API keys each
-// polling every 10 s with Accept-Encoding: gzip (as CrowdSec's Go clients do), for 2 minutes, while
-// bans are added, lifted and expire (several changes a second). The server runs in a child process
-// (its own CPU and RSS); this process is the fleet. Prints JSON.
-//   node --import tsx bench/bouncer-fleet.ts [durationMs] [keys] [bans]
+// Benchmark: a bouncer fleet against the field's load shapes. Named shapes (--shape):
+//   bans         100,000 active bans, ban churn (an add and a lift every 500 ms, plus expiries)
+//   filters      100,000 filter deny entries (200 filters of 500) + one small filter added or deleted
+//                each second through the real API (its write latency measured), no bans
+//   field        both: 100,000 filter entries AND 100,000 bans, filter churn AND ban churn
+// 1,000 API keys each poll every 10 s with Accept-Encoding: gzip (as CrowdSec's Go clients do). The
+// server runs in a child process (its own CPU and RSS, sampled every 10 s); this process is the
+// fleet. Prints JSON, with the targets of issue [1/7] checked.
+//   node --import tsx bench/bouncer-fleet.ts [--shape field] [--seconds 120] [--keys 1000] [--bans N] [--filter-entries N]
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -10,11 +14,20 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLL_EVERY_MS = 10_000;
 
-type Command = { cmd: 'seed'; bans: number; keys: number; durationMs: number } | { cmd: 'churn'; on: boolean } | { cmd: 'stats' } | { cmd: 'stop' };
+const FILTERS_PATH = '/pbxcore/api/v3/firewall';
+/** Deny entries per seeded filter: an imported blocklist split the way an operator would. */
+const ENTRIES_PER_FILTER = 500;
+
+type Command =
+  | { cmd: 'seed'; bans: number; filterEntries: number; keys: number; durationMs: number }
+  | { cmd: 'churn'; on: boolean; bans: boolean }
+  | { cmd: 'stats' }
+  | { cmd: 'stop' };
 
 // ---------------------------------------------------------------- server side (child process)
 async function serve(): Promise<void> {
@@ -38,6 +51,17 @@ async function serve(): Promise<void> {
   const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
   let churnTimer: NodeJS.Timeout | undefined;
   let changes = 0;
+  // RSS every 10 s from the start of the measured run: a heap that grows is a crash later.
+  const rssSamples: number[] = [];
+  let sampler: NodeJS.Timeout | undefined;
+  const startSampling = () => {
+    clearInterval(sampler);
+    rssSamples.length = 0;
+    loopDelay.reset();
+    Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
+    loopDelay.enable();
+    sampler = setInterval(() => rssSamples.push(Math.round(process.memoryUsage().rss / 2 ** 20)), 10_000);
+  };
   const reply = (message: unknown) => process.send!(message);
 
   process.on('message', (message: Command) => {
@@ -50,16 +74,29 @@ async function serve(): Promise<void> {
             firewall!.bans.ban(i % 2 ? 'sip' : 'http', ipOf(i), 'bench', seconds);
           }
         })();
+        // Filter entries straight into the table (as a restored backup would), then one reload.
+        const insert = db.prepare('INSERT INTO network_filters (permit, deny, description, rules) VALUES (?, ?, ?, ?)');
+        db.transaction(() => {
+          for (let f = 0; f * ENTRIES_PER_FILTER < message.filterEntries; f++) {
+            const deny: string[] = [];
+            for (let e = 0; e < ENTRIES_PER_FILTER && f * ENTRIES_PER_FILTER + e < message.filterEntries; e++) {
+              const n = f * ENTRIES_PER_FILTER + e;
+              deny.push(`100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`);
+            }
+            insert.run('0.0.0.0/0', deny.join(','), `blocklist ${f}`, '{}');
+          }
+        })();
+        firewall!.state.reload();
         const keys = Array.from({ length: message.keys }, (_, i) => createTestApiKey(db, { description: `fleet ${i}` }).key);
         reply({ url: server.url, keys });
         return;
       }
       case 'churn': {
         clearInterval(churnTimer);
-        if (!message.on) return reply({ ok: true });
-        loopDelay.reset();
-        Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
-        loopDelay.enable();
+        if (!message.on || !message.bans) {
+          if (message.on) startSampling();
+          return reply({ ok: true });
+        }
         let n = 0;
         // Every 500 ms: one ban added and one lifted, as the intrusion detector and an operator would.
         churnTimer = setInterval(() => {
@@ -80,6 +117,8 @@ async function serve(): Promise<void> {
           gc: { ...gc },
           cpuMs: (usage.user + usage.system) / 1000,
           rssMb: process.memoryUsage().rss / 2 ** 20,
+          rssSamplesMb: [...rssSamples],
+          manualBuilds: firewall!.snapshots.manualBuilds,
           builds: firewall!.snapshots.builds,
           publishes: firewall!.snapshots.publishes,
           compressions: firewall!.compressor.compressions,
@@ -90,6 +129,7 @@ async function serve(): Promise<void> {
       }
       case 'stop':
         clearInterval(churnTimer);
+        clearInterval(sampler);
         void server.stop().then(() => {
           rmSync(dataDir, { recursive: true, force: true });
           reply({ ok: true });
@@ -102,7 +142,7 @@ async function serve(): Promise<void> {
 
 // ---------------------------------------------------------------- client side: the fleet
 function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(command: Command) =>
     new Promise<T>((resolve) => {
       child.once('message', (m) => resolve(m as T));
@@ -118,6 +158,8 @@ interface Stats {
   gc: { count: number; totalMs: number; maxMs: number };
   cpuMs: number;
   rssMb: number;
+  rssSamplesMb: number[];
+  manualBuilds: number;
   builds: number;
   publishes: number;
   compressions: number;
@@ -145,15 +187,96 @@ function poll(agent: Agent, url: string, key: string): Promise<{ ms: number; fir
   });
 }
 
+/** RSS growth (MB) over the second half of the samples: the last minus the lowest of that half. */
+function rssGrowth(samples: number[]): number {
+  const half = samples.slice(Math.floor(samples.length / 2));
+  return half.length < 2 ? 0 : half[half.length - 1]! - Math.min(...half);
+}
+
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** One JSON request to the v3 API over loopback (the localhost bypass), timed. */
+function api(base: string, method: string, path: string, body?: unknown): Promise<{ ms: number; status: number; json: unknown }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = request(`${base}${path}`, { method, headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(Buffer.concat(chunks).toString());
+        } catch {
+          json = undefined;
+        }
+        resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, json });
+      });
+    });
+    req.on('error', () => resolve({ ms: performance.now() - started, status: 0, json: undefined }));
+    req.end(payload);
+  });
+}
+
+/**
+ * Filter churn as an operator or a script makes it: every second one small filter is added, or
+ * the one added a second before is deleted, through the real API. Returns the write latencies.
+ */
+function startFilterChurn(base: string, deadline: number): Promise<{ latencies: number[]; failed: number }> {
+  const latencies: number[] = [];
+  let failed = 0;
+  return (async () => {
+    let n = 0;
+    let pending: number | undefined;
+    let due = performance.now() + 1000;
+    while (due < deadline) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      due += 1000;
+      if (pending === undefined) {
+        const host = `198.18.${(n >> 8) & 255}.${n & 255}`;
+        n++;
+        const res = await api(base, 'POST', FILTERS_PATH, { permit: `${host}/32`, deny: `198.19.${(n >> 8) & 255}.${n & 255}`, description: `churn ${n}` });
+        latencies.push(res.ms);
+        if (res.status !== 201) failed++;
+        pending = (res.json as { data?: { id?: number } } | undefined)?.data?.id;
+      } else {
+        const res = await api(base, 'DELETE', `${FILTERS_PATH}/${pending}`);
+        latencies.push(res.ms);
+        if (res.status !== 200) failed++;
+        pending = undefined;
+      }
+    }
+    return { latencies, failed };
+  })();
+}
+
+const SHAPES = {
+  bans: { bans: 100_000, filterEntries: 0, banChurn: true, filterChurn: false },
+  filters: { bans: 0, filterEntries: 100_000, banChurn: false, filterChurn: true },
+  field: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true },
+} as const;
+
 async function main(): Promise<void> {
-  const durationMs = Number(process.argv[2] ?? 120_000);
-  const keyCount = Number(process.argv[3] ?? 1_000);
-  const bans = Number(process.argv[4] ?? 100_000);
+  const { values } = parseArgs({
+    options: {
+      shape: { type: 'string', default: 'field' },
+      seconds: { type: 'string', default: '120' },
+      keys: { type: 'string', default: '1000' },
+      bans: { type: 'string' },
+      'filter-entries': { type: 'string' },
+    },
+  });
+  const shapeName = values.shape as keyof typeof SHAPES;
+  const shape = SHAPES[shapeName];
+  if (!shape) throw new Error(`--shape must be one of ${Object.keys(SHAPES).join(', ')}`);
+  const durationMs = Number(values.seconds) * 1000;
+  const keyCount = Number(values.keys);
+  const bans = values.bans === undefined ? shape.bans : Number(values.bans);
+  const filterEntries = values['filter-entries'] === undefined ? shape.filterEntries : Number(values['filter-entries']);
   const { child, ask } = await startServer();
-  const { url: base, keys } = await ask<{ url: string; keys: string[] }>({ cmd: 'seed', bans, keys: keyCount, durationMs });
+  const { url: base, keys } = await ask<{ url: string; keys: string[] }>({ cmd: 'seed', bans, filterEntries, keys: keyCount, durationMs });
   const url = `${base}${STREAM}`;
   // Each bouncer keeps its own keep-alive connection, as a Go client does.
   const agents = keys.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
@@ -168,10 +291,11 @@ async function main(): Promise<void> {
   );
   startup.sort((a, b) => a - b);
 
-  await ask({ cmd: 'churn', on: true });
+  await ask({ cmd: 'churn', on: true, bans: shape.banChurn });
   const before = await ask<Stats>({ cmd: 'stats' });
   const started = performance.now();
   const deadline = started + durationMs;
+  const filterChurn = shape.filterChurn ? startFilterChurn(base, deadline) : Promise.resolve({ latencies: [], failed: 0 });
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   const errors = new Map<string, number>();
@@ -202,9 +326,11 @@ async function main(): Promise<void> {
       }
     }),
   );
+  const filterWrites = await filterChurn;
+  filterWrites.latencies.sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
   const after = await ask<Stats>({ cmd: 'stats' });
-  await ask({ cmd: 'churn', on: false });
+  await ask({ cmd: 'churn', on: false, bans: false });
   latencies.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
   for (const agent of agents) agent.destroy();
@@ -217,8 +343,10 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         benchmark: 'bouncer-fleet',
+        shape: shapeName,
         loadAverage: loadavg().map((n) => round(n, 2)),
         bans,
+        filterEntries,
         keys: keyCount,
         pollEverySeconds: POLL_EVERY_MS / 1000,
         seconds: round(seconds),
@@ -237,8 +365,16 @@ async function main(): Promise<void> {
           firstByteP99Ms: round(percentile(firstBytes, 99), 2),
           gzipMegabytesPerSecond: round(bytes / seconds / 2 ** 20),
         },
+        filterWrites: {
+          count: filterWrites.latencies.length,
+          failed: filterWrites.failed,
+          p50Ms: round(percentile(filterWrites.latencies, 50), 1),
+          p99Ms: round(percentile(filterWrites.latencies, 99), 1),
+        },
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),
+          rssSamplesMb: after.rssSamplesMb,
+          filterSetRebuilds: after.manualBuilds - before.manualBuilds,
           eventLoopDelayMs: { p50: round(after.loopDelayP50Ms, 2), p99: round(after.loopDelayP99Ms, 2), max: round(after.loopDelayMaxMs, 1) },
           gcPauses: { count: after.gc.count, totalMs: round(after.gc.totalMs), maxMs: round(after.gc.maxMs, 1) },
           rssMb: round(after.rssMb),
@@ -253,6 +389,9 @@ async function main(): Promise<void> {
           cpuUnderOneCore: { value: round(cpuShare, 2), met: cpuShare < 1 },
           p99Under100Ms: { value: round(p99, 2), met: p99 < 100 },
           everyOfferedPollServed: { value: `${latencies.length - failed}/${offered}`, met: failed === 0 && latencies.length === offered },
+          rssUnder600Mb: { value: Math.max(...after.rssSamplesMb, 0), met: Math.max(...after.rssSamplesMb, 0) < 600 },
+          rssFlatOverLastHalf: { value: rssGrowth(after.rssSamplesMb), met: rssGrowth(after.rssSamplesMb) < 50 },
+          filterWriteP99Under100Ms: { value: round(percentile(filterWrites.latencies, 99), 1), met: !shape.filterChurn || percentile(filterWrites.latencies, 99) < 100 },
         },
       },
       null,

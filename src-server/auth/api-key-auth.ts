@@ -20,14 +20,14 @@ export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: strin
   const key = findApiKey(services.db, token);
   if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key', undefined, { kind: 'rejected-key' });
   if (key.disabledAt !== null) {
-    throw keyRefused(services, ctx, key, 'disabled API key', unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`));
+    throw keyRefused(services, ctx, key, 'disabled', 'disabled API key', unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`));
   }
   if (keyExpired(key, services.clock.now())) {
-    throw keyRefused(services, ctx, key, 'expired API key', unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`));
+    throw keyRefused(services, ctx, key, 'expired', 'expired API key', unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`));
   }
   const ip = remoteIp(ctx);
   if (!sourceAllowed(services.db, key.networkFilterId, ip)) {
-    throw keyRefused(services, ctx, key, `source address ${ip} not permitted by the key's network binding`, forbidden(`This API key is bound to a network filter that does not permit ${ip}.`));
+    throw keyRefused(services, ctx, key, 'wrong-source', `source address ${ip} not permitted by the key's network binding`, forbidden(`This API key is bound to a network filter that does not permit ${ip}.`));
   }
   touchApiKey(services.db, key.id, ip, services.clock.now());
   return key;
@@ -51,13 +51,24 @@ export function authenticateApiKeyOnly(services: AuthDeps, ctx: AuthRequest, pat
   const key = resolveApiKey(services, ctx, credential.token);
   if (!apiKeyMayCall(key, path, method)) {
     const message = `This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`;
-    throw keyRefused(services, ctx, key, message, forbidden(message));
+    throw keyRefused(services, ctx, key, 'not-allowed', message, forbidden(message));
   }
   return key;
 }
 
+/** Why a known key was refused. */
+export type KeyRefusalCode = 'disabled' | 'expired' | 'wrong-source' | 'not-allowed';
+
+const refusals = new WeakMap<HttpError, { keyId: number; code: KeyRefusalCode }>();
+
+/** The known key an error refused, and why (undefined for an unknown, malformed or missing key). */
+export function refusedKeyOf(error: HttpError): { keyId: number; code: KeyRefusalCode } | undefined {
+  return refusals.get(error);
+}
+
 /** A known key refused (disabled, expired, wrong source, path not allowed): reported to the audit log with its id. */
-function keyRefused(services: AuthDeps, ctx: AuthRequest, key: StoredApiKey, reason: string, error: HttpError): HttpError {
+function keyRefused(services: AuthDeps, ctx: AuthRequest, key: StoredApiKey, code: KeyRefusalCode, reason: string, error: HttpError): HttpError {
   reportRejection(services, ctx, { kind: 'rejected-key', status: error.status, reason, keyId: key.id });
+  refusals.set(error, { keyId: key.id, code });
   return error;
 }

@@ -52,7 +52,7 @@ export class SnapshotCompressor {
   async servable(latest: DecisionSnapshot, expanded: boolean): Promise<DecisionSnapshot> {
     const pending = this.head(latest, expanded);
     const previous = this.lastReady.get(expanded);
-    if (this.done.has(pending) || !previous || latest.banCount * 100 < STALE_MIN_BYTES) return latest;
+    if (this.done.has(pending) || !previous || latest.count * 100 < STALE_MIN_BYTES) return latest;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, STALE_AFTER_MS, false)));
     const finished = await Promise.race([pending.then(() => true), waited]);

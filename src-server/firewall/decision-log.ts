@@ -120,8 +120,11 @@ export class DecisionLog {
   }
 
   /**
-   * The decisions a cursor at `since` held that are gone at version `until` (default: now). Costs
-   * only the removals made after `since` (all kept removals when `since` predates the kept history).
+   * The decisions a key may hold that are gone at version `until` (default: now), for a key whose
+   * oldest answer in its window had version `since`: every lifetime removed after `since` (it was
+   * alive at `since` or joined later, and any answer since may have carried it) that is not alive
+   * at `until`. A superset of what the key holds, which is harmless. Costs only the removals made
+   * after `since` (all kept removals when `since` predates the kept history).
    */
   removedSince(since: number, until: number = this.version): Removals {
     if (since >= until) return { keys: [], complete: true };
@@ -141,7 +144,7 @@ export class DecisionLog {
     const seen = new Set<string>();
     for (let i = complete ? this.firstRemovedAfter(since) : 0; i < end; i++) {
       const entry = this.removed[i]!;
-      if ((complete && entry.addedVersion > since) || seen.has(entry.identity)) continue;
+      if (seen.has(entry.identity)) continue;
       seen.add(entry.identity);
       if (!aliveAtUntil(entry.identity)) keys.push(entry.key);
     }

@@ -21,6 +21,7 @@ export const MAX_DECISION_SECONDS = 2_147_483;
  * timeout on each add, and nftables re-adds an element as soon as it has timed out.
  */
 export const MANUAL_DURATION = `${Math.floor(MAX_DECISION_SECONDS / 3600)}h`;
+export const MANUAL_DURATION_SECONDS = Math.floor(MAX_DECISION_SECONDS / 3600) * 3600;
 
 export type Scenario = `pbx/${BanCategory}` | typeof MANUAL_SCENARIO;
 
@@ -63,10 +64,10 @@ export function secondsLeft(expiresAt: number, now: number): number {
 }
 
 /**
- * The JSON of a decision listed in `deleted`: a ban has nothing left (`0s`), a filter entry keeps
- * its fixed duration.
+ * The JSON of a decision listed in `deleted`: whatever it was (ban or filter entry), nothing is
+ * left of it, so its duration is `0s` (docs/firewall.md "Durations").
  */
 export function deletedDecisionJson(key: DecisionKey): string {
   const { head, tail } = decisionParts(key);
-  return head + (key.scenario === MANUAL_SCENARIO ? MANUAL_DURATION : '0s') + tail;
+  return head + '0s' + tail;
 }

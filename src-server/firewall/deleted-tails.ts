@@ -1,7 +1,8 @@
-import { deletedDecisionJson, identityOf, MANUAL_SCENARIO, type DecisionKey } from './decisions.ts';
+import { deletedDecisionJson, identityOf, type DecisionKey } from './decisions.ts';
 import { expandRange } from './range-expansion.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { DecisionSnapshot } from './decision-snapshot.ts';
+import type { PublishedDecisions } from './published-decisions.ts';
 
 const DELETED_OPEN = '],"deleted":[';
 /** Distinct (cursor, snapshot, form) answers kept per log version; keys polling in step share one. */
@@ -16,7 +17,10 @@ export class DeletedTails {
   private readonly cache = new Map<string, { tail: string; count: number }>();
   private cachedAt = -1;
 
-  constructor(private readonly log: DecisionLog) {}
+  constructor(
+    private readonly log: DecisionLog,
+    private readonly published: PublishedDecisions,
+  ) {}
 
   tail(since: number | undefined, snapshot: DecisionSnapshot, expanded: boolean): { tail: string; count: number } {
     if (since === undefined || since >= snapshot.version) return { tail: `${DELETED_OPEN}]}`, count: 0 };
@@ -28,7 +32,7 @@ export class DeletedTails {
     let hit = this.cache.get(cacheKey);
     if (!hit) {
       const { keys } = this.log.removedSince(since, snapshot.version);
-      const json = (expanded ? expandKeys(keys, snapshot) : keys).map(deletedDecisionJson);
+      const json = (expanded ? expandKeys(keys, this.published) : keys).map(deletedDecisionJson);
       hit = { tail: `${DELETED_OPEN}${json.join(',')}]}`, count: json.length };
       this.cache.set(cacheKey, hit);
     }
@@ -36,18 +40,17 @@ export class DeletedTails {
   }
 }
 
-/** Removed ranges as their addresses, for keys that were served them that way, minus what is still published. */
-function expandKeys(keys: DecisionKey[], snapshot: DecisionSnapshot): DecisionKey[] {
-  const filters = snapshot.manual.expanded().identities;
-  const rangeBans = snapshot.expandedRangeBans().identities;
-  const stillPublished = { has: (identity: string) => filters.has(identity) || rangeBans.has(identity) };
+/**
+ * Removed ranges as their addresses, for keys that were served them that way, minus what is still
+ * published to those keys (an address another entry still covers is not deleted).
+ */
+function expandKeys(keys: DecisionKey[], published: PublishedDecisions): DecisionKey[] {
   const out: DecisionKey[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
-    const addresses = key.scenario === MANUAL_SCENARIO ? expandRange(key.value) : undefined;
-    for (const value of addresses ?? [key.value]) {
+    for (const value of expandRange(key.value) ?? [key.value]) {
       const identity = identityOf({ value, scenario: key.scenario });
-      if (seen.has(identity) || stillPublished.has(identity)) continue;
+      if (seen.has(identity) || published.expandedHas(identity)) continue;
       seen.add(identity);
       out.push({ value, scenario: key.scenario });
     }

@@ -106,6 +106,13 @@ export function manualBanValues(filters: readonly NetworkFilter[]): string[] {
   return [...seen];
 }
 
+/** One filter's deny values that become `pbx/manual` decisions (see manualBanValues), in list order. */
+export function filterBanValues(filter: Pick<NetworkFilter, 'deny'>): string[] {
+  const out: string[] = [];
+  for (const { text, cidr } of denyRanges(filter)) if (!isCatchAll(cidr) && !coversHostLoopback(cidr)) out.push(text);
+  return out;
+}
+
 /** The permit ranges of trusted (`newer_block_ip`) filters. */
 export function trustedRanges(filters: readonly NetworkFilter[]): Array<{ text: string; cidr: Cidr }> {
   const out: Array<{ text: string; cidr: Cidr }> = [];

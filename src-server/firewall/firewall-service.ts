@@ -57,7 +57,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const log = new DecisionLog(db);
   const detector = new IntrusionDetector(state, bans, clock);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
-  const cursors = new CursorStore(db, clock);
+  const cursors = new CursorStore(db, clock, deps.logger);
   const hosts = new BouncerHosts(db, clock);
   const prune = () => {
     bans.sweep();
@@ -99,7 +99,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     snapshots,
     log,
     compressor: new SnapshotCompressor(NEW_OPEN),
-    deletedTails: new DeletedTails(log),
+    deletedTails: new DeletedTails(log, snapshots.published),
     cursors,
     hosts,
     stop() {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { authenticateApiKeyOnly } from '../auth/api-key-auth.ts';
+import { authenticateApiKeyOnly, refusedKeyOf } from '../auth/api-key-auth.ts';
 import type { StoredApiKey } from '../auth/api-key-store.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { renderError } from '../wire/envelope.ts';
@@ -14,8 +14,9 @@ import type { IntrusionDetector } from '../firewall/intrusion-detector.ts';
 import type { BouncerHosts } from '../firewall/bouncer-hosts.ts';
 import { GZIP_ABOVE_BYTES, NEW_OPEN, type SnapshotCompressor } from '../firewall/compressed-snapshot.ts';
 import type { CursorStore } from '../firewall/cursor-store.ts';
-import { banCandidate, matches, parseDecisionQuery, type Candidate } from '../firewall/decision-query.ts';
-import { manualEntryJson, snapshotCount, snapshotParts, type DecisionSnapshotCache } from '../firewall/decision-snapshot.ts';
+import { matches, parseDecisionQuery } from '../firewall/decision-query.ts';
+import { publishedCandidates } from '../firewall/published-query.ts';
+import { snapshotCount, snapshotParts, type DecisionSnapshotCache } from '../firewall/decision-snapshot.ts';
 import type { DeletedTails } from '../firewall/deleted-tails.ts';
 import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from '../firewall/usage-metrics.ts';
 
@@ -39,7 +40,7 @@ export interface BouncerParts {
  * Sends JSON made of pre-rendered parts without joining them into one buffer: the snapshot is
  * shared by every poll and written as-is. HEAD gets the same headers and no body.
  */
-function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false, status = 200): void {
+function sendJsonParts(ctx: Context, parts: readonly Buffer[], gzipped = false, status = 200): void {
   const length = parts.reduce((sum, part) => sum + part.length, 0);
   ctx.status = status;
   ctx.respond = false;
@@ -59,31 +60,11 @@ function sendJsonParts(ctx: Context, parts: Buffer[], gzipped = false, status = 
 }
 
 /**
- * Calls `delivered` once the whole response was handed to the kernel on a socket still open.
- * Node emits 'finish' even when the client hung up mid-body (the socket is destroyed by then), so
- * that alone does not prove delivery. Data the kernel accepted before a later reset cannot be told
- * apart from data the client read: that is the limit of what HTTP/1.1 lets a server know.
- */
-function onceDelivered(ctx: Context, delivered: () => void): void {
-  const socket = ctx.res.socket;
-  ctx.res.once('finish', () => {
-    if (!socket || socket.destroyed) return;
-    if (socket.writableLength === 0) return delivered();
-    const onDrain = () => {
-      socket.off('close', onClose);
-      if (!socket.destroyed) delivered();
-    };
-    const onClose = () => socket.off('drain', onDrain);
-    socket.once('drain', onDrain);
-    socket.once('close', onClose);
-  });
-}
-
-/**
- * SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key's cursor holds that is
- * gone. Large answers go as one gzip member to clients that accept it (Go's HTTP client, which
- * CrowdSec bouncers use, always does). The cursor moves only once the whole body was handed to
- * the socket: a poll cut mid-body leaves it where it was, so its `deleted` come again.
+ * SPEC rules 1-3: the full snapshot in `new`; in `deleted`, what this key may hold that is gone.
+ * Large answers go as one gzip member to clients that accept it (Go's HTTP client, which CrowdSec
+ * bouncers use, always does). What the answer carries is recorded before its first byte, and
+ * `deleted` is computed from the key's last REPEAT_POLLS answers, so each deletion is repeated on
+ * that many answers: a cut answer, failed polls or a crash at any moment lose none.
  */
 async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey): Promise<void> {
   const rawStartup = ctx.query.startup;
@@ -93,17 +74,14 @@ async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey
   const text = snapshotParts(latest, expanded);
   const gzip = text.reduce((sum, part) => sum + part.length, 0) > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
   const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
-  const since = startup ? undefined : parts.cursors.servedVersion(key.id);
+  const since = startup ? undefined : parts.cursors.deletedSince(key.id);
   const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
-  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, ...text, Buffer.from(tail)];
-  // HEAD only checks the key: it must not move the cursor, or its `deleted` would be lost.
+  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, ...snapshotParts(snapshot, expanded), Buffer.from(tail)];
+  // HEAD only checks the key: it carries nothing, so it records nothing.
   if (ctx.method === 'GET') {
     const ip = remoteIp(ctx);
-    const userAgent = ctx.get('user-agent');
-    onceDelivered(ctx, () => {
-      parts.cursors.record(key.id, snapshot.version, ip, snapshotCount(snapshot, expanded), count);
-      parts.hosts.polled(key.id, ip, userAgent);
-    });
+    parts.cursors.record(key.id, snapshot.version, ip, snapshotCount(snapshot, expanded), count, startup);
+    parts.hosts.polled(key.id, ip, ctx.get('user-agent'));
   }
   sendJsonParts(ctx, body, gzip);
 }
@@ -117,14 +95,10 @@ function answerDecisions(ctx: Context, parts: BouncerParts): void {
   const parsed = parseDecisionQuery(ctx.query);
   if (!parsed.ok) throw badRequest(parsed.message);
   const { query } = parsed;
-  const snapshot = parts.snapshots.get();
-  const now = parts.services.clock.now();
-  const candidates: Candidate[] = snapshot.manual.plain.entries.map((entry) => ({ key: entry.key, cidr: entry.cidr, json: () => manualEntryJson(entry) }));
-  // A single-address question needs only that address's bans, not a scan of every ban.
-  const single = query.range?.contains && (query.range.cidr[1] === 32 || query.range.cidr[1] === 128);
-  const bans = single ? parts.bans.forIp(query.range!.cidr[0].toString()) : parts.bans.active();
-  for (const ban of bans) candidates.push(banCandidate(ban, () => parts.snapshots.banJson(ban, now)));
-  const found = candidates.filter((candidate) => matches(query, candidate)).map((candidate) => candidate.json());
+  parts.snapshots.get();
+  const found = publishedCandidates(parts.snapshots, query)
+    .filter((candidate) => matches(query, candidate))
+    .map((candidate) => candidate.json());
   sendJsonParts(ctx, [Buffer.from(found.length ? `[${found.join(',')}]` : 'null')]);
 }
 
@@ -177,7 +151,11 @@ function authenticateBouncer(ctx: Context, parts: BouncerParts): StoredApiKey {
     key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX, 'GET');
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    parts.hosts.rejected(ip, null, error.messages.join('; '));
+    const reason = error.messages.join('; ');
+    const refused = refusedKeyOf(error);
+    parts.hosts.rejected(ip, refused?.keyId ?? null, reason);
+    // A known key's refusal is shown on that key's bouncer: refused, never green.
+    if (refused) parts.cursors.refused(refused.keyId, { at: parts.services.clock.now(), ip, code: refused.code, reason });
     if (banned) throw forbidden('Your address is banned by the intrusion-ban rules of this server; present a valid API key or retry after the ban expires.');
     throw error;
   }

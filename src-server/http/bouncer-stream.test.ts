@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { ManualClock } from '../clock.ts';
+import { REPEAT_POLLS } from '../firewall/cursor-store.ts';
 import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
@@ -12,6 +13,12 @@ import { REMOTE, startTestServer, type TestServer } from '../test-support/server
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
 
 const FIELDS = ['duration', 'id', 'origin', 'scenario', 'scope', 'type', 'value'];
+
+/** The next `answers` polls of `key` list exactly `expected` in deleted, and the one after lists nothing. */
+async function assertRepeated(t: TestServer, key: string, expected: string[], answers: number): Promise<void> {
+  for (let i = 1; i <= answers; i++) assert.deepEqual(values((await poll(t, key)).deleted), expected, `repeated in answer ${i} of ${answers}`);
+  assert.deepEqual((await poll(t, key)).deleted, [], `no longer after ${answers} more answers`);
+}
 
 describe('decision stream: snapshot and rules 1-5', () => {
   let t: TestServer;
@@ -188,9 +195,10 @@ describe('decision stream: per-key cursors', () => {
     assert.deepEqual(Object.keys(firstA.deleted[0]!).sort(), FIELDS);
     assert.equal(firstA.deleted[0]!.origin, 'pbx-fail2ban');
     assert.deepEqual(values(firstA.new), ['10.9.0.2 pbx/ami']);
-    assert.deepEqual((await poll(t, a)).deleted, [], 'A was already told');
+    // A deletion is carried by the key's next REPEAT_POLLS answers (a cut answer loses nothing), then no more.
+    await assertRepeated(t, a, ['10.9.0.1 pbx/http'], REPEAT_POLLS - 1);
     assert.deepEqual(values((await poll(t, b)).deleted), ['10.9.0.1 pbx/http'], 'B still gets it');
-    assert.deepEqual((await poll(t, b)).deleted, []);
+    await assertRepeated(t, b, ['10.9.0.1 pbx/http'], REPEAT_POLLS - 1);
   });
 
   test('startup=true mid-stream: full snapshot, no deleted, and the cursor is replaced', async () => {
@@ -211,7 +219,7 @@ describe('decision stream: per-key cursors', () => {
     assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.2' } })).status, 200);
     const next = await poll(t, key);
     assert.deepEqual(values(next.deleted), ['198.51.100.1 pbx/manual']);
-    assert.equal(next.deleted[0]!.duration, MANUAL_DURATION);
+    assert.equal(next.deleted[0]!.duration, '0s', 'a deletion carries nothing left, whatever it was');
     assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.1,198.51.100.2' } })).status, 200);
     const again = await poll(t, key);
     assert.deepEqual(again.deleted, []);
@@ -286,20 +294,27 @@ describe('decision stream: time (injectable clock)', () => {
   test('a cursor silent for over 1 h is still diffed: its deletions come at its next poll', async () => {
     const key = createTestApiKey(t.server.services.db).key;
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.10, 198.51.100.11' });
+    // Only this test's entries (earlier tests' bans expire meanwhile and are deleted too).
+    const mine = (answer: { deleted: Decision[] }) => values(answer.deleted).filter((v) => v.startsWith('198.51.100.1'));
     await poll(t, key);
     clock.advance(59 * 60_000);
     await poll(t, key); // renews
     clock.advance(59 * 60_000);
     await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.11' } });
-    assert.deepEqual(values((await poll(t, key)).deleted), ['198.51.100.10 pbx/manual'], 'renewed cursor still live at 118 min');
+    assert.deepEqual(mine(await poll(t, key)), ['198.51.100.10 pbx/manual'], 'renewed cursor still live at 118 min');
 
     await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' });
     clock.advance(60 * 60_000);
     clock.advance(3 * 24 * 60 * 60_000);
     const afterOutage = await poll(t, key);
-    assert.deepEqual(values(afterOutage.deleted), ['198.51.100.11 pbx/manual'], 'removed during a 3-day outage, still deleted');
+    assert.deepEqual(mine(afterOutage), ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'], 'removed during a 3-day outage, still deleted (and .10 repeated)');
     assert.ok(!values(afterOutage.new).includes('198.51.100.11 pbx/manual'));
-    assert.deepEqual((await poll(t, key)).deleted, [], 'and only once');
+    // .10 was carried by 2 answers so far, .11 by 1: each goes on until REPEAT_POLLS answers carried it.
+    for (let i = 2; i <= REPEAT_POLLS; i++) {
+      const expected = i <= REPEAT_POLLS - 1 ? ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'] : ['198.51.100.11 pbx/manual'];
+      assert.deepEqual(mine(await poll(t, key)), expected, `answer ${i} after the outage`);
+    }
+    assert.deepEqual(mine(await poll(t, key)), [], 'then no more');
   });
 });
 
@@ -336,7 +351,7 @@ describe('decision stream: restart persistence', () => {
       // And across a second restart, B (which has not polled yet) still gets the same deleted.
       t = await startTestServer({ keepDataDir: dataDir, clock });
       assert.deepEqual(values((await poll(t, b)).deleted), expected);
-      assert.deepEqual((await poll(t, a)).deleted, []);
+      await assertRepeated(t, a, expected, REPEAT_POLLS - 1);
       await t.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
