@@ -87,8 +87,19 @@ describe('console: safe keys and filters', () => {
     await page.getByRole('menuitem', { name: 'Rotate…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
     const rotated = await visible(page.getByRole('dialog', { name: 'Key rotated: new value' }));
+    // The bouncer chosen at creation is remembered: Rotate opens on the custom bouncer's configuration.
+    await visible(rotated.getByRole('button', { name: 'Copy custom bouncer configuration' }));
     assert.equal(await rotated.getByRole('button', { name: 'Done' }).count(), 0);
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const stored = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; bouncer_setup: string | null }>).find((k) => k.description === 'local custom bouncer');
+    assert.equal(stored?.bouncer_setup, 'custom-bouncer');
+    await row.getByRole('button', { name: /Actions for/ }).click();
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    const details = await visible(page.getByRole('dialog'));
+    await visible(details.getByText('crowdsec-custom-bouncer (a script)'));
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
   it('Network filters: per-service rules in words, "Used by" names the keys, and a delete moves them first', async () => {

@@ -5,6 +5,7 @@ import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
 import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { apiKeyLifecycleMigration } from './011-api-key-lifecycle.ts';
+import { apiKeyBouncerSetupMigration } from './014-api-key-bouncer-setup.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
@@ -18,4 +19,4 @@ import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 60-69 audit log.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration];

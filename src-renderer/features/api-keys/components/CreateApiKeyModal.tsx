@@ -6,15 +6,13 @@ import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
-import { BOUNCER_PRESET, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
+import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
 type Preset = 'bouncer' | 'custom';
-/** The bouncer the key is for: the firewall bouncer in either mode, or the custom bouncer. */
-type BouncerSetup = 'iptables' | 'nftables' | 'custom-bouncer';
 interface PathRow {
   path: string;
   permission: Permission;
@@ -142,6 +140,8 @@ export function CreateApiKeyModal({
         full_permissions: preset === 'custom' && fullPermissions,
         networkfilterid: filterId,
         expand_ranges: preset === 'bouncer' && backend === 'nftables',
+        // Remembered so Rotate and Details offer this bouncer's configuration.
+        bouncer_setup: preset === 'bouncer' ? backend : null,
       },
       { onSuccess: setIssued },
     );
