@@ -4,6 +4,7 @@
 // first; a key bound to a filter that is gone says so; filters read as per-service rules.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
@@ -124,6 +125,29 @@ describe('console: safe keys and filters', () => {
     assert.ok(!((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some((f) => f.permit === '192.0.2.10/32'), 'the filter is gone');
     const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; networkfilterid: string }>;
     assert.equal(keys.find((k) => k.description === 'edge firewall')?.networkfilterid, 'localhost', 'the key was moved, not left dangling');
+  });
+
+  it('on a phone (390 px) the issued key dialog fits: the configuration switch and its lines stay on screen, no serious axe violation', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/api-keys`);
+    await page.getByRole('button', { name: 'New API key' }).click();
+    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
+    await dialog.getByLabel('Description').fill('phone check');
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const issued = await visible(page.getByTestId('issued-key'));
+    for (const option of ['Firewall bouncer', 'Custom bouncer', 'curl check']) {
+      const box = await issued.getByText(option, { exact: true }).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `"${option}" is on screen (${JSON.stringify(box)})`);
+    }
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
+    const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(violations.map((v) => v.id), []);
+    await browser.screenshot('safe-keys-issued-390');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.setViewportSize({ width: 1360, height: 900 });
   });
 
   it('a key whose filter is gone says so instead of naming it', async () => {

@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, SegmentedControl, Select, Stack, Text, Text
 import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import {
   BOUNCER_CONFIG_PATH,
   bouncerYaml,
@@ -103,6 +104,7 @@ export function IssuedKeyPanel({
   const urls = localOnly && loopbackOnly.length ? loopbackOnly : offered;
   const first = urls[0] ?? '';
   const [choice, setChoice] = useState(first);
+  const narrow = useNarrowScreen();
   const [client, setClient] = useState<BouncerClient>(initialClient);
   const [otherHost, setOtherHost] = useState('');
   const [otherTouched, setOtherTouched] = useState(false);
@@ -160,6 +162,8 @@ export function IssuedKeyPanel({
           {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
           <SegmentedControl
             aria-label="Configuration for"
+            // Three choices do not fit side by side on a phone.
+            orientation={narrow ? 'vertical' : 'horizontal'}
             value={client}
             onChange={(value) => setClient(value as BouncerClient)}
             fullWidth
