@@ -97,6 +97,7 @@ async function serve(): Promise<void> {
           if (message.on) startSampling();
           return reply({ ok: true });
         }
+        startSampling();
         let n = 0;
         // Every 500 ms: one ban added and one lifted, as the intrusion detector and an operator would.
         churnTimer = setInterval(() => {

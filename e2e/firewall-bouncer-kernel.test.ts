@@ -9,6 +9,7 @@ import type { Check, ScenarioResult } from './support/firewall-bouncer-scenario.
 import { FIREWALL_BOUNCER, PACKAGE_CONFIG } from './support/firewall-bouncer.ts';
 import type { Probe } from './support/kernel-probe.ts';
 import { networkNamespaceProblems, runInNetworkNamespace } from './support/netns.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { ensureRendererBuilt } from './support/renderer-build.ts';
 
 const SCENARIO = 'e2e/support/firewall-bouncer-scenario.ts';
@@ -18,7 +19,7 @@ const UNBLOCK_MARGIN_MS = 1500;
 const CHECKS: Record<Check, string> = { ip: 'a blocked address (filter deny 198.51.100.7)', network: 'an address inside a blocked network (203.0.113.77 in 203.0.113.0/24)', ban: 'an intrusion-banned address (198.51.100.9)' };
 const dropped = (p: Probe | undefined) => p?.status === null && p.curlExit === 28;
 
-describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel', { timeout: 170_000 }, () => {
+describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel', { timeout: 260_000 }, () => {
   before(async () => {
     const problems = networkNamespaceProblems([FIREWALL_BOUNCER, PACKAGE_CONFIG, '/usr/sbin/nft', '/usr/sbin/iptables', '/usr/sbin/ipset', '/usr/bin/curl', CHROMIUM]);
     if (problems.length) assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
@@ -27,8 +28,8 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
   });
 
   for (const mode of ['nftables', 'iptables'] as const) {
-    test(`${mode} mode`, { timeout: 80_000 }, async (t) => {
-      const run = await runInNetworkNamespace<ScenarioResult>(SCENARIO, [mode], 75_000);
+    test(`${mode} mode`, { timeout: 125_000 }, async (t) => {
+      const run = await runInNetworkNamespace<ScenarioResult>(SCENARIO, [mode], 120_000);
       const r = run.result;
       assert.ok(r, `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`);
       const context = () =>
@@ -62,7 +63,13 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
         assert.ok(waited.elapsedMs <= unblockLimit, `${mode}: lifting the block on ${CHECKS[check]} took ${waited.elapsedMs} ms, over two polls (${unblockLimit} ms)${context()}`);
       }
 
-      assert.deepEqual(r.problems, [], `${mode}: the bouncer logged warnings or errors${context()}`);
+      // Repeated deletions, and the deletion of an entry it never received, come in the answers
+      // after the unblock; the block made meanwhile is enforced all the same.
+      assert.ok(r.lateBlocked?.ok, `${mode}: a block made while deletions repeat was not enforced (last probe ${JSON.stringify(r.lateBlocked?.last)})${context()}`);
+      assert.ok(r.deletedPerAnswer.length >= REPEAT_POLLS, `${mode}: only ${r.deletedPerAnswer.length} answers seen after the unblock`);
+      assert.ok(r.deletedPerAnswer.filter((n) => n > 0).length >= 2, `${mode}: deletions were not repeated: ${JSON.stringify(r.deletedPerAnswer)}`);
+      assert.equal(r.deletedPerAnswer[r.deletedPerAnswer.length - 1], 0, `${mode}: deletions were repeated past the bound: ${JSON.stringify(r.deletedPerAnswer)}`);
+      assert.deepEqual(r.problems, [], `${mode}: the bouncer logged warnings or errors (repeated deletions and deletions of entries it never held must be silent)${context()}`);
     });
   }
 });

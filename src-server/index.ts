@@ -10,6 +10,7 @@ import { createAuthRuntime } from './auth/runtime.ts';
 import { createFirewallService } from './firewall/firewall-service.ts';
 import { loginRoutes } from './http/auth-routes.ts';
 import { BOUNCER_PREFIX, registerBouncerRoutes } from './http/bouncer-routes.ts';
+import { registerBlocklistRoute } from './http/blocklist-route.ts';
 import { registerEventsRoute } from './http/events-route.ts';
 import { banGuard, requestRateGuard } from './http/guards.ts';
 import { startHttpsListener, type HttpsListener } from './http/https-listener.ts';
@@ -159,6 +160,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
 
       // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).
       router = new Router();
+      // The feed first: the export's catch-all below would answer its path with 404.
+      registerBlocklistRoute(router, { services: built, ...firewall });
       registerBouncerRoutes(router, { services: built, ...firewall });
       loginRoutes(built, router);
       sessionStartRoute(built, router);

@@ -1,5 +1,9 @@
-import pino, { type Logger } from 'pino';
+import pino, { type Logger, type LoggerOptions as PinoOptions } from 'pino';
 import pretty from 'pino-pretty';
+import { maskSecretsDeep } from './storage/secret-mask.ts';
+
+/** What a log line shows instead of a secret-named member, at any depth of its object. */
+export const REDACTED = '[redacted]';
 
 export interface LoggerOptions {
   /** Whether stderr is a terminal; read from process.stderr when absent. */
@@ -14,12 +18,14 @@ export interface LoggerOptions {
  */
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const tty = options.tty ?? process.stderr.isTTY === true;
+  // Every line's object is walked: a password, key or token never reaches the log, however deep.
+  const base: PinoOptions = { level, formatters: { log: (object) => maskSecretsDeep(object, new Set(), REDACTED) as Record<string, unknown> } };
   if (tty) {
     // One line per event: the fields follow the message on the same line instead of a block below it.
     return pino(
-      { level },
+      base,
       pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }),
     );
   }
-  return pino({ level }, options.destination ?? pino.destination({ dest: 2, sync: false }));
+  return pino(base, options.destination ?? pino.destination({ dest: 2, sync: false }));
 }

@@ -12,6 +12,7 @@ import { startConsoleServer } from './console-server.ts';
 import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import { ip, isDropped, isServed, kernelState, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
 import { printScenarioResult } from './netns.ts';
+import { REPEAT_POLLS } from '../../src-server/firewall/cursor-store.ts';
 
 export type Backend = 'nftables' | 'iptables';
 
@@ -23,6 +24,10 @@ export const ADDRESSES = {
   insideNetwork: '203.0.113.77',
   intruder: '198.51.100.9',
   clean: '198.51.100.20',
+  /** Blocked while lifted deletions are still being repeated. */
+  late: '198.51.100.33',
+  /** Added and removed before the bouncer's next poll: deleted without ever being received. */
+  ghost: '198.51.100.44',
 } as const;
 
 /** What each check blocks, then unblocks. */
@@ -48,6 +53,10 @@ export interface ScenarioResult {
   clean: Probe | null;
   /** From the API call that lifted it to the first served probe. */
   unblocked: Partial<Record<Check, Waited>>;
+  /** The bouncer's answers after the unblock, each with how many deletions it carried. */
+  deletedPerAnswer: number[];
+  /** The late block, enforced while deletions were repeated in the same answers. */
+  lateBlocked: Waited | null;
   kernelWhileBlocked: string;
   kernelAfter: string;
   bouncerExitedEarly: boolean;
@@ -70,6 +79,8 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     stillDropped: [],
     clean: null,
     unblocked: {},
+    deletedPerAnswer: [],
+    lateBlocked: null,
     kernelWhileBlocked: '',
     kernelAfter: '',
     bouncerExitedEarly: false,
@@ -80,7 +91,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
   let bouncer: RunningFirewallBouncer | undefined;
   try {
     ip('link', 'set', 'lo', 'up');
-    for (const address of [ADDRESSES.server, ADDRESSES.blockedIp, ADDRESSES.insideNetwork, ADDRESSES.intruder, ADDRESSES.clean]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+    for (const address of [ADDRESSES.server, ADDRESSES.blockedIp, ADDRESSES.insideNetwork, ADDRESSES.intruder, ADDRESSES.clean, ADDRESSES.late]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
 
     server = await startConsoleServer({ host: '0.0.0.0', adminPassword: 'kernel-e2e-password' });
     const pbx = `http://${ADDRESSES.server}:${server.server.port}`;
@@ -95,7 +106,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     } finally {
       await browser.close();
     }
-    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ expand_ranges?: boolean }>;
+    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ id: number; expand_ranges?: boolean }>;
     result.expandRanges = keys[0]?.expand_ranges ?? null;
     result.updateFrequencySeconds = Number(/^update_frequency: (\d+)s$/m.exec(result.yaml)?.[1] ?? NaN);
     const poll = result.updateFrequencySeconds * 1000;
@@ -157,6 +168,28 @@ async function main(mode: Backend): Promise<ScenarioResult> {
         result.unblocked[check] = await waitForProbe(SENDER[check], ping, isServed, unblockLimit, since);
       }),
     );
+
+    // Deletions are repeated on the bouncer's next REPEAT_POLLS answers, and an entry added and
+    // removed before its next poll is deleted without ever being received. In the same answers a
+    // new block arrives: it must be enforced all the same, and the bouncer must not warn.
+    const cursor = () => server!.server.services.firewall!.cursors.get(keys[0]!.id);
+    const pollsBefore = cursor()?.polls ?? 0;
+    const ghost = await block(ADDRESSES.ghost);
+    if (ghost.status !== 201) throw new Error(`ghost block: ${ghost.status} ${ghost.text}`);
+    if ((await server.call(`${V3}firewall/${ghost.json.data.id}`, { method: 'DELETE' })).status !== 200) throw new Error('ghost unblock failed');
+    const lateAt = Date.now();
+    if ((await block(ADDRESSES.late)).status !== 201) throw new Error('late block failed');
+    result.lateBlocked = await waitForProbe(ADDRESSES.late, ping, isDropped, blockLimit, lateAt);
+    const deadline = Date.now() + (REPEAT_POLLS + 3) * poll + 3000;
+    let seen = pollsBefore;
+    while (Date.now() < deadline && result.deletedPerAnswer.length < REPEAT_POLLS + 2) {
+      const now = cursor();
+      if (now && now.polls > seen) {
+        seen = now.polls;
+        result.deletedPerAnswer.push(now.lastDeleted);
+      }
+      await sleep(100);
+    }
     result.kernelAfter = kernelState(mode);
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditDiff, isSecretField, MASKED } from './diff.ts';
+import { auditDiff, declaredSecretNames, isSecretField, MASKED } from './diff.ts';
 
 const fields = { name: {}, port: {}, secret: { writeOnly: true }, token_hint: { sensitive: true }, key_display: {} };
 
@@ -45,5 +45,22 @@ describe('audit diff', () => {
   it('secret names: key, *_key, secret, password, token; key_display is not one', () => {
     for (const name of ['key', 'api_key', 'secret', 'ami_secret', 'password', 'currentPassword', 'token']) assert.ok(isSecretField(name, undefined), name);
     for (const name of ['key_display', 'description', 'port', 'keyId']) assert.ok(!isSecretField(name, undefined), name);
+  });
+
+  it('a custom method body is masked at any depth: a backup import config.ami.secret', () => {
+    const diff = auditDiff({}, null, null, { config: { ami: { host: 'pbx', secret: 'AMI-S3CRET' }, extensions: [{ number: '201', secret: 'SIP-S3CRET' }] }, dryRun: false });
+    assert.deepEqual(diff, [
+      { field: 'config', after: { ami: { host: 'pbx', secret: MASKED }, extensions: [{ number: '201', secret: MASKED }] } },
+      { field: 'dryRun', after: false },
+    ]);
+  });
+
+  it('nested members named like another resource\'s declared secret are masked; top-level ones follow the own declaration', () => {
+    const secretNames = declaredSecretNames([{ fields: { sip_peer_pass: { writeOnly: true }, name: {} } }]);
+    const diff = auditDiff({ sip_peer_pass: {} }, { sip_peer_pass: 'a', nested: { sip_peer_pass: 'b' } }, { sip_peer_pass: 'c', nested: { sip_peer_pass: 'd' } }, {}, secretNames);
+    assert.deepEqual(diff, [
+      { field: 'sip_peer_pass', before: 'a', after: 'c' },
+      { field: 'nested', before: { sip_peer_pass: MASKED }, after: { sip_peer_pass: MASKED } },
+    ]);
   });
 });

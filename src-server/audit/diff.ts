@@ -1,11 +1,13 @@
+import { isSecretName, MASKED, maskChanges } from '../storage/secret-mask.ts';
+
 /**
  * The masked field diff of one write, computed generically from a resource's declared fields:
  * the record before and after (both read with sensitive fields visible) and the request body.
  * A secret (a field declared writeOnly or sensitive, or named like a password, secret, token or
- * key) never appears: it shows as MASKED when it was written or changed.
+ * key) never appears, at any depth: it shows as MASKED when it was written or changed.
  */
 
-export const MASKED = '•••• (changed)';
+export { MASKED, maskChanges };
 
 /** One changed field: `before` is absent for a create, `after` for a delete. */
 export interface FieldChange {
@@ -20,11 +22,18 @@ export interface DiffField {
   sensitive?: boolean;
 }
 
-const SECRET_NAME = /(^|_)(key|secret|password|passwd|token)$|secret|password/i;
-
 /** Whether a field's value must never be recorded. */
 export function isSecretField(name: string, def: DiffField | undefined): boolean {
-  return Boolean(def?.writeOnly || def?.sensitive) || SECRET_NAME.test(name);
+  return Boolean(def?.writeOnly || def?.sensitive) || isSecretName(name);
+}
+
+/** The names of every declared write-only or sensitive field: secrets wherever they are nested (a backup's `config.ami.secret`). */
+export function declaredSecretNames(declarations: Iterable<{ fields: Record<string, DiffField> }>): Set<string> {
+  const names = new Set<string>();
+  for (const declaration of declarations) {
+    for (const [name, def] of Object.entries(declaration.fields)) if (def.writeOnly || def.sensitive) names.add(name);
+  }
+  return names;
 }
 
 const plain = (value: unknown): Record<string, unknown> | null =>
@@ -41,7 +50,13 @@ export function auditDiff(
   before: unknown,
   after: unknown,
   body: unknown,
+  secretNames: ReadonlySet<string> = new Set(),
 ): FieldChange[] {
+  return maskChanges(fieldChanges(fields, before, after, body), secretNames);
+}
+
+/** The changes field by field, top-level secrets (by declaration and by name) already masked. */
+function fieldChanges(fields: Record<string, DiffField>, before: unknown, after: unknown, body: unknown): FieldChange[] {
   const old = plain(before);
   const now = plain(after);
   const written = plain(body) ?? {};

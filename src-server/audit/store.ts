@@ -1,7 +1,7 @@
 import type { Db } from '../storage/database.ts';
 import { statement } from '../storage/database.ts';
 import type { AuditActor, AuditRejection } from '../wire/types.ts';
-import type { FieldChange } from './diff.ts';
+import { maskChanges, type FieldChange } from './diff.ts';
 
 /** The audit log table (migrations 60, 61): writes, rejected API key uses and failed logins (repeated ones as one row with a count). */
 
@@ -82,7 +82,8 @@ export function recordWrite(db: Db, write: AuditWrite): void {
     path: null,
     status: write.status,
     reason: null,
-    diff: write.diff ? JSON.stringify(write.diff) : null,
+    // Masked again by name: a diff from any caller never stores a secret-named value.
+    diff: write.diff ? JSON.stringify(maskChanges(write.diff)) : null,
     count: 1,
     lastAt: null,
   });

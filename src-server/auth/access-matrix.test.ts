@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resources/types.ts';
 import { startTestServer, REMOTE, type TestServer } from '../test-support/server.ts';
 import { findWebSession } from './login-sessions.ts';
-import { ADMIN_PASSWORD, makeCredentials, sessionCookie, type TestCredentials } from '../test-support/credentials.ts';
+import { ADMIN_PASSWORD, loginToken, makeCredentials, sessionCookie, VIEWER_PASSWORD, type TestCredentials } from '../test-support/credentials.ts';
 
 /**
  * The remote access matrix: every route (every declared v3 operation in the registry, plus the
@@ -79,6 +79,7 @@ function fixedRoutes(sip: ResourceDeclaration | undefined): Route[] {
     { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/v1/decisions/stream` },
     { ...bouncer, method: 'HEAD', path: `${V3}/firewall-bouncer/v1/decisions` },
     { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/v1/whitelist` },
+    { ...bouncer, method: 'GET', path: `${V3}/firewall-bouncer/blocklist` },
   ];
 }
 
@@ -281,6 +282,14 @@ describe('access matrix', () => {
           // A route such as auth:logout may end the web session: start a new one for the next request.
           if (name.startsWith('session') && !findWebSession(t.server.services.db, session.split('=')[1]!, Date.now())) {
             session = await sessionCookie(t);
+          }
+          // auth:logout with a valid Bearer JWT revokes it: check that, then log in again.
+          if ((name === 'adminJwt' || name === 'viewerJwt') && route.path.endsWith('auth:logout') && answer.status === 200) {
+            const admin = name === 'adminJwt';
+            const old = admin ? creds.adminToken : creds.viewerToken;
+            assert.equal((await t.remote(`${V3}/extensions`, { headers: { authorization: `Bearer ${old}` } })).status, 401, `${label}: the token is revoked`);
+            const fresh = await loginToken(t, admin ? 'admin' : 'viewer', admin ? ADMIN_PASSWORD : VIEWER_PASSWORD);
+            creds = admin ? { ...creds, adminToken: fresh } : { ...creds, viewerToken: fresh };
           }
         }
       }

@@ -48,7 +48,7 @@ export function grantAt(allowedPaths: AllowedPaths, path: string): PathPermissio
 }
 
 /** `grantAt` for a path already in normalised form. */
-function grantAtNormalised(allowedPaths: AllowedPaths, target: string): PathPermission | undefined {
+export function grantAtNormalised(allowedPaths: AllowedPaths, target: string): PathPermission | undefined {
   let best: { length: number; permission: PathPermission } | undefined;
   for (const [rawPrefix, permission] of Object.entries(allowedPaths)) {
     const prefix = normalisePath(rawPrefix);

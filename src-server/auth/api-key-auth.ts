@@ -1,7 +1,7 @@
 import { forbidden, unauthorized, type HttpError } from '../wire/errors.ts';
 import { pathAllowed } from './allowed-paths.ts';
 import { API_KEY_PATTERN, findApiKey, keyExpired, touchApiKey, type StoredApiKey } from './api-key-store.ts';
-import { credentialRejected, presentedCredential, reportRejection } from './credentials.ts';
+import { credentialRejected, presentedCredential, reportRejection, type PresentedCredential } from './credentials.ts';
 import { sourceAllowed } from './network-binding.ts';
 import { remoteIp } from './remote-address.ts';
 import type { AuthDeps, AuthRequest } from './request.ts';
@@ -42,10 +42,16 @@ export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allow
  * API-key-only authentication for endpoints that accept nothing else (the firewall bouncer export).
  * `X-Api-Key` or `Authorization: Bearer`; no JWT, no session, no localhost bypass.
  * `method` is the access the endpoint needs (GET for read). Returns the key, or throws 401
- * (missing or invalid key) or 403 (path or source not allowed).
+ * (missing or invalid key) or 403 (path or source not allowed). `credential` lets a caller accept
+ * another form (the blocklist feed's HTTP Basic password).
  */
-export function authenticateApiKeyOnly(services: AuthDeps, ctx: AuthRequest, path: string = ctx.path, method: string = ctx.method): StoredApiKey {
-  const credential = presentedCredential(ctx);
+export function authenticateApiKeyOnly(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  path: string = ctx.path,
+  method: string = ctx.method,
+  credential: PresentedCredential | undefined = presentedCredential(ctx),
+): StoredApiKey {
   if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
   if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, { kind: 'rejected-key' });
   const key = resolveApiKey(services, ctx, credential.token);

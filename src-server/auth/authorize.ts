@@ -1,7 +1,6 @@
 import { forbidden } from '../wire/errors.ts';
 import type { Channel, Level } from '../wire/types.ts';
-import { pathGrantAllows } from './allowed-paths.ts';
-import { apiKeyMayCall } from './api-key-auth.ts';
+import { grantAt, grantAtNormalised, permissionNeeded, type PathPermission } from './allowed-paths.ts';
 import type { Principal, Role } from './principal.ts';
 
 export interface AccessTarget {
@@ -41,12 +40,28 @@ export function authorize(principal: Principal, target: AccessTarget): void {
         return;
       }
       if (principal.fullPermissions) return;
-      if (!(target.grantPath === undefined ? apiKeyMayCall(principal, target.path, target.method) : pathGrantAllows(principal.allowedPaths, target.grantPath, target.method))) {
-        throw forbidden(`This API key's allowed_paths do not permit ${target.method} ${target.path.split('?')[0]}.`);
-      }
-      // A path grant covers READ (read) or READ, WRITE and ADMIN (write); SENSITIVE needs full_permissions.
-      if (level === 'SENSITIVE') throw forbidden(`${action} needs an API key with full_permissions.`);
+      authorizePathGrant(principal.allowedPaths, target, action);
       return;
+  }
+}
+
+/**
+ * Each level has its own grant, whatever the verb: READ needs `read` for GET/HEAD and `write`
+ * otherwise; WRITE and ADMIN need `write` on the path (so an ADMIN-level GET such as the audit log
+ * is refused to a `read` grant); SENSITIVE needs full_permissions.
+ */
+function authorizePathGrant(allowedPaths: Record<string, PathPermission>, target: AccessTarget, action: string): void {
+  const granted = target.grantPath === undefined ? grantAt(allowedPaths, target.path) : grantAtNormalised(allowedPaths, target.grantPath);
+  const where = `${target.method} ${target.path.split('?')[0]}`;
+  if (!granted) throw forbidden(`This API key's allowed_paths do not permit ${where}.`);
+  if (target.level === 'SENSITIVE') throw forbidden(`${action} needs an API key with full_permissions.`);
+  const needed: PathPermission = target.level === 'READ' ? permissionNeeded(target.method) : 'write';
+  if (needed === 'write' && granted !== 'write') {
+    throw forbidden(
+      target.level === 'READ'
+        ? `This API key's allowed_paths do not permit ${where}.`
+        : `${action} needs a "write" grant on this path; this API key's allowed_paths give "read" for ${where}.`,
+    );
   }
 }
 

@@ -10,6 +10,8 @@ const jose = () => (joseModule ??= import('jose'));
 
 /** SPEC: access tokens last 900 s. */
 export const ACCESS_TOKEN_SECONDS = 900;
+/** Clock skew allowed on `iat`: a token issued further in the future than this was not issued by this server's clock. */
+export const IAT_SKEW_SECONDS = 60;
 const SECRET_FILE = 'jwt-secret';
 
 /** Claims of an access token (ARCHITECTURE: sub, role, sid, iat, exp). */
@@ -49,7 +51,7 @@ export async function signAccessToken(secret: Uint8Array, claims: AccessClaims, 
 /** Outcome of checking a token: its claims, or why it was refused (never the token itself). */
 export type VerifyOutcome = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
 
-/** Verifies an HS256 access token: alg none, other algorithms, bad signatures, expired and not-yet-valid tokens fail. */
+/** Verifies an HS256 access token: alg none, other algorithms, bad signatures, expired, not-yet-valid and future-issued (`iat` over 60 s ahead) tokens fail. */
 export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs: number): Promise<VerifyOutcome> {
   const { errors: joseErrors, jwtVerify } = await jose();
   try {
@@ -58,6 +60,7 @@ export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs
       currentDate: new Date(nowMs),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
+    if (typeof payload.iat !== 'number' || payload.iat > nowMs / 1000 + IAT_SKEW_SECONDS) return { ok: false, reason: 'access token issued in the future' };
     const { sub, role, sid } = payload as { sub?: unknown; role?: unknown; sid?: unknown };
     if (typeof sub !== 'string' || typeof sid !== 'string' || (role !== 'admin' && role !== 'viewer')) {
       return { ok: false, reason: 'access token claims are incomplete' };

@@ -54,7 +54,7 @@ describe('auth:login', () => {
     }
   });
 
-  test('bad credentials get 401 and are reported; missing fields 422; 10 failures in 300 s get 429', async () => {
+  test('bad credentials get 401 and are reported; missing fields 422; 10 failures for one account in 300 s get 429', async () => {
     const clock = new ManualClock(Date.now());
     const t = await startTestServer({ adminPassword: PASSWORD, clock });
     const events: Array<{ ip: string; category: string; reason: string }> = [];
@@ -64,7 +64,7 @@ describe('auth:login', () => {
       assert.equal(missing.status, 422);
       assert.equal(events.length, 0);
       for (let i = 0; i < 10; i++) {
-        const bad = await login(t, { login: i % 2 ? 'admin' : 'nobody', password: 'wrong password' });
+        const bad = await login(t, { login: 'admin', password: 'wrong password' });
         assert.equal(bad.status, 401, `attempt ${i + 1}`);
         assert.deepEqual(bad.json.messages.error, ['Invalid login or password.']);
       }

@@ -106,6 +106,31 @@ export class BanStore {
   }
 
   /**
+   * Reads up to `limit` bans in force from rows `fromId`..`toId` (a bulk import's rows are
+   * consecutive), without taking them in: see `absorb`. Returns them and the id to read from next
+   * (undefined when every row was read).
+   */
+  readRows(fromId: number, toId: number, limit: number): { bans: ActiveBan[]; next: number | undefined } {
+    const rows = this.db
+      .prepare(
+        'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
+      )
+      .all(fromId, toId, this.clock.now(), limit) as BanRow[];
+    return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };
+  }
+
+  /** Takes in bans read by `readRows` as one change; a ban of the same (category, ip) they replace leaves memory. */
+  absorb(bans: readonly ActiveBan[]): void {
+    const removed: ActiveBan[] = [];
+    for (const ban of bans) {
+      const replaced = this.byIp.get(ban.ip)?.get(ban.category);
+      if (replaced) removed.push(replaced);
+      this.remember(ban);
+    }
+    if (bans.length) this.changed({ added: [...bans], removed, reset: false });
+  }
+
+  /**
    * Whether `ip` (canonical text) is refused by this server now: any intrusion ban, or a manual ban
    * of that address or of a range holding it whose services include WEB. O(1) for unbanned
    * addresses when no manual range ban is in force.

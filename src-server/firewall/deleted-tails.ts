@@ -16,6 +16,8 @@ const MAX_CACHED = 4096;
 export class DeletedTails {
   private readonly cache = new Map<string, { tail: string; count: number }>();
   private cachedAt = -1;
+  /** How many tails were rendered (not served from the cache): tests check it does not grow with the keys. */
+  renders = 0;
 
   constructor(
     private readonly log: DecisionLog,
@@ -31,6 +33,7 @@ export class DeletedTails {
     const cacheKey = `${since}:${snapshot.version}:${expanded ? 1 : 0}`;
     let hit = this.cache.get(cacheKey);
     if (!hit) {
+      this.renders++;
       const { keys } = this.log.removedSince(since, snapshot.version);
       const json = (expanded ? expandKeys(keys, this.published) : keys).map(deletedDecisionJson);
       hit = { tail: `${DELETED_OPEN}${json.join(',')}]}`, count: json.length };

@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
+import { absorbImportedBans } from './ban-import-absorb.ts';
 import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
 import { BouncerHosts } from './bouncer-hosts.ts';
@@ -67,6 +68,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays());
   };
 
+  /** Imports still being taken in, stopped with the service. */
+  const imports = new Set<() => void>();
   const unsubscribe = [
     bus.on('resource-changed', (event) => {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
@@ -75,6 +78,10 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       detector.recordFailure(event.category, event.ip, event.reason);
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
+    bus.on('bans-imported', (event) => {
+      const stop = absorbImportedBans(bans, event.fromId, event.toId, () => imports.delete(stop));
+      imports.add(stop);
+    }),
     bus.on('bans-lifted', (event) => {
       const ip = normalizeAddress(event.ip) ?? event.ip;
       bans.reloadIp(ip);
@@ -108,6 +115,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       cursors.flush();
       hosts.flush();
       for (const off of unsubscribe) off();
+      for (const stopImport of imports) stopImport();
     },
   };
 }

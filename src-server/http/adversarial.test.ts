@@ -7,6 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { casesForRoute, routesFromOpenApi, type AdversarialCase, type CorpusRoute, type RouteFamily } from '../test-support/adversarial-corpus.ts';
+import { bodyWithNestedSecrets, plantedSecret, privilegedRequests, securityHeaderProblem } from '../test-support/adversarial-security.ts';
+import { createTestApiKey } from '../test-support/api-keys.ts';
+import { normalisePath } from '../auth/allowed-paths.ts';
+import { MAX_LOGIN_FAILURES } from '../auth/login-limiter.ts';
+import { setUserPassword } from '../auth/users.ts';
+import { createLogger } from '../logger.ts';
+import { PassThrough } from 'node:stream';
 import { request } from '../test-support/http.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
 import type { Db } from '../storage/database.ts';
@@ -32,6 +39,7 @@ interface Answer {
   status: number;
   contentType: string;
   text: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 interface Outcome {
@@ -55,13 +63,13 @@ function send(url: string, testCase: AdversarialCase, localAddress: string): Pro
         settled = true;
         res.on('error', () => undefined);
         res.destroy();
-        return resolve({ status: res.statusCode ?? 0, contentType, text: '' });
+        return resolve({ status: res.statusCode ?? 0, contentType, text: '', headers: res.headers });
       }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         settled = true;
-        resolve({ status: res.statusCode ?? 0, contentType, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, contentType, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
       });
       res.on('error', (error) => (settled ? undefined : reject(error)));
     });
@@ -81,6 +89,8 @@ export function answerProblem(family: RouteFamily, method: string, answer: Answe
   if (answer.status < 200) return `status ${answer.status}`;
   if (method === 'HEAD') return answer.text === '' ? undefined : 'HEAD answer with a body';
   if (answer.contentType.includes('text/event-stream')) return family === 'events' && answer.status === 200 ? undefined : 'unexpected event stream';
+  // The router feed (firewall-bouncer/blocklist) answers a list or a script as text, not JSON.
+  if (family === 'bouncer' && answer.status < 300 && answer.contentType.startsWith('text/plain')) return undefined;
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
@@ -218,7 +228,9 @@ describe('adversarial input on every route', () => {
     const outcomes = await pool(jobs, CONCURRENCY, async ({ testCase, caller }): Promise<Outcome> => {
       try {
         const answer = await send(t.url, testCase, caller.address);
-        return { testCase, caller: caller.name, status: answer.status, problem: answerProblem(testCase.family, testCase.method, answer), text: answer.text.slice(0, 300) };
+        // Headers category: every answer, whatever the input, carries the security headers.
+        const problem = answerProblem(testCase.family, testCase.method, answer) ?? securityHeaderProblem(answer.headers);
+        return { testCase, caller: caller.name, status: answer.status, problem, text: answer.text.slice(0, 300) };
       } catch (error) {
         return { testCase, caller: caller.name, problem: `no answer: ${(error as Error).message}` };
       }
@@ -250,6 +262,133 @@ describe('adversarial input on every route', () => {
         assert.equal(answer.status, moduleBaselines.get(path), `${path}: ${answer.text.slice(0, 200)}`);
         assert.ok(answer.status < 500);
       }
+    }
+  });
+});
+
+describe('adversarial security categories: levels, deep secrets, limiter keys, stream fairness, headers', () => {
+  let t: TestServer;
+  let logged = '';
+  let paths: Record<string, Record<string, { 'x-permission'?: string }>>;
+  const ADMIN = 'adversarial security admin';
+  const VIEWER = 'adversarial security viewer';
+  const token = async (login: string, password: string) => (await t.call(`${V3}/auth:login`, { method: 'POST', body: { login, password } })).json.data.accessToken as string;
+
+  before(async () => {
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => (logged += chunk.toString()));
+    t = await startTestServer({ adminPassword: ADMIN, exampleModules: true, logger: createLogger('debug', { tty: false, destination: sink }) });
+    assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { whitelist: REMOTE } })).status, 200);
+    await setUserPassword(t.server.services.db, 'viewer', VIEWER, 'viewer');
+    paths = (await t.call(`${V3}/openapi:getSpecification`)).json.data.paths;
+  });
+  after(() => t?.close());
+
+  it('levels: a read grant and a viewer get 403 on every ADMIN and SENSITIVE operation, whatever the verb', async () => {
+    const viewer = await token('viewer', VIEWER);
+    const requests = privilegedRequests(paths);
+    assert.ok(requests.some((r) => r.method === 'GET' && r.path.endsWith('/audit-log')));
+    const problems: string[] = [];
+    for (const { method, path, level } of requests) {
+      const grant = normalisePath(path);
+      const read = createTestApiKey(t.server.services.db, { allowedPaths: { [grant]: 'read' } }).key;
+      const write = createTestApiKey(t.server.services.db, { allowedPaths: { [grant]: 'write' } }).key;
+      const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : {};
+      const status = async (headers: Record<string, string>) => (await t.remote(path, { method, headers, body })).status;
+      if ((await status({ 'x-api-key': read })) !== 403) problems.push(`read key ${method} ${path}`);
+      if ((await status({ authorization: `Bearer ${viewer}` })) !== 403) problems.push(`viewer ${method} ${path}`);
+      const written = await status({ 'x-api-key': write });
+      if (level === 'SENSITIVE' ? written !== 403 : written === 401 || written === 403 || written >= 500) problems.push(`write key ${method} ${path}: ${written}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('deep secrets: every write route with secrets nested in its body leaves none in the audit log or the log', async () => {
+    const planted: string[] = [];
+    const problems: string[] = [];
+    for (const route of routesFromOpenApi({ paths })) {
+      if (!['POST', 'PUT', 'PATCH'].includes(route.method) || route.template.includes('/auth:') || route.family === 'session-start') continue;
+      const secret = plantedSecret(`${route.method}-${route.template.length}`);
+      planted.push(secret);
+      const path = route.template.replace(/\{[^}]+\}/g, route.template.includes('module-example') ? '1' : 'adversarial-missing');
+      const answer = await t.call(path, { method: route.method, body: bodyWithNestedSecrets(secret) });
+      if (answer.status >= 500) problems.push(`${route.method} ${path}: ${answer.status}`);
+    }
+    // A PUT of fail2ban is a full replace: the remote caller is whitelisted again for the next steps.
+    assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { whitelist: REMOTE } })).status, 200);
+    // Secrets in password fields of the auth methods, and in a backup's AMI section.
+    const config = (await t.call(`${V3}/backup:exportConfig`)).json.data;
+    const amiSecret = plantedSecret('backup-ami');
+    planted.push(amiSecret);
+    assert.equal((await t.call(`${V3}/backup:importConfig`, { method: 'POST', body: { config: { ...config, ami: { ...config.ami, secret: amiSecret } }, dryRun: true } })).status, 200);
+    const guess = plantedSecret('login');
+    planted.push(guess);
+    assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'nobody', password: guess } })).status, 401);
+    t.server.services.audit.flush();
+    const table = JSON.stringify(t.server.services.db.prepare('SELECT * FROM audit_log').all());
+    const recorded = t.server.services.db.prepare(`SELECT count(*) FROM audit_log WHERE diff LIKE '%"field":"config"%'`).pluck().get() as number;
+    assert.ok(recorded > 0, 'bodies with nested secrets were recorded');
+    for (const secret of planted) {
+      if (table.includes(secret)) problems.push(`audit_log holds ${secret}`);
+      if (logged.includes(secret)) problems.push(`the log holds ${secret}`);
+      const found = await t.call(`${V3}/audit-log?search=${encodeURIComponent(secret)}`);
+      if (found.json.data.length !== 0) problems.push(`audit search finds ${secret}`);
+    }
+    assert.ok(planted.length > 15, `${planted.length} secrets planted`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('limiter keys: a success for one account does not forgive guesses at another; setPassword answers 429', async () => {
+    const login = (body: unknown) => t.remote(`${V3}/auth:login`, { method: 'POST', body });
+    for (let i = 0; i < MAX_LOGIN_FAILURES; i++) {
+      assert.equal((await login({ login: 'viewer', password: VIEWER })).status, 200);
+      assert.equal((await login({ login: 'admin', password: `guess-${i}` })).status, 401);
+    }
+    const limited = await login({ login: 'admin', password: ADMIN });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+    const viewer = await token('viewer', VIEWER);
+    for (let i = 0; i < MAX_LOGIN_FAILURES; i++) {
+      const wrong = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${viewer}` }, body: { login: 'viewer', password: 'x'.repeat(12), currentPassword: `guess-${i}` } });
+      assert.equal(wrong.status, 403, 'a viewer may not set passwords at all');
+    }
+    const admin = await token('admin', ADMIN);
+    for (let i = 0; i < MAX_LOGIN_FAILURES; i++) {
+      const wrong = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: { login: 'viewer', password: 'a new viewer pass', currentPassword: `guess-${i}` } });
+      assert.equal(wrong.status, 422, wrong.text);
+    }
+    const refused = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: { login: 'viewer', password: 'a new viewer pass', currentPassword: VIEWER } });
+    assert.equal(refused.status, 429, refused.text);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+  });
+
+  it('stream fairness: one read key cannot hold every event stream; this machine still gets one', async () => {
+    const key = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/events': 'read' } }).key;
+    const open: Array<() => void> = [];
+    const stream = (headers: Record<string, string>, localAddress: string) =>
+      new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
+        const req = httpRequest(`${t.url}${V3}/events?channel=adversarial`, { headers, localAddress, agent: false }, (res) => {
+          if (res.statusCode === 200) open.push(() => req.destroy());
+          else res.resume();
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const statuses: number[] = [];
+      let refusal: { status: number; retryAfter?: string } | undefined;
+      for (let i = 0; i < 40 && !refusal; i++) {
+        const answer = await stream({ 'x-api-key': key }, REMOTE);
+        statuses.push(answer.status);
+        if (answer.status !== 200) refusal = answer;
+      }
+      assert.equal(refusal?.status, 503, `statuses ${statuses.join(',')}`);
+      assert.ok(Number(refusal.retryAfter) > 0);
+      assert.ok(statuses.length < 40);
+      assert.equal((await stream({}, '127.0.0.1')).status, 200, 'the console on this machine is served');
+    } finally {
+      for (const close of open) close();
     }
   });
 });

@@ -7,12 +7,16 @@ import { bodyParser } from './body.ts';
 import { serveConsole } from './console-static.ts';
 import { notFound } from '../wire/errors.ts';
 import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
+import { securityHeaders } from './security-headers.ts';
 import { V3_PREFIX, v3Handler } from './v3-handler.ts';
+import { BAN_IMPORT_MAX_BYTES } from '../resources/firewall/ban-transfer.ts';
+
+const BAN_IMPORT_PATH = '/pbxcore/api/v3/firewall:importBans';
 
 const API_PATH = /^\/(pbxcore|admin-cabinet)(\/|$)/;
 
 /**
- * Assembles the Koa app: error envelope, access log, limits, guards (run before any routing), body
+ * Assembles the Koa app: security headers, error envelope, access log, limits, guards (run before any routing), body
  * parsing, the routes outside the v3 grammar (`router`), the v3 grammar, the console.
  */
 export function createApp(services: Services, guards: Middleware[], router: Router): Koa {
@@ -23,13 +27,16 @@ export function createApp(services: Services, guards: Middleware[], router: Rout
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
     services.logger.warn({ err: error }, 'response error');
   });
+  app.use(securityHeaders);
   app.use(errorRenderer(services.logger));
   app.use(accessLog(services.logger));
   app.use(urlLimit);
   for (const guard of guards) app.use(guard);
 
   const parseBody = bodyParser(services.config.bodyLimitBytes);
-  app.use((ctx, next) => (API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
+  // A ban list import is the one large body: its own limit, and text bodies (a list posted as a file).
+  const parseImport = bodyParser(BAN_IMPORT_MAX_BYTES, true);
+  app.use((ctx, next) => (ctx.path === BAN_IMPORT_PATH ? parseImport(ctx, next) : API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
 
   app.use(router.routes());
 

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { renderEnvelope } from '../wire/envelope.ts';
-import { unauthorized, unprocessable } from '../wire/errors.ts';
+import { tooManyRequests, unauthorized, unprocessable } from '../wire/errors.ts';
 import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { sendEnvelope } from './respond.ts';
 import { toBoolean } from '../resources/fields.ts';
@@ -10,9 +10,10 @@ import type { ActionResult } from '../wire/envelope.ts';
 import type { Services } from '../services.ts';
 import { SESSION_COOKIE } from '../auth/authenticate.ts';
 import { clearRefreshCookie, clearSessionCookie, REFRESH_COOKIE, setRefreshCookie } from './cookies.ts';
-import { credentialRejected } from '../auth/credentials.ts';
-import { ACCESS_TOKEN_SECONDS, signAccessToken } from '../auth/jwt.ts';
-import { endWebSession, revokeByRefreshToken, revokeUserSessions, rotateRefreshToken, startLoginSession } from '../auth/login-sessions.ts';
+import { credentialRejected, presentedCredential } from '../auth/credentials.ts';
+import { API_KEY_PATTERN } from '../auth/api-key-store.ts';
+import { ACCESS_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from '../auth/jwt.ts';
+import { endWebSession, liveSessionRole, revokeByRefreshToken, revokeSession, revokeUserSessions, rotateRefreshToken, startLoginSession } from '../auth/login-sessions.ts';
 import { passwordProblems, verifyPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import { localhostBypass } from '../auth/localhost-bypass.ts';
@@ -47,6 +48,21 @@ function userOf(principal: Principal): { login: string; sessionId: string } | un
   return undefined;
 }
 
+/**
+ * Logout with only `Authorization: Bearer <JWT>` (a script, the desktop app) revokes that token's
+ * login session, so the token (and any other of the session, and its refresh family) is refused
+ * from the next request. Only a token this server signed and that has not expired counts: a forged
+ * one cannot log anybody out. API keys are not sessions: logout leaves them as they are.
+ */
+async function revokePresentedToken(services: Services, ctx: Context, now: number): Promise<boolean> {
+  const credential = presentedCredential(ctx);
+  if (!credential?.token || credential.header !== 'authorization' || API_KEY_PATTERN.test(credential.token)) return false;
+  const outcome = await verifyAccessToken(services.auth.jwtSecret, credential.token, now);
+  if (!outcome.ok || !liveSessionRole(services.db, outcome.claims.sid)) return false;
+  revokeSession(services.db, outcome.claims.sid, 'logout', now);
+  return true;
+}
+
 /** auth:login, auth:refresh, auth:logout, auth:status and auth:setPassword on the web thread. */
 export function loginRoutes(services: Services, router: Router): void {
   router.post(`${V3}login`, async (ctx) => {
@@ -67,10 +83,12 @@ export function loginRoutes(services: Services, router: Router): void {
     await tokenAnswer(services, ctx, 'refresh', outcome);
   });
 
-  router.post(`${V3}logout`, (ctx) => {
+  router.post(`${V3}logout`, async (ctx) => {
     const now = services.clock.now();
     const refresh = ctx.cookies.get(REFRESH_COOKIE);
-    const revoked = refresh ? revokeByRefreshToken(services.db, refresh, now) : false;
+    const byCookie = refresh ? revokeByRefreshToken(services.db, refresh, now) : false;
+    const byBearer = await revokePresentedToken(services, ctx, now);
+    const revoked = byCookie || byBearer;
     const session = ctx.cookies.get(SESSION_COOKIE);
     if (session) endWebSession(services.db, session);
     clearRefreshCookie(ctx);
@@ -94,13 +112,21 @@ export function loginRoutes(services: Services, router: Router): void {
     if (problems.length) throw unprocessable(problems);
     // Only an operator on this machine may skip the current password (the console over loopback).
     if (target && principal.channel !== 'localhost') {
+      const ip = remoteIp(ctx);
+      // Guessing currentPassword is guessing a login: the same limiter, the same 429.
+      const retryAfter = services.auth.loginLimiter.retryAfterSeconds(ip, login);
+      if (retryAfter > 0) {
+        services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'setPassword while rate-limited' });
+        throw tooManyRequests(`Too many failed password checks from ${ip}; retry in ${retryAfter} s.`, retryAfter);
+      }
       const current = body.currentPassword;
       if (typeof current !== 'string' || current === '') throw unprocessable(['currentPassword is required to change an existing password.']);
       if (!(await verifyPassword(current, target.passwordHash))) {
-        services.auth.loginLimiter.recordFailure(remoteIp(ctx));
-        services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason: 'wrong current password' });
+        services.auth.loginLimiter.recordFailure(ip, login);
+        services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'wrong current password' });
         throw unprocessable(['currentPassword is not correct.']);
       }
+      services.auth.loginLimiter.recordSuccess(ip, login);
     }
     const now = services.clock.now();
     await setUserPassword(services.db, login, body.password as string, target?.role ?? 'admin', now);

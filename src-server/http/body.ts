@@ -43,9 +43,10 @@ declare module 'koa' {
  * Reads and parses JSON or form bodies with a size and a depth limit. Every failure is a clear 4xx:
  * over the size limit 413, wrong type 415, invalid UTF-8, malformed JSON or JSON nested deeper than
  * MAX_BODY_DEPTH 400.
- * raw-body does the limit and stream handling; the parsing rules are ours.
+ * raw-body does the limit and stream handling; the parsing rules are ours. With `acceptText`,
+ * a text/plain or text/csv body is taken as `{content: <text>}` (a ban list posted as a file).
  */
-export function bodyParser(limitBytes: number) {
+export function bodyParser(limitBytes: number, acceptText = false) {
   return async function parseBody(ctx: Context, next: Next): Promise<void> {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
     const declared = ctx.request.length;
@@ -79,6 +80,8 @@ export function bodyParser(limitBytes: number) {
       } catch {
         throw badRequest('Malformed JSON in the request body.');
       }
+    } else if (acceptText && (type === 'text/plain' || type === 'text/csv')) {
+      ctx.request.body = { content: text };
     } else if (type === 'application/x-www-form-urlencoded') {
       ctx.request.body = Object.fromEntries(new URLSearchParams(text));
     } else {

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { authenticateApiKeyOnly, refusedKeyOf } from '../auth/api-key-auth.ts';
 import type { StoredApiKey } from '../auth/api-key-store.ts';
+import { presentedCredential, type PresentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
 import { renderError } from '../wire/envelope.ts';
 import { badRequest, forbidden, HttpError, methodNotAllowed, notFound, payloadTooLarge } from '../wire/errors.ts';
@@ -143,12 +144,12 @@ const ENDPOINTS: Record<string, string[]> = {
  * valid key is served, and its `http` ban (earned with a wrong key) is lifted, so a fixed bouncer
  * is back within one poll.
  */
-function authenticateBouncer(ctx: Context, parts: BouncerParts): StoredApiKey {
+export function authenticateBouncer(ctx: Context, parts: BouncerParts, credential?: PresentedCredential): StoredApiKey {
   const ip = remoteIp(ctx);
   const banned = isBannedAddress(parts.bans, ip);
   let key: StoredApiKey;
   try {
-    key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX, 'GET');
+    key = authenticateApiKeyOnly(parts.services, ctx, BOUNCER_PREFIX, 'GET', credential ?? presentedCredential(ctx));
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     const reason = error.messages.join('; ');

@@ -8,6 +8,10 @@ import { checkChannelName, ownerOf, type AsyncJobs, type FinishedJob } from '../
 import type { Services } from '../services.ts';
 import { EVENTS_PATH, eventsDeclaration } from '../resources/events/declaration.ts';
 import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
+import { canReadSensitive } from '../auth/authorize.ts';
+import type { Principal } from '../auth/principal.ts';
+import { isLocalhostSocket, remoteIp } from '../auth/remote-address.ts';
+import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamSlotLimits } from './stream-slots.ts';
 
 /** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
 export const KEEPALIVE_MS = 15_000;
@@ -17,8 +21,9 @@ export const KEEPALIVE_MS = 15_000;
  * asynchronous jobs. With `&jobId=<id>` it answers once with the job's stored envelope
  * (its own status), 202 while it runs, 404 when unknown or older than 120 s.
  */
-export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs): () => void {
+export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs, limits: StreamSlotLimits = DEFAULT_STREAM_LIMITS): () => void {
   const streams = new Set<ServerResponse>();
+  const slots = new StreamSlots(limits);
   const authorizeRead = authorize(() => ({ declaration: eventsDeclaration, level: 'READ' }));
   router.get(EVENTS_PATH, pipeline(authenticate(services), authorizeRead), async (ctx: Context) => {
     const principal = principalOf(ctx);
@@ -31,7 +36,8 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
       ctx.type = 'text/event-stream; charset=utf-8';
       return;
     }
-    if (streams.size >= MAX_STREAMS) throw serviceUnavailable('Too many open event streams; retry later.');
+    const slot = slots.claim({ principal: viewer, address: remoteIp(ctx), loopback: isLocalhostSocket(ctx), admin: isAdmin(principal) });
+    if (!slot.ok) throw serviceUnavailable(`${slot.reason}; close one or retry later.`, STREAM_RETRY_SECONDS);
 
     // Written straight to the socket: Koa's stream body would log every client disconnect as an error.
     const res = ctx.res;
@@ -50,11 +56,15 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
     const unsubscribe = jobs.subscribe(channel, viewer, (job) => res.write(eventOf(job)));
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
-    res.once('close', () => {
+    const close = () => {
       clearInterval(keepalive);
       unsubscribe();
       streams.delete(res);
-    });
+      slot.release();
+    };
+    res.once('close', close);
+    // A client gone before the listener was added would otherwise keep its slot forever.
+    if (res.destroyed) close();
   });
   return () => {
     for (const res of streams) res.end();
@@ -62,7 +72,14 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
 }
 
 /** At most this many streams at once: each holds a socket and a timer. */
-export const MAX_STREAMS = 1000;
+export const MAX_STREAMS = DEFAULT_STREAM_LIMITS.total;
+/** A refused stream is worth retrying once others have closed, not at once. */
+const STREAM_RETRY_SECONDS = 10;
+
+/** Admins share the reserve with this machine: admin users and full-permission keys (they see what an admin sees). */
+function isAdmin(principal: Principal): boolean {
+  return principal.channel !== 'localhost' && canReadSensitive(principal);
+}
 
 /** One SSE per job: `id` is the job id, data is `{jobId, channel, status, envelope}` on one line. */
 export function eventOf(job: FinishedJob): string {

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import { HttpError, uriTooLong } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
+import { SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers.ts';
 
 export const MAX_URL_LENGTH = 4096;
 
@@ -78,7 +79,7 @@ export function rawResponseHead(status: number, reason: string, rendered: Render
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(rendered.body)}`,
     `E-Tag: "${rendered.hash}"`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
   return `${lines.join('\r\n')}\r\n\r\n`;
@@ -94,7 +95,12 @@ const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
   socket.on('error', () => socket.destroy());
   const rendered = renderError(405, ['CONNECT is not supported: this server is not a proxy.']);
-  socket.end(rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS }) + rendered.body);
+  socket.end(rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS, ...transportHeaders(socket) }) + rendered.body);
+}
+
+/** HSTS on the HTTPS listener's socket answers too, like its Koa answers (security-headers.ts). */
+function transportHeaders(socket: Duplex): Record<string, string> {
+  return (socket as { encrypted?: boolean }).encrypted === true ? { 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY } : {};
 }
 
 /**
@@ -112,5 +118,5 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const [, method = '', path = ''] = /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ?? [];
   const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
   const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(rawResponseHead(status, reason, rendered) + (method === 'HEAD' ? '' : rendered.body));
+  socket.end(rawResponseHead(status, reason, rendered, transportHeaders(socket)) + (method === 'HEAD' ? '' : rendered.body));
 }

@@ -186,6 +186,24 @@ export const fixedRoutes: FixedRoute[] = [
       errors: bouncerErrors,
     },
   ]),
+  {
+    method: 'GET',
+    path: '/pbxcore/api/v3/firewall-bouncer/blocklist',
+    tag: 'firewall-bouncer',
+    summary: 'The published decisions as a router feed (the formats of CrowdSec cs-blocklist-mirror), less the whitelist.',
+    description:
+      'The key as X-Api-Key, Bearer, or the HTTP Basic password (401 answers carry WWW-Authenticate). ETag and If-None-Match give 304 while nothing changed; gzip for clients that accept it. HEAD answers the same without a body.',
+    access: 'bouncer',
+    parameters: [
+      { name: 'format', in: 'query', schema: { enum: ['plain_text', 'mikrotik', 'f5', 'juniper'], default: 'plain_text' }, description: 'Feed format; another value gets 400.' },
+      { name: 'ipv4only', in: 'query', schema: { type: 'string' }, description: 'Present: IPv4 entries only.' },
+      { name: 'ipv6only', in: 'query', schema: { type: 'string' }, description: 'Present: IPv6 entries only (not with ipv4only: 400).' },
+      { name: 'origin', in: 'query', schema: { type: 'string' }, description: 'Only decisions of this origin (pbx-fail2ban, pbx-networkfilters).' },
+      { name: 'listname', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'CrowdSec' }, description: 'MikroTik address list name.' },
+    ],
+    response: { status: '200', description: 'The feed as text (not enveloped).', contentType: 'text/plain', schema: { type: 'string' } },
+    errors: ['400', '401', '403'],
+  },
   // Older endpoints
   {
     method: 'GET',

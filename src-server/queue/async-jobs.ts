@@ -6,11 +6,11 @@ import type { Principal } from '../auth/principal.ts';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import { renderEnvelope, renderError, type RenderedEnvelope } from '../wire/envelope.ts';
-import { HttpError } from '../wire/errors.ts';
+import { HttpError, tooManyRequests } from '../wire/errors.ts';
 import { malformedChannel, queueFull } from './errors.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
-import { ResultStore } from './result-store.ts';
+import { RESULT_LIFETIME_MS, ResultStore } from './result-store.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -53,6 +53,19 @@ function canSee(owner: string, viewer: string): boolean {
   return viewer === 'localhost' || owner === viewer || owner === 'public';
 }
 
+/**
+ * What one caller (an API key, a user, localhost) may hold at once: results running and kept
+ * count together, and the kept bytes are capped. 400 reads by one key once cost 175 MB.
+ */
+export const MAX_RESULTS_PER_OWNER = 100;
+export const MAX_RESULT_BYTES_PER_OWNER = 8 * 1024 * 1024;
+
+/** What an owner holds: jobs running or kept, and the kept bytes. */
+interface OwnerUsage {
+  jobs: number;
+  bytes: number;
+}
+
 /** A finished asynchronous job, kept RESULT_LIFETIME_MS for retrieval. */
 export interface FinishedJob {
   jobId: string;
@@ -93,18 +106,24 @@ export class AsyncJobs {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   /** jobId -> channel of results not yet pushed to anyone, in finish (= expiry) order. */
   private readonly undelivered = new Map<string, string>();
+  private readonly usage = new Map<string, OwnerUsage>();
 
   constructor(private readonly options: AsyncJobsOptions) {
-    this.results = new ResultStore<FinishedJob>(options.clock);
+    this.results = new ResultStore<FinishedJob>(options.clock, RESULT_LIFETIME_MS, (job) => this.release(job.owner, 1, Buffer.byteLength(job.body)));
   }
 
-  /** Queues the job and returns the immediate 200 answer. Throws 503 when the queue is full. */
+  /**
+   * Queues the job and returns the immediate 200 answer. Throws 503 when the queue is full, and 429
+   * (with Retry-After) when the caller already holds its share of results, before acknowledging.
+   */
   start(input: JobInput, meta: { channel: string; principal: Principal; function: string; processor: string }): RenderedEnvelope {
     const { queue, limits } = this.options;
     if (queue.waiting >= limits.current().maxLength) throw queueFull();
-    const jobId = randomUUID();
     const owner = ownerOf(meta.principal);
+    this.refuseOverShare(owner);
+    const jobId = randomUUID();
     this.pending.set(jobId, { channel: meta.channel, owner });
+    this.account(owner, 1, 0);
     this.runDetached({ ...input, jobId, ttlExempt: true }, meta, owner).catch((error: unknown) =>
       this.options.logger.error({ err: error, jobId }, 'async job result could not be delivered'),
     );
@@ -182,9 +201,11 @@ export class AsyncJobs {
     }
   }
 
-  private finish(jobId: string, meta: { channel: string }, owner: string, rendered: RenderedEnvelope): void {
+  private finish(jobId: string, meta: { channel: string }, owner: string, finished: RenderedEnvelope): void {
     this.pending.delete(jobId);
+    const rendered = this.withinShare(owner, finished);
     const job: FinishedJob = { jobId, channel: meta.channel, owner, status: rendered.status, hash: rendered.hash, body: rendered.body };
+    this.account(owner, 0, Buffer.byteLength(job.body));
     this.results.put(jobId, job);
     this.sweepUndelivered();
     let delivered = false;
@@ -194,6 +215,45 @@ export class AsyncJobs {
       delivered = true;
     }
     if (!delivered) this.undelivered.set(jobId, meta.channel);
+  }
+
+  /** 429 when `owner` already holds MAX_RESULTS_PER_OWNER jobs or MAX_RESULT_BYTES_PER_OWNER bytes of results. */
+  private refuseOverShare(owner: string): void {
+    this.results.sweep();
+    const used = this.usage.get(owner) ?? { jobs: 0, bytes: 0 };
+    if (used.jobs < MAX_RESULTS_PER_OWNER && used.bytes < MAX_RESULT_BYTES_PER_OWNER) return;
+    const freedAt = this.results.firstExpiry((job) => job.owner === owner);
+    const retryAfter = Math.max(1, Math.ceil(((freedAt ?? this.options.clock.now() + 1000) - this.options.clock.now()) / 1000));
+    const what = used.jobs >= MAX_RESULTS_PER_OWNER ? `${used.jobs} asynchronous results (the most one caller may hold is ${MAX_RESULTS_PER_OWNER})` : `${used.bytes} bytes of asynchronous results (the most one caller may hold is ${MAX_RESULT_BYTES_PER_OWNER})`;
+    throw tooManyRequests(`This caller already holds ${what}; results are kept 120 s. Fetch them or wait ${retryAfter} s, or send the request without X-Async-Channel.`, retryAfter);
+  }
+
+  /**
+   * The envelope to keep for an acknowledged job: its own, or, when keeping it would take its
+   * owner past the byte share, a 503 that says the request ran, how it answered and why its
+   * result was not kept. Nothing acknowledged is lost without saying so.
+   */
+  private withinShare(owner: string, rendered: RenderedEnvelope): RenderedEnvelope {
+    const size = Buffer.byteLength(rendered.body);
+    const used = this.usage.get(owner)?.bytes ?? 0;
+    if (used + size <= MAX_RESULT_BYTES_PER_OWNER) return rendered;
+    this.options.logger.warn({ owner, size, used }, 'async result not kept: over the caller\'s share');
+    return renderError(503, [
+      `The request ran and answered ${rendered.status}, but its result (${size} bytes) was not kept: this caller's kept results already use ${used} of ${MAX_RESULT_BYTES_PER_OWNER} bytes. Fetch or let them expire (120 s); read large results without X-Async-Channel.`,
+    ]);
+  }
+
+  private account(owner: string, jobs: number, bytes: number): void {
+    const used = this.usage.get(owner) ?? { jobs: 0, bytes: 0 };
+    this.usage.set(owner, { jobs: used.jobs + jobs, bytes: used.bytes + bytes });
+  }
+
+  private release(owner: string, jobs: number, bytes: number): void {
+    const used = this.usage.get(owner);
+    if (!used) return;
+    const next = { jobs: used.jobs - jobs, bytes: used.bytes - bytes };
+    if (next.jobs <= 0) this.usage.delete(owner);
+    else this.usage.set(owner, next);
   }
 
   /** Forgets undelivered ids whose result expired; insertion order is expiry order, so it stops early. */

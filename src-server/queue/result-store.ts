@@ -10,6 +10,8 @@ export class ResultStore<T> {
   constructor(
     private readonly clock: Clock,
     private readonly lifetimeMs = RESULT_LIFETIME_MS,
+    /** Told of every entry dropped at expiry, so a caller can keep per-owner accounts. */
+    private readonly onExpire: (value: T) => void = () => {},
   ) {}
 
   put(id: string, value: T): void {
@@ -22,6 +24,7 @@ export class ResultStore<T> {
     if (!entry) return undefined;
     if (this.clock.now() >= entry.expiresAt) {
       this.entries.delete(id);
+      this.onExpire(entry.value);
       return undefined;
     }
     return entry.value;
@@ -32,12 +35,20 @@ export class ResultStore<T> {
     return this.entries.size;
   }
 
+  /** When the oldest entry matching `test` expires (epoch ms), or undefined when none does. */
+  firstExpiry(test: (value: T) => boolean): number | undefined {
+    this.sweep();
+    for (const entry of this.entries.values()) if (test(entry.value)) return entry.expiresAt;
+    return undefined;
+  }
+
   /** Drops expired entries; Map iteration is in insertion (= expiry) order, so it stops early. */
-  private sweep(): void {
+  sweep(): void {
     const now = this.clock.now();
     for (const [id, entry] of this.entries) {
       if (entry.expiresAt > now) break;
       this.entries.delete(id);
+      this.onExpire(entry.value);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { gunzipSync } from 'node:zlib';
 
 export interface TestResponse {
   status: number;
@@ -40,7 +41,9 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          // Decoded like any real client that asked for gzip would (the raw bytes stay in tests that need them).
+          const raw = Buffer.concat(chunks);
+          const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
           let json: unknown;
           try {
             json = text ? JSON.parse(text) : undefined;

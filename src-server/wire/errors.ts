@@ -53,6 +53,6 @@ export const unsupportedMediaType = (type: string) =>
 export const unprocessable = (errors: string[]) => new HttpError(422, errors);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, [message], { 'Retry-After': String(retryAfterSeconds) });
-export const serviceUnavailable = (message = 'The service is temporarily unavailable, please retry later.') =>
-  new HttpError(503, [message], { 'Retry-After': '1' });
+export const serviceUnavailable = (message = 'The service is temporarily unavailable, please retry later.', retryAfterSeconds = 1) =>
+  new HttpError(503, [message], { 'Retry-After': String(retryAfterSeconds) });
 export const gatewayTimeout = (message: string) => new HttpError(504, [message]);

@@ -28,7 +28,8 @@ const idOf = (data: unknown, idField: string): string | undefined => {
  * the record is read through the resource's own getRecord action before and after the write (same
  * worker, same connection), and the diff of the declared fields is stored with secrets masked.
  * Custom methods record the written body fields. A failed write is recorded with its status and no
- * diff. The audit row never changes the answer: a failure to record it is logged by the caller.
+ * diff. `secretNames` are the write-only and sensitive fields of every resource, masked at any depth
+ * (a backup import carries the AMI secret inside `config`). The audit row never changes the answer: a failure to record it is logged by the caller.
  */
 export async function runAuditedWrite(
   definition: ResourceDefinition,
@@ -36,6 +37,7 @@ export async function runAuditedWrite(
   ctx: ActionContext,
   job: JobRequest,
   onAuditError: (error: unknown) => void,
+  secretNames: ReadonlySet<string> = new Set(),
 ): Promise<ActionResult> {
   const { declaration } = definition;
   const reader = declaration.operations.includes('getRecord') ? findHandler(definition, 'getRecord') : undefined;
@@ -49,11 +51,11 @@ export async function runAuditedWrite(
     const recordId = ctx.id ?? (job.target.operation === 'create' ? idOf(result.data, idField) : undefined) ?? null;
     let diff: FieldChange[] | null = null;
     if (result.result) {
-      if (!crud) diff = auditDiff(declaration.fields, null, null, ctx.body);
-      else if (job.target.operation === 'delete') diff = auditDiff(declaration.fields, before, null, {});
+      if (!crud) diff = auditDiff(declaration.fields, null, null, ctx.body, secretNames);
+      else if (job.target.operation === 'delete') diff = auditDiff(declaration.fields, before, null, {}, secretNames);
       else {
         const after = (await readRecord(reader, ctx, singleton ? undefined : (recordId ?? undefined))) ?? result.data;
-        diff = auditDiff(declaration.fields, job.target.operation === 'create' ? null : before, after, ctx.body);
+        diff = auditDiff(declaration.fields, job.target.operation === 'create' ? null : before, after, ctx.body, secretNames);
       }
     }
     recordWrite(ctx.db, {

@@ -12,10 +12,13 @@ import { findHandler, runAction } from './dispatch.ts';
 import { loadWorkerModules } from '../modules/worker-modules.ts';
 import type { ActionContext } from '../resources/types.ts';
 import { isAuditedWrite, runAuditedWrite } from './audit-write.ts';
+import { declaredSecretNames } from '../audit/diff.ts';
 
 interface WorkerState {
   db: Db;
   registry: ResourceRegistry;
+  /** Every resource's declared secrets, masked at any depth of an audited body. */
+  secretNames: ReadonlySet<string>;
 }
 
 const init = workerData as WorkerInit;
@@ -26,7 +29,7 @@ async function load(): Promise<WorkerState> {
     for (const definition of await importResourceModule(file)) registry.add(definition);
   }
   await loadWorkerModules(init.modules ?? [], registry, init.moduleLoadTimeoutMs);
-  return { db: openDatabase(init.databaseFile), registry };
+  return { db: openDatabase(init.databaseFile), registry, secretNames: declaredSecretNames(registry.all().map((d) => d.declaration)) };
 }
 
 // Loaded as the thread starts, so the first request does not pay for it. A failure fails each job.
@@ -49,7 +52,7 @@ async function runJob(job: JobRequest): Promise<JobResponse> {
 
 /** One try of a job; its events are kept only when it succeeds. */
 async function attempt(job: JobRequest): Promise<JobResponse> {
-  const { db, registry } = await state;
+  const { db, registry, secretNames } = await state;
   const definition = registry.get(job.target.resource);
   const handler = definition && findHandler(definition, job.target.operation);
   if (!definition || !handler) throw new Error(`No action for ${job.target.resource}:${job.target.operation}`);
@@ -71,7 +74,7 @@ async function attempt(job: JobRequest): Promise<JobResponse> {
     emit: (event) => events.push(event),
   };
   const result = isAuditedWrite(job)
-    ? await runAuditedWrite(definition, handler, ctx, job, (error) => console.error('audit log: the write could not be recorded', error))
+    ? await runAuditedWrite(definition, handler, ctx, job, (error) => console.error('audit log: the write could not be recorded', error), secretNames)
     : await runAction(handler, ctx);
   const rendered = renderEnvelope(result, {
     function: job.target.operation,

@@ -1,14 +1,18 @@
 import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconArrowLeft, IconBan, IconHistory } from '@tabler/icons-react';
+import { IconArrowLeft, IconBan, IconDownload, IconHistory, IconUpload } from '@tabler/icons-react';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { paths } from '../../config/paths.ts';
 import { BanLogTable } from '../../features/bans/components/BanLogTable.tsx';
 import { BansTable } from '../../features/bans/components/BansTable.tsx';
+import { ExportBansModal } from '../../features/bans/components/ExportBansModal.tsx';
+import { ImportBansModal } from '../../features/bans/components/ImportBansModal.tsx';
 import { linkProps } from '../../lib/router.ts';
 
 export function BansRoute() {
   const [banOpened, banDialog] = useDisclosure(false);
+  const [importOpened, importDialog] = useDisclosure(false);
+  const [exportOpened, exportDialog] = useDisclosure(false);
   return (
     <>
       <PageHeader
@@ -19,6 +23,12 @@ export function BansRoute() {
             <Button variant="default" component="a" leftSection={<IconHistory size={16} />} {...linkProps(paths.banHistory)}>
               Ban history
             </Button>
+            <Button variant="default" leftSection={<IconUpload size={16} />} onClick={importDialog.open}>
+              Import…
+            </Button>
+            <Button variant="default" leftSection={<IconDownload size={16} />} onClick={exportDialog.open}>
+              Export…
+            </Button>
             <Button color="red" leftSection={<IconBan size={16} />} onClick={banDialog.open}>
               Ban an address
             </Button>
@@ -26,6 +36,8 @@ export function BansRoute() {
         }
       />
       <BansTable banOpened={banOpened} onBanClose={banDialog.close} />
+      <ImportBansModal opened={importOpened} onClose={importDialog.close} />
+      <ExportBansModal opened={exportOpened} onClose={exportDialog.close} />
     </>
   );
 }

@@ -39,7 +39,7 @@ export const authDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       public: true,
-      description: 'Revokes the refresh token family (and the web session) and clears the cookies.',
+      description: 'Revokes the refresh token family, the web session and the login session of a presented Bearer JWT (so that token is refused at once), and clears the cookies.',
     },
     status: {
       verbs: ['GET'],

@@ -1,12 +1,15 @@
+import { lookupAddress } from '../../firewall/address-lookup.ts';
 import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
+import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
 import { recordActions } from '../crud.ts';
-import { invalid, ok } from '../results.ts';
+import { failure, invalid, ok } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
+import { exportBans, importBans } from './ban-transfer.ts';
 import { firewallDeclaration } from './declaration.ts';
 import { prepareFilterSave } from './filter-save.ts';
 
@@ -52,11 +55,20 @@ export const firewallActions: ResourceActions = {
   custom: {
     getDefault: () =>
       ok({ id: '', permit: '', deny: DEFAULT_DENY, description: '', newer_block_ip: false, local_network: false, rules: defaultRules() }),
-    getBannedIps: (ctx) => ok(listActiveBans(ctx.db, ctx.now())),
+    getBannedIps: (ctx) => {
+      const delivered = deliveryLookup(ctx.db, ctx.now());
+      return ok(listActiveBans(ctx.db, ctx.now()).map((ban) => ({ ...ban, delivery: delivered(ban.ip, scenarioOfBan(ban.category)) })));
+    },
+    lookup: (ctx) => {
+      const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
+      return outcome.ok ? ok(outcome.lookup) : failure(400, outcome.message);
+    },
     banIp,
     unbanIp,
     unbanIps,
     getBanLog,
+    importBans,
+    exportBans,
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);

@@ -1,4 +1,5 @@
 import type { BouncerHostRow } from '../../firewall/bouncer-hosts.ts';
+import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
 import type { Db } from '../../storage/database.ts';
 
 /** One source address a key polled from (the LAPI's `name@ip`), with what it reports of itself. */
@@ -17,10 +18,20 @@ export interface BouncerHostStatus {
   metricsAt: string | null;
 }
 
-/** Per API key: the cursor's last poll and the hosts that used the key. */
+/**
+ * A bouncer's state from its last attempt: `served` (its last poll was answered, within
+ * SILENT_AFTER_MS), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
+ * `lastPollAt`), or `never` (allowed on the export, never polled).
+ */
+export type BouncerState = 'served' | 'refused' | 'silent' | 'never';
+
+/** Per API key: its state, the cursor's last poll and the hosts that used the key. */
 export interface BouncerStatus {
   keyId: number;
   description: string;
+  state: BouncerState;
+  /** The last refused poll of this key (disabled, expired, wrong source, not allowed), while it is the last attempt. */
+  refusal: { at: string; ip: string; code: string; reason: string } | null;
   lastPollAt: string | null;
   lastPollIp: string | null;
   polls: number;
@@ -40,6 +51,8 @@ export interface BouncerRejection {
   lastAt: string;
   count: number;
   clearedAt: string | null;
+  /** The key refused, named as the console shows it (null for an unknown or malformed key). */
+  keyDescription: string | null;
   /** An intrusion ban in force on this address (lift it with firewall:unbanIp). */
   banned: boolean;
   bannedCategories: string[];
@@ -56,12 +69,26 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
   const keys = db
     .prepare(
       `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
-              COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted
+              COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
+              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason
          FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
         WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'
         ORDER BY k.id`,
     )
-    .all() as Array<{ keyId: number; description: string; last_poll_at: number | null; last_poll_ip: string | null; polls: number; lastNew: number; lastDeleted: number }>;
+    .all() as Array<{
+    keyId: number;
+    description: string;
+    last_poll_at: number | null;
+    last_poll_ip: string | null;
+    polls: number;
+    lastNew: number;
+    lastDeleted: number;
+    refused_at: number | null;
+    refused_ip: string | null;
+    refused_code: string | null;
+    refused_reason: string | null;
+  }>;
+  const keyNames = new Map((db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map((k) => [k.id, k.description]));
   const hostRows = db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as BouncerHostRow[];
   const hostsByKey = new Map<number, BouncerHostStatus[]>();
   for (const row of hostRows) {
@@ -103,6 +130,7 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     return {
       ip: row.ip,
       keyId: row.key_id,
+      keyDescription: row.key_id === null ? null : (keyNames.get(row.key_id) ?? null),
       reason: row.reason,
       firstAt: iso(row.first_at)!,
       lastAt: iso(row.last_at)!,
@@ -116,9 +144,19 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     bouncers: keys.map((row) => {
       const hosts = hostsByKey.get(row.keyId) ?? [];
       const ips = new Set([...hosts.map((h) => h.ip), row.last_poll_ip]);
+      const refusedLast = row.refused_at !== null && (row.last_poll_at === null || row.refused_at > row.last_poll_at);
+      const state: BouncerState = refusedLast
+        ? 'refused'
+        : row.last_poll_at === null
+          ? 'never'
+          : now - row.last_poll_at > SILENT_AFTER_MS
+            ? 'silent'
+            : 'served';
       return {
         keyId: row.keyId,
         description: row.description,
+        state,
+        refusal: refusedLast ? { at: iso(row.refused_at)!, ip: row.refused_ip ?? '', code: row.refused_code ?? '', reason: row.refused_reason ?? '' } : null,
         lastPollAt: iso(row.last_poll_at),
         lastPollIp: row.last_poll_ip,
         polls: row.polls,

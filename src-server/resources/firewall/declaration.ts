@@ -68,7 +68,15 @@ export const firewallDeclaration: ResourceDeclaration = {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
-      description: 'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent}].',
+      description:
+        'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the ban.',
+    },
+    lookup: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario, origin, scope, source: ban|filter, ban?, filter?, secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans, range bans and filter entries that hold it) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty lists.',
     },
     banIp: {
       verbs: ['POST'],
@@ -103,6 +111,27 @@ export const firewallDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. `search` (part of the address or reason), `category` (sip, http, ami, iax, manual), `state` (active, expired, lifted), `limit`, `offset`.',
+    },
+    importBans: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'WRITE',
+      description:
+        'Bulk ban import, all or nothing: `format` json, csv (with a header), values (one per line) or opnsense (address, CIDR or a-b range, then a description); `content` the list (or send it as a text/plain body with the other fields in the query string, up to 20 MB); `duration` for entries without one (default 4h; "permanent" allowed); `reason`; `dryRun`. Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); duplicates are merged.',
+      input: z.object({
+        format: z.enum(['json', 'csv', 'values', 'opnsense']).optional(),
+        content: z.string().optional(),
+        duration: z.union([z.number().int(), z.string()]).optional(),
+        reason: z.string().max(200).optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    },
+    exportBans: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'Bans in force as a list importBans reads back: `format` json (default), csv, values or opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, content}.',
     },
     getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.' },
     getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.' },

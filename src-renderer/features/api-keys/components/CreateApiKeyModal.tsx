@@ -8,11 +8,12 @@ import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '.
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
-type Preset = 'bouncer' | 'custom';
+type Preset = 'bouncer' | 'router' | 'custom';
 interface PathRow {
   path: string;
   permission: Permission;
@@ -132,7 +133,7 @@ export function CreateApiKeyModal({
     if (!description.trim() || !filterId) return;
     if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
     const allowed_paths =
-      preset === 'bouncer' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
+      preset !== 'custom' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
     create.mutate(
       {
         description: description.trim(),
@@ -160,6 +161,7 @@ export function CreateApiKeyModal({
             client={backend === 'custom-bouncer' ? 'custom' : 'firewall'}
             certificate={certificate}
           />
+          {preset === 'router' && <RouterFeedPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} />}
           <Group justify="flex-end">
             <Button onClick={onClose}>I have copied it</Button>
           </Group>
@@ -179,6 +181,11 @@ export function CreateApiKeyModal({
             <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
               <Stack gap="xs" mt={6}>
                 <Radio value="bouncer" label="Firewall bouncer: read-only firewall export" description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only." />
+                <Radio
+                  value="router"
+                  label="Router feed: blocklist for routers and firewalls"
+                  description="Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no CrowdSec software needed)."
+                />
                 <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
               </Stack>
             </Radio.Group>

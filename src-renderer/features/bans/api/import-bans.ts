@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { banHistoryKey } from './get-ban-history.ts';
+import { banLogKey } from './get-ban-log.ts';
+import { bannedIpsKey } from './get-banned-ips.ts';
+
+/** The list formats firewall:importBans reads (and firewall:exportBans writes). */
+export const BAN_LIST_FORMATS = [
+  { value: 'values', label: 'One address or CIDR per line (cscli values)' },
+  { value: 'opnsense', label: 'OPNsense: address, CIDR or a-b range, then a description' },
+  { value: 'csv', label: 'CSV with a header (cscli: value,duration,reason,scope,type)' },
+  { value: 'json', label: 'JSON (cscli: [{"value", "duration", "reason", ...}])' },
+] as const;
+export type BanListFormat = (typeof BAN_LIST_FORMATS)[number]['value'];
+
+export interface ImportBansInput {
+  format: BanListFormat;
+  content: string;
+  /** For entries without their own: seconds, or "permanent". */
+  duration: number | 'permanent';
+  reason?: string;
+  dryRun: boolean;
+}
+
+/** What an import did, or would do (dry run). */
+export interface ImportOutcome {
+  dryRun: boolean;
+  entries: number;
+  bans: number;
+  added: number;
+  extended: number;
+  unchanged: number;
+  merged: number;
+  changes: Array<{ value: string; action: 'add' | 'extend'; duration: string; reason: string; lines: number[] }>;
+}
+
+/** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
+export const importBans = (input: ImportBansInput) => api.post<ImportOutcome>('firewall:importBans', input, { quiet: true });
+
+export const useImportBans = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: importBans,
+    onSuccess: (outcome) => {
+      if (outcome.dryRun) return;
+      void queryClient.invalidateQueries({ queryKey: bannedIpsKey });
+      void queryClient.invalidateQueries({ queryKey: banHistoryKey });
+      void queryClient.invalidateQueries({ queryKey: banLogKey });
+    },
+  });
+};

@@ -1,0 +1,63 @@
+import { Modal, Radio, Select, Stack } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { exportBans } from '../api/export-bans.ts';
+import { BAN_LIST_FORMATS, type BanListFormat } from '../api/import-bans.ts';
+
+const EXTENSION: Record<BanListFormat, string> = { values: 'txt', opnsense: 'txt', csv: 'csv', json: 'json' };
+
+/** Saves text as a file the browser downloads. */
+function download(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** "Export bans": the bans in force as a file another PBX imports back (json and csv keep durations and reasons). */
+export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const [format, setFormat] = useState<BanListFormat>('json');
+  const [source, setSource] = useState<'manual' | 'all'>('manual');
+  const [busy, setBusy] = useState(false);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    exportBans(format, source)
+      .then((answer) => {
+        download(`pbx-bans-${new Date().toISOString().slice(0, 10)}.${EXTENSION[format]}`, answer.content, format === 'json' ? 'application/json' : 'text/plain');
+        notifications.show({ color: 'teal', title: 'Bans exported', message: `${answer.count} bans.` });
+        onClose();
+      })
+      .catch(() => undefined) // the API client has shown the error
+      .finally(() => setBusy(false));
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Export bans" centered size="md">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Select
+            label="Format"
+            description="JSON and CSV keep each ban's time left, reason and services; the other two keep the addresses."
+            data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
+            value={format}
+            onChange={(v) => v && setFormat(v as BanListFormat)}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Radio.Group label="Bans" value={source} onChange={(v) => setSource(v as 'manual' | 'all')}>
+            <Stack gap="xs" mt={6}>
+              <Radio value="manual" label="Bans made by operators (manual and imported)" />
+              <Radio value="all" label="Every ban, automatic bans too (they import back as manual bans)" />
+            </Stack>
+          </Radio.Group>
+          <ModalFooter onCancel={onClose} submitLabel="Download" loading={busy} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

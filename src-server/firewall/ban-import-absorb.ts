@@ -1,0 +1,46 @@
+import type { ActiveBan, BanStore } from './ban-store.ts';
+import { CHUNKS } from './chunked-decisions.ts';
+import { decisionId } from './decisions.ts';
+
+/** Rows read per event-loop turn. */
+const READ_BATCH = 5000;
+/**
+ * Bans are taken in by groups of snapshot chunks: each change then re-renders and recompresses
+ * only its own chunks, so a whole import costs the snapshot one pass, not one per slice.
+ */
+const GROUPS = 32;
+/** Pause between two groups: room for bouncer polls and the snapshot rebuild each group causes. */
+const PAUSE_MS = 50;
+
+/**
+ * Takes a bulk import's bans (rows `fromId`..`toId`) into the web thread's ban store without
+ * stalling it: rows are read in batches, then handed over one chunk group at a time, one
+ * event-loop turn each. `onDone` runs once every ban is in. Returns a function that stops it
+ * (the server stopping): bans not yet taken in are read at the next start like any other.
+ */
+export function absorbImportedBans(bans: BanStore, fromId: number, toId: number, onDone: () => void = () => {}): () => void {
+  const read: ActiveBan[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const later = (run: () => void, ms: number) => {
+    timer = setTimeout(run, ms);
+    timer.unref();
+  };
+  const readFrom = (id: number) => {
+    const batch = bans.readRows(id, toId, READ_BATCH);
+    for (const ban of batch.bans) read.push(ban);
+    if (batch.next !== undefined) later(() => readFrom(batch.next!), 0);
+    else handOver(group(read), 0);
+  };
+  const group = (all: readonly ActiveBan[]) => {
+    const groups: ActiveBan[][] = Array.from({ length: GROUPS }, () => []);
+    for (const ban of all) groups[Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS)]!.push(ban);
+    return groups.filter((g) => g.length > 0);
+  };
+  const handOver = (groups: ActiveBan[][], index: number) => {
+    if (index >= groups.length) return onDone();
+    bans.absorb(groups[index]!);
+    later(() => handOver(groups, index + 1), PAUSE_MS);
+  };
+  readFrom(fromId);
+  return () => clearTimeout(timer);
+}

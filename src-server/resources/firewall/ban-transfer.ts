@@ -1,0 +1,105 @@
+import { applyBanImport, planBanImport } from '../../firewall/ban-import-apply.ts';
+import { BAN_LIST_FORMATS, MAX_REASON_CHARS, parseBanList, parseImportDuration, type BanListFormat, type LineError } from '../../firewall/ban-import.ts';
+import { renderBanExport } from '../../firewall/ban-export.ts';
+import { listActiveBans } from '../../firewall/ban-queries.ts';
+import { invalid, ok } from '../results.ts';
+import type { ActionContext, ActionHandler } from '../types.ts';
+import { actorOf } from './manual-bans.ts';
+
+/** Largest import body (the HTTP layer answers 413 above it). */
+export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+/** The duration of entries that carry none (values, opnsense lines), as `cscli decisions import` defaults it. */
+export const DEFAULT_IMPORT_DURATION = '4h';
+/** An answer lists at most this many refused lines or changes; the counts are always complete. */
+const LISTED = 1000;
+
+const single = (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value);
+const isTrue = (value: unknown) => value === true || value === 'true' || value === '1' || value === 1;
+const formatError = (format: unknown) => `format "${String(format).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`;
+
+/** The request's fields: a JSON body, or a text body (`{content}`) with the rest in the query string. */
+function importInput(ctx: ActionContext): Record<string, unknown> {
+  const body = typeof ctx.body === 'object' && ctx.body !== null && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>) : {};
+  const query = Object.fromEntries(Object.entries(ctx.query).map(([name, value]) => [name, single(value)]));
+  return { ...query, ...body };
+}
+
+/** `json: entry 3: …` for JSON lists (entries, not lines), `line 3: …` otherwise. */
+const describeLine = (format: BanListFormat, error: LineError) => `${format === 'json' ? 'entry' : 'line'} ${error.line}: ${error.reason}.`;
+
+/** A 422 naming every refused line (the first LISTED in messages), and nothing imported. */
+function refused(format: BanListFormat, errors: LineError[]) {
+  const messages = errors.slice(0, LISTED).map((error) => describeLine(format, error));
+  if (errors.length > LISTED) messages.push(`…and ${errors.length - LISTED} more refused lines.`);
+  messages.unshift(`Nothing was imported: ${errors.length} ${format === 'json' ? 'entries' : 'lines'} refused.`);
+  return invalid(messages);
+}
+
+/**
+ * `firewall:importBans`: a ban list in a cscli or OPNsense format, all or nothing. Every line is
+ * checked first; any refused line (malformed, or whitelisted, trusted or loopback) gets a 422
+ * listing them, and nothing is written. Otherwise each value becomes one manual ban (duplicates
+ * merged, the longest duration kept) in one transaction, or, with `dryRun`, the same plan is
+ * answered without writing.
+ */
+export const importBans: ActionHandler = (ctx) => {
+  const input = importInput(ctx);
+  const format = (input.format ?? 'values') as BanListFormat;
+  const errors: string[] = [];
+  if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(input.format));
+  if (typeof input.content !== 'string' || input.content.trim() === '') errors.push('content: the ban list is required (send it as the `content` field, or as a text/plain body).');
+  const duration = parseImportDuration(input.duration ?? DEFAULT_IMPORT_DURATION);
+  if (!duration.ok) errors.push(`duration: ${duration.reason}.`);
+  const reason = input.reason ?? '';
+  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS) errors.push(`reason: text of at most ${MAX_REASON_CHARS} characters.`);
+  if (errors.length || !duration.ok) return invalid(errors);
+  const content = input.content as string;
+  const dryRun = isTrue(input.dryRun);
+
+  const parsed = parseBanList(content, format, { seconds: duration.seconds, reason: reason as string });
+  const now = ctx.now();
+  const { plan, errors: protectedErrors } = planBanImport(ctx.db, parsed.bans, now);
+  const lineErrors = [...parsed.errors, ...protectedErrors].sort((a, b) => a.line - b.line);
+  // The audit log records the written fields: it keeps the list's size, not the list.
+  if (ctx.body && typeof ctx.body === 'object' && 'content' in ctx.body) (ctx.body as Record<string, unknown>).content = `(${content.length} characters)`;
+  if (lineErrors.length) return refused(format, lineErrors);
+
+  if (!dryRun && plan.added + plan.extended > 0) {
+    const fromId = applyBanImport(ctx.db, plan, now, `${actorOf(ctx)} (import)`)!;
+    ctx.emit({ type: 'bans-imported', fromId, toId: fromId + plan.added + plan.extended - 1 });
+  }
+  const changes = plan.bans.filter((ban) => ban.action !== 'keep');
+  return ok({
+    dryRun,
+    format,
+    entries: parsed.bans.length,
+    bans: plan.bans.length,
+    added: plan.added,
+    extended: plan.extended,
+    unchanged: plan.unchanged,
+    merged: plan.merged,
+    changes: changes.slice(0, LISTED).map((ban) => ({
+      value: ban.value,
+      action: ban.action,
+      duration: ban.seconds === null ? 'permanent' : `${ban.seconds}s`,
+      reason: ban.reason,
+      lines: ban.lines,
+    })),
+  });
+};
+
+/**
+ * `firewall:exportBans?format=json|csv|values|opnsense&source=manual|all`: the bans in force as a
+ * list `firewall:importBans` reads back (json and csv keep durations, reasons and services).
+ * `source=manual` (the default) exports the operator's bans, `all` adds the intrusion bans.
+ */
+export const exportBans: ActionHandler = (ctx) => {
+  const format = (single(ctx.query.format) ?? 'json') as BanListFormat;
+  const source = single(ctx.query.source) ?? 'manual';
+  const errors: string[] = [];
+  if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(format));
+  if (source !== 'manual' && source !== 'all') errors.push('source: manual (the operator\'s bans, the default) or all (with intrusion bans).');
+  if (errors.length) return invalid(errors);
+  const bans = listActiveBans(ctx.db, ctx.now()).filter((ban) => source === 'all' || ban.category === 'manual');
+  return ok({ format, source, count: bans.length, content: renderBanExport(bans, format) });
+};
