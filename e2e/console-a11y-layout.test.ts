@@ -26,7 +26,7 @@ interface Screen {
 }
 
 const SCREENS: Screen[] = [
-  { name: 'dashboard', path: '/', heading: 'Dashboard', ready: 'Bouncer api_url' },
+  { name: 'dashboard', path: '/', heading: 'Dashboard', ready: 'Refused bouncer requests' },
   {
     name: 'api-keys',
     path: '/api-keys',
@@ -113,6 +113,10 @@ describe('console: every screen is accessible and fits desktop and phone widths'
       full_permissions: false,
       networkfilterid: 'localhost',
     });
+    // A bouncer refused with an unknown key (one failure, under the default limit: no ban): the
+    // dashboard's "Refused bouncer requests" box is checked too.
+    const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': 'f'.repeat(64) }, localAddress: '127.0.0.4' });
+    assert.equal(refused.status, 401, refused.text);
     const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' } });
     assert.equal(rules.status, 200, rules.text);
     // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.

@@ -146,7 +146,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await openScreen(page, 'Dashboard');
     await eventually(() => page.getByTestId('ban-count-http').innerText(), (t) => /\b1\b/.test(t), 'one web ban on the dashboard');
     assert.match(await page.getByTestId('ban-count-sip').innerText(), /\b0\b/);
-    await page.locator('.recharts-bar-rectangle path').filter({ visible: true }).first().waitFor();
+    await page.locator('svg[aria-labelledby="ban-history-title"] rect[data-series="http"]').first().waitFor();
     await browser.screenshot('dashboard-bans');
 
     await openScreen(page, 'Bans');
@@ -213,7 +213,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.notEqual(replacement, apiKey);
     assert.equal((await stream(apiKey)).status, 401, 'the rotated-away value is refused');
     assert.equal((await stream(replacement)).status, 200, 'the new value works from the bound host');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     assert.ok(!(await page.content()).includes(replacement));
 
@@ -258,7 +258,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
     const reissued = await eventually(() => readClipboard(page), (text) => text.includes(`api_key: ${replacement}`), 'the replacement configuration');
     assert.match(reissued, /^mode: nftables$/m);
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 });

@@ -64,7 +64,7 @@ export function StackedBarChart<T extends Record<string, string | number>>({
                 if (!value) return null;
                 const from = stacked;
                 stacked += value;
-                return <rect key={s.name} x={x} width={barWidth} y={y(stacked)} height={y(from) - y(stacked)} fill={`var(--mantine-color-${s.color}-6)`} />;
+                return <rect key={s.name} data-series={s.name} x={x} width={barWidth} y={y(stacked)} height={y(from) - y(stacked)} fill={`var(--mantine-color-${s.color}-6)`} />;
               })}
               {index % labelEvery === 0 && (
                 <text x={x + barWidth / 2} y={height - 4} textAnchor="middle" fontSize={11} fill="var(--mantine-color-dimmed)">

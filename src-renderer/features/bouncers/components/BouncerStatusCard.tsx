@@ -88,7 +88,8 @@ function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now
             </Badge>
           )}
         </Text>
-        <Text size="xs" c="dimmed">
+        {/* Full-contrast text: the dimmed grey on the red alert's tint is below 4.5:1. */}
+        <Text size="xs">
           {r.reason} · {plural(r.count, 'time', 'times')}, last {formatAgo(r.lastAt, now)}
         </Text>
       </Stack>
@@ -110,7 +111,7 @@ function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: num
         {rejections.slice(0, 5).map((r) => (
           <RejectionLine key={r.ip} rejection={r} now={now} />
         ))}
-        <Text size="xs" c="dimmed">
+        <Text size="xs">
           A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
         </Text>
       </Stack>
