@@ -41,7 +41,7 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
  * Server layers (docs/architecture.md): the domain never imports the HTTP layer or Koa, wire/ is a
  * leaf, storage/ imports nothing above it. Paths are relative to the repository root.
  */
-const SERVER_DOMAIN = ['audit', 'auth', 'firewall', 'resources', 'queue', 'peers', 'modules', 'storage', 'worker', 'wire', 'tls', 'net', 'config', 'openapi'];
+const SERVER_DOMAIN = ['audit', 'auth', 'firewall', 'resources', 'queue', 'peers', 'modules', 'storage', 'worker', 'wire', 'tls', 'net', 'config', 'openapi', 'upstream'];
 const HTTP_LAYER = ['src-server/http', 'src-server/legacy', 'src-server/index.ts', 'src-server/services.ts', 'src-server/cli.ts'];
 const serverLayerZones = [
   ...SERVER_DOMAIN.map((folder) => ({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../src-server/test-support/server.ts';
 import { CUSTOM_BOUNCER, startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
@@ -62,12 +63,34 @@ describe('crowdsec-custom-bouncer against the decision stream', () => {
     assert.match(banned, /^add 127\.0\.0\.2 (600|59\d) pbx\/http /);
 
     assert.equal((await server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status, 200);
-    assert.match(await bouncer.waitForLine(/^del 127\.0\.0\.2 /), /^del 127\.0\.0\.2 \d+ pbx\/http /);
+    assert.match(await bouncer.waitForLine(/^del 127\.0\.0\.2 /), /^del 127\.0\.0\.2 0 pbx\/http /, 'a deletion carries nothing left');
     assert.equal((await server.remote('/pbxcore/api/v3/system:ping')).status, 200);
 
     assert.equal((await server.call(`/pbxcore/api/v3/firewall/${filter.json.data.id}`, { method: 'DELETE' })).status, 200);
-    assert.match(await bouncer.waitForLine(/^del 203\.0\.113\.0\/24 /), /^del 203\.0\.113\.0\/24 \d+ pbx\/manual /);
+    assert.match(await bouncer.waitForLine(/^del 203\.0\.113\.0\/24 /), /^del 203\.0\.113\.0\/24 0 pbx\/manual /);
+
+    // A manual ban with a chosen duration: added with its time left, deleted with 0 (docs/firewall.md).
+    assert.equal((await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '198.51.100.66', duration: 3600 } })).status, 201);
+    assert.match(await bouncer.waitForLine(/^add 198\.51\.100\.66 /), /^add 198\.51\.100\.66 (3600|35\d\d) pbx\/manual /);
+    assert.equal((await server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.51.100.66' } })).status, 200);
+    assert.match(await bouncer.waitForLine(/^del 198\.51\.100\.66 /), /^del 198\.51\.100\.66 0 pbx\/manual /);
     assert.equal(bouncer.calls().filter(({ line }) => line.startsWith('add 203.0.113.0/24 ')).length, 1, 'added once, not once per poll');
+
+    // Deletions are repeated on the next REPEAT_POLLS answers, and an entry added and removed
+    // between two polls is deleted without ever being received: neither makes the client warn,
+    // nor disturbs an add in the same answers.
+    const ghost = await server.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '192.0.2.0/24', deny: '198.51.100.44' } });
+    assert.equal((await server.call(`/pbxcore/api/v3/firewall/${ghost.json.data.id}`, { method: 'DELETE' })).status, 200);
+    const late = await server.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '192.0.2.0/24', deny: '198.51.100.33' } });
+    assert.equal(late.status, 201);
+    assert.match(await bouncer.waitForLine(/^add 198\.51\.100\.33 /), /^add 198\.51\.100\.33 2145600 pbx\/manual /);
+    await sleep((REPEAT_POLLS + 2) * 1000);
+    const dels = (value: string) => bouncer.calls().filter((c) => c.action === 'del' && c.value === value).length;
+    assert.ok(dels('203.0.113.0/24') >= 1 && dels('203.0.113.0/24') <= REPEAT_POLLS, `del called ${dels('203.0.113.0/24')} times`);
+    t.diagnostic(`the script got del 203.0.113.0/24 ${dels('203.0.113.0/24')} time(s) and del of the never-received 198.51.100.44 ${dels('198.51.100.44')} time(s)`);
+    assert.ok(!bouncer.calls().some((c) => c.action === 'add' && c.value === '198.51.100.44'), 'the ghost entry was never received');
+    assert.deepEqual(bouncer.log().split('\n').filter((line) => /level=(warning|error|fatal)/.test(line)), [], 'the client logged no warning');
+    assert.equal(dels('198.51.100.33'), 0, 'the add in the same answers stands');
   });
 
   test('a large snapshot travels gzip-compressed (shared member plus per-key member) and the client reads it all', async (t) => {
@@ -80,7 +103,8 @@ describe('crowdsec-custom-bouncer against the decision stream', () => {
     // The answer is larger than the gzip threshold; the bouncer's Go client asks for gzip itself.
     const probe = await fetch(`${server.url}${STREAM}`, { headers: { 'X-Api-Key': createTestApiKey(server.server.services.db).key, 'Accept-Encoding': 'gzip' } });
     assert.equal(probe.headers.get('content-encoding'), 'gzip');
-    await bouncer.waitForLine(/^add 198\.19\.0\.150 /);
+    // Decisions come in the snapshot's order (by chunk), not the filter's: wait for each one.
+    for (const value of deny) await bouncer.waitForLine(new RegExp(`^add ${value.replaceAll('.', '\\.')} `));
     const added = () => new Set(bouncer.calls().filter((c) => c.action === 'add' && c.value.startsWith('198.19.0.')).map((c) => c.value));
     assert.equal(added().size, 150);
 

@@ -42,6 +42,7 @@ import { readSetting, writeSetting } from './storage/settings.ts';
 import { packageVersion } from './package-info.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from './resources/system/actions.ts';
 import { httpsDeclaration } from './resources/https/declaration.ts';
+import { startCrowdsecLink } from './upstream/crowdsec-link.ts';
 
 export { ConfigError, configFromEnv, resolveConfig } from './config/load.ts';
 export type { ServerConfig, ServerConfigInput } from './config/schema.ts';
@@ -155,7 +156,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         stopAuditFeed();
         audit.stop();
       });
-      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor, audit };
+      const crowdsecLink = startCrowdsecLink({ db, clock, bus, logger, bans: firewall.bans, state: firewall.state });
+      stops.push(() => crowdsecLink.stop());
+      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor, audit, crowdsecLink };
       services = built;
 
       // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).

@@ -12,6 +12,7 @@ import type { CachedQueueLimits } from './queue/limits.ts';
 import type { RequestQueue } from './queue/request-queue.ts';
 import type { ResourceRegistry } from './resources/registry.ts';
 import type { Db } from './storage/database.ts';
+import type { CrowdsecLink } from './upstream/crowdsec-link.ts';
 
 /**
  * Everything the web thread runs on, built once by createServer in dependency order. Every field
@@ -39,4 +40,6 @@ export interface Services {
   readonly peers: PeerMonitor;
   /** The audit log's web-thread part: rejected keys and failed logins in batches, and the hourly prune. */
   readonly audit: AuditRecorder;
+  /** The link to an upstream CrowdSec LAPI: bans pushed as alerts, its decisions pulled and enforced. */
+  readonly crowdsecLink: CrowdsecLink;
 }

@@ -37,8 +37,8 @@ export function StackedBarChart<T extends Record<string, string | number>>({
   const slot = (width - axis) / Math.max(1, data.length);
   const barWidth = Math.max(1, slot * 0.7);
   const y = (value: number) => plot - (value / top) * (plot - 6);
-  // About eight time labels whatever the range.
-  const labelEvery = Math.max(1, Math.ceil(data.length / 8));
+  // One time label per 70 px or so, whatever the range and the screen.
+  const labelEvery = Math.max(1, Math.ceil(data.length / Math.max(2, Math.floor((width - axis) / 70))));
   return (
     <Box ref={ref}>
       <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-labelledby={labelledBy} style={{ display: 'block' }}>

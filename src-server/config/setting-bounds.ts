@@ -34,6 +34,9 @@ export const SETTING_BOUNDS = {
   https: {
     port: { min: 1, max: 65_535, reason: 'the largest TCP port' },
   },
+  'crowdsec-link': {
+    pullIntervalSeconds: { min: 1, max: 3600, unit: 's', reason: '1 hour' },
+  },
 } as const satisfies Record<string, Record<string, IntegerBound>>;
 
 /** `60 s`, `90 days`, `1 day`: a plural unit word loses its `s` for one (symbols such as `s` stay). */

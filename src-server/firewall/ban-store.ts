@@ -1,20 +1,30 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
 import { cidrContains, parseCidr, type Cidr } from '../net/cidr.ts';
-import type { BanKind } from './decisions.ts';
+import type { BanKind, DecisionKey } from './decisions.ts';
+
+/** The store's kinds: this server's own (`BanKind`, rows in firewall_bans) and an upstream LAPI's decisions (memory only). */
+export type StoreKind = BanKind | 'upstream';
 
 /** A ban in force: (category, ip) until expiresAt (epoch ms). */
 export interface ActiveBan {
   id: number;
-  /** The automatic-ban category, or `manual` for an operator's ban (which may be a CIDR). */
-  category: BanKind;
+  /** The automatic-ban category, `manual` for an operator's ban (which may be a CIDR), `upstream` for a LAPI's decision. */
+  category: StoreKind;
   ip: string;
   reason: string;
   bannedAt: number;
   expiresAt: number;
   /** Manual bans: the services (SIP, WEB, AMI, IAX) the operator chose; null means all. */
   services?: string[] | null;
+  /** Upstream bans: the LAPI decision's origin (`crowdsec`, `cscli`, `CAPI`...) and scenario, republished as they are. */
+  origin?: string;
+  scenario?: string;
 }
+
+/** The decision a ban publishes: `pbx/<category>` with this PBX's origin, or an upstream decision's own scenario and origin. */
+export const banDecisionKey = (ban: ActiveBan): DecisionKey =>
+  ban.scenario ? { value: ban.ip, scenario: ban.scenario, origin: ban.origin } : { value: ban.ip, scenario: `pbx/${ban.category as BanKind}` };
 
 /** What one change did to the bans in memory. */
 export interface BanChange {
@@ -53,7 +63,10 @@ const toBan = (row: BanRow): ActiveBan => ({
  * without waiting for a sweep.
  */
 export class BanStore {
-  private readonly byIp = new Map<string, Map<BanKind, ActiveBan>>();
+  private readonly byIp = new Map<string, Map<StoreKind, ActiveBan>>();
+  /** Upstream bans by value: republished ones also live in byIp (and reach the snapshot); the others only refuse this server's web access. */
+  private readonly upstream = new Map<string, ActiveBan>();
+  private readonly unpublished = new Map<string, { ban: ActiveBan; cidr: Cidr | undefined }>();
   /** Manual bans of whole ranges that also refuse this server's web access, checked by containment. */
   private readonly webRanges = new Map<ActiveBan, Cidr>();
   private readonly listeners: Array<(change: BanChange) => void> = [];
@@ -89,14 +102,18 @@ export class BanStore {
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
+    for (const ban of this.upstream.values()) if (!this.unpublished.has(ban.ip)) this.remember(ban);
     this.changed({ added: [], removed: [], reset: true });
   }
 
   /** Re-reads one address from the database (after a worker lifted its bans). */
   reloadIp(ip: string): void {
-    const removed = [...(this.byIp.get(ip)?.values() ?? [])];
-    for (const ban of removed) this.webRanges.delete(ban);
-    this.byIp.delete(ip);
+    const removed = [...(this.byIp.get(ip)?.values() ?? [])].filter((ban) => ban.category !== 'upstream');
+    for (const ban of removed) {
+      this.webRanges.delete(ban);
+      this.byIp.get(ip)?.delete(ban.category);
+    }
+    if (this.byIp.get(ip)?.size === 0) this.byIp.delete(ip);
     const rows = this.db
       .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
       .all(ip, this.clock.now()) as BanRow[];
@@ -140,11 +157,58 @@ export class BanStore {
     const bans = this.byIp.get(ip);
     if (bans) for (const ban of bans.values()) if (ban.expiresAt > now && blocksWeb(ban)) return true;
     for (const [ban, cidr] of this.webRanges) if (ban.expiresAt > now && cidrContains(cidr, ip)) return true;
+    if (this.unpublished.size === 0) return false;
+    const own = this.unpublished.get(ip);
+    if (own && own.ban.expiresAt > now) return true;
+    for (const { ban, cidr } of this.unpublished.values()) if (cidr && ban.expiresAt > now && cidrContains(cidr, ip)) return true;
     return false;
   }
 
+  /**
+   * Sets or clears the upstream ban of each value (an address or canonical CIDR): kept in memory
+   * only (the LAPI link keeps its own record). `publish` false keeps them off the bouncer export:
+   * they only refuse this server's web access.
+   */
+  setUpstream(updates: ReadonlyArray<{ value: string; ban: ActiveBan | undefined }>, publish: boolean): void {
+    const added: ActiveBan[] = [];
+    const removed: ActiveBan[] = [];
+    for (const { value, ban } of updates) {
+      const previous = this.upstream.get(value);
+      if (previous) {
+        this.upstream.delete(value);
+        if (this.unpublished.delete(value)) {
+          // Not in byIp: nothing to tell the listeners.
+        } else if (this.byIp.get(value)?.get('upstream') === previous) {
+          this.byIp.get(value)!.delete('upstream');
+          if (this.byIp.get(value)!.size === 0) this.byIp.delete(value);
+          this.webRanges.delete(previous);
+          removed.push(previous);
+        }
+      }
+      if (!ban) continue;
+      this.upstream.set(value, ban);
+      if (publish) {
+        this.remember(ban);
+        added.push(ban);
+      } else {
+        this.unpublished.set(value, { ban, cidr: value.includes('/') ? parseCidr(value) : undefined });
+      }
+    }
+    if (added.length || removed.length) this.changed({ added, removed, reset: false });
+  }
+
+  /** Whether `value` has an upstream ban that the export publishes now. */
+  isUpstreamPublished(value: string): boolean {
+    return this.upstream.has(value) && !this.unpublished.has(value);
+  }
+
+  /** How many upstream bans are held (published or not), expired ones included until the link drops them. */
+  get upstreamCount(): number {
+    return this.upstream.size;
+  }
+
   /** The ban of (category, ip) in force now, if any. */
-  get(category: BanKind, ip: string): ActiveBan | undefined {
+  get(category: StoreKind, ip: string): ActiveBan | undefined {
     const ban = this.byIp.get(ip)?.get(category);
     return ban && ban.expiresAt > this.clock.now() ? ban : undefined;
   }

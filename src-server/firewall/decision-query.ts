@@ -1,6 +1,6 @@
 import type ipaddr from 'ipaddr.js';
-import type { ActiveBan } from './ban-store.ts';
-import { originOf, scopeOf, type DecisionKey } from './decisions.ts';
+import { banDecisionKey, type ActiveBan } from './ban-store.ts';
+import { originOfKey, scopeOf, type DecisionKey } from './decisions.ts';
 import { normalizeAddress, normalizeCidrText } from './addresses.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 
@@ -102,7 +102,7 @@ export function matches(query: DecisionQuery, candidate: Candidate): boolean {
   if (query.type !== undefined && query.type !== 'ban') return false;
   if (query.scopes && !query.scopes.includes(scopeOf(key.value))) return false;
   if (query.value !== undefined && query.value !== key.value) return false;
-  if (query.origins && !query.origins.includes(originOf(key.scenario))) return false;
+  if (query.origins && !query.origins.includes(originOfKey(key))) return false;
   const scenario = key.scenario.toLowerCase();
   if (query.scenariosContaining && !query.scenariosContaining.some((s) => scenario.includes(s))) return false;
   if (query.scenariosNotContaining && query.scenariosNotContaining.some((s) => scenario.includes(s))) return false;
@@ -112,6 +112,6 @@ export function matches(query: DecisionQuery, candidate: Candidate): boolean {
 
 /** A ban as a query candidate. */
 export function banCandidate(ban: ActiveBan, json: () => string): Candidate {
-  const key: DecisionKey = { value: ban.ip, scenario: `pbx/${ban.category}` };
+  const key: DecisionKey = banDecisionKey(ban);
   return { key, cidr: parseCidr(ban.ip)!, json };
 }

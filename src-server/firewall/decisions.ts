@@ -28,7 +28,10 @@ export type Scenario = `pbx/${BanCategory}` | typeof MANUAL_SCENARIO;
 /** The identity of a decision: decisions are unique by (value, scenario); the id is only a label. */
 export interface DecisionKey {
   value: string;
-  scenario: Scenario;
+  /** `pbx/...` for this PBX's own decisions; an upstream LAPI's scenario for the decisions it republishes. */
+  scenario: Scenario | (string & {});
+  /** Set only for republished upstream decisions (`crowdsec`, `cscli`, `CAPI`...): their origin is kept. */
+  origin?: string;
 }
 
 /** The identity as one string, for maps and sets (a space never occurs in an address or scenario). */
@@ -40,6 +43,8 @@ export function decisionId(value: string, scenario: string): number {
 }
 
 export const originOf = (scenario: string) => (scenario === MANUAL_SCENARIO ? 'pbx-networkfilters' : 'pbx-fail2ban');
+/** A decision's origin: its own (upstream decisions), or the one its scenario implies. */
+export const originOfKey = (key: DecisionKey) => key.origin ?? originOf(key.scenario);
 export const scopeOf = (value: string) => (value.includes('/') ? 'Range' : 'Ip');
 
 /** A decision's JSON split around its duration: a snapshot rebuild only concatenates `head + duration + tail`. */
@@ -53,9 +58,10 @@ export interface DecisionParts {
 export function decisionParts(key: DecisionKey): DecisionParts {
   const id = decisionId(key.value, key.scenario);
   const head =
-    `{"id":${id},"origin":"${originOf(key.scenario)}","type":"ban","scope":"${scopeOf(key.value)}",` +
+    `{"id":${id},"origin":${JSON.stringify(originOfKey(key))},"type":"ban","scope":"${scopeOf(key.value)}",` +
     `"value":${JSON.stringify(key.value)},"duration":"`;
-  return { id, head, tail: `","scenario":"${key.scenario}"}` };
+  // Upstream scenarios are free text (`manual 'ban' from 'cli'`): escaped like any JSON string.
+  return { id, head, tail: `","scenario":${JSON.stringify(key.scenario)}}` };
 }
 
 /** Whole seconds left, at least 1 (ARCHITECTURE "Decisions from bans") and at most MAX_DECISION_SECONDS. */

@@ -1,5 +1,5 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import type { ActiveBan } from './ban-store.ts';
+import { banDecisionKey, type ActiveBan } from './ban-store.ts';
 import { ChunkedDecisions } from './chunked-decisions.ts';
 import {
   decisionParts,
@@ -77,6 +77,8 @@ export class PublishedDecisions {
   private expanded: ChunkedDecisions<ExpandedMember> | undefined;
   /** Members whose value is a range: what a single-address `/v1/decisions` question also checks. */
   readonly ranges = new Set<Member>();
+  /** Every scenario ever published (this PBX's few, plus upstream ones): a single-address question looks each up. */
+  readonly scenarios = new Set<string>();
   /** Identities whose membership may have changed since the last `takeTouched()`. */
   private touched = new Map<string, DecisionKey>();
 
@@ -102,14 +104,14 @@ export class PublishedDecisions {
   }
 
   setBan(ban: ActiveBan): void {
-    const member = this.member({ value: ban.ip, scenario: ban.category === 'manual' ? MANUAL_SCENARIO : `pbx/${ban.category}` });
+    const member = this.member(banDecisionKey(ban));
     member.ban = ban;
     this.changed(member);
   }
 
   /** Removes `ban` if it is still the one its member holds (a later ban of the same identity replaced it otherwise). */
   clearBan(ban: ActiveBan): void {
-    const member = this.plain.get(identityOf({ value: ban.ip, scenario: ban.category === 'manual' ? MANUAL_SCENARIO : `pbx/${ban.category}` }));
+    const member = this.plain.get(identityOf(banDecisionKey(ban)));
     if (!member || member.ban !== ban) return;
     member.ban = undefined;
     this.changed(member);
@@ -166,6 +168,7 @@ export class PublishedDecisions {
     let member = this.plain.get(identity);
     if (!member) {
       member = { key, identity, parts: decisionParts(key), filterRefs: 0, ban: undefined };
+      this.scenarios.add(key.scenario);
       if (key.value.includes('/')) this.ranges.add(member);
     }
     return member;
@@ -186,7 +189,7 @@ export class PublishedDecisions {
   private expand(member: Member, present: boolean): void {
     const expanded = this.expanded!;
     for (const value of expansionOf(member)) {
-      const key = { value, scenario: member.key.scenario };
+      const key = { ...member.key, value }; // an upstream decision keeps its origin
       const identity = identityOf(key);
       let entry = expanded.get(identity);
       if (!present) {

@@ -1,9 +1,6 @@
-import { BAN_CATEGORIES, MANUAL_SCENARIO, type Scenario } from './decisions.ts';
 import type { Candidate, DecisionQuery } from './decision-query.ts';
 import type { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { memberCidr, renderMember, type Member } from './published-decisions.ts';
-
-const SCENARIOS: Scenario[] = [MANUAL_SCENARIO, ...BAN_CATEGORIES.map((category) => `pbx/${category}` as const)];
 
 /**
  * The published decisions a `/v1/decisions` query may select. A single-address question (live
@@ -19,7 +16,7 @@ export function publishedCandidates(snapshots: DecisionSnapshotCache, query: Dec
   if (!single) return [...published.plain.values()].map(candidate);
   const value = range.cidr[0].toString();
   const out: Candidate[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of published.scenarios) {
     const member = published.get({ value, scenario });
     if (member) out.push(candidate(member));
   }

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
+import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM } from '../test-support/bouncer.ts';
@@ -170,4 +174,39 @@ describe('a change costs what changed, whatever the number of keys', () => {
       }
     });
   }
+});
+
+describe('no state of a stored cursor can make a poll fail', () => {
+  test('damaged, negative, future and huge windows: every poll is answered, the worst case a larger deleted', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cursor-damage-'));
+    try {
+      let t = await startTestServer({ keepDataDir: dataDir });
+      const { id, key } = createTestApiKey(t.server.services.db, { description: 'damaged' });
+      const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.90, 198.51.100.91' });
+      await poll(t, key);
+      await t.call(`${FIREWALL}/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.91' } });
+      await t.close();
+      const damages: Array<[string, number | null]> = [
+        ['{"x":', null],
+        ['[1e309, "a", null]', -7],
+        ['[-5, -1]', -1],
+        ['[99999999999]', 99999999999],
+        ['"[]"', 0],
+        ['', null],
+      ];
+      for (const [sent, version] of damages) {
+        const db = openDatabase(join(dataDir, 'pbx.sqlite'));
+        db.prepare('UPDATE bouncer_cursors SET sent_versions = ?, version = ? WHERE key_id = ?').run(sent, version, id);
+        db.close();
+        t = await startTestServer({ keepDataDir: dataDir });
+        const answer = await t.call(STREAM, { headers: { 'X-Api-Key': key } });
+        assert.equal(answer.status, 200, `window ${sent} / version ${version}: ${answer.text.slice(0, 200)}`);
+        assert.ok(Array.isArray(answer.json.new) && Array.isArray(answer.json.deleted));
+        assert.ok(answer.json.new.some((d: { value: string }) => d.value === '198.51.100.91'));
+        await t.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

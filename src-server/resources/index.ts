@@ -7,6 +7,8 @@ import { auditLogDeclaration } from './audit-log/declaration.ts';
 import { authDeclaration } from './auth/declaration.ts';
 import { backupActions } from './backup/actions.ts';
 import { backupDeclaration } from './backup/declaration.ts';
+import { crowdsecLinkActions } from './crowdsec-link/actions.ts';
+import { crowdsecLinkDeclaration } from './crowdsec-link/declaration.ts';
 import { httpsActions } from './https/actions.ts';
 import { httpsDeclaration } from './https/declaration.ts';
 import { fail2banActions } from './fail2ban/actions.ts';
@@ -50,4 +52,5 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: openapiDeclaration, actions: openapiActions },
   { declaration: backupDeclaration, actions: backupActions },
   { declaration: auditLogDeclaration, actions: auditLogActions },
+  { declaration: crowdsecLinkDeclaration, actions: crowdsecLinkActions },
 ];

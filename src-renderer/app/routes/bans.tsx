@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconArrowLeft, IconBan, IconDownload, IconHistory, IconUpload } from '@tabler/icons-react';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { paths } from '../../config/paths.ts';
+import { AddressLookupCard } from '../../features/bans/components/AddressLookupCard.tsx';
 import { BanLogTable } from '../../features/bans/components/BanLogTable.tsx';
 import { BansTable } from '../../features/bans/components/BansTable.tsx';
 import { ExportBansModal } from '../../features/bans/components/ExportBansModal.tsx';
@@ -35,6 +36,7 @@ export function BansRoute() {
           </>
         }
       />
+      <AddressLookupCard />
       <BansTable banOpened={banOpened} onBanClose={banDialog.close} />
       <ImportBansModal opened={importOpened} onClose={importDialog.close} />
       <ExportBansModal opened={exportOpened} onClose={exportDialog.close} />

@@ -1,16 +1,20 @@
 import { Grid } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { paths } from '../../config/paths.ts';
+import { useBannedIps } from '../../features/bans/api/get-banned-ips.ts';
 import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.tsx';
 import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
+import { EnforcementBanner } from '../../features/bouncers/components/EnforcementBanner.tsx';
 import { AmiStatusCard } from '../../features/peers/components/AmiStatusCard.tsx';
 import { ServerInfoCard } from '../../features/system/components/ServerInfoCard.tsx';
 
 /** At a glance: where bouncers connect, what is banned, whether bouncers and AMI are alive. */
 export function DashboardRoute() {
+  const bans = useBannedIps();
   return (
     <>
       <PageHeader title="Dashboard" description="Server addresses, active bans, bouncer activity and the Asterisk connection." />
+      <EnforcementBanner activeBans={bans.data?.length ?? 0} keysHref={paths.apiKeys} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <ServerInfoCard />

@@ -2,6 +2,7 @@ import { Card, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { BackupButtons } from '../../features/backup/components/BackupButtons.tsx';
+import { CrowdsecLinkForm } from '../../features/crowdsec-link/components/CrowdsecLinkForm.tsx';
 import { AdminPasswordForm } from '../../features/auth/components/AdminPasswordForm.tsx';
 import { AmiSettingsForm } from '../../features/peers/components/AmiSettingsForm.tsx';
 import { HttpsSettingsForm } from '../../features/system/components/HttpsSettingsForm.tsx';
@@ -31,6 +32,12 @@ const SECTIONS: { id: string; title: string; description: string; form: () => Re
   { id: 'settings-retention', title: 'Retention', description: 'How long the ban history and the audit log keep what they record.', form: RetentionSettingsForm },
   { id: 'settings-password', title: 'Administrator password', description: 'Needed to open the console from another computer.', form: AdminPasswordForm },
   { id: 'settings-https', title: 'HTTPS', description: 'An encrypted listener for remote consoles and bouncers.', form: HttpsSettingsForm },
+  {
+    id: 'settings-crowdsec-link',
+    title: 'Many sites (CrowdSec)',
+    description: 'Share bans with your other sites through a CrowdSec Local API: this PBX pushes its bans and enforces the decisions of the others.',
+    form: CrowdsecLinkForm,
+  },
 ];
 
 export function SettingsRoute() {

@@ -15,9 +15,10 @@ import { peerStateMigration } from './030-peer-state.ts';
 import { auditLogMigration } from './060-audit-log.ts';
 import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
 import { auditDeepSecretsMigration } from './062-audit-deep-secrets.ts';
+import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
- * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 60-69 audit log.
+ * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 60-69 audit log, 70-79 the CrowdSec LAPI link.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration, crowdsecLinkMigration];

@@ -2,6 +2,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { BanService } from './categories.ts';
 
+/** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
+export interface Delivery {
+  served: number;
+  of: number;
+  keys: Array<{ keyId: number; description: string }>;
+}
+
 export interface BannedIp {
   /** An address, or the CIDR of a manual range ban. */
   ip: string;
@@ -16,6 +23,7 @@ export interface BannedIp {
   /** Manual bans: the services of this server that refuse it (null: all). */
   services?: BanService[] | null;
   permanent?: boolean;
+  delivery?: Delivery;
 }
 
 export const bannedIpsKey = ['bans', 'active'] as const;

@@ -14,6 +14,7 @@ import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
 import { CategoryBadge } from './CategoryBadge.tsx';
+import { DeliveryCell } from './DeliveryCell.tsx';
 
 const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
@@ -62,7 +63,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         rowKey={rowKeyOf}
         rowLabel={(ban) => ban.ip}
         rowTestId="ban-row"
-        minWidth={860}
+        minWidth={960}
         filter={(ban) => category === 'all' || ban.category === category}
         search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
         selection={{ selected, onChange: setSelected }}
@@ -131,6 +132,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
               </Text>
             ),
           },
+          { header: 'Delivered', render: (ban) => <DeliveryCell delivery={ban.delivery} subject={ban.ip} /> },
         ]}
         actions={(ban) => [{ label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) }]}
         empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.' }}

@@ -17,9 +17,22 @@ export interface BouncerHost {
   metricsAt: string | null;
 }
 
+/** The bouncer's state from its last attempt (the server decides: see firewall:getBouncerStatus). */
+export type BouncerState = 'served' | 'refused' | 'silent' | 'never';
+
+/** Why the key's last poll was refused, while that refusal is its last attempt. */
+export interface BouncerRefusal {
+  at: string;
+  ip: string;
+  code: 'disabled' | 'expired' | 'wrong-source' | 'not-allowed' | string;
+  reason: string;
+}
+
 export interface BouncerStatus {
   keyId: number;
   description: string;
+  state: BouncerState;
+  refusal: BouncerRefusal | null;
   lastPollAt: string | null;
   lastPollIp: string | null;
   polls: number;
@@ -34,6 +47,8 @@ export interface BouncerStatus {
 export interface BouncerRejection {
   ip: string;
   keyId: number | null;
+  /** The refused key's name (null for an unknown or malformed key). */
+  keyDescription: string | null;
   reason: string;
   firstAt: string;
   lastAt: string;

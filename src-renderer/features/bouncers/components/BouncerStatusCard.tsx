@@ -1,19 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconAccessPoint, IconLockExclamation } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
-import { formatAgo, formatDateTime, plural, toMillis } from '../../../lib/format.ts';
+import { formatAgo, formatDateTime, plural } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useBouncerStatus, type BouncerHost, type BouncerRejection, type BouncerStatus } from '../api/get-bouncer-status.ts';
 import { useUnbanBouncerHost } from '../api/unban-bouncer-host.ts';
-
-/** A bouncer that has not polled for this long is shown in red (they poll every 5–10 s). */
-const SILENT_AFTER_MS = 60_000;
-
-function pollState(bouncer: BouncerStatus, now: number): { label: string; color: string } {
-  const last = toMillis(bouncer.lastPollAt);
-  if (last === null) return { label: 'Never polled', color: 'gray' };
-  return now - last > SILENT_AFTER_MS ? { label: 'Silent', color: 'red' } : { label: 'Polling', color: 'teal' };
-}
+import { bouncerStateView, refusalInWords } from './bouncer-state.ts';
 
 /** "12 packets, 800 bytes" per origin, as the bouncer reported dropping them. */
 function droppedText(dropped: BouncerHost['dropped']): string | null {
@@ -46,29 +38,41 @@ function HostLine({ host, now }: { host: BouncerHost; now: number }) {
   );
 }
 
-function BouncerRow({ bouncer, now }: { bouncer: BouncerStatus; now: number }) {
-  const state = pollState(bouncer, now);
+/** The refused box lists the newest few refusals; a bouncer's row repeats only the others. */
+const REFUSED_BOX_SIZE = 5;
+const rejectionKey = (r: BouncerRejection) => `${r.ip} ${r.keyId ?? ''}`;
+
+const keyName = (bouncer: BouncerStatus) => bouncer.description || `Key #${bouncer.keyId}`;
+
+function BouncerRow({ bouncer, now, inRefusedBox }: { bouncer: BouncerStatus; now: number; inRefusedBox: ReadonlySet<string> }) {
+  const state = bouncerStateView(bouncer);
   return (
-    <Stack gap={4} data-testid="bouncer-row" data-state={state.label} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <Stack gap={4} data-testid="bouncer-row" data-state={bouncer.state} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Text size="sm" fw={500} lineClamp={1}>
-          {bouncer.description || `Key #${bouncer.keyId}`}
+          {keyName(bouncer)}
         </Text>
-        <Badge color={state.color} variant={state.color === 'red' ? 'filled' : 'light'} style={{ flexShrink: 0 }}>
+        <Badge color={state.color} variant={state.variant} style={{ flexShrink: 0 }} data-testid="bouncer-state">
           {state.label}
         </Badge>
       </Group>
+      {bouncer.refusal && (
+        <Text size="sm" c="red" fw={500} data-testid="bouncer-refusal">
+          Refused: {refusalInWords(bouncer.refusal)} (key “{keyName(bouncer)}”), {formatAgo(bouncer.refusal.at, now)}
+          {bouncer.refusal.code !== 'wrong-source' && bouncer.refusal.ip && ` from ${bouncer.refusal.ip}`}
+        </Text>
+      )}
       <Tooltip label={formatDateTime(bouncer.lastPollAt)} disabled={!bouncer.lastPollAt}>
-        <Text size="xs" c={state.color === 'red' ? 'red' : 'dimmed'}>
-          Last poll {formatAgo(bouncer.lastPollAt, now)}
+        <Text size="xs" c={bouncer.state === 'served' || bouncer.state === 'never' ? 'dimmed' : undefined}>
+          Last served poll {formatAgo(bouncer.lastPollAt, now)}
           {bouncer.lastPollIp && ` from ${bouncer.lastPollIp}`} · {plural(bouncer.polls, 'poll', 'polls')}
         </Text>
       </Tooltip>
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
-      {bouncer.refused.map((r) => (
-        <RejectionLine key={r.ip} rejection={r} now={now} />
+      {bouncer.refused.filter((r) => !inRefusedBox.has(rejectionKey(r))).map((r) => (
+        <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
       ))}
     </Stack>
   );
@@ -88,8 +92,8 @@ function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now
             </Badge>
           )}
         </Text>
-        {/* Full-contrast text: the dimmed grey on the red alert's tint is below 4.5:1. */}
         <Text size="xs">
+          {r.keyDescription ? `Key “${r.keyDescription}”: ` : r.keyId === null ? 'Unknown key: ' : ''}
           {r.reason} · {plural(r.count, 'time', 'times')}, last {formatAgo(r.lastAt, now)}
         </Text>
       </Stack>
@@ -108,8 +112,8 @@ function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: num
   return (
     <Alert color="red" variant="light" icon={<IconLockExclamation size={18} />} title="Refused bouncer requests" mb="sm" data-testid="bouncer-rejections">
       <Stack gap="xs">
-        {rejections.slice(0, 5).map((r) => (
-          <RejectionLine key={r.ip} rejection={r} now={now} />
+        {rejections.slice(0, REFUSED_BOX_SIZE).map((r) => (
+          <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
         ))}
         <Text size="xs">
           A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
@@ -119,12 +123,13 @@ function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: num
   );
 }
 
-/** Dashboard card: each bouncer key with its hosts (red when silent over a minute), and refused sources. */
+/** Dashboard card: each bouncer key with its state from its last attempt and its hosts, and the refused sources. */
 export function BouncerStatusCard() {
   const status = useBouncerStatus();
   const now = useNow();
   const bouncers = status.data?.bouncers ?? [];
   const rejections = status.data?.rejections ?? [];
+  const inRefusedBox = new Set(rejections.slice(0, REFUSED_BOX_SIZE).map(rejectionKey));
   return (
     <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="bouncers-card-title">
       <Group gap="xs" mb="sm">
@@ -145,7 +150,7 @@ export function BouncerStatusCard() {
       >
         <div aria-label="Bouncer keys and their hosts">
           {bouncers.map((bouncer) => (
-            <BouncerRow key={bouncer.keyId} bouncer={bouncer} now={now} />
+            <BouncerRow key={bouncer.keyId} bouncer={bouncer} now={now} inRefusedBox={inRefusedBox} />
           ))}
         </div>
       </QueryState>

@@ -1,0 +1,123 @@
+// Benchmark of the CrowdSec LAPI link (issue 23). Prints JSON.
+// 1. Push: 1,000 bans in a burst on a PBX linked to the real LAPI (crowdsec -no-cs, .ci/crowdsec.sh):
+//    time until all 1,000 are LAPI decisions, the POST /v1/alerts requests it took, and the p99 of
+//    20 bouncers polling the PBX's own export meanwhile.
+// 2. Pull: a 100,000-decision stream (served by a stand-in LAPI in another process, so its JSON costs
+//    nothing here) pulled by a PBX while 20 bouncers poll its export: poll p99 and the web thread's
+//    worst event-loop delay, with the decisions republished to the export and without.
+//   node --import tsx bench/crowdsec-link.ts
+import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startCrowdsecLapi } from '../e2e/support/crowdsec-lapi.ts';
+import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { poll, STREAM } from '../src-server/test-support/bouncer.ts';
+import { request } from '../src-server/test-support/http.ts';
+import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';
+
+const V3 = '/pbxcore/api/v3/';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
+
+/** 20 bouncer keys polling the PBX's export (gzip) every `everyMs` until stopped; returns each poll's time. */
+async function pollers(t: TestServer, count = 20, everyMs = 200) {
+  const keys = Array.from({ length: count }, () => createTestApiKey(t.server.services.db).key);
+  for (const key of keys) await poll(t, key, '?startup=true');
+  const times: number[] = [];
+  let running = true;
+  const loops = keys.map(async (key) => {
+    while (running) {
+      const started = performance.now();
+      // As CrowdSec bouncers do: gzip (Go's client asks for it), read to the end.
+      const answer = await t.call(STREAM, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } });
+      if (answer.status !== 200) throw new Error(`poll answered ${answer.status}`);
+      times.push(performance.now() - started);
+      await sleep(everyMs);
+    }
+  });
+  return {
+    times,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+async function pushBurst() {
+  const lapi = await startCrowdsecLapi();
+  lapi.addMachine('bench-site', 'bench-site-password');
+  lapi.addBouncer('bench-reader', 'bench-reader-key-0123456789abcdef');
+  const t = await startTestServer({ logLevel: 'silent' });
+  try {
+    await t.call(`${V3}crowdsec-link`, { method: 'PUT', body: { enabled: true, url: lapi.url, siteName: 'bench-site', machineLogin: 'bench-site', machinePassword: 'bench-site-password' } });
+    await sleep(1000);
+    const fleet = await pollers(t);
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) t.server.services.firewall.bans.ban('sip', `198.18.${i >> 8}.${i & 255}`, 'bench burst', 3600);
+    let inLapi = 0;
+    while (inLapi < 1000 && performance.now() - started < 60_000) {
+      const answer = await request(`${lapi.url}v1/decisions`, { headers: { 'X-Api-Key': 'bench-reader-key-0123456789abcdef' } });
+      inLapi = Array.isArray(answer.json) ? answer.json.length : 0;
+      if (inLapi < 1000) await sleep(100);
+    }
+    const ms = Math.round(performance.now() - started);
+    await fleet.stop();
+    const link = t.server.services.crowdsecLink.status.status.push;
+    return { bans: 1000, inLapi, msUntilAllInLapi: ms, alertsSent: link.sent, alertsPerRequest: 500, exportPollP99Ms: Math.round(p99(fleet.times)) };
+  } finally {
+    await t.close();
+    await lapi.close();
+  }
+}
+
+/** A stand-in LAPI in a child process: `startup=true` gets 100k decisions, other polls nothing new. */
+async function standInLapi(count: number): Promise<{ url: string; close(): void }> {
+  const source = `
+    const decisions = Array.from({ length: ${count} }, (_, i) => ({ id: i + 1, origin: 'CAPI', type: 'ban', scope: 'Ip', value: '10.' + ((i >> 16) & 255) + '.' + ((i >> 8) & 255) + '.' + (i & 255), duration: '23h59m58.5s', scenario: 'crowdsecurity/ssh-bf' }));
+    const full = JSON.stringify({ new: decisions, deleted: [] });
+    require('node:http').createServer((req, res) => res.end(req.url.includes('startup=true') ? full : '{"new":null,"deleted":null}'))
+      .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout.once('data', (c: Buffer) => resolve(c.toString().trim())));
+  return { url: `http://127.0.0.1:${port}/`, close: () => child.kill() };
+}
+
+async function pull(republish: boolean) {
+  const count = 100_000;
+  const lapi = await standInLapi(count);
+  const t = await startTestServer({ logLevel: 'silent' });
+  try {
+    // Bouncers poll every 5-10 s; 1 s here, so a stall cannot hide between polls.
+    const fleet = await pollers(t, 20, 1000);
+    await sleep(3000);
+    const baseline = p99(fleet.times);
+    fleet.times.length = 0;
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    const started = performance.now();
+    await t.call(`${V3}crowdsec-link`, { method: 'PUT', body: { enabled: true, url: lapi.url, pushEnabled: false, pullEnabled: true, bouncerKey: 'stand-in', republish, pullIntervalSeconds: 2 } });
+    while (t.server.services.firewall.bans.upstreamCount < count && performance.now() - started < 120_000) await sleep(50);
+    const appliedMs = Math.round(performance.now() - started);
+    await sleep(3000); // the polls that serve the grown export
+    loop.disable();
+    await fleet.stop();
+    return {
+      decisions: count,
+      republish,
+      msUntilAllEnforced: appliedMs,
+      exportPollP99MsBefore: Math.round(baseline),
+      exportPollP99MsDuringAndAfter: Math.round(p99(fleet.times)),
+      eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
+      eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
+    };
+  } finally {
+    await t.close();
+    lapi.close();
+  }
+}
+
+const push = await pushBurst();
+const pullGuardOnly = await pull(false);
+const pullRepublished = await pull(true);
+const { loadavg } = await import('node:os');
+console.log(JSON.stringify({ benchmark: 'crowdsec-link', loadAverage1m: loadavg()[0], push, pull: [pullGuardOnly, pullRepublished] }, null, 2));

@@ -1,0 +1,46 @@
+import { Popover, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { Delivery } from '../api/get-banned-ips.ts';
+
+/** "2 of 3 bouncers", "No bouncer": how many of the active bouncer keys were sent a decision. */
+export function deliveryText(delivery: Delivery): string {
+  if (delivery.of === 0) return 'No bouncer';
+  return `${delivery.served} of ${delivery.of} ${delivery.of === 1 ? 'bouncer' : 'bouncers'}`;
+}
+
+/** The key names a decision was sent to: "fw1, fw2". */
+export const deliveryKeys = (delivery: Delivery) => delivery.keys.map((key) => key.description || `Key #${key.keyId}`).join(', ');
+
+/** A decision that reached no active bouncer is not enforced beyond this server: say so in a warning colour. */
+const unenforced = (delivery: Delivery) => delivery.served === 0;
+
+/**
+ * The Delivered cell of a ban: the count, and on click the keys that were sent it ("sent" is what
+ * the server knows; HTTP has no acknowledgement).
+ */
+export function DeliveryCell({ delivery, subject }: { delivery: Delivery | undefined; subject: string }) {
+  if (!delivery) return <Text size="sm">—</Text>;
+  const text = deliveryText(delivery);
+  return (
+    <Popover width={260} position="bottom-start" withArrow shadow="md">
+      <Popover.Target>
+        <UnstyledButton aria-label={`${text} for ${subject}: show which`} data-testid="ban-delivery" data-served={delivery.served} data-of={delivery.of}>
+          <Text size="sm" fw={unenforced(delivery) ? 600 : undefined} c={unenforced(delivery) ? 'orange' : undefined} td="underline dotted" style={{ whiteSpace: 'nowrap' }}>
+            {text}
+          </Text>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap={4}>
+          {delivery.of === 0 ? (
+            <Text size="sm">No bouncer key has polled in the last hour: this ban is enforced by this server only.</Text>
+          ) : delivery.served === 0 ? (
+            <Text size="sm">None of the {delivery.of} active bouncer keys has been sent it yet (they get it at their next poll).</Text>
+          ) : (
+            <Text size="sm">Sent to {deliveryKeys(delivery)}.</Text>
+          )}
+          {delivery.served > 0 && delivery.served < delivery.of && <Text size="xs">The others get it at their next poll.</Text>}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

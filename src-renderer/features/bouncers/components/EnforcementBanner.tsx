@@ -1,0 +1,38 @@
+import { Alert, Anchor, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { linkProps } from '../../../lib/router.ts';
+import { useBouncerStatus } from '../api/get-bouncer-status.ts';
+
+/**
+ * The top-of-dashboard warning that bans are listed but reach no firewall: bans exist and no
+ * bouncer was served within the last 30 s (the server's "served" state). The bans count comes from
+ * the dashboard route, which composes the bans feature.
+ */
+export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number; keysHref: string }) {
+  const status = useBouncerStatus();
+  if (!status.data || activeBans === 0) return null;
+  if (status.data.bouncers.some((bouncer) => bouncer.state === 'served')) return null;
+  const refused = status.data.bouncers.filter((bouncer) => bouncer.state === 'refused').length;
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertTriangle size={20} aria-hidden />}
+      title={`${activeBans === 1 ? '1 ban is' : `${activeBans} bans are`} not being enforced: no bouncer has polled in the last 30 s`}
+      mb="lg"
+      role="alert"
+      data-testid="enforcement-banner"
+    >
+      <Text size="sm">
+        {status.data.bouncers.length === 0
+          ? 'No API key is set up for a firewall bouncer yet, so the bans listed here stop nothing beyond this server.'
+          : refused > 0
+            ? `${refused === 1 ? 'One bouncer is' : `${refused} bouncers are`} refused (see Bouncers below): fix its key, or install a new one.`
+            : 'Check that the bouncer service runs on the firewall host and reaches this server.'}{' '}
+        <Anchor {...linkProps(keysHref)} size="sm" underline="always" fw={600} c="inherit">
+          Open the bouncer keys
+        </Anchor>
+      </Text>
+    </Alert>
+  );
+}

@@ -1,0 +1,179 @@
+import { Checkbox, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
+import { SettingsForm } from '../../../components/SettingsForm.tsx';
+import { useSettingsForm } from '../../../lib/use-settings-form.ts';
+import { crowdsecLinkSettings, type CrowdsecLinkSettings, type SharedCategory } from '../api/crowdsec-link-settings.ts';
+import { CrowdsecLinkStatus } from './CrowdsecLinkStatus.tsx';
+
+const FIELDS = [
+  'enabled',
+  'url',
+  'siteName',
+  'pushEnabled',
+  'machineLogin',
+  'machinePassword',
+  'shareCategories',
+  'shareManual',
+  'shareFilters',
+  'pullEnabled',
+  'bouncerKey',
+  'republish',
+  'pullIntervalSeconds',
+] as const;
+const CATEGORIES: { value: SharedCategory; label: string }[] = [
+  { value: 'sip', label: 'SIP' },
+  { value: 'iax', label: 'IAX' },
+  { value: 'ami', label: 'AMI' },
+  { value: 'http', label: 'Web' },
+];
+
+/** Share bans with other sites through a CrowdSec LAPI: where it is, what goes up, what comes down. */
+export function CrowdsecLinkForm() {
+  const form = useSettingsForm(crowdsecLinkSettings, {
+    // Secrets are never read back: their fields start empty, and an empty one keeps the stored value.
+    toValues: (d): CrowdsecLinkSettings => ({
+      enabled: Boolean(d.enabled),
+      url: d.url ?? '',
+      siteName: d.siteName ?? '',
+      pushEnabled: d.pushEnabled !== false,
+      machineLogin: d.machineLogin ?? '',
+      machinePassword: '',
+      shareCategories: d.shareCategories ?? ['sip', 'http', 'ami', 'iax'],
+      shareManual: d.shareManual !== false,
+      shareFilters: Boolean(d.shareFilters),
+      pullEnabled: Boolean(d.pullEnabled),
+      bouncerKey: '',
+      republish: d.republish !== false,
+      pullIntervalSeconds: Number(d.pullIntervalSeconds) || 10,
+    }),
+    // The server refuses an empty credential (422): one left empty is simply not sent.
+    toInput: ({ machineLogin, machinePassword, bouncerKey, ...rest }) => ({
+      ...rest,
+      ...(machineLogin ? { machineLogin } : {}),
+      ...(machinePassword ? { machinePassword } : {}),
+      ...(bouncerKey ? { bouncerKey } : {}),
+    }),
+    fields: FIELDS,
+    saved: { title: 'CrowdSec link saved', message: 'It applies now: the status above shows when the LAPI answers.' },
+  });
+  const { errors, set } = form;
+  return (
+    <Stack maw={720}>
+      <CrowdsecLinkStatus />
+      <SettingsForm form={form} label="CrowdSec link settings" name="CrowdSec link" submitLabel="Save CrowdSec link">
+        {(values) => (
+          <>
+            <Switch label="Share bans through a CrowdSec LAPI" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="LAPI URL"
+                placeholder="http://192.0.2.10:8080/"
+                value={values.url}
+                onChange={(e) => set('url', e.currentTarget.value)}
+                error={errors.byField.url}
+              />
+              <TextInput
+                label="This site's name"
+                description="Shown in the alerts this PBX pushes; empty uses the host name."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                value={values.siteName}
+                onChange={(e) => set('siteName', e.currentTarget.value)}
+                error={errors.byField.siteName}
+              />
+            </SimpleGrid>
+            <Switch
+              label="Push this PBX's bans (as a CrowdSec machine)"
+              checked={values.pushEnabled}
+              onChange={(e) => set('pushEnabled', e.currentTarget.checked)}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label="Machine login"
+                autoComplete="off"
+                disabled={!values.pushEnabled}
+                value={values.machineLogin}
+                onChange={(e) => set('machineLogin', e.currentTarget.value)}
+                error={errors.byField.machineLogin}
+              />
+              <PasswordInput
+                label="Machine password"
+                autoComplete="new-password"
+                placeholder="unchanged"
+                description="Leave empty to keep the stored password."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                disabled={!values.pushEnabled}
+                value={values.machinePassword ?? ''}
+                onChange={(e) => set('machinePassword', e.currentTarget.value)}
+                error={errors.byField.machinePassword}
+              />
+            </SimpleGrid>
+            <div>
+              <Text size="sm" fw={500} id="crowdsec-link-shared">
+                Bans to share
+              </Text>
+              <Group gap="md" mt={4} role="group" aria-labelledby="crowdsec-link-shared">
+                {CATEGORIES.map((c) => (
+                  <Checkbox
+                    key={c.value}
+                    label={c.label}
+                    disabled={!values.pushEnabled}
+                    checked={values.shareCategories.includes(c.value)}
+                    onChange={(e) =>
+                      set('shareCategories', e.currentTarget.checked ? [...values.shareCategories, c.value] : values.shareCategories.filter((v) => v !== c.value))
+                    }
+                  />
+                ))}
+                <Checkbox label="Manual bans" disabled={!values.pushEnabled} checked={values.shareManual} onChange={(e) => set('shareManual', e.currentTarget.checked)} />
+                <Checkbox
+                  label="Network filter blocks"
+                  disabled={!values.pushEnabled}
+                  checked={values.shareFilters}
+                  onChange={(e) => set('shareFilters', e.currentTarget.checked)}
+                />
+              </Group>
+              {errors.byField.shareCategories && (
+                <Text size="xs" c="red">
+                  {errors.byField.shareCategories}
+                </Text>
+              )}
+            </div>
+            <Switch
+              label="Pull the LAPI's decisions (as a bouncer) and enforce them here"
+              checked={values.pullEnabled}
+              onChange={(e) => set('pullEnabled', e.currentTarget.checked)}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <PasswordInput
+                label="Bouncer key"
+                autoComplete="new-password"
+                placeholder="unchanged"
+                description="From cscli bouncers add; leave empty to keep the stored key."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                disabled={!values.pullEnabled}
+                value={values.bouncerKey ?? ''}
+                onChange={(e) => set('bouncerKey', e.currentTarget.value)}
+                error={errors.byField.bouncerKey}
+              />
+              <BoundedNumberInput
+                label="Poll every (seconds)"
+                min={1}
+                max={3600}
+                disabled={!values.pullEnabled}
+                value={values.pullIntervalSeconds}
+                onChange={(v) => set('pullIntervalSeconds', v)}
+                error={errors.byField.pullIntervalSeconds}
+              />
+            </SimpleGrid>
+            <Switch
+              label="Also publish pulled decisions to this PBX's bouncers and feeds"
+              description="With their upstream origin (crowdsec, cscli, CAPI…). Off: they are enforced on this server only. The whitelist, trusted networks and loopback always win."
+              disabled={!values.pullEnabled}
+              checked={values.republish}
+              onChange={(e) => set('republish', e.currentTarget.checked)}
+            />
+          </>
+        )}
+      </SettingsForm>
+    </Stack>
+  );
+}

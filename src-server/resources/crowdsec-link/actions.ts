@@ -1,0 +1,63 @@
+import { CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
+import { initialLinkStatus, pushQueueLength, readLinkStatus, type DirectionStatus } from '../../upstream/link-state.ts';
+import { invalid, ok } from '../results.ts';
+import { readSingleton, singletonActions } from '../singleton.ts';
+import type { ActionHandler, ResourceActions } from '../types.ts';
+import { crowdsecLinkDeclaration, MAX_CREDENTIAL_LENGTH } from './declaration.ts';
+
+const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
+
+/** What the link needs when it is on: a URL, and the credentials of each direction it uses. */
+function validate(complete: Record<string, unknown>): string[] {
+  if (complete.enabled !== true) return [];
+  const problems: string[] = [];
+  const missing = (name: string) => String(complete[name] ?? '') === '';
+  if (missing('url')) problems.push('url is required when the link is enabled.');
+  if (complete.pushEnabled === true) {
+    for (const name of ['machineLogin', 'machinePassword']) if (missing(name)) problems.push(`${name} is required when pushing is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
+  }
+  if (complete.pullEnabled === true && missing('bouncerKey')) problems.push(`bouncerKey is required when pulling is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
+  return problems;
+}
+
+const settings = singletonActions(crowdsecLinkDeclaration, { settingKey: CROWDSEC_LINK_SETTING_KEY, validate });
+
+/** A credential sent empty is a mistake, never "clear it": 422 naming the field (turn the link off with `enabled: false`). */
+const refuseEmptyCredentials =
+  (save: ActionHandler): ActionHandler =>
+  (ctx) => {
+    const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>;
+    const empty = CREDENTIALS.filter((name) => name in body && (body[name] === '' || body[name] === null));
+    if (empty.length) return invalid(empty.map((name) => `${name}: must be 1-${MAX_CREDENTIAL_LENGTH} characters, not empty.`));
+    return save(ctx);
+  };
+
+/** link:getStatus: the web thread's last report, the queue length, and one overall state. */
+const getStatus: ActionHandler = (ctx) => {
+  const values = readSingleton(crowdsecLinkDeclaration, ctx, CROWDSEC_LINK_SETTING_KEY);
+  const status = readLinkStatus(ctx.db) ?? initialLinkStatus();
+  const enabled = values.enabled === true;
+  const directions: DirectionStatus[] = [status.push, status.pull].filter((d) => d.enabled);
+  const failing = directions.filter((d) => d.state === 'error').sort((a, b) => (b.lastErrorAt ?? 0) - (a.lastErrorAt ?? 0));
+  const state = !enabled ? 'off' : failing.length ? 'error' : directions.length && directions.every((d) => d.state === 'ok') ? 'connected' : 'connecting';
+  return ok({
+    enabled,
+    connected: state === 'connected',
+    state,
+    queueLength: pushQueueLength(ctx.db),
+    lastPushAt: status.push.lastSentAt ? new Date(status.push.lastSentAt).toISOString() : null,
+    lastPullAt: status.pull.lastOkAt === null ? null : new Date(status.pull.lastOkAt).toISOString(),
+    lastError: failing[0]?.lastError ?? null,
+    lastErrorAt: failing[0]?.lastErrorAt ? new Date(failing[0].lastErrorAt).toISOString() : null,
+    push: status.push,
+    pull: status.pull,
+    reportedAt: status.updatedAt ? new Date(status.updatedAt).toISOString() : null,
+  });
+};
+
+export const crowdsecLinkActions: ResourceActions = {
+  getRecord: settings.getRecord,
+  update: refuseEmptyCredentials(settings.update),
+  patch: refuseEmptyCredentials(settings.patch),
+  custom: { getStatus },
+};

@@ -1,0 +1,101 @@
+import type { Logger } from 'pino';
+import type { ServerBus } from '../bus.ts';
+import type { Clock } from '../clock.ts';
+import type { BanStore } from '../firewall/ban-store.ts';
+import type { FirewallState } from '../firewall/firewall-state.ts';
+import { crowdsecLinkDeclaration } from '../resources/crowdsec-link/declaration.ts';
+import type { Db } from '../storage/database.ts';
+import { LapiPuller } from './lapi-puller.ts';
+import { LapiPusher } from './lapi-pusher.ts';
+import { readLinkSettings, type LinkSettings } from './link-settings.ts';
+import { LinkStatusRecorder } from './link-status.ts';
+import { PushQueue } from './push-queue.ts';
+import { StreamParser } from './stream-parser.ts';
+
+/** What the link needs of the running server. */
+export interface CrowdsecLinkDeps {
+  db: Db;
+  clock: Clock;
+  bus: ServerBus;
+  logger: Logger;
+  bans: BanStore;
+  state: FirewallState;
+}
+
+/** The web thread's link to an upstream CrowdSec LAPI (`services.crowdsecLink`). */
+export interface CrowdsecLink {
+  readonly queue: PushQueue;
+  readonly pusher: LapiPusher;
+  readonly puller: LapiPuller;
+  readonly status: LinkStatusRecorder;
+  /** Current settings (secrets in clear). */
+  settings(): LinkSettings;
+  stop(): Promise<void>;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+const FILTER_RESOURCES = new Set(['firewall', 'network-filters']);
+
+/**
+ * Builds and starts the link: pushes shared bans as they happen (ban store `onChange`), polls the
+ * LAPI stream, and follows the `crowdsec-link` settings live. Nothing it does blocks a request: a
+ * LAPI that is down, slow or wrong only shows in link:getStatus and the log.
+ */
+export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
+  const { db, clock, bus, logger, bans, state } = deps;
+  let settings = readLinkSettings(db);
+  const current = () => settings;
+  const status = new LinkStatusRecorder(db, clock);
+  const queue = new PushQueue(db, clock);
+  const parser = new StreamParser();
+  const pusher = new LapiPusher({ db, state, clock, logger, queue, status, settings: current });
+  const puller = new LapiPuller({ db, clock, logger, bans, state, queue, parser, status, settings: current });
+
+  const describe = () => {
+    const s = status.status;
+    s.enabled = settings.enabled;
+    s.url = settings.url;
+    s.push.enabled = settings.enabled && settings.pushEnabled;
+    s.pull.enabled = settings.enabled && settings.pullEnabled;
+    for (const direction of [s.push, s.pull]) {
+      if (!direction.enabled) direction.state = 'off';
+      else if (direction.state === 'off') direction.state = 'waiting';
+    }
+    status.flush();
+  };
+  const apply = () => {
+    settings = readLinkSettings(db);
+    describe();
+    pusher.restart();
+    void puller.restart();
+  };
+
+  bans.onChange((change) => pusher.onBanChange(change));
+  const off = bus.on('resource-changed', (event) => {
+    if (event.resource === crowdsecLinkDeclaration.name) apply();
+    // Filter deny entries may be shared: the pusher compares them at its next run.
+    else if (FILTER_RESOURCES.has(event.resource)) pusher.kick();
+  });
+  const pruneTimer = setInterval(() => {
+    queue.prune();
+    puller.prune();
+  }, PRUNE_EVERY_MS);
+  pruneTimer.unref();
+  apply();
+
+  return {
+    queue,
+    pusher,
+    puller,
+    status,
+    settings: current,
+    async stop() {
+      off();
+      clearInterval(pruneTimer);
+      pusher.stop();
+      puller.stop();
+      status.flush();
+      await parser.close();
+    },
+  };
+}

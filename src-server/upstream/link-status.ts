@@ -1,0 +1,59 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import { initialLinkStatus, writeLinkStatus, type DirectionStatus, type LinkStatus } from './link-state.ts';
+
+/** How often, at most, the status row is rewritten while the link is busy. */
+const WRITE_EVERY_MS = 500;
+
+/** The web thread's copy of the link status; written to SQLite (for link:getStatus) at most every 500 ms. */
+export class LinkStatusRecorder {
+  readonly status: LinkStatus = initialLinkStatus();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records a successful exchange in one direction. */
+  ok(direction: 'push' | 'pull'): void {
+    const d: DirectionStatus = this.status[direction];
+    d.state = 'ok';
+    d.lastOkAt = this.clock.now();
+    this.changed();
+  }
+
+  /** Records a failed exchange with its reason. */
+  fail(direction: 'push' | 'pull', reason: string): void {
+    const d: DirectionStatus = this.status[direction];
+    d.state = 'error';
+    d.lastError = reason;
+    d.lastErrorAt = this.clock.now();
+    this.changed();
+  }
+
+  /** Counts a skipped upstream decision by reason. */
+  skip(reason: string, count = 1): void {
+    if (count <= 0) return;
+    this.status.pull.skipped[reason] = (this.status.pull.skipped[reason] ?? 0) + count;
+    this.changed();
+  }
+
+  /** Schedules a write of the status row (coalesced). */
+  changed(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), WRITE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.status.updatedAt = this.clock.now();
+    try {
+      writeLinkStatus(this.db, this.status);
+    } catch {
+      // The database is closing (stop): the next start writes a fresh status.
+    }
+  }
+}

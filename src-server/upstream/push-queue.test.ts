@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openDatabase, type Db } from '../storage/database.ts';
+import { migrate } from '../storage/migrations.ts';
+import { ECHO_GRACE_MS, PushQueue, type NewPush } from './push-queue.ts';
+
+function withDb(run: (open: () => Db) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'pbx-push-queue-'));
+  const opened: Db[] = [];
+  try {
+    run(() => {
+      const db = openDatabase(join(dir, 'pbx.sqlite'));
+      migrate(db);
+      opened.push(db);
+      return db;
+    });
+  } finally {
+    for (const db of opened) if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const add = (value: string, expiresAt: number, scenario = 'pbx/sip'): NewPush => ({ kind: 'add', value, scope: 'Ip', scenario, reason: 'test', expiresAt });
+
+test('the queue survives a restart: entries and their unanswered mark are read back from SQLite', () => {
+  withDb((open) => {
+    let now = 1_000_000;
+    const clock = { now: () => now };
+    const first = open();
+    const queue = new PushQueue(first, clock);
+    queue.enqueue([add('192.0.2.1', now + 60_000), add('192.0.2.2', now + 60_000)]);
+    const [sent] = queue.next(1);
+    queue.markSending([sent!.id], now);
+    first.close();
+    now += 1000;
+    const again = new PushQueue(open(), clock);
+    assert.equal(again.length, 2);
+    assert.deepEqual(again.unconfirmed().map((e) => e.value), ['192.0.2.1']);
+    assert.deepEqual(again.next(10).map((e) => e.value), ['192.0.2.1', '192.0.2.2']);
+  });
+});
+
+test('bounded: when full, adds whose ban ended go first, then the oldest; each is counted as dropped', () => {
+  withDb((open) => {
+    let now = 1_000_000;
+    const queue = new PushQueue(open(), { now: () => now }, 3);
+    queue.enqueue([add('192.0.2.1', now + 10), add('192.0.2.2', now + 60_000), add('192.0.2.3', now + 60_000)]);
+    now += 100; // the first ban has ended
+    queue.enqueue([add('192.0.2.4', now + 60_000)]);
+    assert.deepEqual(queue.next(10).map((e) => e.value), ['192.0.2.2', '192.0.2.3', '192.0.2.4']);
+    assert.equal(queue.dropped, 1);
+    queue.enqueue([add('192.0.2.5', now + 60_000)]);
+    assert.deepEqual(queue.next(10).map((e) => e.value), ['192.0.2.3', '192.0.2.4', '192.0.2.5']);
+    assert.equal(queue.dropped, 2);
+  });
+});
+
+test('a lift cancels its unsent ban, and this PBX recognises its own decisions until the echo grace ends', () => {
+  withDb((open) => {
+    let now = 1_000_000;
+    const queue = new PushQueue(open(), { now: () => now });
+    queue.enqueue([add('192.0.2.7', now + 600_000)]);
+    assert.equal(queue.isOwn('192.0.2.7', 'pbx/sip'), true);
+    assert.equal(queue.isOwn('192.0.2.7', 'pbx/ami'), false);
+    queue.enqueue([{ ...add('192.0.2.7', now + 600_000), kind: 'delete' }]);
+    assert.deepEqual(queue.next(10).map((e) => `${e.kind} ${e.value}`), ['delete 192.0.2.7']);
+    now += ECHO_GRACE_MS - 1;
+    assert.equal(queue.isOwn('192.0.2.7', 'pbx/sip'), true);
+    now += 2;
+    assert.equal(queue.isOwn('192.0.2.7', 'pbx/sip'), false);
+  });
+});
+
+test('an add whose ban ends before it is sent is dropped unsent', () => {
+  withDb((open) => {
+    let now = 1_000_000;
+    const queue = new PushQueue(open(), { now: () => now });
+    queue.enqueue([add('192.0.2.8', now + 1000)]);
+    now += 1000;
+    assert.deepEqual(queue.next(10), []);
+    assert.equal(queue.dropped, 1);
+  });
+});
