@@ -113,7 +113,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
       const modules = await installModules({ dataDir, registry, db, logger, loadTimeoutMs: config.moduleLoadTimeoutMs, examples: config.exampleModules });
 
-      const bus = new ServerBus();
+      const bus = new ServerBus((error, type) => logger.warn({ err: error, event: type }, 'bus handler failed; the process goes on'));
       const queueLimits = new CachedQueueLimits(db, clock);
       const queue = new RequestQueue({
         workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),

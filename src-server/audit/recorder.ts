@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import type { AuditRejection } from '../wire/types.ts';
 import { pruneAuditLog, recordRejections, REJECTION_WINDOW_MS, type RejectionGroup } from './store.ts';
@@ -103,14 +104,18 @@ export class AuditRecorder {
     const rows = [...this.dirty];
     this.dirty = new Set();
     const groups: RejectionGroup[] = rows.map((row) => ({ rowId: row.rowId, ...row.pending! }));
-    for (const row of rows) row.pending = null;
-    try {
-      const ids = recordRejections(this.deps.db, groups);
-      rows.forEach((row, index) => (row.rowId = ids[index]!));
-    } catch (error) {
-      // As before coalescing: the batch is lost, and a row never written starts afresh next time.
-      this.deps.onError(error);
+    let ids: number[] = [];
+    const written = tryBackgroundWrite(this.deps.db, () => (ids = recordRejections(this.deps.db, groups)), this.deps.onError);
+    if (!written) {
+      // The database is locked (or failing): every attempt stays pending and the flush is tried again.
+      for (const row of rows) this.dirty.add(row);
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_MS);
+      return;
     }
+    rows.forEach((row, index) => {
+      row.rowId = ids[index]!;
+      row.pending = null;
+    });
   }
 
   /** How many rows are remembered for coalescing (bounded by MAX_OPEN_ROWS; for tests). */
@@ -129,16 +134,16 @@ export class AuditRecorder {
 
   /** Deletes entries past the retention; returns how many. */
   prune(): number {
-    try {
-      return pruneAuditLog(this.deps.db, this.deps.now(), this.deps.retentionDays());
-    } catch (error) {
-      this.deps.onError(error);
-      return 0;
-    }
+    let removed = 0;
+    tryBackgroundWrite(this.deps.db, () => (removed = pruneAuditLog(this.deps.db, this.deps.now(), this.deps.retentionDays())), this.deps.onError);
+    return removed;
   }
 
   stop(): void {
     clearInterval(this.pruneTimer);
     this.flush();
+    // A flush refused at stop is not retried against a closing database.
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
   }
 }

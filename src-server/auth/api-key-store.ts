@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import type { AllowedPaths } from './allowed-paths.ts';
 import { keyWeakness } from './key-strength.ts';
@@ -123,6 +124,15 @@ export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): b
   seen.set(entry, nowMs);
   const at = new Date(nowMs).toISOString();
   const cutoff = new Date(nowMs - TOUCH_INTERVAL_MS).toISOString();
+  let wrote = false;
+  // A last-use stamp is statistics: a locked database (a long import in a worker) must not hold up or
+  // fail the request that presented the key. It is tried again at the key's next use.
+  const stored = tryBackgroundWrite(db, () => (wrote = writeKeyUse(db, keyId, ip, at, cutoff)), () => seen.delete(entry));
+  return stored && wrote;
+}
+
+/** The key's last use and its source row, in one transaction; false when the source row was fresh. */
+function writeKeyUse(db: Db, keyId: number, ip: string, at: string, cutoff: string): boolean {
   return db.transaction(() => {
     const source = statement(
       db,

@@ -39,7 +39,8 @@ export function credentialRejected(
   message?: string,
   audit?: Pick<AuditRejection, 'kind' | 'login'>,
 ): HttpError {
-  services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason });
+  const credential = audit?.kind === 'rejected-key' ? { credential: 'api-key' as const } : {};
+  services.bus.emit({ type: 'security-failure', category: 'http', ip: remoteIp(ctx), reason, ...credential });
   // The audit log keeps refused API keys and failed logins (`audit`); a bad JWT is only a security failure.
   if (audit) reportRejection(services, ctx, { ...audit, status: 401, reason });
   return unauthorized(message ?? `Invalid credential: ${reason}.`);

@@ -1,8 +1,10 @@
 import ipaddr from 'ipaddr.js';
-import { canonicalCidr, cidrText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
+import { canonicalCidr, networkText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
 
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
+/** Parsed once: every deny entry of every filter is checked against them at each snapshot build. */
+const HOST_LOOPBACK_PARSED = HOST_LOOPBACK.map((ip) => ipaddr.parse(ip));
 
 /**
  * ipaddr.js also accepts legacy IPv4 forms (`1.2.3`, `0x7f.1`); an operator who types them almost
@@ -30,14 +32,17 @@ export function normalizeAddress(value: string): string | undefined {
 }
 
 /**
- * Canonical text of an address or CIDR as the operator wrote it: an address stays an address,
- * a CIDR keeps its prefix. Undefined for garbage and zone ids (`fe80::1%eth0`).
+ * Canonical text of an address or range to block or trust: a range becomes its network
+ * (`203.0.113.77/24` is `203.0.113.0/24`, see networkText), and a range of one address is that
+ * address (`192.0.2.7/32` is `192.0.2.7`), so each set of addresses has one value. Undefined for
+ * garbage and zone ids (`fe80::1%eth0`).
  */
 export function normalizeCidrText(value: string): string | undefined {
   const text = value.trim();
   const cidr = parseStrictCidr(text);
   if (!cidr) return undefined;
-  return text.includes('/') ? cidrText(cidr) : cidr[0].toString();
+  const single = cidr[1] === (cidr[0].kind() === 'ipv4' ? 32 : 128);
+  return text.includes('/') && !single ? networkText(cidr) : cidr[0].toString();
 }
 
 /**
@@ -67,13 +72,26 @@ export function isCatchAll(cidr: Cidr): boolean {
   return cidr[1] === 0;
 }
 
+const THIS_NETWORK = ipaddr.parseCIDR('0.0.0.0/8') as [ipaddr.IPv4, number];
+const MAPPED_SPACE = ipaddr.parseCIDR('::ffff:0:0/96') as [ipaddr.IPv6, number];
+const UNSPECIFIED_V6 = ipaddr.parse('::') as ipaddr.IPv6;
+
+/**
+ * Whether the range holds an unspecified address or a whole mapped space: IPv4 "this network"
+ * (`0.0.0.0/8`), IPv6 `::`, or an IPv6 range over all of `::ffff:0:0/96`. No packet comes from
+ * these, so a ban of them blocks nothing real, and the wider forms are catch-alls in disguise.
+ */
+export function coversUnspecified(cidr: Cidr): boolean {
+  const range = canonicalCidr(cidr);
+  if (range[0].kind() === 'ipv4') return cidrsOverlap(range, THIS_NETWORK);
+  const v6 = range as [ipaddr.IPv6, number];
+  return UNSPECIFIED_V6.match(v6) || (v6[1] <= MAPPED_SPACE[1] && MAPPED_SPACE[0].match(v6));
+}
+
 /** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
 export function coversHostLoopback(cidr: Cidr): boolean {
   const range = canonicalCidr(cidr); // ::ffff:127.0.0.1 is 127.0.0.1
-  return HOST_LOOPBACK.some((ip) => {
-    const address = ipaddr.parse(ip);
-    return address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]);
-  });
+  return HOST_LOOPBACK_PARSED.some((address) => address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]));
 }
 
 /** True for the host's own loopback addresses. 127.0.0.2 and the like count as other hosts (tests rely on it). */

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { cidrContains, parseCidr, type Cidr } from '../net/cidr.ts';
 import type { BanKind, DecisionKey } from './decisions.ts';
@@ -225,12 +226,14 @@ export class BanStore {
     const expiresAt = now + seconds * 1000;
     const current = this.get(category, ip);
     if (current) {
-      current.expiresAt = Math.max(current.expiresAt, expiresAt);
-      this.extendBan.run(current.expiresAt, current.id);
+      const later = Math.max(current.expiresAt, expiresAt);
+      writeWithShortWait(this.db, () => this.extendBan.run(later, current.id));
+      current.expiresAt = later;
       this.changed({ added: [current], removed: [], reset: false });
       return current;
     }
-    const info = this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt);
+    // A short wait for the lock: this runs on the web thread, and a failure is the caller's to report.
+    const info = writeWithShortWait(this.db, () => this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt));
     const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt };
     const replaced = this.byIp.get(ip)?.get(category);
     this.remember(ban);

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { emptyReport, foldReport, type BouncerReport, type UsageMetrics } from './usage-metrics.ts';
 
@@ -49,11 +50,14 @@ export class BouncerHosts {
   private readonly hosts = new Map<string, HostRecord>();
   private readonly rejections = new Map<string, Rejection>();
   private readonly dirtyHosts = new Set<string>();
+  /** Rejections whose write-through failed (the database locked): written at the next flush. */
+  private readonly dirtyRejections = new Set<string>();
   private readonly statements;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly onWriteError: (error: unknown) => void = () => {},
   ) {
     this.statements = {
       host: db.prepare(
@@ -145,7 +149,15 @@ export class BouncerHosts {
       clearedAt: null,
     });
     // Written through: the operator must see a refused bouncer at once, and refusals are rare.
-    this.statements.rejection.run(this.rejections.get(ip)!);
+    this.writeRejection(ip);
+  }
+
+  /** Writes one rejection now, or leaves it for the next flush when the database is locked. */
+  private writeRejection(ip: string): void {
+    const rejection = this.rejections.get(ip);
+    if (!rejection) return;
+    this.dirtyRejections.add(ip);
+    if (tryBackgroundWrite(this.db, () => this.statements.rejection.run(rejection), this.onWriteError)) this.dirtyRejections.delete(ip);
   }
 
   /** A source that was refused and is now served with a valid key: its rejection is over. */
@@ -153,20 +165,28 @@ export class BouncerHosts {
     const rejection = this.rejections.get(ip);
     if (!rejection || rejection.clearedAt !== null) return false;
     rejection.clearedAt = this.clock.now();
-    this.statements.rejection.run(rejection);
+    this.writeRejection(ip);
     return true;
   }
 
-  /** Writes what changed since the last flush, in one transaction. */
+  /** Writes what changed since the last flush, in one transaction; throws (keeping it all pending) when it cannot. */
   flush(): void {
-    if (this.dirtyHosts.size === 0) return;
-    const hosts = [...this.dirtyHosts].map((id) => this.hosts.get(id)!);
-    this.dirtyHosts.clear();
+    if (this.dirtyHosts.size === 0 && this.dirtyRejections.size === 0) return;
+    const ids = [...this.dirtyHosts];
+    const ips = [...this.dirtyRejections];
     this.db.transaction(() => {
-      for (const h of hosts) {
+      for (const id of ids) {
+        const h = this.hosts.get(id);
+        if (!h) continue;
         this.statements.host.run({ keyId: h.keyId, ip: h.ip, firstSeen: h.firstSeen, lastSeen: h.lastSeen, polls: h.polls, userAgent: h.userAgent, metrics: JSON.stringify(h.report), metricsAt: h.metricsAt });
       }
+      for (const ip of ips) {
+        const rejection = this.rejections.get(ip);
+        if (rejection) this.statements.rejection.run(rejection);
+      }
     })();
+    for (const id of ids) this.dirtyHosts.delete(id);
+    for (const ip of ips) this.dirtyRejections.delete(ip);
   }
 
   /** Drops the hosts of keys that no longer exist, and refusals over and done for a week. */

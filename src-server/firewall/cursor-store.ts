@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 
 /** SPEC: a cursor lives 1 hour, renewed by each poll. */
@@ -183,7 +184,8 @@ export class CursorStore {
    */
   private write(keyIds: number[]): void {
     try {
-      this.db.transaction(() => {
+      // At most a short wait for the lock: this runs on the web thread, before an answer's first byte.
+      writeWithShortWait(this.db, () => this.db.transaction(() => {
         for (const keyId of keyIds) {
           const cursor = this.cursors.get(keyId);
           if (!cursor) continue;
@@ -203,7 +205,7 @@ export class CursorStore {
             refusedReason: cursor.refusal?.reason ?? null,
           });
         }
-      })();
+      })());
       for (const keyId of keyIds) this.dirty.delete(keyId);
     } catch (error) {
       for (const keyId of keyIds) this.dirty.add(keyId);

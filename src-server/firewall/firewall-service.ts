@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
 import { absorbImportedBans } from './ban-import-absorb.ts';
@@ -58,14 +59,21 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const log = new DecisionLog(db);
   const detector = new IntrusionDetector(state, bans, clock);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
+  const warn = (what: string) => (error: unknown) => deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
+  // The cursor store keeps a failed write pending and logs it itself.
   const cursors = new CursorStore(db, clock, deps.logger);
-  const hosts = new BouncerHosts(db, clock);
+  const hosts = new BouncerHosts(db, clock, warn('bouncer host write'));
+  // Each step on its own: a locked database postpones that step to the next tick, never the process.
   const prune = () => {
     bans.sweep();
-    cursors.forgetRevokedKeys();
-    hosts.prune(clock.now());
-    log.prune(clock.now(), cursors.oldestLiveVersion());
-    pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays());
+    tryBackgroundWrite(db, () => cursors.forgetRevokedKeys(), warn('cursor pruning'));
+    tryBackgroundWrite(db, () => hosts.prune(clock.now()), warn('bouncer host pruning'));
+    tryBackgroundWrite(db, () => log.prune(clock.now(), cursors.oldestLiveVersion()), warn('decision log pruning'));
+    tryBackgroundWrite(db, () => pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays()), warn('ban history pruning'));
+  };
+  const flush = () => {
+    tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'));
+    tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'));
   };
 
   /** Imports still being taken in, stopped with the service. */
@@ -75,7 +83,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
     }),
     bus.on('security-failure', (event) => {
-      detector.recordFailure(event.category, event.ip, event.reason);
+      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
     bus.on('bans-imported', (event) => {
@@ -93,10 +101,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   prune();
   const pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  const flushTimer = setInterval(() => {
-    cursors.flush();
-    hosts.flush();
-  }, CURSOR_FLUSH_MS);
+  const flushTimer = setInterval(flush, CURSOR_FLUSH_MS);
   flushTimer.unref();
 
   return {
@@ -112,8 +117,9 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     stop() {
       clearInterval(pruneTimer);
       clearInterval(flushTimer);
-      cursors.flush();
-      hosts.flush();
+      // At stop the lock is worth waiting for (busy_timeout): this is the last chance to write.
+      tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'), 5000);
+      tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'), 5000);
       for (const off of unsubscribe) off();
       for (const stopImport of imports) stopImport();
     },

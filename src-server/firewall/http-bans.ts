@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
 import type { BanStore } from './ban-store.ts';
-import type { IntrusionDetector } from './intrusion-detector.ts';
+import { WRONG_KEY_REASON, type IntrusionDetector } from './intrusion-detector.ts';
 
 /** Whether a socket address has a ban in force (IPv6 text normalised to the stored form). */
 export function isBannedAddress(bans: BanStore, ip: string): boolean {
@@ -11,8 +12,10 @@ export function isBannedAddress(bans: BanStore, ip: string): boolean {
 }
 
 /**
- * Lifts the `http` ban of `ip`, if any, and forgets its counted failures. Used when the address
- * proves it holds a valid credential after failing with a wrong one. Returns whether a ban was lifted.
+ * Lifts the `http` ban of `ip` if it was earned only with wrong API keys, and forgets its counted
+ * failures. Used when the address proves it holds a valid key after failing with a wrong one (a
+ * bouncer whose key was fixed). A ban earned by failed logins or bad tokens stays: a bouncer key
+ * is no proof against password guessing. Returns whether a ban was lifted.
  */
 export function liftHttpBan(
   deps: { db: Db; clock: Clock; logger: Logger },
@@ -22,8 +25,11 @@ export function liftHttpBan(
   reason: string,
 ): boolean {
   const address = normalizeAddress(ip) ?? ip;
-  if (!bans.get('http', address)) return false;
-  deps.db.prepare("UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = 'http' AND lifted_at IS NULL").run(deps.clock.now(), address);
+  const ban = bans.get('http', address);
+  if (!ban || !ban.reason.startsWith(WRONG_KEY_REASON)) return false;
+  const lift = () => void deps.db.prepare("UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = 'http' AND lifted_at IS NULL").run(deps.clock.now(), address);
+  // The bouncer is served either way: a locked database only postpones the lift to its next poll.
+  if (!tryBackgroundWrite(deps.db, lift, (error) => deps.logger.warn({ err: error, ip: address }, 'http ban not lifted yet; tried again at the next poll'))) return false;
   bans.reloadIp(address);
   detector.forgetIp(address);
   deps.logger.info({ ip: address, reason }, 'ban lifted');

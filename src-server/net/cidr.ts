@@ -26,7 +26,8 @@ export function parseCidr(value: string): Cidr | undefined {
   const text = value.trim();
   if (text.includes('%')) return undefined;
   try {
-    if (text.includes('/')) return canonicalCidr(ipaddr.parseCIDR(text));
+    // The family is known from the text: ipaddr.parseCIDR would try (and fail) IPv6 first on every IPv4 range.
+    if (text.includes('/')) return canonicalCidr(text.includes(':') ? ipaddr.IPv6.parseCIDR(text) : ipaddr.IPv4.parseCIDR(text));
     const address = parseAddress(text);
     return address && [address, address.kind() === 'ipv4' ? 32 : 128];
   } catch {
@@ -40,11 +41,25 @@ export function cidrText(cidr: Cidr): string {
   return `${address.toString()}/${prefix}`;
 }
 
+/**
+ * The one text of a range: its network address (host bits cleared) and prefix, IPv4-mapped
+ * unwrapped, IPv6 compressed: `203.0.113.77/24` is `203.0.113.0/24`. Every stored range uses it,
+ * so one range has one identity for bouncers, unbans and overlap checks.
+ */
+export function networkText(cidr: Cidr): string {
+  const [address, prefix] = canonicalCidr(cidr);
+  const family = address.kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6;
+  return `${family.networkAddressFromCIDR(`${address.toString()}/${prefix}`).toString()}/${prefix}`;
+}
+
 /** Parses a single address, unwrapping IPv4-mapped IPv6. */
 export function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const text = value.trim();
-  if (text.includes('%') || !ipaddr.isValid(text)) return undefined;
-  const address = ipaddr.parse(text);
+  if (text.includes('%')) return undefined;
+  // One parser per family (the text says which): ipaddr.isValid + parse would parse it up to four times.
+  const family = text.includes(':') ? ipaddr.IPv6 : ipaddr.IPv4;
+  if (!family.isValid(text)) return undefined;
+  const address = family.parse(text);
   return isMapped(address) ? address.toIPv4Address() : address;
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
+import { tryBackgroundWrite, writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { AmiClient, type AmiClientOptions } from './ami-client.ts';
 import type { AmiMessage } from './ami-protocol.ts';
@@ -133,28 +134,46 @@ export class PeerMonitor {
     const client = new AmiClient({ ...this.options.client, host: settings.host, port: settings.port, username: settings.username, secret: settings.secret });
     this.client = client;
     client.on('connected', () => {
-      writeLink(this.deps.db, true, null);
+      this.recordLink(true, null);
       this.deps.logger.info({ host: settings.host, port: settings.port }, 'AMI connected');
       void this.refresh();
       this.scheduleRefresh(this.refreshIntervalMs);
     });
     client.on('disconnected', (reason) => {
-      writeLink(this.deps.db, false, reason);
+      this.recordLink(false, reason);
       clearTimeout(this.refreshTimer);
       this.deps.logger.warn({ reason }, 'AMI disconnected');
     });
-    client.on('attemptFailed', (reason) => writeLink(this.deps.db, false, reason));
+    client.on('attemptFailed', (reason) => this.recordLink(false, reason));
     client.on('event', (event) => this.onEvent(event));
     client.start();
   }
 
   private async stopClient(): Promise<void> {
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.linkRetry);
     const client = this.client;
     this.client = undefined;
     if (client) {
       client.removeAllListeners();
       await client.stop();
+    }
+  }
+
+  private linkRetry: NodeJS.Timeout | undefined;
+
+  /**
+   * Stores the link state from a client event. These run in the AMI socket's callbacks, where a
+   * throw would end the process: a locked database keeps the latest state and tries again a second later.
+   */
+  private recordLink(connected: boolean, reason: string | null): void {
+    clearTimeout(this.linkRetry);
+    const written = tryBackgroundWrite(this.deps.db, () => writeLink(this.deps.db, connected, reason), (error) =>
+      this.deps.logger.warn({ err: error }, 'AMI link state not stored; kept for the next try'),
+    );
+    if (!written) {
+      this.linkRetry = setTimeout(() => this.recordLink(connected, reason), 1000);
+      this.linkRetry.unref();
     }
   }
 
@@ -191,14 +210,15 @@ export class PeerMonitor {
     const registrations: RegistrationRow[] = registrationList.events
       .filter((e) => e.Event === 'OutboundRegistrationDetail' && e.ObjectName)
       .map((e) => ({ registration: e.ObjectName!, status: e.Status ?? '', serverUri: e.ServerUri ?? '', clientUri: e.ClientUri ?? '' }));
-    writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now());
+    // The web thread waits at most briefly for the lock; a refused write is logged and redone at the next refresh.
+    writeWithShortWait(this.deps.db, () => writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()));
 
     // Contact details only for known extensions with a contact; the rest have none to show.
     const known = new Set(this.deps.db.prepare('SELECT number FROM extensions').pluck().all() as string[]);
     const now = this.deps.clock.now();
     for (const e of endpoints) {
       if (!known.has(e.endpoint) || client !== this.client) continue;
-      if (e.contacts.trim() === '') writeDetail(this.deps.db, e.endpoint, null, now);
+      if (e.contacts.trim() === '') writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, e.endpoint, null, now));
       else await this.loadDetail(client, e.endpoint).catch(() => undefined);
     }
   }
@@ -208,6 +228,6 @@ export class PeerMonitor {
     if (client !== this.client) return;
     const contacts = events.filter((e) => e.Event === 'ContactStatusDetail');
     const best = contacts.find((e) => (e.Status ?? '').toLowerCase() === 'reachable') ?? contacts[0] ?? null;
-    writeDetail(this.deps.db, endpoint, best, this.deps.clock.now());
+    writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, endpoint, best, this.deps.clock.now()));
   }
 }

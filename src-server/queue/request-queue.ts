@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { HttpError } from '../wire/errors.ts';
 import { databaseBusy, jobNotTransferable, queueFull, waitTimeout } from './errors.ts';
 import type { Db } from '../storage/database.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import { pruneFailedJobs, recordFailedJob } from '../storage/failed-jobs.ts';
 import { JobError, toWireError } from './job-error.ts';
 import type { CachedQueueLimits } from './limits.ts';
@@ -137,7 +138,10 @@ export class RequestQueue {
    * pruned on each insert so it cannot grow without bound (FAILED_JOBS_RETENTION).
    */
   private park(job: JobRequest, error: JobError): void {
-    recordFailedJob(this.options.db, { jobId: job.jobId, target: JSON.stringify(job.target), attempts: MAX_ATTEMPTS, error: error.summary });
+    // A locked database must not turn the job's own error into another one: the record is best effort.
+    tryBackgroundWrite(this.options.db, () => recordFailedJob(this.options.db, { jobId: job.jobId, target: JSON.stringify(job.target), attempts: MAX_ATTEMPTS, error: error.summary }), (failure) =>
+      this.options.logger.warn({ err: failure, jobId: job.jobId }, 'failed job not recorded'),
+    );
     this.options.logger.error({ err: error, jobId: job.jobId, target: job.target }, 'job parked as failed');
   }
 }

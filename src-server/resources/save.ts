@@ -15,6 +15,17 @@ export interface SaveInput {
   existing?: Record<string, unknown>;
   /** Cross-field checks on the complete record after defaults (SPEC rule 5). */
   validate?: (complete: Record<string, unknown>) => string[];
+  /**
+   * Values must already have their field's type (imports of a backup, which this server wrote):
+   * `"77"` for a number or `"true"` for a boolean is refused, not converted. Strings are still trimmed.
+   */
+  strictTypes?: boolean;
+}
+
+/** In strict mode a sanitiser runs only where it cannot change the type: on a text field's string. */
+function sanitizes(def: FieldDef, value: unknown, strict: boolean): boolean {
+  if (!def.sanitize) return false;
+  return !strict || (def.storage === 'text' && typeof value === 'string');
 }
 
 const isMissing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -40,7 +51,7 @@ export function prepareSave(input: SaveInput): SaveOutcome {
   const present: Record<string, unknown> = {};
   for (const [name, def] of writable) {
     if (!(name in body)) continue;
-    present[name] = def.sanitize ? def.sanitize(body[name]) : body[name];
+    present[name] = sanitizes(def, body[name], input.strictTypes === true) ? def.sanitize!(body[name]) : body[name];
   }
 
   // Rule 3: required fields on POST and PUT only (older actions: every verb).

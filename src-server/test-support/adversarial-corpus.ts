@@ -296,3 +296,47 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   }
   return cases;
 }
+
+/** Canonical forms: spellings of one range, each stored and unbanned as the network it names. */
+export const RANGE_SPELLINGS: Array<{ canonical: string; spellings: string[] }> = [
+  { canonical: '203.0.113.0/24', spellings: ['203.0.113.77/24', '203.0.113.255/24', '::ffff:203.0.113.9/120', '::FFFF:CB00:7101/120', ' 203.0.113.0/24 '] },
+  { canonical: '2001:db8:bad::/48', spellings: ['2001:DB8:BAD::1/48', '2001:db8:bad:ffff::/48', '2001:0db8:0bad:0000::/48'] },
+  { canonical: '198.51.100.128/25', spellings: ['198.51.100.200/25', '::ffff:198.51.100.129/121'] },
+  { canonical: '198.51.100.77', spellings: ['198.51.100.77/32', '::ffff:198.51.100.77', '::ffff:198.51.100.77/128', '198.51.100.77'] },
+  { canonical: '2001:db8::77', spellings: ['2001:db8::77/128', '2001:DB8:0:0::77'] },
+];
+
+/** Unspecified and mapped catch-alls: no packet comes from them, so a ban of them is refused (422). */
+export const UNSPECIFIED_RANGES = ['0.0.0.0', '0.0.0.0/8', '0.1.2.3/16', '::', '::/128', '::/64', '::ffff:0:0/96', '::ffff:0:0/95', '::fffe:0:0/80', '::ffff:0.0.0.0/104'];
+
+/** Range queries of `/v1/decisions`: with a range ban and a filter entry in force, what each must find. */
+export const RANGE_QUERIES: Array<{ query: string; expect: string[] | null }> = [
+  { query: 'ip=198.51.101.5', expect: ['198.51.101.0/24'] },
+  { query: 'ip=198.51.101.0', expect: ['198.51.101.0/24'] },
+  { query: 'ip=198.51.101.255', expect: ['198.51.101.0/24'] },
+  { query: 'ip=::ffff:198.51.101.5', expect: ['198.51.101.0/24'] },
+  { query: 'ip=198.51.102.5', expect: ['198.51.102.0/24'] },
+  { query: 'ip=198.51.103.5', expect: null },
+  { query: 'range=198.51.101.0/25', expect: ['198.51.101.0/24'] },
+  { query: 'range=198.51.101.77/24', expect: ['198.51.101.0/24'] },
+  { query: 'range=198.51.0.0/16', expect: null },
+  { query: 'range=198.51.0.0/16&contains=false', expect: ['198.51.101.0/24', '198.51.102.0/24'] },
+  { query: 'ip=198.51.101.5&scope=range', expect: ['198.51.101.0/24'] },
+  { query: 'ip=198.51.101.5&scope=ip', expect: null },
+  { query: 'ip=198.51.101.5&origins=pbx-fail2ban', expect: null },
+];
+
+/** Malformed range queries: each a 400 naming the parameter. */
+export const BAD_RANGE_QUERIES = ['ip=198.51.101.0/24', 'ip=1.2.3', 'ip=fe80::1%25eth0', 'range=10.0.0.0/33', 'range=garbage', 'ip=198.51.101.5&contains=maybe', 'ip=%00'];
+
+/** Filter ids a backup must never carry (422 naming the field): beyond 2^31 - 1, not integers, or not numbers at all. */
+export const BAD_IMPORT_IDS: unknown[] = [2 ** 31, 2 ** 53 + 2, 1e308, Number.MAX_SAFE_INTEGER, 0, -1, 1.5, '7', null, true, [1], { id: 1 }];
+
+/** Values of the wrong JSON type in a backup: never coerced, always 422 naming the field. */
+export const MISTYPED_IMPORTS: Array<{ section: 'fail2ban' | 'generalSettings'; field: string; value: unknown }> = [
+  { section: 'fail2ban', field: 'maxretry', value: '7' },
+  { section: 'fail2ban', field: 'bantime', value: '3600' },
+  { section: 'fail2ban', field: 'whitelist', value: 10 },
+  { section: 'generalSettings', field: 'APIQueueMaxLength', value: '77' },
+  { section: 'generalSettings', field: 'APIQueueMaxLength', value: true },
+];

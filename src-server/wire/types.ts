@@ -27,7 +27,14 @@ export interface SessionContext {
 export type BusEvent =
   | { type: 'resource-changed'; resource: string }
   /** A failed login, bad credential or Asterisk security event; feeds the intrusion-ban component. */
-  | { type: 'security-failure'; category: 'http' | 'sip' | 'iax' | 'ami'; ip: string; reason: string }
+  | {
+      type: 'security-failure';
+      category: 'http' | 'sip' | 'iax' | 'ami';
+      ip: string;
+      reason: string;
+      /** `api-key`: a wrong or malformed API key (a misconfigured bouncer), which a valid key from that address may forgive. */
+      credential?: 'api-key';
+    }
   /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
   | { type: 'bans-lifted'; ip: string }
   /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */

@@ -52,6 +52,7 @@ function summary(report: ImportReport): string {
     lines.push(`  ${section}: ${parts.length ? parts.join('; ') : 'no change'}`);
   }
   if (report.sections.apiKeys.notRestored) lines.push(`  apiKeys: ${report.sections.apiKeys.notRestored} not restored. ${report.sections.apiKeys.note}`);
+  for (const warning of report.warnings) lines.push(`  warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -91,7 +91,15 @@ describe('backup: export and import of the configuration', () => {
       [{ ...exported, generalSettings: { APIQueueMaxLength: 0 } }, /^generalSettings\.APIQueueMaxLength:/],
       [{ ...exported, networkFilters: [{ id: 1, permit: 'not an address', description: 'Broken' }] }, /^networkFilters\[0\] \("Broken"\)\.permit:/],
       [{ ...exported, ami: { enabled: true, username: '' } }, /^ami\.username is required/],
-      [{ ...exported, apiKeys: [{ description: 'x', networkfilterid: '99' }] }, /^apiKeys\[0\]\.networkfilterid: there is no network filter with id 99/],
+      // Strict types: a backup is what an export wrote, so "77" for a number is a mistake, never converted.
+      [{ ...exported, generalSettings: { APIQueueMaxLength: '77' } }, /^generalSettings\.APIQueueMaxLength: .*number/],
+      [{ ...exported, fail2ban: { ...(exported.fail2ban as object), maxretry: '7' } }, /^fail2ban\.maxretry: .*number/],
+      [{ ...exported, networkFilters: [{ id: 1, permit: '192.0.2.0/24', newer_block_ip: 'true' }] }, /^networkFilters\[0\]\.newer_block_ip: must be true or false/],
+      [{ ...exported, networkFilters: [{ id: '1', permit: '192.0.2.0/24' }] }, /^networkFilters\[0\]\.id: must be a positive integer/],
+      // Ids are bounded: beyond 2^31 - 1 the id sequence would be poisoned.
+      [{ ...exported, networkFilters: [{ id: 2 ** 31, permit: '192.0.2.0/24' }] }, /^networkFilters\[0\]\.id: 2147483648 is above 2147483647/],
+      [{ ...exported, networkFilters: [{ id: 2 ** 53 + 2, permit: '192.0.2.0/24' }] }, /^networkFilters\[0\]\.id: .* is above 2147483647/],
+      [{ ...exported, apiKeys: [{ id: 2 ** 40, description: 'x' }] }, /^apiKeys\[0\]\.id: .* is above 2147483647/],
       [{ ...exported, version: 2 }, /^version:/],
       // The whitelist overlaps a deny entry of an imported filter.
       [{ ...exported, fail2ban: { ...(exported.fail2ban as object), whitelist: '203.0.113.9' } }, /^networkFilters\[1\] \("Carriers"\)\.deny: "203\.0\.113\.0\/24" overlaps the fail2ban whitelist entry/],
@@ -102,6 +110,12 @@ describe('backup: export and import of the configuration', () => {
       assert.ok(answer.json.messages.error.some((e: string) => pattern.test(e)), `${pattern}: ${answer.text}`);
     }
     assert.deepEqual(await stateOf(target), before);
+  });
+
+  test('key metadata bound to a filter the file does not hold (deleted before the export) is accepted with a warning', async () => {
+    const report = await ok(target, IMPORT, { config: { ...exported, apiKeys: [{ id: 4, description: 'old bouncer', networkfilterid: '99' }] }, dryRun: true });
+    assert.equal(report.sections.apiKeys.notRestored, 1);
+    assert.match(report.warnings.join(' '), /apiKeys\[0\]\.networkfilterid: the key "old bouncer" was bound to network filter 99, which this file does not hold/);
   });
 
   test('export then import into a fresh server gives the same state; the AMI secret stays the stored one', async () => {

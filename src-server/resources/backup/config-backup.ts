@@ -1,18 +1,20 @@
-import { FAIL2BAN_SETTING_KEY } from '../../firewall/fail2ban-settings.ts';
-import { filterLabel, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
+import { isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
+import { FAIL2BAN_SETTING_KEY, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
+import { denyRanges, filterLabel, loadFilters, rowToFilter, type NetworkFilter } from '../../firewall/filters.ts';
+import { parseCidr } from '../../net/cidr.ts';
+import { RangeIndex } from '../../net/range-index.ts';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';
 import { GENERAL_SETTINGS_KEY } from '../../queue/limits.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { AMI_SETTINGS_KEY, amiDeclaration } from '../ami/declaration.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
-import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
-import { prepareFilterSave } from '../firewall/filter-save.ts';
+import { validateFilterBody, type FilterRow } from '../firewall/filter-save.ts';
 import { generalSettingsDeclaration } from '../general-settings/declaration.ts';
 import { prepareSave } from '../save.ts';
 import { readSingleton } from '../singleton.ts';
-import type { ActionContext, ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../types.ts';
 
 /** What `format` says in every export; `version` is this file layout's version. */
 export const BACKUP_FORMAT = 'pbx-console-config';
@@ -51,6 +53,8 @@ export interface ImportReport {
     ami: SectionChanges;
     apiKeys: SectionChanges & { notRestored: number; note: string };
   };
+  /** What was accepted but deserves a look (key metadata referring to a filter the file lacks). */
+  warnings: string[];
 }
 
 export type ImportOutcome = { ok: true; report: ImportReport } | { ok: false; status: 403 | 422; errors: string[] };
@@ -134,13 +138,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const none = (): SectionChanges => ({ added: [], changed: [], removed: [] });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Thrown inside the transaction to roll it back (dry run, or a refusal found while applying). */
-class Rollback extends Error {
-  constructor(readonly outcome: ImportOutcome) {
-    super('rollback');
-  }
-}
-
 /** Field names whose value differs between two records of a singleton. */
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((name) => !same(before[name], after[name]));
@@ -158,6 +155,10 @@ function shapeErrors(config: unknown): string[] {
   return errors;
 }
 
+
+/** Ids are SQLite rowids read by JavaScript: beyond 2^31 - 1 a later create could be handed an id no client can hold. */
+export const MAX_IMPORT_ID = 2 ** 31 - 1;
+
 export interface ImportOptions {
   dryRun: boolean;
   /** The caller holds SENSITIVE (the CLI does): needed to import an AMI secret, or to move the stored one to another host. */
@@ -166,38 +167,102 @@ export interface ImportOptions {
   changed?: (resource: string) => void;
 }
 
+/** The public values of a singleton record as an import would store it (what singletonValues reads back). */
+function publicValues(declaration: ResourceDeclaration, complete: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(declaration.fields)) {
+    if (def.readOnly || def.writeOnly || !(name in complete) || complete[name] === undefined) continue;
+    out[name] = complete[name];
+  }
+  return out;
+}
+
+/** An id as a backup must hold it: a JSON integer from 1 to MAX_IMPORT_ID, never a string. */
+function idError(at: string, id: unknown, why: string): string | undefined {
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return `${at}.id: must be a positive integer (${why}).`;
+  if (id > MAX_IMPORT_ID) return `${at}.id: ${id} is above ${MAX_IMPORT_ID}, the largest id this server stores.`;
+  return undefined;
+}
+
+/** What a validated document writes, and the report it answers with. */
+interface ImportPlan {
+  filters: Array<FilterRow & { id: number }>;
+  settings: Array<[key: string, value: Record<string, unknown>]>;
+  importedIds: Set<string>;
+  report: ImportReport;
+}
+
+type PlanOutcome = { ok: true; plan: ImportPlan } | { ok: false; status: 403 | 422; errors: string[] };
+
 /**
  * Validates the whole document with the resources' own rules, then replaces the configuration in
- * one transaction: filters (ids kept), fail2ban, general settings, AMI. A dry run, or any error,
- * rolls everything back. API keys are never created (see KEYS_NOT_RESTORED); their metadata is
- * validated and its filter references resolved against the imported filters.
+ * one short transaction: filters (ids kept), fail2ban, general settings, AMI. Validation runs
+ * first, outside any write transaction and in O(n log n) (overlaps through a range index), so the
+ * write lock is held only for the writes themselves: the web thread, which writes cursors and bans,
+ * is never kept waiting. A dry run writes nothing. API keys are never created (see
+ * KEYS_NOT_RESTORED); their metadata is validated, and a reference to a filter the file lacks is a
+ * warning (the export wrote it as the running server had it).
  */
 export function importConfig(db: Db, config: unknown, options: ImportOptions): ImportOutcome {
   const shape = shapeErrors(config);
   if (shape.length) return { ok: false, status: 422, errors: shape };
   const doc = config as ConfigBackup;
-  try {
-    const report = db.transaction(() => applyImport(db, doc, options))();
-    if (!options.dryRun) {
-      for (const [section, resource] of [
-        ['networkFilters', 'firewall'],
-        ['fail2ban', 'fail2ban'],
-        ['generalSettings', 'general-settings'],
-        ['ami', 'ami'],
-      ] as const) {
-        const c = report.sections[section];
-        if (c.added.length || c.changed.length || c.removed.length) options.changed?.(resource);
-      }
-    }
-    return { ok: true, report };
-  } catch (error) {
-    if (error instanceof Rollback) return error.outcome;
-    throw error;
+  // One consistent read of the current configuration; a deferred transaction takes no write lock.
+  const planned = db.transaction(() => planImport(db, doc, options)).deferred();
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  if (options.dryRun) return { ok: true, report: plan.report };
+
+  const refused = db.transaction(() => {
+    // A key bound to a removed filter may have been created since validation: checked again under the lock.
+    const lost = boundKeysLost(db, plan.importedIds);
+    if (lost.length) return lost;
+    db.prepare('DELETE FROM network_filters').run();
+    const insert = db.prepare(
+      'INSERT INTO network_filters (id, permit, deny, description, newer_block_ip, local_network, rules) VALUES (@id, @permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
+    );
+    for (const row of plan.filters) insert.run(row);
+    // A sequence an older import pushed past the bound restarts after the largest id kept; a sound one
+    // is left alone, so the id of a deleted filter (which a stale key may still name) is never reused.
+    db.prepare(`UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`).run();
+    for (const [key, value] of plan.settings) writeSetting(db, key, value);
+    return [];
+  })();
+  if (refused.length) return { ok: false, status: 422, errors: refused };
+  for (const [section, resource] of [
+    ['networkFilters', 'firewall'],
+    ['fail2ban', 'fail2ban'],
+    ['generalSettings', 'general-settings'],
+    ['ami', 'ami'],
+  ] as const) {
+    const c = plan.report.sections[section];
+    if (c.added.length || c.changed.length || c.removed.length) options.changed?.(resource);
   }
+  return { ok: true, report: plan.report };
 }
 
-function applyImport(db: Db, doc: ConfigBackup, options: ImportOptions): ImportReport {
+/** Keys on this server bound to a filter the import does not keep: each would lose its binding. */
+function boundKeysLost(db: Db, importedIds: Set<string>): string[] {
+  const bound = db.prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')").all() as KeyRow[];
+  const lost = bound.filter((key) => !importedIds.has(key.networkfilterid));
+  if (!lost.length) return [];
+  const filters = new Map(loadFilters(db).map((f) => [String(f.id), f]));
+  return lost.map((key) => {
+    const filter = filters.get(key.networkfilterid);
+    return `apiKeys: the key "${key.description}" on this server is bound to network filter ${filter ? filterLabel(filter) : key.networkfilterid}, which this import removes; bind the key elsewhere or delete it first.`;
+  });
+}
+
+/** The whitelist's entries, syntax only (overlaps with the imported filters are checked with them). */
+function whitelistSyntax(complete: Record<string, unknown>): string[] {
+  return splitList(String(complete.whitelist ?? ''))
+    .filter((entry) => !parseStrictCidr(entry))
+    .map((entry) => `whitelist: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
+}
+
+function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutcome {
   const errors: string[] = [];
+  const warnings: string[] = [];
   const sections: ImportReport['sections'] = {
     networkFilters: none(),
     fail2ban: none(),
@@ -205,12 +270,9 @@ function applyImport(db: Db, doc: ConfigBackup, options: ImportOptions): ImportR
     ami: none(),
     apiKeys: { ...none(), notRestored: 0, note: KEYS_NOT_RESTORED },
   };
+  const settings: ImportPlan['settings'] = [];
 
-  // Filters go first (emptied), so the whitelist and each filter are checked against the imported set only.
-  const filtersBefore = loadFilters(db);
-  db.prepare('DELETE FROM network_filters').run();
-
-  // fail2ban: declared bounds, then the whitelist syntax (no filter exists yet; overlaps are checked per filter below).
+  // fail2ban: declared bounds and the whitelist's syntax; its overlaps with deny entries are checked below.
   const f2bBefore = singletonValues(fail2banDeclaration, db, FAIL2BAN_SETTING_KEY);
   const f2b = prepareSave({
     declaration: fail2banDeclaration,
@@ -218,30 +280,35 @@ function applyImport(db: Db, doc: ConfigBackup, options: ImportOptions): ImportR
     verb: 'PUT',
     body: doc.fail2ban,
     existing: readSingleton(fail2banDeclaration, { db }, FAIL2BAN_SETTING_KEY),
-    validate: (complete) => validateWhitelist(db, complete),
+    validate: whitelistSyntax,
+    strictTypes: true,
   });
   if (!f2b.ok) errors.push(...f2b.errors.map((e) => `fail2ban.${e}`));
-  else writeSetting(db, FAIL2BAN_SETTING_KEY, f2b.complete);
+  else {
+    settings.push([FAIL2BAN_SETTING_KEY, f2b.complete]);
+    sections.fail2ban.changed = changedFields(f2bBefore, publicValues(fail2banDeclaration, f2b.complete));
+  }
 
-  // Network filters, with the same rules as POST /firewall (overlaps with the whitelist and earlier filters included).
+  // Network filters, each with the rules of POST /firewall; then every overlap rule at once.
+  const filters: ImportPlan['filters'] = [];
+  const labels: string[] = [];
   const seen = new Set<number>();
   doc.networkFilters.forEach((raw, index) => {
     const at = `networkFilters[${index}]`;
     if (!isObject(raw)) return void errors.push(`${at}: must be an object.`);
-    const id = raw.id;
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return void errors.push(`${at}.id: must be a positive integer (API keys refer to filters by id).`);
+    const badId = idError(at, raw.id, 'API keys refer to filters by id');
+    if (badId) return void errors.push(badId);
+    const id = raw.id as number;
     if (seen.has(id)) return void errors.push(`${at}.id: ${id} appears twice.`);
     seen.add(id);
     const { id: _id, ...body } = raw;
-    const ctx = { db, verb: 'POST', body } as unknown as ActionContext;
-    const outcome = prepareFilterSave(ctx, 'create');
+    const outcome = validateFilterBody(body, 'POST', 'create', undefined, true);
     const name = typeof raw.description === 'string' && raw.description ? ` ("${raw.description.slice(0, 60)}")` : '';
     if (!outcome.ok) return void errors.push(...outcome.errors.map((e) => `${at}${name}.${e}`));
-    db.prepare(
-      'INSERT INTO network_filters (id, permit, deny, description, newer_block_ip, local_network, rules) VALUES (@id, @permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
-    ).run({ ...outcome.row, id });
+    filters.push({ ...outcome.filter.row, id });
+    labels.push(`${at}${name}`);
   });
-  const filtersAfter = loadFilters(db);
+  errors.push(...importOverlapErrors(filters, labels, f2b.ok ? String(f2b.complete.whitelist ?? '') : ''));
 
   // General settings.
   const generalBefore = singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY);
@@ -251,9 +318,13 @@ function applyImport(db: Db, doc: ConfigBackup, options: ImportOptions): ImportR
     verb: 'PUT',
     body: doc.generalSettings,
     existing: readSingleton(generalSettingsDeclaration, { db }, GENERAL_SETTINGS_KEY),
+    strictTypes: true,
   });
   if (!general.ok) errors.push(...general.errors.map((e) => `generalSettings.${e}`));
-  else writeSetting(db, GENERAL_SETTINGS_KEY, general.complete);
+  else {
+    settings.push([GENERAL_SETTINGS_KEY, general.complete]);
+    sections.generalSettings.changed = changedFields(generalBefore, publicValues(generalSettingsDeclaration, general.complete));
+  }
 
   // AMI: the stored secret is kept unless the file carries one (which needs SENSITIVE, like PUT /ami).
   const amiStored = readSingleton(amiDeclaration, { db }, AMI_SETTINGS_KEY);
@@ -265,66 +336,87 @@ function applyImport(db: Db, doc: ConfigBackup, options: ImportOptions): ImportR
     body: doc.ami,
     existing: amiStored,
     validate: (complete) => (complete.enabled === true && !String(complete.username ?? '').trim() ? ['username is required when AMI is enabled.'] : []),
+    strictTypes: true,
   });
-  let secretChanged = false;
   if (!ami.ok) errors.push(...ami.errors.map((e) => `ami.${e}`));
   else {
     const storedSecret = revealAmiSecret(db, amiStored.secret);
     const sentSecret = 'secret' in doc.ami;
-    secretChanged = sentSecret && String(ami.complete.secret ?? '') !== storedSecret;
+    const secretChanged = sentSecret && String(ami.complete.secret ?? '') !== storedSecret;
     const moved = (['host', 'port', 'username'] as const).filter((name) => ami.complete[name] !== amiStored[name]);
     if (!options.canWriteSecrets && secretChanged) {
-      throw new Rollback({ ok: false, status: 403, errors: ['ami.secret: importing the AMI secret needs the SENSITIVE level.'] });
+      return { ok: false, status: 403, errors: ['ami.secret: importing the AMI secret needs the SENSITIVE level.'] };
     }
     if (!options.canWriteSecrets && !sentSecret && moved.length && storedSecret !== '') {
-      throw new Rollback({
+      return {
         ok: false,
         status: 403,
         errors: [`ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new destination: it needs the SENSITIVE level, or a file with the secret.`],
-      });
+      };
     }
-    writeSetting(db, AMI_SETTINGS_KEY, ami.complete);
+    settings.push([AMI_SETTINGS_KEY, ami.complete]);
+    sections.ami.changed = [...changedFields(amiBefore, publicValues(amiDeclaration, ami.complete)), ...(secretChanged ? ['secret'] : [])];
   }
 
-  // API key metadata: validated, references resolved against the imported filters, never restored.
+  // API key metadata: validated, never restored; a reference to a filter the file lacks is only a warning.
   const keys = doc.apiKeys ?? [];
-  const importedIds = new Set(filtersAfter.map((f) => String(f.id)));
+  const importedIds = new Set(filters.map((f) => String(f.id)));
   keys.forEach((raw, index) => {
     const at = `apiKeys[${index}]`;
     if (!isObject(raw)) return void errors.push(`${at}: must be an object.`);
     if ('key' in raw || 'key_hash' in raw) return void errors.push(`${at}: a backup never holds key values or hashes; remove "key".`);
-    const outcome = prepareSave({ declaration: apiKeysDeclaration, mode: 'create', verb: 'POST', body: raw });
+    if (raw.id !== undefined) {
+      const badId = idError(at, raw.id, 'as the export writes it');
+      if (badId) return void errors.push(badId);
+    }
+    const outcome = prepareSave({ declaration: apiKeysDeclaration, mode: 'create', verb: 'POST', body: raw, strictTypes: true });
     if (!outcome.ok) return void errors.push(...outcome.errors.map((e) => `${at}.${e}`));
     const ref = String(outcome.complete.networkfilterid ?? 'none');
-    if (ref !== 'none' && ref !== 'localhost' && !importedIds.has(ref)) errors.push(`${at}.networkfilterid: there is no network filter with id ${ref} in this file.`);
+    if (ref !== 'none' && ref !== 'localhost' && !importedIds.has(ref)) {
+      warnings.push(`${at}.networkfilterid: the key "${String(outcome.complete.description).slice(0, 60)}" was bound to network filter ${ref}, which this file does not hold (it was deleted before the export); keys are not restored, so nothing refers to it.`);
+    }
   });
   sections.apiKeys.notRestored = keys.length;
   // Keys already on this server stay; one bound to a filter the import removes would lose its binding.
-  const bound = db.prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')").all() as KeyRow[];
-  for (const key of bound) {
-    if (importedIds.has(key.networkfilterid)) continue;
-    const filter = filtersBefore.find((f) => String(f.id) === key.networkfilterid);
-    errors.push(
-      `apiKeys: the key "${key.description}" on this server is bound to network filter ${filter ? filterLabel(filter) : key.networkfilterid}, which this import removes; bind the key elsewhere or delete it first.`,
-    );
-  }
+  errors.push(...boundKeysLost(db, importedIds));
+  if (errors.length) return { ok: false, status: 422, errors };
 
-  if (errors.length) throw new Rollback({ ok: false, status: 422, errors });
-
-  // What changed, per section.
+  // What changed among the filters.
+  const filtersBefore = loadFilters(db);
   const beforeById = new Map(filtersBefore.map((f) => [f.id, f]));
-  const afterById = new Map(filtersAfter.map((f) => [f.id, f]));
-  for (const f of filtersAfter) {
-    const old = beforeById.get(f.id);
-    if (!old) sections.networkFilters.added.push(filterLabel(f));
-    else if (!same(old, f)) sections.networkFilters.changed.push(filterLabel(f));
+  const afterIds = new Set<number>();
+  for (const row of filters) {
+    const after = rowToFilter(row);
+    afterIds.add(after.id);
+    const old = beforeById.get(after.id);
+    if (!old) sections.networkFilters.added.push(filterLabel(after));
+    else if (!same(old, after)) sections.networkFilters.changed.push(filterLabel(after));
   }
-  for (const f of filtersBefore) if (!afterById.has(f.id)) sections.networkFilters.removed.push(filterLabel(f));
-  sections.fail2ban.changed = changedFields(f2bBefore, singletonValues(fail2banDeclaration, db, FAIL2BAN_SETTING_KEY));
-  sections.generalSettings.changed = changedFields(generalBefore, singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY));
-  sections.ami.changed = [...changedFields(amiBefore, singletonValues(amiDeclaration, db, AMI_SETTINGS_KEY)), ...(secretChanged ? ['secret'] : [])];
+  for (const f of filtersBefore) if (!afterIds.has(f.id)) sections.networkFilters.removed.push(filterLabel(f));
 
-  const report: ImportReport = { dryRun: options.dryRun, applied: !options.dryRun, sections };
-  if (options.dryRun) throw new Rollback({ ok: true, report });
-  return report;
+  return { ok: true, plan: { filters, settings, importedIds, report: { dryRun: options.dryRun, applied: !options.dryRun, sections, warnings } } };
+}
+
+/**
+ * The overlap rules of POST /firewall over the whole file at once (SPEC whitelist rule 2): no deny
+ * entry may overlap the whitelist or any trusted network, its own filter's included.
+ */
+function importOverlapErrors(filters: ImportPlan['filters'], labels: string[], whitelist: string): string[] {
+  const protectedRanges = new RangeIndex<{ text: string; label: string; filter?: number }>();
+  for (const { text, cidr } of whitelistRanges({ whitelist })) protectedRanges.add(cidr, { text, label: 'the fail2ban whitelist entry' });
+  filters.forEach((filter, index) => {
+    if (filter.newer_block_ip === 1) protectedRanges.add(parseCidr(filter.permit)!, { text: filter.permit, label: 'the trusted network', filter: index });
+  });
+  if (!protectedRanges.size) return [];
+  const errors: string[] = [];
+  filters.forEach((filter, index) => {
+    for (const { text, cidr } of denyRanges(filter)) {
+      if (isCatchAll(cidr)) continue;
+      const hit = protectedRanges.overlapping(cidr);
+      if (!hit) continue;
+      const whose = hit.filter === index ? "this filter's own trusted network" : hit.filter !== undefined ? `${hit.label} ${hit.text} of ${labels[hit.filter]}` : `${hit.label} ${hit.text}`;
+      errors.push(`${labels[index]}.deny: "${text}" overlaps ${whose}; remove it from the whitelist or trusted networks first.`);
+    }
+  });
+  return errors;
 }

@@ -8,6 +8,7 @@ import { recordActions } from '../crud.ts';
 import { failure, invalid, ok } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
+import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
 import { exportBans, importBans } from './ban-transfer.ts';
 import { firewallDeclaration } from './declaration.ts';
@@ -27,6 +28,8 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     const outcome = prepareFilterSave(ctx, mode, existing);
     if (!outcome.ok) return invalid(outcome.errors);
     const { row } = outcome;
+    const refusal = existing && boundKeyRefusal(ctx, existing, row);
+    if (refusal) return failure(403, refusal);
     if (mode === 'create') {
       const info = ctx.db
         .prepare(
@@ -42,6 +45,7 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
       .run({ ...row, id: existing!.id });
     return { id: existing!.id };
   },
+  // Never reached: `delete` is deleteFilter (bound keys are refused or moved first).
   remove: (ctx, filter) => {
     ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);
     return filter.id;
@@ -52,6 +56,7 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 export const firewallActions: ResourceActions = {
   ...filterActions,
+  delete: deleteFilter,
   custom: {
     getDefault: () =>
       ok({ id: '', permit: '', deny: DEFAULT_DENY, description: '', newer_block_ip: false, local_network: false, rules: defaultRules() }),

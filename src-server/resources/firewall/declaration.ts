@@ -34,7 +34,8 @@ const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value
  */
 export const firewallDeclaration: ResourceDeclaration = {
   name: 'firewall',
-  description: 'Network filters: trusted networks, per-service allow/block rules and deny entries, plus intrusion bans.',
+  description:
+    'Network filters: trusted networks, per-service allow/block rules and deny entries, plus intrusion bans. Ranges are stored as their network (203.0.113.77/24 is 203.0.113.0/24). DELETE of a filter API keys are bound to answers 409 naming them, unless `?moveKeysTo=<another filter id>` or `?moveKeysTo=localhost` moves them; a key bound to a filter cannot widen it, make it trusted or delete it (403).',
   processor: 'FirewallManagementProcessor',
   kind: 'collection',
   idField: 'id',

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { cidrsOverlap, coversHostLoopback, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
+import { cidrsOverlap, coversHostLoopback, coversUnspecified, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
   DEFAULT_DENY,
@@ -11,10 +11,10 @@ import {
   type FilterRules,
   type NetworkFilter,
 } from '../../firewall/filters.ts';
-import { cidrText, parseCidr, type Cidr } from '../../net/cidr.ts';
+import { networkText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext } from '../types.ts';
+import type { ActionContext, HttpVerb } from '../types.ts';
 import { firewallDeclaration } from './declaration.ts';
 
 /** The columns of a filter as stored. */
@@ -58,7 +58,7 @@ function permitFrom(address: string, subnet: unknown, label: string): string | {
   const mapped = normalized.includes('.') && address.includes(':');
   if (mapped && prefix >= 96 && prefix <= 128) prefix -= 96;
   if (prefix > max) return { error: `subnet: ${prefix} is larger than ${max}, the longest prefix for this address family.` };
-  return `${normalized}/${prefix}`;
+  return networkText(parseCidr(`${normalized}/${prefix}`)!);
 }
 
 /** Resolves `permit` from network/subnet/permit as sent, falling back on the stored value. */
@@ -76,7 +76,7 @@ function resolvePermit(mode: SaveMode, values: Record<string, unknown>, existing
     if (!text.includes('/')) return permitFrom(text, values.subnet, 'permit');
     const cidr = parseStrictCidr(text);
     if (!cidr) return { error: `permit: "${text}" is not a valid address or CIDR.` };
-    return cidrText(cidr);
+    return networkText(cidr);
   }
   if (existing && values.subnet !== undefined) return permitFrom(existing.permit.split('/')[0]!, values.subnet, 'subnet');
   return existing?.permit;
@@ -94,6 +94,8 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
       // A block of the host's own loopback would lock the PBX out, so the export never publishes it:
       // accepting it would show a block that no bouncer ever applies.
       errors.push(`deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is never published to bouncers, so it would block nothing. Remove it.`);
+    } else if (!isCatchAll(parseCidr(canonical)!) && coversUnspecified(parseCidr(canonical)!)) {
+      errors.push(`deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space; no traffic comes from there. Block the real addresses instead.`);
     } else out.push(canonical);
   }
   if (errors.length) return { errors };
@@ -110,7 +112,7 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   const protectedRanges = [
     ...trustedRanges(others).map((r) => ({ ...r, label: 'the trusted network' })),
     ...whitelistRanges(readFail2ban(db)).map((r) => ({ ...r, label: 'the fail2ban whitelist entry' })),
-    ...(trusted ? [{ text: cidrText(permit), cidr: permit, label: "this filter's own trusted network" }] : []),
+    ...(trusted ? [{ text: networkText(permit), cidr: permit, label: "this filter's own trusted network" }] : []),
   ];
   for (const { text, cidr } of denyRanges({ deny })) {
     if (isCatchAll(cidr)) continue;
@@ -126,14 +128,26 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   return errors;
 }
 
-/** Validates a create, update or patch of a filter and returns the row to store. */
-export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
-  const body = ctx.body as Record<string, unknown> | null;
+/** A filter body that passed every rule of its own (the overlap rules need the other filters). */
+export interface ValidFilter {
+  row: FilterRow;
+  permit: Cidr;
+  trusted: boolean;
+}
+
+export type FilterValidation = { ok: true; filter: ValidFilter } | { ok: false; errors: string[] };
+
+/**
+ * Validates a filter body on its own: fields, permit, deny entries and rules, without reading the
+ * database. `strictTypes` (imports) refuses `"77"` for a number instead of converting it.
+ */
+export function validateFilterBody(body: unknown, verb: HttpVerb, mode: SaveMode, existing?: NetworkFilter, strictTypes = false): FilterValidation {
   if (mode !== 'patch' && body && typeof body === 'object' && !Array.isArray(body)) {
-    const given = (name: string) => body[name] !== undefined && body[name] !== null && String(body[name]).trim() !== '';
+    const record = body as Record<string, unknown>;
+    const given = (name: string) => record[name] !== undefined && record[name] !== null && String(record[name]).trim() !== '';
     if (!given('permit') && !given('network')) return { ok: false, errors: ['permit is required (or network with subnet).'] };
   }
-  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb: ctx.verb, body: ctx.body, existing: existing && writeShape(existing) });
+  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb, body, existing: existing && writeShape(existing), strictTypes });
   if (!outcome.ok) return outcome;
   const { values, complete } = outcome;
 
@@ -147,19 +161,29 @@ export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?:
   for (const [category, allowed] of Object.entries((complete.currentRules ?? {}) as Record<string, boolean>)) {
     rules[category as keyof FilterRules] = allowed ? 'allow' : 'block';
   }
-
   const trusted = complete.newer_block_ip === true;
-  const errors = overlapErrors(ctx.db, existing?.id, parseCidr(permit)!, trusted, deny.deny);
-  if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    row: {
-      permit,
-      deny: deny.deny,
-      description: String(complete.description ?? ''),
-      newer_block_ip: trusted ? 1 : 0,
-      local_network: complete.local_network === true ? 1 : 0,
-      rules: JSON.stringify(rules),
+    filter: {
+      permit: parseCidr(permit)!,
+      trusted,
+      row: {
+        permit,
+        deny: deny.deny,
+        description: String(complete.description ?? ''),
+        newer_block_ip: trusted ? 1 : 0,
+        local_network: complete.local_network === true ? 1 : 0,
+        rules: JSON.stringify(rules),
+      },
     },
   };
+}
+
+/** Validates a create, update or patch of a filter and returns the row to store. */
+export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
+  const validation = validateFilterBody(ctx.body, ctx.verb, mode, existing);
+  if (!validation.ok) return validation;
+  const { row, permit, trusted } = validation.filter;
+  const errors = overlapErrors(ctx.db, existing?.id, permit, trusted, row.deny);
+  return errors.length ? { ok: false, errors } : { ok: true, row };
 }

@@ -32,6 +32,12 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
       [{ ip: '198.51.100.7', duration: 11 * 365 * 86_400 }, /10 years/],
       [{ ip: '198.51.100.7', services: ['FTP'] }, /services: a non-empty list of SIP, WEB, AMI, IAX/],
       [{ ip: '198.51.100.7', reason: 'x'.repeat(201) }, /reason: text of at most 200/],
+      // Unspecified and mapped catch-alls: no packet comes from them.
+      [{ ip: '0.0.0.0/8' }, /unspecified address/],
+      [{ ip: '0.0.0.0' }, /unspecified address/],
+      [{ ip: '::' }, /unspecified address/],
+      [{ ip: '::ffff:0:0/96' }, /every address/],
+      [{ ip: '::ffff:0:0/95' }, /IPv4-mapped space/],
     ];
     for (const [body, message] of cases) {
       const answer = await ban(body);
@@ -70,6 +76,41 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal(bulk.json.data.lifted, 1);
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200);
     assert.equal((await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', 'nonsense'] } })).status, 422);
+  });
+
+  test('a range is stored as its network, said so in the answer, and unbanned however it is written', async () => {
+    const { key } = createTestApiKey(t.server.services.db);
+    const created = await ban({ ip: '203.0.114.77/24', duration: '1h' });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.data.ip, '203.0.114.0/24');
+    assert.equal(created.json.data.written, '203.0.114.77/24');
+    assert.ok((await poll(t, key)).new.some((d) => d.value === '203.0.114.0/24' && d.scope === 'Range'));
+    // Any spelling of the range finds it: the network, another host in it, the IPv4-mapped form.
+    for (const spelling of ['203.0.114.200/24', '::ffff:203.0.114.9/120']) {
+      assert.equal((await ban({ ip: spelling, duration: '1h' })).json.data.ip, '203.0.114.0/24');
+      const lifted = await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: spelling } });
+      assert.equal(lifted.json.data.lifted, 1, spelling);
+    }
+    assert.deepEqual(values((await poll(t, key)).deleted), ['203.0.114.0/24 pbx/manual']);
+  });
+
+  test('/v1/decisions?ip= and ?range= find manual range bans and filter entries that hold the address', async () => {
+    const { key } = createTestApiKey(t.server.services.db);
+    const decisions = async (query: string) => (await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, { headers: { 'X-Api-Key': key } })).json;
+    assert.equal((await ban({ ip: '198.51.101.0/24', duration: '1h' })).status, 201);
+    const filter = await t.call(FIREWALL, { method: 'POST', body: { permit: '192.0.2.0/24', deny: '198.51.102.0/24', description: 'carrier' } });
+    assert.equal(filter.status, 201, filter.text);
+    const valuesOf = (list: Array<{ value: string }> | null) => (list ?? []).map((d) => d.value).sort();
+    assert.deepEqual(valuesOf(await decisions('ip=198.51.101.5')), ['198.51.101.0/24'], 'live mode: a manual range ban holds the address');
+    assert.deepEqual(valuesOf(await decisions('ip=198.51.102.5')), ['198.51.102.0/24'], 'a filter entry holds the address');
+    assert.deepEqual(valuesOf(await decisions('ip=::ffff:198.51.101.5')), ['198.51.101.0/24'], 'the IPv4-mapped form asks about the same address');
+    assert.deepEqual(valuesOf(await decisions('range=198.51.101.128/25')), ['198.51.101.0/24'], 'contains (default): decisions holding the range');
+    assert.deepEqual(valuesOf(await decisions('range=198.51.0.0/16&contains=false')), ['198.51.101.0/24', '198.51.102.0/24'], 'contains=false: decisions within the range');
+    assert.equal(await decisions('ip=198.51.103.5'), null, 'an address nothing holds: null');
+    assert.equal(await decisions('ip=198.51.101.5&scope=ip'), null, 'scope Ip excludes the Range decision');
+    await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.101.0/24' } });
+    await t.call(`${FIREWALL}/${filter.json.data.id}`, { method: 'DELETE' });
+    assert.equal(await decisions('ip=198.51.101.5'), null);
   });
 
   test('keys with expand_ranges get a manual range ban as its addresses', async () => {

@@ -1,4 +1,4 @@
-import { cidrsOverlap, coversHostLoopback, isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
+import { cidrsOverlap, coversHostLoopback, coversUnspecified, isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
 import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
 import { BAN_CATEGORIES, type BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
@@ -46,7 +46,9 @@ export const banIp: ActionHandler = (ctx) => {
     const cidr = parseCidr(value)!;
     if (isCatchAll(cidr)) errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
     else if (coversHostLoopback(cidr)) errors.push(`ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`);
-    else {
+    else if (coversUnspecified(cidr)) {
+      errors.push(`ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space (::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`);
+    } else {
       const fail2ban = readFail2ban(ctx.db);
       for (const { text, cidr: range } of whitelistRanges(fail2ban)) {
         if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`);
@@ -59,7 +61,9 @@ export const banIp: ActionHandler = (ctx) => {
   if (errors.length || !value || !duration.ok) return invalid(errors);
   const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason: reason as string, services, by: actorOf(ctx) }, ctx.now());
   ctx.emit({ type: 'bans-added', ip: value });
-  return created({ id, ip: value, category: 'manual', scenario: 'pbx/manual', permanent: duration.seconds === null, seconds: duration.seconds, reason, services });
+  // A range is stored as its network (203.0.113.77/24 is 203.0.113.0/24): the answer says so.
+  const written = raw.trim() !== value ? { written: raw.trim().slice(0, 100) } : {};
+  return created({ id, ip: value, ...written, category: 'manual', scenario: 'pbx/manual', permanent: duration.seconds === null, seconds: duration.seconds, reason, services });
 };
 
 /** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */

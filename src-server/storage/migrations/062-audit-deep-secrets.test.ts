@@ -23,7 +23,7 @@ test('migration 062 masks nested secrets in rows already written, and leaves no 
     const garbageId = Number(insert.run(`not json ${leaked}`).lastInsertRowid);
     insert.run(null);
 
-    assert.deepEqual(migrate(db), [62]);
+    assert.deepEqual(migrate(db, allMigrations.filter((m) => m.version <= 62)), [62]);
     const diffOf = (id: number) => (db.prepare('SELECT diff FROM audit_log WHERE id = ?').get(id) as { diff: string | null }).diff;
     assert.deepEqual(JSON.parse(diffOf(nestedId)!), [{ field: 'config', after: { ami: { host: 'pbx', secret: MASKED }, list: [{ password: MASKED }] } }, { field: 'dryRun', after: false }]);
     assert.equal(diffOf(cleanId), JSON.stringify(clean), 'a row without secrets is untouched');

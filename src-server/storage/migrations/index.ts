@@ -11,6 +11,7 @@ import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
 import { banHistoryMigration } from './023-ban-history.ts';
 import { deliveryWindowMigration } from './024-delivery-window.ts';
+import { canonicalRangesMigration } from './026-canonical-ranges.ts';
 import { peerStateMigration } from './030-peer-state.ts';
 import { auditLogMigration } from './060-audit-log.ts';
 import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
@@ -21,4 +22,4 @@ import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 60-69 audit log, 70-79 the CrowdSec LAPI link.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration, crowdsecLinkMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, canonicalRangesMigration, peerStateMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration, crowdsecLinkMigration];

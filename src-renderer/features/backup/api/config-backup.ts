@@ -25,6 +25,8 @@ export interface ImportReport {
     ami: SectionChanges;
     apiKeys: SectionChanges & { notRestored: number; note: string };
   };
+  /** Accepted, but worth a look (key metadata naming a filter the file lacks). */
+  warnings: string[];
 }
 
 /** backup:exportConfig: the configuration as one JSON document (no secrets). */

@@ -159,6 +159,13 @@ export function BackupButtons() {
                   ))}
                 </Table.Tbody>
               </Table>
+              {preview.warnings.length > 0 && (
+                <List size="sm" aria-label="Import warnings">
+                  {preview.warnings.map((w) => (
+                    <List.Item key={w}>{w}</List.Item>
+                  ))}
+                </List>
+              )}
             </>
           )}
           {errors.length > 0 && (
