@@ -109,7 +109,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     // The dashboard shows the bouncer polling from the bound host.
     await openScreen(page, 'Dashboard');
     const row = await visible(page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' }));
-    await eventually(() => row.getAttribute('data-state'), (s) => s === 'Polling', 'the bouncer to poll');
+    await eventually(() => row.getAttribute('data-state'), (s) => s === 'served', 'the bouncer to poll');
     assert.match(await row.innerText(), /127\.0\.0\.1/);
     await browser.screenshot('dashboard');
 
@@ -176,12 +176,10 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await bouncer?.stop();
     bouncer = undefined;
 
-    // A bouncer silent for over a minute turns red on the dashboard (page clock moved 2 minutes on).
-    await page.clock.install();
+    // A bouncer that stopped polling is judged silent by the server (after 30 s without a poll) and the dashboard says so.
     await openScreen(page, 'Dashboard');
     const bouncerRow = page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' });
-    await page.clock.fastForward('02:00');
-    await eventually(() => bouncerRow.getAttribute('data-state'), (s) => s === 'Silent', 'the silent bouncer in red');
+    await eventually(() => bouncerRow.getAttribute('data-state'), (s) => s === 'silent', 'the silent bouncer', 60_000);
     await browser.screenshot('dashboard-silent-bouncer');
 
     const stream = (key: string) => server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
