@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
@@ -20,6 +22,30 @@ const absoluteAssetBase: Plugin = {
   },
 };
 
+/** Text files worth compressing: the console's scripts, styles, page and icons. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|map)$/;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text file of the renderer build, so the server
+ * sends them as they are (koa-static picks the one the browser accepts) and never compresses per request.
+ */
+const precompressAssets: Plugin = {
+  name: 'pbx-console:precompress',
+  apply: 'build',
+  closeBundle() {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? walk(path) : [path];
+      });
+    for (const file of walk(resolve('out/renderer')).filter((path) => COMPRESSIBLE.test(path))) {
+      const content = readFileSync(file);
+      writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+    }
+  },
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -37,7 +63,7 @@ export default defineConfig({
   renderer: {
     root: 'src-renderer',
     base: '/',
-    plugins: [react(), absoluteAssetBase],
+    plugins: [react(), absoluteAssetBase, precompressAssets],
     build: {
       outDir: 'out/renderer',
       emptyOutDir: true,

@@ -1,5 +1,5 @@
 // Every console screen, loaded fresh and reloaded (nested paths too), checked with axe-core for
-// serious and critical violations and photographed at desktop (1440 px) and phone (390 px) widths.
+// serious and critical violations and photographed at desktop (1440 and 1280 px) and phone (390 px) widths.
 // On the phone width nothing may overflow sideways and every row action must be on screen.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +11,7 @@ import { startConsoleServer } from './support/console-server.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
-const WIDTHS = [1440, 390] as const;
+const WIDTHS = [1440, 1280, 390] as const;
 
 interface Screen {
   name: string;
@@ -26,7 +26,7 @@ interface Screen {
 }
 
 const SCREENS: Screen[] = [
-  { name: 'dashboard', path: '/', heading: 'Dashboard', ready: 'Bouncer api_url' },
+  { name: 'dashboard', path: '/', heading: 'Dashboard', ready: 'Refused bouncer requests' },
   {
     name: 'api-keys',
     path: '/api-keys',
@@ -60,11 +60,11 @@ const SCREENS: Screen[] = [
   },
   // History rows have no actions; the address of the manual ban shows its data has loaded.
   { name: 'ban-history', path: '/bans/history', heading: 'Ban history', ready: '100.64.0.9' },
-  { name: 'peers', path: '/peers', heading: 'Peers', ready: 'User 201', rowTestId: 'extension-row' },
+  { name: 'peers', path: '/peers', heading: 'Peers', ready: 'User 201', rowTestId: 'extension-row', dialogs: [{ button: 'New extension', name: 'new-extension' }] },
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
   // The setup above is written through the API from localhost: each write is an entry.
-  { name: 'audit-log', path: '/audit', heading: 'Audit log', ready: 'create firewall/', rowTestId: 'audit-row' },
+  { name: 'audit-log', path: '/audit', heading: 'Audit log', ready: 'Created network filter', rowTestId: 'audit-row' },
 ];
 
 async function expectCreated(server: TestServer, path: string, body: unknown): Promise<void> {
@@ -113,6 +113,10 @@ describe('console: every screen is accessible and fits desktop and phone widths'
       full_permissions: false,
       networkfilterid: 'localhost',
     });
+    // A bouncer refused with an unknown key (one failure, under the default limit: no ban): the
+    // dashboard's "Refused bouncer requests" box is checked too.
+    const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': 'f'.repeat(64) }, localAddress: '127.0.0.4' });
+    assert.equal(refused.status, 401, refused.text);
     const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' } });
     assert.equal(rules.status, 200, rules.text);
     // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.
@@ -132,7 +136,7 @@ describe('console: every screen is accessible and fits desktop and phone widths'
   });
 
   for (const screen of SCREENS) {
-    it(`${screen.path}: loads, survives a reload, has no serious axe violation and fits 1440 and 390 px`, async () => {
+    it(`${screen.path}: loads, survives a reload, has no serious axe violation and fits 1440, 1280 and 390 px`, async () => {
       const { page } = browser;
       await page.setViewportSize({ width: WIDTHS[0], height: 900 });
       // A direct load of the address, then a reload: what an operator's bookmark and F5 do.

@@ -107,7 +107,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await visible(issued.getByText('crowdsec-firewall-bouncer configuration (iptables mode)'));
     await issued.getByText('Custom bouncer', { exact: true }).click();
     await visible(issued.getByText(`api_key: ${rotated}`));
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     assert.ok(!(await page.content()).includes(rotated), 'the new value is gone from the page');
 

@@ -2,6 +2,7 @@
 // a secret written through the API show up on the Audit log page with who, from where and the
 // changed fields; the secret only as "•••• (changed)".
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
@@ -42,7 +43,7 @@ describe('console: audit log', () => {
     assert.equal(ami.status, 200, ami.text);
 
     await openScreen(page, 'Audit log');
-    const created = await visible(page.getByTestId('audit-row').filter({ hasText: /create firewall\/\d+/ }));
+    const created = await visible(page.getByTestId('audit-row').filter({ hasText: /Created network filter 198\.51\.100\.0\/24/ }));
     const text = await created.innerText();
     assert.match(text, /change/i);
     assert.match(text, /Localhost \(this machine\)/);
@@ -50,14 +51,29 @@ describe('console: audit log', () => {
     assert.match(text, /201/);
     await created.getByRole('button', { name: /Show \d+ changes/ }).click();
     const diff = await visible(created.getByRole('table', { name: 'Changed fields' }));
-    await eventually(() => diff.innerText(), (t) => /198\.51\.100\.0\/24/.test(t) && /Blocked carrier/.test(t) && /"SIP":"block"/.test(t), 'the created fields');
+    await eventually(() => diff.innerText(), (t) => /198\.51\.100\.0\/24/.test(t) && /Blocked carrier/.test(t) && /SIP blocked/.test(t) && /Network/.test(t) && !/newer_block_ip/.test(t), 'the created fields');
     await browser.screenshot('audit-log');
 
-    const secretRow = await visible(page.getByTestId('audit-row').filter({ hasText: 'patch ami' }));
+    const secretRow = await visible(page.getByTestId('audit-row').filter({ hasText: 'Changed Asterisk manager connection' }));
     await secretRow.getByRole('button', { name: /Show \d+ changes/ }).click();
     const masked = await visible(secretRow.getByRole('table', { name: 'Changed fields' }));
-    await eventually(() => masked.innerText(), (t) => /secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t), 'the masked secret');
+    await eventually(() => masked.innerText(), (t) => /Secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t), 'the masked secret');
     assert.ok(!(await page.content()).includes(SECRET), 'the secret never reaches the page');
+
+    // The same entries as a CSV file, in the sentences the table shows.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    assert.match(download.suggestedFilename(), /^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8');
+    assert.match(csv, /^When,What,Who,From,Status,Changes,Attempts\r\n/);
+    assert.match(csv, /Created network filter 198\.51\.100\.0\/24/);
+    assert.match(csv, /Changed Asterisk manager connection: /);
+    assert.ok(!csv.includes(SECRET), 'the secret is not in the export');
+
+    // A date range: a window that ended before these entries shows none of them.
+    await page.getByLabel('To', { exact: true }).fill('2020-01-01T00:00');
+    await visible(page.getByText('No entry matches the filters'));
+    await page.getByLabel('To', { exact: true }).fill('');
+    await visible(page.getByTestId('audit-row').filter({ hasText: /Created network filter/ }));
 
     // Filters go to the server: only rejected keys leaves nothing here.
     await page.getByRole('combobox', { name: 'Kind' }).click();

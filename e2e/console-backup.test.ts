@@ -65,7 +65,8 @@ describe('console: configuration export and import', () => {
     const preview = await visible(dialog.getByRole('table', { name: 'What the import changes' }));
     const text = await preview.innerText();
     assert.match(text, /Added: "Office" \(192\.0\.2\.0\/24\)/);
-    assert.match(text, /Changed: maxretry, whitelist/);
+    // Each changed setting with its value now and in the file.
+    assert.match(text, /Changed: maxretry: 20 → 6, whitelist: \(empty\) → 10\.8\.0\.0\/16/);
     assert.match(text, /1 not restored: keys are secrets; issue new ones/);
     await browser.screenshot('settings-import-preview');
     assert.deepEqual((await target.call(`${V3}firewall`)).json.data, [], 'the preview wrote nothing');

@@ -10,7 +10,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
+import { chooseOption, eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
 
 const run = promisify(execFile);
 const V3 = '/pbxcore/api/v3/';
@@ -38,6 +38,8 @@ describe('console: router feed preset and ban list import/export', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
     await dialog.getByLabel('Description').fill('Router gw1');
     await dialog.getByRole('radio', { name: 'Router feed: blocklist for routers and firewalls' }).check();
+    // A key has no source until one is chosen; curl below fetches from this computer.
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
     const panel = await visible(page.getByTestId('router-feed'));

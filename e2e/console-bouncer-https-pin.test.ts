@@ -14,7 +14,7 @@ import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
+import { eventually, openScreen, readClipboard, visible, chooseOption } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
@@ -46,6 +46,8 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
     await dialog.getByLabel('Description').fill('Custom bouncer over HTTPS');
     await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
+    // The bouncer runs on this computer: the key is bound to it (there is no default source).
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
     const issued = await visible(page.getByTestId('issued-key'));

@@ -11,7 +11,7 @@ import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
+import { eventually, openScreen, readClipboard, visible, chooseOption } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 /** The preset polls every 10 s: a decision reaches the bouncer within two polls. */
@@ -53,6 +53,8 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
     await dialog.getByLabel('Description').fill('Custom bouncer on fw3');
     await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
+    // The bouncer runs on this computer: the key is bound to it (there is no default source).
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
     const issued = await visible(page.getByTestId('issued-key'));

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
+import { listenUrls, startTerminalLog } from './terminal-log.ts';
 import Router from '@koa/router';
 import { applyInitialAdminPassword } from './auth/admin-bootstrap.ts';
 import { createAuthRuntime } from './auth/runtime.ts';
@@ -139,6 +140,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
           readSetting<{ banHistoryRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.banHistoryRetentionDays ?? DEFAULT_BAN_HISTORY_DAYS,
       });
       stops.push(() => firewall.stop());
+      stops.push(startTerminalLog({ bus, bans: firewall.bans, db, clock, logger }));
       const peers = await startPeerService({ db, bus, logger, clock });
       stops.push(() => peers.stop());
       const asyncJobs = new AsyncJobs({ queue, limits: queueLimits, clock, bus, logger });
@@ -192,10 +194,12 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       stops.push(bus.on('resource-changed', (event) => {
         if (event.resource === httpsDeclaration.name) void https.apply();
       }));
-      logger.info({ url: server.url, dataDir }, 'server listening');
+      const urls = listenUrls(config.host, port);
+      logger.info({ host: config.host, port, urls, dataDir }, `server listening on ${urls.join(', ')}`);
     },
 
     async stop() {
+      const wasRunning = services !== undefined;
       await httpsListener?.close();
       httpsListener = undefined;
       if (httpServer) {
@@ -212,6 +216,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         services.db.close();
         services = undefined;
       }
+      if (wasRunning) logger.info('server stopped');
       logger.flush?.();
     },
   };

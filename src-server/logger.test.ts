@@ -13,13 +13,13 @@ function capture(tty: boolean): { lines: () => string; log: ReturnType<typeof cr
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('logger', () => {
-  it('writes human-readable lines on a terminal', async () => {
+  it('writes one human-readable line per event on a terminal, its fields on the same line', async () => {
     const { log, lines } = capture(true);
-    log.info({ port: 8088 }, 'listening');
+    log.info({ port: 8088, urls: ['http://127.0.0.1:8088'] }, 'listening');
     await settle();
     const out = lines();
-    assert.match(out, /INFO.*listening/);
-    assert.match(out, /port: 8088/);
+    assert.match(out, /INFO.*listening.*"port":8088/);
+    assert.equal(out.trimEnd().split('\n').length, 1, out);
     assert.doesNotMatch(out.trim(), /^\{/, 'not JSON');
   });
 

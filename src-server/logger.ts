@@ -21,7 +21,11 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   // Every line's object is walked: a password, key or token never reaches the log, however deep.
   const base: PinoOptions = { level, formatters: { log: (object) => maskSecretsDeep(object, new Set(), REDACTED) as Record<string, unknown> } };
   if (tty) {
-    return pino(base, pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    // One line per event: the fields follow the message on the same line instead of a block below it.
+    return pino(
+      base,
+      pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }),
+    );
   }
   return pino(base, options.destination ?? pino.destination({ dest: 2, sync: false }));
 }

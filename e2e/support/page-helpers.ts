@@ -32,3 +32,9 @@ export async function openScreen(page: Page, name: string): Promise<void> {
 export const readClipboard = (page: Page) =>
   // Runs in the page, where `navigator` exists; the e2e tsconfig has no DOM types.
   page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+
+/** Picks an option of a Mantine Select (a combobox whose options open in a portal). */
+export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}

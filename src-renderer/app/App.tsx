@@ -1,18 +1,22 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect } from 'react';
 import { paths } from '../config/paths.ts';
 import { linkProps, usePathname } from '../lib/router.ts';
 import { AuthGate } from './AuthGate.tsx';
 import { AppProvider } from './provider.tsx';
-import { ApiKeysRoute } from './routes/api-keys.tsx';
-import { AuditRoute } from './routes/audit.tsx';
-import { BanHistoryRoute, BansRoute } from './routes/bans.tsx';
-import { DashboardRoute } from './routes/dashboard.tsx';
-import { NetworkFiltersRoute } from './routes/network-filters.tsx';
-import { PeerRoute, PeersRoute } from './routes/peers.tsx';
-import { SettingsRoute } from './routes/settings.tsx';
-import { WhitelistRoute } from './routes/whitelist.tsx';
 import { Shell } from './Shell.tsx';
+
+// One chunk per screen: the first screen loads only its own code (charts stay on the dashboard).
+const ApiKeysRoute = lazy(() => import('./routes/api-keys.tsx').then((m) => ({ default: m.ApiKeysRoute })));
+const AuditRoute = lazy(() => import('./routes/audit.tsx').then((m) => ({ default: m.AuditRoute })));
+const BansRoute = lazy(() => import('./routes/bans.tsx').then((m) => ({ default: m.BansRoute })));
+const BanHistoryRoute = lazy(() => import('./routes/bans.tsx').then((m) => ({ default: m.BanHistoryRoute })));
+const DashboardRoute = lazy(() => import('./routes/dashboard.tsx').then((m) => ({ default: m.DashboardRoute })));
+const NetworkFiltersRoute = lazy(() => import('./routes/network-filters.tsx').then((m) => ({ default: m.NetworkFiltersRoute })));
+const PeersRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeersRoute })));
+const PeerRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeerRoute })));
+const SettingsRoute = lazy(() => import('./routes/settings.tsx').then((m) => ({ default: m.SettingsRoute })));
+const WhitelistRoute = lazy(() => import('./routes/whitelist.tsx').then((m) => ({ default: m.WhitelistRoute })));
 
 const TITLES: Record<string, string> = {
   [paths.dashboard]: 'Dashboard',
@@ -78,7 +82,15 @@ export function App() {
     <AppProvider>
       <AuthGate>
         <Shell pathname={pathname}>
-          <CurrentRoute pathname={pathname} />
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label="Loading the page" />
+              </Center>
+            }
+          >
+            <CurrentRoute pathname={pathname} />
+          </Suspense>
         </Shell>
       </AuthGate>
     </AppProvider>

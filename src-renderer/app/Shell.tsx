@@ -9,13 +9,16 @@ import {
   IconListCheck,
   IconNetwork,
   IconPhone,
+  IconPlugConnectedX,
   IconSettings,
   IconShieldCheck,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { paths } from '../config/paths.ts';
+import { ConnectionBanner } from '../components/ConnectionBanner.tsx';
 import { SignOutButton } from '../features/auth/components/SignOutButton.tsx';
 import { useAuthSession } from '../lib/auth-session.ts';
+import { useConnectionState } from '../lib/connection-state.ts';
 import { linkProps } from '../lib/router.ts';
 
 const NAV = [
@@ -35,6 +38,7 @@ const isActive = (to: string, pathname: string) => (to === '/' ? pathname === '/
 export function Shell({ pathname, children }: { pathname: string; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const session = useAuthSession();
+  const connection = useConnectionState();
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'lg' }}>
       <AppShell.Header>
@@ -49,7 +53,12 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
             </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            {session.mode === 'localhost' && (
+            {!connection.reachable && (
+              <Badge variant="filled" color="red" leftSection={<IconPlugConnectedX size={12} />} title="The server is not answering" data-testid="offline-badge">
+                Offline
+              </Badge>
+            )}
+            {connection.reachable && session.mode === 'localhost' && (
               <Badge variant="light" color="teal" leftSection={<IconShieldCheck size={12} />} title="Opened on the PBX host itself: no sign-in needed">
                 Local
               </Badge>
@@ -84,7 +93,10 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        <div style={{ maxWidth: 1280, margin: '0 auto' }}>{children}</div>
+        <div style={{ maxWidth: 1280, margin: '0 auto' }}>
+          <ConnectionBanner />
+          {children}
+        </div>
       </AppShell.Main>
     </AppShell>
   );

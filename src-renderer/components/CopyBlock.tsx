@@ -5,7 +5,15 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 export function CopyBlock({ value, label, block }: { value: string; label: string; block?: boolean }) {
   return (
     <Box pos="relative">
-      <Code block={block} pr={40} style={{ wordBreak: 'break-all', whiteSpace: block ? 'pre-wrap' : undefined, display: 'block' }} p="xs">
+      {/* Multi-line content (a configuration) keeps each line whole and scrolls sideways on a narrow
+          screen, so no line is broken mid-word; a single value (a key) wraps anywhere. */}
+      <Code
+        block={block}
+        pr={40}
+        style={block ? { whiteSpace: 'pre', overflowX: 'auto', display: 'block' } : { wordBreak: 'break-all', display: 'block' }}
+        p="xs"
+        {...(block ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
+      >
         {value}
       </Code>
       <CopyButton value={value} timeout={2000}>

@@ -149,7 +149,8 @@ export function DataTable<T>({
     );
 
   const table = (
-    <Table.ScrollContainer minWidth={minWidth}>
+    // A table wider than the screen scrolls sideways: its viewport takes keyboard focus so arrow keys reach the hidden columns.
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrolls sideways)` } as React.ComponentProps<'div'> }}>
       <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>

@@ -24,6 +24,13 @@ function split(seconds: number, units: readonly DurationUnit[]): Amount {
   return { amount: seconds / secondsPer(unit), unit };
 }
 
+/**
+ * The server states bounds in seconds ("at most 2147483 s"); under this field they read in the units
+ * of its hint ("24 d 20 h 31 min 23 s"), so the error and the hint agree.
+ */
+export const inHintUnits = (error: string | undefined) =>
+  error?.replace(/\b(\d+) ?(?:s|secs?|seconds?)\b/g, (_match, seconds: string) => formatExactDuration(Number(seconds)));
+
 const same = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
 /**
@@ -83,7 +90,7 @@ export function DurationInput({
       placeholder={permanent ? 'No end' : placeholder}
       disabled={permanent}
       onChange={(amount) => change({ ...typed, amount })}
-      error={error}
+      error={inHintUnits(error)}
       hideControls
       inputContainer={(input) => (
         <Group gap={6} wrap="nowrap" align="flex-start">

@@ -3,6 +3,7 @@
 import { notifications } from '@mantine/notifications';
 import { API_BASE } from '../config/paths.ts';
 import { getAuthSession, refreshAccessToken, requireLogin } from './auth-session.ts';
+import { markContact, markUnreachable } from './connection-state.ts';
 
 export interface Pagination {
   total: number;
@@ -98,10 +99,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       response = await send(path, options);
     }
   } catch {
-    const error = new ApiError(0, ['The server cannot be reached. Check that PBX Console is running, then retry.']);
-    if (!options.quiet) notifications.show({ id: 'offline', color: 'red', title: 'Connection lost', message: error.message });
-    throw error;
+    // No toast: the app-wide banner (components/ConnectionBanner.tsx) says it once, with the last contact.
+    markUnreachable();
+    throw new ApiError(0, ['The server cannot be reached. Check that PBX Console is running, then retry.']);
   }
+  markContact();
   const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (response.ok && envelope?.result !== false) {
     return { data: (envelope?.data ?? null) as T, pagination: envelope?.pagination, notices: noticesOf(envelope?.messages) };

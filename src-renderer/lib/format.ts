@@ -24,10 +24,36 @@ export function formatAgo(value: string | number | null | undefined, now = Date.
   return `${formatDuration((now - ms) / 1000)} ago`;
 }
 
-/** Local date and time, e.g. "22/11/2026, 08:30:12". */
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The browser's zone as a short name for `date` ("UTC", "CET", "GMT+3"), shown beside every time. */
+export function zoneName(date: Date): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? '';
+}
+
+/** "08:30" in local 24-hour time (chart axes, where the zone is said once). */
+export function formatHourMinute(ms: number): string {
+  const date = new Date(ms);
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** "08:30:12 CET": local 24-hour time with the zone. */
+export function formatTime(value: string | number | null | undefined): string {
+  const ms = toMillis(value);
+  if (ms === null) return '—';
+  const date = new Date(ms);
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())} ${zoneName(date)}`;
+}
+
+/**
+ * The console's one date format: "2026-11-22 08:30:12 CET", local time, 24-hour, the zone shown, so
+ * no screen mixes 12-hour times with UTC.
+ */
 export function formatDateTime(value: string | number | null | undefined): string {
   const ms = toMillis(value);
-  return ms === null ? '—' : new Date(ms).toLocaleString();
+  if (ms === null) return '—';
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatTime(ms)}`;
 }
 
 /** "1 entry", "3 entries": a count with the noun in the right number. */

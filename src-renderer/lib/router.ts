@@ -1,13 +1,25 @@
 // A small history router: the console has a handful of flat routes, so no router library is needed.
 import { useSyncExternalStore, type MouseEvent } from 'react';
+import { confirmLeave } from './unsaved-edits.ts';
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((l) => l()));
+/** The path shown, so a Back the operator takes back from can be undone. */
+let shownPath = window.location.pathname;
+window.addEventListener('popstate', () => {
+  if (window.location.pathname !== shownPath && !confirmLeave()) {
+    window.history.pushState(null, '', shownPath);
+    return;
+  }
+  shownPath = window.location.pathname;
+  listeners.forEach((l) => l());
+});
 
-/** Goes to a console path without reloading. */
+/** Goes to a console path without reloading, unless the operator keeps unsaved edits. */
 export function navigate(to: string): void {
   if (to === window.location.pathname) return;
+  if (!confirmLeave()) return;
   window.history.pushState(null, '', to);
+  shownPath = to;
   listeners.forEach((l) => l());
   window.scrollTo(0, 0);
 }

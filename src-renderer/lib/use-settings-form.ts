@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors } from './field-errors.ts';
 import type { SettingsResource } from './settings-resource.ts';
+import { useUnsavedEdits } from './unsaved-edits.ts';
 
 export interface SettingsFormOptions<T extends object, V extends object, F extends string> {
   /** The form's values from the stored settings (defaults for missing fields, a write-only secret emptied...). */
@@ -25,6 +26,9 @@ export function useSettingsForm<T extends object, V extends object, F extends st
   useEffect(() => {
     if (query.data) setValues(toValues(query.data));
   }, [query.data]);
+
+  // Unsaved: the form differs from what the server stored (the one guard asks before leaving).
+  useUnsavedEdits(values !== null && query.data !== undefined && JSON.stringify(values) !== JSON.stringify(toValues(query.data)));
 
   const set = <K extends keyof V>(key: K, value: V[K]) => setValues((current) => (current ? { ...current, [key]: value } : current));
 

@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import serveStatic from 'koa-static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../services.ts';
 import { bodyParser } from './body.ts';
+import { serveConsole } from './console-static.ts';
 import { notFound } from '../wire/errors.ts';
 import { accessLog, errorRenderer, urlLimit } from './middleware.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -45,15 +45,8 @@ export function createApp(services: Services, guards: Middleware[], router: Rout
 
   const staticDir = services.config.staticDir;
   if (staticDir && existsSync(join(staticDir, 'index.html'))) {
-    app.use(serveStatic(staticDir, { index: 'index.html' }));
-    // Single-page console: unknown non-API GETs get the app shell.
-    app.use(async (ctx, next) => {
-      if ((ctx.method === 'GET' || ctx.method === 'HEAD') && !API_PATH.test(ctx.path)) {
-        ctx.path = '/index.html';
-        return serveStatic(staticDir)(ctx, next);
-      }
-      return next();
-    });
+    // Single-page console: its files (precompressed, hashed assets immutable), then the app shell for unknown non-API GETs.
+    for (const middleware of serveConsole(staticDir, (path) => API_PATH.test(path))) app.use(middleware);
   }
 
   app.use((ctx) => {

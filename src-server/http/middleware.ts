@@ -42,14 +42,19 @@ export function errorRenderer(logger: Logger) {
   };
 }
 
-/** One log line per request. Never logs query strings or headers, which may carry keys. */
+/**
+ * One log line per request, at debug: bouncers and open consoles poll all day, so at the default
+ * level the terminal shows events instead (terminal-log.ts). Never logs query strings or headers,
+ * which may carry keys.
+ */
 export function accessLog(logger: Logger) {
   return async function logAccess(ctx: Context, next: Next): Promise<void> {
+    if (!logger.isLevelEnabled('debug')) return next();
     const started = performance.now();
     try {
       await next();
     } finally {
-      logger.info(
+      logger.debug(
         { method: ctx.method, path: ctx.path.slice(0, 256), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: ctx.req.socket.remoteAddress },
         'request',
       );

@@ -27,7 +27,9 @@ export function ApiKeysRoute() {
     if (id === 'none') return 'Any address';
     if (id === 'localhost') return 'This computer only';
     const filter = filters.data?.find((f) => String(f.id) === id);
-    return filter ? `${filter.permit}${filter.description ? ` (${filter.description})` : ''}` : `Filter #${id}`;
+    if (filters.isPending) return '…';
+    // A binding to a deleted filter fails closed: say so instead of naming a filter that is gone.
+    return filter ? `${filter.permit}${filter.description ? ` (${filter.description})` : ''}` : 'Deleted filter: refused from every address (Edit to choose another)';
   };
   return (
     <>

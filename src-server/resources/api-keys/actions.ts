@@ -16,6 +16,7 @@ interface ApiKeyRow {
   full_permissions: number;
   networkfilterid: string;
   expand_ranges: number;
+  bouncer_setup: string | null;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
@@ -25,7 +26,7 @@ interface ApiKeyRow {
 }
 
 const COLUMNS =
-  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, created_at, last_used_at, last_used_ip, disabled_at, expires_at, rotated_at';
+  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, expires_at, rotated_at';
 
 type KeyStatus = 'active' | 'disabled' | 'expired';
 
@@ -45,6 +46,7 @@ function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
     full_permissions: row.full_permissions === 1,
     networkfilterid: row.networkfilterid,
     expand_ranges: row.expand_ranges === 1,
+    bouncer_setup: row.bouncer_setup,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     last_used_ip: row.last_used_ip,
@@ -135,6 +137,7 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
   if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
   if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
+  if ('bouncer_setup' in values) columns.bouncer_setup = values.bouncer_setup ?? null;
   // Disabling keeps the time it was first disabled; enabling clears it.
   if ('enabled' in values) columns.disabled_at = values.enabled === false ? (existing?.disabled_at ?? new Date(ctx.now()).toISOString()) : null;
   if ('expires_at' in values) columns.expires_at = typeof values.expires_at === 'string' ? new Date(Date.parse(values.expires_at)).toISOString() : null;

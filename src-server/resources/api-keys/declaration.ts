@@ -74,6 +74,11 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       description:
         'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges (crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
     }),
+    bouncer_setup: field.text(z.enum(['iptables', 'nftables', 'custom-bouncer']).nullable(), {
+      default: null,
+      description:
+        'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching configuration on Rotate and Details; it changes nothing the server serves.',
+    }),
     enabled: field.boolean({
       default: true,
       description: 'false disables the key: every request with it gets 401 "this API key is disabled", the bouncer export included. true enables it again.',

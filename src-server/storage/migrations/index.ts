@@ -5,6 +5,7 @@ import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
 import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { apiKeyLifecycleMigration } from './011-api-key-lifecycle.ts';
+import { apiKeyBouncerSetupMigration } from './014-api-key-bouncer-setup.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
@@ -22,4 +23,4 @@ import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 50-54 ban policy, 60-69 audit log, 70-79 the CrowdSec LAPI link.
  */
-export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, canonicalRangesMigration, peerStateMigration, banNumbersMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration, crowdsecLinkMigration];
+export const allMigrations: readonly Migration[] = [coreMigration, keysAndFiltersMigration, canonicalAddressesMigration, sealedSecretsMigration, accountsAndSessionsMigration, apiKeyLifecycleMigration, apiKeyBouncerSetupMigration, firewallMigration, bouncerExportOptionsMigration, decisionIdentityMigration, banHistoryMigration, deliveryWindowMigration, canonicalRangesMigration, peerStateMigration, banNumbersMigration, auditLogMigration, auditRejectionCountsMigration, auditDeepSecretsMigration, crowdsecLinkMigration];

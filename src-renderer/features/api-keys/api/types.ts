@@ -11,6 +11,8 @@ export interface ApiKey {
   networkfilterid: string;
   /** Bouncer export option: ranges up to /16 (IPv4) and /112 (IPv6) arrive as single addresses. */
   expand_ranges?: boolean;
+  /** The bouncer the key was made for (remembered for Rotate and Details); null for other keys. */
+  bouncer_setup?: BouncerSetup | null;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
@@ -26,6 +28,19 @@ export interface ApiKey {
 }
 
 export type KeyStatus = 'active' | 'disabled' | 'expired';
+
+/** The bouncer a key is for: the firewall bouncer in either mode, or the custom bouncer. */
+export type BouncerSetup = 'iptables' | 'nftables' | 'custom-bouncer';
+
+/** How each bouncer setup is named on screen. */
+export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {
+  iptables: 'crowdsec-firewall-bouncer, iptables mode',
+  nftables: 'crowdsec-firewall-bouncer, nftables mode',
+  'custom-bouncer': 'crowdsec-custom-bouncer (a script)',
+};
+
+/** The record's bouncer setup; keys made before it was stored are judged by expand_ranges. */
+export const bouncerSetupOf = (key: Pick<ApiKey, 'bouncer_setup' | 'expand_ranges'>): BouncerSetup => key.bouncer_setup ?? (key.expand_ranges ? 'nftables' : 'iptables');
 
 export interface KeySource {
   ip: string;
@@ -53,6 +68,7 @@ export interface ApiKeyInput {
   networkfilterid: string;
   /** For crowdsec-firewall-bouncer in nftables mode, which cannot hold ranges. */
   expand_ranges: boolean;
+  bouncer_setup: BouncerSetup | null;
 }
 
 /** The create (or rotate) answer: the only time the key is seen. */

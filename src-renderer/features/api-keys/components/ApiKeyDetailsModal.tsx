@@ -4,7 +4,7 @@ import { DataTable } from '../../../components/DataTable.tsx';
 import { formatAgo, formatDateTime } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useApiKey } from '../api/get-api-key.ts';
-import { statusOf, type ApiKey, type KeySource } from '../api/types.ts';
+import { BOUNCER_SETUP_LABELS, statusOf, type ApiKey, type KeySource } from '../api/types.ts';
 import { KeyStatusBadge } from './KeyStatusBadge.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -37,6 +37,7 @@ export function ApiKeyDetailsModal({ apiKey, onClose, describeFilter }: { apiKey
             <Fact label="Created">{formatDateTime(key.created_at)}</Fact>
             <Fact label="Expires">{key.expires_at ? formatDateTime(key.expires_at) : 'Never'}</Fact>
             <Fact label="Allowed source">{describeFilter(key.networkfilterid)}</Fact>
+            {key.bouncer_setup && <Fact label="Made for">{BOUNCER_SETUP_LABELS[key.bouncer_setup]}</Fact>}
             <Fact label="Key value replaced">{key.rotated_at ? formatDateTime(key.rotated_at) : 'Never'}</Fact>
             {key.disabled_at && <Fact label="Disabled since">{formatDateTime(key.disabled_at)}</Fact>}
           </SimpleGrid>

@@ -12,13 +12,12 @@ import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { useApiKeys } from '../api/get-api-keys.ts';
 import { useRotateApiKey } from '../api/rotate-api-key.ts';
 import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
-import { allowedPathsOf, BOUNCER_PRESET, statusOf, type ApiKey, type IssuedKey, type ServerCertificate } from '../api/types.ts';
+import { allowedPathsOf, BOUNCER_PRESET, bouncerSetupOf, statusOf, type ApiKey, type BouncerSetup, type IssuedKey, type ServerCertificate } from '../api/types.ts';
 import { ApiKeyDetailsModal } from './ApiKeyDetailsModal.tsx';
 import { CreateApiKeyModal, type FilterField } from './CreateApiKeyModal.tsx';
 import { EditApiKeyModal } from './EditApiKeyModal.tsx';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { KeyStatusBadge } from './KeyStatusBadge.tsx';
-import type { FirewallBackend } from '../api/bouncer-config.ts';
 
 const isBouncerKey = (key: ApiKey) => {
   const paths = allowedPathsOf(key);
@@ -71,7 +70,7 @@ export function ApiKeysTable({
   const [viewing, setViewing] = useState<ApiKey | null>(null);
   const now = useNow(5000);
   const [createOpened, createModal] = useDisclosure(false);
-  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; backend: FirewallBackend } | null>(null);
+  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; setup: BouncerSetup; localOnly: boolean } | null>(null);
 
   return (
     <>
@@ -188,8 +187,8 @@ export function ApiKeysTable({
         }
         confirmLabel="Rotate key"
         loading={rotate.isPending}
-        // The new value keeps the record's options: an expand_ranges key is an nftables bouncer's.
-        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), backend: key.expand_ranges ? 'nftables' : 'iptables' }))}
+        // The new value gets the configuration of the bouncer the key was made for.
+        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), setup: bouncerSetupOf(key), localOnly: key.networkfilterid === 'localhost' }))}
       />
       <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />
       <ApiKeyDetailsModal apiKey={viewing} onClose={() => setViewing(null)} describeFilter={describeFilter} />
@@ -204,9 +203,17 @@ export function ApiKeysTable({
       <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key rotated: new value" size="lg" centered closeOnClickOutside={false}>
         {reissued && (
           <Stack>
-            <IssuedKeyPanel apiKey={reissued.issued.key} bouncerApiUrls={bouncerApiUrls} forBouncer={reissued.forBouncer} backend={reissued.backend} certificate={certificate} />
+            <IssuedKeyPanel
+              apiKey={reissued.issued.key}
+              bouncerApiUrls={bouncerApiUrls}
+              forBouncer={reissued.forBouncer}
+              backend={reissued.setup === 'nftables' ? 'nftables' : 'iptables'}
+              client={reissued.setup === 'custom-bouncer' ? 'custom' : 'firewall'}
+              localOnly={reissued.localOnly}
+              certificate={certificate}
+            />
             <Group justify="flex-end">
-              <Button onClick={() => setReissued(null)}>Done</Button>
+              <Button onClick={() => setReissued(null)}>I have copied it</Button>
             </Group>
           </Stack>
         )}

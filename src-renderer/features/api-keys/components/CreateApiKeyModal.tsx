@@ -6,7 +6,7 @@ import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
-import { BOUNCER_PRESET, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
+import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
@@ -14,8 +14,6 @@ import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
 type Preset = 'bouncer' | 'router' | 'custom';
-/** The bouncer the key is for: the firewall bouncer in either mode, or the custom bouncer. */
-type BouncerSetup = 'iptables' | 'nftables' | 'custom-bouncer';
 interface PathRow {
   path: string;
   permission: Permission;
@@ -106,7 +104,7 @@ export function CreateApiKeyModal({
   const [backend, setBackend] = useState<BouncerSetup>('iptables');
   const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
   const [fullPermissions, setFullPermissions] = useState(false);
-  const [filterId, setFilterId] = useState('none');
+  const [filterId, setFilterId] = useState('');
   const [touched, setTouched] = useState(false);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
 
@@ -117,7 +115,7 @@ export function CreateApiKeyModal({
     setBackend('iptables');
     setRows([{ path: '/api/v3/', permission: 'read' }]);
     setFullPermissions(false);
-    setFilterId('none');
+    setFilterId('');
     setTouched(false);
     setIssued(null);
     create.reset();
@@ -125,11 +123,14 @@ export function CreateApiKeyModal({
 
   const errors = fieldErrors(create.error, FIELDS);
   const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+  const filterError =
+    (touched && !filterId ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.' : null) ??
+    errors.byField.networkfilterid;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!description.trim()) return;
+    if (!description.trim() || !filterId) return;
     if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
     const allowed_paths =
       preset !== 'custom' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
@@ -140,6 +141,8 @@ export function CreateApiKeyModal({
         full_permissions: preset === 'custom' && fullPermissions,
         networkfilterid: filterId,
         expand_ranges: preset === 'bouncer' && backend === 'nftables',
+        // Remembered so Rotate and Details offer this bouncer's configuration.
+        bouncer_setup: preset === 'bouncer' ? backend : null,
       },
       { onSuccess: setIssued },
     );
@@ -152,6 +155,7 @@ export function CreateApiKeyModal({
           <IssuedKeyPanel
             apiKey={issued.key}
             bouncerApiUrls={bouncerApiUrls}
+            localOnly={filterId === 'localhost'}
             forBouncer={preset === 'bouncer'}
             backend={backend === 'nftables' ? 'nftables' : 'iptables'}
             client={backend === 'custom-bouncer' ? 'custom' : 'firewall'}
@@ -196,7 +200,7 @@ export function CreateApiKeyModal({
                 {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} showProblems={touched} />}
               </Stack>
             )}
-            {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
+            {filterField({ value: filterId, onChange: setFilterId, error: filterError })}
             <FormError messages={errors.other} />
             <ModalFooter onCancel={onClose} submitLabel="Create key" loading={create.isPending} />
           </Stack>

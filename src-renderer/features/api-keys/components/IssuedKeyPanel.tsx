@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, SegmentedControl, Select, Stack, Text, Text
 import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import {
   BOUNCER_CONFIG_PATH,
   bouncerYaml,
@@ -16,6 +17,16 @@ import {
   type FirewallBackend,
 } from '../api/bouncer-config.ts';
 import type { ServerCertificate } from '../api/types.ts';
+
+/** Whether an api_url points at this computer's loopback, the only source a localhost-bound key is accepted from. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
 
 /** The Select value that asks for a host typed by the operator. */
 const OTHER_HOST = 'other-host';
@@ -77,6 +88,7 @@ export function IssuedKeyPanel({
   backend = 'iptables',
   client: initialClient = 'firewall',
   certificate,
+  localOnly = false,
 }: {
   apiKey: string;
   bouncerApiUrls: string[];
@@ -84,10 +96,15 @@ export function IssuedKeyPanel({
   backend?: FirewallBackend;
   client?: BouncerClient;
   certificate?: ServerCertificate | null;
+  /** The key is bound to this computer: only loopback addresses work (any other is refused with 403). */
+  localOnly?: boolean;
 }) {
-  const urls = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
+  const offered = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
+  const loopbackOnly = offered.filter(isLoopbackUrl);
+  const urls = localOnly && loopbackOnly.length ? loopbackOnly : offered;
   const first = urls[0] ?? '';
   const [choice, setChoice] = useState(first);
+  const narrow = useNarrowScreen();
   const [client, setClient] = useState<BouncerClient>(initialClient);
   const [otherHost, setOtherHost] = useState('');
   const [otherTouched, setOtherTouched] = useState(false);
@@ -119,8 +136,12 @@ export function IssuedKeyPanel({
         <>
           <Select
             label="Address the bouncer host reaches this server on"
-            description="Every address this server listens on, this computer (loopback) included, or another name or address."
-            data={[...urls.map((url) => ({ value: url, label: url })), { value: OTHER_HOST, label: 'Another host name or address…' }]}
+            description={
+              localOnly
+                ? 'This key is accepted from this computer only, so the bouncer must run here and use the loopback address.'
+                : 'Every address this server listens on, this computer (loopback) included, or another name or address.'
+            }
+            data={[...urls.map((url) => ({ value: url, label: url })), ...(localOnly ? [] : [{ value: OTHER_HOST, label: 'Another host name or address…' }])]}
             value={choice}
             onChange={(v) => v && setChoice(v)}
             allowDeselect={false}
@@ -141,6 +162,8 @@ export function IssuedKeyPanel({
           {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
           <SegmentedControl
             aria-label="Configuration for"
+            // Three choices do not fit side by side on a phone.
+            orientation={narrow ? 'vertical' : 'horizontal'}
             value={client}
             onChange={(value) => setClient(value as BouncerClient)}
             fullWidth

@@ -40,6 +40,9 @@ export interface AuditFilter {
   kind: '' | AuditKind;
   channel: '' | AuditChannel;
   resource: string;
+  /** ISO times bounding the entries ('' for no bound). */
+  since: string;
+  until: string;
   limit: number;
   offset: number;
 }
@@ -55,6 +58,8 @@ export const getAuditLog = async (filter: AuditFilter) => {
       kind: filter.kind || undefined,
       channel: filter.channel || undefined,
       resource: filter.resource.trim() || undefined,
+      since: filter.since || undefined,
+      until: filter.until || undefined,
       limit: filter.limit,
       offset: filter.offset,
     },
@@ -67,3 +72,13 @@ export const auditLogQueryOptions = (filter: AuditFilter) =>
   queryOptions({ queryKey: [...auditLogKey, filter], queryFn: () => getAuditLog(filter), refetchInterval: 30_000, placeholderData: keepPreviousData });
 
 export const useAuditLog = (filter: AuditFilter) => useQuery(auditLogQueryOptions(filter));
+
+/** Every entry the filter matches, newest first, page by page (the server gives at most 1000 at a time). */
+export async function getAllAuditEntries(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<AuditEntry[]> {
+  const all: AuditEntry[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const { rows, total } = await getAuditLog({ ...filter, limit: 1000, offset });
+    all.push(...rows);
+    if (rows.length === 0 || all.length >= total) return all;
+  }
+}

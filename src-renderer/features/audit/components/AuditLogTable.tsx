@@ -1,12 +1,14 @@
-import { Badge, Button, Code, Collapse, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Collapse, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronUp, IconFileSpreadsheet } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
-import { useAuditLog, type AuditChange, type AuditChannel, type AuditEntry, type AuditKind } from '../api/get-audit-log.ts';
+import { auditCsv } from '../api/audit-csv.ts';
+import { auditSentence, fieldLabel, valueText } from '../api/audit-sentence.ts';
+import { getAllAuditEntries, useAuditLog, type AuditChange, type AuditChannel, type AuditEntry, type AuditKind } from '../api/get-audit-log.ts';
 
 const PAGE_SIZE = 25;
 
@@ -34,22 +36,14 @@ function actorText(entry: AuditEntry): string {
   return entry.actor ?? '—';
 }
 
-/** What: the operation on the resource and record, or the refused request. */
-function actionText(entry: AuditEntry): string {
-  if (entry.kind !== 'write') return `${entry.verb ?? ''} ${entry.path ?? ''}`.trim();
-  const target = entry.recordId ? `${entry.resource}/${entry.recordId}` : (entry.resource ?? '');
-  return `${entry.operation} ${target}`;
-}
-
-const show = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The fields a write changed: before → after (secrets are masked by the server). A create has no "Before", a delete no "After". */
-function DiffTable({ diff }: { diff: AuditChange[] }) {
+function DiffTable({ diff, resource }: { diff: AuditChange[]; resource: string | null }) {
   const withBefore = diff.some((change) => 'before' in change);
   const withAfter = diff.some((change) => 'after' in change);
   const value = (change: AuditChange, side: 'before' | 'after') => (
-    <Table.Td ff="monospace" c={side in change ? undefined : 'dimmed'} style={{ wordBreak: 'break-all' }}>
-      {side in change ? show(change[side]) : '—'}
+    <Table.Td c={side in change ? undefined : 'dimmed'} style={{ wordBreak: 'break-word' }}>
+      {side in change ? valueText(change.field, change[side]) : '—'}
     </Table.Td>
   );
   return (
@@ -64,8 +58,8 @@ function DiffTable({ diff }: { diff: AuditChange[] }) {
       <Table.Tbody>
         {diff.map((change) => (
           <Table.Tr key={change.field}>
-            <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-              {change.field}
+            <Table.Td style={{ whiteSpace: 'nowrap' }} title={change.field}>
+              {fieldLabel(resource, change.field)}
             </Table.Td>
             {withBefore && value(change, 'before')}
             {withAfter && value(change, 'after')}
@@ -108,7 +102,7 @@ function Details({ entry }: { entry: AuditEntry }) {
         {opened ? 'Hide' : 'Show'} {plural(entry.diff.length, 'change', 'changes')}
       </Button>
       <Collapse expanded={opened} id={id}>
-        <DiffTable diff={entry.diff} />
+        <DiffTable diff={entry.diff} resource={entry.resource} />
       </Collapse>
     </Stack>
   );
@@ -125,10 +119,31 @@ export function AuditLogTable() {
   const [kind, setKind] = useState<'' | AuditKind>('');
   const [channel, setChannel] = useState<'' | AuditChannel>('');
   const [offset, setOffset] = useState(0);
-  const log = useAuditLog({ search: debounced, kind, channel, resource: '', limit: PAGE_SIZE, offset });
+  // Local date-time fields (the browser's zone), sent as ISO instants.
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const since = from ? new Date(from).toISOString() : '';
+  const until = to ? new Date(to).toISOString() : '';
+  const [exporting, setExporting] = useState(false);
+  const filter = { search: debounced, kind, channel, resource: '', since, until };
+  const log = useAuditLog({ ...filter, limit: PAGE_SIZE, offset });
   const rows = log.data?.rows ?? [];
   const total = log.data?.total ?? 0;
-  const filtered = Boolean(debounced.trim() || kind || channel);
+  const filtered = Boolean(debounced.trim() || kind || channel || since || until);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const entries = await getAllAuditEntries(filter);
+      const url = URL.createObjectURL(new Blob([auditCsv(entries, actorText)], { type: 'text/csv' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `audit-log-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <DataTable
@@ -137,7 +152,7 @@ export function AuditLogTable() {
       query={log}
       rows={rows}
       rowKey={(entry) => String(entry.id)}
-      rowLabel={(entry) => `${actionText(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`}
+      rowLabel={(entry) => `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`}
       rowTestId="audit-row"
       minWidth={960}
       toolbar={
@@ -173,6 +188,30 @@ export function AuditLogTable() {
             allowDeselect={false}
             w={narrow ? '100%' : 170}
           />
+          <TextInput
+            type="datetime-local"
+            label="From"
+            value={from}
+            onChange={(e) => {
+              setFrom(e.currentTarget.value);
+              setOffset(0);
+            }}
+            w={narrow ? '100%' : 210}
+          />
+          <TextInput
+            type="datetime-local"
+            label="To"
+            value={to}
+            onChange={(e) => {
+              setTo(e.currentTarget.value);
+              setOffset(0);
+            }}
+            error={since && until && since > until ? 'The end is before the start.' : undefined}
+            w={narrow ? '100%' : 210}
+          />
+          <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={exporting} onClick={() => void exportCsv()}>
+            Export CSV
+          </Button>
         </Group>
       }
       columns={[
@@ -199,7 +238,7 @@ export function AuditLogTable() {
           ),
         },
         { header: 'From', mono: true, render: (entry) => entry.address },
-        { header: 'What', render: (entry) => <Code>{actionText(entry)}</Code> },
+        { header: 'What', card: 'wide', render: (entry) => <Text size="sm">{auditSentence(entry)}</Text> },
         {
           header: 'Status',
           render: (entry) => (
@@ -212,7 +251,7 @@ export function AuditLogTable() {
       ]}
       empty={
         filtered
-          ? { title: 'No entry matches the filters', hint: 'Change the search, the kind or the channel.' }
+          ? { title: 'No entry matches the filters', hint: 'Change the search, the kind, the channel or the dates.' }
           : { title: 'Nothing recorded yet', hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.' }
       }
       footer={<ServerPageControls offset={offset} pageSize={PAGE_SIZE} shown={rows.length} total={total} onOffset={setOffset} />}

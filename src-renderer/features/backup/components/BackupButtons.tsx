@@ -15,10 +15,31 @@ const SECTION_NAMES: Record<keyof ImportReport['sections'], string> = {
   apiKeys: 'API keys',
 };
 
-const describe = (c: SectionChanges) =>
-  [c.added.length ? `Added: ${c.added.join(', ')}` : '', c.changed.length ? `Changed: ${c.changed.join(', ')}` : '', c.removed.length ? `Removed: ${c.removed.join(', ')}` : '']
-    .filter(Boolean)
-    .join('. ') || 'No change';
+/** A setting's value as the preview shows it: short, strings as they are. */
+const shown = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === '') return '(empty)';
+  return text === undefined ? '—' : text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+/** A section of a configuration document, when it is an object of settings. */
+const sectionOf = (doc: unknown, section: string) => {
+  const value = (doc as Record<string, unknown> | null)?.[section];
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+};
+
+/**
+ * What a section's import does, in words; a changed setting shows its value now and in the file
+ * ("maxretry: 20 → 5") when both documents have it.
+ */
+const describe = (c: SectionChanges, current: Record<string, unknown> | null, incoming: Record<string, unknown> | null) => {
+  const changed = c.changed.map((field) => (current && incoming && field in current && field in incoming ? `${field}: ${shown(current[field])} → ${shown(incoming[field])}` : field));
+  return (
+    [c.added.length ? `Added: ${c.added.join(', ')}` : '', changed.length ? `Changed: ${changed.join(', ')}` : '', c.removed.length ? `Removed: ${c.removed.join(', ')}` : '']
+      .filter(Boolean)
+      .join('. ') || 'No change'
+  );
+};
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -38,6 +59,8 @@ export function BackupButtons() {
   const [config, setConfig] = useState<unknown>(null);
   const [fileName, setFileName] = useState('');
   const [preview, setPreview] = useState<ImportReport | null>(null);
+  /** The configuration as it is now, for the old values of changed settings. */
+  const [current, setCurrent] = useState<unknown>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [applying, setApplying] = useState(false);
   const open = config !== null;
@@ -67,7 +90,9 @@ export function BackupButtons() {
     }
     setConfig(parsed);
     try {
-      setPreview(await importConfig(parsed, true));
+      const [report, now] = await Promise.all([importConfig(parsed, true), exportConfig().catch(() => null)]);
+      setCurrent(now);
+      setPreview(report);
     } catch (error) {
       setErrors(messagesOf(error));
     }
@@ -128,7 +153,7 @@ export function BackupButtons() {
                           ? preview.sections.apiKeys.notRestored
                             ? `${preview.sections.apiKeys.notRestored} not restored: keys are secrets; issue new ones.`
                             : 'None in the file'
-                          : describe(preview.sections[section])}
+                          : describe(preview.sections[section], sectionOf(current, section), sectionOf(config, section))}
                       </Table.Td>
                     </Table.Tr>
                   ))}

@@ -1,9 +1,9 @@
-import { BarChart } from '@mantine/charts';
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
-import { toMillis } from '../../../lib/format.ts';
+import { StackedBarChart } from '../../../components/StackedBarChart.tsx';
+import { formatHourMinute, toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
 import { useBannedIps } from '../api/get-banned-ips.ts';
@@ -19,7 +19,7 @@ export function BanSummaryCard() {
   const list = bans.data ?? [];
   const points = (history.data ?? []).map((p) => {
     const ms = toMillis(p.t);
-    return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) };
+    return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : formatHourMinute(ms) };
   });
 
   // A ban in the live list that started after the chart was fetched is missing from it: refresh the
@@ -81,17 +81,12 @@ export function BanSummaryCard() {
             />
           </Group>
           {history.isSuccess && points.length > 1 ? (
-            <BarChart
-              h={180}
+            <StackedBarChart
               data={points}
-              dataKey="time"
-              type="stacked"
-              withLegend
-              legendProps={{ verticalAlign: 'bottom' }}
-              barProps={{ isAnimationActive: false }}
-              series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: `${c.color}.6` }))}
-              yAxisProps={{ allowDecimals: false, width: 30, domain: [0, top], ticks: [0, top / 2, top] }}
-              aria-labelledby="ban-history-title"
+              labelKey="time"
+              series={BAN_CATEGORIES.map((c) => ({ name: c.value, label: c.label, color: c.color }))}
+              top={top}
+              labelledBy="ban-history-title"
             />
           ) : (
             <Text size="sm" c="dimmed">

@@ -4,7 +4,8 @@ import { networkFiltersKey } from './get-filters.ts';
 import type { NetworkFilter } from './types.ts';
 
 /** DELETE firewall/{id}: its deny entries leave the decision stream on the next poll. */
-export const deleteNetworkFilter = (id: string | number) => api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`);
+/** A 409 (keys still bound to it) is shown in the dialog, so the request is quiet. */
+export const deleteNetworkFilter = (id: string | number) => api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`, { quiet: true });
 
 export const useDeleteNetworkFilter = () => {
   const queryClient = useQueryClient();

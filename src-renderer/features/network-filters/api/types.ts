@@ -8,6 +8,9 @@ export const CATEGORY_HINTS: Record<FilterCategory, string> = {
   IAX: 'IAX2 trunks (4569)',
 };
 
+/** The services as a firewall rule page names them. */
+export const CATEGORY_NAMES: Record<FilterCategory, string> = { SIP: 'SIP', WEB: 'Web console and API', AMI: 'AMI', IAX: 'IAX' };
+
 /** A network filter as the API reads it. */
 export interface NetworkFilter {
   id: string | number;

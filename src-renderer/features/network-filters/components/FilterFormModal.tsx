@@ -5,7 +5,7 @@ import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
-import { CATEGORY_HINTS, emptyFilterInput, FILTER_CATEGORIES, toInput, type NetworkFilter, type NetworkFilterInput } from '../api/types.ts';
+import { CATEGORY_HINTS, CATEGORY_NAMES, emptyFilterInput, FILTER_CATEGORIES, toInput, type NetworkFilter, type NetworkFilterInput } from '../api/types.ts';
 
 const FIELDS = ['permit', 'network', 'subnet', 'deny', 'description', 'newer_block_ip', 'local_network', 'currentRules'] as const;
 
@@ -69,18 +69,19 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
           </SimpleGrid>
           <TextInput
             label="Deny"
-            description="Networks blocked outright, separated by commas. 0.0.0.0/0 means “everything not allowed elsewhere” and blocks nothing by itself."
+            description="Addresses or networks every bouncer blocks on all services, separated by commas. Keep 0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for “everything else”."
             value={values.deny}
             onChange={(e) => edit({ deny: e.currentTarget.value })}
             error={errors.byField.deny}
           />
-          <Fieldset legend="Access from this network" variant="filled">
+          <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {FILTER_CATEGORIES.map((category) => (
                 <Checkbox
                   key={category}
                   label={`Allow ${category}`}
-                  description={CATEGORY_HINTS[category]}
+                  // The rule's effect in words, as a firewall rule page states it.
+                  description={`${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ${values.permit.trim() || 'this network'}: ${values.currentRules[category] ? 'allowed' : 'blocked'}.`}
                   checked={values.currentRules[category]}
                   onChange={(e) => edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
                 />

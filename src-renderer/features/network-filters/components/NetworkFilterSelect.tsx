@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { fieldErrors } from '../../../lib/field-errors.ts';
@@ -6,10 +6,14 @@ import { useNetworkFilters } from '../api/get-filters.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 
 export interface NetworkFilterSelectProps {
+  /** '' until the operator chooses: a key is never bound to "any address" by default. */
   value: string;
   onChange: (value: string) => void;
   error?: string;
 }
+
+/** What "Any address" means, said where it is chosen. */
+export const ANY_ADDRESS_LABEL = 'Any address: the key works wherever it leaks to (not recommended)';
 
 /**
  * Picks the network filter an API key is bound to; when the bouncer host has no filter yet, one is
@@ -21,10 +25,12 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
   const [creating, setCreating] = useState(false);
   const [hostIp, setHostIp] = useState('');
   const [touched, setTouched] = useState(false);
+  const [grantServices, setGrantServices] = useState(false);
+  // One address first; "any address" last, as a deliberate choice.
   const options = [
-    { value: 'none', label: 'Any address (not recommended for bouncers)' },
     { value: 'localhost', label: 'This computer only (localhost)' },
     ...(filters.data ?? []).map((f) => ({ value: String(f.id), label: f.description ? `${f.permit} — ${f.description}` : f.permit })),
+    { value: 'none', label: ANY_ADDRESS_LABEL },
   ];
   const createErrors = fieldErrors(save.error, ['permit', 'network', 'subnet'] as const);
   const ipError = (touched && !hostIp.trim() ? 'Enter the bouncer host’s IP address.' : null) ?? createErrors.byField.permit ?? createErrors.byField.network ?? createErrors.byField.subnet ?? createErrors.other[0];
@@ -38,10 +44,11 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
         input: {
           permit: ip,
           deny: '0.0.0.0/0',
-          description: `Bouncer host ${ip}`,
+          description: grantServices ? `Bouncer host ${ip}` : `Bouncer host ${ip} (firewall export only)`,
           newer_block_ip: false,
           local_network: false,
-          currentRules: { SIP: true, WEB: true, AMI: true, IAX: true },
+          // The key needs only its own binding: the host is granted no service unless the operator asks.
+          currentRules: { SIP: grantServices, WEB: grantServices, AMI: grantServices, IAX: grantServices },
         },
       },
       {
@@ -50,6 +57,7 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
           setCreating(false);
           setHostIp('');
           setTouched(false);
+          setGrantServices(false);
         },
       },
     );
@@ -60,9 +68,11 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
       <Select
         label="Allowed source"
         description="The key is accepted only from addresses in this filter; any other source gets 403."
+        placeholder="Choose where the key will be used from"
+        required
         data={options}
-        value={value}
-        onChange={(v) => onChange(v ?? 'none')}
+        value={value || null}
+        onChange={(v) => onChange(v ?? '')}
         allowDeselect={false}
         error={error}
         disabled={filters.isPending}
@@ -93,6 +103,18 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
                 }
               }}
               autoFocus
+            />
+            <Text size="xs" c="dimmed" data-testid="bouncer-filter-effect">
+              {grantServices
+                ? 'The filter admits the key from this address and also allows SIP, the web console, AMI and IAX from it.'
+                : 'The filter admits the key from this address only. It grants the host nothing else: SIP, the web console, AMI and IAX from it stay blocked, which is all a firewall box needs.'}
+            </Text>
+            <Checkbox
+              size="xs"
+              label="Also allow SIP, the web console, AMI and IAX from this host"
+              description="Only for a host that is also a phone, a trunk or an admin workstation: it could then register, sign in and use the manager interface."
+              checked={grantServices}
+              onChange={(e) => setGrantServices(e.currentTarget.checked)}
             />
             <Group gap="xs">
               <Button size="xs" onClick={create} loading={save.isPending}>

@@ -1,20 +1,19 @@
 import { Badge, Button, Group, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconBan, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable.tsx';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
-import { useDeleteNetworkFilter } from '../api/delete-filter.ts';
 import { useNetworkFilters } from '../api/get-filters.ts';
-import { FILTER_CATEGORIES, isSet, type NetworkFilter } from '../api/types.ts';
+import { CATEGORY_NAMES, FILTER_CATEGORIES, isSet, type NetworkFilter } from '../api/types.ts';
 import { BlockNetworkModal } from './BlockNetworkModal.tsx';
+import { DeleteFilterDialog, type KeyBinding } from './DeleteFilterDialog.tsx';
 import { FilterFormModal } from './FilterFormModal.tsx';
 
 const denyEntries = (deny: string) => (deny ?? '').split(',').map((d) => d.trim()).filter((d) => d && d !== '0.0.0.0/0' && d !== '::/0');
 
-const COLUMNS: DataTableColumn<NetworkFilter>[] = [
+/** The table's columns; "Used by" names the API keys bound to each filter (supplied by the app). */
+const columns = (binding?: KeyBinding): DataTableColumn<NetworkFilter>[] => [
   { header: 'Network', render: (f) => <Text fw={600} ff="monospace" size="sm">{f.permit}</Text>, card: 'title' },
   {
     header: 'Description',
@@ -25,16 +24,18 @@ const COLUMNS: DataTableColumn<NetworkFilter>[] = [
     ),
   },
   {
-    header: 'Access',
+    header: 'Services from this network',
     card: 'wide',
+    // Worded like a firewall rule page: per service, allowed or blocked from this network.
     render: (f) => (
-      <Group gap={4} wrap="nowrap">
+      <Group gap={4} wrap="wrap" role="list" aria-label={`Services from ${f.permit}`}>
         {FILTER_CATEGORIES.map((c) => {
           const allowed = f.rules?.[c] !== 'block';
+          const effect = `${CATEGORY_NAMES[c]} from ${f.permit}: ${allowed ? 'allowed' : 'blocked'}`;
           return (
-            <Tooltip key={c} label={`${c} ${allowed ? 'allowed' : 'blocked'}`}>
-              <Badge size="sm" variant={allowed ? 'light' : 'filled'} color={allowed ? 'teal' : 'red'} aria-label={`${c} ${allowed ? 'allowed' : 'blocked'}`}>
-                {c}
+            <Tooltip key={c} label={effect}>
+              <Badge role="listitem" size="sm" variant={allowed ? 'light' : 'filled'} color={allowed ? 'teal' : 'red'} aria-label={effect}>
+                {c} {allowed ? 'allow' : 'block'}
               </Badge>
             </Tooltip>
           );
@@ -43,7 +44,22 @@ const COLUMNS: DataTableColumn<NetworkFilter>[] = [
     ),
   },
   {
-    header: 'Blocked',
+    header: 'Used by',
+    render: (f) => {
+      const keys = binding?.usedBy(String(f.id)) ?? [];
+      return keys.length ? (
+        <Text size="sm" data-testid="filter-used-by-cell">
+          {keys.map((k) => k.description).join(', ')}
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No key
+        </Text>
+      );
+    },
+  },
+  {
+    header: 'Blocked for every bouncer',
     mono: true,
     render: (f) =>
       denyEntries(f.deny).length ? (
@@ -81,9 +97,8 @@ const COLUMNS: DataTableColumn<NetworkFilter>[] = [
 ];
 
 /** Network filters: who may reach which service, trusted networks, and blocked networks. */
-export function NetworkFiltersTable() {
+export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
   const filters = useNetworkFilters();
-  const remove = useDeleteNetworkFilter();
   const [editing, setEditing] = useState<NetworkFilter | undefined>();
   const deleting = useDialogTarget<NetworkFilter>();
   const [formOpened, form] = useDisclosure(false);
@@ -111,9 +126,13 @@ export function NetworkFiltersTable() {
         rowKey={(f) => String(f.id)}
         rowLabel={(f) => f.permit}
         rowTestId="filter-row"
-        columns={COLUMNS}
-        minWidth={760}
-        search={{ label: 'Search network filters', placeholder: 'Search network, description', text: (f) => `${f.permit} ${f.description ?? ''} ${f.deny ?? ''}` }}
+        columns={columns(binding)}
+        minWidth={900}
+        search={{
+          label: 'Search network filters',
+          placeholder: 'Search network, description, key',
+          text: (f) => `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
+        }}
         actions={(f) => [
           { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(f) },
           { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(f), color: 'red' },
@@ -125,18 +144,7 @@ export function NetworkFiltersTable() {
       />
       <FilterFormModal opened={formOpened} onClose={form.close} filter={editing} />
       <BlockNetworkModal opened={blockOpened} onClose={block.close} />
-      <ConfirmDialog
-        dialog={deleting}
-        title={(filter) => `Delete the filter for ${filter.permit}?`}
-        message={(filter) =>
-          denyEntries(filter.deny).length
-            ? `Bouncers stop blocking ${denyEntries(filter.deny).join(', ')} on their next poll. API keys bound to this filter lose their binding.`
-            : 'Access rules for this network return to the defaults. API keys bound to this filter lose their binding.'
-        }
-        confirmLabel="Delete filter"
-        loading={remove.isPending}
-        onConfirm={(filter) => remove.mutateAsync(filter.id).then(() => notifications.show({ color: 'teal', title: 'Filter deleted', message: filter.permit }))}
-      />
+      <DeleteFilterDialog dialog={deleting} filters={filters.data ?? []} binding={binding} />
     </>
   );
 }

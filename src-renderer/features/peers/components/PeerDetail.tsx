@@ -3,6 +3,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { linkProps } from '../../../lib/router.ts';
 import { usePeerDetail } from '../api/get-peer-detail.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
@@ -31,7 +32,7 @@ const HIDDEN = new Set(['Event', 'ActionID', 'state']);
 function display(key: string, value: string): string {
   if (value === '') return '—';
   if (key === 'RoundtripUsec' && /^\d+$/.test(value)) return `${(Number(value) / 1000).toFixed(1)} ms`;
-  if (key === 'RegExpire' && /^\d{9,}$/.test(value)) return new Date(Number(value) * 1000).toLocaleString();
+  if (key === 'RegExpire' && /^\d{9,}$/.test(value)) return formatDateTime(Number(value) * 1000);
   if (key === 'QualifyFrequency' && /^\d+$/.test(value)) return `${value} s`;
   if (key === 'QualifyTimeout' && /^[\d.]+$/.test(value)) return `${Number(value)} s`;
   return value;
@@ -41,7 +42,10 @@ function display(key: string, value: string): string {
 export function PeerDetail({ id }: { id: string }) {
   const detail = usePeerDetail(id);
   const data = detail.data ?? {};
-  const keys = [...Object.keys(LABELS).filter((k) => k in data), ...Object.keys(data).filter((k) => !(k in LABELS) && !HIDDEN.has(k))];
+  const known = (k: string) => data[k] !== undefined && data[k] !== null && String(data[k]) !== '';
+  // Only what Asterisk reported: empty fields are not listed one by one as "—".
+  const keys = [...Object.keys(LABELS).filter((k) => k in data), ...Object.keys(data).filter((k) => !(k in LABELS) && !HIDDEN.has(k))].filter(known);
+  const unknownState = typeof data.state !== 'string' || /unknown/i.test(data.state);
   const notFound = detail.error instanceof ApiError && detail.error.status === 404;
   return (
     <Stack>
@@ -62,7 +66,25 @@ export function PeerDetail({ id }: { id: string }) {
             Extension {id} does not exist. Go back to the list and pick another one.
           </Alert>
         ) : (
-          <QueryState query={detail} label={`extension ${id}`} isEmpty={keys.length === 0} empty={{ title: 'Not registered', hint: 'Asterisk has no contact for this extension.' }}>
+          <QueryState
+            query={detail}
+            label={`extension ${id}`}
+            // The endpoint's own name is always there; only what Asterisk reports about the contact counts.
+            isEmpty={keys.every((k) => k === 'EndpointName')}
+            empty={
+              unknownState
+                ? {
+                    title: 'Unknown: the Asterisk manager is not connected',
+                    hint: 'Whether the phone is registered, its address, user agent and round trip come from Asterisk over AMI. Connect it in Settings to see them here.',
+                    action: (
+                      <Anchor {...linkProps(paths.settings)} size="sm">
+                        Check the AMI connection in Settings
+                      </Anchor>
+                    ),
+                  }
+                : { title: 'Not registered', hint: 'Asterisk has no contact for this extension.' }
+            }
+          >
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" component="dl" m={0}>
               {keys.map((key) => (
                 <div key={key}>

@@ -1,11 +1,18 @@
-import { Alert, Anchor, Card, Code, Tabs, Text } from '@mantine/core';
-import { IconPlugConnectedX } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Card, Code, Group, Tabs, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconPlugConnectedX, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { paths } from '../../../config/paths.ts';
 import { linkProps } from '../../../lib/router.ts';
+import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useAmiStatus } from '../api/get-ami-status.ts';
-import { useExtensions } from '../api/get-extensions.ts';
+import { useExtensions, type Extension } from '../api/get-extensions.ts';
+import { useDeleteExtension } from '../api/save-extension.ts';
+import { ExtensionFormModal } from './ExtensionFormModal.tsx';
 import { usePeerStatuses, type PeerStatus } from '../api/get-peer-statuses.ts';
 import { useProviderStatuses, type ProviderStatus } from '../api/get-provider-statuses.ts';
 import { PeerStateBadge } from './PeerStateBadge.tsx';
@@ -15,50 +22,83 @@ const text = (value: unknown) => (value === undefined || value === null || value
 function ExtensionsTable() {
   const peers = usePeerStatuses();
   const extensions = useExtensions();
-  const names = new Map((extensions.data ?? []).map((e) => [String(e.number), e.username]));
+  const remove = useDeleteExtension();
+  const records = new Map((extensions.data ?? []).map((e) => [String(e.number), e]));
+  const [formOpened, form] = useDisclosure(false);
+  const [editing, setEditing] = useState<Extension | undefined>();
+  const deleting = useDialogTarget<Extension>();
+  const openForm = (extension?: Extension) => {
+    setEditing(extension);
+    form.open();
+  };
   return (
-    <DataTable<PeerStatus>
-      label="Extensions"
-      noun="extensions"
-      withCard={false}
-      query={peers}
-      rows={peers.data ?? []}
-      rowKey={(p) => p.id}
-      rowLabel={(p) => `extension ${p.id}`}
-      rowTestId="extension-row"
-      minWidth={480}
-      search={{ label: 'Search extensions', placeholder: 'Search number, name, state', text: (p) => `${p.id} ${names.get(p.id) ?? ''} ${p.state}` }}
-      columns={[
-        {
-          header: 'Extension',
-          card: 'title',
-          render: (p) => (
-            <Anchor {...linkProps(paths.peer(p.id))} ff="monospace" fw={600}>
-              {p.id}
-            </Anchor>
+    <>
+      <Group justify="flex-end" mb="sm">
+        <Button leftSection={<IconPlus size={16} />} onClick={() => openForm()}>
+          New extension
+        </Button>
+      </Group>
+      <DataTable<PeerStatus>
+        label="Extensions"
+        noun="extensions"
+        withCard={false}
+        query={peers}
+        rows={peers.data ?? []}
+        rowKey={(p) => p.id}
+        rowLabel={(p) => `extension ${p.id}`}
+        rowTestId="extension-row"
+        minWidth={560}
+        search={{ label: 'Search extensions', placeholder: 'Search number, name, state', text: (p) => `${p.id} ${records.get(p.id)?.username ?? ''} ${p.state}` }}
+        actions={(p) => {
+          const record = records.get(p.id);
+          if (!record) return [];
+          return [
+            { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(record) },
+            { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(record), color: 'red' },
+          ];
+        }}
+        columns={[
+          {
+            header: 'Extension',
+            card: 'title',
+            render: (p) => (
+              <Anchor {...linkProps(paths.peer(p.id))} ff="monospace" fw={600}>
+                {p.id}
+              </Anchor>
+            ),
+          },
+          { header: 'Name', render: (p) => text(records.get(p.id)?.username ?? (typeof p.username === 'string' ? p.username : undefined)) },
+          { header: 'State', render: (p) => <PeerStateBadge state={p.state} /> },
+          {
+            header: 'Detail',
+            card: 'hidden',
+            render: (p) => (
+              <Anchor {...linkProps(paths.peer(p.id))} size="sm" aria-label={`Contact detail of extension ${p.id}`}>
+                Contact detail
+              </Anchor>
+            ),
+          },
+        ]}
+        empty={{
+          title: 'No extensions',
+          hint: 'Add the phones of this PBX: a number, the user’s name and the SIP password the phone registers with.',
+          action: (
+            <Button mt="sm" leftSection={<IconPlus size={16} />} onClick={() => openForm()}>
+              Add the first extension
+            </Button>
           ),
-        },
-        { header: 'Name', render: (p) => text(names.get(p.id)) },
-        { header: 'State', render: (p) => <PeerStateBadge state={p.state} /> },
-        {
-          header: 'Detail',
-          card: 'hidden',
-          render: (p) => (
-            <Anchor {...linkProps(paths.peer(p.id))} size="sm" aria-label={`Contact detail of extension ${p.id}`}>
-              Contact detail
-            </Anchor>
-          ),
-        },
-      ]}
-      empty={{
-        title: 'No extensions',
-        hint: (
-          <>
-            Extensions are created through the API (<Code>extensions</Code>).
-          </>
-        ),
-      }}
-    />
+        }}
+      />
+      <ExtensionFormModal opened={formOpened} onClose={form.close} extension={editing} />
+      <ConfirmDialog
+        dialog={deleting}
+        title={(e) => `Delete extension ${e.number}?`}
+        message={(e) => `${e.username} can no longer register or call with ${e.number}. Its record and password are removed.`}
+        confirmLabel="Delete extension"
+        loading={remove.isPending}
+        onConfirm={(e) => remove.mutateAsync(e.number).then(() => notifications.show({ color: 'teal', title: 'Extension deleted', message: `${e.number} ${e.username}` }))}
+      />
+    </>
   );
 }
 

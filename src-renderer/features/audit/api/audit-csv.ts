@@ -1,0 +1,24 @@
+import { formatDateTime } from '../../../lib/format.ts';
+import { auditSentence, fieldLabel, valueText } from './audit-sentence.ts';
+import type { AuditEntry } from './get-audit-log.ts';
+
+/** One CSV cell: quoted when it holds a separator, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
+const cell = (value: string) => {
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/** The audit log as CSV, as the table reads it: when, what (the sentence), who, from, status, and each change before → after. */
+export function auditCsv(entries: AuditEntry[], who: (entry: AuditEntry) => string): string {
+  const header = ['When', 'What', 'Who', 'From', 'Status', 'Changes', 'Attempts'];
+  const rows = entries.map((entry) => [
+    formatDateTime(entry.at),
+    auditSentence(entry),
+    who(entry),
+    entry.address,
+    String(entry.status),
+    entry.diff.map((c) => `${fieldLabel(entry.resource, c.field)}: ${valueText(c.field, c.before)} → ${valueText(c.field, c.after)}`).join('; '),
+    String(entry.count),
+  ]);
+  return `${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}

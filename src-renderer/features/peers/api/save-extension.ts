@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { extensionsKey, type Extension } from './get-extensions.ts';
+import { peerStatusesKey } from './get-peer-statuses.ts';
+
+/** What the extension form writes; an empty secret on an edit keeps the stored one. */
+export interface ExtensionInput {
+  number: string;
+  username: string;
+  callerid: string;
+  secret: string;
+}
+
+/** POST extensions, or PATCH extensions/{number} (without the secret when it is left empty). Errors show under their fields. */
+export function saveExtension({ input, existing }: { input: ExtensionInput; existing?: string }) {
+  if (existing === undefined) return api.post<Extension>('extensions', input, { quiet: true });
+  const { number: _number, secret, ...rest } = input;
+  return api.patch<Extension>(`extensions/${encodeURIComponent(existing)}`, secret ? { ...rest, secret } : rest, { quiet: true });
+}
+
+/** DELETE extensions/{number}. */
+export const deleteExtension = (number: string) => api.delete<unknown>(`extensions/${encodeURIComponent(number)}`);
+
+/** Saves or deletes, then refreshes the names and the live states. */
+function useExtensionMutation<T>(mutationFn: (arg: T) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: extensionsKey }), queryClient.invalidateQueries({ queryKey: peerStatusesKey })]),
+  });
+}
+
+export const useSaveExtension = () => useExtensionMutation(saveExtension);
+export const useDeleteExtension = () => useExtensionMutation(deleteExtension);
