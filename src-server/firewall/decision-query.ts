@@ -1,5 +1,4 @@
 import type ipaddr from 'ipaddr.js';
-import { banDecisionKey, type ActiveBan } from './ban-store.ts';
 import { originOfKey, scopeOf, type DecisionKey } from './decisions.ts';
 import { normalizeAddress, normalizeCidrText } from './addresses.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
@@ -110,8 +109,3 @@ export function matches(query: DecisionQuery, candidate: Candidate): boolean {
   return true;
 }
 
-/** A ban as a query candidate. */
-export function banCandidate(ban: ActiveBan, json: () => string): Candidate {
-  const key: DecisionKey = banDecisionKey(ban);
-  return { key, cidr: parseCidr(ban.ip)!, json };
-}

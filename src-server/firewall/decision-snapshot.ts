@@ -35,11 +35,6 @@ export function snapshotParts(snapshot: DecisionSnapshot, expanded = false): rea
   return expanded ? snapshot.expanded().parts : snapshot.parts;
 }
 
-/** The whole `new` array content (tests and small answers). */
-export function snapshotJson(snapshot: DecisionSnapshot, expanded = false): Buffer {
-  return Buffer.concat(snapshotParts(snapshot, expanded));
-}
-
 /** How many decisions a snapshot publishes in one form. */
 export function snapshotCount(snapshot: DecisionSnapshot, expanded = false): number {
   return expanded ? snapshot.expanded().count : snapshot.count;
