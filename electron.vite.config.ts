@@ -40,7 +40,12 @@ const precompressAssets: Plugin = {
       });
     for (const file of walk(resolve('out/renderer')).filter((path) => COMPRESSIBLE.test(path))) {
       const content = readFileSync(file);
-      writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+      writeFileSync(
+        `${file}.br`,
+        brotliCompressSync(content, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+        }),
+      );
       writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
     }
   },
@@ -57,7 +62,10 @@ export default defineConfig({
     build: {
       outDir: 'out/preload',
       // A sandboxed preload must be one CommonJS file.
-      rolldownOptions: { input: { index: resolve('src-main/preload.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+      rolldownOptions: {
+        input: { index: resolve('src-main/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {

@@ -17,7 +17,9 @@ const RENDERER_FEATURES = readdirSync(new URL('./src-renderer/features/', import
   .map((entry) => entry.name);
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const featureIsolation = RENDERER_FEATURES.map((feature) => {
-  const others = RENDERER_FEATURES.filter((f) => f !== feature).map(escapeRegex).join('|');
+  const others = RENDERER_FEATURES.filter((f) => f !== feature)
+    .map(escapeRegex)
+    .join('|');
   return {
     files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
     rules: {
@@ -36,13 +38,34 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
   };
 });
 
-
 /**
  * Server layers (docs/architecture.md): the domain never imports the HTTP layer or Koa, wire/ is a
  * leaf, storage/ imports nothing above it. Paths are relative to the repository root.
  */
-const SERVER_DOMAIN = ['audit', 'auth', 'firewall', 'resources', 'queue', 'peers', 'modules', 'storage', 'worker', 'wire', 'tls', 'net', 'config', 'openapi', 'upstream'];
-const HTTP_LAYER = ['src-server/http', 'src-server/legacy', 'src-server/index.ts', 'src-server/services.ts', 'src-server/cli.ts'];
+const SERVER_DOMAIN = [
+  'audit',
+  'auth',
+  'firewall',
+  'resources',
+  'queue',
+  'peers',
+  'modules',
+  'storage',
+  'worker',
+  'wire',
+  'tls',
+  'net',
+  'config',
+  'openapi',
+  'upstream',
+];
+const HTTP_LAYER = [
+  'src-server/http',
+  'src-server/legacy',
+  'src-server/index.ts',
+  'src-server/services.ts',
+  'src-server/cli.ts',
+];
 const serverLayerZones = [
   ...SERVER_DOMAIN.map((folder) => ({
     target: `./src-server/${folder}`,
@@ -112,7 +135,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '^(koa|koa-.*|@koa/.*)$', message: 'The domain never imports Koa: the HTTP layer (http/, legacy/) adapts requests to plain arguments.' },
+            {
+              regex: '^(koa|koa-.*|@koa/.*)$',
+              message:
+                'The domain never imports Koa: the HTTP layer (http/, legacy/) adapts requests to plain arguments.',
+            },
           ],
         },
       ],

@@ -22,5 +22,7 @@ const consoleBuilt = existsSync('out/renderer/index.html') && newest('out/render
 if (!serverBuilt) run('build:server');
 if (!consoleBuilt) run('build:console');
 
-const server = spawnSync(process.execPath, ['out/server/cli.js', 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+const server = spawnSync(process.execPath, ['out/server/cli.js', 'serve', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 process.exit(server.status ?? 0);

@@ -14,16 +14,29 @@ import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 
 const LINES = Number(process.argv[2] ?? 100_000);
 
-function call(url: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number; text: string }> {
+function call(
+  url: string,
+  method: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const all = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, bytes: all.length, text: all.length < 100_000 ? all.toString() : '' });
-      });
-    });
+    const req = request(
+      url,
+      {
+        method,
+        headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const all = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, bytes: all.length, text: all.length < 100_000 ? all.toString() : '' });
+        });
+      },
+    );
     req.on('error', reject);
     if (body) req.write(body);
     req.end();
@@ -61,7 +74,12 @@ timeCalls(server.services.firewall.bans, 'absorb');
 timeCalls(server.services.firewall.snapshots, 'get');
 try {
   const lines: string[] = [];
-  for (let i = 0; i < LINES; i++) lines.push(i % 10 === 9 ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}` : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`);
+  for (let i = 0; i < LINES; i++)
+    lines.push(
+      i % 10 === 9
+        ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}`
+        : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`,
+    );
   const body = lines.join('\n');
   const url = `${server.url}/pbxcore/api/v3/firewall:importBans`;
   const headers = { 'content-type': 'text/plain' };
@@ -73,7 +91,10 @@ try {
     keys.map(async (apiKey) => {
       while (polling) {
         const start = performance.now();
-        await call(`${server.url}/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream`, 'GET', undefined, { 'X-Api-Key': apiKey, 'Accept-Encoding': 'gzip' });
+        await call(`${server.url}/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream`, 'GET', undefined, {
+          'X-Api-Key': apiKey,
+          'Accept-Encoding': 'gzip',
+        });
         latencies.push(performance.now() - start);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -86,7 +107,8 @@ try {
   let pollers = startPolling();
   const dry = await timed(() => call(`${url}?format=values&duration=24h&dryRun=true`, 'POST', body, headers));
   const real = await timed(() => call(`${url}?format=values&duration=24h`, 'POST', body, headers));
-  if (real.result.status !== 200) throw new Error(`import answered ${real.result.status}: ${real.result.text.slice(0, 500)}`);
+  if (real.result.status !== 200)
+    throw new Error(`import answered ${real.result.status}: ${real.result.text.slice(0, 500)}`);
   // The web thread takes the import in slices: wait until every ban is in, watching its event loop.
   const absorbed = await timed(async () => {
     while (server.services.firewall.bans.active().length < LINES) await new Promise((r) => setTimeout(r, 10));
@@ -114,7 +136,12 @@ try {
         lines: LINES,
         bodyBytes: Buffer.byteLength(body),
         dryRun: { status: dry.result.status, ms: dry.ms, serverLoopMaxMs: dry.loopMaxMs },
-        import: { status: real.result.status, ms: real.ms, serverLoopMaxMs: real.loopMaxMs, answer: JSON.parse(real.result.text).data?.added },
+        import: {
+          status: real.result.status,
+          ms: real.ms,
+          serverLoopMaxMs: real.loopMaxMs,
+          answer: JSON.parse(real.result.text).data?.added,
+        },
         webThreadAbsorb: { ms: absorbed.ms, loopMaxMs: absorbed.loopMaxMs },
         longestWebThreadCallMs: longest,
         pollsDuringImport: duringImport,

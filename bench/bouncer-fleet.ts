@@ -87,7 +87,10 @@ async function serve(): Promise<void> {
           }
         })();
         firewall!.state.reload();
-        const keys = Array.from({ length: message.keys }, (_, i) => createTestApiKey(db, { description: `fleet ${i}` }).key);
+        const keys = Array.from(
+          { length: message.keys },
+          (_, i) => createTestApiKey(db, { description: `fleet ${i}` }).key,
+        );
         reply({ url: server.url, keys });
         return;
       }
@@ -103,7 +106,10 @@ async function serve(): Promise<void> {
         churnTimer = setInterval(() => {
           firewall!.bans.ban('ami', `172.16.${(n >> 8) & 255}.${n & 255}`, 'churn', 3600);
           const lifted = ipOf(1 + 2 * n++);
-          db.prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL').run(Date.now(), lifted);
+          db.prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL').run(
+            Date.now(),
+            lifted,
+          );
           firewall!.bans.reloadIp(lifted);
           changes += 2;
         }, 500);
@@ -143,7 +149,14 @@ async function serve(): Promise<void> {
 
 // ---------------------------------------------------------------- client side: the fleet
 function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(command: Command) =>
     new Promise<T>((resolve) => {
       child.once('message', (m) => resolve(m as T));
@@ -173,17 +186,27 @@ interface Stats {
  * is how long the server took to answer; `ms` adds the transfer, which this one client process
  * also pays for (it reads every bouncer's bytes on one core).
  */
-function poll(agent: Agent, url: string, key: string): Promise<{ ms: number; firstByteMs: number; status: number; bytes: number; error?: string }> {
+function poll(
+  agent: Agent,
+  url: string,
+  key: string,
+): Promise<{ ms: number; firstByteMs: number; status: number; bytes: number; error?: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(url, { agent, headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } }, (res) => {
       const firstByteMs = performance.now() - started;
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ ms: performance.now() - started, firstByteMs, status: res.statusCode ?? 0, bytes }));
-      res.on('error', (error) => resolve({ ms: performance.now() - started, firstByteMs, status: 0, bytes, error: error.message }));
+      res.on('end', () =>
+        resolve({ ms: performance.now() - started, firstByteMs, status: res.statusCode ?? 0, bytes }),
+      );
+      res.on('error', (error) =>
+        resolve({ ms: performance.now() - started, firstByteMs, status: 0, bytes, error: error.message }),
+      );
     });
-    req.on('error', (error) => resolve({ ms: performance.now() - started, firstByteMs: 0, status: 0, bytes: 0, error: error.message }));
+    req.on('error', (error) =>
+      resolve({ ms: performance.now() - started, firstByteMs: 0, status: 0, bytes: 0, error: error.message }),
+    );
     req.end();
   });
 }
@@ -195,26 +218,36 @@ function rssGrowth(samples: number[]): number {
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** One JSON request to the v3 API over loopback (the localhost bypass), timed. */
-function api(base: string, method: string, path: string, body?: unknown): Promise<{ ms: number; status: number; json: unknown }> {
+function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ ms: number; status: number; json: unknown }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(`${base}${path}`, { method, headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString());
-        } catch {
-          json = undefined;
-        }
-        resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, json });
-      });
-    });
+    const req = request(
+      `${base}${path}`,
+      { method, headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString());
+          } catch {
+            json = undefined;
+          }
+          resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, json });
+        });
+      },
+    );
     req.on('error', () => resolve({ ms: performance.now() - started, status: 0, json: undefined }));
     req.end(payload);
   });
@@ -238,7 +271,11 @@ function startFilterChurn(base: string, deadline: number): Promise<{ latencies: 
       if (pending === undefined) {
         const host = `198.18.${(n >> 8) & 255}.${n & 255}`;
         n++;
-        const res = await api(base, 'POST', FILTERS_PATH, { permit: `${host}/32`, deny: `198.19.${(n >> 8) & 255}.${n & 255}`, description: `churn ${n}` });
+        const res = await api(base, 'POST', FILTERS_PATH, {
+          permit: `${host}/32`,
+          deny: `198.19.${(n >> 8) & 255}.${n & 255}`,
+          description: `churn ${n}`,
+        });
         latencies.push(res.ms);
         if (res.status !== 201) failed++;
         pending = (res.json as { data?: { id?: number } } | undefined)?.data?.id;
@@ -277,7 +314,13 @@ async function main(): Promise<void> {
   const bans = values.bans === undefined ? shape.bans : Number(values.bans);
   const filterEntries = values['filter-entries'] === undefined ? shape.filterEntries : Number(values['filter-entries']);
   const { child, ask } = await startServer();
-  const { url: base, keys } = await ask<{ url: string; keys: string[] }>({ cmd: 'seed', bans, filterEntries, keys: keyCount, durationMs });
+  const { url: base, keys } = await ask<{ url: string; keys: string[] }>({
+    cmd: 'seed',
+    bans,
+    filterEntries,
+    keys: keyCount,
+    durationMs,
+  });
   const url = `${base}${STREAM}`;
   // Each bouncer keeps its own keep-alive connection, as a Go client does.
   const agents = keys.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
@@ -296,7 +339,9 @@ async function main(): Promise<void> {
   const before = await ask<Stats>({ cmd: 'stats' });
   const started = performance.now();
   const deadline = started + durationMs;
-  const filterChurn = shape.filterChurn ? startFilterChurn(base, deadline) : Promise.resolve({ latencies: [], failed: 0 });
+  const filterChurn = shape.filterChurn
+    ? startFilterChurn(base, deadline)
+    : Promise.resolve({ latencies: [], failed: 0 });
   const latencies: number[] = [];
   const firstBytes: number[] = [];
   const errors = new Map<string, number>();
@@ -376,7 +421,11 @@ async function main(): Promise<void> {
           cpuShareOfOneCore: round(cpuShare, 2),
           rssSamplesMb: after.rssSamplesMb,
           filterSetRebuilds: after.manualBuilds - before.manualBuilds,
-          eventLoopDelayMs: { p50: round(after.loopDelayP50Ms, 2), p99: round(after.loopDelayP99Ms, 2), max: round(after.loopDelayMaxMs, 1) },
+          eventLoopDelayMs: {
+            p50: round(after.loopDelayP50Ms, 2),
+            p99: round(after.loopDelayP99Ms, 2),
+            max: round(after.loopDelayMaxMs, 1),
+          },
           gcPauses: { count: after.gc.count, totalMs: round(after.gc.totalMs), maxMs: round(after.gc.maxMs, 1) },
           rssMb: round(after.rssMb),
           membershipChanges: after.changes - before.changes,
@@ -389,10 +438,16 @@ async function main(): Promise<void> {
         targets: {
           cpuUnderOneCore: { value: round(cpuShare, 2), met: cpuShare < 1 },
           p99Under100Ms: { value: round(p99, 2), met: p99 < 100 },
-          everyOfferedPollServed: { value: `${latencies.length - failed}/${offered}`, met: failed === 0 && latencies.length === offered },
+          everyOfferedPollServed: {
+            value: `${latencies.length - failed}/${offered}`,
+            met: failed === 0 && latencies.length === offered,
+          },
           rssUnder600Mb: { value: Math.max(...after.rssSamplesMb, 0), met: Math.max(...after.rssSamplesMb, 0) < 600 },
           rssFlatOverLastHalf: { value: rssGrowth(after.rssSamplesMb), met: rssGrowth(after.rssSamplesMb) < 50 },
-          filterWriteP99Under100Ms: { value: round(percentile(filterWrites.latencies, 99), 1), met: !shape.filterChurn || percentile(filterWrites.latencies, 99) < 100 },
+          filterWriteP99Under100Ms: {
+            value: round(percentile(filterWrites.latencies, 99), 1),
+            met: !shape.filterChurn || percentile(filterWrites.latencies, 99) < 100,
+          },
         },
       },
       null,

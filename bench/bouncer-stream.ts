@@ -49,12 +49,20 @@ async function serve(): Promise<void> {
         db.transaction(() => {
           for (let i = 0; i < message.bans; i++) firewall!.bans.ban(i % 2 ? 'sip' : 'http', ipOf(i), 'bench', 3600);
         })();
-        const keys = Array.from({ length: message.keys }, (_, i) => createTestApiKey(db, { description: `bench ${i}` }).key);
+        const keys = Array.from(
+          { length: message.keys },
+          (_, i) => createTestApiKey(db, { description: `bench ${i}` }).key,
+        );
         reply({ url: server.url, keys, seedMs: performance.now() - started });
         return;
       }
       case 'keys':
-        reply({ keys: Array.from({ length: message.count }, (_, i) => createTestApiKey(db, { description: `cursor ${i}` }).key) });
+        reply({
+          keys: Array.from(
+            { length: message.count },
+            (_, i) => createTestApiKey(db, { description: `cursor ${i}` }).key,
+          ),
+        });
         return;
       case 'churn':
         // Membership changes between polls (one ban added, one lifted), so cursors end up at many
@@ -68,7 +76,13 @@ async function serve(): Promise<void> {
         reply({ ok: true });
         return;
       case 'memory':
-        reply({ ...memory(), cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, removedLifetimes: firewall!.log.removedCount, cursors: firewall!.cursors.size, snapshotBuilds: firewall!.snapshots.builds });
+        reply({
+          ...memory(),
+          cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+          removedLifetimes: firewall!.log.removedCount,
+          cursors: firewall!.cursors.size,
+          snapshotBuilds: firewall!.snapshots.builds,
+        });
         return;
       case 'stop':
         await server.stop();
@@ -82,7 +96,10 @@ async function serve(): Promise<void> {
 
 // ---------------------------------------------------------------- client side
 function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['serve'], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T>(command: Command) =>
     new Promise<T>((resolve) => {
       child.once('message', (m) => resolve(m as T));
@@ -101,7 +118,13 @@ interface PollResult {
  * One GET; with `abortAfterHeaders` the body is not read. The server records a cursor only once the
  * whole body was delivered, so polls meant to leave a cursor read it to the end (gzip keeps it small).
  */
-function pollOnce(agent: Agent | false, url: string, key: string, abortAfterHeaders = false, gzip = false): Promise<PollResult> {
+function pollOnce(
+  agent: Agent | false,
+  url: string,
+  key: string,
+  abortAfterHeaders = false,
+  gzip = false,
+): Promise<PollResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const headers: Record<string, string> = { 'X-Api-Key': key, ...(gzip ? { 'Accept-Encoding': 'gzip' } : {}) };
@@ -121,7 +144,8 @@ function pollOnce(agent: Agent | false, url: string, key: string, abortAfterHead
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function measure(bans: number, durationMs: number): Promise<Record<string, unknown>> {
   const { child, ask } = await startServer();
@@ -132,7 +156,8 @@ async function measure(bans: number, durationMs: number): Promise<Record<string,
   // startup=true: the full snapshot. The first one also publishes the N decisions to the durable log.
   const first = await pollOnce(agent, `${url}?startup=true`, seeded.keys[0]!);
   const startupTimes: number[] = [];
-  for (let i = 0; i < STARTUP_POLLS; i++) startupTimes.push((await pollOnce(agent, `${url}?startup=true`, seeded.keys[i % KEYS]!)).ms);
+  for (let i = 0; i < STARTUP_POLLS; i++)
+    startupTimes.push((await pollOnce(agent, `${url}?startup=true`, seeded.keys[i % KEYS]!)).ms);
   startupTimes.sort((a, b) => a - b);
   // What a CrowdSec client (Go, which always asks for gzip) receives: the shared compressed snapshot.
   await pollOnce(agent, `${url}?startup=true`, seeded.keys[0]!, false, true); // compresses this snapshot
@@ -156,7 +181,9 @@ async function measure(bans: number, durationMs: number): Promise<Record<string,
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const memory = await ask<{ rssMb: number; heapUsedMb: number; snapshotBuilds: number; cpuMs: number }>({ cmd: 'memory' });
+  const memory = await ask<{ rssMb: number; heapUsedMb: number; snapshotBuilds: number; cpuMs: number }>({
+    cmd: 'memory',
+  });
 
   const figures: Record<string, unknown> = {
     bans,
@@ -198,13 +225,22 @@ async function measure(bans: number, durationMs: number): Promise<Record<string,
     }
     // Let the sockets close, so nothing they wrote still holds snapshot buffers.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const afterCursors = await ask<{ rssMb: number; heapUsedMb: number; externalMb: number; cursors: number; removedLifetimes: number }>({ cmd: 'memory' });
+    const afterCursors = await ask<{
+      rssMb: number;
+      heapUsedMb: number;
+      externalMb: number;
+      cursors: number;
+      removedLifetimes: number;
+    }>({ cmd: 'memory' });
     figures.cursorsAt100k = {
       keys: CURSOR_KEYS,
       cursorsStored: afterCursors.cursors,
       removedLifetimesKept: afterCursors.removedLifetimes,
       /** Live memory after GC: what the cursors (and the shared deletion log) hold. */
-      addedHeapAndExternalMb: round(afterCursors.heapUsedMb + afterCursors.externalMb - before.heapUsedMb - before.externalMb, 2),
+      addedHeapAndExternalMb: round(
+        afterCursors.heapUsedMb + afterCursors.externalMb - before.heapUsedMb - before.externalMb,
+        2,
+      ),
       /** RSS also counts allocator pages kept after the 100 snapshot rebuilds the churn caused. */
       addedRssMb: round(afterCursors.rssMb - before.rssMb, 2),
     };
@@ -228,9 +264,24 @@ async function main(): Promise<void> {
   if (full) targets.fullPollP50At100kMsBelow150 = { value: full.p50Ms, met: full.p50Ms < 150 };
   if (ten) targets.pollsPerSecondAt10kAtLeast200 = { value: ten.pollsPerSecond, met: ten.pollsPerSecond >= 200 };
   if (cursors) {
-    targets.cursorMemoryAt100kMbBelow100 = { value: cursors.addedHeapAndExternalMb, rssMb: cursors.addedRssMb, met: cursors.addedHeapAndExternalMb < 100 };
+    targets.cursorMemoryAt100kMbBelow100 = {
+      value: cursors.addedHeapAndExternalMb,
+      rssMb: cursors.addedRssMb,
+      met: cursors.addedHeapAndExternalMb < 100,
+    };
   }
-  console.log(JSON.stringify({ benchmark: 'bouncer-stream', loadAverage: (await import('node:os')).loadavg().map((n) => round(n, 2)), results, targets }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'bouncer-stream',
+        loadAverage: (await import('node:os')).loadavg().map((n) => round(n, 2)),
+        results,
+        targets,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 if (process.argv[2] === 'serve') await serve();

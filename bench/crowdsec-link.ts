@@ -49,21 +49,40 @@ async function pushBurst() {
   lapi.addBouncer('bench-reader', 'bench-reader-key-0123456789abcdef');
   const t = await startTestServer({ logLevel: 'silent' });
   try {
-    await t.call(`${V3}crowdsec-link`, { method: 'PUT', body: { enabled: true, url: lapi.url, siteName: 'bench-site', machineLogin: 'bench-site', machinePassword: 'bench-site-password' } });
+    await t.call(`${V3}crowdsec-link`, {
+      method: 'PUT',
+      body: {
+        enabled: true,
+        url: lapi.url,
+        siteName: 'bench-site',
+        machineLogin: 'bench-site',
+        machinePassword: 'bench-site-password',
+      },
+    });
     await sleep(1000);
     const fleet = await pollers(t);
     const started = performance.now();
-    for (let i = 0; i < 1000; i++) t.server.services.firewall.bans.ban('sip', `198.18.${i >> 8}.${i & 255}`, 'bench burst', 3600);
+    for (let i = 0; i < 1000; i++)
+      t.server.services.firewall.bans.ban('sip', `198.18.${i >> 8}.${i & 255}`, 'bench burst', 3600);
     let inLapi = 0;
     while (inLapi < 1000 && performance.now() - started < 60_000) {
-      const answer = await request(`${lapi.url}v1/decisions`, { headers: { 'X-Api-Key': 'bench-reader-key-0123456789abcdef' } });
+      const answer = await request(`${lapi.url}v1/decisions`, {
+        headers: { 'X-Api-Key': 'bench-reader-key-0123456789abcdef' },
+      });
       inLapi = Array.isArray(answer.json) ? answer.json.length : 0;
       if (inLapi < 1000) await sleep(100);
     }
     const ms = Math.round(performance.now() - started);
     await fleet.stop();
     const link = t.server.services.crowdsecLink.status.status.push;
-    return { bans: 1000, inLapi, msUntilAllInLapi: ms, alertsSent: link.sent, alertsPerRequest: 500, exportPollP99Ms: Math.round(p99(fleet.times)) };
+    return {
+      bans: 1000,
+      inLapi,
+      msUntilAllInLapi: ms,
+      alertsSent: link.sent,
+      alertsPerRequest: 500,
+      exportPollP99Ms: Math.round(p99(fleet.times)),
+    };
   } finally {
     await t.close();
     await lapi.close();
@@ -78,7 +97,9 @@ async function standInLapi(count: number): Promise<{ url: string; close(): void 
     require('node:http').createServer((req, res) => res.end(req.url.includes('startup=true') ? full : '{"new":null,"deleted":null}'))
       .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout.once('data', (c: Buffer) => resolve(c.toString().trim())));
+  const port = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (c: Buffer) => resolve(c.toString().trim())),
+  );
   return { url: `http://127.0.0.1:${port}/`, close: () => child.kill() };
 }
 
@@ -95,8 +116,20 @@ async function pull(republish: boolean) {
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const started = performance.now();
-    await t.call(`${V3}crowdsec-link`, { method: 'PUT', body: { enabled: true, url: lapi.url, pushEnabled: false, pullEnabled: true, bouncerKey: 'stand-in', republish, pullIntervalSeconds: 2 } });
-    while (t.server.services.firewall.bans.upstreamCount < count && performance.now() - started < 120_000) await sleep(50);
+    await t.call(`${V3}crowdsec-link`, {
+      method: 'PUT',
+      body: {
+        enabled: true,
+        url: lapi.url,
+        pushEnabled: false,
+        pullEnabled: true,
+        bouncerKey: 'stand-in',
+        republish,
+        pullIntervalSeconds: 2,
+      },
+    });
+    while (t.server.services.firewall.bans.upstreamCount < count && performance.now() - started < 120_000)
+      await sleep(50);
     const appliedMs = Math.round(performance.now() - started);
     await sleep(3000); // the polls that serve the grown export
     loop.disable();
@@ -120,4 +153,10 @@ const push = await pushBurst();
 const pullGuardOnly = await pull(false);
 const pullRepublished = await pull(true);
 const { loadavg } = await import('node:os');
-console.log(JSON.stringify({ benchmark: 'crowdsec-link', loadAverage1m: loadavg()[0], push, pull: [pullGuardOnly, pullRepublished] }, null, 2));
+console.log(
+  JSON.stringify(
+    { benchmark: 'crowdsec-link', loadAverage1m: loadavg()[0], push, pull: [pullGuardOnly, pullRepublished] },
+    null,
+    2,
+  ),
+);

@@ -29,9 +29,17 @@ const patch = (t: TestServer, body: object) => t.call(`${V3}https`, { method: 'P
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const t = await startTestServer({ logLevel: 'silent' });
-const results: Record<string, { ms: number; stallMs: number }[]> = { firstEnableWithNewCertificate: [], renewSelfSigned: [], movePort: [], disable: [], enable: [] };
+const results: Record<string, { ms: number; stallMs: number }[]> = {
+  firstEnableWithNewCertificate: [],
+  renewSelfSigned: [],
+  movePort: [],
+  disable: [],
+  enable: [],
+};
 try {
-  results.firstEnableWithNewCertificate!.push(await timeToLive(t, async () => patch(t, { enabled: true, port: await freePort() })));
+  results.firstEnableWithNewCertificate!.push(
+    await timeToLive(t, async () => patch(t, { enabled: true, port: await freePort() })),
+  );
   for (let i = 0; i < runs; i++) {
     results.renewSelfSigned!.push(await timeToLive(t, () => t.call(`${V3}https:renewCertificate`, { method: 'POST' })));
     const port = await freePort();
@@ -49,7 +57,14 @@ console.log(
       runs,
       // Per change: median time to live, and the longest event-loop stall seen during any of its runs.
       changes: Object.fromEntries(
-        Object.entries(results).map(([name, all]) => [name, { msToLive: median(all.map((r) => r.ms)), all: all.map((r) => r.ms), worstStallMs: Math.max(...all.map((r) => r.stallMs)) }]),
+        Object.entries(results).map(([name, all]) => [
+          name,
+          {
+            msToLive: median(all.map((r) => r.ms)),
+            all: all.map((r) => r.ms),
+            worstStallMs: Math.max(...all.map((r) => r.stallMs)),
+          },
+        ]),
       ),
     },
     null,

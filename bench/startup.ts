@@ -41,7 +41,13 @@ for (let i = 0; i < runs; i++) {
 }
 console.log(
   JSON.stringify(
-    { benchmark: 'startup', runs, freshDataDirMs: { median: median(fresh), all: fresh }, existingDataDirMs: { median: median(existing), all: existing }, targetMsBelow: 1000 },
+    {
+      benchmark: 'startup',
+      runs,
+      freshDataDirMs: { median: median(fresh), all: fresh },
+      existingDataDirMs: { median: median(existing), all: existing },
+      targetMsBelow: 1000,
+    },
     null,
     2,
   ),

@@ -20,7 +20,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-'));
 
 const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn' });
 await server.start();
-const insert = server.services.db.prepare('INSERT INTO extensions (number, username, callerid, secret) VALUES (?, ?, ?, ?)');
+const insert = server.services.db.prepare(
+  'INSERT INTO extensions (number, username, callerid, secret) VALUES (?, ?, ?, ?)',
+);
 server.services.db.transaction(() => {
   for (let i = 0; i < 100; i++) insert.run(String(200 + i), `User ${i}`, `Caller ${i}`, 'secret-secret');
 })();
@@ -42,7 +44,11 @@ const baseline = createHttpServer(async (_req, res) => {
     now: () => Date.now(),
     emit: () => undefined,
   } satisfies ActionContext;
-  const rendered = renderEnvelope(await extensionsActions.getList!(ctx), { function: 'getList', processor: 'ExtensionsManagementProcessor', pid: process.pid });
+  const rendered = renderEnvelope(await extensionsActions.getList!(ctx), {
+    function: 'getList',
+    processor: 'ExtensionsManagementProcessor',
+    pid: process.pid,
+  });
   res.writeHead(rendered.status, { 'content-type': 'application/json; charset=utf-8', 'e-tag': `"${rendered.hash}"` });
   res.end(rendered.body);
 });
@@ -68,11 +74,26 @@ const summary = {
   connections: CONNECTIONS,
   durationMs,
   pool: { requestsPerSecond: pool.requestsPerSecond, p50Ms: pool.p50Ms, p99Ms: pool.p99Ms, errors: pool.errors },
-  baseline: { requestsPerSecond: inProcess.requestsPerSecond, p50Ms: inProcess.p50Ms, p99Ms: inProcess.p99Ms, errors: inProcess.errors },
+  baseline: {
+    requestsPerSecond: inProcess.requestsPerSecond,
+    p50Ms: inProcess.p50Ms,
+    p99Ms: inProcess.p99Ms,
+    errors: inProcess.errors,
+  },
   throughputRatio: Math.round((pool.requestsPerSecond / inProcess.requestsPerSecond) * 100) / 100,
   pacedAtRequestsPerSecond: PACED_RATE,
-  poolPaced: { requestsPerSecond: poolPaced.requestsPerSecond, p50Ms: poolPaced.p50Ms, p99Ms: poolPaced.p99Ms, errors: poolPaced.errors },
-  baselinePaced: { requestsPerSecond: inProcessPaced.requestsPerSecond, p50Ms: inProcessPaced.p50Ms, p99Ms: inProcessPaced.p99Ms, errors: inProcessPaced.errors },
+  poolPaced: {
+    requestsPerSecond: poolPaced.requestsPerSecond,
+    p50Ms: poolPaced.p50Ms,
+    p99Ms: poolPaced.p99Ms,
+    errors: poolPaced.errors,
+  },
+  baselinePaced: {
+    requestsPerSecond: inProcessPaced.requestsPerSecond,
+    p50Ms: inProcessPaced.p50Ms,
+    p99Ms: inProcessPaced.p99Ms,
+    errors: inProcessPaced.errors,
+  },
   targets: { throughputRatioAtLeast: 0.5, poolP50MsBelow: 2 },
 };
 console.log(JSON.stringify(summary, null, 2));

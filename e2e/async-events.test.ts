@@ -25,7 +25,11 @@ describe('browser: async requests over Server-Sent Events', () => {
       const source = new EventSource('/pbxcore/api/v3/events?channel=browser');
       await new Promise<void>((resolve) => source.addEventListener('ready', () => resolve(), { once: true }));
       const result = new Promise<{ id: string; data: string }>((resolve) =>
-        source.addEventListener('result', (e) => resolve({ id: (e as MessageEvent).lastEventId, data: (e as MessageEvent).data as string }), { once: true }),
+        source.addEventListener(
+          'result',
+          (e) => resolve({ id: (e as MessageEvent).lastEventId, data: (e as MessageEvent).data as string }),
+          { once: true },
+        ),
       );
       const accepted = await fetch('/pbxcore/api/v3/module-example-tasks/tasks', {
         method: 'POST',
@@ -45,13 +49,19 @@ describe('browser: async requests over Server-Sent Events', () => {
   });
 
   it('a fetch() stream with a Bearer API key receives its own results', async () => {
-    const created = await server.call('/pbxcore/api/v3/api-keys', { method: 'POST', body: { description: 'browser stream', full_permissions: true } });
+    const created = await server.call('/pbxcore/api/v3/api-keys', {
+      method: 'POST',
+      body: { description: 'browser stream', full_permissions: true },
+    });
     assert.equal(created.status, 201, created.text);
     const key = created.json.data.key as string;
     const outcome = await browser.page.evaluate(async (apiKey) => {
       const auth = { Authorization: `Bearer ${apiKey}` };
       const controller = new AbortController();
-      const response = await fetch('/pbxcore/api/v3/events?channel=keyed', { headers: auth, signal: controller.signal });
+      const response = await fetch('/pbxcore/api/v3/events?channel=keyed', {
+        headers: auth,
+        signal: controller.signal,
+      });
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       // No named helpers in here: the test runner's transpiler would wrap them in a __name() the page lacks.
       let buffer = '';
@@ -68,7 +78,9 @@ describe('browser: async requests over Server-Sent Events', () => {
         const current = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         if (current.includes('event: ready')) {
-          const accepted = await fetch('/pbxcore/api/v3/system:getInfo', { headers: { ...auth, 'X-Async-Channel': 'keyed' } });
+          const accepted = await fetch('/pbxcore/api/v3/system:getInfo', {
+            headers: { ...auth, 'X-Async-Channel': 'keyed' },
+          });
           jobId = ((await accepted.json()) as { data: { jobId: string } }).data.jobId;
         } else if (current.includes('event: result')) block = current;
       }

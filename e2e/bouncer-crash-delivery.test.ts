@@ -27,10 +27,14 @@ interface Server {
 }
 
 function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    {
+      env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -97,10 +101,18 @@ function random(seed: number): () => number {
 function write(url: string, method: string, path: string, body?: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(`${url}${path}`, { method, agent: false, headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -108,79 +120,96 @@ function write(url: string, method: string, path: string, body?: unknown): Promi
 
 const identity = (d: { value: string; scenario: string }) => `${d.value} ${d.scenario}`;
 
-test(`no deletion is lost over ${POLLS} polls with SIGKILL at random points, cut answers and removals between polls`, { timeout: 600_000 }, async () => {
-  const seed = Number(process.env.PBX_CRASH_SEED ?? Date.now() % 1_000_000);
-  const next = random(seed);
-  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-crash-'));
-  let server = await startServer(dataDir);
-  const db = openDatabase(join(dataDir, 'pbx.sqlite'));
-  try {
-    const { key } = createTestApiKey(db, { description: 'crash bouncer' });
-    const bulk = Array.from({ length: BULK_ENTRIES }, (_, n) => `100.64.${(n >> 8) & 255}.${n & 255}`).join(',');
-    const insert = db.prepare("INSERT INTO network_filters (permit, deny, description, rules) VALUES ('0.0.0.0/0', ?, ?, '{}')");
-    insert.run(bulk, 'bulk');
-    // The seed went straight into the file: restart so the server reads it.
-    await kill(server);
-    server = await startServer(dataDir);
+test(
+  `no deletion is lost over ${POLLS} polls with SIGKILL at random points, cut answers and removals between polls`,
+  { timeout: 600_000 },
+  async () => {
+    const seed = Number(process.env.PBX_CRASH_SEED ?? Date.now() % 1_000_000);
+    const next = random(seed);
+    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-crash-'));
+    let server = await startServer(dataDir);
+    const db = openDatabase(join(dataDir, 'pbx.sqlite'));
+    try {
+      const { key } = createTestApiKey(db, { description: 'crash bouncer' });
+      const bulk = Array.from({ length: BULK_ENTRIES }, (_, n) => `100.64.${(n >> 8) & 255}.${n & 255}`).join(',');
+      const insert = db.prepare(
+        "INSERT INTO network_filters (permit, deny, description, rules) VALUES ('0.0.0.0/0', ?, ?, '{}')",
+      );
+      insert.run(bulk, 'bulk');
+      // The seed went straight into the file: restart so the server reads it.
+      await kill(server);
+      server = await startServer(dataDir);
 
-    const held = new Set<string>();
-    const apply = (answer: Answer) => {
-      for (const d of answer.deleted) held.delete(identity(d));
-      for (const d of answer.new) held.add(identity(d));
-    };
-    let small = 0;
-    let unread = 0;
-    const log: string[] = [];
-    for (let i = 0; i < POLLS; i++) {
-      // Between polls, through the API: add a small entry, and remove an earlier one.
-      assert.equal(await write(server.url, 'POST', '/pbxcore/api/v3/firewall', { permit: '192.0.2.0/24', deny: `198.18.${(small >> 8) & 255}.${small & 255}`, description: `small ${small}` }), 201);
-      small++;
-      const victim = db.prepare("SELECT id FROM network_filters WHERE description LIKE 'small %' ORDER BY random() LIMIT 1").pluck().get() as number | undefined;
-      if (victim !== undefined && next() < 0.7) assert.equal(await write(server.url, 'DELETE', `/pbxcore/api/v3/firewall/${victim}`), 200);
-      let phase = 'poll';
-      if (next() < 0.1) {
-        phase = 'kill-before';
-        await kill(server);
-        server = await startServer(dataDir);
-      }
-      const cut = unread < 3 ? next() : 1; // at most 3 unread answers in a row (REPEAT_POLLS is 5)
-      let answer: Answer | undefined;
-      if (cut < 0.15) {
-        phase += '+kill-during';
-        const dying = server;
-        answer = await poll(server.url, key, () => void kill(dying));
-        await kill(dying);
-        server = await startServer(dataDir);
-      } else if (cut < 0.3) {
-        phase += '+cut';
-        answer = await poll(server.url, key, () => undefined);
-      } else {
-        answer = await poll(server.url, key);
-        if (answer && next() < 0.1) {
-          phase += '+kill-after';
+      const held = new Set<string>();
+      const apply = (answer: Answer) => {
+        for (const d of answer.deleted) held.delete(identity(d));
+        for (const d of answer.new) held.add(identity(d));
+      };
+      let small = 0;
+      let unread = 0;
+      const log: string[] = [];
+      for (let i = 0; i < POLLS; i++) {
+        // Between polls, through the API: add a small entry, and remove an earlier one.
+        assert.equal(
+          await write(server.url, 'POST', '/pbxcore/api/v3/firewall', {
+            permit: '192.0.2.0/24',
+            deny: `198.18.${(small >> 8) & 255}.${small & 255}`,
+            description: `small ${small}`,
+          }),
+          201,
+        );
+        small++;
+        const victim = db
+          .prepare("SELECT id FROM network_filters WHERE description LIKE 'small %' ORDER BY random() LIMIT 1")
+          .pluck()
+          .get() as number | undefined;
+        if (victim !== undefined && next() < 0.7)
+          assert.equal(await write(server.url, 'DELETE', `/pbxcore/api/v3/firewall/${victim}`), 200);
+        let phase = 'poll';
+        if (next() < 0.1) {
+          phase = 'kill-before';
           await kill(server);
           server = await startServer(dataDir);
         }
+        const cut = unread < 3 ? next() : 1; // at most 3 unread answers in a row (REPEAT_POLLS is 5)
+        let answer: Answer | undefined;
+        if (cut < 0.15) {
+          phase += '+kill-during';
+          const dying = server;
+          answer = await poll(server.url, key, () => void kill(dying));
+          await kill(dying);
+          server = await startServer(dataDir);
+        } else if (cut < 0.3) {
+          phase += '+cut';
+          answer = await poll(server.url, key, () => undefined);
+        } else {
+          answer = await poll(server.url, key);
+          if (answer && next() < 0.1) {
+            phase += '+kill-after';
+            await kill(server);
+            server = await startServer(dataDir);
+          }
+        }
+        if (answer) {
+          apply(answer);
+          unread = 0;
+        } else unread++;
+        log.push(`${i}:${phase}${answer ? '' : ' (unread)'}`);
       }
-      if (answer) {
-        apply(answer);
-        unread = 0;
-      } else unread++;
-      log.push(`${i}:${phase}${answer ? '' : ' (unread)'}`);
+      let last: Answer | undefined;
+      for (let i = 0; i < REPEAT_POLLS; i++) {
+        last = await poll(server.url, key);
+        assert.ok(last, 'a normal poll is answered');
+        apply(last);
+      }
+      const published = new Set(last!.new.map(identity));
+      const stale = [...held].filter((id) => !published.has(id));
+      assert.deepEqual(stale, [], `the bouncer still holds removed entries (seed ${seed}; ${log.join(', ')})`);
+      assert.equal(held.size, published.size);
+    } finally {
+      db.close();
+      await kill(server);
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    let last: Answer | undefined;
-    for (let i = 0; i < REPEAT_POLLS; i++) {
-      last = await poll(server.url, key);
-      assert.ok(last, 'a normal poll is answered');
-      apply(last);
-    }
-    const published = new Set(last!.new.map(identity));
-    const stale = [...held].filter((id) => !published.has(id));
-    assert.deepEqual(stale, [], `the bouncer still holds removed entries (seed ${seed}; ${log.join(', ')})`);
-    assert.equal(held.size, published.size);
-  } finally {
-    db.close();
-    await kill(server);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -6,16 +6,46 @@ import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';
 import { createFilter, STREAM, values } from '../src-server/test-support/bouncer.ts';
 
-type Decision = { value: string; scenario: string; id: number; origin: string; scope: string; duration: string; type: string };
+type Decision = {
+  value: string;
+  scenario: string;
+  id: number;
+  origin: string;
+  scope: string;
+  duration: string;
+  type: string;
+};
 
 /** Debian's curl (libcurl 7.88, as PHP bouncers use it) decoding the stream with --compressed. */
-async function curlPoll(t: TestServer, key: string): Promise<{ exit: number; body: { new: Decision[]; deleted: Decision[] } | undefined; stderr: string; encoding: string }> {
+async function curlPoll(
+  t: TestServer,
+  key: string,
+): Promise<{
+  exit: number;
+  body: { new: Decision[]; deleted: Decision[] } | undefined;
+  stderr: string;
+  encoding: string;
+}> {
   const result = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve, reject) => {
-    execFile('curl', ['--silent', '--show-error', '--compressed', '--dump-header', '-', '-H', `X-Api-Key: ${key}`, `${t.url}${STREAM}`], { encoding: 'utf8', timeout: 20_000, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
-      const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (code === 'ENOENT') return reject(new Error('curl is not installed: apt-get install -y curl'));
-      resolve({ status: typeof code === 'number' ? code : error ? -1 : 0, stdout, stderr });
-    });
+    execFile(
+      'curl',
+      [
+        '--silent',
+        '--show-error',
+        '--compressed',
+        '--dump-header',
+        '-',
+        '-H',
+        `X-Api-Key: ${key}`,
+        `${t.url}${STREAM}`,
+      ],
+      { encoding: 'utf8', timeout: 20_000, maxBuffer: 64 * 2 ** 20 },
+      (error, stdout, stderr) => {
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        if (code === 'ENOENT') return reject(new Error('curl is not installed: apt-get install -y curl'));
+        resolve({ status: typeof code === 'number' ? code : error ? -1 : 0, stdout, stderr });
+      },
+    );
   });
   const [head, ...rest] = result.stdout.split('\r\n\r\n');
   const encoding = /content-encoding:\s*(\S+)/i.exec(head ?? '')?.[1] ?? '';

@@ -16,7 +16,10 @@ describe('crowdsec-custom-bouncer over HTTPS', () => {
     const certificate = await server.call('/pbxcore/api/v3/system:getCertificate');
     assert.equal(certificate.status, 200, certificate.text);
     httpsBase = `https://127.0.0.1:${certificate.json.data.port}`;
-    const filter = await server.call('/pbxcore/api/v3/firewall', { method: 'POST', body: { permit: '192.0.2.0/24', deny: '203.0.113.7' } });
+    const filter = await server.call('/pbxcore/api/v3/firewall', {
+      method: 'POST',
+      body: { permit: '192.0.2.0/24', deny: '203.0.113.7' },
+    });
     assert.equal(filter.status, 201, filter.text);
   });
   after(() => server.close());
@@ -25,7 +28,11 @@ describe('crowdsec-custom-bouncer over HTTPS', () => {
   async function pollWith(t: TestContext, options: BouncerOptions) {
     const { key } = createTestApiKey(server.server.services.db, { description: 'https bouncer' });
     const apiUrl = `${httpsBase}/pbxcore/api/v3/firewall-bouncer/`;
-    for (let i = 0; (await request(`${apiUrl}v1/decisions/stream`, { method: 'HEAD', headers: { 'X-Api-Key': key } })).status !== 200; i++) {
+    for (
+      let i = 0;
+      (await request(`${apiUrl}v1/decisions/stream`, { method: 'HEAD', headers: { 'X-Api-Key': key } })).status !== 200;
+      i++
+    ) {
       assert.ok(i < 50, 'the HTTPS export never answered');
       await sleep(100);
     }

@@ -60,7 +60,14 @@ const SCREENS: Screen[] = [
   },
   // History rows have no actions; the address of the manual ban shows its data has loaded.
   { name: 'ban-history', path: '/bans/history', heading: 'Ban history', ready: '100.64.0.9' },
-  { name: 'peers', path: '/peers', heading: 'Peers', ready: 'User 201', rowTestId: 'extension-row', dialogs: [{ button: 'New extension', name: 'new-extension' }] },
+  {
+    name: 'peers',
+    path: '/peers',
+    heading: 'Peers',
+    ready: 'User 201',
+    rowTestId: 'extension-row',
+    dialogs: [{ button: 'New extension', name: 'new-extension' }],
+  },
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
   // The setup above is written through the API from localhost: each write is an entry.
@@ -76,7 +83,11 @@ async function expectCreated(server: TestServer, path: string, body: unknown): P
 async function waitForScreen(page: Page, screen: Screen): Promise<void> {
   await visible(page.getByRole('heading', { level: 1, name: screen.heading, exact: true }));
   await visible(page.getByText(screen.ready, { exact: false }));
-  await eventually(() => page.getByText(/^Loading .+…$/).count(), (n) => n === 0, `${screen.name}: every loading state to end`);
+  await eventually(
+    () => page.getByText(/^Loading .+…$/).count(),
+    (n) => n === 0,
+    `${screen.name}: every loading state to end`,
+  );
 }
 
 /** Serious and critical axe violations, one line each, so a failure says what and where. */
@@ -84,7 +95,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ') + ' ' + JSON.stringify((n.any[0]?.data ?? {}))+ ' ' + n.html.slice(0,120)).join('\n')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ') + ' ' + JSON.stringify(n.any[0]?.data ?? {}) + ' ' + n.html.slice(0, 120)).join('\n')}`,
+    );
 }
 
 describe('console: every screen is accessible and fits desktop and phone widths', () => {
@@ -93,10 +107,20 @@ describe('console: every screen is accessible and fits desktop and phone widths'
 
   before(async () => {
     server = await startConsoleServer({ adminPassword: 'a11y-e2e-password' });
-    for (const number of ['201', '202', '203']) await expectCreated(server, 'extensions', { number, username: `User ${number}`, secret: 'long-enough-secret' });
+    for (const number of ['201', '202', '203'])
+      await expectCreated(server, 'extensions', { number, username: `User ${number}`, secret: 'long-enough-secret' });
     await expectCreated(server, 'providers', { description: 'Main trunk', host: 'sip.example.net', username: 'acme' });
-    const office = { permit: '10.20.0.0/16', deny: '0.0.0.0/0', description: 'Office LAN', newer_block_ip: true, local_network: true };
-    await expectCreated(server, 'firewall', { ...office, currentRules: { SIP: true, WEB: true, AMI: false, IAX: false } });
+    const office = {
+      permit: '10.20.0.0/16',
+      deny: '0.0.0.0/0',
+      description: 'Office LAN',
+      newer_block_ip: true,
+      local_network: true,
+    };
+    await expectCreated(server, 'firewall', {
+      ...office,
+      currentRules: { SIP: true, WEB: true, AMI: false, IAX: false },
+    });
     await expectCreated(server, 'firewall', {
       permit: '203.0.113.0/24',
       deny: '203.0.113.0/24',
@@ -106,7 +130,12 @@ describe('console: every screen is accessible and fits desktop and phone widths'
       currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
     });
     const bouncerPaths = { '/api/v3/firewall-bouncer': 'read' };
-    await expectCreated(server, 'api-keys', { description: 'Bouncer on fw1.example.net', allowed_paths: bouncerPaths, full_permissions: false, networkfilterid: 'none' });
+    await expectCreated(server, 'api-keys', {
+      description: 'Bouncer on fw1.example.net',
+      allowed_paths: bouncerPaths,
+      full_permissions: false,
+      networkfilterid: 'none',
+    });
     await expectCreated(server, 'api-keys', {
       description: 'Provisioning script',
       allowed_paths: { '/api/v3/extensions': 'write', '/api/v3/providers': 'read' },
@@ -115,18 +144,37 @@ describe('console: every screen is accessible and fits desktop and phone widths'
     });
     // A bouncer refused with an unknown key (one failure, under the default limit: no ban): the
     // dashboard's "Refused bouncer requests" box is checked too.
-    const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': 'f'.repeat(64) }, localAddress: '127.0.0.4' });
+    const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
+      headers: { 'X-Api-Key': 'f'.repeat(64) },
+      localAddress: '127.0.0.4',
+    });
     assert.equal(refused.status, 401, refused.text);
-    const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' } });
+    const rules = await server.call(`${V3}fail2ban`, {
+      method: 'PATCH',
+      body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' },
+    });
     assert.equal(rules.status, 200, rules.text);
     // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.
     for (const address of ['127.0.0.2', '127.0.0.3']) {
-      const failed = await server.call(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong-password' }, localAddress: address });
+      const failed = await server.call(`${V3}auth:login`, {
+        method: 'POST',
+        body: { login: 'admin', password: 'wrong-password' },
+        localAddress: address,
+      });
       assert.equal(failed.status, 401, failed.text);
     }
     // A manual ban for good, with a reason and some services: "Permanent", "Manual" and "Refused on" on screen.
-    await expectCreated(server, 'firewall:banIp', { ip: '100.64.0.9', duration: 'permanent', reason: 'Toll fraud from this carrier-grade NAT', services: ['SIP', 'IAX'] });
-    await eventually(async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length, (n) => n >= 3, 'three bans');
+    await expectCreated(server, 'firewall:banIp', {
+      ip: '100.64.0.9',
+      duration: 'permanent',
+      reason: 'Toll fraud from this carrier-grade NAT',
+      services: ['SIP', 'IAX'],
+    });
+    await eventually(
+      async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length,
+      (n) => n >= 3,
+      'three bans',
+    );
     browser = await launchConsoleBrowser();
   });
 
@@ -151,7 +199,10 @@ describe('console: every screen is accessible and fits desktop and phone widths'
         assert.deepEqual(await seriousViolations(page), [], `${screen.name} at ${width} px`);
 
         const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-        assert.ok(overflow <= width, `${screen.name} at ${width} px is ${overflow} px wide: something overflows sideways`);
+        assert.ok(
+          overflow <= width,
+          `${screen.name} at ${width} px is ${overflow} px wide: something overflows sideways`,
+        );
 
         if (screen.rowTestId) {
           const controls = page.getByTestId(screen.rowTestId).locator('button, a');
@@ -159,7 +210,10 @@ describe('console: every screen is accessible and fits desktop and phone widths'
           for (const control of await controls.all()) {
             const box = await control.boundingBox();
             const name = (await control.getAttribute('aria-label')) ?? (await control.innerText());
-            assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${screen.name} at ${width} px: "${name}" is off screen (${JSON.stringify(box)})`);
+            assert.ok(
+              box && box.x >= 0 && box.x + box.width <= width,
+              `${screen.name} at ${width} px: "${name}" is off screen (${JSON.stringify(box)})`,
+            );
           }
         }
         await browser.screenshot(`layout-${screen.name}-${width}`);
@@ -170,11 +224,25 @@ describe('console: every screen is accessible and fits desktop and phone widths'
           // Let the opening transition end, or axe measures half-transparent text.
           // (Runs in the page, which has getComputedStyle; the e2e tsconfig has no DOM types.)
           const opacity = () =>
-            page.locator('.mantine-Modal-content').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element).opacity);
+            page
+              .locator('.mantine-Modal-content')
+              .evaluate(
+                (element) =>
+                  (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(
+                    element,
+                  ).opacity,
+              );
           await eventually(opacity, (value) => value === '1', `${dialog.button}: the dialog fully shown`);
-          assert.deepEqual(await seriousViolations(page), [], `${screen.name} dialog "${dialog.button}" at ${width} px`);
+          assert.deepEqual(
+            await seriousViolations(page),
+            [],
+            `${screen.name} dialog "${dialog.button}" at ${width} px`,
+          );
           const box = await opened.boundingBox();
-          assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${screen.name} dialog "${dialog.button}" at ${width} px is off screen (${JSON.stringify(box)})`);
+          assert.ok(
+            box && box.x >= 0 && box.x + box.width <= width,
+            `${screen.name} dialog "${dialog.button}" at ${width} px is off screen (${JSON.stringify(box)})`,
+          );
           await browser.screenshot(`layout-${screen.name}-${dialog.name}-${width}`);
           await opened.getByRole('button', { name: 'Close' }).click();
           await page.getByRole('dialog').waitFor({ state: 'detached' });

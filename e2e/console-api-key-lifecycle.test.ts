@@ -48,7 +48,10 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   const pollsRefused = (reason: RegExp, what: string) =>
     eventually(refusal, (r) => r !== undefined && reason.test(r.reason) && r.count >= 2, what, 20_000);
   const block = async (network: string) => {
-    const made = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: network, deny: network, description: 'lifecycle e2e' } });
+    const made = await server.call(`${V3}firewall`, {
+      method: 'POST',
+      body: { permit: network, deny: network, description: 'lifecycle e2e' },
+    });
     assert.equal(made.status, 201, made.text);
     return made.json.data.id as number;
   };
@@ -61,16 +64,31 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   const accessible = async (what: string) => {
     // Let a dialog's opening transition end: half-faded text would be measured as low contrast.
     await browser.page.waitForTimeout(400);
-    const violations = (await new AxeBuilder({ page: browser.page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], what);
+    const violations = (await new AxeBuilder({ page: browser.page }).analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    assert.deepEqual(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+      what,
+    );
   };
-  const statusBadge = () => browser.page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-status');
+  const statusBadge = () =>
+    browser.page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-status');
 
   it('disable: the bouncer polls get 401 "this API key is disabled"; enable: served again, with what it missed', async () => {
     const { page } = browser;
     await page.goto(`${server.url}/`);
-    ({ apiKey } = await createBouncerKeyInConsole(page, { description: DESCRIPTION, backend: 'iptables', bouncerHostIp: '127.0.0.1' }));
-    await eventually(() => statusBadge().textContent(), (t) => t === 'Active', 'the Active badge');
+    ({ apiKey } = await createBouncerKeyInConsole(page, {
+      description: DESCRIPTION,
+      backend: 'iptables',
+      bouncerHostIp: '127.0.0.1',
+    }));
+    await eventually(
+      () => statusBadge().textContent(),
+      (t) => t === 'Active',
+      'the Active badge',
+    );
 
     const first = await block('203.0.113.0/24');
     bouncer = startCustomBouncer(apiUrl, apiKey);
@@ -79,7 +97,11 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await rowAction('Disable…');
     const confirm = await visible(page.getByRole('dialog', { name: `Disable “${DESCRIPTION}”?` }));
     await confirm.getByRole('button', { name: 'Disable key' }).click();
-    await eventually(() => statusBadge().textContent(), (t) => t === 'Disabled', 'the Disabled badge');
+    await eventually(
+      () => statusBadge().textContent(),
+      (t) => t === 'Disabled',
+      'the Disabled badge',
+    );
     await browser.screenshot('api-keys-disabled');
     await accessible('the table with a Disabled key');
     const refused = await pollsRefused(/this API key is disabled/i, 'the bouncer polls to be refused as disabled');
@@ -91,7 +113,11 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     assert.equal(bouncer.calls().filter((c) => c.action === 'del').length, 0, 'nothing served to a disabled key');
 
     await rowAction('Enable');
-    await eventually(() => statusBadge().textContent(), (t) => t === 'Active', 'the Active badge again');
+    await eventually(
+      () => statusBadge().textContent(),
+      (t) => t === 'Active',
+      'the Active badge again',
+    );
     await bouncer.waitFor('del', '203.0.113.0/24');
     assert.equal(await refusal(), undefined, 'the refusal is over once the key is served again');
   });
@@ -99,7 +125,9 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   it('rotate: the new value is shown once with its configuration; the old one is refused, the new one served', async () => {
     const { page } = browser;
     await rowAction('Rotate…');
-    await (await visible(page.getByRole('dialog', { name: `Rotate “${DESCRIPTION}”?` }))).getByRole('button', { name: 'Rotate key' }).click();
+    await (await visible(page.getByRole('dialog', { name: `Rotate “${DESCRIPTION}”?` })))
+      .getByRole('button', { name: 'Rotate key' })
+      .click();
     const issued = await visible(page.getByTestId('issued-key'));
     const rotated = (await issued.locator('code').first().innerText()).trim();
     assert.match(rotated, /^[0-9a-f]{64}$/);
@@ -147,11 +175,19 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await dialog.getByLabel('Expires').fill(expiry);
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    const record = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expires_at: string | null }>).find((k) => k.description === DESCRIPTION);
+    const record = (
+      (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expires_at: string | null }>
+    ).find((k) => k.description === DESCRIPTION);
     assert.ok(record?.expires_at, 'the expiry was saved');
     const expiresAt = Date.parse(record.expires_at);
     assert.ok(Math.abs(expiresAt - (Date.now() + 12_000)) < 10_000, `expiry ${record.expires_at} is about 12 s away`);
-    await visible(page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-expiry').filter({ hasNotText: 'Never' }));
+    await visible(
+      page
+        .getByTestId('api-key-row')
+        .filter({ hasText: DESCRIPTION })
+        .getByTestId('api-key-expiry')
+        .filter({ hasNotText: 'Never' }),
+    );
 
     await block('192.0.2.0/24');
     await bouncer!.waitFor('add', '192.0.2.0/24');
@@ -159,7 +195,11 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     const refused = await pollsRefused(/expired at/, 'the bouncer polls to be refused as expired');
     assert.ok(Date.now() >= expiresAt);
     assert.match(refused?.reason ?? '', /expired/);
-    await eventually(() => statusBadge().textContent(), (t) => t === 'Expired', 'the Expired badge');
+    await eventually(
+      () => statusBadge().textContent(),
+      (t) => t === 'Expired',
+      'the Expired badge',
+    );
     await browser.screenshot('api-keys-expired');
   });
 });

@@ -43,7 +43,9 @@ describe('console: audit log', () => {
     assert.equal(ami.status, 200, ami.text);
 
     await openScreen(page, 'Audit log');
-    const created = await visible(page.getByTestId('audit-row').filter({ hasText: /Created network filter 198\.51\.100\.0\/24/ }));
+    const created = await visible(
+      page.getByTestId('audit-row').filter({ hasText: /Created network filter 198\.51\.100\.0\/24/ }),
+    );
     const text = await created.innerText();
     assert.match(text, /change/i);
     assert.match(text, /Localhost \(this machine\)/);
@@ -51,17 +53,35 @@ describe('console: audit log', () => {
     assert.match(text, /201/);
     await created.getByRole('button', { name: /Show \d+ changes/ }).click();
     const diff = await visible(created.getByRole('table', { name: 'Changed fields' }));
-    await eventually(() => diff.innerText(), (t) => /198\.51\.100\.0\/24/.test(t) && /Blocked carrier/.test(t) && /SIP blocked/.test(t) && /Network/.test(t) && !/newer_block_ip/.test(t), 'the created fields');
+    await eventually(
+      () => diff.innerText(),
+      (t) =>
+        /198\.51\.100\.0\/24/.test(t) &&
+        /Blocked carrier/.test(t) &&
+        /SIP blocked/.test(t) &&
+        /Network/.test(t) &&
+        !/newer_block_ip/.test(t),
+      'the created fields',
+    );
     await browser.screenshot('audit-log');
 
-    const secretRow = await visible(page.getByTestId('audit-row').filter({ hasText: 'Changed Asterisk manager connection' }));
+    const secretRow = await visible(
+      page.getByTestId('audit-row').filter({ hasText: 'Changed Asterisk manager connection' }),
+    );
     await secretRow.getByRole('button', { name: /Show \d+ changes/ }).click();
     const masked = await visible(secretRow.getByRole('table', { name: 'Changed fields' }));
-    await eventually(() => masked.innerText(), (t) => /Secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t), 'the masked secret');
+    await eventually(
+      () => masked.innerText(),
+      (t) => /Secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t),
+      'the masked secret',
+    );
     assert.ok(!(await page.content()).includes(SECRET), 'the secret never reaches the page');
 
     // The same entries as a CSV file, in the sentences the table shows.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     assert.match(csv, /^When,What,Who,From,Status,Changes,Attempts\r\n/);
@@ -85,16 +105,26 @@ describe('console: audit log', () => {
     const { page } = browser;
     // Three polls (under the default five failures that ban): each refused, all in one entry.
     for (let poll = 0; poll < 3; poll++) {
-      const refused = await server.remote(`${V3}firewall-bouncer/v1/decisions/stream`, { headers: { 'X-Api-Key': 'f'.repeat(64) } });
+      const refused = await server.remote(`${V3}firewall-bouncer/v1/decisions/stream`, {
+        headers: { 'X-Api-Key': 'f'.repeat(64) },
+      });
       assert.equal(refused.status, 401, refused.text);
     }
     // Rejections are written in batches (every 500 ms): wait for the entry, as an operator's reload would.
-    await eventually(async () => (await server.call(`${V3}audit-log?kind=rejected-key`)).json.data.length, (n) => n > 0, 'the rejection written');
+    await eventually(
+      async () => (await server.call(`${V3}audit-log?kind=rejected-key`)).json.data.length,
+      (n) => n > 0,
+      'the rejection written',
+    );
     await page.reload();
     await page.getByRole('combobox', { name: 'Kind' }).click();
     await page.getByRole('option', { name: 'Rejected key' }).click();
     const row = await visible(page.getByTestId('audit-row').filter({ hasText: '127.0.0.2' }));
-    await eventually(() => row.getByTestId('audit-repeats').innerText(), (t) => /^3 attempts, the last at /.test(t), 'the repeat count');
+    await eventually(
+      () => row.getByTestId('audit-repeats').innerText(),
+      (t) => /^3 attempts, the last at /.test(t),
+      'the repeat count',
+    );
     assert.equal(await page.getByTestId('audit-row').count(), 1, 'one entry for the three polls');
     await browser.screenshot('audit-log-repeats');
   });

@@ -13,7 +13,8 @@ const V3 = '/pbxcore/api/v3/';
 
 async function stateOf(t: TestServer) {
   const out: Record<string, unknown> = {};
-  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami']) out[name] = (await t.call(`${V3}${name}`)).json.data;
+  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami'])
+    out[name] = (await t.call(`${V3}${name}`)).json.data;
   return out;
 }
 
@@ -29,12 +30,31 @@ describe('console: configuration export and import', () => {
     target = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
     const filter = await source.call(`${V3}firewall`, {
       method: 'POST',
-      body: { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Office', currentRules: { SIP: true, WEB: true, AMI: false, IAX: false } },
+      body: {
+        permit: '192.0.2.0/24',
+        deny: '203.0.113.0/24',
+        description: 'Office',
+        currentRules: { SIP: true, WEB: true, AMI: false, IAX: false },
+      },
     });
     assert.equal(filter.status, 201, filter.text);
-    assert.equal((await source.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 6, whitelist: '10.8.0.0/16' } })).status, 200);
-    assert.equal((await source.call(`${V3}general-settings`, { method: 'PATCH', body: { APIRequestTTL: 40 } })).status, 200);
-    assert.equal((await source.call(`${V3}api-keys`, { method: 'POST', body: { description: 'bouncer', networkfilterid: String(filter.json.data.id) } })).status, 201);
+    assert.equal(
+      (await source.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 6, whitelist: '10.8.0.0/16' } })).status,
+      200,
+    );
+    assert.equal(
+      (await source.call(`${V3}general-settings`, { method: 'PATCH', body: { APIRequestTTL: 40 } })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await source.call(`${V3}api-keys`, {
+          method: 'POST',
+          body: { description: 'bouncer', networkfilterid: String(filter.json.data.id) },
+        })
+      ).status,
+      201,
+    );
     browser = await launchConsoleBrowser();
   });
 
@@ -49,7 +69,10 @@ describe('console: configuration export and import', () => {
     const { page } = browser;
     await page.goto(`${source.url}/`);
     await openScreen(page, 'Settings');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /^pbx-console-config-\d{4}-\d{2}-\d{2}\.json$/);
     const file = join(dir, download.suggestedFilename());
     await download.saveAs(file);
@@ -59,7 +82,10 @@ describe('console: configuration export and import', () => {
 
     await page.goto(`${target.url}/`);
     await openScreen(page, 'Settings');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import' }).click(),
+    ]);
     await chooser.setFiles(file);
     const dialog = await visible(page.getByRole('dialog', { name: /^Import pbx-console-config/ }));
     const preview = await visible(dialog.getByRole('table', { name: 'What the import changes' }));
@@ -82,7 +108,10 @@ describe('console: configuration export and import', () => {
     const doc = JSON.parse(readFileSync(exportedFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(bad, JSON.stringify({ ...doc, generalSettings: { APIQueueMaxLength: 0 } }));
     const before = await stateOf(target);
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import' }).click(),
+    ]);
     await chooser.setFiles(bad);
     const dialog = await visible(page.getByRole('dialog', { name: 'Import bad.json' }));
     const errors = await visible(dialog.getByRole('list', { name: 'Import errors' }));

@@ -16,13 +16,22 @@ const WIDTHS = [1280, 390] as const;
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Waits for a dialog's opening transition to end, so axe measures its real colours. */
 async function settledDialog(page: Page) {
   const dialog = await visible(page.getByRole('dialog'));
-  const opacity = () => page.locator('.mantine-Modal-content').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element).opacity);
+  const opacity = () =>
+    page
+      .locator('.mantine-Modal-content')
+      .evaluate(
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
+            .opacity,
+      );
   await eventually(opacity, (value) => value === '1', 'the dialog fully shown');
   return dialog;
 }
@@ -66,16 +75,29 @@ describe('console: ban policy', () => {
     await form.getByRole('button', { name: 'Save ban rules' }).click();
     await visible(page.getByText('Ban rules saved'));
     let stored = await fail2ban();
-    assert.deepEqual([stored.maxretry, stored.findtime, stored.bantime, stored.preset], [3, 86_400, 2_592_000, 'paranoid']);
+    assert.deepEqual(
+      [stored.maxretry, stored.findtime, stored.bantime, stored.preset],
+      [3, 86_400, 2_592_000, 'paranoid'],
+    );
 
     const table = form.getByTestId('category-rules');
     await table.getByRole('textbox', { name: 'HTTP (web): failures' }).fill('10');
-    assert.equal(await form.getByRole('radio', { name: 'Custom' }).isChecked(), true, 'Custom as soon as a value differs');
+    assert.equal(
+      await form.getByRole('radio', { name: 'Custom' }).isChecked(),
+      true,
+      'Custom as soon as a value differs',
+    );
     await form.getByRole('switch', { name: 'Ban repeat offenders longer' }).click();
     await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 two 4');
     await form.getByRole('button', { name: 'Save ban rules' }).click();
-    const multipliersField = form.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name: 'Multipliers' }) });
-    await eventually(() => multipliersField.innerText(), (text) => /must be a number/i.test(text), 'the refusal under Multipliers');
+    const multipliersField = form.locator('.mantine-InputWrapper-root', {
+      has: page.getByRole('textbox', { name: 'Multipliers' }),
+    });
+    await eventually(
+      () => multipliersField.innerText(),
+      (text) => /must be a number/i.test(text),
+      'the refusal under Multipliers',
+    );
     await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 2 4');
     await form.getByRole('button', { name: 'Save ban rules' }).click();
     await eventually(fail2ban, (s) => Array.isArray(s.bantimeMultipliers), 'the multipliers saved');
@@ -87,10 +109,14 @@ describe('console: ban policy', () => {
 
   it('Bans and Ban history show "3rd ban"; "Unban and whitelist" lifts the ban and adds the entry with its comment and end', async () => {
     const { page } = browser;
-    const rules = await server.call(`${V3}fail2ban`, { method: 'PUT', body: { maxretry: 1, bantime: 600, findtime: 600, bantimeIncrement: true, bantimeMultipliers: [1, 2, 4] } });
+    const rules = await server.call(`${V3}fail2ban`, {
+      method: 'PUT',
+      body: { maxretry: 1, bantime: 600, findtime: 600, bantimeIncrement: true, bantimeMultipliers: [1, 2, 4] },
+    });
     assert.equal(rules.status, 200, rules.text);
     const ip = '198.51.100.77';
-    const fail = () => server.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip, reason: 'Wrong SIP password' });
+    const fail = () =>
+      server.server.services.bus.emit({ type: 'security-failure', category: 'sip', ip, reason: 'Wrong SIP password' });
     for (let i = 0; i < 2; i++) {
       fail();
       assert.equal((await server.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip } })).status, 200);
@@ -103,10 +129,16 @@ describe('console: ban policy', () => {
 
     await page.goto(`${server.url}/bans/history`);
     const history = page.getByTestId('ban-number');
-    await eventually(async () => (await history.allTextContents()).join(','), (t) => t.includes('3rd ban') && t.includes('2nd ban') && t.includes('1st ban'), 'ranks in the history');
+    await eventually(
+      async () => (await history.allTextContents()).join(','),
+      (t) => t.includes('3rd ban') && t.includes('2nd ban') && t.includes('1st ban'),
+      'ranks in the history',
+    );
 
     await page.goto(`${server.url}/bans`);
-    await (await visible(page.getByTestId('ban-row').filter({ hasText: ip }))).getByRole('button', { name: `Unban and whitelist ${ip}` }).click();
+    await (await visible(page.getByTestId('ban-row').filter({ hasText: ip })))
+      .getByRole('button', { name: `Unban and whitelist ${ip}` })
+      .click();
     const dialog = await settledDialog(page);
     assert.equal(await dialog.getByRole('heading').first().innerText(), `Unban and whitelist ${ip}?`);
     await dialog.getByRole('textbox', { name: 'Comment' }).fill('Customer office during the migration');
@@ -119,7 +151,11 @@ describe('console: ban policy', () => {
     await page.setViewportSize({ width: WIDTHS[0], height: 900 });
     await dialog.getByRole('button', { name: 'Unban and whitelist' }).click();
     await visible(page.getByText('Unbanned and whitelisted'));
-    await eventually(() => page.getByTestId('ban-row').filter({ hasText: ip }).count(), (n) => n === 0, 'the row gone');
+    await eventually(
+      () => page.getByTestId('ban-row').filter({ hasText: ip }).count(),
+      (n) => n === 0,
+      'the row gone',
+    );
     const entries = (await fail2ban()).whitelistEntries as Array<{ value: string; comment: string; until: string }>;
     assert.equal(entries.length, 1);
     assert.equal(entries[0]!.comment, 'Customer office during the migration');
@@ -147,12 +183,23 @@ describe('console: ban policy', () => {
     const office = await visible(page.getByTestId('whitelist-entry').filter({ hasText: '10.20.0.0/16' }));
     assert.match(await office.innerText(), /Head office LAN/);
     assert.match(await office.innerText(), /Never/);
-    await eventually(async () => (await page.getByTestId('effective-whitelist').innerText()).includes('10.20.0.0/16'), Boolean, 'the entry in the effective whitelist');
+    await eventually(
+      async () => (await page.getByTestId('effective-whitelist').innerText()).includes('10.20.0.0/16'),
+      Boolean,
+      'the entry in the effective whitelist',
+    );
     await checkWidths(page, 'whitelist', () => visible(page.getByTestId('whitelist-entry').first()));
 
     await page.getByRole('button', { name: 'Remove 198.51.100.77' }).click();
     await (await settledDialog(page)).getByRole('button', { name: 'Remove' }).click();
-    await eventually(() => page.getByTestId('whitelist-entry').filter({ hasText: '198.51.100.77' }).count(), (n) => n === 0, 'the entry removed');
-    assert.deepEqual(((await fail2ban()).whitelistEntries as Array<{ value: string }>).map((e) => e.value), ['10.20.0.0/16']);
+    await eventually(
+      () => page.getByTestId('whitelist-entry').filter({ hasText: '198.51.100.77' }).count(),
+      (n) => n === 0,
+      'the entry removed',
+    );
+    assert.deepEqual(
+      ((await fail2ban()).whitelistEntries as Array<{ value: string }>).map((e) => e.value),
+      ['10.20.0.0/16'],
+    );
   });
 });

@@ -40,15 +40,26 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await visible(dialog.getByText('Say what the key is for'));
 
     await dialog.getByLabel('Description').fill('Bouncer on fw1');
-    assert.equal(await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).isChecked(), true);
+    assert.equal(
+      await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).isChecked(),
+      true,
+    );
     // The backend is chosen before the key exists; iptables (ranges of any size) is the default, and the
     // nftables choice says plainly what it cannot enforce.
     assert.equal(await dialog.getByRole('radio', { name: BACKEND_RADIO.iptables, exact: true }).isChecked(), true);
-    await visible(dialog.getByText(/up to \/16 \(IPv4\) and \/112 \(IPv6\) expanded into single addresses\. Wider networks are only enforced in iptables mode/));
+    await visible(
+      dialog.getByText(
+        /up to \/16 \(IPv4\) and \/112 \(IPv6\) expanded into single addresses\. Wider networks are only enforced in iptables mode/,
+      ),
+    );
     await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
     await dialog.getByLabel('Bouncer host IP').fill('127.0.0.1');
     await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await eventually(() => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(), (v) => v.startsWith('127.0.0.1/32'), 'the new filter to be selected');
+    await eventually(
+      () => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(),
+      (v) => v.startsWith('127.0.0.1/32'),
+      'the new filter to be selected',
+    );
     await browser.screenshot('api-keys-create');
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
@@ -65,21 +76,33 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const host = issued.getByLabel('Host name or address');
     await host.fill('http://pbx.example.net:8088');
     await visible(issued.getByText('Enter only a host name or an IP address, without scheme, port or path.'));
-    assert.equal(await issued.getByRole('button', { name: 'Copy bouncer configuration' }).count(), 0, 'no configuration to copy with an invalid host');
+    assert.equal(
+      await issued.getByRole('button', { name: 'Copy bouncer configuration' }).count(),
+      0,
+      'no configuration to copy with an invalid host',
+    );
     await host.fill('PBX.example.net');
     await visible(issued.getByText(`api_url: http://pbx.example.net:${port}/pbxcore/api/v3/firewall-bouncer/`));
     await address.click();
     await page.getByRole('option', { name: loopbackUrl }).click();
 
     await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-    const yaml = await eventually(() => readClipboard(page), (text) => text.includes('api_key:'), 'the YAML on the clipboard');
+    const yaml = await eventually(
+      () => readClipboard(page),
+      (text) => text.includes('api_key:'),
+      'the YAML on the clipboard',
+    );
     assert.match(yaml, new RegExp(`^api_key: ${apiKey}$`, 'm'));
     assert.match(yaml, new RegExp(`^api_url: ${loopbackUrl.replaceAll('.', '\\.')}$`, 'm'));
     // What the Debian package needs in iptables mode (key names of its own crowdsec-firewall-bouncer.yaml).
     assert.match(yaml, /^mode: iptables$/m);
     assert.match(yaml, /^iptables_chains:\n {2}- INPUT$/m);
     assert.match(yaml, /^update_frequency: (5|10)s$/m);
-    assert.match(yaml, /^daemonize: true$/m, 'the packaged systemd unit (Type=notify) needs the ready signal only daemonize: true sends');
+    assert.match(
+      yaml,
+      /^daemonize: true$/m,
+      'the packaged systemd unit (Type=notify) needs the ready signal only daemonize: true sends',
+    );
     assert.doesNotMatch(yaml, /^nftables:/m);
     await browser.screenshot('api-keys-new-key');
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -109,7 +132,11 @@ describe('console: bouncer keys, blocks and unbans', () => {
     // The dashboard shows the bouncer polling from the bound host.
     await openScreen(page, 'Dashboard');
     const row = await visible(page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' }));
-    await eventually(() => row.getAttribute('data-state'), (s) => s === 'served', 'the bouncer to poll');
+    await eventually(
+      () => row.getAttribute('data-state'),
+      (s) => s === 'served',
+      'the bouncer to poll',
+    );
     assert.match(await row.innerText(), /127\.0\.0\.1/);
     await browser.screenshot('dashboard');
 
@@ -138,13 +165,20 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const { page } = browser;
     assert.equal((await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1 } })).status, 200);
     // A failed login from another host is a real intrusion attempt: it bans 127.0.0.2 in the http category.
-    const failed = await server.remote(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong-password' } });
+    const failed = await server.remote(`${V3}auth:login`, {
+      method: 'POST',
+      body: { login: 'admin', password: 'wrong-password' },
+    });
     assert.equal(failed.status, 401);
     await bouncer!.waitFor('add', '127.0.0.2');
 
     // The dashboard counts it under Web, and the history chart has it.
     await openScreen(page, 'Dashboard');
-    await eventually(() => page.getByTestId('ban-count-http').innerText(), (t) => /\b1\b/.test(t), 'one web ban on the dashboard');
+    await eventually(
+      () => page.getByTestId('ban-count-http').innerText(),
+      (t) => /\b1\b/.test(t),
+      'one web ban on the dashboard',
+    );
     assert.match(await page.getByTestId('ban-count-sip').innerText(), /\b0\b/);
     await page.locator('svg[aria-labelledby="ban-history-title"] rect[data-series="http"]').first().waitFor();
     await browser.screenshot('dashboard-bans');
@@ -153,7 +187,11 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const row = await visible(page.getByTestId('ban-row').filter({ hasText: '127.0.0.2' }));
     assert.match(await row.innerText(), /\bweb\b/i);
     const first = await row.getByTestId('ban-time-left').innerText();
-    const later = await eventually(() => row.getByTestId('ban-time-left').innerText(), (text) => text !== first, 'the countdown to tick');
+    const later = await eventually(
+      () => row.getByTestId('ban-time-left').innerText(),
+      (text) => text !== first,
+      'the countdown to tick',
+    );
     assert.notEqual(later, first);
     // Filters: another category hides it, the IP filter keeps it.
     await page.getByText(/^SIP \(\d+\)$/).click();
@@ -179,32 +217,56 @@ describe('console: bouncer keys, blocks and unbans', () => {
     // A bouncer that stopped polling is judged silent by the server (after 30 s without a poll) and the dashboard says so.
     await openScreen(page, 'Dashboard');
     const bouncerRow = page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' });
-    await eventually(() => bouncerRow.getAttribute('data-state'), (s) => s === 'silent', 'the silent bouncer', 60_000);
+    await eventually(
+      () => bouncerRow.getAttribute('data-state'),
+      (s) => s === 'silent',
+      'the silent bouncer',
+      60_000,
+    );
     await browser.screenshot('dashboard-silent-bouncer');
 
-    const stream = (key: string) => server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
+    const stream = (key: string) =>
+      server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
 
     await openScreen(page, 'API keys');
     const row = page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' });
-    await eventually(() => row.innerText(), (t) => /from 127\.0\.0\.1/.test(t), 'the last use of the key');
+    await eventually(
+      () => row.innerText(),
+      (t) => /from 127\.0\.0\.1/.test(t),
+      'the last use of the key',
+    );
     await browser.screenshot('api-keys');
 
     // Revoking is disabling: the same key is refused with 401 and a clear message until it is enabled.
     await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
     await page.getByRole('menuitem', { name: 'Disable…' }).click();
-    await page.getByRole('dialog', { name: /Disable/ }).getByRole('button', { name: 'Disable key' }).click();
-    await eventually(() => row.getByTestId('api-key-status').textContent(), (t) => t === 'Disabled', 'the Disabled badge');
+    await page
+      .getByRole('dialog', { name: /Disable/ })
+      .getByRole('button', { name: 'Disable key' })
+      .click();
+    await eventually(
+      () => row.getByTestId('api-key-status').textContent(),
+      (t) => t === 'Disabled',
+      'the Disabled badge',
+    );
     const disabled = await stream(apiKey);
     assert.equal(disabled.status, 401, 'the disabled key is refused');
     assert.match(disabled.json.message, /this API key is disabled/i);
     await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
     await page.getByRole('menuitem', { name: 'Enable' }).click();
-    await eventually(() => row.getByTestId('api-key-status').textContent(), (t) => t === 'Active', 'the Active badge');
+    await eventually(
+      () => row.getByTestId('api-key-status').textContent(),
+      (t) => t === 'Active',
+      'the Active badge',
+    );
     assert.equal((await stream(apiKey)).status, 200, 'enabled again');
 
     await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
     await page.getByRole('menuitem', { name: 'Rotate…' }).click();
-    await page.getByRole('dialog', { name: /Rotate/ }).getByRole('button', { name: 'Rotate key' }).click();
+    await page
+      .getByRole('dialog', { name: /Rotate/ })
+      .getByRole('button', { name: 'Rotate key' })
+      .click();
     const issued = await visible(page.getByTestId('issued-key'));
     const replacement = (await issued.locator('code').first().innerText()).trim();
     assert.match(replacement, /^[0-9a-f]{64}$/);
@@ -222,26 +284,45 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await visible(row);
     await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
     await page.getByRole('menuitem', { name: 'Delete…' }).click();
-    await page.getByRole('dialog', { name: /Delete/ }).getByRole('button', { name: 'Delete key' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete/ })
+      .getByRole('button', { name: 'Delete key' })
+      .click();
     await visible(page.getByText('No API keys'));
     assert.equal((await stream(replacement)).status, 401, 'a deleted key is refused');
   });
 
   it('an nftables bouncer key has the server expand ranges, and its YAML has the nftables section', async () => {
     const { page } = browser;
-    const { apiKey: key, yaml } = await createBouncerKeyInConsole(page, { description: 'Bouncer on fw2 (nftables)', backend: 'nftables', bouncerHostIp: '127.0.0.1' });
+    const { apiKey: key, yaml } = await createBouncerKeyInConsole(page, {
+      description: 'Bouncer on fw2 (nftables)',
+      backend: 'nftables',
+      bouncerHostIp: '127.0.0.1',
+    });
     assert.match(yaml, /^mode: nftables$/m);
-    assert.match(yaml, /^nftables:\n {2}ipv4:\n {4}enabled: true\n {4}set-only: false\n {4}table: crowdsec\n {4}chain: crowdsec-chain$/m);
+    assert.match(
+      yaml,
+      /^nftables:\n {2}ipv4:\n {4}enabled: true\n {4}set-only: false\n {4}table: crowdsec\n {4}chain: crowdsec-chain$/m,
+    );
     assert.doesNotMatch(yaml, /^iptables_chains:/m);
-    const record = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expand_ranges: boolean }>).find((k) => k.description === 'Bouncer on fw2 (nftables)');
+    const record = (
+      (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expand_ranges: boolean }>
+    ).find((k) => k.description === 'Bouncer on fw2 (nftables)');
     assert.equal(record?.expand_ranges, true);
 
     // The stream for this key carries a blocked /24 as its 256 addresses, not as one range.
-    const filter = await server.call(`${V3}firewall`, { method: 'POST', body: { permit: '203.0.113.0/24', deny: '203.0.113.0/24' } });
+    const filter = await server.call(`${V3}firewall`, {
+      method: 'POST',
+      body: { permit: '203.0.113.0/24', deny: '203.0.113.0/24' },
+    });
     assert.equal(filter.status, 201, filter.text);
-    const stream = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream?startup=true', { headers: { 'X-Api-Key': key } });
+    const stream = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream?startup=true', {
+      headers: { 'X-Api-Key': key },
+    });
     assert.equal(stream.status, 200, stream.text);
-    const values = (stream.json.new as Array<{ value: string; scope: string }>).filter((d) => d.value.startsWith('203.0.113.'));
+    const values = (stream.json.new as Array<{ value: string; scope: string }>).filter((d) =>
+      d.value.startsWith('203.0.113.'),
+    );
     assert.equal(values.length, 256);
     assert.ok(values.every((d) => d.scope === 'Ip' && !d.value.includes('/')));
     await server.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
@@ -249,12 +330,19 @@ describe('console: bouncer keys, blocks and unbans', () => {
     // Its new value after a rotation keeps the record's backend: the configuration is for nftables mode.
     await page.getByRole('button', { name: 'Actions for Bouncer on fw2 (nftables)' }).click();
     await page.getByRole('menuitem', { name: 'Rotate…' }).click();
-    await page.getByRole('dialog', { name: /Rotate/ }).getByRole('button', { name: 'Rotate key' }).click();
+    await page
+      .getByRole('dialog', { name: /Rotate/ })
+      .getByRole('button', { name: 'Rotate key' })
+      .click();
     const issued = await visible(page.getByTestId('issued-key'));
     const replacement = (await issued.locator('code').first().innerText()).trim();
     await visible(issued.getByText('crowdsec-firewall-bouncer configuration (nftables mode)'));
     await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-    const reissued = await eventually(() => readClipboard(page), (text) => text.includes(`api_key: ${replacement}`), 'the replacement configuration');
+    const reissued = await eventually(
+      () => readClipboard(page),
+      (text) => text.includes(`api_key: ${replacement}`),
+      'the replacement configuration',
+    );
     assert.match(reissued, /^mode: nftables$/m);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });

@@ -42,7 +42,11 @@ describe('console: connection state and forms', () => {
     assert.match(text, /may be out of date/);
     await visible(page.getByTestId('offline-badge'));
     assert.equal(await page.getByText('Local', { exact: true }).count(), 0, 'the Local badge does not stay green');
-    assert.equal(await page.locator('.mantine-Notification-root').filter({ hasText: 'cannot be reached' }).count(), 0, 'no toast besides the banner');
+    assert.equal(
+      await page.locator('.mantine-Notification-root').filter({ hasText: 'cannot be reached' }).count(),
+      0,
+      'no toast besides the banner',
+    );
     await browser.screenshot('connection-lost');
 
     await server.restart();
@@ -59,14 +63,18 @@ describe('console: connection state and forms', () => {
     await rules.getByRole('combobox', { name: 'Unit of ban duration' }).selectOption('d');
 
     // Leaving: the guard asks; "stay" keeps the page and the typed value.
-    const dismissed = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.message()))));
+    const dismissed = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.message()))),
+    );
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).click();
     assert.match(await dismissed, /not saved/);
     assert.equal(new URL(page.url()).pathname, '/settings');
     assert.equal(await rules.getByRole('textbox', { name: 'Ban duration' }).inputValue(), '400');
 
     await rules.getByRole('button', { name: 'Save ban rules' }).click();
-    const field = rules.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name: 'Ban duration' }) });
+    const field = rules.locator('.mantine-InputWrapper-root', {
+      has: page.getByRole('textbox', { name: 'Ban duration' }),
+    });
     const error = await (await visible(field.locator('.mantine-InputWrapper-error'))).innerText();
     const hint = await field.locator('.mantine-InputWrapper-description').innerText();
     assert.match(hint, /365 d/);
@@ -75,7 +83,9 @@ describe('console: connection state and forms', () => {
     assert.equal((await server.call(`${V3}fail2ban`)).json.data.bantime, 600, 'nothing stored');
 
     // Leaving and accepting goes on; nothing was saved.
-    const accepted = new Promise<void>((resolve) => page.once('dialog', (dialog) => void dialog.accept().then(() => resolve())));
+    const accepted = new Promise<void>((resolve) =>
+      page.once('dialog', (dialog) => void dialog.accept().then(() => resolve())),
+    );
     await openScreen(page, 'Dashboard');
     await accepted;
     // Nothing unsaved any more: the next navigation does not ask.
@@ -85,10 +95,21 @@ describe('console: connection state and forms', () => {
 
   it('shows dates in one format: 24-hour, local, with the zone', async () => {
     const { page } = browser;
-    assert.equal((await server.call(`${V3}api-keys`, { method: 'POST', body: { description: 'dated key', networkfilterid: 'localhost' } })).status, 201);
+    assert.equal(
+      (
+        await server.call(`${V3}api-keys`, {
+          method: 'POST',
+          body: { description: 'dated key', networkfilterid: 'localhost' },
+        })
+      ).status,
+      201,
+    );
     await page.goto(`${server.url}/api-keys`);
     const row = await visible(page.getByTestId('api-key-row').filter({ hasText: 'dated key' }));
-    await row.getByRole('button', { name: /Actions for|Details/ }).first().click();
+    await row
+      .getByRole('button', { name: /Actions for|Details/ })
+      .first()
+      .click();
     const details = page.getByRole('menuitem', { name: 'Details' });
     if (await details.count()) await details.click();
     const dialog = await visible(page.getByRole('dialog'));

@@ -49,25 +49,51 @@ describe('console: the CrowdSec link in Settings', { timeout: 120_000 }, () => {
     await form.getByLabel('Bouncer key').fill('console-site-bouncer-key-0123456789');
     await form.getByRole('button', { name: 'Save CrowdSec link' }).click();
     await visible(page.getByText('CrowdSec link saved'));
-    await eventually(() => status.innerText(), (text) => /Connected/i.test(text), 'connected');
+    await eventually(
+      () => status.innerText(),
+      (text) => /Connected/i.test(text),
+      'connected',
+    );
 
     server.server.services.firewall.bans.ban('sip', '192.0.2.44', 'console test', 600);
-    await eventually(() => Promise.resolve(lapi.decisions().some((d) => d.value === '192.0.2.44')), Boolean, 'the ban in the LAPI');
-    await eventually(() => status.innerText(), (text) => /Last push: (just now|\d+ s)/i.test(text) && !/Last push: never/.test(text), 'last push shown');
+    await eventually(
+      () => Promise.resolve(lapi.decisions().some((d) => d.value === '192.0.2.44')),
+      Boolean,
+      'the ban in the LAPI',
+    );
+    await eventually(
+      () => status.innerText(),
+      (text) => /Last push: (just now|\d+ s)/i.test(text) && !/Last push: never/.test(text),
+      'last push shown',
+    );
     await browser.screenshot('settings-crowdsec-link-connected');
 
     await lapi.stop();
     server.server.services.firewall.bans.ban('sip', '192.0.2.45', 'console test', 600);
-    const down = await eventually(() => status.innerText(), (text) => /Not working/i.test(text) && /Waiting to be sent: 1 ban\b/.test(text), 'down, queued', 30_000);
+    const down = await eventually(
+      () => status.innerText(),
+      (text) => /Not working/i.test(text) && /Waiting to be sent: 1 ban\b/.test(text),
+      'down, queued',
+      30_000,
+    );
     assert.match(down, /unreachable/);
     await browser.screenshot('settings-crowdsec-link-down');
 
     await lapi.start();
-    await eventually(() => status.innerText(), (text) => /Connected/i.test(text) && /Waiting to be sent: 0 bans/.test(text), 'back, queue sent', 30_000);
+    await eventually(
+      () => status.innerText(),
+      (text) => /Connected/i.test(text) && /Waiting to be sent: 0 bans/.test(text),
+      'back, queue sent',
+      30_000,
+    );
     assert.equal(lapi.decisions().filter((d) => d.value === '192.0.2.45').length, 1);
 
     await form.getByLabel('Machine password').fill('a wrong password');
     await form.getByRole('button', { name: 'Save CrowdSec link' }).click();
-    await eventually(() => status.innerText(), (text) => /Not working/i.test(text) && /refused the machine login "console-site"/.test(text), 'refused login shown');
+    await eventually(
+      () => status.innerText(),
+      (text) => /Not working/i.test(text) && /refused the machine login "console-site"/.test(text),
+      'refused login shown',
+    );
   });
 });

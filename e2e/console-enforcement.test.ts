@@ -33,7 +33,12 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     return answer.json.data as Record<string, unknown>;
   };
   const makeBouncerKey = async (description: string) => {
-    const made = await post('api-keys', { description, allowed_paths: BOUNCER_PATHS, full_permissions: false, networkfilterid: 'none' });
+    const made = await post('api-keys', {
+      description,
+      allowed_paths: BOUNCER_PATHS,
+      full_permissions: false,
+      networkfilterid: 'none',
+    });
     return { id: made.id as number, key: made.key as string };
   };
   /** The bouncer card's row of one key. */
@@ -55,7 +60,10 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
         if (!(await control.isVisible())) continue;
         const box = await control.boundingBox();
         const label = (await control.getAttribute('aria-label')) ?? (await control.innerText().catch(() => '')) ?? '';
-        assert.ok(box && box.x >= 0 && box.x + box.width <= width + 0.5, `${name} at ${width} px: "${label}" is off screen (${JSON.stringify(box)})`);
+        assert.ok(
+          box && box.x >= 0 && box.x + box.width <= width + 0.5,
+          `${name} at ${width} px: "${label}" is off screen (${JSON.stringify(box)})`,
+        );
       }
       await browser.screenshot(`enforcement-${name}-${width}`);
     }
@@ -79,7 +87,11 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await page.goto(`${server.url}/`);
     const banner = await visible(page.getByTestId('enforcement-banner'));
     assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer has polled in the last 30 s/);
-    await eventually(() => bouncerRow('fw1').getByTestId('bouncer-state').textContent(), (t) => t === 'Never polled', 'fw1 "Never polled"');
+    await eventually(
+      () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+      (t) => t === 'Never polled',
+      'fw1 "Never polled"',
+    );
     await checkLayout(page, 'dashboard-banner', () => visible(page.getByTestId('enforcement-banner')));
 
     await banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
@@ -90,7 +102,13 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await page.goto(`${server.url}/bans`);
     const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
     assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
-    const colour = await cell.locator('p').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element).color);
+    const colour = await cell
+      .locator('p')
+      .evaluate(
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element)
+            .color,
+      );
     const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
     assert.ok(r > b && g > b, `"No bouncer" is in the warning colour (${colour})`);
   });
@@ -99,21 +117,41 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     const { page } = browser;
     fw2 = await makeBouncerKey('fw2');
     const answer = await poll(server, fw2.key, '?startup=true');
-    assert.ok(answer.new.some((d) => d.value === '198.51.100.20'), 'the ban is in the answer');
+    assert.ok(
+      answer.new.some((d) => d.value === '198.51.100.20'),
+      'the ban is in the answer',
+    );
 
     await page.goto(`${server.url}/`);
-    await eventually(() => bouncerRow('fw2').getByTestId('bouncer-state').textContent(), (t) => t === 'Served', 'fw2 "Served"', 20_000);
-    await eventually(() => page.getByTestId('enforcement-banner').count(), (n) => n === 0, 'the banner gone once a bouncer is served');
+    await eventually(
+      () => bouncerRow('fw2').getByTestId('bouncer-state').textContent(),
+      (t) => t === 'Served',
+      'fw2 "Served"',
+      20_000,
+    );
+    await eventually(
+      () => page.getByTestId('enforcement-banner').count(),
+      (n) => n === 0,
+      'the banner gone once a bouncer is served',
+    );
 
     // The server learns the delivery once the cursor is written (within a second); the list refreshes every 10 s.
     await eventually(
-      async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as BannedIp[]).find((b) => b.ip === '198.51.100.20')?.delivery,
+      async () =>
+        ((await server.call(`${V3}firewall:getBannedIps`)).json.data as BannedIp[]).find(
+          (b) => b.ip === '198.51.100.20',
+        )?.delivery,
       (d) => d?.served === 1 && d.of === 1,
       'the ban delivered to fw2 (API)',
     );
     await page.goto(`${server.url}/bans`);
     const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
-    await eventually(() => cell.innerText(), (t) => t === '1 of 1 bouncer', 'the Delivered cell "1 of 1 bouncer"', 20_000);
+    await eventually(
+      () => cell.innerText(),
+      (t) => t === '1 of 1 bouncer',
+      'the Delivered cell "1 of 1 bouncer"',
+      20_000,
+    );
     await cell.click();
     await visible(page.getByText('Sent to fw2.'));
     await page.keyboard.press('Escape');
@@ -123,17 +161,37 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     const { page } = browser;
     // Age the stored last poll by 31 s rather than wait: the status is read from SQLite in a worker.
     server.server.services.firewall!.cursors.flush();
-    server.server.services.db.prepare('UPDATE bouncer_cursors SET last_poll_at = last_poll_at - 31000 WHERE key_id = ?').run(fw2.id);
-    const lastPollAt = (await server.call(`${V3}firewall:getBouncerStatus`)).json.data.bouncers.find((b: { keyId: number }) => b.keyId === fw2.id).lastPollAt as string;
-    const expected = await page.evaluate((at) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false }), lastPollAt);
+    server.server.services.db
+      .prepare('UPDATE bouncer_cursors SET last_poll_at = last_poll_at - 31000 WHERE key_id = ?')
+      .run(fw2.id);
+    const lastPollAt = (await server.call(`${V3}firewall:getBouncerStatus`)).json.data.bouncers.find(
+      (b: { keyId: number }) => b.keyId === fw2.id,
+    ).lastPollAt as string;
+    const expected = await page.evaluate(
+      (at) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false }),
+      lastPollAt,
+    );
 
     await page.goto(`${server.url}/`);
     const badge = bouncerRow('fw2').getByTestId('bouncer-state');
-    await eventually(() => badge.textContent(), (t) => t === `Silent since ${expected}`, `fw2 "Silent since ${expected}"`, 20_000);
-    const colour = await badge.evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    await eventually(
+      () => badge.textContent(),
+      (t) => t === `Silent since ${expected}`,
+      `fw2 "Silent since ${expected}"`,
+      20_000,
+    );
+    const colour = await badge.evaluate(
+      (element) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
+          element,
+        ).backgroundColor,
+    );
     const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
     assert.ok(r > g && g > b, `the Silent badge is orange (${colour})`);
-    assert.match(await (await visible(page.getByTestId('enforcement-banner'))).innerText(), /1 ban is not being enforced/);
+    assert.match(
+      await (await visible(page.getByTestId('enforcement-banner'))).innerText(),
+      /1 ban is not being enforced/,
+    );
   });
 
   it('"Why is this address blocked?" lists a filter entry, a range ban (time left, bouncers sent) and what protects an address; a malformed one gets the 400 under the field', async () => {
@@ -145,7 +203,10 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await post('firewall:banIp', { ip: '100.64.0.0/24', duration: 7200, reason: 'Toll fraud range' });
     await poll(server, fw2.key);
     await eventually(
-      async () => (await server.call(`${V3}firewall:lookup?ip=100.64.0.9`)).json.data.decisions[0]?.delivery.served as number | undefined,
+      async () =>
+        (await server.call(`${V3}firewall:lookup?ip=100.64.0.9`)).json.data.decisions[0]?.delivery.served as
+          | number
+          | undefined,
       (served) => served === 1,
       'the range ban delivered to fw2 (API)',
     );
@@ -185,8 +246,14 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
 
     await field.fill('not-an-ip');
     await page.getByRole('button', { name: 'Look up' }).click();
-    const error = await eventually(() => field.getAttribute('aria-describedby'), (id) => id !== null && id !== '', 'the field described by an error');
-    const message = await page.locator(`[id="${error!.split(' ').find((id) => id.includes('error')) ?? error}"]`).innerText();
+    const error = await eventually(
+      () => field.getAttribute('aria-describedby'),
+      (id) => id !== null && id !== '',
+      'the field described by an error',
+    );
+    const message = await page
+      .locator(`[id="${error!.split(' ').find((id) => id.includes('error')) ?? error}"]`)
+      .innerText();
     assert.match(message, /ip "not-an-ip" is not an IPv4 or IPv6 address/);
     assert.equal(await page.getByTestId('lookup-answer').count(), 0, 'no answer shown beside the error');
     assert.equal(await field.getAttribute('aria-invalid'), 'true');
@@ -195,7 +262,10 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
   it('a key that polled and then expired reads "Refused … key expired" (not green), the refused box names the key, and the banner is back', async () => {
     const { page } = browser;
     const expiry = new Date(Date.now() + 2_000).toISOString();
-    const edited = await server.call(`${V3}api-keys/${fw2.id}`, { method: 'PATCH', body: { description: 'fw2', expires_at: expiry } });
+    const edited = await server.call(`${V3}api-keys/${fw2.id}`, {
+      method: 'PATCH',
+      body: { description: 'fw2', expires_at: expiry },
+    });
     assert.equal(edited.status, 200, edited.text);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const refused = await server.call(STREAM, { headers: { 'X-Api-Key': fw2.key } });
@@ -203,11 +273,23 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
 
     await page.goto(`${server.url}/`);
     const row = bouncerRow('fw2');
-    await eventually(() => row.getByTestId('bouncer-state').textContent(), (t) => t === 'Refused', 'fw2 "Refused"', 20_000);
+    await eventually(
+      () => row.getByTestId('bouncer-state').textContent(),
+      (t) => t === 'Refused',
+      'fw2 "Refused"',
+      20_000,
+    );
     const refusal = await row.getByTestId('bouncer-refusal').innerText();
     assert.match(refusal, /Refused: key expired \(key “fw2”\)/);
     // Not green: the state badge is the filled red of a refusal, not the teal of a served bouncer.
-    const badgeColour = await row.getByTestId('bouncer-state').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    const badgeColour = await row
+      .getByTestId('bouncer-state')
+      .evaluate(
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
+            element,
+          ).backgroundColor,
+      );
     const [r, g, b] = badgeColour.match(/\d+/g)!.map(Number) as [number, number, number];
     assert.ok(r > g && r > b, `the Refused badge is red, not green (${badgeColour})`);
     assert.equal(await row.getAttribute('data-state'), 'refused');
@@ -220,10 +302,21 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await checkLayout(page, 'dashboard-refused', () => visible(page.getByTestId('bouncer-refusal')));
 
     // A disabled key's polls: "Refused: key disabled", named.
-    const disabled = await server.call(`${V3}api-keys/${fw1.id}`, { method: 'PATCH', body: { description: 'fw1', enabled: false } });
+    const disabled = await server.call(`${V3}api-keys/${fw1.id}`, {
+      method: 'PATCH',
+      body: { description: 'fw1', enabled: false },
+    });
     assert.equal(disabled.status, 200, disabled.text);
     assert.equal((await server.call(STREAM, { headers: { 'X-Api-Key': fw1.key } })).status, 401);
-    await eventually(() => bouncerRow('fw1').getByTestId('bouncer-state').textContent(), (t) => t === 'Refused', 'fw1 "Refused"', 20_000);
-    assert.match(await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(), /Refused: key disabled \(key “fw1”\)/);
+    await eventually(
+      () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+      (t) => t === 'Refused',
+      'fw1 "Refused"',
+      20_000,
+    );
+    assert.match(
+      await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(),
+      /Refused: key disabled \(key “fw1”\)/,
+    );
   });
 });

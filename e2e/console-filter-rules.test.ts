@@ -32,8 +32,14 @@ describe('console: network filter rules', () => {
     await dialog.getByRole('textbox', { name: 'Network' }).fill('10.30.0.0/16');
     await dialog.getByRole('textbox', { name: 'Deny' }).fill('198.51.100.9, 127.0.0.0/8');
     await dialog.getByRole('button', { name: 'Create filter' }).click();
-    const fieldError = (name: string) => dialog.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) }).locator('.mantine-InputWrapper-error');
-    assert.match(await (await visible(fieldError('Deny'))).innerText(), /127\.0\.0\.0\/8.*covers this PBX's own loopback address.*never published to bouncers/);
+    const fieldError = (name: string) =>
+      dialog
+        .locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) })
+        .locator('.mantine-InputWrapper-error');
+    assert.match(
+      await (await visible(fieldError('Deny'))).innerText(),
+      /127\.0\.0\.0\/8.*covers this PBX's own loopback address.*never published to bouncers/,
+    );
     assert.equal(await fieldError('Network').count(), 0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -44,7 +50,11 @@ describe('console: network filter rules', () => {
     const { page } = browser;
     const created = await server.call(`${V3}firewall`, {
       method: 'POST',
-      body: { permit: '10.40.0.0/16', description: 'Scripted', currentRules: { SIP: true, WEB: true, AMI: true, IAX: true, SSH: false, NTP: true } },
+      body: {
+        permit: '10.40.0.0/16',
+        description: 'Scripted',
+        currentRules: { SIP: true, WEB: true, AMI: true, IAX: true, SSH: false, NTP: true },
+      },
     });
     assert.equal(created.status, 201, created.text);
     await page.reload();
@@ -56,6 +66,13 @@ describe('console: network filter rules', () => {
     await edit.getByRole('button', { name: 'Save filter' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     const stored = (await server.call(`${V3}firewall/${created.json.data.id as number}`)).json.data;
-    assert.deepEqual(stored.rules, { SIP: 'allow', WEB: 'allow', AMI: 'allow', IAX: 'block', SSH: 'block', NTP: 'allow' });
+    assert.deepEqual(stored.rules, {
+      SIP: 'allow',
+      WEB: 'allow',
+      AMI: 'allow',
+      IAX: 'block',
+      SSH: 'block',
+      NTP: 'allow',
+    });
   });
 });

@@ -21,7 +21,9 @@ describe('console: framing is refused, the policy does not break the console', (
     // The framing page: another origin on this machine, as a web page opened in the technician's browser would be.
     attacker = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" src="${server.url}/" width="1200" height="800"></iframe>`);
+      res.end(
+        `<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" src="${server.url}/" width="1200" height="800"></iframe>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
@@ -58,7 +60,8 @@ describe('console: framing is refused, the policy does not break the console', (
     try {
       const refusals: string[] = [];
       page.on('console', (message) => {
-        if (/frame-ancestors|X-Frame-Options|Refused to (display|frame)/i.test(message.text())) refusals.push(message.text());
+        if (/frame-ancestors|X-Frame-Options|Refused to (display|frame)/i.test(message.text()))
+          refusals.push(message.text());
       });
       await page.goto(attackerUrl);
       await visible(page.getByRole('heading', { name: 'Click the button' }));
@@ -67,7 +70,11 @@ describe('console: framing is refused, the policy does not break the console', (
       const frame = page.frames().find((f) => f !== page.mainFrame());
       assert.ok(frame, 'the iframe exists');
       assert.ok(!frame.url().startsWith(server.url), `the console did not load in the frame (frame at ${frame.url()})`);
-      assert.equal(await page.frameLocator('#console').getByRole('heading', { name: 'Dashboard' }).count(), 0, 'no console heading in the frame');
+      assert.equal(
+        await page.frameLocator('#console').getByRole('heading', { name: 'Dashboard' }).count(),
+        0,
+        'no console heading in the frame',
+      );
       assert.equal(await page.frameLocator('#console').getByText('Bouncer api_url').count(), 0);
       assert.ok(refusals.length > 0, 'Chromium reports the refusal');
       await browser.screenshot('console-framing-refused', page);

@@ -16,7 +16,11 @@ import { freePort, servedFingerprint } from '../src-server/test-support/tls.ts';
 /** curl's exit code and body for a ping over HTTPS (-k: the certificate is checked by fingerprint above). */
 async function curlPing(port: number): Promise<{ code: number; body: string }> {
   try {
-    const { stdout } = await promisify(execFile)('curl', ['-sS', '-k', '--max-time', '5', `https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`], { encoding: 'utf8' });
+    const { stdout } = await promisify(execFile)(
+      'curl',
+      ['-sS', '-k', '--max-time', '5', `https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`],
+      { encoding: 'utf8' },
+    );
     return { code: 0, body: stdout };
   } catch (error) {
     return { code: (error as { code?: number }).code ?? -1, body: '' };
@@ -66,10 +70,14 @@ describe('console: HTTPS applies live', () => {
     assert.equal(JSON.parse(ping.body).result, true);
     assert.equal(await section.getByText(/Restart/i).count(), 0, 'nothing asks for a restart');
     await browser.screenshot('settings-https-live');
-    const violations = (await new AxeBuilder({ page: browser.page }).include('[aria-labelledby="settings-https"]').analyze()).violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
+    const violations = (
+      await new AxeBuilder({ page: browser.page }).include('[aria-labelledby="settings-https"]').analyze()
+    ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      violations.map((v) => v.id),
+      [],
+      'the HTTPS section has no serious axe violation',
     );
-    assert.deepEqual(violations.map((v) => v.id), [], 'the HTTPS section has no serious axe violation');
   });
 
   it('a saved change shows as Applying… until the listener has it', async () => {
@@ -77,13 +85,18 @@ describe('console: HTTPS applies live', () => {
     // Saved, but the web thread is not yet told: exactly the window the console must show.
     const next = await freePort();
     const db = server.server.services.db;
-    const saved = JSON.parse((db.prepare("SELECT value FROM settings WHERE key = 'https'").get() as { value: string }).value) as Record<string, unknown>;
+    const saved = JSON.parse(
+      (db.prepare("SELECT value FROM settings WHERE key = 'https'").get() as { value: string }).value,
+    ) as Record<string, unknown>;
     db.prepare("UPDATE settings SET value = ? WHERE key = 'https'").run(JSON.stringify({ ...saved, port: next }));
     await page.reload();
     section = page.getByRole('region', { name: 'HTTPS' });
     await visible(runtime().getByText('Applying…'));
     assert.equal(await runtime().getAttribute('aria-busy'), 'true');
-    assert.ok(await section.getByRole('button', { name: 'New self-signed certificate' }).isDisabled(), 'no re-key while a change is pending');
+    assert.ok(
+      await section.getByRole('button', { name: 'New self-signed certificate' }).isDisabled(),
+      'no re-key while a change is pending',
+    );
     await browser.screenshot('settings-https-applying');
     assert.equal((await curlPing(port)).code, 0, 'the listener serves its port until the change is applied');
 
@@ -102,7 +115,11 @@ describe('console: HTTPS applies live', () => {
     await visible(dialog.getByText(/pinned the old certificate/));
     await dialog.getByRole('button', { name: 'Re-key now' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    const after = await eventually(fingerprintShown, (f) => f !== before && /^([0-9A-F]{2}:){31}/.test(f), 'the new fingerprint in the console');
+    const after = await eventually(
+      fingerprintShown,
+      (f) => f !== before && /^([0-9A-F]{2}:){31}/.test(f),
+      'the new fingerprint in the console',
+    );
     assert.equal(await servedFingerprint(port), after);
     await visible(runtime().getByText(`Running on port ${port}`));
   });

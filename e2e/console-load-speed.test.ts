@@ -9,7 +9,12 @@ import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts'
 import { startConsoleServer } from './support/console-server.ts';
 
 const FIRST_SCREEN_BUDGET = 250 * 1024;
-const LINK = { offline: false, latency: 50, downloadThroughput: (10_000_000 / 8) | 0, uploadThroughput: (10_000_000 / 8) | 0 };
+const LINK = {
+  offline: false,
+  latency: 50,
+  downloadThroughput: (10_000_000 / 8) | 0,
+  uploadThroughput: (10_000_000 / 8) | 0,
+};
 
 interface Transfer {
   url: string;
@@ -30,8 +35,15 @@ function recordTransfers(cdp: CDPSession): { transfers: Transfer[]; reset(): voi
     if (transfer) transfer.fromCache = true;
   });
   cdp.on('Network.responseReceived', (event) => {
-    const headers = Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    const transfer: Transfer = { url: event.response.url, bytes: 0, encoding: headers['content-encoding'], fromCache: cached.has(event.requestId) || Boolean(event.response.fromDiskCache) };
+    const headers = Object.fromEntries(
+      Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+    );
+    const transfer: Transfer = {
+      url: event.response.url,
+      bytes: 0,
+      encoding: headers['content-encoding'],
+      fromCache: cached.has(event.requestId) || Boolean(event.response.fromDiskCache),
+    };
     byId.set(event.requestId, transfer);
     transfers.push(transfer);
   });
@@ -93,7 +105,9 @@ describe('console load over a 10 Mbit/s, 50 ms link', () => {
     await page.getByRole('heading', { name: 'Active bans' }).waitFor();
     const reloadMs = Date.now() - reloadStarted;
     // The favicon is not part of the build (Chromium asks for it and gets the page's 404 or shell).
-    const fetched = log.transfers.filter((t) => !t.fromCache && !t.url.includes('/pbxcore/') && !t.url.endsWith('/favicon.ico')).map((t) => new URL(t.url).pathname);
+    const fetched = log.transfers
+      .filter((t) => !t.fromCache && !t.url.includes('/pbxcore/') && !t.url.endsWith('/favicon.ico'))
+      .map((t) => new URL(t.url).pathname);
     const reloadBytes = log.transfers.filter((t) => !t.fromCache).reduce((sum, t) => sum + t.bytes, 0);
 
     context.diagnostic(

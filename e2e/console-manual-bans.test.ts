@@ -54,7 +54,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await dialog.getByLabel('Description').fill('Custom bouncer on fw3');
     await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
     // The bouncer runs on this computer: the key is bound to it (there is no default source).
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
+    await chooseOption(
+      page,
+      dialog.getByRole('combobox', { name: 'Allowed source' }),
+      'This computer only (localhost)',
+    );
     await dialog.getByRole('button', { name: 'Create key' }).click();
 
     const issued = await visible(page.getByTestId('issued-key'));
@@ -68,7 +72,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await browser.screenshot('api-keys-custom-bouncer');
 
     await issued.getByRole('button', { name: 'Copy custom bouncer configuration' }).click();
-    const yaml = await eventually(() => readClipboard(page), (text) => text.includes('bin_path:'), 'the custom bouncer YAML on the clipboard');
+    const yaml = await eventually(
+      () => readClipboard(page),
+      (text) => text.includes('bin_path:'),
+      'the custom bouncer YAML on the clipboard',
+    );
     assert.match(yaml, new RegExp(`^api_key: ${apiKey}$`, 'm'));
     assert.match(yaml, new RegExp(`^api_url: ${apiUrl.replaceAll('.', '\\.')}$`, 'm'));
     assert.match(yaml, /^update_frequency: 10s$/m);
@@ -79,7 +87,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
 
     await issued.getByText('curl check', { exact: true }).click();
     await issued.getByRole('button', { name: 'Copy curl check' }).click();
-    const curl = await eventually(() => readClipboard(page), (text) => text.startsWith('curl '), 'the curl line on the clipboard');
+    const curl = await eventually(
+      () => readClipboard(page),
+      (text) => text.startsWith('curl '),
+      'the curl line on the clipboard',
+    );
     assert.equal(curl, `curl -sS -H 'X-Api-Key: ${apiKey}' '${apiUrl}v1/decisions/stream?startup=true'`);
     // The line works as given (run asynchronously: the server answers from this same process).
     const { stdout } = await promisify(execFile)('sh', ['-c', curl], { encoding: 'utf8', timeout: 15_000 });
@@ -105,7 +117,10 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await visible(page.getByText(`${EXPIRING} is banned for 1 min.`));
 
-    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string; expiresAt: string }>;
+    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
+      ip: string;
+      expiresAt: string;
+    }>;
     const listed = banned.find((b) => b.ip === EXPIRING);
     assert.ok(listed, `the server lists the ban: ${JSON.stringify(banned)}`);
     expiringEndsAt = Date.parse(listed.expiresAt);
@@ -118,7 +133,9 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     // Watched from now, so the time the bouncer is told to remove it is known to within a read of its
     // calls: due at the first poll after the end, within two polls. Awaited in the later step.
     const deadline = expiringEndsAt + 2 * POLL + 5_000;
-    const watch = bouncer!.waitForLine(/^del 203\.0\.113\.61 /, deadline - Date.now()).then((line) => ({ line, at: Date.now() }));
+    const watch = bouncer!
+      .waitForLine(/^del 203\.0\.113\.61 /, deadline - Date.now())
+      .then((line) => ({ line, at: Date.now() }));
     watch.catch(() => undefined);
     expiredDel = watch;
   });
@@ -164,7 +181,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     const countdown = row.getByTestId('ban-time-left');
     const first = await countdown.innerText();
     assert.match(first, /^(29|30) min \d\d s$/);
-    await eventually(() => countdown.innerText(), (t) => t !== first, 'the countdown to tick');
+    await eventually(
+      () => countdown.innerText(),
+      (t) => t !== first,
+      'the countdown to tick',
+    );
 
     // For good, from SIP only: "Permanent" instead of a countdown.
     await page.getByRole('button', { name: 'Ban an address' }).click();
@@ -172,13 +193,18 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await again.getByLabel('Address or network').fill('192.0.2.0/24');
     await again.getByLabel('Unit of duration').selectOption('Permanent');
     assert.equal(await again.getByLabel('Duration', { exact: true }).isDisabled(), true);
-    for (const service of ['Web (console and API)', 'AMI', 'IAX']) await again.getByLabel(service, { exact: true }).uncheck();
+    for (const service of ['Web (console and API)', 'AMI', 'IAX'])
+      await again.getByLabel(service, { exact: true }).uncheck();
     await again.getByRole('button', { name: 'Ban', exact: true }).click();
     await visible(page.getByText('192.0.2.0/24 is banned until you lift the ban.'));
     const range = await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
     assert.equal(await range.getByTestId('ban-time-left').innerText(), 'Permanent');
     assert.match(await range.innerText(), /Refused on SIP/);
-    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string; permanent: boolean; services: string[] | null }>;
+    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
+      ip: string;
+      permanent: boolean;
+      services: string[] | null;
+    }>;
     assert.deepEqual(banned.find((b) => b.ip === '192.0.2.0/24')?.services, ['SIP']);
     await bouncer!.waitForLine(/^add 192\.0\.2\.0\/24 \d+ pbx\/manual /, POLLS);
     await browser.screenshot('bans-manual');
@@ -187,11 +213,19 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     // 1-minute ban while it is in force (this step usually gets here well within its minute).
     await openScreen(page, 'Dashboard');
     const manual = () => (Date.now() < expiringEndsAt ? 3 : 2);
-    await eventually(() => page.getByTestId('ban-count-manual').innerText(), (t) => new RegExp(`\\b${manual()}\\b`).test(t), 'the manual bans on the dashboard');
+    await eventually(
+      () => page.getByTestId('ban-count-manual').innerText(),
+      (t) => new RegExp(`\\b${manual()}\\b`).test(t),
+      'the manual bans on the dashboard',
+    );
     await visible(page.getByText('Bans started per minute'));
     await openScreen(page, 'Bans');
 
-    await page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }).getByRole('button', { name: 'Unban 198.51.100.23' }).click();
+    await page
+      .getByTestId('ban-row')
+      .filter({ hasText: '198.51.100.23' })
+      .getByRole('button', { name: 'Unban 198.51.100.23' })
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
     await page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }).waitFor({ state: 'detached' });
     await bouncer!.waitFor('del', '198.51.100.23', POLLS);
@@ -201,7 +235,10 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     const { page } = browser;
     // Thirty more bans, so the history has a second page.
     for (let i = 1; i <= 30; i++) {
-      const made = await server.call(`${V3}firewall:banIp`, { method: 'POST', body: { ip: `203.0.113.${i}`, duration: '2h', reason: `Scanner ${i}` } });
+      const made = await server.call(`${V3}firewall:banIp`, {
+        method: 'POST',
+        body: { ip: `203.0.113.${i}`, duration: '2h', reason: `Scanner ${i}` },
+      });
       assert.equal(made.status, 201, made.text);
     }
     await page.getByRole('link', { name: 'Ban history' }).click();
@@ -224,12 +261,20 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     // A filter starts again from the first page.
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'Lifted' }).click();
-    await eventually(() => page.getByTestId('ban-log-row').count(), (n) => n === 1, 'only the lifted ban');
+    await eventually(
+      () => page.getByTestId('ban-log-row').count(),
+      (n) => n === 1,
+      'only the lifted ban',
+    );
     await visible(page.getByText(/^1–1 of 1$/));
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'Active' }).click();
     await page.getByLabel('Search').fill('192.0.2');
-    await eventually(() => page.getByTestId('ban-log-row').allInnerTexts(), (rows) => rows.length === 1 && /192\.0\.2\.0\/24[\s\S]*Permanent[\s\S]*Active/i.test(rows[0]!), 'the permanent range ban');
+    await eventually(
+      () => page.getByTestId('ban-log-row').allInnerTexts(),
+      (rows) => rows.length === 1 && /192\.0\.2\.0\/24[\s\S]*Permanent[\s\S]*Active/i.test(rows[0]!),
+      'the permanent range ban',
+    );
     await page.getByLabel('Search').fill('no such ban');
     await visible(page.getByText('No ban matches the filters'));
     await page.getByLabel('Search').fill('');
@@ -252,28 +297,56 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     const confirm = await visible(page.getByRole('dialog', { name: 'Unban 2 addresses?' }));
     await browser.screenshot('bans-bulk-unban');
     // Axe measures contrast once the opening transition has ended (the e2e tsconfig has no DOM types).
-    const opacity = () => page.locator('.mantine-Modal-content').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element).opacity);
+    const opacity = () =>
+      page
+        .locator('.mantine-Modal-content')
+        .evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
+              .opacity,
+        );
     await eventually(opacity, (value) => value === '1', 'the confirmation fully shown');
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`), [], 'the table with ticked rows and the confirmation have no serious axe violation');
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    assert.deepEqual(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`),
+      [],
+      'the table with ticked rows and the confirmation have no serious axe violation',
+    );
     await confirm.getByRole('button', { name: 'Unban 2 addresses' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await visible(page.getByText('2 addresses are no longer banned.'));
-    await page.getByTestId('ban-row').filter({ hasText: /203\.0\.113\.1\b/ }).waitFor({ state: 'detached' });
+    await page
+      .getByTestId('ban-row')
+      .filter({ hasText: /203\.0\.113\.1\b/ })
+      .waitFor({ state: 'detached' });
     await bouncer!.waitFor('del', '203.0.113.1', POLLS);
     await bouncer!.waitFor('del', '203.0.113.2', POLLS);
 
     // Every row the filter shows: the 28 scanners, not the permanent range.
     await page.getByLabel('Filter by IP address').fill('Scanner');
-    await eventually(() => page.getByTestId('ban-row').count(), (n) => n === 28, 'the 28 scanner bans');
+    await eventually(
+      () => page.getByTestId('ban-row').count(),
+      (n) => n === 28,
+      'the 28 scanner bans',
+    );
     await page.getByRole('checkbox', { name: 'Select all bans shown' }).check();
     await page.getByRole('button', { name: 'Unban selected (28)' }).click();
-    await page.getByRole('dialog', { name: 'Unban 28 addresses?' }).getByRole('button', { name: 'Unban 28 addresses' }).click();
+    await page
+      .getByRole('dialog', { name: 'Unban 28 addresses?' })
+      .getByRole('button', { name: 'Unban 28 addresses' })
+      .click();
     await visible(page.getByText('No ban matches the filter'));
-    const left = ((await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string }>).map((b) => b.ip);
+    const left = ((await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string }>).map(
+      (b) => b.ip,
+    );
     // The 1-minute ban was not shown, so not lifted: listed until its minute is up (its own step
     // checks that it ran out rather than being lifted).
-    assert.deepEqual(left.filter((ip) => ip !== EXPIRING), ['192.0.2.0/24']);
+    assert.deepEqual(
+      left.filter((ip) => ip !== EXPIRING),
+      ['192.0.2.0/24'],
+    );
     for (let i = 3; i <= 30; i++) await bouncer!.waitFor('del', `203.0.113.${i}`, POLLS);
   });
 
@@ -298,7 +371,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await page.getByRole('link', { name: 'Ban history' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Ban history' }));
     await page.getByLabel('Search').fill(EXPIRING);
-    const rows = await eventually(() => page.getByTestId('ban-log-row').allInnerTexts(), (texts) => texts.length === 1 && texts[0]!.startsWith(EXPIRING) && /Expired/i.test(texts[0]!), 'the 1-minute ban alone, shown as expired');
+    const rows = await eventually(
+      () => page.getByTestId('ban-log-row').allInnerTexts(),
+      (texts) => texts.length === 1 && texts[0]!.startsWith(EXPIRING) && /Expired/i.test(texts[0]!),
+      'the 1-minute ban alone, shown as expired',
+    );
     const text = rows[0]!;
     assert.match(text, /Short trial ban/);
     assert.match(text, /pbx\/manual/);
@@ -315,7 +392,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     for (const call of calls) if (call.action === 'add') adds.set(call.value, (adds.get(call.value) ?? 0) + 1);
     assert.equal(adds.size, 33, `33 decisions added: ${[...adds.keys()].join(' ')}`);
     const repeated = [...adds].filter(([, n]) => n !== 1);
-    assert.deepEqual(repeated, [], `each decision added once, not on every poll:\n${calls.map((c) => c.line.slice(0, 60)).join('\n')}`);
+    assert.deepEqual(
+      repeated,
+      [],
+      `each decision added once, not on every poll:\n${calls.map((c) => c.line.slice(0, 60)).join('\n')}`,
+    );
     assert.equal(calls.filter((c) => c.action === 'del').length, 32, 'one del per lifted or expired ban');
   });
 });

@@ -24,7 +24,8 @@ describe('console: extensions from the Peers page', () => {
     await server?.close();
   });
 
-  const stored = async () => (await server.call(`${V3}extensions`)).json.data as Array<{ number: string; username: string; callerid: string }>;
+  const stored = async () =>
+    (await server.call(`${V3}extensions`)).json.data as Array<{ number: string; username: string; callerid: string }>;
 
   it('adds an extension after the server refuses bad fields under their names, then edits and removes it', async () => {
     const { page } = browser;
@@ -32,7 +33,10 @@ describe('console: extensions from the Peers page', () => {
     await openScreen(page, 'Peers');
     await page.getByRole('button', { name: 'New extension' }).first().click();
     const dialog = await visible(page.getByRole('dialog', { name: 'New extension' }));
-    const fieldError = (name: string) => dialog.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) }).locator('.mantine-InputWrapper-error');
+    const fieldError = (name: string) =>
+      dialog
+        .locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) })
+        .locator('.mantine-InputWrapper-error');
 
     await dialog.getByRole('textbox', { name: 'Number', exact: true }).fill('2a');
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Alice');
@@ -44,7 +48,9 @@ describe('console: extensions from the Peers page', () => {
     await dialog.getByRole('textbox', { name: 'Number', exact: true }).fill('201');
     await dialog.getByLabel('SIP password').fill('short');
     await dialog.getByRole('button', { name: 'Add extension' }).click();
-    const password = dialog.locator('.mantine-InputWrapper-root', { has: page.getByLabel('SIP password') }).locator('.mantine-InputWrapper-error');
+    const password = dialog
+      .locator('.mantine-InputWrapper-root', { has: page.getByLabel('SIP password') })
+      .locator('.mantine-InputWrapper-error');
     assert.match(await (await visible(password)).innerText(), /at least 8 characters/);
     assert.deepEqual(await stored(), [], 'nothing stored');
     await browser.screenshot('peers-extension-refused');
@@ -53,8 +59,15 @@ describe('console: extensions from the Peers page', () => {
     await dialog.getByRole('button', { name: 'Add extension' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     const row = await visible(page.getByTestId('extension-row').filter({ hasText: '201' }));
-    await eventually(() => row.innerText(), (t) => t.includes('Alice'), 'the name in the row');
-    assert.deepEqual((await stored()).map((e) => [e.number, e.username]), [['201', 'Alice']]);
+    await eventually(
+      () => row.innerText(),
+      (t) => t.includes('Alice'),
+      'the name in the row',
+    );
+    assert.deepEqual(
+      (await stored()).map((e) => [e.number, e.username]),
+      [['201', 'Alice']],
+    );
 
     await row.getByRole('button', { name: /Actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Edit' }).click();
@@ -62,19 +75,29 @@ describe('console: extensions from the Peers page', () => {
     await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Alice Smith');
     await edit.getByRole('button', { name: 'Save extension' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await eventually(() => row.innerText(), (t) => t.includes('Alice Smith'), 'the new name');
+    await eventually(
+      () => row.innerText(),
+      (t) => t.includes('Alice Smith'),
+      'the new name',
+    );
     assert.equal((await stored())[0]?.username, 'Alice Smith');
 
     await row.getByRole('button', { name: /Actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete extension 201?' }).getByRole('button', { name: 'Delete extension' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete extension 201?' })
+      .getByRole('button', { name: 'Delete extension' })
+      .click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await eventually(stored, (list) => list.length === 0, 'the extension removed');
   });
 
   it('without AMI, a peer page says once what is unknown and why', async () => {
     const { page } = browser;
-    const created = await server.call(`${V3}extensions`, { method: 'POST', body: { number: '202', username: 'Bob', secret: 'long-enough-secret' } });
+    const created = await server.call(`${V3}extensions`, {
+      method: 'POST',
+      body: { number: '202', username: 'Bob', secret: 'long-enough-secret' },
+    });
     assert.equal(created.status, 201, created.text);
     await page.goto(`${server.url}/peers/202`);
     await visible(page.getByText('Unknown: the Asterisk manager is not connected'));

@@ -48,7 +48,11 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('textbox', { name: 'Password' }).press('Enter');
     await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
-    await eventually(() => page.getByTestId('signed-in-as').innerText(), (t) => /admin/.test(t), 'the signed-in user in the header');
+    await eventually(
+      () => page.getByTestId('signed-in-as').innerText(),
+      (t) => /admin/.test(t),
+      'the signed-in user in the header',
+    );
     await visible(page.getByText('No API keys'));
     await openScreen(page, 'Dashboard');
     await visible(page.getByTestId('server-addresses'));
@@ -57,7 +61,9 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
 
   it('renews its access token on its own before it expires', async () => {
     const { page } = browser;
-    const renewal = page.waitForResponse((r) => r.url().endsWith('/pbxcore/api/v3/auth:refresh') && r.request().method() === 'POST');
+    const renewal = page.waitForResponse(
+      (r) => r.url().endsWith('/pbxcore/api/v3/auth:refresh') && r.request().method() === 'POST',
+    );
     await page.clock.fastForward('13:00'); // past 80% of the 900 s token lifetime
     const response = await renewal;
     assert.equal(response.status(), 200);
@@ -111,9 +117,20 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
   it('when its own address is banned, the failing polls show one toast, away from Sign out', async () => {
     const { page } = browser;
     await openScreen(page, 'Dashboard');
-    assert.equal((await server.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 1 } })).status, 200);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 1 } })).status,
+      200,
+    );
     // One more wrong password from the relay's address bans it: every request of this console now gets 403.
-    assert.equal((await server.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: 'wrong-again' } })).status, 401);
+    assert.equal(
+      (
+        await server.remote('/pbxcore/api/v3/auth:login', {
+          method: 'POST',
+          body: { login: 'admin', password: 'wrong-again' },
+        })
+      ).status,
+      401,
+    );
     const toasts = page.locator('.mantine-Notification-root');
     await visible(toasts.filter({ hasText: 'Your address is banned' }));
     // The dashboard polls every 5 seconds: the same failure again and again, shown once.
@@ -123,9 +140,16 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
       await page.waitForTimeout(1000);
     }
     assert.ok(Math.max(...seen) <= 1, `at most one toast at a time, saw ${JSON.stringify(seen)}`);
-    await eventually(() => toasts.count(), (n) => n === 1, 'the toast of the next failing poll');
+    await eventually(
+      () => toasts.count(),
+      (n) => n === 1,
+      'the toast of the next failing poll',
+    );
     const box = await toasts.first().boundingBox();
-    assert.ok(box && box.y > 900 / 2, `the toast sits at the bottom of the window, not over the header (${JSON.stringify(box)})`);
+    assert.ok(
+      box && box.y > 900 / 2,
+      `the toast sits at the bottom of the window, not over the header (${JSON.stringify(box)})`,
+    );
     // Nothing covers Sign out: a trial click checks that the button itself would receive it.
     await page.getByRole('button', { name: 'Sign out' }).click({ trial: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'remote-banned-toast.png') });

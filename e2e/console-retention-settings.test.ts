@@ -14,7 +14,8 @@ const BAN_HISTORY = 'Keep ban history for';
 const AUDIT = 'Keep audit log for';
 
 /** The wrapper of a labelled field: its description and error sit inside it. */
-const fieldOf = (page: Page, form: Locator, name: string) => form.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) });
+const fieldOf = (page: Page, form: Locator, name: string) =>
+  form.locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) });
 
 describe('console: retention settings', () => {
   let server: TestServer;

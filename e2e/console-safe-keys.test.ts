@@ -51,18 +51,38 @@ describe('console: safe keys and filters', () => {
     await visible(dialog.getByTestId('bouncer-filter-effect').filter({ hasText: 'grants the host nothing else' }));
     await dialog.getByLabel('Bouncer host IP').fill('192.0.2.10');
     await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await eventually(() => source.inputValue(), (v) => v.startsWith('192.0.2.10/32'), 'the new filter to be selected');
+    await eventually(
+      () => source.inputValue(),
+      (v) => v.startsWith('192.0.2.10/32'),
+      'the new filter to be selected',
+    );
     await browser.screenshot('safe-keys-new-key');
     await dialog.getByRole('button', { name: 'Create key' }).click();
     await visible(page.getByTestId('issued-key'));
     await page.getByRole('button', { name: 'I have copied it' }).click();
 
-    const filter = ((await server.call(`${V3}firewall`)).json.data as Array<{ id: number; permit: string; description: string; rules: Record<string, string> }>).find((f) => f.permit === '192.0.2.10/32');
+    const filter = (
+      (await server.call(`${V3}firewall`)).json.data as Array<{
+        id: number;
+        permit: string;
+        description: string;
+        rules: Record<string, string>;
+      }>
+    ).find((f) => f.permit === '192.0.2.10/32');
     assert.ok(filter);
-    assert.deepEqual({ SIP: filter.rules.SIP, WEB: filter.rules.WEB, AMI: filter.rules.AMI, IAX: filter.rules.IAX }, { SIP: 'block', WEB: 'block', AMI: 'block', IAX: 'block' });
+    assert.deepEqual(
+      { SIP: filter.rules.SIP, WEB: filter.rules.WEB, AMI: filter.rules.AMI, IAX: filter.rules.IAX },
+      { SIP: 'block', WEB: 'block', AMI: 'block', IAX: 'block' },
+    );
     assert.match(filter.description, /firewall export only/);
-    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; networkfilterid: string }>;
-    assert.deepEqual(keys.map((k) => [k.description, k.networkfilterid]), [['edge firewall', String(filter.id)]]);
+    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{
+      description: string;
+      networkfilterid: string;
+    }>;
+    assert.deepEqual(
+      keys.map((k) => [k.description, k.networkfilterid]),
+      [['edge firewall', String(filter.id)]],
+    );
   });
 
   it('a key for this computer is offered only loopback addresses, and Rotate says what its button does', async () => {
@@ -71,13 +91,18 @@ describe('console: safe keys and filters', () => {
     const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
     await dialog.getByLabel('Description').fill('local custom bouncer');
     await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
+    await chooseOption(
+      page,
+      dialog.getByRole('combobox', { name: 'Allowed source' }),
+      'This computer only (localhost)',
+    );
     await dialog.getByRole('button', { name: 'Create key' }).click();
     const issued = await visible(page.getByTestId('issued-key'));
     await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
     const offered = await page.getByRole('option').allInnerTexts();
     assert.ok(offered.length >= 1);
-    for (const url of offered) assert.match(url, /^https?:\/\/(127\.|\[::1\]|localhost)/, `${url} is a loopback address`);
+    for (const url of offered)
+      assert.match(url, /^https?:\/\/(127\.|\[::1\]|localhost)/, `${url} is a loopback address`);
     await page.keyboard.press('Escape');
     await visible(issued.getByText('This key is accepted from this computer only'));
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -93,7 +118,9 @@ describe('console: safe keys and filters', () => {
     assert.equal(await rotated.getByRole('button', { name: 'Done' }).count(), 0);
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    const stored = ((await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; bouncer_setup: string | null }>).find((k) => k.description === 'local custom bouncer');
+    const stored = (
+      (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; bouncer_setup: string | null }>
+    ).find((k) => k.description === 'local custom bouncer');
     assert.equal(stored?.bouncer_setup, 'custom-bouncer');
     await row.getByRole('button', { name: /Actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Details' }).click();
@@ -117,14 +144,35 @@ describe('console: safe keys and filters', () => {
     await visible(dialog.getByTestId('filter-used-by').filter({ hasText: 'edge firewall' }));
     await dialog.getByRole('button', { name: 'Move key and delete' }).click();
     await visible(dialog.getByText('Choose where the keys go first'));
-    assert.ok(((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some((f) => f.permit === '192.0.2.10/32'), 'nothing deleted yet');
+    assert.ok(
+      ((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some(
+        (f) => f.permit === '192.0.2.10/32',
+      ),
+      'nothing deleted yet',
+    );
     await browser.screenshot('safe-keys-delete-filter');
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Move the key to' }), 'This computer only (localhost)');
+    await chooseOption(
+      page,
+      dialog.getByRole('combobox', { name: 'Move the key to' }),
+      'This computer only (localhost)',
+    );
     await dialog.getByRole('button', { name: 'Move key and delete' }).click();
     await dialog.waitFor({ state: 'detached' });
-    assert.ok(!((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some((f) => f.permit === '192.0.2.10/32'), 'the filter is gone');
-    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; networkfilterid: string }>;
-    assert.equal(keys.find((k) => k.description === 'edge firewall')?.networkfilterid, 'localhost', 'the key was moved, not left dangling');
+    assert.ok(
+      !((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some(
+        (f) => f.permit === '192.0.2.10/32',
+      ),
+      'the filter is gone',
+    );
+    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{
+      description: string;
+      networkfilterid: string;
+    }>;
+    assert.equal(
+      keys.find((k) => k.description === 'edge firewall')?.networkfilterid,
+      'localhost',
+      'the key was moved, not left dangling',
+    );
   });
 
   it('on a phone (390 px) the issued key dialog fits: the configuration switch and its lines stay on screen, no serious axe violation', async () => {
@@ -134,7 +182,11 @@ describe('console: safe keys and filters', () => {
     await page.getByRole('button', { name: 'New API key' }).click();
     const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
     await dialog.getByLabel('Description').fill('phone check');
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Allowed source' }), 'This computer only (localhost)');
+    await chooseOption(
+      page,
+      dialog.getByRole('combobox', { name: 'Allowed source' }),
+      'This computer only (localhost)',
+    );
     await dialog.getByRole('button', { name: 'Create key' }).click();
     const issued = await visible(page.getByTestId('issued-key'));
     for (const option of ['Firewall bouncer', 'Custom bouncer', 'curl check']) {
@@ -143,8 +195,13 @@ describe('console: safe keys and filters', () => {
     }
     const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
-    const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(violations.map((v) => v.id), []);
+    const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
+    assert.deepEqual(
+      violations.map((v) => v.id),
+      [],
+    );
     await browser.screenshot('safe-keys-issued-390');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.setViewportSize({ width: 1360, height: 900 });
@@ -154,7 +211,13 @@ describe('console: safe keys and filters', () => {
     const { page } = browser;
     // A binding left from before deletes were guarded: the filter row removed underneath the key.
     const db = server.server.services.db;
-    const filterId = Number(db.prepare(`INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, rules) VALUES ('198.51.100.0/24', '0.0.0.0/0', 'old', 0, 0, '{}')`).run().lastInsertRowid);
+    const filterId = Number(
+      db
+        .prepare(
+          `INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, rules) VALUES ('198.51.100.0/24', '0.0.0.0/0', 'old', 0, 0, '{}')`,
+        )
+        .run().lastInsertRowid,
+    );
     createTestApiKey(db, { description: 'orphaned key', networkFilterId: String(filterId) });
     db.prepare('DELETE FROM network_filters WHERE id = ?').run(filterId);
     await page.goto(`${server.url}/api-keys`);

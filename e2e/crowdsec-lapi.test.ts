@@ -13,7 +13,11 @@ const ADMIN_PASSWORD = 'lapi test admin password';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` every 100 ms until it returns a truthy value or `ms` passed; returns the value and when it came. */
-async function within<T>(ms: number, what: string, check: () => T | Promise<T>): Promise<{ value: NonNullable<T>; afterMs: number }> {
+async function within<T>(
+  ms: number,
+  what: string,
+  check: () => T | Promise<T>,
+): Promise<{ value: NonNullable<T>; afterMs: number }> {
   const start = Date.now();
   let last: T | undefined;
   while (Date.now() - start <= ms) {
@@ -53,7 +57,16 @@ async function linkSite(lapi: CrowdsecLapi, name: string): Promise<Site> {
   assert.equal(rules.status, 200, rules.text);
   const saved = await pbx.call(`${V3}crowdsec-link`, {
     method: 'PUT',
-    body: { enabled: true, url: lapi.url, siteName: name, machineLogin: name, machinePassword: password, pullEnabled: true, bouncerKey, pullIntervalSeconds: 1 },
+    body: {
+      enabled: true,
+      url: lapi.url,
+      siteName: name,
+      machineLogin: name,
+      machinePassword: password,
+      pullEnabled: true,
+      bouncerKey,
+      pullIntervalSeconds: 1,
+    },
   });
   assert.equal(saved.status, 200, saved.text);
   const site: Site = { name, pbx, key: createTestApiKey(pbx.server.services.db).key, served: new Map() };
@@ -81,7 +94,11 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
   test('three failed logins on A: banned on A, in the LAPI, enforced by B and in its stream within 2 s; A does not echo it back', async () => {
     const attacker = '127.0.0.2';
     for (let i = 0; i < 3; i++) {
-      const failed = await a.pbx.call(`${V3}auth:login`, { method: 'POST', body: { login: 'admin', password: `wrong-${i}` }, localAddress: attacker });
+      const failed = await a.pbx.call(`${V3}auth:login`, {
+        method: 'POST',
+        body: { login: 'admin', password: `wrong-${i}` },
+        localAddress: attacker,
+      });
       assert.equal(failed.status, 401);
     }
     const bannedAt = Date.now();
@@ -89,14 +106,21 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     const inLapi = await within(2000, 'decision in the LAPI', () => lapi.decisions().find((d) => d.value === attacker));
     assert.equal(inLapi.value.scenario, 'pbx/http');
     assert.equal(inLapi.value.origin, 'crowdsec');
-    await within(2000 - (Date.now() - bannedAt) + 100, 'B refuses the attacker', async () => (await ping(b, attacker)).status === 403);
+    await within(
+      2000 - (Date.now() - bannedAt) + 100,
+      'B refuses the attacker',
+      async () => (await ping(b, attacker)).status === 403,
+    );
     const inB = await within(500, "B's stream", async () => (await bouncerView(b)).get(`${attacker} pbx/http`));
     assert.equal(inB.value.origin, 'crowdsec', 'republished with its upstream origin');
     console.log(`# A ban reached B's guard and stream ${Date.now() - bannedAt} ms after it was made`);
     // A's own stream has its own decision once: the copy coming back from the LAPI is skipped.
     await sleep(1500);
     const ownA = [...(await bouncerView(a)).values()].filter((d) => d.value === attacker);
-    assert.deepEqual(ownA.map((d) => d.origin), ['pbx-fail2ban']);
+    assert.deepEqual(
+      ownA.map((d) => d.origin),
+      ['pbx-fail2ban'],
+    );
     assert.ok((await status(a)).pull.skipped.echo >= 1);
   });
 
@@ -106,7 +130,11 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     assert.equal(lifted.status, 200, lifted.text);
     const start = Date.now();
     await within(2000, 'gone from the LAPI', () => !lapi.decisions().some((d) => d.value === attacker));
-    await within(2000 - (Date.now() - start) + 100, 'B serves the address again', async () => (await ping(b, attacker)).status === 200);
+    await within(
+      2000 - (Date.now() - start) + 100,
+      'B serves the address again',
+      async () => (await ping(b, attacker)).status === 200,
+    );
     await within(1000, "B's stream deleted it", async () => !(await bouncerView(b)).has(`${attacker} pbx/http`));
     assert.equal((await ping(a, attacker)).status, 200);
   });
@@ -120,13 +148,21 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     lapi.cscli('decisions', 'add', '--scope', 'Country', '--value', 'FR', '-d', '1h');
     const start = Date.now();
     for (const site of [a, b]) {
-      await within(2000 - (Date.now() - start) + 100, `${site.name} refuses 127.0.0.3`, async () => (await ping(site, '127.0.0.3')).status === 403);
+      await within(
+        2000 - (Date.now() - start) + 100,
+        `${site.name} refuses 127.0.0.3`,
+        async () => (await ping(site, '127.0.0.3')).status === 403,
+      );
       const d = (await bouncerView(site)).get("127.0.0.3 manual 'ban' from 'cscli-admin'");
       assert.equal(d?.origin, 'cscli');
       assert.equal((await ping(site, '127.0.0.1')).status, 200, 'loopback is never banned');
       assert.equal((await ping(site, '127.0.0.5')).status, 200, 'a Country decision bans nothing here');
       assert.ok(!(await bouncerView(site)).has("127.0.0.1 manual 'ban' from 'cscli-admin'"));
-      await within(2000, `${site.name} counts the Country decision as skipped`, async () => (await status(site)).pull.skipped['scope:Country'] === 1);
+      await within(
+        2000,
+        `${site.name} counts the Country decision as skipped`,
+        async () => (await status(site)).pull.skipped['scope:Country'] === 1,
+      );
     }
     assert.equal((await ping(a, '127.0.0.4')).status, 403, 'A has no whitelist entry for it');
     assert.equal((await ping(b, '127.0.0.4')).status, 200, "B's whitelist wins");
@@ -153,10 +189,13 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     await sleep(57_000);
     await lapi.start();
     const back = Date.now();
-    await within(15_000, 'the queued bans reach the LAPI', () => during.every((ip) => lapi.decisions().some((d) => d.value === ip)));
+    await within(15_000, 'the queued bans reach the LAPI', () =>
+      during.every((ip) => lapi.decisions().some((d) => d.value === ip)),
+    );
     console.log(`# queued bans arrived ${Date.now() - back} ms after the LAPI came back`);
     await sleep(3000);
-    for (const ip of during) assert.equal(lapi.decisions().filter((d) => d.value === ip).length, 1, `${ip} exactly once`);
+    for (const ip of during)
+      assert.equal(lapi.decisions().filter((d) => d.value === ip).length, 1, `${ip} exactly once`);
     await within(3000, 'A connected again, queue empty', async () => {
       const s = await status(a);
       return s.connected && s.queueLength === 0;
@@ -172,7 +211,11 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     await new Promise<void>((r) => failing.listen(0, '127.0.0.1', () => r()));
     const deadPort = await freePort();
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['wrong credentials', { url: lapi.url, machinePassword: 'not-the-password', bouncerKey: 'not-the-bouncer-key' }, /refused/],
+      [
+        'wrong credentials',
+        { url: lapi.url, machinePassword: 'not-the-password', bouncerKey: 'not-the-bouncer-key' },
+        /refused/,
+      ],
       ['unreachable URL', { url: `http://127.0.0.1:${deadPort}/` }, /unreachable/],
       ['5xx', { url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}/` }, /503/],
     ];
@@ -183,7 +226,8 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
         b.pbx.server.services.firewall.bans.ban('iax', '192.0.2.99', name, 600);
         const shown = await within(5000, `${name} shown`, async () => {
           const s = await status(b);
-          const both = s.state === 'error' && reason.test(s.push.lastError ?? '') && reason.test(s.pull.lastError ?? '');
+          const both =
+            s.state === 'error' && reason.test(s.push.lastError ?? '') && reason.test(s.pull.lastError ?? '');
           return both && s.push.state === 'error' && s.pull.state === 'error' ? s : undefined;
         });
         assert.match(shown.value.lastError, reason, name);

@@ -16,13 +16,26 @@ const SCENARIO = 'e2e/support/firewall-bouncer-scenario.ts';
 /** Slack on top of two polls for unblocking: the bouncer's apply time and the probe's 0.5 s steps. */
 const UNBLOCK_MARGIN_MS = 1500;
 
-const CHECKS: Record<Check, string> = { ip: 'a blocked address (filter deny 198.51.100.7)', network: 'an address inside a blocked network (203.0.113.77 in 203.0.113.0/24)', ban: 'an intrusion-banned address (198.51.100.9)' };
+const CHECKS: Record<Check, string> = {
+  ip: 'a blocked address (filter deny 198.51.100.7)',
+  network: 'an address inside a blocked network (203.0.113.77 in 203.0.113.0/24)',
+  ban: 'an intrusion-banned address (198.51.100.9)',
+};
 const dropped = (p: Probe | undefined) => p?.status === null && p.curlExit === 28;
 
 describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel', { timeout: 260_000 }, () => {
   before(async () => {
-    const problems = networkNamespaceProblems([FIREWALL_BOUNCER, PACKAGE_CONFIG, '/usr/sbin/nft', '/usr/sbin/iptables', '/usr/sbin/ipset', '/usr/bin/curl', CHROMIUM]);
-    if (problems.length) assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
+    const problems = networkNamespaceProblems([
+      FIREWALL_BOUNCER,
+      PACKAGE_CONFIG,
+      '/usr/sbin/nft',
+      '/usr/sbin/iptables',
+      '/usr/sbin/ipset',
+      '/usr/bin/curl',
+      CHROMIUM,
+    ]);
+    if (problems.length)
+      assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
     // Inside the namespace nothing outside is reachable: build the console here.
     await ensureRendererBuilt();
   });
@@ -31,7 +44,10 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
     test(`${mode} mode`, { timeout: 125_000 }, async (t) => {
       const run = await runInNetworkNamespace<ScenarioResult>(SCENARIO, [mode], 120_000);
       const r = run.result;
-      assert.ok(r, `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`);
+      assert.ok(
+        r,
+        `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`,
+      );
       const context = () =>
         `\n--- bouncer log ---\n${r.log.slice(-6000)}\n--- kernel while blocked ---\n${r.kernelWhileBlocked.slice(0, 6000)}\n--- kernel after ---\n${r.kernelAfter.slice(0, 3000)}\n--- scenario output ---\n${run.output.slice(-3000)}`;
       t.diagnostic(
@@ -42,34 +58,79 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
 
       // The configuration under test is the dialog's, for this backend.
       assert.match(r.yaml, new RegExp(`^mode: ${mode}$`, 'm'));
-      assert.match(r.yaml, /^api_url: http:\/\/192\.0\.2\.10:\d+\/pbxcore\/api\/v3\/firewall-bouncer\/$/m, 'api_url is the host typed in the dialog, with the trailing slash');
-      assert.ok(r.updateFrequencySeconds >= 5 && r.updateFrequencySeconds <= 10, `update_frequency ${r.updateFrequencySeconds}s is outside the 5-10 s the SPEC recommends`);
-      assert.equal(r.expandRanges, mode === 'nftables', 'an nftables key has the server expand ranges; an iptables key does not');
+      assert.match(
+        r.yaml,
+        /^api_url: http:\/\/192\.0\.2\.10:\d+\/pbxcore\/api\/v3\/firewall-bouncer\/$/m,
+        'api_url is the host typed in the dialog, with the trailing slash',
+      );
+      assert.ok(
+        r.updateFrequencySeconds >= 5 && r.updateFrequencySeconds <= 10,
+        `update_frequency ${r.updateFrequencySeconds}s is outside the 5-10 s the SPEC recommends`,
+      );
+      assert.equal(
+        r.expandRanges,
+        mode === 'nftables',
+        'an nftables key has the server expand ranges; an iptables key does not',
+      );
       assert.equal(r.bouncerExitedEarly, false, `the bouncer stopped on its own${context()}`);
 
       assert.deepEqual(r.intrusion.slice(0, 2), [401, 401], 'the failed logins were refused');
       assert.equal(r.intrusion[2], 403, 'the server banned the intruder after maxretry failures');
       for (const check of Object.keys(CHECKS) as Check[]) {
         const waited = r.blocked[check];
-        assert.ok(waited?.ok, `${mode}: ${CHECKS[check]} was never dropped by the kernel (last probe ${JSON.stringify(waited?.last)})${context()}`);
+        assert.ok(
+          waited?.ok,
+          `${mode}: ${CHECKS[check]} was never dropped by the kernel (last probe ${JSON.stringify(waited?.last)})${context()}`,
+        );
       }
-      for (const p of r.stillDropped) assert.ok(dropped(p), `${mode}: ${p.from} was answered again while still blocked: ${JSON.stringify(p)}${context()}`);
-      assert.equal(r.clean?.status, 200, `${mode}: a clean sender (198.51.100.20) was not served: ${JSON.stringify(r.clean)}${context()}`);
+      for (const p of r.stillDropped)
+        assert.ok(
+          dropped(p),
+          `${mode}: ${p.from} was answered again while still blocked: ${JSON.stringify(p)}${context()}`,
+        );
+      assert.equal(
+        r.clean?.status,
+        200,
+        `${mode}: a clean sender (198.51.100.20) was not served: ${JSON.stringify(r.clean)}${context()}`,
+      );
 
       const unblockLimit = 2 * r.updateFrequencySeconds * 1000 + UNBLOCK_MARGIN_MS;
       for (const check of Object.keys(CHECKS) as Check[]) {
         const waited = r.unblocked[check];
-        assert.ok(waited?.ok, `${mode}: ${CHECKS[check]} stayed dropped after the block was lifted (last probe ${JSON.stringify(waited?.last)})${context()}`);
-        assert.ok(waited.elapsedMs <= unblockLimit, `${mode}: lifting the block on ${CHECKS[check]} took ${waited.elapsedMs} ms, over two polls (${unblockLimit} ms)${context()}`);
+        assert.ok(
+          waited?.ok,
+          `${mode}: ${CHECKS[check]} stayed dropped after the block was lifted (last probe ${JSON.stringify(waited?.last)})${context()}`,
+        );
+        assert.ok(
+          waited.elapsedMs <= unblockLimit,
+          `${mode}: lifting the block on ${CHECKS[check]} took ${waited.elapsedMs} ms, over two polls (${unblockLimit} ms)${context()}`,
+        );
       }
 
       // Repeated deletions, and the deletion of an entry it never received, come in the answers
       // after the unblock; the block made meanwhile is enforced all the same.
-      assert.ok(r.lateBlocked?.ok, `${mode}: a block made while deletions repeat was not enforced (last probe ${JSON.stringify(r.lateBlocked?.last)})${context()}`);
-      assert.ok(r.deletedPerAnswer.length >= REPEAT_POLLS, `${mode}: only ${r.deletedPerAnswer.length} answers seen after the unblock`);
-      assert.ok(r.deletedPerAnswer.filter((n) => n > 0).length >= 2, `${mode}: deletions were not repeated: ${JSON.stringify(r.deletedPerAnswer)}`);
-      assert.equal(r.deletedPerAnswer[r.deletedPerAnswer.length - 1], 0, `${mode}: deletions were repeated past the bound: ${JSON.stringify(r.deletedPerAnswer)}`);
-      assert.deepEqual(r.problems, [], `${mode}: the bouncer logged warnings or errors (repeated deletions and deletions of entries it never held must be silent)${context()}`);
+      assert.ok(
+        r.lateBlocked?.ok,
+        `${mode}: a block made while deletions repeat was not enforced (last probe ${JSON.stringify(r.lateBlocked?.last)})${context()}`,
+      );
+      assert.ok(
+        r.deletedPerAnswer.length >= REPEAT_POLLS,
+        `${mode}: only ${r.deletedPerAnswer.length} answers seen after the unblock`,
+      );
+      assert.ok(
+        r.deletedPerAnswer.filter((n) => n > 0).length >= 2,
+        `${mode}: deletions were not repeated: ${JSON.stringify(r.deletedPerAnswer)}`,
+      );
+      assert.equal(
+        r.deletedPerAnswer[r.deletedPerAnswer.length - 1],
+        0,
+        `${mode}: deletions were repeated past the bound: ${JSON.stringify(r.deletedPerAnswer)}`,
+      );
+      assert.deepEqual(
+        r.problems,
+        [],
+        `${mode}: the bouncer logged warnings or errors (repeated deletions and deletions of entries it never held must be silent)${context()}`,
+      );
     });
   }
 });

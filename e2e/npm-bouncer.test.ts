@@ -14,7 +14,8 @@ import { startNpmBouncer, type NpmBouncer, type NpmBouncerOptions } from './supp
  */
 const PERMIT = '192.0.2.0/24';
 
-const has = (list: Decision[] | null, value: string, scenario = 'pbx/manual') => (list ?? []).some((d) => d.value === value && d.scenario === scenario);
+const has = (list: Decision[] | null, value: string, scenario = 'pbx/manual') =>
+  (list ?? []).some((d) => d.value === value && d.scenario === scenario);
 
 describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout: 120_000 }, () => {
   let server: TestServer;
@@ -36,8 +37,12 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
 
   /** The client's start-up health check (HEAD /v1/decisions) is logged once it answered. */
   async function waitHealthy(bouncer: NpmBouncer): Promise<void> {
-    for (let i = 0; i < 50 && !bouncer.logs().some((l) => l.msg === 'Connection with LAPI is healthy'); i++) await sleep(100);
-    assert.ok(bouncer.logs().some((l) => l.msg === 'Connection with LAPI is healthy'), `no health line in ${JSON.stringify(bouncer.logs())}`);
+    for (let i = 0; i < 50 && !bouncer.logs().some((l) => l.msg === 'Connection with LAPI is healthy'); i++)
+      await sleep(100);
+    assert.ok(
+      bouncer.logs().some((l) => l.msg === 'Connection with LAPI is healthy'),
+      `no health line in ${JSON.stringify(bouncer.logs())}`,
+    );
   }
 
   /**
@@ -47,7 +52,9 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
   async function waitPublished(value: string, present = true, scenario = 'pbx/manual'): Promise<void> {
     const { key } = createTestApiKey(server.server.services.db, { description: 'observer' });
     for (let i = 0; i < 100; i++) {
-      const response = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions', { headers: { 'X-Api-Key': key } });
+      const response = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions', {
+        headers: { 'X-Api-Key': key },
+      });
       if (has(response.json as Decision[], value, scenario) === present) return;
       await sleep(50);
     }
@@ -56,13 +63,19 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
 
   function assertQuiet(bouncer: NpmBouncer): void {
     assert.deepEqual(bouncer.problems(), [], 'the client logged a warning or an error');
-    assert.ok(bouncer.exchanges().every((e) => e.status === 200), `a request failed: ${JSON.stringify(bouncer.exchanges().map((e) => [e.url, e.status]))}`);
+    assert.ok(
+      bouncer.exchanges().every((e) => e.status === 200),
+      `a request failed: ${JSON.stringify(bouncer.exchanges().map((e) => [e.url, e.status]))}`,
+    );
   }
 
   test('stream mode: filter entries (address and range), manual and intrusion bans are held and answered ban', async (t) => {
     const filter = await createFilter(server, { permit: PERMIT, deny: '203.0.113.0/24,198.51.100.7' });
     t.after(() => server.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' }));
-    assert.equal((await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '198.18.1.5' } })).status, 201);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '198.18.1.5' } })).status,
+      201,
+    );
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.1.5' } }));
     banThroughFailures(server, 'sip', '198.18.2.6');
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.2.6' } }));
@@ -70,16 +83,29 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
 
     const bouncer = await startBouncer(t, { streamMode: true });
     const first = await bouncer.refresh();
-    assert.ok(bouncer.exchanges().some((e) => e.url.endsWith('/v1/decisions/stream?startup=true')), 'the first poll asks startup=true');
-    assert.ok(has(first.answer.new, '203.0.113.0/24') && has(first.answer.new, '198.51.100.7'), 'filter entries served');
+    assert.ok(
+      bouncer.exchanges().some((e) => e.url.endsWith('/v1/decisions/stream?startup=true')),
+      'the first poll asks startup=true',
+    );
+    assert.ok(
+      has(first.answer.new, '203.0.113.0/24') && has(first.answer.new, '198.51.100.7'),
+      'filter entries served',
+    );
     assert.ok(has(first.answer.new, '198.18.1.5') && has(first.answer.new, '198.18.2.6', 'pbx/sip'), 'bans served');
     const stored = first.stored.map((d) => d.id);
-    for (const id of ['pbx-networkfilters-ban-range-203.0.113.0/24', 'pbx-networkfilters-ban-ip-198.51.100.7', 'pbx-networkfilters-ban-ip-198.18.1.5', 'pbx-fail2ban-ban-ip-198.18.2.6']) {
+    for (const id of [
+      'pbx-networkfilters-ban-range-203.0.113.0/24',
+      'pbx-networkfilters-ban-ip-198.51.100.7',
+      'pbx-networkfilters-ban-ip-198.18.1.5',
+      'pbx-fail2ban-ban-ip-198.18.2.6',
+    ]) {
       assert.ok(stored.includes(id), `${id} stored, got ${JSON.stringify(stored)}`);
     }
 
-    for (const ip of ['203.0.113.77', '198.51.100.7', '198.18.1.5', '198.18.2.6']) assert.equal(await bouncer.remediation(ip), 'ban', ip);
-    for (const ip of ['198.51.100.8', '203.0.114.1', '198.18.2.7']) assert.equal(await bouncer.remediation(ip), 'bypass', ip);
+    for (const ip of ['203.0.113.77', '198.51.100.7', '198.18.1.5', '198.18.2.6'])
+      assert.equal(await bouncer.remediation(ip), 'ban', ip);
+    for (const ip of ['198.51.100.8', '203.0.114.1', '198.18.2.7'])
+      assert.equal(await bouncer.remediation(ip), 'bypass', ip);
     await waitHealthy(bouncer);
     assertQuiet(bouncer);
   });
@@ -121,7 +147,10 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
     assert.ok(has(second.answer.new, '198.51.100.13') && has(second.answer.new, '198.51.100.20', 'pbx/sip'));
     assert.ok(has(second.answer.deleted, '198.51.100.10'), 'the deletion is repeated');
     assert.ok(has(second.answer.deleted, '198.51.100.12'), 'a decision this key never received is listed as deleted');
-    assert.ok(second.removed.some((d) => d.id === 'pbx-networkfilters-ban-ip-198.51.100.12'), 'the client read that deletion');
+    assert.ok(
+      second.removed.some((d) => d.id === 'pbx-networkfilters-ban-ip-198.51.100.12'),
+      'the client read that deletion',
+    );
     await server.call(`/pbxcore/api/v3/firewall/${kept.id}`, { method: 'DELETE' });
     await waitPublished('198.51.100.20', false);
 
@@ -133,7 +162,11 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
       await waitPublished(`198.51.100.${30 + i}`);
       const answer = await bouncer.refresh();
       assert.ok(has(answer.answer.new, `198.51.100.${30 + i}`));
-      assert.equal(await bouncer.remediation(`198.51.100.${30 + i}`), 'ban', `the add beside the repeated deletions (poll ${i + 3})`);
+      assert.equal(
+        await bouncer.remediation(`198.51.100.${30 + i}`),
+        'ban',
+        `the add beside the repeated deletions (poll ${i + 3})`,
+      );
       later.push(answer);
     }
     answers.push(...later);
@@ -141,32 +174,46 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
     const carrying10 = answers.filter((a) => has(a.answer.deleted, '198.51.100.10')).length;
     assert.equal(carrying10, REPEAT_POLLS, `the deletion of .10 was carried by ${REPEAT_POLLS} answers`);
     assert.ok(!has(answers.at(-1)!.answer.deleted, '198.51.100.10'), 'and then no more');
-    assert.ok(answers.every((a) => !(a.answer.new ?? []).some((n) => has(a.answer.deleted, n.value, n.scenario))), 'never new and deleted at once');
+    assert.ok(
+      answers.every((a) => !(a.answer.new ?? []).some((n) => has(a.answer.deleted, n.value, n.scenario))),
+      'never new and deleted at once',
+    );
 
     for (const ip of ['198.51.100.10', '198.51.100.12']) assert.equal(await bouncer.remediation(ip), 'bypass', ip);
-    for (const ip of ['198.51.100.11', '198.51.100.13', '198.51.100.20']) assert.equal(await bouncer.remediation(ip), 'ban', ip);
+    for (const ip of ['198.51.100.11', '198.51.100.13', '198.51.100.20'])
+      assert.equal(await bouncer.remediation(ip), 'ban', ip);
     assert.ok(
       answers.some((a) => has(a.answer.deleted, '198.51.100.20')),
       'the filter entry of .20 was deleted while its intrusion ban stays (and the client still answers ban)',
     );
     const carrying12 = answers.filter((a) => has(a.answer.deleted, '198.51.100.12')).length;
-    t.diagnostic(`deletion of .10 carried by ${carrying10} answers, of the never-received .12 by ${carrying12}; ${bouncer.logs().length} log lines`);
+    t.diagnostic(
+      `deletion of .10 carried by ${carrying10} answers, of the never-received .12 by ${carrying12}; ${bouncer.logs().length} log lines`,
+    );
     // The client noticed the deletions it had nothing for, and said so only at debug level.
     const notInCache = bouncer.logs().filter((l) => l.msg.startsWith('Decision to remove is not in cache'));
     assert.ok(notInCache.some((l) => l.msg.endsWith('pbx-networkfilters-ban-ip-198.51.100.12') && l.level === 20));
-    assert.ok(notInCache.filter((l) => l.msg.endsWith('pbx-networkfilters-ban-ip-198.51.100.10')).length >= REPEAT_POLLS - 1);
+    assert.ok(
+      notInCache.filter((l) => l.msg.endsWith('pbx-networkfilters-ban-ip-198.51.100.10')).length >= REPEAT_POLLS - 1,
+    );
     await waitHealthy(bouncer);
     assertQuiet(bouncer);
   });
 
   test('live mode: a /24 range ban answers ban for an address inside it, and its lifting reaches the client', async (t) => {
-    assert.equal((await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '198.18.7.0/24' } })).status, 201);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '198.18.7.0/24' } })).status,
+      201,
+    );
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.7.0/24' } }));
     const filter = await createFilter(server, { permit: PERMIT, deny: '198.51.100.50' });
     t.after(() => server.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' }));
     banThroughFailures(server, 'sip', '198.18.9.9');
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.9.9' } }));
-    assert.equal((await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '2001:db8:5::/64' } })).status, 201);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/firewall:banIp', { method: 'POST', body: { ip: '2001:db8:5::/64' } })).status,
+      201,
+    );
     t.after(() => server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '2001:db8:5::/64' } }));
     await waitPublished('198.51.100.50');
 
@@ -184,9 +231,15 @@ describe('@crowdsec/nodejs-bouncer (npm) against the firewall export', { timeout
     assert.equal(await bouncer.remediation('198.18.9.9'), 'ban', 'an intrusion ban');
     assert.equal(await bouncer.remediation('2001:db8:5::1'), 'ban', 'inside a banned IPv6 /64');
     assert.equal(await bouncer.remediation('2001:db8:6::1'), 'bypass', 'outside it');
-    assert.ok(!bouncer.exchanges().some((e) => e.url.includes('/v1/decisions/stream')), 'live mode never reads the stream');
+    assert.ok(
+      !bouncer.exchanges().some((e) => e.url.includes('/v1/decisions/stream')),
+      'live mode never reads the stream',
+    );
 
-    assert.equal((await server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.7.0/24' } })).status, 200);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '198.18.7.0/24' } })).status,
+      200,
+    );
     await waitPublished('198.18.7.0/24', false);
     await sleep(1100);
     assert.equal(await bouncer.remediation('198.18.7.9'), 'bypass', 'lifted');

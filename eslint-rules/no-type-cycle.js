@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
  * feature importing a type from the registry that imported it). The graph of the other files is
  * read from disk once per lint run; the file being linted contributes its own AST's imports.
  */
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 let diskGraph;
 function filesUnder(dir, out = []) {
@@ -52,7 +53,13 @@ function reaches(edges, from, goal) {
 }
 
 export default {
-  meta: { type: 'problem', messages: { cycle: 'Import cycle (type imports count): {{path}} imports this file back, directly or through others.' }, schema: [] },
+  meta: {
+    type: 'problem',
+    messages: {
+      cycle: 'Import cycle (type imports count): {{path}} imports this file back, directly or through others.',
+    },
+    schema: [],
+  },
   create(context) {
     const file = resolve(context.physicalFilename);
     const rootIndex = file.lastIndexOf('/src-server/');
@@ -62,8 +69,14 @@ export default {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const to = target(file, spec);
-      if (to && to !== file && reaches(edges, to, file)) context.report({ node, messageId: 'cycle', data: { path: spec } });
+      if (to && to !== file && reaches(edges, to, file))
+        context.report({ node, messageId: 'cycle', data: { path: spec } });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };

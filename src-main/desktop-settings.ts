@@ -19,6 +19,7 @@ export function readDesktopSettings(userDataDir: string, env: NodeJS.ProcessEnv 
   }
   const host = env.PBX_HOST ?? (typeof stored.host === 'string' ? stored.host : '127.0.0.1');
   const rawPort = env.PBX_PORT ?? stored.port;
-  const port = Number.isInteger(Number(rawPort)) && Number(rawPort) >= 0 && Number(rawPort) <= 65535 ? Number(rawPort) : 0;
+  const port =
+    Number.isInteger(Number(rawPort)) && Number(rawPort) >= 0 && Number(rawPort) <= 65535 ? Number(rawPort) : 0;
   return { host, port, settingsFile };
 }

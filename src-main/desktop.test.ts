@@ -25,7 +25,11 @@ describe('desktop host', () => {
   });
 
   it('listens on loopback with a free port unless desktop.json or PBX_* say otherwise', () => {
-    assert.deepEqual(readDesktopSettings(userData, {}), { host: '127.0.0.1', port: 0, settingsFile: join(userData, 'desktop.json') });
+    assert.deepEqual(readDesktopSettings(userData, {}), {
+      host: '127.0.0.1',
+      port: 0,
+      settingsFile: join(userData, 'desktop.json'),
+    });
     writeFileSync(join(userData, 'desktop.json'), JSON.stringify({ port: 8090 }));
     assert.equal(readDesktopSettings(userData, {}).port, 8090);
     assert.equal(readDesktopSettings(userData, { PBX_PORT: '8100' }).port, 8100);
@@ -35,7 +39,9 @@ describe('desktop host', () => {
   });
 
   it('starts the server with its data under userData, reachable on 127.0.0.1 with the localhost bypass, and stops it', async () => {
-    const server = await startEmbeddedServer(outDir, userData, readDesktopSettings(userData, {}), (o) => createServer({ ...o, logLevel: 'silent' }));
+    const server = await startEmbeddedServer(outDir, userData, readDesktopSettings(userData, {}), (o) =>
+      createServer({ ...o, logLevel: 'silent' }),
+    );
     try {
       assert.ok(server.port > 0);
       assert.equal(server.config.dataDir, join(userData, 'data'));
@@ -54,7 +60,9 @@ describe('desktop host', () => {
     const port = (blocker.address() as AddressInfo).port;
     try {
       const settings = { host: '127.0.0.1', port, settingsFile: join(userData, 'desktop.json') };
-      const error = await startEmbeddedServer(outDir, userData, settings, (o) => createServer({ ...o, logLevel: 'silent' })).then(
+      const error = await startEmbeddedServer(outDir, userData, settings, (o) =>
+        createServer({ ...o, logLevel: 'silent' }),
+      ).then(
         () => assert.fail('the start should fail'),
         (e: unknown) => e,
       );
@@ -70,7 +78,9 @@ describe('desktop host', () => {
 
   it('explains a missing server build and a database driver built for another runtime', () => {
     const settings = readDesktopSettings(userData, {});
-    const missing = Object.assign(new Error("Cannot find module '/app/out/server/index.js'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    const missing = Object.assign(new Error("Cannot find module '/app/out/server/index.js'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
     assert.match(describeStartFailure(missing, settings, userData).message, /npm run build/);
     const abi = new Error('The module was compiled against a different Node.js version using NODE_MODULE_VERSION 115.');
     assert.match(describeStartFailure(abi, settings, userData).message, /npm run desktop:install/);

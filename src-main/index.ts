@@ -46,7 +46,9 @@ function openWindow(url: string): void {
 
 async function start(): Promise<void> {
   // The console needs no camera, microphone, notifications or location: only writing to the clipboard (copy buttons).
-  session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, grant) =>
+    grant(permission === 'clipboard-sanitized-write'),
+  );
   const userDataDir = app.getPath('userData');
   const settings = readDesktopSettings(userDataDir);
   try {

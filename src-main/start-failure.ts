@@ -1,7 +1,11 @@
 import type { DesktopSettings } from './desktop-settings.ts';
 
 /** Turns a start-up error into a title and a message that tells the operator what to do. */
-export function describeStartFailure(error: unknown, settings: DesktopSettings, userDataDir: string): { title: string; message: string } {
+export function describeStartFailure(
+  error: unknown,
+  settings: DesktopSettings,
+  userDataDir: string,
+): { title: string; message: string } {
   const code = (error as { code?: string }).code;
   const text = error instanceof Error ? error.message : String(error);
   if (code === 'EADDRINUSE') {
@@ -20,7 +24,10 @@ export function describeStartFailure(error: unknown, settings: DesktopSettings, 
     };
   }
   if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-    return { title: 'The server is not built', message: `${text}\n\nRun "npm run build" in the application folder, then start again.` };
+    return {
+      title: 'The server is not built',
+      message: `${text}\n\nRun "npm run build" in the application folder, then start again.`,
+    };
   }
   if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(text)) {
     return {
@@ -29,7 +36,10 @@ export function describeStartFailure(error: unknown, settings: DesktopSettings, 
     };
   }
   if ((error as { name?: string }).name === 'ConfigError') {
-    return { title: 'The configuration is invalid', message: `${text}\n\nFix ${settings.settingsFile} or the PBX_* environment variables.` };
+    return {
+      title: 'The configuration is invalid',
+      message: `${text}\n\nFix ${settings.settingsFile} or the PBX_* environment variables.`,
+    };
   }
   return {
     title: 'PBX Console could not start',

@@ -18,7 +18,10 @@ export type BusErrorHandler = (error: unknown, type: BusEvent['type']) => void;
 export class ServerBus {
   private readonly emitter = new EventEmitter();
 
-  constructor(private readonly onError: BusErrorHandler = (error, type) => process.emitWarning(`bus handler for ${type} failed: ${String(error)}`)) {
+  constructor(
+    private readonly onError: BusErrorHandler = (error, type) =>
+      process.emitWarning(`bus handler for ${type} failed: ${String(error)}`),
+  ) {
     this.emitter.setMaxListeners(50);
   }
 

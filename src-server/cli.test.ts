@@ -12,9 +12,13 @@ const CLI = new URL('./cli.ts', import.meta.url).pathname;
 describe('pbx-console CLI', () => {
   it('serve prints one line with the URL, answers, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+      {
+        env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+      },
+    );
     try {
       let stdout = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -39,7 +43,9 @@ describe('pbx-console CLI', () => {
   });
 
   it('stops with a list of problems for invalid settings', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '99999'], { env: { ...process.env, PBX_HOST: '' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '99999'], {
+      env: { ...process.env, PBX_HOST: '' },
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const [code] = await once(child, 'exit');

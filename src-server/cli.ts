@@ -29,9 +29,12 @@ async function serve(argv: string[]): Promise<void> {
     strict: true,
   });
   const flags = Object.fromEntries(
-    Object.entries({ host: values.host, port: values.port, dataDir: values['data-dir'], httpsPort: values['https-port'] }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      host: values.host,
+      port: values.port,
+      dataDir: values['data-dir'],
+      httpsPort: values['https-port'],
+    }).filter(([, v]) => v !== undefined),
   );
   const staticDir = join(packageRoot(), 'out', 'renderer');
   const config = resolveConfig({ staticDir }, configFromEnv(), flags);
@@ -78,8 +81,10 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(error.message);
-  else if ((error as { code?: string }).code === 'EADDRINUSE') console.error(`Cannot listen: ${(error as Error).message}. Choose another --port.`);
-  else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${(error as Error).message}\n\n${USAGE}`);
+  else if ((error as { code?: string }).code === 'EADDRINUSE')
+    console.error(`Cannot listen: ${(error as Error).message}. Choose another --port.`);
+  else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
   else console.error(error);
   process.exit(1);
 });

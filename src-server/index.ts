@@ -110,15 +110,30 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
 
       const resourceModules = config.resourceModules.map((m) => resolve(m));
       const registry = new ResourceRegistry(coreResources);
-      for (const file of resourceModules) for (const definition of await importResourceModule(file)) registry.add(definition);
-      const modules = await installModules({ dataDir, registry, db, logger, loadTimeoutMs: config.moduleLoadTimeoutMs, examples: config.exampleModules });
+      for (const file of resourceModules)
+        for (const definition of await importResourceModule(file)) registry.add(definition);
+      const modules = await installModules({
+        dataDir,
+        registry,
+        db,
+        logger,
+        loadTimeoutMs: config.moduleLoadTimeoutMs,
+        examples: config.exampleModules,
+      });
 
-      const bus = new ServerBus((error, type) => logger.warn({ err: error, event: type }, 'bus handler failed; the process goes on'));
+      const bus = new ServerBus((error, type) =>
+        logger.warn({ err: error, event: type }, 'bus handler failed; the process goes on'),
+      );
       const queueLimits = new CachedQueueLimits(db, clock);
       const queue = new RequestQueue({
         workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),
         workers: config.workers,
-        workerInit: { databaseFile, resourceModules, modules: modules.entries, moduleLoadTimeoutMs: config.moduleLoadTimeoutMs },
+        workerInit: {
+          databaseFile,
+          resourceModules,
+          modules: modules.entries,
+          moduleLoadTimeoutMs: config.moduleLoadTimeoutMs,
+        },
         execArgv: runningFromSource ? ['--import', 'tsx'] : [],
         limits: queueLimits,
         maxWaitMs: config.maxWaitMs,
@@ -137,7 +152,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         bus,
         logger,
         banHistoryRetentionDays: () =>
-          readSetting<{ banHistoryRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.banHistoryRetentionDays ?? DEFAULT_BAN_HISTORY_DAYS,
+          readSetting<{ banHistoryRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.banHistoryRetentionDays ??
+          DEFAULT_BAN_HISTORY_DAYS,
       });
       stops.push(() => firewall.stop());
       stops.push(startTerminalLog({ bus, bans: firewall.bans, db, clock, logger }));
@@ -148,7 +164,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const audit = new AuditRecorder({
         db,
         now: () => clock.now(),
-        retentionDays: () => readSetting<{ auditRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+        retentionDays: () =>
+          readSetting<{ auditRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY)?.auditRetentionDays ??
+          DEFAULT_AUDIT_RETENTION_DAYS,
         onError: (error) => logger.error({ err: error }, 'audit log'),
       });
       const stopAuditFeed = bus.on('access-rejected', (event) => audit.reject(event.entry));
@@ -158,7 +176,23 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       });
       const crowdsecLink = startCrowdsecLink({ db, clock, bus, logger, bans: firewall.bans, state: firewall.state });
       stops.push(() => crowdsecLink.stop());
-      const built: Services = { config, db, logger, clock, bus, registry, queue, queueLimits, modules, auth, asyncJobs, firewall, peers: peers.monitor, audit, crowdsecLink };
+      const built: Services = {
+        config,
+        db,
+        logger,
+        clock,
+        bus,
+        registry,
+        queue,
+        queueLimits,
+        modules,
+        auth,
+        asyncJobs,
+        firewall,
+        peers: peers.monitor,
+        audit,
+        crowdsecLink,
+      };
       services = built;
 
       // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).
@@ -172,11 +206,17 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       legacySipRoutes(router, built, peers.monitor);
       registerModuleRoutes(router, built, modules.legacy);
       stops.push(registerEventsRoute(router, built, asyncJobs));
-      const guards = [banGuard(firewall.bans, (path) => path.startsWith(BOUNCER_PREFIX)), requestRateGuard(firewall.state, clock)];
+      const guards = [
+        banGuard(firewall.bans, (path) => path.startsWith(BOUNCER_PREFIX)),
+        requestRateGuard(firewall.state, clock),
+      ];
       const app = createApp(built, guards, router);
       // Bouncers poll every 5-10 s on one keep-alive connection: keep it open between polls (Node's
       // default of 5 s closes it just before each poll, and a client reusing it then sees a reset).
-      httpServer = createHttpServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 }, app.callback());
+      httpServer = createHttpServer(
+        { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1000 },
+        app.callback(),
+      );
       httpServer.on('clientError', answerClientError);
       httpServer.on('connect', answerConnect);
       await new Promise<void>((resolveListen, reject) => {
@@ -187,13 +227,23 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         });
       });
       port = (httpServer.address() as AddressInfo).port;
-      const runtime: RuntimeInfo = { version: packageVersion, startedAt: clock.now(), httpPort: port, httpsPort: null, bindHost: config.host };
+      const runtime: RuntimeInfo = {
+        version: packageVersion,
+        startedAt: clock.now(),
+        httpPort: port,
+        httpsPort: null,
+        bindHost: config.host,
+      };
       // getInfo's bouncer URLs follow the HTTPS port as it changes live.
-      const https = await startHttpsListener(built, app.callback(), (httpsPort) => writeSetting(db, RUNTIME_SETTING_KEY, { ...runtime, httpsPort }));
+      const https = await startHttpsListener(built, app.callback(), (httpsPort) =>
+        writeSetting(db, RUNTIME_SETTING_KEY, { ...runtime, httpsPort }),
+      );
       httpsListener = https;
-      stops.push(bus.on('resource-changed', (event) => {
-        if (event.resource === httpsDeclaration.name) void https.apply();
-      }));
+      stops.push(
+        bus.on('resource-changed', (event) => {
+          if (event.resource === httpsDeclaration.name) void https.apply();
+        }),
+      );
       const urls = listenUrls(config.host, port);
       logger.info({ host: config.host, port, urls, dataDir }, `server listening on ${urls.join(', ')}`);
     },

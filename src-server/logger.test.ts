@@ -36,7 +36,16 @@ describe('logger', () => {
   it('never writes a secret-named member, at any depth, in either format', async () => {
     for (const tty of [false, true]) {
       const { log, lines } = capture(tty);
-      log.info({ job: { body: { config: { ami: { secret: 'LOG-SECRET-1' } }, password: 'LOG-SECRET-2' }, headers: { authorization: 'Bearer LOG-SECRET-3' } }, port: 5038 }, 'job');
+      log.info(
+        {
+          job: {
+            body: { config: { ami: { secret: 'LOG-SECRET-1' } }, password: 'LOG-SECRET-2' },
+            headers: { authorization: 'Bearer LOG-SECRET-3' },
+          },
+          port: 5038,
+        },
+        'job',
+      );
       await settle();
       const out = lines();
       assert.doesNotMatch(out, /LOG-SECRET/, out);

@@ -19,12 +19,21 @@ export interface LoggerOptions {
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const tty = options.tty ?? process.stderr.isTTY === true;
   // Every line's object is walked: a password, key or token never reaches the log, however deep.
-  const base: PinoOptions = { level, formatters: { log: (object) => maskSecretsDeep(object, new Set(), REDACTED) as Record<string, unknown> } };
+  const base: PinoOptions = {
+    level,
+    formatters: { log: (object) => maskSecretsDeep(object, new Set(), REDACTED) as Record<string, unknown> },
+  };
   if (tty) {
     // One line per event: the fields follow the message on the same line instead of a block below it.
     return pino(
       base,
-      pretty({ destination: options.destination ?? 2, colorize: options.destination === undefined, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }),
+      pretty({
+        destination: options.destination ?? 2,
+        colorize: options.destination === undefined,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        singleLine: true,
+      }),
     );
   }
   return pino(base, options.destination ?? pino.destination({ dest: 2, sync: false }));

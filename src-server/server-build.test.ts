@@ -10,7 +10,10 @@ const root = resolve(import.meta.dirname, '..');
 /** Every file `npm run build:server` compiles into out/server, as tsc itself resolves them (imports included). */
 function serverBuildFiles(): string[] {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const listed = execFileSync(process.execPath, [tsc, '--listFilesOnly', '-p', 'tsconfig.server.json'], { cwd: root, encoding: 'utf8' });
+  const listed = execFileSync(process.execPath, [tsc, '--listFilesOnly', '-p', 'tsconfig.server.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return listed
     .split('\n')
     .map((line) => line.trim())
@@ -27,6 +30,8 @@ test('the server build contains no test code: no tests, nothing from test-suppor
     'a shipped file imports test-only code',
   );
   // The test credentials sign JWTs with SignJWT directly; the product signs only through auth/jwt.ts.
-  const forging = files.filter((file) => file !== 'src-server/auth/jwt.ts' && /\bSignJWT\b/.test(readFileSync(resolve(root, file), 'utf8')));
+  const forging = files.filter(
+    (file) => file !== 'src-server/auth/jwt.ts' && /\bSignJWT\b/.test(readFileSync(resolve(root, file), 'utf8')),
+  );
   assert.deepEqual(forging, [], 'only auth/jwt.ts signs tokens in the build');
 });

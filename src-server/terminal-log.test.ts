@@ -39,19 +39,38 @@ describe('terminal log', () => {
     assert.deepEqual(listenUrls('::1', 8088), ['http://[::1]:8088']);
     const all = listenUrls('0.0.0.0', 8088);
     assert.ok(all.includes('http://127.0.0.1:8088'), all.join(' '));
-    assert.ok(all.every((url) => /^http:\/\/\d+\.\d+\.\d+\.\d+:8088$/.test(url)), all.join(' '));
+    assert.ok(
+      all.every((url) => /^http:\/\/\d+\.\d+\.\d+\.\d+:8088$/.test(url)),
+      all.join(' '),
+    );
   });
 
   it('warns once per refused key and source per 10 minutes, then sums up the repeats', async () => {
     const { logger, lines } = captureLogger();
     const clock = new ManualClock();
     const warnings = new RefusalWarnings(logger, clock);
-    const refusal = { kind: 'rejected-key' as const, status: 401, reason: 'this API key is disabled', address: '192.0.2.7', method: 'GET', path: '/x', keyId: 3 };
+    const refusal = {
+      kind: 'rejected-key' as const,
+      status: 401,
+      reason: 'this API key is disabled',
+      address: '192.0.2.7',
+      method: 'GET',
+      path: '/x',
+      keyId: 3,
+    };
     for (let i = 0; i < 30; i++) {
       warnings.report(refusal);
       clock.advance(10_000);
     }
-    warnings.report({ kind: 'failed-login', status: 401, reason: 'wrong password', address: '192.0.2.8', method: 'POST', path: '/login', login: 'admin' });
+    warnings.report({
+      kind: 'failed-login',
+      status: 401,
+      reason: 'wrong password',
+      address: '192.0.2.8',
+      method: 'POST',
+      path: '/login',
+      login: 'admin',
+    });
     await settle();
     assert.deepEqual(
       lines.map((l) => [l.level, l.msg]),
@@ -72,7 +91,10 @@ describe('terminal log', () => {
     const t = await startTestServer({ clock });
     try {
       const { logger, lines } = captureLogger();
-      const { key } = createTestApiKey(t.server.services.db, { description: 'edge firewall', allowedPaths: BOUNCER_PATHS });
+      const { key } = createTestApiKey(t.server.services.db, {
+        description: 'edge firewall',
+        allowedPaths: BOUNCER_PATHS,
+      });
       const watch = new SilentBouncerWatch(t.server.services.db, clock, logger);
       await poll(t, key, '?startup=true');
       t.server.services.firewall!.hosts.flush();
@@ -118,7 +140,10 @@ describe('terminal log', () => {
     const clock = new ManualClock();
     const { logger, lines } = captureLogger();
     const t = await startTestServer({ clock, logger, logLevel: 'info' });
-    const { key } = createTestApiKey(t.server.services.db, { description: 'edge firewall', allowedPaths: BOUNCER_PATHS });
+    const { key } = createTestApiKey(t.server.services.db, {
+      description: 'edge firewall',
+      allowedPaths: BOUNCER_PATHS,
+    });
     await poll(t, key, '?startup=true');
     // The dashboard's polls, by their intervals in src-renderer (5 s, 10 s, 30 s, 60 s); the bouncer polls every 10 s.
     const every = (seconds: number, paths: string[]) => ({ seconds, paths });
@@ -157,7 +182,9 @@ describe('terminal log', () => {
     assert.equal(unban.status, 200, unban.text);
     const settings = await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 30 } });
     assert.equal(settings.status, 200, settings.text);
-    const refused = await t.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': 'f'.repeat(64) } });
+    const refused = await t.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
+      headers: { 'X-Api-Key': 'f'.repeat(64) },
+    });
     assert.equal(refused.status, 401);
     await t.close();
     await settle();

@@ -24,7 +24,10 @@ export function listenUrls(host: string, port: number, scheme = 'http'): string[
   if (!wildcard) return [url(host)];
   const addresses = Object.values(networkInterfaces())
     .flat()
-    .filter((entry) => entry !== undefined && (host === '::' || entry.family === 'IPv4') && !entry.address.startsWith('fe80:'))
+    .filter(
+      (entry) =>
+        entry !== undefined && (host === '::' || entry.family === 'IPv4') && !entry.address.startsWith('fe80:'),
+    )
     .map((entry) => entry!.address);
   return addresses.length ? addresses.map(url) : [url(host)];
 }
@@ -53,7 +56,17 @@ export class RefusalWarnings {
     if (entry.kind === 'failed-login') {
       this.logger.warn({ login: entry.login, ip: entry.address, reason: entry.reason, ...repeated }, 'failed login');
     } else {
-      this.logger.warn({ keyId: entry.keyId, ip: entry.address, path: entry.path, status: entry.status, reason: entry.reason, ...repeated }, 'API key refused');
+      this.logger.warn(
+        {
+          keyId: entry.keyId,
+          ip: entry.address,
+          path: entry.path,
+          status: entry.status,
+          reason: entry.reason,
+          ...repeated,
+        },
+        'API key refused',
+      );
     }
   }
 }
@@ -76,7 +89,12 @@ export class SilentBouncerWatch {
            FROM bouncer_hosts h LEFT JOIN api_keys k ON k.id = h.key_id
           WHERE h.last_seen > ?`,
       )
-      .all(now - SILENCE_HORIZON_MS) as Array<{ keyId: number; ip: string; lastSeen: number; description: string | null }>;
+      .all(now - SILENCE_HORIZON_MS) as Array<{
+      keyId: number;
+      ip: string;
+      lastSeen: number;
+      description: string | null;
+    }>;
     for (const row of rows) {
       const id = `${row.keyId}@${row.ip}`;
       const quiet = now - row.lastSeen >= SILENT_AFTER_MS;
@@ -98,12 +116,20 @@ export class SilentBouncerWatch {
  * changes, bans and lifts (info), refused keys, failed logins and silent bouncers (warn). Requests
  * themselves are logged one line each at debug (http/middleware.ts accessLog).
  */
-export function startTerminalLog(deps: { bus: ServerBus; bans: BanStore; db: Db; clock: Clock; logger: Logger }): () => void {
+export function startTerminalLog(deps: {
+  bus: ServerBus;
+  bans: BanStore;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+}): () => void {
   const { bus, bans, db, clock, logger } = deps;
   const refusals = new RefusalWarnings(logger, clock);
   const silence = new SilentBouncerWatch(db, clock, logger);
   const offs = [
-    bus.on('resource-changed', (event) => logger.info({ resource: event.resource }, `configuration changed: ${event.resource}`)),
+    bus.on('resource-changed', (event) =>
+      logger.info({ resource: event.resource }, `configuration changed: ${event.resource}`),
+    ),
     bus.on('access-rejected', (event) => refusals.report(event.entry)),
   ];
   let active = true;
@@ -112,7 +138,11 @@ export function startTerminalLog(deps: { bus: ServerBus; bans: BanStore; db: Db;
     const before = new Set(change.removed.map((ban) => ban.id));
     const after = new Set(change.added.map((ban) => ban.id));
     for (const ban of change.added) {
-      if (!before.has(ban.id)) logger.info({ ip: ban.ip, category: ban.category, until: new Date(ban.expiresAt).toISOString(), reason: ban.reason }, `banned ${ban.ip}`);
+      if (!before.has(ban.id))
+        logger.info(
+          { ip: ban.ip, category: ban.category, until: new Date(ban.expiresAt).toISOString(), reason: ban.reason },
+          `banned ${ban.ip}`,
+        );
     }
     for (const ban of change.removed) {
       if (!after.has(ban.id)) logger.info({ ip: ban.ip, category: ban.category }, `ban lifted: ${ban.ip}`);

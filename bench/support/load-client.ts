@@ -87,7 +87,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [url, connections = '8', durationMs = '5000', headers = '{}', offeredRate] = process.argv.slice(2);
   const rate = offeredRate ? Number(offeredRate) : undefined;
-  runLoad({ url: url!, connections: Number(connections), durationMs: Number(durationMs), headers: JSON.parse(headers), offeredRate: rate }).then((r) =>
-    process.stdout.write(JSON.stringify(r)),
-  );
+  runLoad({
+    url: url!,
+    connections: Number(connections),
+    durationMs: Number(durationMs),
+    headers: JSON.parse(headers),
+    offeredRate: rate,
+  }).then((r) => process.stdout.write(JSON.stringify(r)));
 }

@@ -15,7 +15,16 @@ export function runLoadInChild(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLIENT, url, String(connections), String(durationMs), JSON.stringify(headers), ...(offeredRate ? [String(offeredRate)] : [])],
+      [
+        '--import',
+        'tsx',
+        CLIENT,
+        url,
+        String(connections),
+        String(durationMs),
+        JSON.stringify(headers),
+        ...(offeredRate ? [String(offeredRate)] : []),
+      ],
       { maxBuffer: 1 << 20 },
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as LoadResult)),
     );

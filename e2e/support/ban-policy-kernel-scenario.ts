@@ -11,7 +11,17 @@ import type { TestServer } from '../../src-server/test-support/server.ts';
 import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/api/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
 import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
-import { ip, isDropped, isServed, kernelState, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import {
+  ip,
+  isDropped,
+  isServed,
+  kernelState,
+  postFrom,
+  probe,
+  waitForProbe,
+  type Probe,
+  type Waited,
+} from './kernel-probe.ts';
 import { printScenarioResult } from './netns.ts';
 
 export const ADDRESSES = {
@@ -74,7 +84,13 @@ async function main(): Promise<KernelBanResult> {
   try {
     ip('link', 'set', 'lo', 'up');
     for (const address of [ADDRESSES.server, ADDRESSES.longBanned]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
-    for (const address of [ADDRESSES.server6, ...ADDRESSES.prefixSenders, ADDRESSES.prefixFourth, ADDRESSES.otherPrefix]) ip('-6', 'addr', 'add', `${address}/128`, 'dev', 'lo', 'nodad');
+    for (const address of [
+      ADDRESSES.server6,
+      ...ADDRESSES.prefixSenders,
+      ADDRESSES.prefixFourth,
+      ADDRESSES.otherPrefix,
+    ])
+      ip('-6', 'addr', 'add', `${address}/128`, 'dev', 'lo', 'nodad');
 
     server = await startConsoleServer({ host: '::', adminPassword: 'kernel-ban-policy-password' });
     const port = server.server.port;
@@ -84,32 +100,56 @@ async function main(): Promise<KernelBanResult> {
     const yaml = bouncerYaml(`${pbx4}/pbxcore/api/v3/firewall-bouncer/`, key, 'iptables');
 
     const ping6 = `${pbx6}${V3}system:ping`;
-    const baseline = await Promise.all([ADDRESSES.prefixFourth, ADDRESSES.otherPrefix].map((from) => probe(from, ping6, 2)));
-    if (!baseline.every(isServed)) throw new Error(`before any ban, an IPv6 sender was not served: ${JSON.stringify(baseline)}`);
+    const baseline = await Promise.all(
+      [ADDRESSES.prefixFourth, ADDRESSES.otherPrefix].map((from) => probe(from, ping6, 2)),
+    );
+    if (!baseline.every(isServed))
+      throw new Error(`before any ban, an IPv6 sender was not served: ${JSON.stringify(baseline)}`);
 
     // Paranoid's 30 days on the web category, three failures, IPv6 counted by /64.
-    const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { preset: 'paranoid', ipv6ByPrefix: true, ipv6Prefix: 64 } });
+    const rules = await server.call(`${V3}fail2ban`, {
+      method: 'PATCH',
+      body: { preset: 'paranoid', ipv6ByPrefix: true, ipv6Prefix: 64 },
+    });
     if (rules.status !== 200) throw new Error(`fail2ban: ${rules.status} ${rules.text}`);
 
     bouncer = startFirewallBouncer(yaml);
     const deadline = Date.now() + 15_000;
     for (;;) {
       try {
-        execFileSync('iptables', ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'], { stdio: 'ignore' });
+        execFileSync(
+          'iptables',
+          ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'],
+          { stdio: 'ignore' },
+        );
         break;
       } catch {
-        if (bouncer.exited() || Date.now() > deadline) throw new Error(`the bouncer set up no firewall:\n${bouncer.log()}`);
+        if (bouncer.exited() || Date.now() > deadline)
+          throw new Error(`the bouncer set up no firewall:\n${bouncer.log()}`);
         await sleep(100);
       }
     }
 
     // A 30-day ban from real failed logins.
-    for (let i = 0; i < 3; i++) await postFrom(ADDRESSES.longBanned, `${pbx4}${V3}auth:login`, { login: 'admin', password: `wrong-${i}` });
-    const bans = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string; secondsLeft: number }>;
+    for (let i = 0; i < 3; i++)
+      await postFrom(ADDRESSES.longBanned, `${pbx4}${V3}auth:login`, { login: 'admin', password: `wrong-${i}` });
+    const bans = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
+      ip: string;
+      secondsLeft: number;
+    }>;
     result.longSecondsLeft = bans.find((b) => b.ip === ADDRESSES.longBanned)?.secondsLeft ?? null;
-    const served = (await server.call(`${V3}firewall-bouncer/v1/decisions?ip=${ADDRESSES.longBanned}`, { headers: { 'X-Api-Key': key } })).json as Array<{ duration: string; scope: string }> | null;
+    const served = (
+      await server.call(`${V3}firewall-bouncer/v1/decisions?ip=${ADDRESSES.longBanned}`, {
+        headers: { 'X-Api-Key': key },
+      })
+    ).json as Array<{ duration: string; scope: string }> | null;
     result.longDecision = served?.[0] ? { duration: served[0].duration, scope: served[0].scope } : null;
-    result.longDropped = await waitForProbe(ADDRESSES.longBanned, `${pbx4}${V3}system:ping`, isDropped, 3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000);
+    result.longDropped = await waitForProbe(
+      ADDRESSES.longBanned,
+      `${pbx4}${V3}system:ping`,
+      isDropped,
+      3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000,
+    );
     const first = ipsetTimeout(ADDRESSES.longBanned);
     if (first !== null) result.ipsetTimeouts.push(first);
     await sleep((2 * UPDATE_FREQUENCY_SECONDS + 1) * 1000);
@@ -117,11 +157,24 @@ async function main(): Promise<KernelBanResult> {
     if (later !== null) result.ipsetTimeouts.push(later);
 
     // Three addresses of one /64 fail once each: one Range decision; a fourth address is dropped.
-    for (const [i, from] of ADDRESSES.prefixSenders.entries()) result.prefixFailures.push(await postFrom(from, `${pbx6}${V3}auth:login`, { login: 'admin', password: `wrong-v6-${i}` }));
+    for (const [i, from] of ADDRESSES.prefixSenders.entries())
+      result.prefixFailures.push(
+        await postFrom(from, `${pbx6}${V3}auth:login`, { login: 'admin', password: `wrong-v6-${i}` }),
+      );
     const since = Date.now();
-    const stream = (await server.call(`${V3}firewall-bouncer/v1/decisions/stream?startup=true`, { headers: { 'X-Api-Key': key } })).json as { new: Array<{ value: string; scope: string; scenario: string }> };
-    result.prefixDecisions = stream.new.filter((d) => d.value.startsWith('2001:db8:1:2:')).map(({ value, scope, scenario }) => ({ value, scope, scenario }));
-    result.fourthDropped = await waitForProbe(ADDRESSES.prefixFourth, ping6, isDropped, 3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000, since);
+    const stream = (
+      await server.call(`${V3}firewall-bouncer/v1/decisions/stream?startup=true`, { headers: { 'X-Api-Key': key } })
+    ).json as { new: Array<{ value: string; scope: string; scenario: string }> };
+    result.prefixDecisions = stream.new
+      .filter((d) => d.value.startsWith('2001:db8:1:2:'))
+      .map(({ value, scope, scenario }) => ({ value, scope, scenario }));
+    result.fourthDropped = await waitForProbe(
+      ADDRESSES.prefixFourth,
+      ping6,
+      isDropped,
+      3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000,
+      since,
+    );
     result.otherPrefix = await probe(ADDRESSES.otherPrefix, ping6, 2);
     result.kernel = kernelState('iptables');
   } catch (error) {

@@ -70,13 +70,25 @@ async function main(): Promise<FeedScenarioResult> {
     const ping = `${pbx}${V3}system:ping`;
 
     // The key is bound to the router's address, as the console's "Router feed" preset makes it.
-    const routerFilter = await createFilter(server, { permit: `${FEED_ADDRESSES.router}/32`, deny: '0.0.0.0/0', description: 'Router' });
-    const { key } = createTestApiKey(server.server.services.db, { description: 'router feed', networkFilterId: String(routerFilter.id) });
+    const routerFilter = await createFilter(server, {
+      permit: `${FEED_ADDRESSES.router}/32`,
+      deny: '0.0.0.0/0',
+      description: 'Router',
+    });
+    const { key } = createTestApiKey(server.server.services.db, {
+      description: 'router feed',
+      networkFilterId: String(routerFilter.id),
+    });
     const feedUrl = `http://router:${key}@${FEED_ADDRESSES.server}:${server.server.port}${V3}firewall-bouncer/blocklist?format=plain_text&ipv4only`;
 
-    result.baseline = await Promise.all([FEED_ADDRESSES.banned, FEED_ADDRESSES.insideNetwork, FEED_ADDRESSES.clean].map((from) => probe(from, ping, 2)));
+    result.baseline = await Promise.all(
+      [FEED_ADDRESSES.banned, FEED_ADDRESSES.insideNetwork, FEED_ADDRESSES.clean].map((from) => probe(from, ping, 2)),
+    );
 
-    const banned = await server.call(`${V3}firewall:banIp`, { method: 'POST', body: { ip: FEED_ADDRESSES.banned, duration: '1h', reason: 'scanner' } });
+    const banned = await server.call(`${V3}firewall:banIp`, {
+      method: 'POST',
+      body: { ip: FEED_ADDRESSES.banned, duration: '1h', reason: 'scanner' },
+    });
     if (banned.status !== 201) throw new Error(`banIp: ${banned.status} ${banned.text}`);
     await createFilter(server, { permit: '203.0.113.0/24', deny: '203.0.113.0/24', description: 'Blocked network' });
 
@@ -102,7 +114,20 @@ async function main(): Promise<FeedScenarioResult> {
       insideNetwork: await probe(FEED_ADDRESSES.insideNetwork, ping, 1),
     };
     // The key's binding: from the PBX's own address (not the router) the feed is refused.
-    const other = await run('curl', ['--silent', '--output', '/dev/null', '--write-out', '%{http_code}', '--interface', FEED_ADDRESSES.server, feedUrl], { encoding: 'utf8' });
+    const other = await run(
+      'curl',
+      [
+        '--silent',
+        '--output',
+        '/dev/null',
+        '--write-out',
+        '%{http_code}',
+        '--interface',
+        FEED_ADDRESSES.server,
+        feedUrl,
+      ],
+      { encoding: 'utf8' },
+    );
     result.otherSourceStatus = Number(other.stdout) || null;
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);

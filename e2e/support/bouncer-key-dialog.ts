@@ -33,7 +33,11 @@ export async function createBouncerKeyInConsole(page: Page, request: BouncerKeyR
   await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
   await dialog.getByLabel('Bouncer host IP').fill(request.bouncerHostIp);
   await dialog.getByRole('button', { name: 'Create filter' }).click();
-  await eventually(() => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(), (v) => v.startsWith(`${request.bouncerHostIp}/`), 'the new filter to be selected');
+  await eventually(
+    () => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(),
+    (v) => v.startsWith(`${request.bouncerHostIp}/`),
+    'the new filter to be selected',
+  );
   await dialog.getByRole('button', { name: 'Create key' }).click();
 
   const issued = await visible(page.getByTestId('issued-key'));
@@ -44,7 +48,11 @@ export async function createBouncerKeyInConsole(page: Page, request: BouncerKeyR
     await issued.getByLabel('Host name or address').fill(request.apiHost);
   }
   await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-  const yaml = await eventually(() => readClipboard(page), (text) => text.includes(`api_key: ${apiKey}`), 'the configuration on the clipboard');
+  const yaml = await eventually(
+    () => readClipboard(page),
+    (text) => text.includes(`api_key: ${apiKey}`),
+    'the configuration on the clipboard',
+  );
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   return { apiKey, yaml };

@@ -17,12 +17,23 @@ export interface ConsoleBrowser {
 
 /** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
 export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ConsoleBrowser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: run "apt-get install -y chromium", or set PBX_E2E_CHROMIUM to its path.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is not at ${CHROMIUM}: run "apt-get install -y chromium", or set PBX_E2E_CHROMIUM to its path.`,
+    );
   const profile = mkdtempSync(join(tmpdir(), 'pbx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     viewport: { width: 1360, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
@@ -37,7 +48,12 @@ export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'd
       // Toasts from earlier steps would cover the screen being recorded.
       // A full-page capture of a scrolled page draws the fixed header where the scroll left it.
       await target.evaluate('window.scrollTo(0, 0)');
-      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', style: '.mantine-Notifications-root { display: none !important; }' });
+      await target.screenshot({
+        path: join(SCREENSHOTS, `${name}.png`),
+        fullPage: true,
+        animations: 'disabled',
+        style: '.mantine-Notifications-root { display: none !important; }',
+      });
     },
     async close() {
       await context.close();

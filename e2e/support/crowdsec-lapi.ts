@@ -41,7 +41,8 @@ export interface CrowdsecLapi {
 /** Fetches and extracts the package if needed (idempotent); throws with what is missing. */
 export function ensureCrowdsecBinaries(): string {
   if (!existsSync(join(BIN, 'crowdsec'))) execFileSync(join(ROOT, '.ci/crowdsec.sh'), { stdio: 'inherit' });
-  if (!existsSync(join(BIN, 'crowdsec')) || !existsSync(join(BIN, 'cscli'))) throw new Error(`crowdsec binaries missing in ${BIN}: run .ci/crowdsec.sh`);
+  if (!existsSync(join(BIN, 'crowdsec')) || !existsSync(join(BIN, 'cscli')))
+    throw new Error(`crowdsec binaries missing in ${BIN}: run .ci/crowdsec.sh`);
   return BIN;
 }
 
@@ -112,9 +113,20 @@ prometheus:
   enabled: false
 `,
   );
-  const cscli = (...args: string[]) => execFileSync(join(bin, 'cscli'), ['-c', config, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const cscli = (...args: string[]) =>
+    execFileSync(join(bin, 'cscli'), ['-c', config, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   // cscli's own machine: `cscli decisions list/add` go through the LAPI with it.
-  cscli('machines', 'add', 'cscli-admin', '--password', 'cscli-admin-password', '-f', join(dir, 'local_api_credentials.yaml'), '--url', url);
+  cscli(
+    'machines',
+    'add',
+    'cscli-admin',
+    '--password',
+    'cscli-admin-password',
+    '-f',
+    join(dir, 'local_api_credentials.yaml'),
+    '--url',
+    url,
+  );
   let child: ChildProcess | undefined;
   let output = '';
   const start = async () => {
@@ -141,7 +153,9 @@ prometheus:
     dir,
     cscli,
     decisions() {
-      const alerts = JSON.parse(cscli('decisions', 'list', '-a', '-o', 'json') || 'null') as Array<{ decisions: CscliDecision[] }> | null;
+      const alerts = JSON.parse(cscli('decisions', 'list', '-a', '-o', 'json') || 'null') as Array<{
+        decisions: CscliDecision[];
+      }> | null;
       return (alerts ?? []).flatMap((alert) => alert.decisions ?? []);
     },
     addMachine: (login, password) => void cscli('machines', 'add', login, '--password', password, '-f', '/dev/null'),

@@ -92,7 +92,9 @@ export function startCustomBouncerWithConfig(yaml: string, paths: { caCertPath?:
 /** A temporary folder with an empty calls file and the script that appends each call to it. */
 function workDir() {
   if (!existsSync(CUSTOM_BOUNCER)) {
-    throw new Error(`crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`);
+    throw new Error(
+      `crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));
   const callsFile = join(dir, 'calls.log');
@@ -131,7 +133,9 @@ function run(dir: string, callsFile: string, configText: string): RunningBouncer
       const deadline = Date.now() + timeoutMs;
       while (!calls().some((c) => c.action === action && c.value === value)) {
         if (Date.now() > deadline || exited()) {
-          throw new Error(`The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output().slice(-3000)}`);
+          throw new Error(
+            `The bouncer never called "${action} ${value}". Calls: ${JSON.stringify(calls())}\nBouncer log:\n${output().slice(-3000)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -142,7 +146,11 @@ function run(dir: string, callsFile: string, configText: string): RunningBouncer
         const hit = calls().find((c) => pattern.test(c.line));
         if (hit) return hit.line;
         if (Date.now() > deadline || exited()) {
-          throw new Error(`No bouncer call matched ${pattern}. Calls:\n${calls().map((c) => c.line).join('\n')}\nBouncer log:\n${output().slice(-3000)}`);
+          throw new Error(
+            `No bouncer call matched ${pattern}. Calls:\n${calls()
+              .map((c) => c.line)
+              .join('\n')}\nBouncer log:\n${output().slice(-3000)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -10,7 +10,17 @@ import { createBouncerKeyInConsole } from './bouncer-key-dialog.ts';
 import { launchConsoleBrowser } from './browser.ts';
 import { startConsoleServer } from './console-server.ts';
 import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
-import { ip, isDropped, isServed, kernelState, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import {
+  ip,
+  isDropped,
+  isServed,
+  kernelState,
+  postFrom,
+  probe,
+  waitForProbe,
+  type Probe,
+  type Waited,
+} from './kernel-probe.ts';
 import { printScenarioResult } from './netns.ts';
 import { REPEAT_POLLS } from '../../src-server/firewall/cursor-store.ts';
 
@@ -32,7 +42,11 @@ export const ADDRESSES = {
 
 /** What each check blocks, then unblocks. */
 export type Check = 'ip' | 'network' | 'ban';
-const SENDER: Record<Check, string> = { ip: ADDRESSES.blockedIp, network: ADDRESSES.insideNetwork, ban: ADDRESSES.intruder };
+const SENDER: Record<Check, string> = {
+  ip: ADDRESSES.blockedIp,
+  network: ADDRESSES.insideNetwork,
+  ban: ADDRESSES.intruder,
+};
 
 export interface ScenarioResult {
   mode: Backend;
@@ -91,7 +105,15 @@ async function main(mode: Backend): Promise<ScenarioResult> {
   let bouncer: RunningFirewallBouncer | undefined;
   try {
     ip('link', 'set', 'lo', 'up');
-    for (const address of [ADDRESSES.server, ADDRESSES.blockedIp, ADDRESSES.insideNetwork, ADDRESSES.intruder, ADDRESSES.clean, ADDRESSES.late]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+    for (const address of [
+      ADDRESSES.server,
+      ADDRESSES.blockedIp,
+      ADDRESSES.insideNetwork,
+      ADDRESSES.intruder,
+      ADDRESSES.clean,
+      ADDRESSES.late,
+    ])
+      ip('addr', 'add', `${address}/32`, 'dev', 'lo');
 
     server = await startConsoleServer({ host: '0.0.0.0', adminPassword: 'kernel-e2e-password' });
     const pbx = `http://${ADDRESSES.server}:${server.server.port}`;
@@ -101,7 +123,12 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     const browser = await launchConsoleBrowser();
     try {
       await browser.page.goto(`${server.url}/`);
-      const issued = await createBouncerKeyInConsole(browser.page, { description: `fw1 ${mode}`, backend: mode, bouncerHostIp: ADDRESSES.server, apiHost: ADDRESSES.server });
+      const issued = await createBouncerKeyInConsole(browser.page, {
+        description: `fw1 ${mode}`,
+        backend: mode,
+        bouncerHostIp: ADDRESSES.server,
+        apiHost: ADDRESSES.server,
+      });
       result.yaml = issued.yaml;
     } finally {
       await browser.close();
@@ -111,13 +138,22 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     result.updateFrequencySeconds = Number(/^update_frequency: (\d+)s$/m.exec(result.yaml)?.[1] ?? NaN);
     const poll = result.updateFrequencySeconds * 1000;
 
-    result.baseline = await Promise.all(Object.values(SENDER).concat(ADDRESSES.clean).map((from) => probe(from, ping, 2)));
-    if (!result.baseline.every(isServed)) throw new Error(`before any block, a sender was not served: ${JSON.stringify(result.baseline)}`);
+    result.baseline = await Promise.all(
+      Object.values(SENDER)
+        .concat(ADDRESSES.clean)
+        .map((from) => probe(from, ping, 2)),
+    );
+    if (!result.baseline.every(isServed))
+      throw new Error(`before any block, a sender was not served: ${JSON.stringify(result.baseline)}`);
 
     // The bouncer's first poll (?startup=true) must succeed or it exits: check the key from the bouncer host first.
     const apiKey = /^api_key: (\S+)$/m.exec(result.yaml)?.[1] ?? '';
-    const check = await request(`${pbx}${V3}firewall-bouncer/v1/whitelist`, { headers: { 'X-Api-Key': apiKey }, localAddress: ADDRESSES.server });
-    if (check.status !== 200) throw new Error(`the export refused the new key from the bouncer host: ${check.status} ${check.text}`);
+    const check = await request(`${pbx}${V3}firewall-bouncer/v1/whitelist`, {
+      headers: { 'X-Api-Key': apiKey },
+      localAddress: ADDRESSES.server,
+    });
+    if (check.status !== 200)
+      throw new Error(`the export refused the new key from the bouncer host: ${check.status} ${check.text}`);
 
     bouncer = startFirewallBouncer(result.yaml);
     await waitForFirewall(mode, bouncer);
@@ -127,11 +163,21 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     const block = (value: string) =>
       server!.call(`${V3}firewall`, {
         method: 'POST',
-        body: { permit: value, deny: value, description: `Blocked ${value}`, newer_block_ip: false, local_network: false, currentRules: { SIP: false, WEB: false, AMI: false, IAX: false } },
+        body: {
+          permit: value,
+          deny: value,
+          description: `Blocked ${value}`,
+          newer_block_ip: false,
+          local_network: false,
+          currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
+        },
       });
     const filterIds: Partial<Record<Check, number>> = {};
     const blockedAt: Partial<Record<Check, number>> = {};
-    for (const [check, value] of [['ip', ADDRESSES.blockedIp], ['network', ADDRESSES.blockedNetwork]] as const) {
+    for (const [check, value] of [
+      ['ip', ADDRESSES.blockedIp],
+      ['network', ADDRESSES.blockedNetwork],
+    ] as const) {
       const created = await block(value);
       if (created.status !== 201) throw new Error(`blocking ${value} failed: ${created.status} ${created.text}`);
       blockedAt[check] = Date.now();
@@ -139,7 +185,10 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     }
     const fail2ban = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 2 } });
     if (fail2ban.status !== 200) throw new Error(`fail2ban maxretry: ${fail2ban.status} ${fail2ban.text}`);
-    for (let i = 0; i < 2; i++) result.intrusion.push(await postFrom(ADDRESSES.intruder, `${pbx}${V3}auth:login`, { login: 'admin', password: `wrong-${i}` }));
+    for (let i = 0; i < 2; i++)
+      result.intrusion.push(
+        await postFrom(ADDRESSES.intruder, `${pbx}${V3}auth:login`, { login: 'admin', password: `wrong-${i}` }),
+      );
     blockedAt.ban = Date.now();
     result.intrusion.push((await probe(ADDRESSES.intruder, ping, 2)).status);
 
@@ -164,7 +213,8 @@ async function main(mode: Backend): Promise<ScenarioResult> {
       (Object.keys(SENDER) as Check[]).map(async (check) => {
         const answer = await unblock[check]();
         const since = Date.now();
-        if (answer.status !== 200) throw new Error(`lifting the ${check} block failed: ${answer.status} ${answer.text}`);
+        if (answer.status !== 200)
+          throw new Error(`lifting the ${check} block failed: ${answer.status} ${answer.text}`);
         result.unblocked[check] = await waitForProbe(SENDER[check], ping, isServed, unblockLimit, since);
       }),
     );
@@ -176,7 +226,8 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     const pollsBefore = cursor()?.polls ?? 0;
     const ghost = await block(ADDRESSES.ghost);
     if (ghost.status !== 201) throw new Error(`ghost block: ${ghost.status} ${ghost.text}`);
-    if ((await server.call(`${V3}firewall/${ghost.json.data.id}`, { method: 'DELETE' })).status !== 200) throw new Error('ghost unblock failed');
+    if ((await server.call(`${V3}firewall/${ghost.json.data.id}`, { method: 'DELETE' })).status !== 200)
+      throw new Error('ghost unblock failed');
     const lateAt = Date.now();
     if ((await block(ADDRESSES.late)).status !== 201) throw new Error('late block failed');
     result.lateBlocked = await waitForProbe(ADDRESSES.late, ping, isDropped, blockLimit, lateAt);
@@ -210,8 +261,14 @@ async function main(mode: Backend): Promise<ScenarioResult> {
 async function waitForFirewall(mode: Backend, bouncer: RunningFirewallBouncer): Promise<void> {
   const ready = () => {
     try {
-      if (mode === 'nftables') execFileSync('nft', ['list', 'chain', 'ip', 'crowdsec', 'crowdsec-chain'], { stdio: 'ignore' });
-      else execFileSync('iptables', ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'], { stdio: 'ignore' });
+      if (mode === 'nftables')
+        execFileSync('nft', ['list', 'chain', 'ip', 'crowdsec', 'crowdsec-chain'], { stdio: 'ignore' });
+      else
+        execFileSync(
+          'iptables',
+          ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'],
+          { stdio: 'ignore' },
+        );
       return true;
     } catch {
       return false;
@@ -220,7 +277,8 @@ async function waitForFirewall(mode: Backend, bouncer: RunningFirewallBouncer): 
   const deadline = Date.now() + 15_000;
   while (!ready()) {
     if (bouncer.exited()) throw new Error(`the bouncer exited while starting:\n${bouncer.log()}`);
-    if (Date.now() > deadline) throw new Error(`the bouncer set up no firewall in 15 s:\n${bouncer.log()}\n${kernelState(mode)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the bouncer set up no firewall in 15 s:\n${bouncer.log()}\n${kernelState(mode)}`);
     await sleep(100);
   }
 }
@@ -235,7 +293,10 @@ async function waitForFirstPoll(server: TestServer, bouncer: RunningFirewallBoun
     const bouncers = (Array.isArray(data) ? data : (data?.bouncers ?? [])) as Array<{ polls: number }>;
     if (bouncers.some((b) => b.polls > 0)) return;
     if (bouncer.exited()) throw new Error(`the bouncer exited before its first poll:\n${bouncer.log()}`);
-    if (Date.now() > deadline) throw new Error(`the server saw no poll from the bouncer in 10 s (${status.status} ${status.text}):\n${bouncer.log()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the server saw no poll from the bouncer in 10 s (${status.status} ${status.text}):\n${bouncer.log()}`,
+      );
     await sleep(100);
   }
 }

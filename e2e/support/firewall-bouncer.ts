@@ -36,7 +36,10 @@ export interface RunningFirewallBouncer {
  * configuration, with `operatorYaml` as its `.local` override. Only paths are rewritten, in both.
  */
 export function startFirewallBouncer(operatorYaml: string): RunningFirewallBouncer {
-  if (!existsSync(FIREWALL_BOUNCER)) throw new Error(`crowdsec-firewall-bouncer is not at ${FIREWALL_BOUNCER}: apt-get install -y crowdsec-firewall-bouncer`);
+  if (!existsSync(FIREWALL_BOUNCER))
+    throw new Error(
+      `crowdsec-firewall-bouncer is not at ${FIREWALL_BOUNCER}: apt-get install -y crowdsec-firewall-bouncer`,
+    );
   if (!existsSync(PACKAGE_CONFIG)) throw new Error(`${PACKAGE_CONFIG} is missing: reinstall crowdsec-firewall-bouncer`);
   const dir = mkdtempSync(join(tmpdir(), 'pbx-fw-bouncer-'));
   const config = join(dir, 'crowdsec-firewall-bouncer.yaml');
@@ -69,7 +72,9 @@ export function startFirewallBouncer(operatorYaml: string): RunningFirewallBounc
  * rule with `ip6tables -C` and only recognises iptables' "Bad rule" answer as "not there yet", so the
  * IPv6 probe is logged as a warning before the rule is created.
  */
-const STARTUP_QUIRKS = [/level=warning msg="iptables check command \(\S*ip6tables -C INPUT -m set --match-set \S+ src -j DROP\) failed : exit status 1"/];
+const STARTUP_QUIRKS = [
+  /level=warning msg="iptables check command \(\S*ip6tables -C INPUT -m set --match-set \S+ src -j DROP\) failed : exit status 1"/,
+];
 
 /**
  * Warning and error lines of a bouncer log (logrus text format) and any "Ban duration too long",

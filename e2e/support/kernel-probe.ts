@@ -14,19 +14,51 @@ export interface Probe {
 
 /** GET `url` with curl bound to the source address `from`, giving up after `timeoutSeconds`. */
 export async function probe(from: string, url: string, timeoutSeconds = 0.5): Promise<Probe> {
-  const args = ['--interface', from, '--silent', '--output', '/dev/null', '--write-out', '%{http_code}', '--connect-timeout', String(timeoutSeconds), '--max-time', String(timeoutSeconds * 2), url];
+  const args = [
+    '--interface',
+    from,
+    '--silent',
+    '--output',
+    '/dev/null',
+    '--write-out',
+    '%{http_code}',
+    '--connect-timeout',
+    String(timeoutSeconds),
+    '--max-time',
+    String(timeoutSeconds * 2),
+    url,
+  ];
   try {
     const { stdout } = await run('curl', args);
     return { from, status: Number(stdout) || null, curlExit: 0 };
   } catch (error) {
     const failure = error as { code?: number; stdout?: string };
-    return { from, status: Number(failure.stdout) || null, curlExit: typeof failure.code === 'number' ? failure.code : -1 };
+    return {
+      from,
+      status: Number(failure.stdout) || null,
+      curlExit: typeof failure.code === 'number' ? failure.code : -1,
+    };
   }
 }
 
 /** Sends `body` as JSON with curl from `from`; returns the HTTP status (null without an answer). */
 export async function postFrom(from: string, url: string, body: unknown): Promise<number | null> {
-  const args = ['--interface', from, '--silent', '--output', '/dev/null', '--write-out', '%{http_code}', '--max-time', '3', '-H', 'Content-Type: application/json', '--data', JSON.stringify(body), url];
+  const args = [
+    '--interface',
+    from,
+    '--silent',
+    '--output',
+    '/dev/null',
+    '--write-out',
+    '%{http_code}',
+    '--max-time',
+    '3',
+    '-H',
+    'Content-Type: application/json',
+    '--data',
+    JSON.stringify(body),
+    url,
+  ];
   try {
     return Number((await run('curl', args)).stdout) || null;
   } catch (error) {
@@ -47,7 +79,13 @@ export interface Waited {
 }
 
 /** Probes from `from` until `accept` holds or `timeoutMs` passes; measures how long it took. */
-export async function waitForProbe(from: string, url: string, accept: (p: Probe) => boolean, timeoutMs: number, since = Date.now()): Promise<Waited> {
+export async function waitForProbe(
+  from: string,
+  url: string,
+  accept: (p: Probe) => boolean,
+  timeoutMs: number,
+  since = Date.now(),
+): Promise<Waited> {
   for (;;) {
     const last = await probe(from, url);
     const elapsedMs = Date.now() - since;
@@ -72,5 +110,9 @@ export function kernelState(mode: 'nftables' | 'iptables'): string {
     }
   };
   if (mode === 'nftables') return show('nft', 'list', 'ruleset');
-  return [show('ipset', 'list'), show('iptables', '-L', 'INPUT', '-n', '-v', '-x'), show('ip6tables', '-L', 'INPUT', '-n', '-v', '-x')].join('\n');
+  return [
+    show('ipset', 'list'),
+    show('iptables', '-L', 'INPUT', '-n', '-v', '-x'),
+    show('ip6tables', '-L', 'INPUT', '-n', '-v', '-x'),
+  ].join('\n');
 }

@@ -17,12 +17,21 @@ export function printScenarioResult(result: unknown): void {
  */
 export function networkNamespaceProblems(programs: string[]): string[] {
   const problems: string[] = [];
-  if (process.getuid?.() !== 0) problems.push(`these tests must run as root (uid ${process.getuid?.()}): they create a private network namespace with its own firewall (CI runs as root; locally use sudo).`);
+  if (process.getuid?.() !== 0)
+    problems.push(
+      `these tests must run as root (uid ${process.getuid?.()}): they create a private network namespace with its own firewall (CI runs as root; locally use sudo).`,
+    );
   const unshare = spawnSync('unshare', ['--net', '--', 'true'], { encoding: 'utf8' });
   if (unshare.error || unshare.status !== 0) {
-    problems.push(`"unshare --net" does not work here (${unshare.error?.message ?? unshare.stderr.trim()}): install util-linux and run as root with CAP_SYS_ADMIN (a container needs --privileged or --cap-add SYS_ADMIN,NET_ADMIN).`);
+    problems.push(
+      `"unshare --net" does not work here (${unshare.error?.message ?? unshare.stderr.trim()}): install util-linux and run as root with CAP_SYS_ADMIN (a container needs --privileged or --cap-add SYS_ADMIN,NET_ADMIN).`,
+    );
   }
-  for (const program of programs) if (!existsSync(program)) problems.push(`${program} is missing: apt-get install -y crowdsec-firewall-bouncer nftables iptables ipset curl chromium`);
+  for (const program of programs)
+    if (!existsSync(program))
+      problems.push(
+        `${program} is missing: apt-get install -y crowdsec-firewall-bouncer nftables iptables ipset curl chromium`,
+      );
   return problems;
 }
 
@@ -43,11 +52,15 @@ export interface NamespaceRun<T> {
  * reachable from inside.
  */
 export function runInNetworkNamespace<T>(script: string, args: string[], timeoutMs: number): Promise<NamespaceRun<T>> {
-  const child = spawn('unshare', ['--net', '--fork', '--kill-child', '--', process.execPath, '--import', 'tsx', script, ...args], {
-    cwd: ROOT,
-    detached: true, // setsid: the scenario, its browser helpers and the bouncer share one group
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'unshare',
+    ['--net', '--fork', '--kill-child', '--', process.execPath, '--import', 'tsx', script, ...args],
+    {
+      cwd: ROOT,
+      detached: true, // setsid: the scenario, its browser helpers and the bouncer share one group
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const killGroup = (signal: NodeJS.Signals) => {
     try {
       if (child.pid) process.kill(-child.pid, signal);
@@ -78,7 +91,13 @@ export function runInNetworkNamespace<T>(script: string, args: string[], timeout
       killGroup('SIGKILL'); // anything the scenario left behind
       process.removeListener('exit', onExit);
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-      resolve({ result: line ? (JSON.parse(line.slice(RESULT_PREFIX.length)) as T) : undefined, exitCode, signal, timedOut, output: output.replace(/^PBX-SCENARIO-RESULT .*$/m, '[result]') });
+      resolve({
+        result: line ? (JSON.parse(line.slice(RESULT_PREFIX.length)) as T) : undefined,
+        exitCode,
+        signal,
+        timedOut,
+        output: output.replace(/^PBX-SCENARIO-RESULT .*$/m, '[result]'),
+      });
     });
   });
 }

@@ -34,7 +34,12 @@ async function run(command: DriverCommand): Promise<unknown> {
 process.on('message', (message: DriverCommand) => {
   void run(message).then(
     (result) => reply({ id: message.id, result, exchanges: exchanges.splice(0) }),
-    (error: unknown) => reply({ id: message.id, error: error instanceof Error ? error.message : String(error), exchanges: exchanges.splice(0) }),
+    (error: unknown) =>
+      reply({
+        id: message.id,
+        error: error instanceof Error ? error.message : String(error),
+        exchanges: exchanges.splice(0),
+      }),
   );
 });
 

@@ -82,7 +82,9 @@ export async function startNpmBouncer(options: NpmBouncerOptions): Promise<NpmBo
   const ask = (command: CommandWithoutId): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, (reply) => (reply.error === undefined ? resolve(reply.result) : reject(new Error(`npm bouncer: ${reply.error}`))));
+      pending.set(id, (reply) =>
+        reply.error === undefined ? resolve(reply.result) : reject(new Error(`npm bouncer: ${reply.error}`)),
+      );
       child.send({ ...command, id });
     });
   await waitReady(child, pending, () => stderr.map((l) => l.raw).join('\n'));
@@ -142,9 +144,14 @@ function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void
   });
 }
 
-function waitReady(child: ChildProcess, pending: Map<number, (reply: DriverReply) => void>, stderr: () => string): Promise<void> {
+function waitReady(
+  child: ChildProcess,
+  pending: Map<number, (reply: DriverReply) => void>,
+  stderr: () => string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the npm bouncer exited (${code}) before it was ready: ${stderr()}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`the npm bouncer exited (${code}) before it was ready: ${stderr()}`));
     child.once('exit', onExit);
     pending.set(0, () => {
       child.off('exit', onExit);

@@ -1,7 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 
 /** Waits until `read()` satisfies `accept`, failing with the last value seen. For UI state that settles asynchronously. */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
@@ -31,7 +36,11 @@ export async function openScreen(page: Page, name: string): Promise<void> {
 /** The text of the clipboard (the context grants clipboard-read). */
 export const readClipboard = (page: Page) =>
   // Runs in the page, where `navigator` exists; the e2e tsconfig has no DOM types.
-  page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+  page.evaluate(() =>
+    (
+      globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+    ).navigator.clipboard.readText(),
+  );
 
 /** Picks an option of a Mantine Select (a combobox whose options open in a portal). */
 export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {

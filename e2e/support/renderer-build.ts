@@ -43,8 +43,12 @@ export async function ensureRendererBuilt(): Promise<string> {
     try {
       if (isStale()) {
         const cli = join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-        const result = spawnSync(process.execPath, [cli, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-        if (result.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('Building the console (electron-vite build) failed.');
+        const result = spawnSync(process.execPath, [cli, 'build', '--logLevel', 'warn'], {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        if (result.status !== 0 || !existsSync(join(RENDERER_DIR, 'index.html')))
+          throw new Error('Building the console (electron-vite build) failed.');
       }
       return RENDERER_DIR;
     } finally {

@@ -12,7 +12,9 @@ const AuditRoute = lazy(() => import('./routes/audit.tsx').then((m) => ({ defaul
 const BansRoute = lazy(() => import('./routes/bans.tsx').then((m) => ({ default: m.BansRoute })));
 const BanHistoryRoute = lazy(() => import('./routes/bans.tsx').then((m) => ({ default: m.BanHistoryRoute })));
 const DashboardRoute = lazy(() => import('./routes/dashboard.tsx').then((m) => ({ default: m.DashboardRoute })));
-const NetworkFiltersRoute = lazy(() => import('./routes/network-filters.tsx').then((m) => ({ default: m.NetworkFiltersRoute })));
+const NetworkFiltersRoute = lazy(() =>
+  import('./routes/network-filters.tsx').then((m) => ({ default: m.NetworkFiltersRoute })),
+);
 const PeersRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeersRoute })));
 const PeerRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeerRoute })));
 const SettingsRoute = lazy(() => import('./routes/settings.tsx').then((m) => ({ default: m.SettingsRoute })));
@@ -75,7 +77,8 @@ function CurrentRoute({ pathname }: { pathname: string }) {
 export function App() {
   const pathname = usePathname();
   useEffect(() => {
-    const section = TITLES[pathname.replace(/\/$/, '') || '/'] ?? (pathname.startsWith('/peers/') ? 'Peer detail' : 'Not found');
+    const section =
+      TITLES[pathname.replace(/\/$/, '') || '/'] ?? (pathname.startsWith('/peers/') ? 'Peer detail' : 'Not found');
     document.title = `${section} · PBX Console`;
   }, [pathname]);
   return (

@@ -41,6 +41,7 @@ export function AuthGate({ children }: { children: ReactNode }) {
       </Center>
     );
   }
-  if (session.mode === 'login-required') return <LoginScreen notice={session.notice} adminPasswordSet={status.data?.adminPasswordSet} />;
+  if (session.mode === 'login-required')
+    return <LoginScreen notice={session.notice} adminPasswordSet={status.data?.adminPasswordSet} />;
   return <>{children}</>;
 }

@@ -32,7 +32,8 @@ const NAV = [
   { to: paths.settings, label: 'Settings', icon: IconSettings },
 ];
 
-const isActive = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
+const isActive = (to: string, pathname: string) =>
+  to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`);
 
 /** The frame around every screen: header with the session, side navigation, main content. */
 export function Shell({ pathname, children }: { pathname: string; children: ReactNode }) {
@@ -40,7 +41,11 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
   const session = useAuthSession();
   const connection = useConnectionState();
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'lg' }}>
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -54,12 +59,23 @@ export function Shell({ pathname, children }: { pathname: string; children: Reac
           </Group>
           <Group gap="sm" wrap="nowrap">
             {!connection.reachable && (
-              <Badge variant="filled" color="red" leftSection={<IconPlugConnectedX size={12} />} title="The server is not answering" data-testid="offline-badge">
+              <Badge
+                variant="filled"
+                color="red"
+                leftSection={<IconPlugConnectedX size={12} />}
+                title="The server is not answering"
+                data-testid="offline-badge"
+              >
                 Offline
               </Badge>
             )}
             {connection.reachable && session.mode === 'localhost' && (
-              <Badge variant="light" color="teal" leftSection={<IconShieldCheck size={12} />} title="Opened on the PBX host itself: no sign-in needed">
+              <Badge
+                variant="light"
+                color="teal"
+                leftSection={<IconShieldCheck size={12} />}
+                title="Opened on the PBX host itself: no sign-in needed"
+              >
                 Local
               </Badge>
             )}

@@ -2,7 +2,15 @@
 // shade-1 tints, which is below WCAG AA (4.5:1) for most colours (red 3.3, teal 2.6, yellow 1.9), and
 // its dimmed grey is 3.3:1. The resolver below keeps the palette but picks, per colour, the first
 // shade (or a darkened one) that reads at 4.5:1, so every badge, button, alert and hint passes axe.
-import { createTheme, darken, luminance, Modal, Notification, type CSSVariablesResolver, type MantineTheme } from '@mantine/core';
+import {
+  createTheme,
+  darken,
+  luminance,
+  Modal,
+  Notification,
+  type CSSVariablesResolver,
+  type MantineTheme,
+} from '@mantine/core';
 
 /** WCAG contrast ratio of two hex colours. */
 function contrast(a: string, b: string): number {
@@ -59,7 +67,10 @@ export const accessibleColors: CSSVariablesResolver = (resolved: MantineTheme) =
     light[`--mantine-color-${name}-light-color`] = readable([shades[9]!], shades[1]!);
   }
   const gray = resolved.colors.gray;
-  light['--mantine-color-dimmed'] = readable([gray[6]!, darken(gray[6]!, 0.1), darken(gray[6]!, 0.2), gray[7]!], gray[0]!);
+  light['--mantine-color-dimmed'] = readable(
+    [gray[6]!, darken(gray[6]!, 0.1), darken(gray[6]!, 0.2), gray[7]!],
+    gray[0]!,
+  );
   light['--mantine-color-anchor'] = `var(--mantine-color-${resolved.primaryColor}-filled)`;
   return { variables: {}, light, dark };
 };

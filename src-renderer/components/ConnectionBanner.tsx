@@ -22,7 +22,8 @@ function useConnectionHeartbeat(): void {
       const { reachable, lastContact } = getConnectionState();
       const due = !reachable || lastContact === null || Date.now() - lastContact >= HEARTBEAT_MS;
       const next = () => (timer = setTimeout(beat, getConnectionState().reachable ? HEARTBEAT_MS : RETRY_MS));
-      if (due && document.visibilityState === 'visible') void apiRequest('auth:status', { anonymous: true, quiet: true }).then(next, next);
+      if (due && document.visibilityState === 'visible')
+        void apiRequest('auth:status', { anonymous: true, quiet: true }).then(next, next);
       else next();
     };
     timer = setTimeout(beat, HEARTBEAT_MS);
@@ -41,11 +42,20 @@ export function ConnectionBanner() {
   const now = useNow(connection.reachable ? 60_000 : 1000);
   if (connection.reachable) return null;
   return (
-    <Alert color="red" variant="light" icon={<IconPlugConnectedX size={20} />} title="The server cannot be reached" mb="md" role="status" data-testid="connection-banner">
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconPlugConnectedX size={20} />}
+      title="The server cannot be reached"
+      mb="md"
+      role="status"
+      data-testid="connection-banner"
+    >
       {connection.lastContact
         ? `Last contact at ${formatTime(connection.lastContact)} (${formatAgo(connection.lastContact, now)}). `
         : 'The server has not answered since this page opened. '}
-      What this page shows is from then and may be out of date. It refreshes by itself once the server answers; check that PBX Console is running.
+      What this page shows is from then and may be out of date. It refreshes by itself once the server answers; check
+      that PBX Console is running.
     </Alert>
   );
 }

@@ -10,7 +10,11 @@ export function CopyBlock({ value, label, block }: { value: string; label: strin
       <Code
         block={block}
         pr={40}
-        style={block ? { whiteSpace: 'pre', overflowX: 'auto', display: 'block' } : { wordBreak: 'break-all', display: 'block' }}
+        style={
+          block
+            ? { whiteSpace: 'pre', overflowX: 'auto', display: 'block' }
+            : { wordBreak: 'break-all', display: 'block' }
+        }
         p="xs"
         {...(block ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
       >

@@ -1,4 +1,17 @@
-import { Box, Button, Card, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
@@ -70,7 +83,15 @@ function ActionsCell({ actions, rowLabel, inline }: { actions: RowAction[]; rowL
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
       {actions.map((action) => (
-        <Button key={action.label} size="xs" variant="light" color={action.color} leftSection={action.icon} onClick={action.onClick} aria-label={actionName(action, rowLabel)}>
+        <Button
+          key={action.label}
+          size="xs"
+          variant="light"
+          color={action.color}
+          leftSection={action.icon}
+          onClick={action.onClick}
+          aria-label={actionName(action, rowLabel)}
+        >
           {inline ? (action.shortLabel ?? action.label) : action.label}
         </Button>
       ))}
@@ -107,7 +128,9 @@ export function DataTable<T>({
   const asCards = useNarrowScreen();
   const [term, setTerm] = useState('');
   const needle = term.trim().toLowerCase();
-  const shown = rows.filter((row) => (!filter || filter(row)) && (!search || !needle || search.text(row).toLowerCase().includes(needle)));
+  const shown = rows.filter(
+    (row) => (!filter || filter(row)) && (!search || !needle || search.text(row).toLowerCase().includes(needle)),
+  );
   const titleColumn = columns.find((c) => c.card === 'title');
   const shownKeys = shown.map(rowKey);
   const selectedShown = selection ? shownKeys.filter((key) => selection.selected.has(key)).length : 0;
@@ -150,7 +173,16 @@ export function DataTable<T>({
 
   const table = (
     // A table wider than the screen scrolls sideways: its viewport takes keyboard focus so arrow keys reach the hidden columns.
-    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrolls sideways)` } as React.ComponentProps<'div'> }}>
+    <Table.ScrollContainer
+      minWidth={minWidth}
+      scrollAreaProps={{
+        viewportProps: {
+          tabIndex: 0,
+          role: 'region',
+          'aria-label': `${label} (scrolls sideways)`,
+        } as React.ComponentProps<'div'>,
+      }}
+    >
       <Table highlightOnHover verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -198,7 +230,11 @@ export function DataTable<T>({
           return (
             <Paper component="li" key={rowKey(row)} withBorder radius="md" px="sm" py="xs" data-testid={rowTestId}>
               <Group justify="space-between" wrap="nowrap" gap="sm">
-                <Box ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                <Box
+                  ff={titleColumn.mono ? 'monospace' : undefined}
+                  fw={600}
+                  style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+                >
                   {titleColumn.render(row)}
                 </Box>
                 {cardColumns[0] && <Box fz="sm">{cardColumns[0].render(row)}</Box>}
@@ -211,7 +247,11 @@ export function DataTable<T>({
             {titleColumn && (
               <Group mb="xs" gap="sm" wrap="nowrap" align="flex-start">
                 {rowCheckbox(row)}
-                <Box ff={titleColumn.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                <Box
+                  ff={titleColumn.mono ? 'monospace' : undefined}
+                  fw={600}
+                  style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+                >
                   {titleColumn.render(row)}
                 </Box>
               </Group>
@@ -222,7 +262,13 @@ export function DataTable<T>({
                   <Text component="dt" size="xs" c="dimmed" fw={600}>
                     {c.header}
                   </Text>
-                  <Box component="dd" m={0} fz="sm" ff={c.mono ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+                  <Box
+                    component="dd"
+                    m={0}
+                    fz="sm"
+                    ff={c.mono ? 'monospace' : undefined}
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
                     {c.render(row)}
                   </Box>
                 </Box>

@@ -14,7 +14,11 @@ const secondsPer = (unit: DurationUnit) => DURATION_UNITS.find((u) => u.value ==
 
 /** Seconds of a typed amount; NaN while the field is empty or not a number (the server then says what is wrong). */
 const toSeconds = ({ amount, unit }: Amount) =>
-  unit === PERMANENT ? Infinity : amount === '' || !Number.isFinite(Number(amount)) ? NaN : Math.round(Number(amount) * secondsPer(unit));
+  unit === PERMANENT
+    ? Infinity
+    : amount === '' || !Number.isFinite(Number(amount))
+      ? NaN
+      : Math.round(Number(amount) * secondsPer(unit));
 
 /** The largest unit that shows the value as a whole number: 600 → 10 min, 86400 → 1 d, 90 → 90 s. */
 function split(seconds: number, units: readonly DurationUnit[]): Amount {
@@ -79,7 +83,8 @@ export function DurationInput({
   const permanent = typed.unit === PERMANENT;
   const bounds = `From ${formatExactDuration(min)} to ${formatExactDuration(max)}${allowPermanent ? ', or permanent' : ''}.`;
   // Leaving "Permanent" for a unit starts from 1 of it, not from an empty field.
-  const changeUnit = (unit: Amount['unit']) => change({ amount: typed.unit === PERMANENT && unit !== PERMANENT ? 1 : typed.amount, unit });
+  const changeUnit = (unit: Amount['unit']) =>
+    change({ amount: typed.unit === PERMANENT && unit !== PERMANENT ? 1 : typed.amount, unit });
   return (
     <NumberInput
       label={hideLabel ? undefined : label}
@@ -97,7 +102,10 @@ export function DurationInput({
           <Box style={{ flex: 1, minWidth: 0 }}>{input}</Box>
           <NativeSelect
             aria-label={`Unit of ${label.toLowerCase()}`}
-            data={[...units.map((u) => ({ value: u, label: u })), ...(allowPermanent ? [{ value: PERMANENT, label: 'Permanent' }] : [])]}
+            data={[
+              ...units.map((u) => ({ value: u, label: u })),
+              ...(allowPermanent ? [{ value: PERMANENT, label: 'Permanent' }] : []),
+            ]}
             value={typed.unit}
             onChange={(event) => changeUnit(event.currentTarget.value as Amount['unit'])}
             w={allowPermanent ? 120 : 84}

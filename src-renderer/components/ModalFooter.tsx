@@ -26,7 +26,13 @@ export function ModalFooter({
       <Button variant="default" onClick={onCancel}>
         Cancel
       </Button>
-      <Button type={onConfirm ? 'button' : 'submit'} onClick={onConfirm} color={color} loading={loading} data-autofocus={autoFocus || undefined}>
+      <Button
+        type={onConfirm ? 'button' : 'submit'}
+        onClick={onConfirm}
+        color={color}
+        loading={loading}
+        data-autofocus={autoFocus || undefined}
+      >
         {submitLabel}
       </Button>
     </Group>

@@ -2,7 +2,17 @@ import { Button, Group, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 
 /** The search box of a table searched on the server (the caller debounces and resets its page). */
-export function ServerSearchField({ value, onChange, placeholder, width }: { value: string; onChange: (value: string) => void; placeholder: string; width: number | string }) {
+export function ServerSearchField({
+  value,
+  onChange,
+  placeholder,
+  width,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  width: number | string;
+}) {
   return (
     <TextInput
       label="Search"
@@ -17,7 +27,19 @@ export function ServerSearchField({ value, onChange, placeholder, width }: { val
 }
 
 /** "1–25 of 80" and Previous/Next for a table paged on the server; nothing when there are no rows. */
-export function ServerPageControls({ offset, pageSize, shown, total, onOffset }: { offset: number; pageSize: number; shown: number; total: number; onOffset: (offset: number) => void }) {
+export function ServerPageControls({
+  offset,
+  pageSize,
+  shown,
+  total,
+  onOffset,
+}: {
+  offset: number;
+  pageSize: number;
+  shown: number;
+  total: number;
+  onOffset: (offset: number) => void;
+}) {
   if (total <= 0) return null;
   return (
     <Group justify="space-between" mt="md" gap="sm">
@@ -25,10 +47,22 @@ export function ServerPageControls({ offset, pageSize, shown, total, onOffset }:
         {offset + 1}–{Math.min(offset + shown, total)} of {total}
       </Text>
       <Group gap="xs">
-        <Button variant="default" size="xs" leftSection={<IconChevronLeft size={14} />} disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - pageSize))}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconChevronLeft size={14} />}
+          disabled={offset === 0}
+          onClick={() => onOffset(Math.max(0, offset - pageSize))}
+        >
           Previous
         </Button>
-        <Button variant="default" size="xs" rightSection={<IconChevronRight size={14} />} disabled={offset + pageSize >= total} onClick={() => onOffset(offset + pageSize)}>
+        <Button
+          variant="default"
+          size="xs"
+          rightSection={<IconChevronRight size={14} />}
+          disabled={offset + pageSize >= total}
+          onClick={() => onOffset(offset + pageSize)}
+        >
           Next
         </Button>
       </Group>

@@ -41,10 +41,24 @@ export function StackedBarChart<T extends Record<string, string | number>>({
   const labelEvery = Math.max(1, Math.ceil(data.length / Math.max(2, Math.floor((width - axis) / 70))));
   return (
     <Box ref={ref}>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-labelledby={labelledBy} style={{ display: 'block' }}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        height={height}
+        role="img"
+        aria-labelledby={labelledBy}
+        style={{ display: 'block' }}
+      >
         {[0, top / 2, top].map((tick) => (
           <g key={tick}>
-            <line x1={axis} x2={width} y1={y(tick)} y2={y(tick)} stroke="var(--mantine-color-default-border)" strokeDasharray={tick ? '4 4' : undefined} />
+            <line
+              x1={axis}
+              x2={width}
+              y1={y(tick)}
+              y2={y(tick)}
+              stroke="var(--mantine-color-default-border)"
+              strokeDasharray={tick ? '4 4' : undefined}
+            />
             <text x={axis - 6} y={y(tick) + 4} textAnchor="end" fontSize={11} fill="var(--mantine-color-dimmed)">
               {tick}
             </text>
@@ -56,7 +70,14 @@ export function StackedBarChart<T extends Record<string, string | number>>({
           const total = series.reduce((sum, s) => sum + Number(point[s.name] ?? 0), 0);
           return (
             <g key={index}>
-              <title>{`${point[labelKey]}: ${total} ${total === 1 ? 'ban' : 'bans'}${total ? ` (${series.filter((s) => Number(point[s.name])).map((s) => `${s.label} ${point[s.name]}`).join(', ')})` : ''}`}</title>
+              <title>{`${point[labelKey]}: ${total} ${total === 1 ? 'ban' : 'bans'}${
+                total
+                  ? ` (${series
+                      .filter((s) => Number(point[s.name]))
+                      .map((s) => `${s.label} ${point[s.name]}`)
+                      .join(', ')})`
+                  : ''
+              }`}</title>
               {/* A full-height transparent target so the title shows over empty minutes too. */}
               <rect x={axis + index * slot} y={0} width={slot} height={plot} fill="transparent" />
               {series.map((s) => {
@@ -64,10 +85,26 @@ export function StackedBarChart<T extends Record<string, string | number>>({
                 if (!value) return null;
                 const from = stacked;
                 stacked += value;
-                return <rect key={s.name} data-series={s.name} x={x} width={barWidth} y={y(stacked)} height={y(from) - y(stacked)} fill={`var(--mantine-color-${s.color}-6)`} />;
+                return (
+                  <rect
+                    key={s.name}
+                    data-series={s.name}
+                    x={x}
+                    width={barWidth}
+                    y={y(stacked)}
+                    height={y(from) - y(stacked)}
+                    fill={`var(--mantine-color-${s.color}-6)`}
+                  />
+                );
               })}
               {index % labelEvery === 0 && (
-                <text x={x + barWidth / 2} y={height - 4} textAnchor="middle" fontSize={11} fill="var(--mantine-color-dimmed)">
+                <text
+                  x={x + barWidth / 2}
+                  y={height - 4}
+                  textAnchor="middle"
+                  fontSize={11}
+                  fill="var(--mantine-color-dimmed)"
+                >
                   {String(point[labelKey])}
                 </text>
               )}
@@ -78,7 +115,12 @@ export function StackedBarChart<T extends Record<string, string | number>>({
       <Group gap="md" justify="center" mt={4}>
         {series.map((s) => (
           <Group key={s.name} gap={6} wrap="nowrap">
-            <Box w={10} h={10} style={{ borderRadius: 2, background: `var(--mantine-color-${s.color}-6)` }} aria-hidden />
+            <Box
+              w={10}
+              h={10}
+              style={{ borderRadius: 2, background: `var(--mantine-color-${s.color}-6)` }}
+              aria-hidden
+            />
             <Text size="xs">{s.label}</Text>
           </Group>
         ))}

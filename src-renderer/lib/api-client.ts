@@ -58,7 +58,8 @@ const STATUS_HINTS: Record<number, string> = {
 
 function url(path: string, query?: RequestOptions['query']): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   const qs = search.toString();
   return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
 }
@@ -84,18 +85,29 @@ export interface Notices {
 
 function noticesOf(messages: unknown): Notices {
   const list = (name: 'info' | 'warning') => {
-    const value = messages && typeof messages === 'object' && !Array.isArray(messages) ? (messages as Record<string, unknown>)[name] : undefined;
+    const value =
+      messages && typeof messages === 'object' && !Array.isArray(messages)
+        ? (messages as Record<string, unknown>)[name]
+        : undefined;
     return Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [];
   };
   return { info: list('info'), warning: list('warning') };
 }
 
 /** Calls a v3 path (relative to /pbxcore/api/v3/) and returns the envelope's data, pagination and notices. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; pagination?: Pagination; notices: Notices }> {
+export async function apiRequest<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; pagination?: Pagination; notices: Notices }> {
   let response: Response;
   try {
     response = await send(path, options);
-    if (response.status === 401 && !options.anonymous && getAuthSession().mode === 'signed-in' && (await refreshAccessToken())) {
+    if (
+      response.status === 401 &&
+      !options.anonymous &&
+      getAuthSession().mode === 'signed-in' &&
+      (await refreshAccessToken())
+    ) {
       response = await send(path, options);
     }
   } catch {
@@ -106,29 +118,47 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   markContact();
   const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (response.ok && envelope?.result !== false) {
-    return { data: (envelope?.data ?? null) as T, pagination: envelope?.pagination, notices: noticesOf(envelope?.messages) };
+    return {
+      data: (envelope?.data ?? null) as T,
+      pagination: envelope?.pagination,
+      notices: noticesOf(envelope?.messages),
+    };
   }
   const messages = errorMessages(envelope?.messages);
-  const error = new ApiError(response.status, messages.length ? messages : [STATUS_HINTS[response.status] ?? `Request failed with HTTP ${response.status}.`]);
+  const error = new ApiError(
+    response.status,
+    messages.length ? messages : [STATUS_HINTS[response.status] ?? `Request failed with HTTP ${response.status}.`],
+  );
   if (response.status === 401 && !options.anonymous) {
     requireLogin(getAuthSession().mode === 'signed-in' ? 'Your session has ended. Sign in again.' : null);
   } else if (!options.quiet) {
     // One toast per distinct failure: polling queries that keep failing (this address banned, the
     // server busy) would otherwise stack the same message again every few seconds.
-    notifications.show({ id: `request-failed:${response.status}:${error.message}`, color: 'red', title: 'Request failed', message: error.message, autoClose: 8000 });
+    notifications.show({
+      id: `request-failed:${response.status}:${error.message}`,
+      color: 'red',
+      title: 'Request failed',
+      message: error.message,
+      autoClose: 8000,
+    });
   }
   throw error;
 }
 
 /** Shorthands over apiRequest that return only the data. */
 export const api = {
-  get: async <T>(path: string, query?: RequestOptions['query'], options?: RequestOptions) => (await apiRequest<T>(path, { ...options, query })).data,
+  get: async <T>(path: string, query?: RequestOptions['query'], options?: RequestOptions) =>
+    (await apiRequest<T>(path, { ...options, query })).data,
   list: async <T>(path: string, query?: RequestOptions['query']) => {
     const { data, pagination } = await apiRequest<T[]>(path, { query });
     return { items: Array.isArray(data) ? data : [], pagination };
   },
-  post: async <T>(path: string, body?: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'POST', body: body ?? {} })).data,
-  put: async <T>(path: string, body: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
-  patch: async <T>(path: string, body: unknown, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
-  delete: async <T>(path: string, options?: RequestOptions) => (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
+  post: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    (await apiRequest<T>(path, { ...options, method: 'POST', body: body ?? {} })).data,
+  put: async <T>(path: string, body: unknown, options?: RequestOptions) =>
+    (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
+  patch: async <T>(path: string, body: unknown, options?: RequestOptions) =>
+    (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
+  delete: async <T>(path: string, options?: RequestOptions) =>
+    (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
 };

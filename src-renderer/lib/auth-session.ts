@@ -68,10 +68,21 @@ export function requireLogin(notice: string | null = null): void {
 export function refreshAccessToken(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const response = await fetch(`${API_BASE}auth:refresh`, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' } });
-      const body = (await response.json().catch(() => null)) as { result?: boolean; data?: { accessToken?: string; expiresIn?: number; login?: string } } | null;
+      const response = await fetch(`${API_BASE}auth:refresh`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { accept: 'application/json' },
+      });
+      const body = (await response.json().catch(() => null)) as {
+        result?: boolean;
+        data?: { accessToken?: string; expiresIn?: number; login?: string };
+      } | null;
       if (response.ok && body?.result && body.data?.accessToken) {
-        startTokenSession({ accessToken: body.data.accessToken, expiresIn: body.data.expiresIn ?? 900, login: body.data.login });
+        startTokenSession({
+          accessToken: body.data.accessToken,
+          expiresIn: body.data.expiresIn ?? 900,
+          login: body.data.login,
+        });
         return true;
       }
       return false;

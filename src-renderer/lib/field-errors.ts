@@ -8,7 +8,9 @@ function fieldOf<F extends string>(message: string, fields: readonly F[]): F | u
   // trusted network …") describe other things and must not move the message under another input.
   const prefix = /^\s*([\w.]+)\s*:/.exec(message)?.[1];
   if (prefix) {
-    const named = fields.find((f) => f.toLowerCase() === prefix.toLowerCase() || prefix.toLowerCase().startsWith(`${f.toLowerCase()}.`));
+    const named = fields.find(
+      (f) => f.toLowerCase() === prefix.toLowerCase() || prefix.toLowerCase().startsWith(`${f.toLowerCase()}.`),
+    );
     if (named) return named;
   }
   // Longer names first, so `newer_block_ip` is not taken for a shorter field it contains.
@@ -20,7 +22,10 @@ function fieldOf<F extends string>(message: string, fields: readonly F[]): F | u
  * Splits a 422's messages into per-field errors (a message about a field goes under it) and the rest,
  * so forms show each error beside its input.
  */
-export function fieldErrors<F extends string>(error: unknown, fields: readonly F[]): { byField: Partial<Record<F, string>>; other: string[] } {
+export function fieldErrors<F extends string>(
+  error: unknown,
+  fields: readonly F[],
+): { byField: Partial<Record<F, string>>; other: string[] } {
   const byField: Partial<Record<F, string>> = {};
   const other: string[] = [];
   if (!(error instanceof ApiError)) return { byField, other: error ? [String((error as Error).message ?? error)] : [] };
@@ -28,7 +33,10 @@ export function fieldErrors<F extends string>(error: unknown, fields: readonly F
     const field = fieldOf(message, fields);
     // Under its own input the field name is redundant: "permit: x is not valid" reads "X is not valid",
     // "currentRules.SIP: …" reads "SIP: …".
-    if (field && !byField[field]) byField[field] = message.replace(new RegExp(`^\\s*${escape(field)}(:\\s*|\\.)`, 'i'), '').replace(/^./, (c) => c.toUpperCase());
+    if (field && !byField[field])
+      byField[field] = message
+        .replace(new RegExp(`^\\s*${escape(field)}(:\\s*|\\.)`, 'i'), '')
+        .replace(/^./, (c) => c.toUpperCase());
     else other.push(message);
   }
   return { byField, other };

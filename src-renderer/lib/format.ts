@@ -28,7 +28,11 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The browser's zone as a short name for `date` ("UTC", "CET", "GMT+3"), shown beside every time. */
 export function zoneName(date: Date): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  return (
+    new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' })
+      .formatToParts(date)
+      .find((part) => part.type === 'timeZoneName')?.value ?? ''
+  );
 }
 
 /** "08:30" in local 24-hour time (chart axes, where the zone is said once). */
@@ -85,6 +89,7 @@ export function formatExactDuration(totalSeconds: number): string {
 /** `1st`, `2nd`, `3rd`, `11th`: a rank as words show it ("3rd ban"). */
 export function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }

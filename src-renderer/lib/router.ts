@@ -40,7 +40,15 @@ export function linkProps(to: string): { href: string; onClick: (event: MouseEve
   return {
     href: to,
     onClick: (event) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return;
       event.preventDefault();
       navigate(to);
     },

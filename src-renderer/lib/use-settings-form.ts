@@ -16,7 +16,10 @@ export interface SettingsFormOptions<T extends object, V extends object, F exten
 }
 
 /** State, server errors and submit of a form over a singleton settings resource. */
-export function useSettingsForm<T extends object, V extends object, F extends string>(resource: SettingsResource<T>, options: SettingsFormOptions<T, V, F>) {
+export function useSettingsForm<T extends object, V extends object, F extends string>(
+  resource: SettingsResource<T>,
+  options: SettingsFormOptions<T, V, F>,
+) {
   const query = resource.useSettings();
   const save = resource.useUpdateSettings();
   const [values, setValues] = useState<V | null>(null);
@@ -28,9 +31,12 @@ export function useSettingsForm<T extends object, V extends object, F extends st
   }, [query.data]);
 
   // Unsaved: the form differs from what the server stored (the one guard asks before leaving).
-  useUnsavedEdits(values !== null && query.data !== undefined && JSON.stringify(values) !== JSON.stringify(toValues(query.data)));
+  useUnsavedEdits(
+    values !== null && query.data !== undefined && JSON.stringify(values) !== JSON.stringify(toValues(query.data)),
+  );
 
-  const set = <K extends keyof V>(key: K, value: V[K]) => setValues((current) => (current ? { ...current, [key]: value } : current));
+  const set = <K extends keyof V>(key: K, value: V[K]) =>
+    setValues((current) => (current ? { ...current, [key]: value } : current));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -47,4 +53,7 @@ export function useSettingsForm<T extends object, V extends object, F extends st
   return { query, save, values, setValues, set, errors: fieldErrors(save.error, fields), submit };
 }
 
-export type SettingsForm<V extends object, F extends string> = Pick<ReturnType<typeof useSettingsForm<object, V, F>>, 'query' | 'save' | 'values' | 'set' | 'errors' | 'submit'>;
+export type SettingsForm<V extends object, F extends string> = Pick<
+  ReturnType<typeof useSettingsForm<object, V, F>>,
+  'query' | 'save' | 'values' | 'set' | 'errors' | 'submit'
+>;

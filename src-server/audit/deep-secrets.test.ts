@@ -40,12 +40,22 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
   before(async () => {
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => (logged += chunk.toString()));
-    t = await startTestServer({ adminPassword: ADMIN_PASSWORD, exampleModules: true, logger: createLogger('debug', { tty: false, destination: sink }) });
+    t = await startTestServer({
+      adminPassword: ADMIN_PASSWORD,
+      exampleModules: true,
+      logger: createLogger('debug', { tty: false, destination: sink }),
+    });
   });
   after(() => t?.close());
 
   it('every secret-bearing write, top level and nested, accepted or refused', async () => {
-    const ok = async (path: string, method: string, body: unknown, expected = 200, headers: Record<string, string> = {}) => {
+    const ok = async (
+      path: string,
+      method: string,
+      body: unknown,
+      expected = 200,
+      headers: Record<string, string> = {},
+    ) => {
       const answer = await t.call(`${V3}/${path}`, { method, body, headers });
       assert.equal(answer.status, expected, `${method} ${path}: ${answer.text.slice(0, 300)}`);
       return answer.json?.data;
@@ -60,10 +70,20 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     await ok('extensions/2301', 'PATCH', { secret: plant('ext-patch', true) });
     await ok('extensions/2301', 'PUT', { number: '2301', username: 'Planted', secret: plant('ext-put', true) });
     await ok('extensions', 'POST', { number: 'x', username: 'Bad', secret: plant('ext-refused') }, 422);
-    const provider = await ok('providers', 'POST', { description: 'planted', host: 'sip.example.net', secret: plant('provider-create', true) }, 201);
+    const provider = await ok(
+      'providers',
+      'POST',
+      { description: 'planted', host: 'sip.example.net', secret: plant('provider-create', true) },
+      201,
+    );
     await ok(`providers/${provider.id}`, 'PATCH', { secret: plant('provider-patch', true) });
     // API keys: a chosen key on create, on patch, and generated ones (generateKey, rotate).
-    const key = await ok('api-keys', 'POST', { description: 'planted', key: hexKey(), allowed_paths: { '/api/v3/extensions': 'read' } }, 201);
+    const key = await ok(
+      'api-keys',
+      'POST',
+      { description: 'planted', key: hexKey(), allowed_paths: { '/api/v3/extensions': 'read' } },
+      201,
+    );
     await ok(`api-keys/${key.id}`, 'PATCH', { description: 'planted', key: hexKey() });
     const generated = await ok('api-keys:generateKey', 'POST', {});
     planted.push(generated.key);
@@ -74,15 +94,30 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     // Backup import: the AMI secret nested in config, dry run and real, and nested secret names elsewhere.
     const config = await ok('backup:exportConfig', 'GET', undefined);
     for (const dryRun of [true, false]) {
-      await ok('backup:importConfig', 'POST', { config: { ...config, ami: { ...config.ami, secret: plant(`backup-ami-${dryRun}`) } }, dryRun });
+      await ok('backup:importConfig', 'POST', {
+        config: { ...config, ami: { ...config.ami, secret: plant(`backup-ami-${dryRun}`) } },
+        dryRun,
+      });
     }
-    await ok('backup:importConfig', 'POST', { config: { ...config, ami: { ...config.ami, port: 'x', secret: plant('backup-refused') } }, dryRun: false }, 422);
+    await ok(
+      'backup:importConfig',
+      'POST',
+      { config: { ...config, ami: { ...config.ami, port: 'x', secret: plant('backup-refused') } }, dryRun: false },
+      422,
+    );
     // Passwords: setPassword (web thread), a wrong login, a wrong current password from a remote admin.
     const token = await loginToken(t, 'admin', ADMIN_PASSWORD);
     const wrongCurrent = plant('current-password');
-    const refused = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { password: plant('new-password-x'), currentPassword: wrongCurrent } });
+    const refused = await t.remote(`${V3}/auth:setPassword`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: { password: plant('new-password-x'), currentPassword: wrongCurrent },
+    });
     assert.equal(refused.status, 422, refused.text);
-    const login = await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: plant('login-guess') } });
+    const login = await t.remote(`${V3}/auth:login`, {
+      method: 'POST',
+      body: { login: 'admin', password: plant('login-guess') },
+    });
     assert.equal(login.status, 401);
     const session = await t.call('/admin-cabinet/session/start', {
       method: 'POST',
@@ -92,7 +127,11 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     assert.equal(session.status, 401);
     // A refused key value and a malformed one, remotely: rejections are recorded, never the value.
     assert.equal((await t.remote(`${V3}/extensions`, { headers: { 'x-api-key': hexKey() } })).status, 401);
-    assert.equal((await t.remote(`${V3}/extensions`, { headers: { authorization: `Bearer ${plant('malformed-bearer')}` } })).status, 401);
+    assert.equal(
+      (await t.remote(`${V3}/extensions`, { headers: { authorization: `Bearer ${plant('malformed-bearer')}` } }))
+        .status,
+      401,
+    );
     assert.ok(planted.length >= 20, `${planted.length} secrets planted`);
   });
 
@@ -101,8 +140,13 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     const all = await t.call(`${V3}/audit-log?limit=1000`);
     assert.equal(all.status, 200);
     assert.ok(all.json.data.length >= 15, 'the writes and rejections are recorded');
-    const backup = all.json.data.find((e: { resource: string; status: number }) => e.resource === 'backup' && e.status === 200);
-    assert.ok(backup && JSON.stringify(backup.diff).includes('config'), 'the import is recorded with its (masked) config');
+    const backup = all.json.data.find(
+      (e: { resource: string; status: number }) => e.resource === 'backup' && e.status === 200,
+    );
+    assert.ok(
+      backup && JSON.stringify(backup.diff).includes('config'),
+      'the import is recorded with its (masked) config',
+    );
     for (const secret of planted) {
       assert.ok(!all.text.includes(secret), `audit API holds ${secret}`);
       const search = await t.call(`${V3}/audit-log?search=${encodeURIComponent(secret)}`);

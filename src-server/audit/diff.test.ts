@@ -6,7 +6,9 @@ const fields = { name: {}, port: {}, secret: { writeOnly: true }, token_hint: { 
 
 describe('audit diff', () => {
   it('an update lists only changed fields, before → after', () => {
-    assert.deepEqual(auditDiff(fields, { name: 'a', port: 1 }, { name: 'b', port: 1 }, { name: 'b' }), [{ field: 'name', before: 'a', after: 'b' }]);
+    assert.deepEqual(auditDiff(fields, { name: 'a', port: 1 }, { name: 'b', port: 1 }, { name: 'b' }), [
+      { field: 'name', before: 'a', after: 'b' },
+    ]);
   });
 
   it('a write-only field written in the body shows masked, never its value; an empty one is not a change', () => {
@@ -16,7 +18,12 @@ describe('audit diff', () => {
   });
 
   it('sensitive and secret-named fields are masked on both sides', () => {
-    const diff = auditDiff({ ...fields, api_password: {} }, { token_hint: 'x', api_password: 'old' }, { token_hint: 'y', api_password: 'new' }, {});
+    const diff = auditDiff(
+      { ...fields, api_password: {} },
+      { token_hint: 'x', api_password: 'old' },
+      { token_hint: 'y', api_password: 'new' },
+      {},
+    );
     assert.deepEqual(diff, [
       { field: 'token_hint', after: MASKED },
       { field: 'api_password', after: MASKED },
@@ -43,21 +50,35 @@ describe('audit diff', () => {
   });
 
   it('secret names: key, *_key, secret, password, token; key_display is not one', () => {
-    for (const name of ['key', 'api_key', 'secret', 'ami_secret', 'password', 'currentPassword', 'token']) assert.ok(isSecretField(name, undefined), name);
-    for (const name of ['key_display', 'description', 'port', 'keyId']) assert.ok(!isSecretField(name, undefined), name);
+    for (const name of ['key', 'api_key', 'secret', 'ami_secret', 'password', 'currentPassword', 'token'])
+      assert.ok(isSecretField(name, undefined), name);
+    for (const name of ['key_display', 'description', 'port', 'keyId'])
+      assert.ok(!isSecretField(name, undefined), name);
   });
 
   it('a custom method body is masked at any depth: a backup import config.ami.secret', () => {
-    const diff = auditDiff({}, null, null, { config: { ami: { host: 'pbx', secret: 'AMI-S3CRET' }, extensions: [{ number: '201', secret: 'SIP-S3CRET' }] }, dryRun: false });
+    const diff = auditDiff({}, null, null, {
+      config: { ami: { host: 'pbx', secret: 'AMI-S3CRET' }, extensions: [{ number: '201', secret: 'SIP-S3CRET' }] },
+      dryRun: false,
+    });
     assert.deepEqual(diff, [
-      { field: 'config', after: { ami: { host: 'pbx', secret: MASKED }, extensions: [{ number: '201', secret: MASKED }] } },
+      {
+        field: 'config',
+        after: { ami: { host: 'pbx', secret: MASKED }, extensions: [{ number: '201', secret: MASKED }] },
+      },
       { field: 'dryRun', after: false },
     ]);
   });
 
-  it('nested members named like another resource\'s declared secret are masked; top-level ones follow the own declaration', () => {
+  it("nested members named like another resource's declared secret are masked; top-level ones follow the own declaration", () => {
     const secretNames = declaredSecretNames([{ fields: { sip_peer_pass: { writeOnly: true }, name: {} } }]);
-    const diff = auditDiff({ sip_peer_pass: {} }, { sip_peer_pass: 'a', nested: { sip_peer_pass: 'b' } }, { sip_peer_pass: 'c', nested: { sip_peer_pass: 'd' } }, {}, secretNames);
+    const diff = auditDiff(
+      { sip_peer_pass: {} },
+      { sip_peer_pass: 'a', nested: { sip_peer_pass: 'b' } },
+      { sip_peer_pass: 'c', nested: { sip_peer_pass: 'd' } },
+      {},
+      secretNames,
+    );
     assert.deepEqual(diff, [
       { field: 'sip_peer_pass', before: 'a', after: 'c' },
       { field: 'nested', before: { sip_peer_pass: MASKED }, after: { sip_peer_pass: MASKED } },

@@ -56,14 +56,20 @@ export function auditDiff(
 }
 
 /** The changes field by field, top-level secrets (by declaration and by name) already masked. */
-function fieldChanges(fields: Record<string, DiffField>, before: unknown, after: unknown, body: unknown): FieldChange[] {
+function fieldChanges(
+  fields: Record<string, DiffField>,
+  before: unknown,
+  after: unknown,
+  body: unknown,
+): FieldChange[] {
   const old = plain(before);
   const now = plain(after);
   const written = plain(body) ?? {};
   const changes: FieldChange[] = [];
   const secret = (name: string) => isSecretField(name, fields[name]);
   if (!old && !now) {
-    for (const [name, value] of Object.entries(written)) changes.push({ field: name, after: secret(name) ? MASKED : value });
+    for (const [name, value] of Object.entries(written))
+      changes.push({ field: name, after: secret(name) ? MASKED : value });
     return changes;
   }
   const names = new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})]);
@@ -73,7 +79,8 @@ function fieldChanges(fields: Record<string, DiffField>, before: unknown, after:
     const hasBefore = old !== null && name in old;
     const hasAfter = now !== null && name in now;
     if (fields[name]?.writeOnly && name in written && now) {
-      if (written[name] !== null && written[name] !== undefined && written[name] !== '') changes.push({ field: name, after: MASKED });
+      if (written[name] !== null && written[name] !== undefined && written[name] !== '')
+        changes.push({ field: name, after: MASKED });
       continue;
     }
     if (hasBefore && hasAfter && same(old![name], now![name])) continue;

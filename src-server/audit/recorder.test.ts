@@ -42,7 +42,12 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
   beforeEach(() => {
     db.exec('DELETE FROM audit_log');
     clock = new ManualClock();
-    recorder = new AuditRecorder({ db, now: () => clock.now(), retentionDays: () => 90, onError: (error) => assert.fail(String(error)) });
+    recorder = new AuditRecorder({
+      db,
+      now: () => clock.now(),
+      retentionDays: () => 90,
+      onError: (error) => assert.fail(String(error)),
+    });
   });
   afterEach(() => recorder.stop());
 
@@ -71,7 +76,10 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
     clock.advance(REJECTION_WINDOW_MS - 1);
     recorder.reject(disabled('192.0.2.1'));
     recorder.flush();
-    assert.deepEqual(all().map((e) => e.count), [2]);
+    assert.deepEqual(
+      all().map((e) => e.count),
+      [2],
+    );
     clock.advance(1);
     recorder.reject(disabled('192.0.2.1'));
     recorder.flush();
@@ -89,7 +97,10 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
       clock.advance(REJECTION_WINDOW_MS / 4);
     }
     recorder.flush();
-    assert.deepEqual(all().map((e) => e.count), [2, 4, 4]);
+    assert.deepEqual(
+      all().map((e) => e.count),
+      [2, 4, 4],
+    );
   });
 
   it('different source, key, kind, login, reason or path: different rows', () => {
@@ -98,7 +109,14 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
     recorder.reject(disabled('192.0.2.1', 8));
     recorder.reject({ ...disabled('192.0.2.1'), reason: 'expired API key' });
     recorder.reject({ ...disabled('192.0.2.1'), path: '/pbxcore/api/v3/firewall-bouncer/v1/decisions' });
-    const login = { kind: 'failed-login', status: 401, reason: 'failed login', address: '192.0.2.1', method: 'POST', path: '/pbxcore/api/v3/auth:login' } as const;
+    const login = {
+      kind: 'failed-login',
+      status: 401,
+      reason: 'failed login',
+      address: '192.0.2.1',
+      method: 'POST',
+      path: '/pbxcore/api/v3/auth:login',
+    } as const;
     recorder.reject({ ...login, login: 'admin' });
     recorder.reject({ ...login, login: 'root' });
     recorder.reject({ ...login, login: 'admin', status: 429, reason: 'login while rate-limited' });
@@ -114,7 +132,10 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
     db.exec('DELETE FROM audit_log');
     recorder.reject(disabled('192.0.2.1'));
     recorder.flush();
-    assert.deepEqual(all().map((e) => e.count), [1]);
+    assert.deepEqual(
+      all().map((e) => e.count),
+      [1],
+    );
   });
 
   it('retention keeps a row whose last attempt is recent; the list and since/until see any attempt in range', () => {
@@ -124,13 +145,22 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
     recorder.reject(disabled('192.0.2.1'));
     recorder.flush();
     const { id } = all()[0]!;
-    assert.equal(queryAuditLog(db, { since: start + REJECTION_WINDOW_MS - 1, limit: 10, offset: 0 }).total, 1, 'the last attempt is in range');
+    assert.equal(
+      queryAuditLog(db, { since: start + REJECTION_WINDOW_MS - 1, limit: 10, offset: 0 }).total,
+      1,
+      'the last attempt is in range',
+    );
     assert.equal(queryAuditLog(db, { since: start + REJECTION_WINDOW_MS, limit: 10, offset: 0 }).total, 0);
     assert.equal(queryAuditLog(db, { until: start, limit: 10, offset: 0 }).total, 1, 'the first attempt is in range');
     assert.equal(queryAuditLog(db, { until: start - 1, limit: 10, offset: 0 }).total, 0);
     // With retention 1 day, pruning at first + 1 day keeps the row (its last attempt is younger).
     clock.advance(86_400_000 - REJECTION_WINDOW_MS + 2);
-    const pruner = new AuditRecorder({ db, now: () => clock.now(), retentionDays: () => 1, onError: (error) => assert.fail(String(error)) });
+    const pruner = new AuditRecorder({
+      db,
+      now: () => clock.now(),
+      retentionDays: () => 1,
+      onError: (error) => assert.fail(String(error)),
+    });
     pruner.stop();
     assert.ok(findAuditEntry(db, id));
     clock.advance(REJECTION_WINDOW_MS);
@@ -163,22 +193,44 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
     fc.assert(
       fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
         db.exec('DELETE FROM audit_log');
-        const recorder = new AuditRecorder({ db, now: () => clock.now(), retentionDays: () => 90, onError: (error) => assert.fail(String(error)) });
+        const recorder = new AuditRecorder({
+          db,
+          now: () => clock.now(),
+          retentionDays: () => 90,
+          onError: (error) => assert.fail(String(error)),
+        });
         const attempts = new Map<string, number[]>();
         for (const { source, login, gap, flush } of steps) {
           clock.advance(gap);
           const address = sources[source]!;
-          recorder.reject(login ? { kind: 'failed-login', status: 401, reason: 'failed login', address, method: 'POST', path: '/auth', login: 'admin' } : disabled(address));
+          recorder.reject(
+            login
+              ? {
+                  kind: 'failed-login',
+                  status: 401,
+                  reason: 'failed login',
+                  address,
+                  method: 'POST',
+                  path: '/auth',
+                  login: 'admin',
+                }
+              : disabled(address),
+          );
           const identity = `${login}|${address}`;
           attempts.set(identity, [...(attempts.get(identity) ?? []), clock.now()]);
           if (flush) recorder.flush();
         }
         recorder.stop();
         const rows = all();
-        assert.equal(rows.reduce((sum, e) => sum + e.count, 0), steps.length);
+        assert.equal(
+          rows.reduce((sum, e) => sum + e.count, 0),
+          steps.length,
+        );
         for (const [identity, times] of attempts) {
           const [login, address] = identity.split('|');
-          const own = rows.filter((e) => e.address === address && (e.kind === 'failed-login') === (login === 'true')).reverse();
+          const own = rows
+            .filter((e) => e.address === address && (e.kind === 'failed-login') === (login === 'true'))
+            .reverse();
           // The reference: a new row at each attempt a window or more after its row's first.
           const expected: number[][] = [];
           for (const at of times) {

@@ -105,7 +105,11 @@ export class AuditRecorder {
     this.dirty = new Set();
     const groups: RejectionGroup[] = rows.map((row) => ({ rowId: row.rowId, ...row.pending! }));
     let ids: number[] = [];
-    const written = tryBackgroundWrite(this.deps.db, () => (ids = recordRejections(this.deps.db, groups)), this.deps.onError);
+    const written = tryBackgroundWrite(
+      this.deps.db,
+      () => (ids = recordRejections(this.deps.db, groups)),
+      this.deps.onError,
+    );
     if (!written) {
       // The database is locked (or failing): every attempt stays pending and the flush is tried again.
       for (const row of rows) this.dirty.add(row);
@@ -135,7 +139,11 @@ export class AuditRecorder {
   /** Deletes entries past the retention; returns how many. */
   prune(): number {
     let removed = 0;
-    tryBackgroundWrite(this.deps.db, () => (removed = pruneAuditLog(this.deps.db, this.deps.now(), this.deps.retentionDays())), this.deps.onError);
+    tryBackgroundWrite(
+      this.deps.db,
+      () => (removed = pruneAuditLog(this.deps.db, this.deps.now(), this.deps.retentionDays())),
+      this.deps.onError,
+    );
     return removed;
   }
 

@@ -61,7 +61,9 @@ const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_des
 /** The description of an API key, recorded with the entry so it survives the key's deletion. */
 function keyDescription(db: Db, keyId: number | null): string | null {
   if (keyId === null) return null;
-  const row = statement(db, 'SELECT description FROM api_keys WHERE id = ?').get(keyId) as { description: string } | undefined;
+  const row = statement(db, 'SELECT description FROM api_keys WHERE id = ?').get(keyId) as
+    | { description: string }
+    | undefined;
   return row?.description ?? null;
 }
 
@@ -101,7 +103,8 @@ export interface RejectionGroup {
   rejection: AuditRejection;
 }
 
-const ADD_TO_ROW = 'UPDATE audit_log SET count = count + @count, last_at = MAX(COALESCE(last_at, at), @last) WHERE id = @rowId';
+const ADD_TO_ROW =
+  'UPDATE audit_log SET count = count + @count, last_at = MAX(COALESCE(last_at, at), @last) WHERE id = @rowId';
 
 /**
  * Records rejection groups in one transaction (the web thread batches them) and returns each
@@ -140,7 +143,9 @@ export function recordRejections(db: Db, groups: readonly RejectionGroup[]): num
 
 /** Deletes entries whose last attempt is older than `retentionDays`; returns how many. */
 export function pruneAuditLog(db: Db, now: number, retentionDays: number): number {
-  return statement(db, 'DELETE FROM audit_log WHERE at < @cutoff AND COALESCE(last_at, at) < @cutoff').run({ cutoff: now - retentionDays * 86_400_000 }).changes;
+  return statement(db, 'DELETE FROM audit_log WHERE at < @cutoff AND COALESCE(last_at, at) < @cutoff').run({
+    cutoff: now - retentionDays * 86_400_000,
+  }).changes;
 }
 
 export interface AuditQuery {

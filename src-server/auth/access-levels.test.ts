@@ -58,7 +58,12 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
 
   test('the document lists the ADMIN reads the issue names', () => {
     const listed = new Set(operations.map((o) => `${o.method} ${o.path}`));
-    for (const read of ['GET /pbxcore/api/v3/audit-log', 'GET /pbxcore/api/v3/backup:exportConfig', 'GET /pbxcore/api/v3/system:getCertificate', 'GET /pbxcore/api/v3/api-keys:generateKey']) {
+    for (const read of [
+      'GET /pbxcore/api/v3/audit-log',
+      'GET /pbxcore/api/v3/backup:exportConfig',
+      'GET /pbxcore/api/v3/system:getCertificate',
+      'GET /pbxcore/api/v3/api-keys:generateKey',
+    ]) {
       assert.ok(listed.has(read), read);
     }
   });
@@ -75,7 +80,10 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
       const label = `${op.method} ${op.path} (${op.level})`;
 
       const admin = await call({ authorization: `Bearer ${creds.adminToken}` });
-      assert.ok(![401, 403].includes(admin.status) && admin.status < 500, `${label}: admin baseline ${admin.status} ${admin.text.slice(0, 200)}`);
+      assert.ok(
+        ![401, 403].includes(admin.status) && admin.status < 500,
+        `${label}: admin baseline ${admin.status} ${admin.text.slice(0, 200)}`,
+      );
 
       const read = await call({ 'x-api-key': readKey });
       assert.equal(read.status, 403, `${label}: read key (${read.text.slice(0, 200)})`);
@@ -83,7 +91,12 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
 
       const write = await call({ 'x-api-key': writeKey });
       if (op.level === 'SENSITIVE') assert.equal(write.status, 403, `${label}: write key`);
-      else assert.equal(write.status, admin.status, `${label}: write key answers like an admin (${write.text.slice(0, 200)})`);
+      else
+        assert.equal(
+          write.status,
+          admin.status,
+          `${label}: write key answers like an admin (${write.text.slice(0, 200)})`,
+        );
 
       const viewer = await call({ authorization: `Bearer ${creds.viewerToken}` });
       assert.equal(viewer.status, 403, `${label}: viewer`);
@@ -93,7 +106,10 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
   });
 
   test('a read grant on the audit log names the grant it lacks, and is recorded as a refused key', async () => {
-    const { id, key } = createTestApiKey(t.server.services.db, { description: 'audit reader', allowedPaths: { '/api/v3/audit-log': 'read' } });
+    const { id, key } = createTestApiKey(t.server.services.db, {
+      description: 'audit reader',
+      allowedPaths: { '/api/v3/audit-log': 'read' },
+    });
     const answer = await t.remote('/pbxcore/api/v3/audit-log', { headers: { 'x-api-key': key } });
     assert.equal(answer.status, 403);
     assert.match(answer.json.messages.error[0], /AuditLog:ADMIN needs a "write" grant/);
@@ -105,7 +121,10 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
 });
 
 test('authorize(): every level against read, write and full grants, GET and POST alike', () => {
-  const declaration = { name: 'things', security: { permission: 'Things', channels: ['localhost', 'bearer_token'] as const } };
+  const declaration = {
+    name: 'things',
+    security: { permission: 'Things', channels: ['localhost', 'bearer_token'] as const },
+  };
   const key = (grant: 'read' | 'write' | 'full'): Principal => ({
     channel: 'bearer_token',
     kind: 'api_key',
@@ -116,7 +135,15 @@ test('authorize(): every level against read, write and full grants, GET and POST
   });
   const allowed = (principal: Principal, level: Level, method: string) => {
     try {
-      authorize(principal, { declaration: { ...declaration, security: { ...declaration.security, channels: [...declaration.security.channels] } }, level, method, path: '/pbxcore/api/v3/things' });
+      authorize(principal, {
+        declaration: {
+          ...declaration,
+          security: { ...declaration.security, channels: [...declaration.security.channels] },
+        },
+        level,
+        method,
+        path: '/pbxcore/api/v3/things',
+      });
       return true;
     } catch (error) {
       assert.ok(error instanceof HttpError && error.status === 403);
@@ -141,4 +168,3 @@ test('authorize(): every level against read, write and full grants, GET and POST
     assert.equal(allowed(key('full'), level, method), full, `${level} ${method} full`);
   }
 });
-

@@ -7,7 +7,10 @@ import { adminPasswordSet, ADMIN_LOGIN, setUserPassword } from './users.ts';
  * Applies PBX_ADMIN_PASSWORD on the first start of `admin` (it has no password yet), whatever other
  * accounts exist; later starts leave it alone.
  */
-export async function applyInitialAdminPassword(deps: { db: Db; clock: Clock; logger: Logger }, initial: string | undefined): Promise<void> {
+export async function applyInitialAdminPassword(
+  deps: { db: Db; clock: Clock; logger: Logger },
+  initial: string | undefined,
+): Promise<void> {
   if (!initial) return;
   if (!adminPasswordSet(deps.db)) {
     await setUserPassword(deps.db, ADMIN_LOGIN, initial, 'admin', deps.clock.now());

@@ -10,7 +10,9 @@ import { startTestServer } from '../test-support/server.ts';
 const CLI = new URL('../cli.ts', import.meta.url).pathname;
 
 async function runCli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, PBX_LOG_LEVEL: 'silent' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -30,15 +32,30 @@ test('admin set-password reads stdin or --password, and the account can then log
     const fromStdin = await runCli(['admin', 'set-password', '--data-dir', dataDir], 'from stdin pass\n');
     assert.equal(fromStdin.code, 0, fromStdin.stderr);
     assert.match(fromStdin.stdout, /Password set for admin/);
-    const viewer = await runCli(['admin', 'set-password', '--data-dir', dataDir, '--login', 'watcher', '--password', 'viewer password']);
+    const viewer = await runCli([
+      'admin',
+      'set-password',
+      '--data-dir',
+      dataDir,
+      '--login',
+      'watcher',
+      '--password',
+      'viewer password',
+    ]);
     assert.equal(viewer.code, 0, viewer.stderr);
     assert.match(viewer.stdout, /watcher \(viewer\)/);
 
     const t = await startTestServer({ keepDataDir: dataDir });
     try {
-      const login = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: 'from stdin pass' } });
+      const login = await t.remote('/pbxcore/api/v3/auth:login', {
+        method: 'POST',
+        body: { login: 'admin', password: 'from stdin pass' },
+      });
       assert.equal(login.status, 200);
-      const asViewer = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'watcher', password: 'viewer password' } });
+      const asViewer = await t.remote('/pbxcore/api/v3/auth:login', {
+        method: 'POST',
+        body: { login: 'watcher', password: 'viewer password' },
+      });
       assert.equal(asViewer.status, 200);
       const write = await t.remote('/pbxcore/api/v3/extensions', {
         method: 'POST',

@@ -17,7 +17,9 @@ export const ADMIN_USAGE = `  admin set-password   Set a console password (there
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** `pbx-console admin set-password`: sets a password directly in the data directory's database. */
@@ -25,7 +27,12 @@ export async function adminCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { password: { type: 'string' }, login: { type: 'string' }, role: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      password: { type: 'string' },
+      login: { type: 'string' },
+      role: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
     strict: true,
   });
   if (positionals[0] !== 'set-password' || positionals.length > 1) {
@@ -55,7 +62,9 @@ export async function adminCommand(argv: string[]): Promise<void> {
     const existed = findUser(db, login) !== undefined;
     await setUserPassword(db, login, password, role as 'admin' | 'viewer');
     if (existed) revokeUserSessions(db, login, Date.now());
-    process.stdout.write(`Password ${existed ? 'changed' : 'set'} for ${login} (${role}).${existed ? ' Its sessions were logged out.' : ''}\n`);
+    process.stdout.write(
+      `Password ${existed ? 'changed' : 'set'} for ${login} (${role}).${existed ? ' Its sessions were logged out.' : ''}\n`,
+    );
   } finally {
     db.close();
   }

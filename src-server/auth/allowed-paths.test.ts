@@ -9,7 +9,10 @@ test('normalisePath strips /pbxcore, query, trailing slash, :method and a traili
   assert.equal(normalisePath('/pbxcore/api/v3/extensions/201:getStatus?x=1'), '/api/v3/extensions');
   assert.equal(normalisePath('/pbxcore/api/v3/extensions:getForSelect'), '/api/v3/extensions');
   assert.equal(normalisePath('/pbxcore/api/v3/module-demo/items/7'), '/api/v3/module-demo/items');
-  assert.equal(normalisePath('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream?startup=true'), '/api/v3/firewall-bouncer/v1/decisions/stream');
+  assert.equal(
+    normalisePath('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream?startup=true'),
+    '/api/v3/firewall-bouncer/v1/decisions/stream',
+  );
   assert.equal(normalisePath('/api/v3/firewall-bouncer/'), '/api/v3/firewall-bouncer');
 });
 
@@ -19,7 +22,11 @@ test('pathAllowed: read covers GET and HEAD, write covers every verb, empty map 
   assert.equal(pathAllowed(bouncer, '/pbxcore/api/v3/firewall-bouncer/v1/whitelist', 'HEAD'), true);
   assert.equal(pathAllowed(bouncer, '/pbxcore/api/v3/firewall-bouncer/v1/decisions', 'POST'), false);
   assert.equal(pathAllowed(bouncer, '/pbxcore/api/v3/firewall', 'GET'), false);
-  assert.equal(pathAllowed(bouncer, '/pbxcore/api/v3/firewall-bouncerx/v1', 'GET'), false, 'prefixes match on segment boundaries');
+  assert.equal(
+    pathAllowed(bouncer, '/pbxcore/api/v3/firewall-bouncerx/v1', 'GET'),
+    false,
+    'prefixes match on segment boundaries',
+  );
   assert.equal(pathAllowed({}, '/pbxcore/api/v3/extensions', 'GET'), false);
   const writer = { '/pbxcore/api/v3/extensions/': 'write' } as const;
   assert.equal(pathAllowed(writer, '/pbxcore/api/v3/extensions/201', 'DELETE'), true);

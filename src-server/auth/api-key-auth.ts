@@ -16,25 +16,51 @@ import type { AuthDeps, AuthRequest } from './request.ts';
  * would end in banning that host. Unknown keys are guesses and do count.
  */
 export function resolveApiKey(services: AuthDeps, ctx: AuthRequest, token: string): StoredApiKey {
-  if (!API_KEY_PATTERN.test(token)) throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
+  if (!API_KEY_PATTERN.test(token))
+    throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
   const key = findApiKey(services.db, token);
   if (!key) throw credentialRejected(services, ctx, 'unknown or revoked API key', undefined, { kind: 'rejected-key' });
   if (key.disabledAt !== null) {
-    throw keyRefused(services, ctx, key, 'disabled', 'disabled API key', unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`));
+    throw keyRefused(
+      services,
+      ctx,
+      key,
+      'disabled',
+      'disabled API key',
+      unauthorized(`This API key is disabled (since ${key.disabledAt}): enable it in the console or use another key.`),
+    );
   }
   if (keyExpired(key, services.clock.now())) {
-    throw keyRefused(services, ctx, key, 'expired', 'expired API key', unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`));
+    throw keyRefused(
+      services,
+      ctx,
+      key,
+      'expired',
+      'expired API key',
+      unauthorized(`This API key expired at ${key.expiresAt}: set a later expiry in the console or use another key.`),
+    );
   }
   const ip = remoteIp(ctx);
   if (!sourceAllowed(services.db, key.networkFilterId, ip)) {
-    throw keyRefused(services, ctx, key, 'wrong-source', `source address ${ip} not permitted by the key's network binding`, forbidden(`This API key is bound to a network filter that does not permit ${ip}.`));
+    throw keyRefused(
+      services,
+      ctx,
+      key,
+      'wrong-source',
+      `source address ${ip} not permitted by the key's network binding`,
+      forbidden(`This API key is bound to a network filter that does not permit ${ip}.`),
+    );
   }
   touchApiKey(services.db, key.id, ip, services.clock.now());
   return key;
 }
 
 /** Whether a key may call `path` with `method`: full_permissions, or allowed_paths (an empty map denies). */
-export function apiKeyMayCall(key: Pick<StoredApiKey, 'fullPermissions' | 'allowedPaths'>, path: string, method: string): boolean {
+export function apiKeyMayCall(
+  key: Pick<StoredApiKey, 'fullPermissions' | 'allowedPaths'>,
+  path: string,
+  method: string,
+): boolean {
   return key.fullPermissions || pathAllowed(key.allowedPaths, path, method);
 }
 
@@ -52,8 +78,12 @@ export function authenticateApiKeyOnly(
   method: string = ctx.method,
   credential: PresentedCredential | undefined = presentedCredential(ctx),
 ): StoredApiKey {
-  if (!credential) throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
-  if (credential.token === null) throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, { kind: 'rejected-key' });
+  if (!credential)
+    throw unauthorized('An API key is required: send X-Api-Key: <API_KEY> or Authorization: Bearer <API_KEY>.');
+  if (credential.token === null)
+    throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, {
+      kind: 'rejected-key',
+    });
   const key = resolveApiKey(services, ctx, credential.token);
   if (!apiKeyMayCall(key, path, method)) {
     const message = `This API key is not allowed to ${method === 'GET' || method === 'HEAD' ? 'read' : 'write'} ${path}.`;
@@ -73,7 +103,14 @@ export function refusedKeyOf(error: HttpError): { keyId: number; code: KeyRefusa
 }
 
 /** A known key refused (disabled, expired, wrong source, path not allowed): reported to the audit log with its id. */
-function keyRefused(services: AuthDeps, ctx: AuthRequest, key: StoredApiKey, code: KeyRefusalCode, reason: string, error: HttpError): HttpError {
+function keyRefused(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  key: StoredApiKey,
+  code: KeyRefusalCode,
+  reason: string,
+  error: HttpError,
+): HttpError {
   reportRejection(services, ctx, { kind: 'rejected-key', status: error.status, reason, keyId: key.id });
   refusals.set(error, { keyId: key.id, code });
   return error;

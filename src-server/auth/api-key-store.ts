@@ -127,7 +127,11 @@ export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): b
   let wrote = false;
   // A last-use stamp is statistics: a locked database (a long import in a worker) must not hold up or
   // fail the request that presented the key. It is tried again at the key's next use.
-  const stored = tryBackgroundWrite(db, () => (wrote = writeKeyUse(db, keyId, ip, at, cutoff)), () => seen.delete(entry));
+  const stored = tryBackgroundWrite(
+    db,
+    () => (wrote = writeKeyUse(db, keyId, ip, at, cutoff)),
+    () => seen.delete(entry),
+  );
   return stored && wrote;
 }
 
@@ -145,14 +149,20 @@ function writeKeyUse(db: Db, keyId: number, ip: string, at: string, cutoff: stri
       `DELETE FROM api_key_sources WHERE key_id = ? AND ip NOT IN
          (SELECT ip FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip LIMIT ${MAX_KEY_SOURCES})`,
     ).run(keyId, keyId);
-    statement(db, 'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(at, ip, keyId, at);
+    statement(
+      db,
+      'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
+    ).run(at, ip, keyId, at);
     return true;
   })();
 }
 
 /** A key's source addresses with their last use, most recent first. */
 export function keySources(db: Db, keyId: number): Array<{ ip: string; last_used_at: string }> {
-  return statement(db, 'SELECT ip, last_used_at FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip').all(keyId) as Array<{
+  return statement(
+    db,
+    'SELECT ip, last_used_at FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip',
+  ).all(keyId) as Array<{
     ip: string;
     last_used_at: string;
   }>;

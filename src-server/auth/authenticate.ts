@@ -24,7 +24,11 @@ export function presentsCredential(ctx: AuthRequest): boolean {
  * (3) the web-interface session cookie, (4) the localhost bypass (socket, Host and, for writes,
  * Origin and Sec-Fetch-Site: localhost-bypass.ts). Throws 401 when none applies.
  */
-export async function authenticate(services: AuthDeps, ctx: AuthRequest, options: { isPublic: boolean }): Promise<Principal> {
+export async function authenticate(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  options: { isPublic: boolean },
+): Promise<Principal> {
   if (options.isPublic) return { channel: 'public' };
   const credential = presentedCredential(ctx);
   if (credential) return bearerPrincipal(services, ctx, credential);
@@ -33,17 +37,33 @@ export async function authenticate(services: AuthDeps, ctx: AuthRequest, options
   const bypass = localhostBypass(ctx, services.config.trustedHosts);
   if (bypass.applies) return { channel: 'localhost' };
   if (!bypass.reason) throw unauthorized();
-  throw unauthorized(`Authentication required: the localhost bypass does not apply (${bypass.reason}); send a valid Bearer token or API key.`);
+  throw unauthorized(
+    `Authentication required: the localhost bypass does not apply (${bypass.reason}); send a valid Bearer token or API key.`,
+  );
 }
 
-function baseContext(ctx: AuthRequest, authType: SessionContext['auth_type'], tokenId: SessionContext['token_id']): SessionContext {
+function baseContext(
+  ctx: AuthRequest,
+  authType: SessionContext['auth_type'],
+  tokenId: SessionContext['token_id'],
+): SessionContext {
   return { auth_type: authType, token_id: tokenId, origin: ctx.get('origin') || 'api', remote_addr: remoteIp(ctx) };
 }
 
-async function bearerPrincipal(services: AuthDeps, ctx: AuthRequest, credential: PresentedCredential): Promise<Principal> {
+async function bearerPrincipal(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  credential: PresentedCredential,
+): Promise<Principal> {
   const token = credential.token;
   if (token === null) {
-    throw credentialRejected(services, ctx, `malformed ${credential.header} header`, undefined, credential.header === 'x-api-key' ? { kind: 'rejected-key' } : undefined);
+    throw credentialRejected(
+      services,
+      ctx,
+      `malformed ${credential.header} header`,
+      undefined,
+      credential.header === 'x-api-key' ? { kind: 'rejected-key' } : undefined,
+    );
   }
   if (API_KEY_PATTERN.test(token)) {
     const key = resolveApiKey(services, ctx, token);
@@ -56,7 +76,8 @@ async function bearerPrincipal(services: AuthDeps, ctx: AuthRequest, credential:
       session: baseContext(ctx, 'api_key', key.id),
     };
   }
-  if (credential.header === 'x-api-key') throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
+  if (credential.header === 'x-api-key')
+    throw credentialRejected(services, ctx, 'malformed API key', undefined, { kind: 'rejected-key' });
   const outcome = await verifyAccessToken(services.auth.jwtSecret, token, services.clock.now());
   if (!outcome.ok) throw credentialRejected(services, ctx, outcome.reason);
   const { sub, sid } = outcome.claims;
@@ -80,13 +101,20 @@ function sessionPrincipal(services: AuthDeps, ctx: AuthRequest): Principal | und
   const session = findWebSession(services.db, token, services.clock.now());
   if (!session) return undefined;
   if (!SAFE_METHODS.has(ctx.method) && ctx.get('x-requested-with').toLowerCase() !== 'xmlhttprequest') {
-    throw forbidden('Requests authenticated by the session cookie that change data must send X-Requested-With: XMLHttpRequest.');
+    throw forbidden(
+      'Requests authenticated by the session cookie that change data must send X-Requested-With: XMLHttpRequest.',
+    );
   }
   return {
     channel: 'session',
     userName: session.login,
     role: session.role,
     sessionId: session.id,
-    session: { ...baseContext(ctx, 'session', session.id), user_name: session.login, role: session.role, session_id: session.id },
+    session: {
+      ...baseContext(ctx, 'session', session.id),
+      user_name: session.login,
+      role: session.role,
+      session_id: session.id,
+    },
   };
 }

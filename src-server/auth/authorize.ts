@@ -34,9 +34,11 @@ export function authorize(principal: Principal, target: AccessTarget): void {
       return;
     case 'session':
     case 'bearer_token':
-      if (!channels.includes('bearer_token')) throw forbidden(`${declaration.name} is not available to token or session callers.`);
+      if (!channels.includes('bearer_token'))
+        throw forbidden(`${declaration.name} is not available to token or session callers.`);
       if (principal.channel === 'session' || principal.kind === 'jwt') {
-        if (!roleAllows(principal.role, level)) throw forbidden(`The ${principal.role} role may not perform ${action}.`);
+        if (!roleAllows(principal.role, level))
+          throw forbidden(`The ${principal.role} role may not perform ${action}.`);
         return;
       }
       if (principal.fullPermissions) return;
@@ -51,7 +53,10 @@ export function authorize(principal: Principal, target: AccessTarget): void {
  * is refused to a `read` grant); SENSITIVE needs full_permissions.
  */
 function authorizePathGrant(allowedPaths: Record<string, PathPermission>, target: AccessTarget, action: string): void {
-  const granted = target.grantPath === undefined ? grantAt(allowedPaths, target.path) : grantAtNormalised(allowedPaths, target.grantPath);
+  const granted =
+    target.grantPath === undefined
+      ? grantAt(allowedPaths, target.path)
+      : grantAtNormalised(allowedPaths, target.grantPath);
   const where = `${target.method} ${target.path.split('?')[0]}`;
   if (!granted) throw forbidden(`This API key's allowed_paths do not permit ${where}.`);
   if (target.level === 'SENSITIVE') throw forbidden(`${action} needs an API key with full_permissions.`);

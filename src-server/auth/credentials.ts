@@ -52,5 +52,8 @@ export function reportRejection(
   ctx: AuthRequest,
   rejection: Omit<AuditRejection, 'address' | 'method' | 'path'>,
 ): void {
-  services.bus.emit({ type: 'access-rejected', entry: { ...rejection, address: remoteIp(ctx), method: ctx.method, path: ctx.path.slice(0, 300) } });
+  services.bus.emit({
+    type: 'access-rejected',
+    entry: { ...rejection, address: remoteIp(ctx), method: ctx.method, path: ctx.path.slice(0, 300) },
+  });
 }

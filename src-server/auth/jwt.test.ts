@@ -44,9 +44,14 @@ test('alg none, other algorithms, other secrets, future nbf and garbage are refu
     hs512: await new SignJWT(payload).setProtectedHeader({ alg: 'HS512' }).sign(secret),
     otherSecret: await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(randomBytes(64)),
     futureNbf: await new SignJWT({ ...payload, nbf: iat + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(secret),
-    tampered: (await signAccessToken(secret, claims, now)).replace(/\.([^.]+)\./, (_m, p: string) => `.${b64({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), role: 'viewer' })}.`),
+    tampered: (await signAccessToken(secret, claims, now)).replace(
+      /\.([^.]+)\./,
+      (_m, p: string) => `.${b64({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), role: 'viewer' })}.`,
+    ),
     badRole: await new SignJWT({ ...payload, role: 'root' }).setProtectedHeader({ alg: 'HS256' }).sign(secret),
-    noSid: await new SignJWT({ sub: 'admin', role: 'admin', iat, exp: iat + 900 }).setProtectedHeader({ alg: 'HS256' }).sign(secret),
+    noSid: await new SignJWT({ sub: 'admin', role: 'admin', iat, exp: iat + 900 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(secret),
     garbage: 'a.b.c',
     empty: '',
   };
@@ -54,5 +59,5 @@ test('alg none, other algorithms, other secrets, future nbf and garbage are refu
     const outcome = await verifyAccessToken(secret, token, now);
     assert.equal(outcome.ok, false, name);
   }
-  assert.match((await verifyAccessToken(secret, cases.futureNbf!, now) as { reason: string }).reason, /nbf/);
+  assert.match(((await verifyAccessToken(secret, cases.futureNbf!, now)) as { reason: string }).reason, /nbf/);
 });

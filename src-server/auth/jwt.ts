@@ -31,7 +31,8 @@ export function loadJwtSecret(dataDir: string): Uint8Array {
   createPrivateFile(file, randomBytes(64).toString('hex'));
   tightenFiles(file);
   const text = readFileSync(file, 'utf8').trim();
-  if (!/^[0-9a-f]{64,}$/.test(text)) throw new Error(`${file} does not hold a valid secret; delete it to generate a new one.`);
+  if (!/^[0-9a-f]{64,}$/.test(text))
+    throw new Error(`${file} does not hold a valid secret; delete it to generate a new one.`);
   return Buffer.from(text, 'hex');
 }
 
@@ -60,7 +61,8 @@ export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs
       currentDate: new Date(nowMs),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
-    if (typeof payload.iat !== 'number' || payload.iat > nowMs / 1000 + IAT_SKEW_SECONDS) return { ok: false, reason: 'access token issued in the future' };
+    if (typeof payload.iat !== 'number' || payload.iat > nowMs / 1000 + IAT_SKEW_SECONDS)
+      return { ok: false, reason: 'access token issued in the future' };
     const { sub, role, sid } = payload as { sub?: unknown; role?: unknown; sid?: unknown };
     if (typeof sub !== 'string' || typeof sid !== 'string' || (role !== 'admin' && role !== 'viewer')) {
       return { ok: false, reason: 'access token claims are incomplete' };
@@ -68,9 +70,12 @@ export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs
     return { ok: true, claims: { sub, role, sid } };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'access token expired' };
-    if (error instanceof joseErrors.JWTClaimValidationFailed) return { ok: false, reason: `access token claim "${error.claim}" is not valid` };
-    if (error instanceof joseErrors.JOSEAlgNotAllowed) return { ok: false, reason: 'access token algorithm is not allowed' };
-    if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { ok: false, reason: 'access token signature is not valid' };
+    if (error instanceof joseErrors.JWTClaimValidationFailed)
+      return { ok: false, reason: `access token claim "${error.claim}" is not valid` };
+    if (error instanceof joseErrors.JOSEAlgNotAllowed)
+      return { ok: false, reason: 'access token algorithm is not allowed' };
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+      return { ok: false, reason: 'access token signature is not valid' };
     return { ok: false, reason: 'access token is malformed' };
   }
 }

@@ -28,10 +28,13 @@ const RANK: Record<PathPermission | 'none', number> = { none: 0, read: 1, write:
 export function grantsExceeding(caller: CallerGrants, key: KeyGrants): string[] {
   const excess: string[] = [];
   if (caller.networkFilterId !== 'none' && key.networkFilterId !== caller.networkFilterId) {
-    excess.push(`networkfilterid "${key.networkFilterId}" exceeds your grants: your key is bound to "${caller.networkFilterId}", and keys you create or change must keep that binding.`);
+    excess.push(
+      `networkfilterid "${key.networkFilterId}" exceeds your grants: your key is bound to "${caller.networkFilterId}", and keys you create or change must keep that binding.`,
+    );
   }
   if (caller.fullPermissions) return excess;
-  if (key.fullPermissions) return [...excess, 'full_permissions exceeds your grants: only callers with full permissions may give it.'];
+  if (key.fullPermissions)
+    return [...excess, 'full_permissions exceeds your grants: only callers with full permissions may give it.'];
   const own = new Set(Object.keys(key.allowedPaths).map(normalisePath));
   const points = new Set([...own, ...Object.keys(caller.allowedPaths).map(normalisePath)]);
   for (const point of [...points].sort()) {

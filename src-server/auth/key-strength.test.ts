@@ -19,17 +19,32 @@ describe('API key strength', () => {
 
   it('uniformly random 32-byte keys pass (property)', () => {
     // noBias: uniform bytes like crypto.randomBytes, not fast-check's small-value bias.
-    fc.assert(fc.property(fc.noBias(fc.uint8Array({ minLength: 32, maxLength: 32 })), (bytes) => keyWeakness(toHex(bytes)) === undefined), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(
+        fc.noBias(fc.uint8Array({ minLength: 32, maxLength: 32 })),
+        (bytes) => keyWeakness(toHex(bytes)) === undefined,
+      ),
+      { numRuns: 5_000 },
+    );
   });
 
   it('a key repeating any pattern of up to 32 characters is refused (property)', () => {
-    const periodic = fc.array(hexDigit, { minLength: 1, maxLength: 32 }).map((unit) => unit.join('').repeat(Math.ceil(64 / unit.length)).slice(0, 64));
+    const periodic = fc.array(hexDigit, { minLength: 1, maxLength: 32 }).map((unit) =>
+      unit
+        .join('')
+        .repeat(Math.ceil(64 / unit.length))
+        .slice(0, 64),
+    );
     fc.assert(fc.property(periodic, (key) => keyWeakness(key) !== undefined));
   });
 
   it('a run of 10 or more repeated or consecutive digits anywhere is refused (property)', () => {
     const run = fc
-      .record({ start: fc.integer({ min: 0, max: 15 }), step: fc.constantFrom(0, 1, -1), length: fc.integer({ min: 10, max: 16 }) })
+      .record({
+        start: fc.integer({ min: 0, max: 15 }),
+        step: fc.constantFrom(0, 1, -1),
+        length: fc.integer({ min: 10, max: 16 }),
+      })
       .filter(({ start, step, length }) => start + step * (length - 1) >= 0 && start + step * (length - 1) <= 15)
       .map(({ start, step, length }) => Array.from({ length }, (_, i) => HEX[start + step * i]!).join(''));
     const keyWithRun = fc
@@ -52,7 +67,16 @@ describe('API key strength', () => {
 
   it('low entropy is refused even with many distinct digits', () => {
     assert.equal(shannonEntropy('0123456789abcdef'), 4);
-    const skewed = '5'.repeat(6) + 'a'.repeat(6) + '5'.repeat(6) + 'a'.repeat(6) + '5'.repeat(6) + 'a'.repeat(6) + '5'.repeat(6) + 'a'.repeat(6) + '1b3d0f2e4c698789';
+    const skewed =
+      '5'.repeat(6) +
+      'a'.repeat(6) +
+      '5'.repeat(6) +
+      'a'.repeat(6) +
+      '5'.repeat(6) +
+      'a'.repeat(6) +
+      '5'.repeat(6) +
+      'a'.repeat(6) +
+      '1b3d0f2e4c698789';
     assert.equal(skewed.length, 64);
     assert.ok(new Set(skewed).size >= 10);
     assert.ok(shannonEntropy(skewed) < 3);

@@ -62,6 +62,7 @@ export function keyWeakness(key: string): string | undefined {
   const run = longestRun([...text].map((char) => parseInt(char, 16)));
   if (run >= MAX_RUN) return `it contains a run of ${run} repeated or consecutive digits`;
   const entropy = shannonEntropy(text);
-  if (entropy < MIN_ENTROPY_BITS) return `its digits are too unevenly spread (${entropy.toFixed(2)} bits per digit, at least ${MIN_ENTROPY_BITS} needed)`;
+  if (entropy < MIN_ENTROPY_BITS)
+    return `its digits are too unevenly spread (${entropy.toFixed(2)} bits per digit, at least ${MIN_ENTROPY_BITS} needed)`;
   return undefined;
 }

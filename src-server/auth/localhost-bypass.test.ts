@@ -29,7 +29,9 @@ describe('credentials: only Authorization: Bearer counts', () => {
   const failures: BusEvent[] = [];
   before(async () => {
     t = await startTestServer();
-    key = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/extensions': 'read', '/api/v3/firewall-bouncer': 'read', '/api/sip': 'read' } }).key;
+    key = createTestApiKey(t.server.services.db, {
+      allowedPaths: { '/api/v3/extensions': 'read', '/api/v3/firewall-bouncer': 'read', '/api/sip': 'read' },
+    }).key;
     t.server.services.bus.on('security-failure', (e) => failures.push(e));
   });
   after(() => t.close());
@@ -49,7 +51,11 @@ describe('credentials: only Authorization: Bearer counts', () => {
     assert.equal((await t.remote(EXT, { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).status, 401);
     assert.equal(failures.length, before, 'a Basic header is not a guessed credential');
     assert.equal((await t.call(EXT, { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).status, 200);
-    assert.equal((await t.call(STREAM, { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).status, 401, 'the bouncer export never has a bypass');
+    assert.equal(
+      (await t.call(STREAM, { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).status,
+      401,
+      'the bouncer export never has a bypass',
+    );
   });
 
   it('Bearer with a malformed or missing token counts and is rejected, from loopback too', async () => {
@@ -61,7 +67,11 @@ describe('credentials: only Authorization: Bearer counts', () => {
       }
       assert.equal(failures.length, before + 3, `${JSON.stringify(value)} is reported as a failed credential`);
     }
-    assert.equal((await t.remote(EXT, { headers: { authorization: `bearer ${key}` } })).status, 200, 'the scheme is case-insensitive');
+    assert.equal(
+      (await t.remote(EXT, { headers: { authorization: `bearer ${key}` } })).status,
+      200,
+      'the scheme is case-insensitive',
+    );
   });
 });
 
@@ -78,7 +88,13 @@ describe('the localhost bypass needs a loopback socket, a loopback or trusted Ho
   after(() => t.close());
 
   it('a DNS-rebinding page (Host: attacker.example) is remote: 401 for reads and writes, on every route family', async () => {
-    for (const host of ['attacker.example', `attacker.example:${t.server.port}`, '127.0.0.2', '127.0.0.1.attacker.example', 'localhost.']) {
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${t.server.port}`,
+      '127.0.0.2',
+      '127.0.0.1.attacker.example',
+      'localhost.',
+    ]) {
       for (const path of [EXT, LEGACY, `${V3}/events?channel=x`]) {
         const read = await t.call(path, { headers: { host } });
         assert.equal(read.status, 401, `${host} ${path}`);
@@ -97,33 +113,70 @@ describe('the localhost bypass needs a loopback socket, a loopback or trusted Ho
 
   it('loopback Host names, with any port, and configured trusted hosts keep the bypass', async () => {
     const port = t.server.port;
-    for (const host of ['127.0.0.1', `127.0.0.1:${port}`, 'localhost', `LOCALHOST:${port}`, '[::1]', `[::1]:${port}`, 'pbx.lan', 'pbx.lan:80', 'console.example:9999']) {
+    for (const host of [
+      '127.0.0.1',
+      `127.0.0.1:${port}`,
+      'localhost',
+      `LOCALHOST:${port}`,
+      '[::1]',
+      `[::1]:${port}`,
+      'pbx.lan',
+      'pbx.lan:80',
+      'console.example:9999',
+    ]) {
       assert.equal((await t.call(EXT, { headers: { host } })).status, 200, host);
     }
-    assert.equal((await t.call(EXT, { headers: { host: 'console.example:9998' } })).status, 401, 'a trusted entry with a port matches that port only');
+    assert.equal(
+      (await t.call(EXT, { headers: { host: 'console.example:9998' } })).status,
+      401,
+      'a trusted entry with a port matches that port only',
+    );
     assert.equal((await t.call(`${V3}/auth:status`)).json.data.viaLocalhost, true);
-    assert.equal((await t.remote(EXT, { headers: { host: '127.0.0.1' } })).status, 401, '127.0.0.2 stays remote whatever it says');
+    assert.equal(
+      (await t.remote(EXT, { headers: { host: '127.0.0.1' } })).status,
+      401,
+      '127.0.0.2 stays remote whatever it says',
+    );
   });
 
   it('a write with a foreign Origin is remote (401) and changes nothing', async () => {
-    for (const origin of ['http://127.0.0.1:1234', 'http://attacker.example', 'null', `https://127.0.0.1:${t.server.port}`, `${own}/path`, 'http://localhost:1']) {
+    for (const origin of [
+      'http://127.0.0.1:1234',
+      'http://attacker.example',
+      'null',
+      `https://127.0.0.1:${t.server.port}`,
+      `${own}/path`,
+      'http://localhost:1',
+    ]) {
       const answer = await t.call(EXT, { method: 'POST', headers: { origin }, body: body() });
       assert.equal(answer.status, 401, origin);
       assert.match(answer.json.messages.error[0], /Origin/);
     }
-    assert.equal((await t.call(EXT, { headers: { origin: 'http://127.0.0.1:1234' } })).status, 200, 'reads are not guarded by Origin');
+    assert.equal(
+      (await t.call(EXT, { headers: { origin: 'http://127.0.0.1:1234' } })).status,
+      200,
+      'reads are not guarded by Origin',
+    );
   });
 
   it('a form POST from a page on another 127.0.0.1 port (Sec-Fetch-Site: same-site) cannot create a full-permissions key', async () => {
     const before = keyCount();
     const form = await t.call(KEYS, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://127.0.0.1:1234', 'sec-fetch-site': 'same-site' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://127.0.0.1:1234',
+        'sec-fetch-site': 'same-site',
+      },
       body: 'description=pwned&full_permissions=1',
     });
     assert.equal(form.status, 401);
     for (const site of ['same-site', 'cross-site', 'SAME-SITE', 'anything']) {
-      const answer = await t.call(KEYS, { method: 'POST', headers: { 'sec-fetch-site': site }, body: { description: 'pwned', full_permissions: true } });
+      const answer = await t.call(KEYS, {
+        method: 'POST',
+        headers: { 'sec-fetch-site': site },
+        body: { description: 'pwned', full_permissions: true },
+      });
       assert.equal(answer.status, 401, site);
     }
     assert.equal(keyCount(), before, 'no key was created');
@@ -139,16 +192,29 @@ describe('the localhost bypass needs a loopback socket, a loopback or trusted Ho
       ['pbx.lan', 'http://pbx.lan'],
       ['pbx.lan:80', 'http://pbx.lan'],
     ]) {
-      const answer = await t.call(EXT, { method: 'POST', headers: { host: host!, origin: origin!, 'sec-fetch-site': 'same-origin' }, body: body() });
+      const answer = await t.call(EXT, {
+        method: 'POST',
+        headers: { host: host!, origin: origin!, 'sec-fetch-site': 'same-origin' },
+        body: body(),
+      });
       assert.equal(answer.status, 201, `${host} ${origin}: ${answer.text}`);
     }
-    assert.equal((await t.call(EXT, { method: 'POST', headers: { 'sec-fetch-site': 'none' }, body: body() })).status, 201, 'a typed URL');
-    assert.equal((await t.call(EXT, { method: 'POST', body: body() })).status, 201, 'scripts (curl) send neither header');
+    assert.equal(
+      (await t.call(EXT, { method: 'POST', headers: { 'sec-fetch-site': 'none' }, body: body() })).status,
+      201,
+      'a typed URL',
+    );
+    assert.equal(
+      (await t.call(EXT, { method: 'POST', body: body() })).status,
+      201,
+      'scripts (curl) send neither header',
+    );
   });
 
   it('parses Host headers strictly', () => {
     assert.deepEqual(parseHostHeader('LocalHost:8088'), { hostname: 'localhost', port: 8088 });
     assert.deepEqual(parseHostHeader('[::1]'), { hostname: '::1', port: undefined });
-    for (const bad of ['', 'a b', 'host:99999', 'user@host', 'host/x', '[::1', 'host:']) assert.equal(parseHostHeader(bad), undefined, bad);
+    for (const bad of ['', 'a b', 'host:99999', 'user@host', 'host/x', '[::1', 'host:'])
+      assert.equal(parseHostHeader(bad), undefined, bad);
   });
 });

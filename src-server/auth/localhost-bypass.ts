@@ -58,7 +58,11 @@ export function localhostBypass(ctx: AuthRequest, trustedHosts: readonly string[
 function isTrustedHost(host: HostName, trustedHosts: readonly string[]): boolean {
   return trustedHosts.some((entry) => {
     const trusted = parseHostHeader(entry);
-    return trusted !== undefined && trusted.hostname === host.hostname && (trusted.port === undefined || trusted.port === host.port);
+    return (
+      trusted !== undefined &&
+      trusted.hostname === host.hostname &&
+      (trusted.port === undefined || trusted.port === host.port)
+    );
   });
 }
 
@@ -72,7 +76,13 @@ function isOwnOrigin(origin: string, protocol: string, host: HostName): boolean 
   } catch {
     return false;
   }
-  if (url.protocol !== `${protocol}:` || url.pathname !== '/' || url.username !== '' || origin.includes('/', url.protocol.length + 2)) return false;
+  if (
+    url.protocol !== `${protocol}:` ||
+    url.pathname !== '/' ||
+    url.username !== '' ||
+    origin.includes('/', url.protocol.length + 2)
+  )
+    return false;
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const port = url.port === '' ? DEFAULT_PORTS[protocol] : Number(url.port);
   return hostname === host.hostname && port === (host.port ?? DEFAULT_PORTS[protocol]);

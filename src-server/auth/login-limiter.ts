@@ -52,7 +52,12 @@ export class LoginLimiter {
   private readonly perAccount: FailureWindow;
   private readonly perAddress: FailureWindow;
 
-  constructor(now: () => number, maxPerAccount = MAX_LOGIN_FAILURES, windowMs = LOGIN_WINDOW_MS, maxPerAddress = MAX_ADDRESS_FAILURES) {
+  constructor(
+    now: () => number,
+    maxPerAccount = MAX_LOGIN_FAILURES,
+    windowMs = LOGIN_WINDOW_MS,
+    maxPerAddress = MAX_ADDRESS_FAILURES,
+  ) {
     this.perAccount = new FailureWindow(now, maxPerAccount, windowMs);
     this.perAddress = new FailureWindow(now, maxPerAddress, windowMs);
   }

@@ -54,15 +54,24 @@ describe('login limits over HTTP', () => {
     const limited = await login({ login: 'admin', password: ADMIN });
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
-    assert.equal((await login({ login: 'viewer', password: VIEWER })).status, 200, 'the viewer is not locked out by guesses at admin');
+    assert.equal(
+      (await login({ login: 'viewer', password: VIEWER })).status,
+      200,
+      'the viewer is not locked out by guesses at admin',
+    );
     clock.advance(LOGIN_WINDOW_MS + 1);
   });
 
   test('auth:setPassword: wrong currentPassword guesses get 429 with Retry-After, like auth:login', async () => {
     const token = (await login({ login: 'admin', password: ADMIN })).json.data.accessToken as string;
     const setPassword = (currentPassword: string) =>
-      t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: { password: 'a brand new password', currentPassword } });
-    for (let i = 0; i < MAX_LOGIN_FAILURES; i++) assert.equal((await setPassword(`wrong ${i}`)).status, 422, `guess ${i + 1}`);
+      t.remote(`${V3}/auth:setPassword`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: { password: 'a brand new password', currentPassword },
+      });
+    for (let i = 0; i < MAX_LOGIN_FAILURES; i++)
+      assert.equal((await setPassword(`wrong ${i}`)).status, 422, `guess ${i + 1}`);
     const limited = await setPassword(ADMIN);
     assert.equal(limited.status, 429, limited.text);
     assert.ok(Number(limited.headers['retry-after']) > 0);

@@ -30,7 +30,12 @@ function issueToken(db: Db, sessionId: string, nowMs: number): string {
 }
 
 /** Opens a login session (a refresh-token family, the JWT `sid`) and issues its first refresh token. */
-export function startLoginSession(db: Db, user: { login: string; role: Role }, remember: boolean, nowMs: number): IssuedRefresh {
+export function startLoginSession(
+  db: Db,
+  user: { login: string; role: Role },
+  remember: boolean,
+  nowMs: number,
+): IssuedRefresh {
   return db.transaction(() => {
     db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?').run(nowMs);
     const sessionId = randomUUID();
@@ -57,7 +62,15 @@ export function rotateRefreshToken(db: Db, token: string, nowMs: number): Rotate
          WHERE t.token_hash = ?`,
       )
       .get(hashToken(token)) as
-      | { session_id: string; expires_at: number; rotated_at: number | null; revoked_at: string | null; remember: number; login: string; role: Role }
+      | {
+          session_id: string;
+          expires_at: number;
+          rotated_at: number | null;
+          revoked_at: string | null;
+          remember: number;
+          login: string;
+          role: Role;
+        }
       | undefined;
     if (!row) return { ok: false, reason: 'unknown refresh token' };
     if (row.revoked_at) return { ok: false, reason: 'refresh token of a revoked session' };
@@ -97,19 +110,18 @@ export function revokeByRefreshToken(db: Db, token: string, nowMs: number): bool
 
 /** Revokes every login session of a user, except `keep` (used when its password changes). */
 export function revokeUserSessions(db: Db, login: string, nowMs: number, keep?: string): void {
-  db.prepare('UPDATE auth_sessions SET revoked_at = ?, revoked_why = ? WHERE login = ? AND revoked_at IS NULL AND id != ?').run(
-    new Date(nowMs).toISOString(),
-    'password changed',
-    login,
-    keep ?? '',
-  );
+  db.prepare(
+    'UPDATE auth_sessions SET revoked_at = ?, revoked_why = ? WHERE login = ? AND revoked_at IS NULL AND id != ?',
+  ).run(new Date(nowMs).toISOString(), 'password changed', login, keep ?? '');
   db.prepare('DELETE FROM web_sessions WHERE login = ? AND id != ?').run(login, keep ?? '');
 }
 
 /** The current role of a login session's user, or undefined when the session is revoked or unknown. */
 export function liveSessionRole(db: Db, sessionId: string): Role | undefined {
   const row = db
-    .prepare('SELECT u.role FROM auth_sessions s JOIN users u ON u.login = s.login WHERE s.id = ? AND s.revoked_at IS NULL')
+    .prepare(
+      'SELECT u.role FROM auth_sessions s JOIN users u ON u.login = s.login WHERE s.id = ? AND s.revoked_at IS NULL',
+    )
     .get(sessionId) as { role: Role } | undefined;
   return row?.role;
 }
@@ -142,7 +154,9 @@ export function startWebSession(db: Db, login: string, nowMs: number): { id: str
 export function findWebSession(db: Db, token: string, nowMs: number): WebSession | undefined {
   if (token.length < 20 || token.length > 100) return undefined;
   const row = db
-    .prepare('SELECT w.id, w.login, u.role FROM web_sessions w JOIN users u ON u.login = w.login WHERE w.token_hash = ? AND w.expires_at > ?')
+    .prepare(
+      'SELECT w.id, w.login, u.role FROM web_sessions w JOIN users u ON u.login = w.login WHERE w.token_hash = ? AND w.expires_at > ?',
+    )
     .get(hashToken(token), nowMs) as WebSession | undefined;
   return row;
 }

@@ -33,7 +33,9 @@ describe('auth:login', () => {
       assert.doesNotMatch(cookie, /expires=|max-age/i, 'without rememberMe it is a session cookie');
       assert.doesNotMatch(cookie, /; secure/i, 'not Secure over plain HTTP');
 
-      const form = await login(t, `login=admin&password=${encodeURIComponent(PASSWORD)}&rememberMe=1`, { 'content-type': 'application/x-www-form-urlencoded' });
+      const form = await login(t, `login=admin&password=${encodeURIComponent(PASSWORD)}&rememberMe=1`, {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(form.status, 200);
       const remembered = cookieOf(form, 'refreshToken')!;
       const expires = Date.parse(/expires=([^;]+)/i.exec(remembered)![1]!);
@@ -74,7 +76,11 @@ describe('auth:login', () => {
       assert.equal(limited.status, 429, 'even the right password waits');
       assert.ok(Number(limited.headers['retry-after']) > 0);
       assert.equal(limited.json.result, false);
-      assert.equal((await t.call(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: PASSWORD } })).status, 200, 'per IP');
+      assert.equal(
+        (await t.call(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: PASSWORD } })).status,
+        200,
+        'per IP',
+      );
       const viaSession = await t.remote('/admin-cabinet/session/start', {
         method: 'POST',
         headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/x-www-form-urlencoded' },
@@ -100,7 +106,10 @@ describe('auth:login', () => {
       assert.match(refused.json.messages.error[0], /pbx-console admin set-password/);
 
       // The console over loopback sets it without a current password.
-      const remoteSet = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', body: { password: 'first password' } });
+      const remoteSet = await t.remote(`${V3}/auth:setPassword`, {
+        method: 'POST',
+        body: { password: 'first password' },
+      });
       assert.equal(remoteSet.status, 401);
       const short = await t.call(`${V3}/auth:setPassword`, { method: 'POST', body: { password: 'short' } });
       assert.equal(short.status, 422);
@@ -152,13 +161,19 @@ describe('auth:refresh and auth:logout', () => {
       assert.match(reuse.json.messages.error[0], /reused/);
       assert.match(cookieOf(reuse, 'refreshToken')!, /expires=Thu, 01 Jan 1970/i, 'the cookie is cleared');
       // The family is gone: its newest refresh token and its access tokens stop working at once.
-      assert.equal((await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: cookie2 } })).status, 401);
+      assert.equal(
+        (await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: cookie2 } })).status,
+        401,
+      );
       assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(token2) })).status, 401);
       assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(first.json.data.accessToken) })).status, 401);
       assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(other.json.data.accessToken) })).status, 200);
 
       assert.equal((await t.remote(`${V3}/auth:refresh`, { method: 'POST' })).status, 401, 'no cookie');
-      assert.equal((await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: 'refreshToken=forged' } })).status, 401);
+      assert.equal(
+        (await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: 'refreshToken=forged' } })).status,
+        401,
+      );
     } finally {
       await t.close();
     }
@@ -175,7 +190,11 @@ describe('auth:refresh and auth:logout', () => {
       assert.match(cookieOf(out, 'refreshToken')!, /expires=Thu, 01 Jan 1970/i);
       assert.equal((await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie } })).status, 401);
       assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(first.json.data.accessToken) })).status, 401);
-      assert.equal((await t.remote(`${V3}/auth:logout`, { method: 'POST' })).status, 200, 'logout without a cookie is harmless');
+      assert.equal(
+        (await t.remote(`${V3}/auth:logout`, { method: 'POST' })).status,
+        200,
+        'logout without a cookie is harmless',
+      );
     } finally {
       await t.close();
     }
@@ -188,7 +207,11 @@ describe('auth:setPassword', () => {
     try {
       const a = await login(t, { login: 'admin', password: PASSWORD });
       const b = await login(t, { login: 'admin', password: PASSWORD });
-      const withoutCurrent = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: bearer(a.json.data.accessToken), body: { password: 'new password 1' } });
+      const withoutCurrent = await t.remote(`${V3}/auth:setPassword`, {
+        method: 'POST',
+        headers: bearer(a.json.data.accessToken),
+        body: { password: 'new password 1' },
+      });
       assert.equal(withoutCurrent.status, 422);
       const wrong = await t.remote(`${V3}/auth:setPassword`, {
         method: 'POST',
@@ -202,8 +225,16 @@ describe('auth:setPassword', () => {
         body: { password: 'new password 1', currentPassword: PASSWORD },
       });
       assert.equal(changed.status, 200, changed.text);
-      assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(a.json.data.accessToken) })).status, 200, 'the caller stays in');
-      assert.equal((await t.remote(`${V3}/extensions`, { headers: bearer(b.json.data.accessToken) })).status, 401, 'other sessions are out');
+      assert.equal(
+        (await t.remote(`${V3}/extensions`, { headers: bearer(a.json.data.accessToken) })).status,
+        200,
+        'the caller stays in',
+      );
+      assert.equal(
+        (await t.remote(`${V3}/extensions`, { headers: bearer(b.json.data.accessToken) })).status,
+        401,
+        'other sessions are out',
+      );
       assert.equal((await login(t, { login: 'admin', password: 'new password 1' })).status, 200);
 
       await setUserPassword(t.server.services.db, 'viewer', 'viewer password', 'viewer');
@@ -222,8 +253,16 @@ describe('auth:setPassword', () => {
 
 describe('/admin-cabinet/session/start', () => {
   const form = (password: string) => `login=admin&password=${encodeURIComponent(password)}`;
-  const start = (t: TestServer, body: string, headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest' }) =>
-    t.remote('/admin-cabinet/session/start', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  const start = (
+    t: TestServer,
+    body: string,
+    headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest' },
+  ) =>
+    t.remote('/admin-cabinet/session/start', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
 
   test('needs X-Requested-With, answers {success, reload, message}, and its cookie authenticates v3 and legacy routes', async () => {
     const t = await startTestServer({ adminPassword: PASSWORD });
@@ -252,13 +291,25 @@ describe('/admin-cabinet/session/start', () => {
       const csrf = await t.remote(`${V3}/extensions`, { method: 'POST', headers: { cookie }, body });
       assert.equal(csrf.status, 403);
       assert.match(csrf.json.messages.error[0], /X-Requested-With/);
-      const created = await t.remote(`${V3}/extensions`, { method: 'POST', headers: { cookie, 'x-requested-with': 'XMLHttpRequest' }, body });
+      const created = await t.remote(`${V3}/extensions`, {
+        method: 'POST',
+        headers: { cookie, 'x-requested-with': 'XMLHttpRequest' },
+        body,
+      });
       assert.equal(created.status, 201);
-      assert.equal((await t.remote(`${V3}/extensions`, { headers: { cookie: 'pbx_session=forged-value-that-is-long-enough' } })).status, 401);
+      assert.equal(
+        (await t.remote(`${V3}/extensions`, { headers: { cookie: 'pbx_session=forged-value-that-is-long-enough' } }))
+          .status,
+        401,
+      );
 
       const out = await t.remote(`${V3}/auth:logout`, { method: 'POST', headers: { cookie } });
       assert.equal(out.status, 200);
-      assert.equal((await t.remote(`${V3}/extensions`, { headers: { cookie } })).status, 401, 'logout ends the web session');
+      assert.equal(
+        (await t.remote(`${V3}/extensions`, { headers: { cookie } })).status,
+        401,
+        'logout ends the web session',
+      );
     } finally {
       await t.close();
     }
@@ -268,10 +319,22 @@ describe('/admin-cabinet/session/start', () => {
     const t = await startTestServer({ adminPassword: PASSWORD });
     try {
       const body = { number: '302', username: 'x', secret: 'abcdefgh12' };
-      const crossSite = await t.call(`${V3}/extensions`, { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, body });
+      const crossSite = await t.call(`${V3}/extensions`, {
+        method: 'POST',
+        headers: { 'sec-fetch-site': 'cross-site' },
+        body,
+      });
       assert.equal(crossSite.status, 401);
-      assert.equal((await t.call(`${V3}/extensions`, { headers: { 'sec-fetch-site': 'cross-site' } })).status, 200, 'reads are fine');
-      assert.equal((await t.call(`${V3}/extensions`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' }, body })).status, 201);
+      assert.equal(
+        (await t.call(`${V3}/extensions`, { headers: { 'sec-fetch-site': 'cross-site' } })).status,
+        200,
+        'reads are fine',
+      );
+      assert.equal(
+        (await t.call(`${V3}/extensions`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' }, body }))
+          .status,
+        201,
+      );
     } finally {
       await t.close();
     }

@@ -10,27 +10,49 @@ import type { AuthDeps, AuthRequest } from './request.ts';
  * before any admin password exists. Every failure, rate-limited ones included, is reported to the
  * intrusion-ban component.
  */
-export async function loginWithPassword(services: AuthDeps, ctx: AuthRequest, login: unknown, password: unknown): Promise<UserRecord> {
+export async function loginWithPassword(
+  services: AuthDeps,
+  ctx: AuthRequest,
+  login: unknown,
+  password: unknown,
+): Promise<UserRecord> {
   const { loginLimiter } = services.auth;
   const ip = remoteIp(ctx);
   const retryAfter = loginLimiter.retryAfterSeconds(ip, login);
   if (retryAfter > 0) {
     // Still a failed attempt for the intrusion-ban component: a client that keeps guessing gets banned.
     services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'login while rate-limited' });
-    reportRejection(services, ctx, { kind: 'failed-login', status: 429, reason: 'login while rate-limited', ...loginName(login) });
+    reportRejection(services, ctx, {
+      kind: 'failed-login',
+      status: 429,
+      reason: 'login while rate-limited',
+      ...loginName(login),
+    });
     throw tooManyRequests(`Too many failed logins from ${ip}; retry in ${retryAfter} s.`, retryAfter);
   }
-  const missing = [typeof login !== 'string' || login === '' ? 'login is required.' : '', typeof password !== 'string' || password === '' ? 'password is required.' : ''].filter(Boolean);
+  const missing = [
+    typeof login !== 'string' || login === '' ? 'login is required.' : '',
+    typeof password !== 'string' || password === '' ? 'password is required.' : '',
+  ].filter(Boolean);
   if (missing.length) throw unprocessable(missing);
   if (!adminPasswordSet(services.db)) {
     loginLimiter.recordFailure(ip, login);
-    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE, { kind: 'failed-login', ...loginName(login) });
+    throw credentialRejected(services, ctx, 'login before an admin password was set', NO_PASSWORD_MESSAGE, {
+      kind: 'failed-login',
+      ...loginName(login),
+    });
   }
   // An absurd length is a failed guess, not a reason to spend scrypt time on a megabyte.
-  const user = (password as string).length > MAX_PASSWORD_LENGTH ? undefined : await checkCredentials(services.db, login as string, password as string);
+  const user =
+    (password as string).length > MAX_PASSWORD_LENGTH
+      ? undefined
+      : await checkCredentials(services.db, login as string, password as string);
   if (!user) {
     loginLimiter.recordFailure(ip, login);
-    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.', { kind: 'failed-login', ...loginName(login) });
+    throw credentialRejected(services, ctx, 'failed login', 'Invalid login or password.', {
+      kind: 'failed-login',
+      ...loginName(login),
+    });
   }
   loginLimiter.recordSuccess(ip, login);
   return user;

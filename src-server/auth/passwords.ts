@@ -38,7 +38,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** Problems with a new password, as sentences (empty when acceptable). */
 export function passwordProblems(password: unknown): string[] {
   if (typeof password !== 'string' || password === '') return ['password is required.'];
-  if ([...password].length < MIN_PASSWORD_LENGTH) return [`password must be at least ${MIN_PASSWORD_LENGTH} characters.`];
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    return [`password must be at least ${MIN_PASSWORD_LENGTH} characters.`];
   if (password.length > MAX_PASSWORD_LENGTH) return [`password must be at most ${MAX_PASSWORD_LENGTH} characters.`];
   return [];
 }

@@ -18,7 +18,10 @@ test('keys, tokens and passwords never appear in lists, records, logs, the datab
   const logger = pino({ level: 'trace' }, sink);
   const t = await startTestServer({ adminPassword: PASSWORD, logger, resourceModules: [DIAGNOSTICS_MODULE] });
   try {
-    const made = await t.call(`${V3}/api-keys`, { method: 'POST', body: { description: 'secret holder', full_permissions: true } });
+    const made = await t.call(`${V3}/api-keys`, {
+      method: 'POST',
+      body: { description: 'secret holder', full_permissions: true },
+    });
     assert.equal(made.status, 201);
     const key = made.json.data.key as string;
     const id = made.json.data.id as number;
@@ -32,13 +35,25 @@ test('keys, tokens and passwords never appear in lists, records, logs, the datab
 
     // API key: filtered headers and the session context, from 127.0.0.2.
     for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Array<Record<string, string>>) {
-      const echo = await t.remote(`${V3}/diagnostics:echo`, { headers: { ...headers, 'x-forwarded-for': '203.0.113.9', 'authentication-info': key, origin: 'http://console.example' } });
+      const echo = await t.remote(`${V3}/diagnostics:echo`, {
+        headers: {
+          ...headers,
+          'x-forwarded-for': '203.0.113.9',
+          'authentication-info': key,
+          origin: 'http://console.example',
+        },
+      });
       assert.equal(echo.status, 200, echo.text);
       assert.equal(echo.text.includes(key), false, 'the key is not forwarded in any header');
       assert.equal(echo.json.data.headers['x-api-key'], undefined);
       assert.equal(echo.json.data.headers.authorization, undefined);
       assert.equal(echo.json.data.headers['x-forwarded-for'], '203.0.113.9');
-      assert.deepEqual(echo.json.data.session, { auth_type: 'api_key', token_id: id, origin: 'http://console.example', remote_addr: REMOTE });
+      assert.deepEqual(echo.json.data.session, {
+        auth_type: 'api_key',
+        token_id: id,
+        origin: 'http://console.example',
+        remote_addr: REMOTE,
+      });
     }
 
     // JWT: user_name, role and session_id as well.

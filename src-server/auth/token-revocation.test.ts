@@ -15,12 +15,19 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 describe('Bearer tokens: logout and iat', () => {
   let t: TestServer;
   const login = async () => {
-    const answer = await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: ADMIN_PASSWORD } });
+    const answer = await t.remote(`${V3}/auth:login`, {
+      method: 'POST',
+      body: { login: 'admin', password: ADMIN_PASSWORD },
+    });
     assert.equal(answer.status, 200, answer.text);
-    const cookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith('refreshToken='))!.split(';')[0]!;
+    const cookie = ([] as string[])
+      .concat(answer.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('refreshToken='))!
+      .split(';')[0]!;
     return { token: answer.json.data.accessToken as string, cookie };
   };
-  const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+  const sidOf = (token: string) =>
+    (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
   const extensions = (headers: Record<string, string>) => t.remote(`${V3}/extensions`, { headers });
 
   before(async () => {
@@ -30,7 +37,7 @@ describe('Bearer tokens: logout and iat', () => {
   });
   after(() => t?.close());
 
-  test('auth:logout with only a Bearer JWT revokes it (and its session\'s refresh token); other sessions stay', async () => {
+  test("auth:logout with only a Bearer JWT revokes it (and its session's refresh token); other sessions stay", async () => {
     const mine = await login();
     const other = await login();
     assert.equal((await extensions(bearer(mine.token))).status, 200);
@@ -44,7 +51,7 @@ describe('Bearer tokens: logout and iat', () => {
     assert.equal((await extensions(bearer(other.token))).status, 200, 'another login session is untouched');
   });
 
-  test('a forged token naming a victim\'s session logs nobody out; an API key is not a session', async () => {
+  test("a forged token naming a victim's session logs nobody out; an API key is not a session", async () => {
     const victim = await login();
     const forged = await new SignJWT({ role: 'admin', sid: sidOf(victim.token) })
       .setProtectedHeader({ alg: 'HS256' })
@@ -57,7 +64,10 @@ describe('Bearer tokens: logout and iat', () => {
     assert.equal(out.json.data.revoked, false);
     assert.equal((await extensions(bearer(victim.token))).status, 200, 'the victim stays logged in');
     const key = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/extensions': 'read' } }).key;
-    assert.equal((await t.remote(`${V3}/auth:logout`, { method: 'POST', headers: bearer(key) })).json.data.revoked, false);
+    assert.equal(
+      (await t.remote(`${V3}/auth:logout`, { method: 'POST', headers: bearer(key) })).json.data.revoked,
+      false,
+    );
     assert.equal((await extensions({ 'x-api-key': key })).status, 200, 'the key still works');
   });
 
@@ -66,7 +76,12 @@ describe('Bearer tokens: logout and iat', () => {
     const secret = loadJwtSecret(t.dataDir);
     const now = Math.floor(Date.now() / 1000);
     const issuedAt = (iat: number) =>
-      new SignJWT({ role: 'admin', sid: sidOf(token) }).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setIssuedAt(iat).setExpirationTime(iat + 900).sign(secret);
+      new SignJWT({ role: 'admin', sid: sidOf(token) })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('admin')
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 900)
+        .sign(secret);
     const future = await extensions(bearer(await issuedAt(now + 3600)));
     assert.equal(future.status, 401, future.text);
     assert.equal(future.json.httpCode, 401);

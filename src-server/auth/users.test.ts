@@ -30,9 +30,15 @@ describe('the admin account and PBX_ADMIN_PASSWORD', () => {
     const t = await startTestServer({ keepDataDir: dataDir, adminPassword: PBX_PASSWORD });
     try {
       assert.equal((await t.remote(`${V3}/auth:status`)).json.data.adminPasswordSet, true);
-      const admin = await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: PBX_PASSWORD } });
+      const admin = await t.remote(`${V3}/auth:login`, {
+        method: 'POST',
+        body: { login: 'admin', password: PBX_PASSWORD },
+      });
       assert.equal(admin.status, 200, admin.text);
-      const ops = await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'ops', password: 'ops password 1' } });
+      const ops = await t.remote(`${V3}/auth:login`, {
+        method: 'POST',
+        body: { login: 'ops', password: 'ops password 1' },
+      });
       assert.equal(ops.status, 200, 'the other account keeps its own password');
     } finally {
       await t.close();
@@ -48,7 +54,11 @@ describe('the admin account and PBX_ADMIN_PASSWORD', () => {
       const set = await t.call(`${V3}/auth:setPassword`, { method: 'POST', body: { password: 'console password' } });
       assert.equal(set.status, 200, set.text);
       assert.equal((await t.remote(`${V3}/auth:status`)).json.data.adminPasswordSet, true);
-      assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'console password' } })).status, 200);
+      assert.equal(
+        (await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'console password' } }))
+          .status,
+        200,
+      );
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -60,8 +70,20 @@ describe('the admin account and PBX_ADMIN_PASSWORD', () => {
     try {
       await t.call(`${V3}/auth:setPassword`, { method: 'POST', body: { password: 'changed on console' } });
       await t.restart();
-      assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: PBX_PASSWORD } })).status, 401);
-      assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'changed on console' } })).status, 200);
+      assert.equal(
+        (await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: PBX_PASSWORD } }))
+          .status,
+        401,
+      );
+      assert.equal(
+        (
+          await t.remote(`${V3}/auth:login`, {
+            method: 'POST',
+            body: { login: 'admin', password: 'changed on console' },
+          })
+        ).status,
+        200,
+      );
     } finally {
       await t.close();
     }

@@ -32,7 +32,13 @@ export function adminPasswordSet(db: Db): boolean {
 }
 
 /** Creates the user or replaces its password (and role). Hashing runs off the event loop. */
-export async function setUserPassword(db: Db, login: string, password: string, role: Role = 'admin', nowMs = Date.now()): Promise<void> {
+export async function setUserPassword(
+  db: Db,
+  login: string,
+  password: string,
+  role: Role = 'admin',
+  nowMs = Date.now(),
+): Promise<void> {
   const hash = await hashPassword(password);
   const now = new Date(nowMs).toISOString();
   db.prepare(

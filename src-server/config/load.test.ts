@@ -19,7 +19,12 @@ describe('config', () => {
 
   it('loads the example modules only when asked (PBX_EXAMPLE_MODULES)', () => {
     assert.equal(resolveConfig().exampleModules, false);
-    for (const [text, expected] of [['1', true], ['true', true], ['0', false], ['false', false]] as const) {
+    for (const [text, expected] of [
+      ['1', true],
+      ['true', true],
+      ['0', false],
+      ['false', false],
+    ] as const) {
       assert.equal(resolveConfig(configFromEnv({ PBX_EXAMPLE_MODULES: text })).exampleModules, expected, text);
     }
     assert.throws(() => resolveConfig(configFromEnv({ PBX_EXAMPLE_MODULES: 'maybe' })), /exampleModules/);

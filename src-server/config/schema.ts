@@ -11,7 +11,12 @@ export const serverConfigSchema = z.object({
   /** Worker threads in the request pool (SPEC: 3). */
   workers: z.coerce.number().int().min(1).max(32).default(3),
   /** Largest request body accepted, in bytes (1 KiB to 64 MiB; docs/settings.md). */
-  bodyLimitBytes: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  bodyLimitBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
   /** How long the web thread waits for a worker before answering 504 (SPEC: at least 30 s; tests go lower). */
   maxWaitMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
   /** First admin password, applied only when none is set yet. */
@@ -26,8 +31,21 @@ export const serverConfigSchema = z.object({
    */
   trustedHosts: z
     .preprocess(
-      (value) => (typeof value === 'string' ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : value),
-      z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\],]+)(:\d{1,5})?$/, 'trustedHosts entries are host names, optionally with :port')),
+      (value) =>
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((entry) => entry.trim())
+              .filter(Boolean)
+          : value,
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(\[[0-9A-Fa-f:.]+\]|[^\s:/?#@[\],]+)(:\d{1,5})?$/,
+            'trustedHosts entries are host names, optionally with :port',
+          ),
+      ),
     )
     .default([]),
   /**
@@ -35,11 +53,18 @@ export const serverConfigSchema = z.object({
    * ExampleTasks). Off unless asked (PBX_EXAMPLE_MODULES=1): a real install serves only its own modules.
    */
   exampleModules: z
-    .preprocess((value) => {
-      if (typeof value !== 'string') return value;
-      const text = value.trim().toLowerCase();
-      return text === '1' || text === 'true' || text === 'yes' ? true : text === '0' || text === 'false' || text === 'no' || text === '' ? false : value;
-    }, z.boolean({ error: 'exampleModules must be true or false (PBX_EXAMPLE_MODULES=1 or 0)' }))
+    .preprocess(
+      (value) => {
+        if (typeof value !== 'string') return value;
+        const text = value.trim().toLowerCase();
+        return text === '1' || text === 'true' || text === 'yes'
+          ? true
+          : text === '0' || text === 'false' || text === 'no' || text === ''
+            ? false
+            : value;
+      },
+      z.boolean({ error: 'exampleModules must be true or false (PBX_EXAMPLE_MODULES=1 or 0)' }),
+    )
     .default(false),
   /** Extra ES modules exporting resource declarations (module loader and tests use this). */
   resourceModules: z.array(z.string().min(1)).default([]),

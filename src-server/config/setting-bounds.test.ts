@@ -15,7 +15,8 @@ function documentedBounds(): Map<string, [number, number]> {
     const cells = line.split('|').map((c) => c.trim());
     const resource = /^`([\w-]+)`$/.exec(cells[1] ?? '')?.[1];
     const setting = /^`(\w+)`/.exec(cells[2] ?? '')?.[1];
-    if (resource && setting && /^\d+$/.test(cells[3] ?? '') && /^\d+$/.test(cells[4] ?? '')) out.set(`${resource}/${setting}`, [Number(cells[3]), Number(cells[4])]);
+    if (resource && setting && /^\d+$/.test(cells[3] ?? '') && /^\d+$/.test(cells[4] ?? ''))
+      out.set(`${resource}/${setting}`, [Number(cells[3]), Number(cells[4])]);
   }
   return out;
 }
@@ -30,9 +31,19 @@ describe('numeric setting bounds', () => {
         const schema = def.schema as z.ZodNumber;
         const key = `${declaration.name}/${name}`;
         fields.push(key);
-        assert.ok(Number.isFinite(schema.minValue) && schema.minValue! > Number.MIN_SAFE_INTEGER, `${key} has a minimum`);
-        assert.ok(Number.isFinite(schema.maxValue) && schema.maxValue! < Number.MAX_SAFE_INTEGER, `${key} has a maximum`);
-        assert.deepEqual(documented.get(key), [schema.minValue, schema.maxValue], `${key} is in docs/settings.md with its bounds`);
+        assert.ok(
+          Number.isFinite(schema.minValue) && schema.minValue! > Number.MIN_SAFE_INTEGER,
+          `${key} has a minimum`,
+        );
+        assert.ok(
+          Number.isFinite(schema.maxValue) && schema.maxValue! < Number.MAX_SAFE_INTEGER,
+          `${key} has a maximum`,
+        );
+        assert.deepEqual(
+          documented.get(key),
+          [schema.minValue, schema.maxValue],
+          `${key} is in docs/settings.md with its bounds`,
+        );
       }
     }
     assert.ok(fields.length >= 8, fields.join(', '));
@@ -60,7 +71,8 @@ describe('numeric settings over HTTP: 422 naming the bound outside, stored as se
           assert.equal(res.status, 422, `${value}: ${res.text}`);
           const message = res.json.messages.error.join(' ');
           assert.match(message, new RegExp(`^${name}: `));
-          const named = value < bound.min ? String(bound.min) : value === 1.5 ? `${bound.min}.*${bound.max}` : String(bound.max);
+          const named =
+            value < bound.min ? String(bound.min) : value === 1.5 ? `${bound.min}.*${bound.max}` : String(bound.max);
           assert.match(message, new RegExp(named), `${value}: the message names the bound`);
           assert.equal((await t.call(path)).json.data[name], original, 'nothing was stored');
         }
@@ -78,7 +90,10 @@ describe('numeric settings over HTTP: 422 naming the bound outside, stored as se
   it('a unit word agrees with its number: "at least 1 day", "at most 3650 days"', async () => {
     const low = await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { auditRetentionDays: 0 } });
     assert.equal(low.json.messages.error[0], 'auditRetentionDays: must be at least 1 day');
-    const high = await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { auditRetentionDays: 3651 } });
+    const high = await t.call('/pbxcore/api/v3/general-settings', {
+      method: 'PATCH',
+      body: { auditRetentionDays: 3651 },
+    });
     assert.equal(high.json.messages.error[0], 'auditRetentionDays: must be at most 3650 days (10 years)');
   });
 

@@ -59,7 +59,9 @@ export function boundedInteger(bound: IntegerBound): z.ZodNumber {
     .number({ error: `must be a whole number ${range}` })
     .int({ error: `must be a whole number ${range}` })
     .min(bound.min, { error: `must be at least ${withUnit(bound.min, bound)}` })
-    .max(bound.max, { error: `must be at most ${withUnit(bound.max, bound)}${bound.reason ? ` (${bound.reason})` : ''}` });
+    .max(bound.max, {
+      error: `must be at most ${withUnit(bound.max, bound)}${bound.reason ? ` (${bound.reason})` : ''}`,
+    });
 }
 
 /** `1-100`, `60-2147483 s`: the range as the field descriptions show it. */

@@ -57,10 +57,12 @@ interface BanRow {
  * trusted entry that protects it. Runs in a worker. An address nothing covers gets empty lists.
  */
 export function lookupAddress(db: Db, now: number, raw: string | undefined): LookupOutcome {
-  if (raw === undefined || raw.trim() === '') return { ok: false, message: 'ip is required: the address to look up, e.g. ?ip=198.51.100.7.' };
+  if (raw === undefined || raw.trim() === '')
+    return { ok: false, message: 'ip is required: the address to look up, e.g. ?ip=198.51.100.7.' };
   if (raw.length > 64) return { ok: false, message: 'ip is not an IPv4 or IPv6 address (over 64 characters).' };
   const address = normalizeAddress(raw.trim());
-  if (!address || address.includes('/')) return { ok: false, message: `ip "${raw.slice(0, 64)}" is not an IPv4 or IPv6 address (no prefix, no zone).` };
+  if (!address || address.includes('/'))
+    return { ok: false, message: `ip "${raw.slice(0, 64)}" is not an IPv4 or IPv6 address (no prefix, no zone).` };
 
   const delivered = deliveryLookup(db, now);
   const decisions: CoveringDecision[] = [];
@@ -79,7 +81,12 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
       origin: originOf(scenario),
       scope: scopeOf(row.ip) as 'Ip' | 'Range',
       source: 'ban',
-      ban: { category: row.category, reason: row.reason, bannedBy: row.banned_by, bannedAt: new Date(row.banned_at).toISOString() },
+      ban: {
+        category: row.category,
+        reason: row.reason,
+        bannedBy: row.banned_by,
+        bannedAt: new Date(row.banned_at).toISOString(),
+      },
       secondsLeft: row.expires_at >= PERMANENT_UNTIL ? null : Math.max(1, Math.ceil((row.expires_at - now) / 1000)),
       delivery: delivered(row.ip, scenario),
     });
@@ -104,10 +111,15 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
   const protections: Protection[] = [];
   for (const filter of filters) {
     if (filter.newer_block_ip && parseCidr(filter.permit) && cidrContains(filter.permit, address)) {
-      protections.push({ kind: 'trusted-filter', value: filter.permit, filter: { id: filter.id, description: filter.description } });
+      protections.push({
+        kind: 'trusted-filter',
+        value: filter.permit,
+        filter: { id: filter.id, description: filter.description },
+      });
     }
   }
-  for (const { text } of whitelistRanges(readFail2ban(db), now)) if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
+  for (const { text } of whitelistRanges(readFail2ban(db), now))
+    if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
 
   const loopback = isHostLoopback(address)
     ? `${address} is this host's own loopback address: it is never banned and never published to bouncers, so the PBX cannot lock itself out.`

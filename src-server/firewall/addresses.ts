@@ -91,7 +91,9 @@ export function coversUnspecified(cidr: Cidr): boolean {
 /** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
 export function coversHostLoopback(cidr: Cidr): boolean {
   const range = canonicalCidr(cidr); // ::ffff:127.0.0.1 is 127.0.0.1
-  return HOST_LOOPBACK_PARSED.some((address) => address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]));
+  return HOST_LOOPBACK_PARSED.some(
+    (address) => address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]),
+  );
 }
 
 /** True for the host's own loopback addresses. 127.0.0.2 and the like count as other hosts (tests rely on it). */

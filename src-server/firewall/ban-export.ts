@@ -37,18 +37,28 @@ function exported(ban: BannedIp): ExportedBan {
  * reason as its description), so their import takes the default duration.
  */
 export function renderBanExport(bans: readonly BannedIp[], format: BanListFormat): string {
-  const rows = bans.map(exported).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : a.scenario < b.scenario ? -1 : 1));
+  const rows = bans
+    .map(exported)
+    .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : a.scenario < b.scenario ? -1 : 1));
   switch (format) {
     case 'json':
       return `${JSON.stringify(rows, null, 1)}\n`;
     case 'csv':
-      return [
-        CSV_COLUMNS.join(','),
-        ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(column === 'services' ? (row.services ?? []).join(' ') : row[column])).join(',')),
-      ].join('\n') + '\n';
+      return (
+        [
+          CSV_COLUMNS.join(','),
+          ...rows.map((row) =>
+            CSV_COLUMNS.map((column) =>
+              csvField(column === 'services' ? (row.services ?? []).join(' ') : row[column]),
+            ).join(','),
+          ),
+        ].join('\n') + '\n'
+      );
     case 'values':
       return rows.map((row) => `${row.value}\n`).join('');
     case 'opnsense':
-      return rows.map((row) => `${[row.value, row.reason.replace(/[\r\n]+/g, ' ').trim()].filter(Boolean).join(' ')}\n`).join('');
+      return rows
+        .map((row) => `${[row.value, row.reason.replace(/[\r\n]+/g, ' ').trim()].filter(Boolean).join(' ')}\n`)
+        .join('');
   }
 }

@@ -18,7 +18,12 @@ const PAUSE_MS = 50;
  * event-loop turn each. `onDone` runs once every ban is in. Returns a function that stops it
  * (the server stopping): bans not yet taken in are read at the next start like any other.
  */
-export function absorbImportedBans(bans: BanStore, fromId: number, toId: number, onDone: () => void = () => {}): () => void {
+export function absorbImportedBans(
+  bans: BanStore,
+  fromId: number,
+  toId: number,
+  onDone: () => void = () => {},
+): () => void {
   const read: ActiveBan[] = [];
   let timer: NodeJS.Timeout | undefined;
   const later = (run: () => void, ms: number) => {
@@ -33,7 +38,8 @@ export function absorbImportedBans(bans: BanStore, fromId: number, toId: number,
   };
   const group = (all: readonly ActiveBan[]) => {
     const groups: ActiveBan[][] = Array.from({ length: GROUPS }, () => []);
-    for (const ban of all) groups[Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS)]!.push(ban);
+    for (const ban of all)
+      groups[Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS)]!.push(ban);
     return groups.filter((g) => g.length > 0);
   };
   const handOver = (groups: ActiveBan[][], index: number) => {

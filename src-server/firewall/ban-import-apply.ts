@@ -24,7 +24,8 @@ export interface ImportPlan {
   merged: number;
 }
 
-const until = (ban: Pick<ImportedBan, 'seconds'>, now: number) => (ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000);
+const until = (ban: Pick<ImportedBan, 'seconds'>, now: number) =>
+  ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
 
 /** Duplicates merged: one ban per value, the longest duration (its reason and services with it). */
 function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, PlannedBan>; merged: number } {
@@ -36,7 +37,8 @@ function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, Pl
       continue;
     }
     if (known.lines[known.lines.length - 1] !== ban.line) known.lines.push(ban.line);
-    if (until(ban, 0) > until(known, 0)) Object.assign(known, { seconds: ban.seconds, reason: ban.reason, services: ban.services });
+    if (until(ban, 0) > until(known, 0))
+      Object.assign(known, { seconds: ban.seconds, reason: ban.reason, services: ban.services });
   }
   return { unique, merged: bans.length - unique.size };
 }
@@ -65,8 +67,10 @@ function protectedRanges(db: Db, now: number): Array<Bounds & { reason: string }
     { ...boundsOf('127.0.0.1'), reason: "covers this PBX's own loopback address" },
     { ...boundsOf('::1'), reason: "covers this PBX's own loopback address" },
   ];
-  for (const { text, cidr } of whitelistRanges(readFail2ban(db), now)) out.push({ ...cidrBounds(cidr), reason: `overlaps the whitelisted ${text}` });
-  for (const { text, cidr } of trustedRanges(loadFilters(db))) out.push({ ...cidrBounds(cidr), reason: `overlaps the trusted network ${text}` });
+  for (const { text, cidr } of whitelistRanges(readFail2ban(db), now))
+    out.push({ ...cidrBounds(cidr), reason: `overlaps the whitelisted ${text}` });
+  for (const { text, cidr } of trustedRanges(loadFilters(db)))
+    out.push({ ...cidrBounds(cidr), reason: `overlaps the trusted network ${text}` });
   return out;
 }
 
@@ -82,12 +86,20 @@ function refusal(value: string, ranges: ReadonlyArray<Bounds & { reason: string 
  * loopback values refused (with their lines); each value compared with the manual ban already in
  * force for it (a longer import extends it, a shorter one keeps it).
  */
-export function planBanImport(db: Db, bans: readonly ImportedBan[], now: number): { plan: ImportPlan; errors: LineError[] } {
+export function planBanImport(
+  db: Db,
+  bans: readonly ImportedBan[],
+  now: number,
+): { plan: ImportPlan; errors: LineError[] } {
   const { unique, merged } = mergeDuplicates(bans);
   const ranges = protectedRanges(db, now);
   const errors: LineError[] = [];
   const existing = new Map<string, number>();
-  const rows = db.prepare("SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND lifted_at IS NULL AND expires_at > ? GROUP BY ip").all(now) as Array<{
+  const rows = db
+    .prepare(
+      "SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND lifted_at IS NULL AND expires_at > ? GROUP BY ip",
+    )
+    .all(now) as Array<{
     ip: string;
     expires_at: number;
   }>;
@@ -116,14 +128,21 @@ export function planBanImport(db: Db, bans: readonly ImportedBan[], now: number)
  * the first new row's id (the rows of one import are consecutive), undefined when none was written.
  */
 export function applyBanImport(db: Db, plan: ImportPlan, now: number, by: string): number | undefined {
-  const lift = db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?");
-  const insert = db.prepare("INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)");
+  const lift = db.prepare(
+    "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?",
+  );
+  const insert = db.prepare(
+    "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)",
+  );
   return db.transaction(() => {
     let firstId: number | undefined;
     for (const ban of plan.bans) {
       if (ban.action === 'keep') continue;
       if (ban.action === 'extend') lift.run(now, `${by} (replaced)`, ban.value, now);
-      const id = Number(insert.run(ban.value, ban.reason, now, until(ban, now), ban.services ? JSON.stringify(ban.services) : null, by).lastInsertRowid);
+      const id = Number(
+        insert.run(ban.value, ban.reason, now, until(ban, now), ban.services ? JSON.stringify(ban.services) : null, by)
+          .lastInsertRowid,
+      );
       firstId ??= id;
     }
     return firstId;

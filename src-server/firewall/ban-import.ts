@@ -39,7 +39,17 @@ export const MAX_REASON_CHARS = 200;
 /** An import's lines are at most this long: anything longer is not a ban list. */
 const MAX_LINE_CHARS = 4096;
 
-const GO_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+const GO_UNITS: Record<string, number> = {
+  ns: 1e-9,
+  us: 1e-6,
+  µs: 1e-6,
+  ms: 1e-3,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86_400,
+  w: 604_800,
+};
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d|w))+$/;
 const DURATION_PART = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/g;
 
@@ -47,7 +57,9 @@ const DURATION_PART = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/g;
  * A duration as cscli writes it (Go: `4h`, `1h30m`, `3599.5s`), with `d` and `w`, a bare number of
  * seconds, or `permanent`. Whole seconds (rounded up), from 1 s to 10 years.
  */
-export function parseImportDuration(raw: unknown): { ok: true; seconds: number | null } | { ok: false; reason: string } {
+export function parseImportDuration(
+  raw: unknown,
+): { ok: true; seconds: number | null } | { ok: false; reason: string } {
   if (raw === 'permanent') return { ok: true, seconds: null };
   let seconds: number | undefined;
   if (typeof raw === 'number' && Number.isFinite(raw)) seconds = raw;
@@ -59,9 +71,17 @@ export function parseImportDuration(raw: unknown): { ok: true; seconds: number |
       for (const [, amount, unit] of text.matchAll(DURATION_PART)) seconds += Number(amount) * GO_UNITS[unit!]!;
     }
   }
-  if (seconds === undefined) return { ok: false, reason: `duration "${String(raw).slice(0, 40)}" is not a duration (e.g. 3600, 4h, 1h30m, 7d or "permanent")` };
+  if (seconds === undefined)
+    return {
+      ok: false,
+      reason: `duration "${String(raw).slice(0, 40)}" is not a duration (e.g. 3600, 4h, 1h30m, 7d or "permanent")`,
+    };
   const whole = Math.ceil(seconds);
-  if (whole < 1 || whole > MANUAL_BAN_BOUNDS.maxSeconds) return { ok: false, reason: `duration must be from 1 s to 10 years, or "permanent"; got ${String(raw).slice(0, 40)}` };
+  if (whole < 1 || whole > MANUAL_BAN_BOUNDS.maxSeconds)
+    return {
+      ok: false,
+      reason: `duration must be from 1 s to 10 years, or "permanent"; got ${String(raw).slice(0, 40)}`,
+    };
   return { ok: true, seconds: whole };
 }
 
@@ -82,7 +102,8 @@ export function parseBanValue(raw: string): { ok: true; value: string } | { ok: 
   // Most lists are plain dotted quads: already canonical, no need for the general parser.
   if (isCanonicalIpv4(text)) return { ok: true, value: text };
   const address = text.split('/')[0]!;
-  if (address.length > MAX_ADDRESS_CHARS) return { ok: false, reason: `address longer than ${MAX_ADDRESS_CHARS} characters` };
+  if (address.length > MAX_ADDRESS_CHARS)
+    return { ok: false, reason: `address longer than ${MAX_ADDRESS_CHARS} characters` };
   const cidr = parseStrictCidr(text);
   if (!cidr) return { ok: false, reason: `"${text.slice(0, 60)}" is not an IPv4 or IPv6 address or CIDR` };
   if (!text.includes('/')) return { ok: true, value: cidr[0].toString() };
@@ -97,11 +118,13 @@ export function parseBanValue(raw: string): { ok: true; value: string } | { ok: 
 export function parseBanRange(raw: string): { ok: true; values: string[] } | { ok: false; reason: string } {
   const [low, high, extra] = raw.split('-').map((part) => part.trim());
   if (extra !== undefined || !low || !high) return { ok: false, reason: `"${raw.slice(0, 60)}" is not a range a-b` };
-  if (low.length > MAX_ADDRESS_CHARS || high.length > MAX_ADDRESS_CHARS) return { ok: false, reason: `address longer than ${MAX_ADDRESS_CHARS} characters` };
+  if (low.length > MAX_ADDRESS_CHARS || high.length > MAX_ADDRESS_CHARS)
+    return { ok: false, reason: `address longer than ${MAX_ADDRESS_CHARS} characters` };
   const first = low.includes('/') ? undefined : parseStrictCidr(low);
   const last = high.includes('/') ? undefined : parseStrictCidr(high);
   if (!first || !last) return { ok: false, reason: `range "${raw.slice(0, 60)}" needs two addresses` };
-  if (first[0].kind() !== last[0].kind()) return { ok: false, reason: `range "${raw.slice(0, 60)}" mixes IPv4 and IPv6` };
+  if (first[0].kind() !== last[0].kind())
+    return { ok: false, reason: `range "${raw.slice(0, 60)}" mixes IPv4 and IPv6` };
   const a = addressToBigInt(first[0]);
   const b = addressToBigInt(last[0]);
   if (a > b) return { ok: false, reason: `range ${low}-${high} has its ends reversed (${high}-${low}?)` };
@@ -134,27 +157,39 @@ function addRecord(out: Collector, line: number, record: Record<string, unknown>
   if (!value) problems.push('value (an address or CIDR) is required');
   else if (!value.ok) problems.push(value.reason);
   const scope = record.scope === undefined || record.scope === '' ? 'ip' : String(record.scope).toLowerCase();
-  if (scope !== 'ip' && scope !== 'range') problems.push(`scope "${String(record.scope).slice(0, 20)}" cannot be imported: only Ip and Range`);
+  if (scope !== 'ip' && scope !== 'range')
+    problems.push(`scope "${String(record.scope).slice(0, 20)}" cannot be imported: only Ip and Range`);
   const type = record.type === undefined || record.type === '' ? 'ban' : String(record.type);
   if (type !== 'ban') problems.push(`type "${type.slice(0, 20)}" cannot be imported: only ban`);
-  const duration = record.duration === undefined || record.duration === '' ? { ok: true as const, seconds: defaults.seconds } : parseImportDuration(record.duration);
+  const duration =
+    record.duration === undefined || record.duration === ''
+      ? { ok: true as const, seconds: defaults.seconds }
+      : parseImportDuration(record.duration);
   if (!duration.ok) problems.push(duration.reason);
   const reason = record.reason === undefined || record.reason === '' ? defaults.reason : record.reason;
-  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || reason.includes('\0')) problems.push(`reason must be text of at most ${MAX_REASON_CHARS} characters`);
+  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || reason.includes('\0'))
+    problems.push(`reason must be text of at most ${MAX_REASON_CHARS} characters`);
   const services = parseServices(record.services);
   if (!services.ok) problems.push(services.reason);
   if (problems.length || !value?.ok || !duration.ok || !services.ok) {
     out.errors.push({ line, reason: problems.join('; ') });
     return;
   }
-  out.bans.push({ line, value: value.value, seconds: duration.seconds, reason: reason as string, services: services.services });
+  out.bans.push({
+    line,
+    value: value.value,
+    seconds: duration.seconds,
+    reason: reason as string,
+    services: services.services,
+  });
 }
 
 /** `services` (our extension, so an export keeps a ban's services): a list or space-separated text; empty means all. */
 function parseServices(raw: unknown): { ok: true; services: string[] | null } | { ok: false; reason: string } {
   if (raw === undefined || raw === null || raw === '') return { ok: true, services: null };
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,|]+/).filter(Boolean) : undefined;
-  if (!list || list.some((s) => !(FILTER_CATEGORIES as readonly unknown[]).includes(s))) return { ok: false, reason: `services must be among ${FILTER_CATEGORIES.join(', ')}` };
+  if (!list || list.some((s) => !(FILTER_CATEGORIES as readonly unknown[]).includes(s)))
+    return { ok: false, reason: `services must be among ${FILTER_CATEGORIES.join(', ')}` };
   return { ok: true, services: [...new Set(list as string[])] };
 }
 
@@ -176,7 +211,8 @@ function parseJson(text: string, defaults: ImportDefaults, out: Collector): void
     return;
   }
   data.forEach((item, index) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) out.errors.push({ line: index + 1, reason: 'entry is not an object' });
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      out.errors.push({ line: index + 1, reason: 'entry is not an object' });
     else addRecord(out, index + 1, item as Record<string, unknown>, defaults);
   });
 }
@@ -240,7 +276,10 @@ function parseCsv(text: string, defaults: ImportDefaults, out: Collector): void 
     if (!header) {
       header = fields.map((name) => name.trim().toLowerCase());
       if (!header.includes('value')) {
-        out.errors.push({ line: startLine, reason: 'the first line is the header and must name a "value" column (value,duration,reason,scope,type)' });
+        out.errors.push({
+          line: startLine,
+          reason: 'the first line is the header and must name a "value" column (value,duration,reason,scope,type)',
+        });
         return;
       }
       continue;
@@ -275,7 +314,9 @@ function parseLines(text: string, format: 'values' | 'opnsense', defaults: Impor
     if (format === 'opnsense' && token.includes('-')) {
       const range = parseBanRange(token);
       if (!range.ok) out.errors.push({ line, reason: range.reason });
-      else for (const value of range.values) out.bans.push({ line, value, seconds: defaults.seconds, reason, services: null });
+      else
+        for (const value of range.values)
+          out.bans.push({ line, value, seconds: defaults.seconds, reason, services: null });
       continue;
     }
     const value = parseBanValue(token);

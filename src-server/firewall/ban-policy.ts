@@ -15,16 +15,26 @@ export const PRESET_CHOICES = [...(Object.keys(BAN_PRESETS) as BanPresetName[]),
 export type PresetChoice = (typeof PRESET_CHOICES)[number];
 
 /** The preset the rules match exactly (global numbers, no category override), or `custom`. */
-export function presetOf(settings: Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime' | 'categories'>): PresetChoice {
+export function presetOf(
+  settings: Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime' | 'categories'>,
+): PresetChoice {
   if (Object.values(settings.categories).some((rule) => rule && Object.keys(rule).length > 0)) return 'custom';
   for (const [name, preset] of Object.entries(BAN_PRESETS) as Array<[BanPresetName, BanRule]>) {
-    if (preset.maxretry === settings.maxretry && preset.findtime === settings.findtime && preset.bantime === settings.bantime) return name;
+    if (
+      preset.maxretry === settings.maxretry &&
+      preset.findtime === settings.findtime &&
+      preset.bantime === settings.bantime
+    )
+      return name;
   }
   return 'custom';
 }
 
 /** The rule of one category: its own values, each falling back to the global one. */
-export function ruleFor(settings: Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime' | 'categories'>, category: BanCategory): BanRule {
+export function ruleFor(
+  settings: Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime' | 'categories'>,
+  category: BanCategory,
+): BanRule {
   const own = settings.categories[category] ?? {};
   return {
     maxretry: own.maxretry ?? settings.maxretry,
@@ -43,14 +53,19 @@ const MAX_DOUBLINGS = 20;
  * `rndtime` random seconds added (so botnets cannot compute the exact end). Off: `bantime`.
  */
 export function incrementedBantime(
-  settings: Pick<Fail2banSettings, 'bantimeIncrement' | 'bantimeFactor' | 'bantimeMultipliers' | 'bantimeMaxtime' | 'bantimeRndtime'>,
+  settings: Pick<
+    Fail2banSettings,
+    'bantimeIncrement' | 'bantimeFactor' | 'bantimeMultipliers' | 'bantimeMaxtime' | 'bantimeRndtime'
+  >,
   bantime: number,
   earlier: number,
   random: () => number = Math.random,
 ): number {
   if (!settings.bantimeIncrement || earlier <= 0) return bantime;
   const multipliers = settings.bantimeMultipliers;
-  const growth = multipliers ? multipliers[Math.min(earlier, multipliers.length - 1)]! : 2 ** Math.min(earlier, MAX_DOUBLINGS);
+  const growth = multipliers
+    ? multipliers[Math.min(earlier, multipliers.length - 1)]!
+    : 2 ** Math.min(earlier, MAX_DOUBLINGS);
   const grown = Math.max(bantime, Math.round(bantime * settings.bantimeFactor * growth));
   const capped = Math.min(grown, Math.max(bantime, settings.bantimeMaxtime));
   return capped + Math.floor(random() * (settings.bantimeRndtime + 1));
@@ -59,7 +74,8 @@ export function incrementedBantime(
 /** `1st`, `2nd`, `3rd`, `11th`: how the console and the history name a ban's rank. */
 export function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 

@@ -65,7 +65,11 @@ export function listActiveBans(db: Db, now: number): BannedIp[] {
  * Bans that already expired keep their history ("expired", nobody lifted them). Returns how many were lifted.
  */
 export function liftBans(db: Db, value: string, now: number, by: string): number {
-  return db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?').run(now, by, value, now).changes;
+  return db
+    .prepare(
+      'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
+    )
+    .run(now, by, value, now).changes;
 }
 
 /** What the operator asked for with `firewall:banIp`. */
@@ -84,15 +88,14 @@ export interface ManualBan {
  */
 export function addManualBan(db: Db, ban: ManualBan, now: number): number {
   return db.transaction(() => {
-    db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?").run(
-      now,
-      `${ban.by} (replaced)`,
-      ban.value,
-      now,
-    );
+    db.prepare(
+      "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?",
+    ).run(now, `${ban.by} (replaced)`, ban.value, now);
     const expires = ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
     const info = db
-      .prepare("INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)",
+      )
       .run(ban.value, ban.reason, now, expires, ban.services ? JSON.stringify(ban.services) : null, ban.by);
     return Number(info.lastInsertRowid);
   })();
@@ -113,7 +116,8 @@ export function banHistory(db: Db, now: number, minutes: number): HistoryPoint[]
     .prepare('SELECT category, banned_at FROM firewall_bans WHERE banned_at >= ? AND banned_at <= ?')
     .all(start, now) as Array<{ category: string; banned_at: number }>;
   const points: HistoryPoint[] = [];
-  for (let t = start; t <= current; t += minute) points.push({ t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0, manual: 0 });
+  for (let t = start; t <= current; t += minute)
+    points.push({ t: new Date(t).toISOString(), sip: 0, http: 0, ami: 0, iax: 0, manual: 0 });
   for (const row of rows) {
     const point = points[Math.floor((row.banned_at - start) / minute)];
     if (point && ([...BAN_CATEGORIES, 'manual'] as string[]).includes(row.category)) point[row.category as BanKind]++;
@@ -166,7 +170,9 @@ export function banLog(db: Db, now: number, query: BanLogQuery): { rows: BanLogE
   if (query.state === 'lifted') where.push('lifted_at IS NOT NULL');
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM firewall_bans ${clause}`).get(...params) as { n: number }).n;
-  const rows = db.prepare(`SELECT * FROM firewall_bans ${clause} ORDER BY banned_at DESC, id DESC LIMIT ? OFFSET ?`).all(...params, query.limit, query.offset) as BanRow[];
+  const rows = db
+    .prepare(`SELECT * FROM firewall_bans ${clause} ORDER BY banned_at DESC, id DESC LIMIT ? OFFSET ?`)
+    .all(...params, query.limit, query.offset) as BanRow[];
   return {
     total,
     rows: rows.map((row) => {
@@ -195,14 +201,17 @@ export const DEFAULT_BAN_HISTORY_DAYS = 90;
 
 /** Drops history rows that ended more than `days` ago (bans in force never). Returns how many. */
 export function pruneBanHistory(db: Db, now: number, days: number): number {
-  return db.prepare('DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?').run(now - days * 86_400_000).changes;
+  return db.prepare('DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?').run(now - days * 86_400_000)
+    .changes;
 }
 
 /** Durations an operator may give a manual ban: a minute up to ten years, or "permanent". */
 export const MANUAL_BAN_BOUNDS = { minSeconds: 60, maxSeconds: 10 * 365 * 86_400 } as const;
 
 /** Parses `90`, `"90s"`, `"15m"`, `"2h"`, `"7d"`, `"1w"` or `"permanent"` into seconds (null: permanent). */
-export function parseBanDuration(value: unknown): { ok: true; seconds: number | null } | { ok: false; message: string } {
+export function parseBanDuration(
+  value: unknown,
+): { ok: true; seconds: number | null } | { ok: false; message: string } {
   if (value === 'permanent' || value === null) return { ok: true, seconds: null };
   let seconds: number | undefined;
   if (typeof value === 'number' && Number.isInteger(value)) seconds = value;
@@ -211,10 +220,13 @@ export function parseBanDuration(value: unknown): { ok: true; seconds: number | 
     const unit = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 }[(match?.[2] ?? 's').toLowerCase() as 's'];
     if (match) seconds = Number(match[1]) * unit;
   }
-  if (seconds === undefined) return { ok: false, message: 'duration: give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".' };
+  if (seconds === undefined)
+    return { ok: false, message: 'duration: give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".' };
   if (seconds < MANUAL_BAN_BOUNDS.minSeconds || seconds > MANUAL_BAN_BOUNDS.maxSeconds) {
-    return { ok: false, message: `duration: must be from 1 minute (60 s) to 10 years (${MANUAL_BAN_BOUNDS.maxSeconds} s), or "permanent"; got ${seconds} s.` };
+    return {
+      ok: false,
+      message: `duration: must be from 1 minute (60 s) to 10 years (${MANUAL_BAN_BOUNDS.maxSeconds} s), or "permanent"; got ${seconds} s.`,
+    };
   }
   return { ok: true, seconds };
 }
-

@@ -37,7 +37,11 @@ test('upstream bans: refused by the guard, published only when asked, kept acros
     assert.equal(store.isBanned('198.51.100.9'), true, 'a range holds its addresses');
     assert.equal(store.isUpstreamPublished('198.51.100.0/24'), true);
     assert.equal(changes.at(-1)!.added[0]!.ip, '198.51.100.0/24');
-    assert.deepEqual(banDecisionKey(changes.at(-1)!.added[0]!), { value: '198.51.100.0/24', scenario: "manual 'ban' from 'cli'", origin: 'cscli' });
+    assert.deepEqual(banDecisionKey(changes.at(-1)!.added[0]!), {
+      value: '198.51.100.0/24',
+      scenario: "manual 'ban' from 'cli'",
+      origin: 'cscli',
+    });
 
     store.reload();
     assert.equal(store.isBanned('198.51.100.9'), true, 'a reload keeps the published upstream bans');

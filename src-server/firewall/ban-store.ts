@@ -27,7 +27,9 @@ export interface ActiveBan {
 
 /** The decision a ban publishes: `pbx/<category>` with this PBX's origin, or an upstream decision's own scenario and origin. */
 export const banDecisionKey = (ban: ActiveBan): DecisionKey =>
-  ban.scenario ? { value: ban.ip, scenario: ban.scenario, origin: ban.origin } : { value: ban.ip, scenario: `pbx/${ban.category as BanKind}` };
+  ban.scenario
+    ? { value: ban.ip, scenario: ban.scenario, origin: ban.origin }
+    : { value: ban.ip, scenario: `pbx/${ban.category as BanKind}` };
 
 /** What one change did to the bans in memory. */
 export interface BanChange {
@@ -84,7 +86,9 @@ export class BanStore {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
-    this.insertBan = db.prepare('INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertBan = db.prepare(
+      'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.extendBan = db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?');
     this.reload();
   }
@@ -104,7 +108,9 @@ export class BanStore {
     this.byIp.clear();
     this.webRanges.clear();
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
+      .prepare(
+        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?',
+      )
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
     for (const ban of this.upstream.values()) if (!this.unpublished.has(ban.ip)) this.remember(ban);
@@ -120,7 +126,9 @@ export class BanStore {
     }
     if (this.byIp.get(ip)?.size === 0) this.byIp.delete(ip);
     const rows = this.db
-      .prepare('SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
+      .prepare(
+        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
+      )
       .all(ip, this.clock.now()) as BanRow[];
     const added = rows.map(toBan);
     for (const ban of added) this.remember(ban);
@@ -165,7 +173,8 @@ export class BanStore {
     if (this.unpublished.size === 0) return false;
     const own = this.unpublished.get(ip);
     if (own && own.ban.expiresAt > now) return true;
-    for (const { ban, cidr } of this.unpublished.values()) if (cidr && ban.expiresAt > now && cidrContains(cidr, ip)) return true;
+    for (const { ban, cidr } of this.unpublished.values())
+      if (cidr && ban.expiresAt > now && cidrContains(cidr, ip)) return true;
     return false;
   }
 
@@ -250,8 +259,18 @@ export class BanStore {
       return current;
     }
     // A short wait for the lock: this runs on the web thread, and a failure is the caller's to report.
-    const info = writeWithShortWait(this.db, () => this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt, banNumber));
-    const ban: ActiveBan = { id: Number(info.lastInsertRowid), category, ip, reason: reason.slice(0, 200), bannedAt: now, expiresAt, banNumber };
+    const info = writeWithShortWait(this.db, () =>
+      this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt, banNumber),
+    );
+    const ban: ActiveBan = {
+      id: Number(info.lastInsertRowid),
+      category,
+      ip,
+      reason: reason.slice(0, 200),
+      bannedAt: now,
+      expiresAt,
+      banNumber,
+    };
     const replaced = this.byIp.get(ip)?.get(category);
     this.remember(ban);
     this.changed({ added: [ban], removed: replaced ? [replaced] : [], reset: false });

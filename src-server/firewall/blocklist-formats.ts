@@ -20,7 +20,8 @@ const category = (scenario: string) => (scenario.includes('/') ? scenario.split(
 export function f5(entries: readonly BlocklistEntry[]): string {
   let out = '';
   for (const entry of entries) {
-    if (entry.scope === 'Ip') out += `${entry.value},${entry.value.includes(':') ? 64 : 32},bl,${category(entry.scenario)}\n`;
+    if (entry.scope === 'Ip')
+      out += `${entry.value},${entry.value.includes(':') ? 64 : 32},bl,${category(entry.scenario)}\n`;
     else {
       const [address, mask] = entry.value.split('/');
       out += `${address},${mask},bl,${category(entry.scenario)}\n`;
@@ -32,7 +33,8 @@ export function f5(entries: readonly BlocklistEntry[]): string {
 /** `juniper`: every entry as a CIDR (`/32` or `/128` for single addresses). */
 export function juniper(entries: readonly BlocklistEntry[]): string {
   let out = '';
-  for (const entry of entries) out += entry.scope === 'Ip' ? `${entry.value}${entry.value.includes(':') ? '/128' : '/32'}\n` : `${entry.value}\n`;
+  for (const entry of entries)
+    out += entry.scope === 'Ip' ? `${entry.value}${entry.value.includes(':') ? '/128' : '/32'}\n` : `${entry.value}\n`;
   return out;
 }
 
@@ -53,7 +55,11 @@ function routerTimeout(entry: BlocklistEntry, now: number): string | undefined {
  * with `comment=<scenario>` and `timeout=<duration>` (never longer than the time left), the output
  * of cs-blocklist-mirror's template byte for byte.
  */
-export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'listname'>, now: number): string {
+export function mikrotik(
+  entries: readonly BlocklistEntry[],
+  options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'listname'>,
+  now: number,
+): string {
   const list = options.listname;
   const fn = MIKROTIK_FUNCTION;
   const setup = (ip: 'ip' | 'ipv6', name: string) =>
@@ -67,7 +73,8 @@ export function mikrotik(entries: readonly BlocklistEntry[], options: Pick<Block
   if (!options.ipv4only) out += setup('ipv6', `${fn}v6`);
   for (const entry of entries) {
     const timeout = routerTimeout(entry, now);
-    if (timeout) out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${timeout}"\n`;
+    if (timeout)
+      out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${timeout}"\n`;
   }
   if (!options.ipv6only) out += `\n:set ${fn};`;
   if (!options.ipv4only) out += `\n:set ${fn}v6;`;

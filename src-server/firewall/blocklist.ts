@@ -44,24 +44,35 @@ type Query = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Parses the feed's query: `{ok: false, message}` for a 400 (unknown format, both families, a bad list name). */
-export function parseBlocklistQuery(query: Query): { ok: true; options: BlocklistOptions } | { ok: false; message: string } {
+export function parseBlocklistQuery(
+  query: Query,
+): { ok: true; options: BlocklistOptions } | { ok: false; message: string } {
   const format = first(query.format) ?? 'plain_text';
   if (!(BLOCKLIST_FORMATS as readonly string[]).includes(format)) {
-    return { ok: false, message: `Unknown format "${format.slice(0, 40)}": use one of ${BLOCKLIST_FORMATS.join(', ')}.` };
+    return {
+      ok: false,
+      message: `Unknown format "${format.slice(0, 40)}": use one of ${BLOCKLIST_FORMATS.join(', ')}.`,
+    };
   }
   // Flags by presence, as cs-blocklist-mirror reads them (`?ipv4only` alone is enough).
   const ipv4only = 'ipv4only' in query;
   const ipv6only = 'ipv6only' in query;
-  if (ipv4only && ipv6only) return { ok: false, message: 'ipv4only and ipv6only exclude each other: give at most one.' };
+  if (ipv4only && ipv6only)
+    return { ok: false, message: 'ipv4only and ipv6only exclude each other: give at most one.' };
   const origin = first(query.origin);
-  if (origin !== undefined && (origin === '' || origin.length > 100)) return { ok: false, message: 'origin: a decision origin such as pbx-fail2ban or pbx-networkfilters.' };
+  if (origin !== undefined && (origin === '' || origin.length > 100))
+    return { ok: false, message: 'origin: a decision origin such as pbx-fail2ban or pbx-networkfilters.' };
   const listname = first(query.listname) ?? DEFAULT_LIST_NAME;
   if (!LIST_NAME.test(listname)) return { ok: false, message: 'listname: 1 to 64 letters, digits, "_", "." or "-".' };
   return { ok: true, options: { format: format as BlocklistFormat, ipv4only, ipv6only, origin, listname } };
 }
 
 /** The whitelist as ranges: trusted filters' permit networks, the fail2ban whitelist and its entries in force at `now`. */
-export function protectedCidrs(filters: readonly NetworkFilter[], settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>, now: number): Cidr[] {
+export function protectedCidrs(
+  filters: readonly NetworkFilter[],
+  settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>,
+  now: number,
+): Cidr[] {
   return [...trustedRanges(filters), ...whitelistRanges(settings, now)].map((range) => range.cidr);
 }
 
@@ -83,8 +94,11 @@ export function blocklistEntries(
 ): BlocklistEntry[] {
   const byValue = new Map<string, BlocklistEntry>();
   const wanted = (value: string, origin: string) =>
-    !(options.ipv4only && isIpv6(value)) && !(options.ipv6only && !isIpv6(value)) && (options.origin === undefined || origin.toLowerCase() === options.origin.toLowerCase());
-  const seconds = (entry: BlocklistEntry) => (entry.expiresAt === null ? MANUAL_DURATION_SECONDS : secondsLeft(entry.expiresAt, now));
+    !(options.ipv4only && isIpv6(value)) &&
+    !(options.ipv6only && !isIpv6(value)) &&
+    (options.origin === undefined || origin.toLowerCase() === options.origin.toLowerCase());
+  const seconds = (entry: BlocklistEntry) =>
+    entry.expiresAt === null ? MANUAL_DURATION_SECONDS : secondsLeft(entry.expiresAt, now);
   const keep = (piece: string, scenario: string, origin: string, expiresAt: number | null) => {
     const entry: BlocklistEntry = { value: piece, scope: scopeOf(piece), scenario, origin, expiresAt };
     const known = byValue.get(piece);
@@ -98,7 +112,10 @@ export function blocklistEntries(
   };
   for (const { key, filterRefs, ban } of members) {
     // As the stream publishes it: a filter entry's fixed duration, unless a ban of the same value lasts longer.
-    const banLonger = ban !== undefined && ban.expiresAt > now && (filterRefs === 0 || secondsLeft(ban.expiresAt, now) > MANUAL_DURATION_SECONDS);
+    const banLonger =
+      ban !== undefined &&
+      ban.expiresAt > now &&
+      (filterRefs === 0 || secondsLeft(ban.expiresAt, now) > MANUAL_DURATION_SECONDS);
     if (banLonger) add(key.value, key.scenario, ban.expiresAt);
     else if (filterRefs > 0) add(key.value, key.scenario, null);
   }

@@ -102,7 +102,15 @@ export class BouncerHosts {
       cleared_at: number | null;
     }>;
     for (const row of rejected) {
-      this.rejections.set(row.ip, { ip: row.ip, keyId: row.key_id, reason: row.reason, firstAt: row.first_at, lastAt: row.last_at, count: row.count, clearedAt: row.cleared_at });
+      this.rejections.set(row.ip, {
+        ip: row.ip,
+        keyId: row.key_id,
+        reason: row.reason,
+        firstAt: row.first_at,
+        lastAt: row.last_at,
+        count: row.count,
+        clearedAt: row.cleared_at,
+      });
     }
   }
 
@@ -111,7 +119,19 @@ export class BouncerHosts {
     let record = this.hosts.get(id);
     if (!record) {
       const now = this.clock.now();
-      this.hosts.set(id, (record = { keyId, ip, firstSeen: now, lastSeen: now, polls: 0, userAgent: '', report: emptyReport(), metricsAt: null }));
+      this.hosts.set(
+        id,
+        (record = {
+          keyId,
+          ip,
+          firstSeen: now,
+          lastSeen: now,
+          polls: 0,
+          userAgent: '',
+          report: emptyReport(),
+          metricsAt: null,
+        }),
+      );
     }
     this.dirtyHosts.add(id);
     return record;
@@ -157,7 +177,8 @@ export class BouncerHosts {
     const rejection = this.rejections.get(ip);
     if (!rejection) return;
     this.dirtyRejections.add(ip);
-    if (tryBackgroundWrite(this.db, () => this.statements.rejection.run(rejection), this.onWriteError)) this.dirtyRejections.delete(ip);
+    if (tryBackgroundWrite(this.db, () => this.statements.rejection.run(rejection), this.onWriteError))
+      this.dirtyRejections.delete(ip);
   }
 
   /** A source that was refused and is now served with a valid key: its rejection is over. */
@@ -178,7 +199,16 @@ export class BouncerHosts {
       for (const id of ids) {
         const h = this.hosts.get(id);
         if (!h) continue;
-        this.statements.host.run({ keyId: h.keyId, ip: h.ip, firstSeen: h.firstSeen, lastSeen: h.lastSeen, polls: h.polls, userAgent: h.userAgent, metrics: JSON.stringify(h.report), metricsAt: h.metricsAt });
+        this.statements.host.run({
+          keyId: h.keyId,
+          ip: h.ip,
+          firstSeen: h.firstSeen,
+          lastSeen: h.lastSeen,
+          polls: h.polls,
+          userAgent: h.userAgent,
+          metrics: JSON.stringify(h.report),
+          metricsAt: h.metricsAt,
+        });
       }
       for (const ip of ips) {
         const rejection = this.rejections.get(ip);

@@ -19,7 +19,12 @@ interface Chunk<M extends ChunkMember> {
   dirty: boolean;
 }
 
-const emptyChunk = <M extends ChunkMember>(): Chunk<M> => ({ members: new Map(), json: EMPTY, renderedAt: 0, dirty: false });
+const emptyChunk = <M extends ChunkMember>(): Chunk<M> => ({
+  members: new Map(),
+  json: EMPTY,
+  renderedAt: 0,
+  dirty: false,
+});
 
 /**
  * A set of published decisions kept as rendered JSON chunks, so a change costs what it touches:
@@ -104,7 +109,9 @@ export class ChunkedDecisions<M extends ChunkMember> {
     for (const chunk of this.fixed) if (chunk.dirty) renderChunk(chunk);
     for (const chunk of this.ticking) if (chunk.dirty) renderChunk(chunk);
     if (rendered >= budget) return rendered;
-    const stale = this.ticking.filter((chunk) => chunk.members.size > 0 && now - chunk.renderedAt >= tickMs).sort((a, b) => a.renderedAt - b.renderedAt);
+    const stale = this.ticking
+      .filter((chunk) => chunk.members.size > 0 && now - chunk.renderedAt >= tickMs)
+      .sort((a, b) => a.renderedAt - b.renderedAt);
     for (const chunk of stale) {
       if (rendered >= budget) break;
       renderChunk(chunk);

@@ -44,7 +44,10 @@ function candidates(ranges: ReadonlyArray<{ cidr: Cidr }>): { sql: string; param
     }
   }
   const list = [...conditions.values()];
-  return { sql: list.map((c) => c.sql).join(' OR '), params: list.flatMap((c) => (c.param === undefined ? [] : [c.param])) };
+  return {
+    sql: list.map((c) => c.sql).join(' OR '),
+    params: list.flatMap((c) => (c.param === undefined ? [] : [c.param])),
+  };
 }
 
 /**
@@ -52,12 +55,19 @@ function candidates(ranges: ReadonlyArray<{ cidr: Cidr }>): { sql: string; param
  * trusted network just saved), in the caller's transaction, as `by`. Runs in workers; the caller
  * tells the web thread with a `bans-lifted` event per address.
  */
-export function liftBansCoveredBy(db: Db, ranges: ReadonlyArray<{ text: string; cidr: Cidr }>, now: number, by: string): CoverOutcome {
+export function liftBansCoveredBy(
+  db: Db,
+  ranges: ReadonlyArray<{ text: string; cidr: Cidr }>,
+  now: number,
+  by: string,
+): CoverOutcome {
   const outcome: CoverOutcome = { lifted: [], wider: [] };
   if (ranges.length === 0) return outcome;
   const filter = candidates(ranges);
   const rows = db
-    .prepare(`SELECT id, category, ip FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? AND (${filter.sql})`)
+    .prepare(
+      `SELECT id, category, ip FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? AND (${filter.sql})`,
+    )
     .all(now, ...filter.params) as Array<{ id: number; category: BanKind; ip: string }>;
   const lift = db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE id = ?');
   for (const row of rows) {
@@ -77,16 +87,23 @@ export function liftBansCoveredBy(db: Db, ranges: ReadonlyArray<{ text: string; 
 
 /** The answer's messages about a cover: what was lifted, and which wider bans still block part of it. */
 export function coverMessages(outcome: CoverOutcome): { info: string[]; warning: string[] } {
-  const info = outcome.lifted.length ? [`Lifted ${outcome.lifted.length} ban(s) now whitelisted: ${outcome.lifted.map((b) => `${b.ip} (${b.category})`).join(', ')}.`] : [];
+  const info = outcome.lifted.length
+    ? [
+        `Lifted ${outcome.lifted.length} ban(s) now whitelisted: ${outcome.lifted.map((b) => `${b.ip} (${b.category})`).join(', ')}.`,
+      ]
+    : [];
   const warning = outcome.wider.map(
-    (b) => `${b.covers} is still blocked by the ${b.category} ban of ${b.ip}, which is wider; unban ${b.ip} to reach it, or leave it to run out.`,
+    (b) =>
+      `${b.covers} is still blocked by the ${b.category} ban of ${b.ip}, which is wider; unban ${b.ip} to reach it, or leave it to run out.`,
   );
   return { info, warning };
 }
 
 /** The audit entry's record of what a cover lifted (empty when nothing was). */
 export function coverAuditChanges(outcome: CoverOutcome): Array<{ field: string; after: unknown }> {
-  return outcome.lifted.length ? [{ field: 'liftedBans', after: outcome.lifted.map((b) => `${b.ip} (${b.category})`) }] : [];
+  return outcome.lifted.length
+    ? [{ field: 'liftedBans', after: outcome.lifted.map((b) => `${b.ip} (${b.category})`) }]
+    : [];
 }
 
 /** Above this many lifted addresses the web thread re-reads every ban once rather than each address. */

@@ -58,7 +58,8 @@ interface CursorRow {
 function parseSent(text: string, version: number | null): number[] {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (Array.isArray(parsed) && parsed.every((v) => Number.isSafeInteger(v))) return (parsed as number[]).slice(-REPEAT_POLLS);
+    if (Array.isArray(parsed) && parsed.every((v) => Number.isSafeInteger(v)))
+      return (parsed as number[]).slice(-REPEAT_POLLS);
   } catch {
     // fall through
   }
@@ -185,31 +186,36 @@ export class CursorStore {
   private write(keyIds: number[]): void {
     try {
       // At most a short wait for the lock: this runs on the web thread, before an answer's first byte.
-      writeWithShortWait(this.db, () => this.db.transaction(() => {
-        for (const keyId of keyIds) {
-          const cursor = this.cursors.get(keyId);
-          if (!cursor) continue;
-          this.save.run({
-            keyId,
-            version: cursor.sent[cursor.sent.length - 1] ?? null,
-            sentVersions: JSON.stringify(cursor.sent),
-            expiresAt: cursor.expiresAt,
-            lastPollAt: cursor.lastPollAt,
-            lastPollIp: cursor.lastPollIp,
-            polls: cursor.polls,
-            lastNew: cursor.lastNew,
-            lastDeleted: cursor.lastDeleted,
-            refusedAt: cursor.refusal?.at ?? null,
-            refusedIp: cursor.refusal?.ip ?? null,
-            refusedCode: cursor.refusal?.code ?? null,
-            refusedReason: cursor.refusal?.reason ?? null,
-          });
-        }
-      })());
+      writeWithShortWait(this.db, () =>
+        this.db.transaction(() => {
+          for (const keyId of keyIds) {
+            const cursor = this.cursors.get(keyId);
+            if (!cursor) continue;
+            this.save.run({
+              keyId,
+              version: cursor.sent[cursor.sent.length - 1] ?? null,
+              sentVersions: JSON.stringify(cursor.sent),
+              expiresAt: cursor.expiresAt,
+              lastPollAt: cursor.lastPollAt,
+              lastPollIp: cursor.lastPollIp,
+              polls: cursor.polls,
+              lastNew: cursor.lastNew,
+              lastDeleted: cursor.lastDeleted,
+              refusedAt: cursor.refusal?.at ?? null,
+              refusedIp: cursor.refusal?.ip ?? null,
+              refusedCode: cursor.refusal?.code ?? null,
+              refusedReason: cursor.refusal?.reason ?? null,
+            });
+          }
+        })(),
+      );
       for (const keyId of keyIds) this.dirty.delete(keyId);
     } catch (error) {
       for (const keyId of keyIds) this.dirty.add(keyId);
-      this.logger?.warn({ err: error, pending: this.dirty.size }, 'bouncer cursors not saved yet; retrying at the next flush');
+      this.logger?.warn(
+        { err: error, pending: this.dirty.size },
+        'bouncer cursors not saved yet; retrying at the next flush',
+      );
     }
   }
 

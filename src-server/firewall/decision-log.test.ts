@@ -6,7 +6,10 @@ import { migrate } from '../storage/migrations.ts';
 import { DecisionLog, REMOVAL_RETENTION_MS } from './decision-log.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const entry = (value: string, scenario: DecisionKey['scenario'] = 'pbx/sip'): [string, DecisionKey] => [identityOf({ value, scenario }), { value, scenario }];
+const entry = (value: string, scenario: DecisionKey['scenario'] = 'pbx/sip'): [string, DecisionKey] => [
+  identityOf({ value, scenario }),
+  { value, scenario },
+];
 const set = (...values: string[]) => new Map(values.map((v) => entry(v)));
 const valuesOf = (removals: { keys: DecisionKey[] }) => removals.keys.map((k) => k.value).sort();
 

@@ -45,24 +45,43 @@ export class DecisionLog {
   private readonly statements;
 
   constructor(private readonly db: Db) {
-    const state = (name: string) => (db.prepare('SELECT value FROM bouncer_state WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
+    const state = (name: string) =>
+      (db.prepare('SELECT value FROM bouncer_state WHERE name = ?').get(name) as { value: number } | undefined)
+        ?.value ?? 0;
     this.version = state('version');
     this.horizon = state('horizon');
     const rows = db
-      .prepare('SELECT value, scenario, added_version, removed_version, removed_at FROM bouncer_decisions ORDER BY removed_version, added_version')
-      .all() as Array<{ value: string; scenario: Scenario; added_version: number; removed_version: number | null; removed_at: number | null }>;
+      .prepare(
+        'SELECT value, scenario, added_version, removed_version, removed_at FROM bouncer_decisions ORDER BY removed_version, added_version',
+      )
+      .all() as Array<{
+      value: string;
+      scenario: Scenario;
+      added_version: number;
+      removed_version: number | null;
+      removed_at: number | null;
+    }>;
     for (const row of rows) {
       const key = { value: row.value, scenario: row.scenario };
       const identity = identityOf(key);
       if (row.removed_version === null) this.published.set(identity, { key, addedVersion: row.added_version });
-      else this.removed.push({ key, identity, addedVersion: row.added_version, removedVersion: row.removed_version, removedAt: row.removed_at ?? 0 });
+      else
+        this.removed.push({
+          key,
+          identity,
+          addedVersion: row.added_version,
+          removedVersion: row.removed_version,
+          removedAt: row.removed_at ?? 0,
+        });
     }
     this.statements = {
       markRemoved: db.prepare(
         'UPDATE bouncer_decisions SET removed_version = ?, removed_at = ? WHERE value = ? AND scenario = ? AND removed_version IS NULL',
       ),
       insert: db.prepare('INSERT INTO bouncer_decisions (value, scenario, added_version) VALUES (?, ?, ?)'),
-      setState: db.prepare('INSERT INTO bouncer_state (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
+      setState: db.prepare(
+        'INSERT INTO bouncer_state (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+      ),
       prune: db.prepare('DELETE FROM bouncer_decisions WHERE removed_version IS NOT NULL AND removed_version <= ?'),
     };
   }
@@ -112,7 +131,13 @@ export class DecisionLog {
     for (const identity of removals) {
       const entry = this.published.get(identity)!;
       this.published.delete(identity);
-      this.removed.push({ key: entry.key, identity, addedVersion: entry.addedVersion, removedVersion: version, removedAt: now });
+      this.removed.push({
+        key: entry.key,
+        identity,
+        addedVersion: entry.addedVersion,
+        removedVersion: version,
+        removedAt: now,
+      });
     }
     for (const [identity, key] of adds) this.published.set(identity, { key, addedVersion: version });
     this.version = version;

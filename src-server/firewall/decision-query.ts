@@ -4,7 +4,18 @@ import { normalizeAddress, normalizeCidrText } from './addresses.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 
 /** The filters of the CrowdSec LAPI's `GET /v1/decisions`, as that API names them. */
-export const DECISION_FILTERS = ['scope', 'scopes', 'value', 'ip', 'range', 'type', 'origins', 'scenarios_containing', 'scenarios_not_containing', 'contains'] as const;
+export const DECISION_FILTERS = [
+  'scope',
+  'scopes',
+  'value',
+  'ip',
+  'range',
+  'type',
+  'origins',
+  'scenarios_containing',
+  'scenarios_not_containing',
+  'contains',
+] as const;
 
 /** A parsed query; every field is optional (no filter lists everything). */
 export interface DecisionQuery {
@@ -20,7 +31,11 @@ export interface DecisionQuery {
 
 export type QueryOutcome = { ok: true; query: DecisionQuery } | { ok: false; message: string };
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Parses the query string as the LAPI does: the first value of each parameter, comma lists for
@@ -37,7 +52,9 @@ export function parseDecisionQuery(raw: Record<string, string | string[] | undef
     switch (name) {
       case 'scope':
       case 'scopes':
-        query.scopes = list(value).map((s) => (s.toLowerCase() === 'ip' ? 'Ip' : s.toLowerCase() === 'range' ? 'Range' : s));
+        query.scopes = list(value).map((s) =>
+          s.toLowerCase() === 'ip' ? 'Ip' : s.toLowerCase() === 'range' ? 'Range' : s,
+        );
         break;
       case 'value':
         query.value = value;
@@ -55,7 +72,8 @@ export function parseDecisionQuery(raw: Record<string, string | string[] | undef
         query.scenariosNotContaining = list(value).map((s) => s.toLowerCase());
         break;
       case 'contains':
-        if (!/^(true|false|1|0)$/i.test(value)) return { ok: false, message: `contains: "${value.slice(0, 50)}" is not a boolean (true or false).` };
+        if (!/^(true|false|1|0)$/i.test(value))
+          return { ok: false, message: `contains: "${value.slice(0, 50)}" is not a boolean (true or false).` };
         contains = /^(true|1)$/i.test(value);
         break;
       case 'ip':
@@ -63,7 +81,10 @@ export function parseDecisionQuery(raw: Record<string, string | string[] | undef
         target = { text: value, name };
         break;
       default:
-        return { ok: false, message: `Unknown filter "${name.slice(0, 50)}"; accepted: ${DECISION_FILTERS.join(', ')}.` };
+        return {
+          ok: false,
+          message: `Unknown filter "${name.slice(0, 50)}"; accepted: ${DECISION_FILTERS.join(', ')}.`,
+        };
     }
   }
   if (target) {
@@ -92,7 +113,9 @@ function sameFamily(a: Cidr, b: Cidr): boolean {
 
 /** Whether range `outer` holds all of range `inner`. */
 function holds(outer: Cidr, inner: Cidr): boolean {
-  return sameFamily(outer, inner) && outer[1] <= inner[1] && (inner[0] as ipaddr.IPv4).match(outer as [ipaddr.IPv4, number]);
+  return (
+    sameFamily(outer, inner) && outer[1] <= inner[1] && (inner[0] as ipaddr.IPv4).match(outer as [ipaddr.IPv4, number])
+  );
 }
 
 /** Whether one decision passes every filter of the query. */
@@ -108,4 +131,3 @@ export function matches(query: DecisionQuery, candidate: Candidate): boolean {
   if (query.range) return query.range.contains ? holds(cidr, query.range.cidr) : holds(query.range.cidr, cidr);
   return true;
 }
-

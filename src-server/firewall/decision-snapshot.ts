@@ -91,7 +91,11 @@ export class DecisionSnapshotCache {
   /** The snapshot for a poll now, rebuilt first only when something changed or durations ticked. */
   get(): DecisionSnapshot {
     const now = this.clock.now();
-    const changed = !this.bansLoaded || this.pending.length > 0 || this.state.revision !== this.revision || now >= this.expiries.nextAt();
+    const changed =
+      !this.bansLoaded ||
+      this.pending.length > 0 ||
+      this.state.revision !== this.revision ||
+      now >= this.expiries.nextAt();
     const ticked = this.published.hasTicking && now - (this.current?.builtAt ?? 0) >= TICK_MS;
     if (!this.current || changed || ticked) this.current = this.build(now);
     return this.current;

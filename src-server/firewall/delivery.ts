@@ -22,7 +22,8 @@ export interface Delivery {
   keys: Array<{ keyId: number; description: string }>;
 }
 
-export const scenarioOfBan = (category: BanKind): Scenario => (category === 'manual' ? MANUAL_SCENARIO : `pbx/${category}`);
+export const scenarioOfBan = (category: BanKind): Scenario =>
+  category === 'manual' ? MANUAL_SCENARIO : `pbx/${category}`;
 
 /** Active bouncer keys (runs in workers: the web thread writes cursors at most a second late). */
 export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
@@ -32,7 +33,9 @@ export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
         WHERE c.version IS NOT NULL AND c.expires_at > ? AND k.disabled_at IS NULL ORDER BY k.id`,
     )
     .all(now) as Array<ActiveBouncer & { keyExpiresAt: string | null }>;
-  return rows.filter((row) => row.keyExpiresAt === null || Date.parse(row.keyExpiresAt) > now).map(({ keyId, description, version }) => ({ keyId, description, version }));
+  return rows
+    .filter((row) => row.keyExpiresAt === null || Date.parse(row.keyExpiresAt) > now)
+    .map(({ keyId, description, version }) => ({ keyId, description, version }));
 }
 
 /**
@@ -42,10 +45,15 @@ export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
  */
 export function deliveryLookup(db: Db, now: number): (value: string, scenario: Scenario) => Delivery {
   const bouncers = activeBouncers(db, now);
-  const addedAt = db.prepare('SELECT added_version FROM bouncer_decisions WHERE value = ? AND scenario = ? AND removed_version IS NULL').pluck();
+  const addedAt = db
+    .prepare('SELECT added_version FROM bouncer_decisions WHERE value = ? AND scenario = ? AND removed_version IS NULL')
+    .pluck();
   return (value, scenario) => {
     const added = addedAt.get(value, scenario) as number | undefined;
-    const keys = added === undefined ? [] : bouncers.filter((b) => b.version >= added).map(({ keyId, description }) => ({ keyId, description }));
+    const keys =
+      added === undefined
+        ? []
+        : bouncers.filter((b) => b.version >= added).map(({ keyId, description }) => ({ keyId, description }));
     return { served: keys.length, of: bouncers.length, keys };
   };
 }

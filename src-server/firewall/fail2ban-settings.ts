@@ -81,9 +81,19 @@ function readCategories(value: unknown): CategoryRules {
 
 function readEntries(value: unknown): WhitelistEntry[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isObject).flatMap((e) =>
-    typeof e.value === 'string' ? [{ value: e.value, comment: typeof e.comment === 'string' ? e.comment : '', until: typeof e.until === 'string' ? e.until : null }] : [],
-  );
+  return value
+    .filter(isObject)
+    .flatMap((e) =>
+      typeof e.value === 'string'
+        ? [
+            {
+              value: e.value,
+              comment: typeof e.comment === 'string' ? e.comment : '',
+              until: typeof e.until === 'string' ? e.until : null,
+            },
+          ]
+        : [],
+    );
 }
 
 /** Stored values over the defaults; values of the wrong type read as their default. */
@@ -94,9 +104,18 @@ export function readFail2ban(db: Db): Fail2banSettings {
 /** The settings from a stored (or imported) object, every missing or mistyped value at its default. */
 export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSettings {
   const d = FAIL2BAN_DEFAULTS;
-  const int = (name: 'maxretry' | 'bantime' | 'findtime' | 'PBXFirewallMaxReqSec' | 'bantimeMaxtime' | 'bantimeRndtime' | 'ipv6Prefix') =>
-    isInt(stored[name]) ? stored[name] : d[name];
-  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix') => (typeof stored[name] === 'boolean' ? stored[name] : d[name]);
+  const int = (
+    name:
+      | 'maxretry'
+      | 'bantime'
+      | 'findtime'
+      | 'PBXFirewallMaxReqSec'
+      | 'bantimeMaxtime'
+      | 'bantimeRndtime'
+      | 'ipv6Prefix',
+  ) => (isInt(stored[name]) ? stored[name] : d[name]);
+  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix') =>
+    typeof stored[name] === 'boolean' ? stored[name] : d[name];
   const multipliers = stored.bantimeMultipliers;
   return {
     maxretry: int('maxretry'),
@@ -106,9 +125,12 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     PBXFirewallMaxReqSec: int('PBXFirewallMaxReqSec'),
     categories: readCategories(stored.categories),
     bantimeIncrement: bool('bantimeIncrement'),
-    bantimeFactor: typeof stored.bantimeFactor === 'number' && stored.bantimeFactor > 0 ? stored.bantimeFactor : d.bantimeFactor,
+    bantimeFactor:
+      typeof stored.bantimeFactor === 'number' && stored.bantimeFactor > 0 ? stored.bantimeFactor : d.bantimeFactor,
     bantimeMultipliers:
-      Array.isArray(multipliers) && multipliers.length > 0 && multipliers.every((m) => typeof m === 'number') ? (multipliers as number[]) : null,
+      Array.isArray(multipliers) && multipliers.length > 0 && multipliers.every((m) => typeof m === 'number')
+        ? (multipliers as number[])
+        : null,
     bantimeMaxtime: int('bantimeMaxtime'),
     bantimeRndtime: int('bantimeRndtime'),
     bantimeOveralljails: bool('bantimeOveralljails'),
@@ -119,15 +141,22 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
 }
 
 /** Whether a whitelist entry is in force at `now` (no end, or an end still ahead). */
-export const entryInForce = (entry: WhitelistEntry, now: number): boolean => entry.until === null || Date.parse(entry.until) > now;
+export const entryInForce = (entry: WhitelistEntry, now: number): boolean =>
+  entry.until === null || Date.parse(entry.until) > now;
 
 /**
  * The fail2ban whitelist as parsed ranges, in the order written: the plain list, then the entries
  * with a comment that are in force at `now`.
  */
-export function whitelistRanges(settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>, now: number): Array<{ text: string; cidr: Cidr }> {
+export function whitelistRanges(
+  settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>,
+  now: number,
+): Array<{ text: string; cidr: Cidr }> {
   const out: Array<{ text: string; cidr: Cidr }> = [];
-  const texts = [...splitList(settings.whitelist), ...settings.whitelistEntries.filter((e) => entryInForce(e, now)).map((e) => e.value)];
+  const texts = [
+    ...splitList(settings.whitelist),
+    ...settings.whitelistEntries.filter((e) => entryInForce(e, now)).map((e) => e.value),
+  ];
   for (const text of texts) {
     const cidr = parseCidr(text);
     if (cidr) out.push({ text, cidr });

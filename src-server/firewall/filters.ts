@@ -12,7 +12,8 @@ export type FilterCategory = (typeof FILTER_CATEGORIES)[number];
 export const STORED_ONLY_CATEGORIES = ['SSH', 'AJAM', 'ICMP', 'NTP', 'TFTP', 'CTICLIENT'] as const;
 export type StoredOnlyCategory = (typeof STORED_ONLY_CATEGORIES)[number];
 export const RULE_CATEGORIES = [...FILTER_CATEGORIES, ...STORED_ONLY_CATEGORIES] as const;
-export type FilterRules = Record<FilterCategory, 'allow' | 'block'> & Partial<Record<StoredOnlyCategory, 'allow' | 'block'>>;
+export type FilterRules = Record<FilterCategory, 'allow' | 'block'> &
+  Partial<Record<StoredOnlyCategory, 'allow' | 'block'>>;
 
 /** A network filter in its read shape (ARCHITECTURE "Network filter shape"). */
 export interface NetworkFilter {
@@ -126,5 +127,7 @@ export function trustedRanges(filters: readonly NetworkFilter[]): Array<{ text: 
 
 /** A filter named the way the console shows it: its description and network, `"Office" (192.0.2.0/24)`. */
 export function filterLabel(filter: Pick<NetworkFilter, 'description' | 'permit'>): string {
-  return filter.description.trim() ? `"${filter.description.trim()}" (${filter.permit})` : `the filter for ${filter.permit}`;
+  return filter.description.trim()
+    ? `"${filter.description.trim()}" (${filter.permit})`
+    : `the filter for ${filter.permit}`;
 }

@@ -59,7 +59,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const log = new DecisionLog(db);
   const detector = new IntrusionDetector(state, bans, clock);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
-  const warn = (what: string) => (error: unknown) => deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
+  const warn = (what: string) => (error: unknown) =>
+    deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
   // The cursor store keeps a failed write pending and logs it itself.
   const cursors = new CursorStore(db, clock, deps.logger);
   const hosts = new BouncerHosts(db, clock, warn('bouncer host write'));
@@ -69,7 +70,11 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     tryBackgroundWrite(db, () => cursors.forgetRevokedKeys(), warn('cursor pruning'));
     tryBackgroundWrite(db, () => hosts.prune(clock.now()), warn('bouncer host pruning'));
     tryBackgroundWrite(db, () => log.prune(clock.now(), cursors.oldestLiveVersion()), warn('decision log pruning'));
-    tryBackgroundWrite(db, () => pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays()), warn('ban history pruning'));
+    tryBackgroundWrite(
+      db,
+      () => pruneBanHistory(db, clock.now(), deps.banHistoryRetentionDays()),
+      warn('ban history pruning'),
+    );
   };
   const flush = () => {
     tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'));

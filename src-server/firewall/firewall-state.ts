@@ -3,7 +3,13 @@ import type { Cidr } from '../net/cidr.ts';
 import { parseAddress, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { cidrsOverlap, isHostLoopback } from './addresses.ts';
-import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban, whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
+import {
+  FAIL2BAN_DEFAULTS,
+  nextWhitelistEnd,
+  readFail2ban,
+  whitelistRanges,
+  type Fail2banSettings,
+} from './fail2ban-settings.ts';
 import { loadFilters, trustedRanges, type NetworkFilter } from './filters.ts';
 import { composeWhitelist, inAnyRange } from './whitelist.ts';
 

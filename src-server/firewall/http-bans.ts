@@ -27,9 +27,17 @@ export function liftHttpBan(
   const address = normalizeAddress(ip) ?? ip;
   const ban = bans.get('http', address);
   if (!ban || !ban.reason.startsWith(WRONG_KEY_REASON)) return false;
-  const lift = () => void deps.db.prepare("UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = 'http' AND lifted_at IS NULL").run(deps.clock.now(), address);
+  const lift = () =>
+    void deps.db
+      .prepare("UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = 'http' AND lifted_at IS NULL")
+      .run(deps.clock.now(), address);
   // The bouncer is served either way: a locked database only postpones the lift to its next poll.
-  if (!tryBackgroundWrite(deps.db, lift, (error) => deps.logger.warn({ err: error, ip: address }, 'http ban not lifted yet; tried again at the next poll'))) return false;
+  if (
+    !tryBackgroundWrite(deps.db, lift, (error) =>
+      deps.logger.warn({ err: error, ip: address }, 'http ban not lifted yet; tried again at the next poll'),
+    )
+  )
+    return false;
   bans.reloadIp(address);
   detector.forgetIp(address);
   deps.logger.info({ ip: address, reason }, 'ban lifted');

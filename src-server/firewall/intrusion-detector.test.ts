@@ -45,8 +45,12 @@ describe('intrusion detector', () => {
     assert.equal(bans.isBanned('2001:db8::1'), false);
     detector.recordFailure('sip', '2001:db8:0::1', 'x');
     assert.equal(bans.isBanned('2001:db8::1'), true);
-    assert.deepEqual(bans.active().map((b) => `${b.category} ${b.ip}`), ['sip 2001:db8::1']);
-    for (const junk of ['', 'nope', 'fe80::1%eth0', '1.2.3']) assert.equal(detector.recordFailure('sip', junk, 'x'), false);
+    assert.deepEqual(
+      bans.active().map((b) => `${b.category} ${b.ip}`),
+      ['sip 2001:db8::1'],
+    );
+    for (const junk of ['', 'nope', 'fe80::1%eth0', '1.2.3'])
+      assert.equal(detector.recordFailure('sip', junk, 'x'), false);
   });
 
   test('bans survive a restart of the store; a ban of a new category of a banned address is separate', () => {
@@ -54,12 +58,23 @@ describe('intrusion detector', () => {
     detector.recordFailure('http', '198.51.100.4', 'x');
     detector.recordFailure('iax', '198.51.100.4', 'x');
     const reloaded = new BanStore(db, clock);
-    assert.deepEqual(reloaded.active().map((b) => b.category).sort(), ['http', 'iax']);
+    assert.deepEqual(
+      reloaded
+        .active()
+        .map((b) => b.category)
+        .sort(),
+      ['http', 'iax'],
+    );
     assert.equal(bans.forIp('198.51.100.4').length, 2);
   });
 
   test('per-category rules: SIP maxretry 3 bans after three failures, HTTP maxretry 10 does not after nine', () => {
-    const { bans, detector } = setup({ maxretry: 20, findtime: 600, bantime: 600, categories: { sip: { maxretry: 3 }, http: { maxretry: 10, bantime: 60 } } });
+    const { bans, detector } = setup({
+      maxretry: 20,
+      findtime: 600,
+      bantime: 600,
+      categories: { sip: { maxretry: 3 }, http: { maxretry: 10, bantime: 60 } },
+    });
     for (let i = 0; i < 3; i++) detector.recordFailure('sip', '203.0.113.10', 'x');
     for (let i = 0; i < 9; i++) detector.recordFailure('http', '203.0.113.20', 'x');
     assert.equal(bans.isBanned('203.0.113.10'), true);
@@ -72,7 +87,13 @@ describe('intrusion detector', () => {
   });
 
   test('repeat offenders: with multipliers 1 2 4 the third ban lasts 2400 s and is numbered 3; overalljails counts every category', () => {
-    const { clock, bans, detector } = setup({ maxretry: 1, findtime: 60, bantime: 600, bantimeIncrement: true, bantimeMultipliers: [1, 2, 4] });
+    const { clock, bans, detector } = setup({
+      maxretry: 1,
+      findtime: 60,
+      bantime: 600,
+      bantimeIncrement: true,
+      bantimeMultipliers: [1, 2, 4],
+    });
     const lengths: number[] = [];
     for (let i = 0; i < 3; i++) {
       assert.equal(detector.recordFailure('sip', '198.51.100.9', 'x'), true);
@@ -87,7 +108,13 @@ describe('intrusion detector', () => {
   });
 
   test('overalljails: earlier bans in any category count', () => {
-    const { bans, detector } = setup({ maxretry: 1, findtime: 60, bantime: 600, bantimeIncrement: true, bantimeOveralljails: true });
+    const { bans, detector } = setup({
+      maxretry: 1,
+      findtime: 60,
+      bantime: 600,
+      bantimeIncrement: true,
+      bantimeOveralljails: true,
+    });
     detector.recordFailure('sip', '198.51.100.10', 'x');
     detector.recordFailure('http', '198.51.100.10', 'x');
     const http = bans.get('http', '198.51.100.10')!;
@@ -100,26 +127,51 @@ describe('intrusion detector', () => {
     detector.recordFailure('sip', '2001:db8:1:2::a', 'x');
     detector.recordFailure('sip', '2001:db8:1:2::b', 'x');
     assert.equal(detector.recordFailure('sip', '2001:db8:1:2::c', 'x'), true);
-    assert.deepEqual(bans.active().map((b) => `${b.category} ${b.ip}`), ['sip 2001:db8:1:2::/64']);
+    assert.deepEqual(
+      bans.active().map((b) => `${b.category} ${b.ip}`),
+      ['sip 2001:db8:1:2::/64'],
+    );
     assert.equal(bans.isBanned('2001:db8:1:2::d'), true, 'a fourth address of the /64 is refused here too');
     assert.equal(bans.isBanned('2001:db8:1:3::a'), false);
     const off = setup({ maxretry: 3, findtime: 600, bantime: 600 });
-    for (const ip of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2::c']) off.detector.recordFailure('sip', ip, 'x');
+    for (const ip of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2::c'])
+      off.detector.recordFailure('sip', ip, 'x');
     assert.equal(off.bans.active().length, 0);
   });
 
   test('IPv6 by prefix with a whitelisted address inside: the failing addresses are banned one by one, and the reason says why', () => {
-    const { bans, detector } = setup({ maxretry: 3, findtime: 600, bantime: 600, ipv6ByPrefix: true, whitelist: '2001:db8:1:2::100' });
-    for (const ip of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2::a']) detector.recordFailure('sip', ip, 'bad password');
-    assert.deepEqual(bans.active().map((b) => b.ip).sort(), ['2001:db8:1:2::a', '2001:db8:1:2::b']);
-    assert.match(bans.active()[0]!.reason, /not banned as 2001:db8:1:2::\/64, which holds the whitelisted or trusted 2001:db8:1:2::100/);
+    const { bans, detector } = setup({
+      maxretry: 3,
+      findtime: 600,
+      bantime: 600,
+      ipv6ByPrefix: true,
+      whitelist: '2001:db8:1:2::100',
+    });
+    for (const ip of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2::a'])
+      detector.recordFailure('sip', ip, 'bad password');
+    assert.deepEqual(
+      bans
+        .active()
+        .map((b) => b.ip)
+        .sort(),
+      ['2001:db8:1:2::a', '2001:db8:1:2::b'],
+    );
+    assert.match(
+      bans.active()[0]!.reason,
+      /not banned as 2001:db8:1:2::\/64, which holds the whitelisted or trusted 2001:db8:1:2::100/,
+    );
     assert.equal(bans.isBanned('2001:db8:1:2::100'), false);
   });
 
   test('a whitelist entry with an end: failures are not counted until it ends, then they count again', () => {
     const start = Date.parse('2026-01-01T00:00:00Z');
     const until = new Date(start + 60_000).toISOString();
-    const { clock, state, bans, detector } = setup({ maxretry: 2, findtime: 600, bantime: 600, whitelistEntries: [{ value: '192.0.2.50', comment: 'migration', until }] });
+    const { clock, state, bans, detector } = setup({
+      maxretry: 2,
+      findtime: 600,
+      bantime: 600,
+      whitelistEntries: [{ value: '192.0.2.50', comment: 'migration', until }],
+    });
     assert.equal(JSON.parse(state.whitelistJson).includes('192.0.2.50'), true);
     detector.recordFailure('sip', '192.0.2.50', 'x');
     detector.recordFailure('sip', '192.0.2.50', 'x');

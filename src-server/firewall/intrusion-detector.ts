@@ -75,7 +75,11 @@ export class IntrusionDetector {
     const addresses = [...new Set(recent.map((f) => f.ip))];
     const protectedInside = this.state.protectedWithin(prefix);
     if (protectedInside.length === 0) {
-      this.banSource(category, prefix, `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`);
+      this.banSource(
+        category,
+        prefix,
+        `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`,
+      );
       return;
     }
     const note = `; not banned as ${prefix}, which holds the whitelisted or trusted ${protectedInside.join(', ')}`;
@@ -104,7 +108,10 @@ export class IntrusionDetector {
   private sweep(now: number): void {
     if (this.longestWindow.revision !== this.state.revision) {
       const settings = this.state.settings;
-      this.longestWindow = { revision: this.state.revision, seconds: Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime)) };
+      this.longestWindow = {
+        revision: this.state.revision,
+        seconds: Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime)),
+      };
     }
     const since = now - this.longestWindow.seconds * 1000;
     for (const [key, list] of this.failures) if (list[list.length - 1]!.at <= since) this.failures.delete(key);

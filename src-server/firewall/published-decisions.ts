@@ -50,7 +50,8 @@ function durationText(seconds: number): string {
 }
 
 /** A member's decision JSON as of `now`. */
-export const renderMember = (member: Member, now: number) => member.parts.head + durationText(memberSeconds(member, now)) + member.parts.tail;
+export const renderMember = (member: Member, now: number) =>
+  member.parts.head + durationText(memberSeconds(member, now)) + member.parts.tail;
 
 function renderExpanded(member: ExpandedMember, now: number): string {
   let seconds = 0;
@@ -199,7 +200,13 @@ export class PublishedDecisions {
         else expanded.put(entry, expandedTicks(entry));
         continue;
       }
-      if (!entry) entry = { key, identity, parts: value === member.key.value ? member.parts : decisionParts(key), sources: new Set() };
+      if (!entry)
+        entry = {
+          key,
+          identity,
+          parts: value === member.key.value ? member.parts : decisionParts(key),
+          sources: new Set(),
+        };
       entry.sources.add(member);
       expanded.put(entry, expandedTicks(entry));
     }

@@ -10,7 +10,11 @@ import { memberCidr, renderMember, type Member } from './published-decisions.ts'
 export function publishedCandidates(snapshots: DecisionSnapshotCache, query: DecisionQuery): Candidate[] {
   const { published } = snapshots;
   const now = snapshots.now();
-  const candidate = (member: Member): Candidate => ({ key: member.key, cidr: memberCidr(member), json: () => renderMember(member, now) });
+  const candidate = (member: Member): Candidate => ({
+    key: member.key,
+    cidr: memberCidr(member),
+    json: () => renderMember(member, now),
+  });
   const range = query.range;
   const single = range?.contains && (range.cidr[1] === 32 || range.cidr[1] === 128);
   if (!single) return [...published.plain.values()].map(candidate);

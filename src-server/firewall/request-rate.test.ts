@@ -26,7 +26,10 @@ describe('PBXFirewallMaxReqSec', () => {
   let t: TestServer;
   before(async () => {
     t = await startTestServer({ clock });
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { PBXFirewallMaxReqSec: 5 } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { PBXFirewallMaxReqSec: 5 } })).status,
+      200,
+    );
   });
   after(() => t.close());
 
@@ -44,7 +47,10 @@ describe('PBXFirewallMaxReqSec', () => {
 
   it('never limits loopback or whitelisted addresses', async () => {
     for (let i = 0; i < 12; i++) assert.equal((await t.call(PING)).status, 200);
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '127.0.0.2' } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '127.0.0.2' } })).status,
+      200,
+    );
     clock.advance(1000);
     for (let i = 0; i < 12; i++) assert.equal((await t.remote(PING)).status, 200);
   });

@@ -11,7 +11,10 @@ const item = z.object({
 });
 
 const detailed = z.object({
-  meta: z.object({ window_size_seconds: z.number().int().nonnegative(), utc_now_timestamp: z.number().int().nonnegative() }),
+  meta: z.object({
+    window_size_seconds: z.number().int().nonnegative(),
+    utc_now_timestamp: z.number().int().nonnegative(),
+  }),
   items: z.array(item).max(500),
 });
 
@@ -19,7 +22,10 @@ const component = z.object({
   type: z.string().max(128).optional(),
   name: z.string().max(128).optional(),
   version: z.string().max(128),
-  os: z.object({ name: z.string().max(128), version: z.string().max(128) }).partial().optional(),
+  os: z
+    .object({ name: z.string().max(128), version: z.string().max(128) })
+    .partial()
+    .optional(),
   feature_flags: z.array(z.string().max(128)).max(100).optional(),
   last_pull: z.number().int().nonnegative().optional(),
   utc_startup_timestamp: z.number().int().nonnegative(),
@@ -28,7 +34,7 @@ const component = z.object({
 
 /** The CrowdSec LAPI's `AllMetrics` as a remediation component (bouncer) sends it. */
 export const usageMetricsSchema = z.object({
-  remediation_components: z.array(component).min(1, 'must hold the bouncer\'s own report').max(10),
+  remediation_components: z.array(component).min(1, "must hold the bouncer's own report").max(10),
   log_processors: z.array(z.unknown()).max(0, 'log processors do not report to this server').optional(),
 });
 

@@ -9,7 +9,11 @@ const rangeKey = (cidr: Cidr) => `${cidr[0].toString()}/${cidr[1]}`;
  * The bouncer whitelist: permit values of trusted filters (id order), then the fail2ban whitelist
  * (as written), then the whitelist entries in force at `now`. An entry equal to an earlier one (`10.0.0.1` and `10.0.0.1/32` too) is dropped.
  */
-export function composeWhitelist(filters: readonly NetworkFilter[], settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>, now: number): string[] {
+export function composeWhitelist(
+  filters: readonly NetworkFilter[],
+  settings: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>,
+  now: number,
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const { text, cidr } of [...trustedRanges(filters), ...whitelistRanges(settings, now)]) {
@@ -23,5 +27,7 @@ export function composeWhitelist(filters: readonly NetworkFilter[], settings: Pi
 
 /** Whether an address lies in any of the ranges. */
 export function inAnyRange(ranges: ReadonlyArray<{ cidr: Cidr }>, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return ranges.some(({ cidr }) => cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(cidr as [ipaddr.IPv4, number]));
+  return ranges.some(
+    ({ cidr }) => cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(cidr as [ipaddr.IPv4, number]),
+  );
 }

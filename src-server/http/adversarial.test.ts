@@ -19,7 +19,12 @@ import {
   type CorpusRoute,
   type RouteFamily,
 } from '../test-support/adversarial-corpus.ts';
-import { bodyWithNestedSecrets, plantedSecret, privilegedRequests, securityHeaderProblem } from '../test-support/adversarial-security.ts';
+import {
+  bodyWithNestedSecrets,
+  plantedSecret,
+  privilegedRequests,
+  securityHeaderProblem,
+} from '../test-support/adversarial-security.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { STREAM } from '../test-support/bouncer.ts';
 import { normalisePath } from '../auth/allowed-paths.ts';
@@ -44,7 +49,20 @@ const SEED = 20_260_401;
 const CONCURRENCY = 6;
 const TIMEOUT_MS = 20_000;
 /** Tables whose rows only ever change through the requests under test. */
-const GUARDED_TABLES = ['api_keys', 'network_filters', 'extensions', 'providers', 'settings', 'users', 'module_example_tasks', 'firewall_bans', 'auth_sessions', 'refresh_tokens', 'web_sessions', 'failed_jobs'];
+const GUARDED_TABLES = [
+  'api_keys',
+  'network_filters',
+  'extensions',
+  'providers',
+  'settings',
+  'users',
+  'module_example_tasks',
+  'firewall_bans',
+  'auth_sessions',
+  'refresh_tokens',
+  'web_sessions',
+  'failed_jobs',
+];
 /** Columns that a valid use of a key legitimately changes (the remote caller's key is used). */
 const VOLATILE_COLUMNS = new Set(['last_used_at', 'last_used_ip']);
 
@@ -70,22 +88,31 @@ function send(url: string, testCase: AdversarialCase, localAddress: string): Pro
     const headers: Record<string, string | string[]> = { ...testCase.headers };
     if (testCase.body) headers['content-length'] = String(testCase.body.length);
     let settled = false;
-    const req = httpRequest(`${url}${testCase.path}`, { method: testCase.method, headers, localAddress, agent: false }, (res) => {
-      const contentType = String(res.headers['content-type'] ?? '');
-      if (contentType.includes('text/event-stream')) {
-        settled = true;
-        res.on('error', () => undefined);
-        res.destroy();
-        return resolve({ status: res.statusCode ?? 0, contentType, text: '', headers: res.headers });
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        settled = true;
-        resolve({ status: res.statusCode ?? 0, contentType, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
-      });
-      res.on('error', (error) => (settled ? undefined : reject(error)));
-    });
+    const req = httpRequest(
+      `${url}${testCase.path}`,
+      { method: testCase.method, headers, localAddress, agent: false },
+      (res) => {
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (contentType.includes('text/event-stream')) {
+          settled = true;
+          res.on('error', () => undefined);
+          res.destroy();
+          return resolve({ status: res.statusCode ?? 0, contentType, text: '', headers: res.headers });
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          settled = true;
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType,
+            text: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          });
+        });
+        res.on('error', (error) => (settled ? undefined : reject(error)));
+      },
+    );
     req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     req.on('error', (error) => (settled ? undefined : reject(error)));
     req.end(testCase.body);
@@ -101,7 +128,8 @@ export function answerProblem(family: RouteFamily, method: string, answer: Answe
   if (answer.status >= 500) return `status ${answer.status}`;
   if (answer.status < 200) return `status ${answer.status}`;
   if (method === 'HEAD') return answer.text === '' ? undefined : 'HEAD answer with a body';
-  if (answer.contentType.includes('text/event-stream')) return family === 'events' && answer.status === 200 ? undefined : 'unexpected event stream';
+  if (answer.contentType.includes('text/event-stream'))
+    return family === 'events' && answer.status === 200 ? undefined : 'unexpected event stream';
   // The router feed (firewall-bouncer/blocklist) answers a list or a script as text, not JSON.
   if (family === 'bouncer' && answer.status < 300 && answer.contentType.startsWith('text/plain')) return undefined;
   let body: unknown;
@@ -127,13 +155,16 @@ export function answerProblem(family: RouteFamily, method: string, answer: Answe
   if (typeof envelope.result !== 'boolean') return 'envelope without a boolean result';
   if (!('data' in envelope)) return 'envelope without data';
   if (!Array.isArray(envelope.messages) && !isObject(envelope.messages)) return 'envelope without messages';
-  if (typeof envelope.function !== 'string' || typeof envelope.processor !== 'string') return 'envelope without function or processor';
+  if (typeof envelope.function !== 'string' || typeof envelope.processor !== 'string')
+    return 'envelope without function or processor';
   if (answer.status >= 400) {
     if (envelope.result !== false) return `status ${answer.status} with result true`;
     if (!Array.isArray(envelope.data) || envelope.data.length !== 0) return 'error with data';
     const errors = isObject(envelope.messages) ? envelope.messages.error : undefined;
-    if (!Array.isArray(errors) || errors.length === 0 || errors.some((e) => typeof e !== 'string')) return 'error without messages.error';
-    if (family === 'bouncer' && typeof envelope.message !== 'string') return 'bouncer error without a top-level message';
+    if (!Array.isArray(errors) || errors.length === 0 || errors.some((e) => typeof e !== 'string'))
+      return 'error without messages.error';
+    if (family === 'bouncer' && typeof envelope.message !== 'string')
+      return 'bouncer error without a top-level message';
   }
   if (family === 'legacy' && !isObject(envelope.jsonapi)) return 'legacy answer without jsonapi';
   return undefined;
@@ -144,7 +175,9 @@ function snapshot(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const table of GUARDED_TABLES) {
     const rows = db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Array<Record<string, unknown>>;
-    out[table] = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !VOLATILE_COLUMNS.has(column))));
+    out[table] = rows.map((row) =>
+      Object.fromEntries(Object.entries(row).filter(([column]) => !VOLATILE_COLUMNS.has(column))),
+    );
   }
   return out;
 }
@@ -174,7 +207,9 @@ function summarise(outcomes: Outcome[]): string[] {
     else groups.set(key, { count: 1, example: outcome });
   }
   return [...groups.entries()].map(([key, { count, example }]) => {
-    const body = example.testCase.body ? ` body ${JSON.stringify(example.testCase.body.subarray(0, 120).toString('utf8'))}` : '';
+    const body = example.testCase.body
+      ? ` body ${JSON.stringify(example.testCase.body.subarray(0, 120).toString('utf8'))}`
+      : '';
     return `${count}x ${key} — e.g. ${example.caller} ${example.testCase.method} ${example.testCase.path.slice(0, 140)}${body}`;
   });
 }
@@ -188,7 +223,11 @@ describe('adversarial input on every route', () => {
   const modulePaths: string[] = [];
 
   before(async () => {
-    t = await startTestServer({ adminPassword: 'adversarial admin password', moduleLoadTimeoutMs: 3000, exampleModules: true });
+    t = await startTestServer({
+      adminPassword: 'adversarial admin password',
+      moduleLoadTimeoutMs: 3000,
+      exampleModules: true,
+    });
     const seed = async (path: string, body: unknown, method = 'POST') => {
       const answer = await t.call(`${V3}/${path}`, { method, body });
       assert.ok(answer.status < 300, `${path}: ${answer.text}`);
@@ -197,7 +236,12 @@ describe('adversarial input on every route', () => {
     // The remote caller must never be banned or rate limited half-way.
     await seed('fail2ban', { whitelist: REMOTE }, 'PATCH');
     await seed('extensions', { number: '201', username: 'Alice', secret: 'secret-201' });
-    await seed('providers', { description: 'Trunk', host: 'sip.example.net', username: 'acme', secret: 'trunk-secret' });
+    await seed('providers', {
+      description: 'Trunk',
+      host: 'sip.example.net',
+      username: 'acme',
+      secret: 'trunk-secret',
+    });
     await seed('firewall', { permit: '192.0.2.0/24', deny: '198.51.100.7', description: 'office' });
     await seed('module-example-tasks/tasks', { title: 'seeded task' });
     fullKey = (await seed('api-keys', { description: 'adversarial remote', full_permissions: true })).key as string;
@@ -206,7 +250,12 @@ describe('adversarial input on every route', () => {
     assert.equal(document.status, 200);
     routes = routesFromOpenApi(document.json.data);
     for (const route of routes) {
-      if (route.method !== 'GET' || route.template.includes('{') || !(route.family === 'module' || route.template.startsWith(`${V3}/module-`))) continue;
+      if (
+        route.method !== 'GET' ||
+        route.template.includes('{') ||
+        !(route.family === 'module' || route.template.startsWith(`${V3}/module-`))
+      )
+        continue;
       modulePaths.push(route.template);
       moduleBaselines.set(route.template, (await t.call(route.template)).status);
     }
@@ -216,7 +265,8 @@ describe('adversarial input on every route', () => {
 
   it('covers every path and verb of the OpenAPI document, the bouncer export, legacy and module routes', () => {
     const families = new Set(routes.map((r) => r.family));
-    for (const family of ['v3', 'bouncer', 'legacy', 'module', 'session-start'] as const) assert.ok(families.has(family), family);
+    for (const family of ['v3', 'bouncer', 'legacy', 'module', 'session-start'] as const)
+      assert.ok(families.has(family), family);
     assert.ok(routes.length > 60, `${routes.length} routes`);
     assert.ok(modulePaths.length >= 3, `module routes: ${modulePaths.join(', ')}`);
   });
@@ -235,14 +285,16 @@ describe('adversarial input on every route', () => {
     }
     // A remote caller without credentials: every route answers 401 (or 403/404 before auth) in the envelope.
     for (const route of routes) {
-      for (const testCase of casesForRoute(route, {}, SEED).filter((_, i) => i % 10 === 0)) jobs.push({ testCase, caller: { name: 'remote', address: REMOTE, headers: {} } });
+      for (const testCase of casesForRoute(route, {}, SEED).filter((_, i) => i % 10 === 0))
+        jobs.push({ testCase, caller: { name: 'remote', address: REMOTE, headers: {} } });
     }
 
     const outcomes = await pool(jobs, CONCURRENCY, async ({ testCase, caller }): Promise<Outcome> => {
       try {
         const answer = await send(t.url, testCase, caller.address);
         // Headers category: every answer, whatever the input, carries the security headers.
-        const problem = answerProblem(testCase.family, testCase.method, answer) ?? securityHeaderProblem(answer.headers);
+        const problem =
+          answerProblem(testCase.family, testCase.method, answer) ?? securityHeaderProblem(answer.headers);
         return { testCase, caller: caller.name, status: answer.status, problem, text: answer.text.slice(0, 300) };
       } catch (error) {
         return { testCase, caller: caller.name, problem: `no answer: ${(error as Error).message}` };
@@ -250,14 +302,18 @@ describe('adversarial input on every route', () => {
     });
     // ADVERSARIAL_DUMP=<file> writes every failing case, answer included, for a closer look.
     if (process.env.ADVERSARIAL_DUMP) {
-      const dump = outcomes.filter((o) => o.problem).map((o) => ({ ...o, testCase: { ...o.testCase, body: o.testCase.body?.subarray(0, 300).toString('utf8') } }));
+      const dump = outcomes
+        .filter((o) => o.problem)
+        .map((o) => ({ ...o, testCase: { ...o.testCase, body: o.testCase.body?.subarray(0, 300).toString('utf8') } }));
       writeFileSync(process.env.ADVERSARIAL_DUMP, JSON.stringify(dump, null, 1));
     }
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     const failures = outcomes.filter((o) => o.problem !== undefined);
     const statuses = new Map<number, number>();
     for (const o of outcomes) if (o.status) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
-    console.log(`adversarial: ${outcomes.length} cases in ${seconds} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+    console.log(
+      `adversarial: ${outcomes.length} cases in ${seconds} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+    );
     assert.ok(outcomes.length > 2000, `${outcomes.length} cases`);
     assert.deepEqual(summarise(failures), [], `${failures.length} of ${outcomes.length} cases failed`);
   });
@@ -270,7 +326,9 @@ describe('adversarial input on every route', () => {
   it('an idle server serves every module route afterwards', async () => {
     await new Promise((r) => setTimeout(r, 3500));
     for (let round = 0; round < 2; round++) {
-      const answers = await Promise.all(modulePaths.flatMap((path) => [path, path, path]).map(async (path) => ({ path, answer: await t.call(path) })));
+      const answers = await Promise.all(
+        modulePaths.flatMap((path) => [path, path, path]).map(async (path) => ({ path, answer: await t.call(path) })),
+      );
       for (const { path, answer } of answers) {
         assert.equal(answer.status, moduleBaselines.get(path), `${path}: ${answer.text.slice(0, 200)}`);
         assert.ok(answer.status < 500);
@@ -285,12 +343,17 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
   let paths: Record<string, Record<string, { 'x-permission'?: string }>>;
   const ADMIN = 'adversarial security admin';
   const VIEWER = 'adversarial security viewer';
-  const token = async (login: string, password: string) => (await t.call(`${V3}/auth:login`, { method: 'POST', body: { login, password } })).json.data.accessToken as string;
+  const token = async (login: string, password: string) =>
+    (await t.call(`${V3}/auth:login`, { method: 'POST', body: { login, password } })).json.data.accessToken as string;
 
   before(async () => {
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => (logged += chunk.toString()));
-    t = await startTestServer({ adminPassword: ADMIN, exampleModules: true, logger: createLogger('debug', { tty: false, destination: sink }) });
+    t = await startTestServer({
+      adminPassword: ADMIN,
+      exampleModules: true,
+      logger: createLogger('debug', { tty: false, destination: sink }),
+    });
     assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { whitelist: REMOTE } })).status, 200);
     await setUserPassword(t.server.services.db, 'viewer', VIEWER, 'viewer');
     paths = (await t.call(`${V3}/openapi:getSpecification`)).json.data.paths;
@@ -307,11 +370,13 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
       const read = createTestApiKey(t.server.services.db, { allowedPaths: { [grant]: 'read' } }).key;
       const write = createTestApiKey(t.server.services.db, { allowedPaths: { [grant]: 'write' } }).key;
       const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : {};
-      const status = async (headers: Record<string, string>) => (await t.remote(path, { method, headers, body })).status;
+      const status = async (headers: Record<string, string>) =>
+        (await t.remote(path, { method, headers, body })).status;
       if ((await status({ 'x-api-key': read })) !== 403) problems.push(`read key ${method} ${path}`);
       if ((await status({ authorization: `Bearer ${viewer}` })) !== 403) problems.push(`viewer ${method} ${path}`);
       const written = await status({ 'x-api-key': write });
-      if (level === 'SENSITIVE' ? written !== 403 : written === 401 || written === 403 || written >= 500) problems.push(`write key ${method} ${path}: ${written}`);
+      if (level === 'SENSITIVE' ? written !== 403 : written === 401 || written === 403 || written >= 500)
+        problems.push(`write key ${method} ${path}: ${written}`);
     }
     assert.deepEqual(problems, []);
   });
@@ -320,10 +385,18 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
     const planted: string[] = [];
     const problems: string[] = [];
     for (const route of routesFromOpenApi({ paths })) {
-      if (!['POST', 'PUT', 'PATCH'].includes(route.method) || route.template.includes('/auth:') || route.family === 'session-start') continue;
+      if (
+        !['POST', 'PUT', 'PATCH'].includes(route.method) ||
+        route.template.includes('/auth:') ||
+        route.family === 'session-start'
+      )
+        continue;
       const secret = plantedSecret(`${route.method}-${route.template.length}`);
       planted.push(secret);
-      const path = route.template.replace(/\{[^}]+\}/g, route.template.includes('module-example') ? '1' : 'adversarial-missing');
+      const path = route.template.replace(
+        /\{[^}]+\}/g,
+        route.template.includes('module-example') ? '1' : 'adversarial-missing',
+      );
       const answer = await t.call(path, { method: route.method, body: bodyWithNestedSecrets(secret) });
       if (answer.status >= 500) problems.push(`${route.method} ${path}: ${answer.status}`);
     }
@@ -333,13 +406,27 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
     const config = (await t.call(`${V3}/backup:exportConfig`)).json.data;
     const amiSecret = plantedSecret('backup-ami');
     planted.push(amiSecret);
-    assert.equal((await t.call(`${V3}/backup:importConfig`, { method: 'POST', body: { config: { ...config, ami: { ...config.ami, secret: amiSecret } }, dryRun: true } })).status, 200);
+    assert.equal(
+      (
+        await t.call(`${V3}/backup:importConfig`, {
+          method: 'POST',
+          body: { config: { ...config, ami: { ...config.ami, secret: amiSecret } }, dryRun: true },
+        })
+      ).status,
+      200,
+    );
     const guess = plantedSecret('login');
     planted.push(guess);
-    assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'nobody', password: guess } })).status, 401);
+    assert.equal(
+      (await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'nobody', password: guess } })).status,
+      401,
+    );
     t.server.services.audit.flush();
     const table = JSON.stringify(t.server.services.db.prepare('SELECT * FROM audit_log').all());
-    const recorded = t.server.services.db.prepare(`SELECT count(*) FROM audit_log WHERE diff LIKE '%"field":"config"%'`).pluck().get() as number;
+    const recorded = t.server.services.db
+      .prepare(`SELECT count(*) FROM audit_log WHERE diff LIKE '%"field":"config"%'`)
+      .pluck()
+      .get() as number;
     assert.ok(recorded > 0, 'bodies with nested secrets were recorded');
     for (const secret of planted) {
       if (table.includes(secret)) problems.push(`audit_log holds ${secret}`);
@@ -362,15 +449,27 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const viewer = await token('viewer', VIEWER);
     for (let i = 0; i < MAX_LOGIN_FAILURES; i++) {
-      const wrong = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${viewer}` }, body: { login: 'viewer', password: 'x'.repeat(12), currentPassword: `guess-${i}` } });
+      const wrong = await t.remote(`${V3}/auth:setPassword`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${viewer}` },
+        body: { login: 'viewer', password: 'x'.repeat(12), currentPassword: `guess-${i}` },
+      });
       assert.equal(wrong.status, 403, 'a viewer may not set passwords at all');
     }
     const admin = await token('admin', ADMIN);
     for (let i = 0; i < MAX_LOGIN_FAILURES; i++) {
-      const wrong = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: { login: 'viewer', password: 'a new viewer pass', currentPassword: `guess-${i}` } });
+      const wrong = await t.remote(`${V3}/auth:setPassword`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+        body: { login: 'viewer', password: 'a new viewer pass', currentPassword: `guess-${i}` },
+      });
       assert.equal(wrong.status, 422, wrong.text);
     }
-    const refused = await t.remote(`${V3}/auth:setPassword`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: { login: 'viewer', password: 'a new viewer pass', currentPassword: VIEWER } });
+    const refused = await t.remote(`${V3}/auth:setPassword`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+      body: { login: 'viewer', password: 'a new viewer pass', currentPassword: VIEWER },
+    });
     assert.equal(refused.status, 429, refused.text);
     assert.ok(Number(refused.headers['retry-after']) > 0);
   });
@@ -380,11 +479,15 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
     const open: Array<() => void> = [];
     const stream = (headers: Record<string, string>, localAddress: string) =>
       new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
-        const req = httpRequest(`${t.url}${V3}/events?channel=adversarial`, { headers, localAddress, agent: false }, (res) => {
-          if (res.statusCode === 200) open.push(() => req.destroy());
-          else res.resume();
-          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined });
-        });
+        const req = httpRequest(
+          `${t.url}${V3}/events?channel=adversarial`,
+          { headers, localAddress, agent: false },
+          (res) => {
+            if (res.statusCode === 200) open.push(() => req.destroy());
+            else res.resume();
+            resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined });
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -411,10 +514,14 @@ describe('crash safety', () => {
 
   it('kill -9 during writes loses 0 acknowledged writes', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pbx-crash-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
-      env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+      {
+        env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const acknowledged: string[] = [];
     const serverErrors: string[] = [];
     try {
@@ -433,7 +540,10 @@ describe('crash safety', () => {
         while (!killed) {
           const number = String(next++);
           try {
-            const answer = await request(`${url}${V3}/extensions`, { method: 'POST', body: { number, username: `Crash ${number}`, secret: 'crash-secret-1' } });
+            const answer = await request(`${url}${V3}/extensions`, {
+              method: 'POST',
+              body: { number, username: `Crash ${number}`, secret: 'crash-secret-1' },
+            });
             if (answer.status === 201) acknowledged.push(number);
             else if (answer.status >= 500) serverErrors.push(`${answer.status} ${answer.text.slice(0, 120)}`);
           } catch {
@@ -482,7 +592,12 @@ describe('adversarial firewall data: long transactions, range queries, canonical
   after(() => t?.close());
 
   it('long transactions: a 4,000-filter dry-run import (the reported crash) while bouncers poll: every poll within 1 s, the server stays up', async () => {
-    const networkFilters = Array.from({ length: 4000 }, (_, i) => ({ id: i + 1, permit: `10.${i >> 8}.${i & 255}.0/24`, deny: `172.16.${i >> 8}.${i & 255}`, description: `filter ${i}` }));
+    const networkFilters = Array.from({ length: 4000 }, (_, i) => ({
+      id: i + 1,
+      permit: `10.${i >> 8}.${i & 255}.0/24`,
+      deny: `172.16.${i >> 8}.${i & 255}`,
+      description: `filter ${i}`,
+    }));
     let polling = true;
     let slowest = 0;
     const statuses = new Set<number>();
@@ -510,12 +625,20 @@ describe('adversarial firewall data: long transactions, range queries, canonical
     const filter = await call('firewall', 'POST', { permit: '192.0.2.0/24', deny: '198.51.102.0/24' });
     assert.equal(filter.status, 201, filter.text);
     for (const { query, expect } of RANGE_QUERIES) {
-      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, { headers: { 'X-Api-Key': bouncerKey } });
+      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
+        headers: { 'X-Api-Key': bouncerKey },
+      });
       assert.equal(answer.status, 200, query);
-      assert.deepEqual(answer.json === null ? null : answer.json.map((d: { value: string }) => d.value).sort(), expect, query);
+      assert.deepEqual(
+        answer.json === null ? null : answer.json.map((d: { value: string }) => d.value).sort(),
+        expect,
+        query,
+      );
     }
     for (const query of BAD_RANGE_QUERIES) {
-      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, { headers: { 'X-Api-Key': bouncerKey } });
+      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
+        headers: { 'X-Api-Key': bouncerKey },
+      });
       assert.equal(answer.status, 400, `${query}: ${answer.text}`);
       assert.match(answer.json.message, /^(ip|range|contains):/, query);
     }
@@ -537,7 +660,10 @@ describe('adversarial firewall data: long transactions, range queries, canonical
       assert.equal(filter.status, 201, filter.text);
       assert.equal(filter.json.data.deny, canonical, 'a deny entry is stored canonical too');
       // A permit is always a CIDR: a single address keeps its full-length prefix.
-      assert.equal(filter.json.data.permit, canonical.includes('/') ? canonical : `${canonical}/${canonical.includes(':') ? 128 : 32}`);
+      assert.equal(
+        filter.json.data.permit,
+        canonical.includes('/') ? canonical : `${canonical}/${canonical.includes(':') ? 128 : 32}`,
+      );
       await call(`firewall/${filter.json.data.id}`, 'DELETE');
     }
     for (const ip of UNSPECIFIED_RANGES) {
@@ -550,7 +676,9 @@ describe('adversarial firewall data: long transactions, range queries, canonical
 
   it('id bounds and strict types: an import never carries an id past 2^31 - 1 nor a mistyped value, and the id sequence stays sound', async () => {
     for (const id of BAD_IMPORT_IDS) {
-      const answer = await call('backup:importConfig', 'POST', { config: { ...exported, networkFilters: [{ id, permit: '192.0.2.0/24' }] } });
+      const answer = await call('backup:importConfig', 'POST', {
+        config: { ...exported, networkFilters: [{ id, permit: '192.0.2.0/24' }] },
+      });
       assert.equal(answer.status, 422, `${JSON.stringify(id)}: ${answer.text}`);
       assert.match(answer.json.messages.error[0], /^networkFilters\[0\]\.id: /, JSON.stringify(id));
     }
@@ -561,10 +689,20 @@ describe('adversarial firewall data: long transactions, range queries, canonical
       assert.match(answer.json.messages.error.join(' '), new RegExp(`^${section}\\.${field}: `), `${section}.${field}`);
     }
     // The largest id allowed imports; the next create still gets an id every client can hold.
-    assert.equal((await call('backup:importConfig', 'POST', { config: { ...exported, networkFilters: [{ id: 2 ** 31 - 1, permit: '192.0.2.0/24' }] } })).status, 200);
+    assert.equal(
+      (
+        await call('backup:importConfig', 'POST', {
+          config: { ...exported, networkFilters: [{ id: 2 ** 31 - 1, permit: '192.0.2.0/24' }] },
+        })
+      ).status,
+      200,
+    );
     const created = await call('firewall', 'POST', { permit: '198.51.100.0/24' });
     assert.equal(created.status, 201, created.text);
-    assert.ok(Number.isSafeInteger(created.json.data.id) && created.json.data.id > 0, JSON.stringify(created.json.data));
+    assert.ok(
+      Number.isSafeInteger(created.json.data.id) && created.json.data.id > 0,
+      JSON.stringify(created.json.data),
+    );
     assert.equal((await call(`firewall/${created.json.data.id}`)).json.data.permit, '198.51.100.0/24');
   });
 });

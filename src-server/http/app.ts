@@ -36,12 +36,16 @@ export function createApp(services: Services, guards: Middleware[], router: Rout
   const parseBody = bodyParser(services.config.bodyLimitBytes);
   // A ban list import is the one large body: its own limit, and text bodies (a list posted as a file).
   const parseImport = bodyParser(BAN_IMPORT_MAX_BYTES, true);
-  app.use((ctx, next) => (ctx.path === BAN_IMPORT_PATH ? parseImport(ctx, next) : API_PATH.test(ctx.path) ? parseBody(ctx, next) : next()));
+  app.use((ctx, next) =>
+    ctx.path === BAN_IMPORT_PATH ? parseImport(ctx, next) : API_PATH.test(ctx.path) ? parseBody(ctx, next) : next(),
+  );
 
   app.use(router.routes());
 
   const handleV3 = v3Handler(services);
-  app.use((ctx, next) => (ctx.path.startsWith(V3_PREFIX) || ctx.path === V3_PREFIX.slice(0, -1) ? handleV3(ctx, async () => {}) : next()));
+  app.use((ctx, next) =>
+    ctx.path.startsWith(V3_PREFIX) || ctx.path === V3_PREFIX.slice(0, -1) ? handleV3(ctx, async () => {}) : next(),
+  );
 
   const staticDir = services.config.staticDir;
   if (staticDir && existsSync(join(staticDir, 'index.html'))) {

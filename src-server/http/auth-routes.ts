@@ -13,7 +13,15 @@ import { clearRefreshCookie, clearSessionCookie, REFRESH_COOKIE, setRefreshCooki
 import { credentialRejected, presentedCredential } from '../auth/credentials.ts';
 import { API_KEY_PATTERN } from '../auth/api-key-store.ts';
 import { ACCESS_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from '../auth/jwt.ts';
-import { endWebSession, liveSessionRole, revokeByRefreshToken, revokeSession, revokeUserSessions, rotateRefreshToken, startLoginSession } from '../auth/login-sessions.ts';
+import {
+  endWebSession,
+  liveSessionRole,
+  revokeByRefreshToken,
+  revokeSession,
+  revokeUserSessions,
+  rotateRefreshToken,
+  startLoginSession,
+} from '../auth/login-sessions.ts';
 import { passwordProblems, verifyPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import { localhostBypass } from '../auth/localhost-bypass.ts';
@@ -33,11 +41,23 @@ function bodyOf(ctx: Context): Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
-async function tokenAnswer(services: Services, ctx: Context, fn: string, issued: { sessionId: string; login: string; role: UserRecord['role']; remember: boolean; refreshToken: string }) {
-  const accessToken = await signAccessToken(services.auth.jwtSecret, { sub: issued.login, role: issued.role, sid: issued.sessionId }, services.clock.now());
+async function tokenAnswer(
+  services: Services,
+  ctx: Context,
+  fn: string,
+  issued: { sessionId: string; login: string; role: UserRecord['role']; remember: boolean; refreshToken: string },
+) {
+  const accessToken = await signAccessToken(
+    services.auth.jwtSecret,
+    { sub: issued.login, role: issued.role, sid: issued.sessionId },
+    services.clock.now(),
+  );
   setRefreshCookie(ctx, issued.refreshToken, issued.remember);
   ctx.set('Cache-Control', 'no-store');
-  send(ctx, fn, { result: true, data: { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, login: issued.login } });
+  send(ctx, fn, {
+    result: true,
+    data: { accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_SECONDS, login: issued.login },
+  });
 }
 
 /** The current user of a JWT or session principal; undefined for localhost and API keys. */
@@ -56,7 +76,8 @@ function userOf(principal: Principal): { login: string; sessionId: string } | un
  */
 async function revokePresentedToken(services: Services, ctx: Context, now: number): Promise<boolean> {
   const credential = presentedCredential(ctx);
-  if (!credential?.token || credential.header !== 'authorization' || API_KEY_PATTERN.test(credential.token)) return false;
+  if (!credential?.token || credential.header !== 'authorization' || API_KEY_PATTERN.test(credential.token))
+    return false;
   const outcome = await verifyAccessToken(services.auth.jwtSecret, credential.token, now);
   if (!outcome.ok || !liveSessionRole(services.db, outcome.claims.sid)) return false;
   revokeSession(services.db, outcome.claims.sid, 'logout', now);
@@ -78,7 +99,12 @@ export function loginRoutes(services: Services, router: Router): void {
     const outcome = rotateRefreshToken(services.db, token, services.clock.now());
     if (!outcome.ok) {
       clearRefreshCookie(ctx);
-      throw credentialRejected(services, ctx, outcome.reason, `The refresh token is not valid (${outcome.reason}); log in again.`);
+      throw credentialRejected(
+        services,
+        ctx,
+        outcome.reason,
+        `The refresh token is not valid (${outcome.reason}); log in again.`,
+      );
     }
     await tokenAnswer(services, ctx, 'refresh', outcome);
   });
@@ -97,7 +123,13 @@ export function loginRoutes(services: Services, router: Router): void {
   });
 
   router.get(`${V3}status`, (ctx) => {
-    send(ctx, 'status', { result: true, data: { adminPasswordSet: adminPasswordSet(services.db), viaLocalhost: localhostBypass(ctx, services.config.trustedHosts).applies } });
+    send(ctx, 'status', {
+      result: true,
+      data: {
+        adminPasswordSet: adminPasswordSet(services.db),
+        viaLocalhost: localhostBypass(ctx, services.config.trustedHosts).applies,
+      },
+    });
   });
 
   const authorizeAdmin = authorize(() => ({ declaration: authDeclaration, level: 'ADMIN' }));
@@ -107,7 +139,12 @@ export function loginRoutes(services: Services, router: Router): void {
     const caller = userOf(principal);
     const login = typeof body.login === 'string' && body.login !== '' ? body.login : (caller?.login ?? ADMIN_LOGIN);
     const target = findUser(services.db, login);
-    if (!target && login !== ADMIN_LOGIN) return send(ctx, 'setPassword', { result: false, httpCode: 404, messages: { error: [`There is no user "${login}".`] } });
+    if (!target && login !== ADMIN_LOGIN)
+      return send(ctx, 'setPassword', {
+        result: false,
+        httpCode: 404,
+        messages: { error: [`There is no user "${login}".`] },
+      });
     const problems = passwordProblems(body.password);
     if (problems.length) throw unprocessable(problems);
     // Only an operator on this machine may skip the current password (the console over loopback).
@@ -120,7 +157,8 @@ export function loginRoutes(services: Services, router: Router): void {
         throw tooManyRequests(`Too many failed password checks from ${ip}; retry in ${retryAfter} s.`, retryAfter);
       }
       const current = body.currentPassword;
-      if (typeof current !== 'string' || current === '') throw unprocessable(['currentPassword is required to change an existing password.']);
+      if (typeof current !== 'string' || current === '')
+        throw unprocessable(['currentPassword is required to change an existing password.']);
       if (!(await verifyPassword(current, target.passwordHash))) {
         services.auth.loginLimiter.recordFailure(ip, login);
         services.bus.emit({ type: 'security-failure', category: 'http', ip, reason: 'wrong current password' });

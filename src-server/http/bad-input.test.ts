@@ -36,10 +36,18 @@ describe('bad input never crashes and never gets a 500', () => {
   };
 
   it('malformed JSON gets 400', () =>
-    expectError(400, t.call(EXT, { method: 'POST', body: '{"number": "2', headers: { 'content-type': 'application/json' } }), /Malformed JSON/));
+    expectError(
+      400,
+      t.call(EXT, { method: 'POST', body: '{"number": "2', headers: { 'content-type': 'application/json' } }),
+      /Malformed JSON/,
+    ));
 
   it('a body over the limit gets 413, declared or streamed', async () => {
-    await expectError(413, t.call(EXT, { method: 'POST', body: { pad: 'x'.repeat(70 * 1024) } }), /larger than the limit/);
+    await expectError(
+      413,
+      t.call(EXT, { method: 'POST', body: { pad: 'x'.repeat(70 * 1024) } }),
+      /larger than the limit/,
+    );
     const chunked = await raw(
       t.server.port,
       `POST ${EXT} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
@@ -49,12 +57,25 @@ describe('bad input never crashes and never gets a 500', () => {
   });
 
   it('a wrong content type gets 415', () =>
-    expectError(415, t.call(EXT, { method: 'POST', body: 'number=1', headers: { 'content-type': 'text/plain' } }), /not supported/));
+    expectError(
+      415,
+      t.call(EXT, { method: 'POST', body: 'number=1', headers: { 'content-type': 'text/plain' } }),
+      /not supported/,
+    ));
 
   it('invalid UTF-8 gets 400', () =>
-    expectError(400, t.call(EXT, { method: 'POST', body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: { 'content-type': 'application/json' } }), /UTF-8/));
+    expectError(
+      400,
+      t.call(EXT, {
+        method: 'POST',
+        body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        headers: { 'content-type': 'application/json' },
+      }),
+      /UTF-8/,
+    ));
 
-  it('a JSON body that is not an object gets 422', () => expectError(422, t.call(EXT, { method: 'POST', body: [1, 2] }), /JSON object/));
+  it('a JSON body that is not an object gets 422', () =>
+    expectError(422, t.call(EXT, { method: 'POST', body: [1, 2] }), /JSON object/));
 
   it('ids with odd characters get 404 or 400, never 500', async () => {
     for (const id of ['%F0%9F%98%80', "1'%3B%20DROP%20TABLE%20extensions%3B--", '...', '%25', 'a%20b']) {
@@ -67,7 +88,10 @@ describe('bad input never crashes and never gets a 500', () => {
 
   it('a very long path gets 414 and very long headers 431, each with an envelope', async () => {
     await expectError(414, t.call(`${EXT}/${'9'.repeat(5000)}`), /longer than/);
-    const response = await raw(t.server.port, `GET ${EXT} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+    const response = await raw(
+      t.server.port,
+      `GET ${EXT} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
     assert.match(response, /^HTTP\/1.1 431/);
     assert.equal(envelopeOf(response).result, false);
   });

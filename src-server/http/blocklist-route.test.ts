@@ -10,7 +10,10 @@ const FEED = '/pbxcore/api/v3/firewall-bouncer/blocklist';
 const basic = (password: string, user = 'router') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** A GET that keeps the raw bytes (the test client decodes text, which would hide gzip). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -33,7 +36,7 @@ describe('blocklist feed over HTTP', () => {
   });
   after(() => t.close());
 
-  test('the plain_text feed is the stream\'s values, one per line', async () => {
+  test("the plain_text feed is the stream's values, one per line", async () => {
     const stream = await poll(t, key);
     const feed = await t.remote(FEED, { headers: { 'X-Api-Key': key } });
     assert.equal(feed.status, 200, feed.text);
@@ -45,7 +48,12 @@ describe('blocklist feed over HTTP', () => {
 
   test('the key works as X-Api-Key, Bearer and the Basic password, with the same body', async () => {
     const bodies = new Set<string>();
-    const variants: Array<Record<string, string>> = [{ 'X-Api-Key': key }, { Authorization: `Bearer ${key}` }, { Authorization: basic(key) }, { Authorization: basic(key, '') }];
+    const variants: Array<Record<string, string>> = [
+      { 'X-Api-Key': key },
+      { Authorization: `Bearer ${key}` },
+      { Authorization: basic(key) },
+      { Authorization: basic(key, '') },
+    ];
     for (const headers of variants) {
       const response = await t.remote(FEED, { headers });
       assert.equal(response.status, 200, `${JSON.stringify(Object.keys(headers))}: ${response.text}`);
@@ -76,12 +84,16 @@ describe('blocklist feed over HTTP', () => {
     assert.equal(garbled.status, 401);
   });
 
-  test('the key\'s network binding applies: 403 from another source', async () => {
+  test("the key's network binding applies: 403 from another source", async () => {
     const bound = createTestApiKey(t.server.services.db, { networkFilterId: 'localhost' }).key;
     assert.equal((await t.call(FEED, { headers: { Authorization: basic(bound) } })).status, 200);
     assert.equal((await t.remote(FEED, { headers: { Authorization: basic(bound) } })).status, 403);
     const reader = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/extensions': 'read' } }).key;
-    assert.equal((await t.remote(FEED, { headers: { 'X-Api-Key': reader } })).status, 403, 'a key without the export grant');
+    assert.equal(
+      (await t.remote(FEED, { headers: { 'X-Api-Key': reader } })).status,
+      403,
+      'a key without the export grant',
+    );
   });
 
   test('ETag and If-None-Match: 304 while unchanged, 200 with a new ETag after a change', async () => {
@@ -100,7 +112,14 @@ describe('blocklist feed over HTTP', () => {
     // MikroTik scripts carry time left: a weak ETag that still gives 304 while nothing changed.
     const script = await t.remote(`${FEED}?format=mikrotik`, { headers });
     assert.match(String(script.headers.etag), /^W\/"/);
-    assert.equal((await t.remote(`${FEED}?format=mikrotik`, { headers: { ...headers, 'If-None-Match': String(script.headers.etag) } })).status, 304);
+    assert.equal(
+      (
+        await t.remote(`${FEED}?format=mikrotik`, {
+          headers: { ...headers, 'If-None-Match': String(script.headers.etag) },
+        })
+      ).status,
+      304,
+    );
   });
 
   test('gzip when asked', async () => {
@@ -109,7 +128,10 @@ describe('blocklist feed over HTTP', () => {
     assert.equal(zipped.status, 200);
     assert.equal(zipped.headers['content-encoding'], 'gzip');
     const lines = gunzipSync(zipped.body).toString().split('\n').filter(Boolean);
-    assert.deepEqual(lines.map((l) => l.replace(/\/(32|128)$/, '')), plain.text.split('\n').filter(Boolean));
+    assert.deepEqual(
+      lines.map((l) => l.replace(/\/(32|128)$/, '')),
+      plain.text.split('\n').filter(Boolean),
+    );
   });
 
   test('bad input: unknown format 400 listing formats, both families 400, other verbs 405, HEAD without body', async () => {

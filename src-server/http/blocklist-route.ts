@@ -5,7 +5,13 @@ import { gzip } from 'node:zlib';
 import { basicPasswordCredential } from '../auth/basic-credential.ts';
 import { presentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
-import { blocklistEntries, parseBlocklistQuery, protectedCidrs, type BlocklistEntry, type BlocklistOptions } from '../firewall/blocklist.ts';
+import {
+  blocklistEntries,
+  parseBlocklistQuery,
+  protectedCidrs,
+  type BlocklistEntry,
+  type BlocklistOptions,
+} from '../firewall/blocklist.ts';
 import { renderBlocklist } from '../firewall/blocklist-formats.ts';
 import { renderError } from '../wire/envelope.ts';
 import { badRequest, HttpError, methodNotAllowed } from '../wire/errors.ts';
@@ -26,7 +32,8 @@ interface RenderedFeed {
   gzipped?: Promise<Buffer>;
 }
 
-const optionsKey = (o: BlocklistOptions) => `${o.format}|${o.ipv4only ? 4 : ''}${o.ipv6only ? 6 : ''}|${o.origin?.toLowerCase() ?? ''}|${o.listname}`;
+const optionsKey = (o: BlocklistOptions) =>
+  `${o.format}|${o.ipv4only ? 4 : ''}${o.ipv6only ? 6 : ''}|${o.origin?.toLowerCase() ?? ''}|${o.listname}`;
 const hashOf = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 27);
 
 /** Whether an If-None-Match header names this ETag (weak comparison, RFC 9110 13.1.2). */
@@ -76,7 +83,10 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
     const known = cache.get(key);
     if (options.format !== 'mikrotik' && known?.stamp === stamp) return known;
     const text = renderBlocklist(entriesFor(options, stamp, now), options, now);
-    const etag = options.format === 'mikrotik' ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}`)}"` : `"${hashOf(text)}"`;
+    const etag =
+      options.format === 'mikrotik'
+        ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}`)}"`
+        : `"${hashOf(text)}"`;
     const rendered: RenderedFeed = { stamp, body: Buffer.from(text), etag };
     if (options.format !== 'mikrotik') {
       if (cache.size > 64) cache.clear();
@@ -88,7 +98,8 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
   router.all(BLOCKLIST_PATH, async (ctx) => {
     try {
       const key = authenticateBouncer(ctx, parts, presentedCredential(ctx) ?? basicPasswordCredential(ctx));
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+        throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
       const parsed = parseBlocklistQuery(ctx.query);
       if (!parsed.ok) throw badRequest(parsed.message);
       const rendered = feed(parsed.options);

@@ -58,7 +58,10 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
     assert.notEqual(cursors.servedVersion(id), undefined);
     cursors.forgetRevokedKeys(); // the minutely prune
     assert.equal(cursors.servedVersion(id), undefined, 'the revoked key no longer holds a cursor');
-    assert.equal(t.server.services.db.prepare('SELECT COUNT(*) FROM bouncer_cursors WHERE key_id = ?').pluck().get(id), 0);
+    assert.equal(
+      t.server.services.db.prepare('SELECT COUNT(*) FROM bouncer_cursors WHERE key_id = ?').pluck().get(id),
+      0,
+    );
   });
 
   test('a key not allowed on /api/v3/firewall-bouncer: 403; full_permissions or a write grant: allowed', async () => {
@@ -75,7 +78,8 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
       createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/firewall-bouncer': 'write' } }).key,
     ];
     for (const key of allowed) {
-      for (const path of PATHS) assert.equal((await t.call(path, { headers: { Authorization: `Bearer ${key}` } })).status, 200);
+      for (const path of PATHS)
+        assert.equal((await t.call(path, { headers: { Authorization: `Bearer ${key}` } })).status, 200);
     }
   });
 
@@ -95,8 +99,13 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
 
   test('unknown paths under the export: 401 without a key, 404 with one; other verbs: 405', async () => {
     assertBouncerError(await t.call('/pbxcore/api/v3/firewall-bouncer/v1/alerts'), 401);
-    assertBouncerError(await t.call('/pbxcore/api/v3/firewall-bouncer/v1/alerts', { headers: { 'X-Api-Key': good } }), 404);
-    const writer = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/firewall-bouncer': 'write' } }).key;
+    assertBouncerError(
+      await t.call('/pbxcore/api/v3/firewall-bouncer/v1/alerts', { headers: { 'X-Api-Key': good } }),
+      404,
+    );
+    const writer = createTestApiKey(t.server.services.db, {
+      allowedPaths: { '/api/v3/firewall-bouncer': 'write' },
+    }).key;
     const response = await t.call(STREAM, { method: 'POST', headers: { 'X-Api-Key': writer }, body: {} });
     assertBouncerError(response, 405);
     assert.equal(response.headers.allow, 'GET, HEAD');
@@ -126,7 +135,11 @@ describe('bouncer export: HEAD and repeated bad credentials', () => {
     }
     assert.equal((await t.call(STREAM, { method: 'HEAD' })).status, 401);
     const get = await poll(t, key);
-    assert.deepEqual(get.deleted.map((d) => d.value), ['10.40.0.1'], 'HEAD left the deletion for the next GET');
+    assert.deepEqual(
+      get.deleted.map((d) => d.value),
+      ['10.40.0.1'],
+      'HEAD left the deletion for the next GET',
+    );
     const decisions = await t.call(DECISIONS, { headers: { 'X-Api-Key': key } });
     // Nothing active: the LAPI answers null, never an empty list (a live bouncer reads null as "no decision").
     assert.deepEqual(get.new, []);
@@ -135,11 +148,16 @@ describe('bouncer export: HEAD and repeated bad credentials', () => {
 
   test('repeated invalid keys from one address end in an http ban: 403 on every route but the export with a valid key', async () => {
     assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
-    for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     const banned = await t.remote('/pbxcore/api/v3/system:ping');
     assert.equal(banned.status, 403);
     assert.equal(banned.json.result, false);
-    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 403, 'a wrong key from a banned source: banned');
+    assert.equal(
+      (await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status,
+      403,
+      'a wrong key from a banned source: banned',
+    );
     const bans = await t.call('/pbxcore/api/v3/firewall:getBannedIps');
     assert.deepEqual(
       bans.json.data.map((b: { ip: string; category: string }) => [b.ip, b.category]),
@@ -153,29 +171,53 @@ describe('bouncer export: HEAD and repeated bad credentials', () => {
     assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200, 'a valid key is served');
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200, 'the http ban is lifted');
     assert.deepEqual((await t.call('/pbxcore/api/v3/firewall:getBannedIps')).json.data, []);
-    const cleared = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data.rejections.find((r: { ip: string }) => r.ip === REMOTE);
+    const cleared = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data.rejections.find(
+      (r: { ip: string }) => r.ip === REMOTE,
+    );
     assert.ok(cleared === undefined || cleared.clearedAt !== null, JSON.stringify(cleared));
-    for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     // Loopback (the host itself) is never banned.
-    for (let i = 0; i < 5; i++) assert.equal((await t.call(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await t.call(STREAM, { headers: { 'X-Api-Key': 'c'.repeat(64) } })).status, 401);
     assert.equal((await t.call('/pbxcore/api/v3/system:ping')).status, 200);
-    assert.equal((await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status, 200);
-    assert.equal((await t.remote('/pbxcore/api/v3/firewall-bouncer/v1/whitelist', { headers: { 'X-Api-Key': key } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status,
+      200,
+    );
+    assert.equal(
+      (await t.remote('/pbxcore/api/v3/firewall-bouncer/v1/whitelist', { headers: { 'X-Api-Key': key } })).status,
+      200,
+    );
   });
 
   test('a valid bouncer key does not lift an http ban earned by failed logins: the bouncer is served, the address stays banned', async () => {
     assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
     for (let i = 0; i < 3; i++) {
-      const login = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: `guess ${i}` } });
+      const login = await t.remote('/pbxcore/api/v3/auth:login', {
+        method: 'POST',
+        body: { login: 'admin', password: `guess ${i}` },
+      });
       assert.ok(login.status === 401 || login.status === 429, login.text);
     }
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403, 'banned by the failed logins');
     const { key } = createTestApiKey(t.server.services.db);
-    assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200, 'the export still serves a valid key');
-    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403, 'the password-guessing ban is not lifted by a bouncer key');
+    assert.equal(
+      (await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status,
+      200,
+      'the export still serves a valid key',
+    );
+    assert.equal(
+      (await t.remote('/pbxcore/api/v3/system:ping')).status,
+      403,
+      'the password-guessing ban is not lifted by a bouncer key',
+    );
     const [ban] = (await t.call('/pbxcore/api/v3/firewall:getBannedIps')).json.data;
     assert.equal(ban.category, 'http');
     assert.doesNotMatch(ban.reason, /^wrong API key/);
-    assert.equal((await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status,
+      200,
+    );
   });
 });

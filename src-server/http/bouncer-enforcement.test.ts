@@ -12,7 +12,13 @@ import { banThroughFailures, createFilter, poll, STREAM } from '../test-support/
 const FIREWALL = '/pbxcore/api/v3/firewall';
 
 interface Status {
-  bouncers: Array<{ keyId: number; description: string; state: string; refusal: { code: string; ip: string; reason: string } | null; lastPollAt: string | null }>;
+  bouncers: Array<{
+    keyId: number;
+    description: string;
+    state: string;
+    refusal: { code: string; ip: string; reason: string } | null;
+    lastPollAt: string | null;
+  }>;
   rejections: Array<{ ip: string; keyId: number | null; keyDescription: string | null; reason: string }>;
 }
 
@@ -40,7 +46,15 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
     assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
 
     const expiry = new Date(clock.now() + 60_000).toISOString();
-    assert.equal((await t.call(`/pbxcore/api/v3/api-keys/${id}`, { method: 'PATCH', body: { description: 'edge firewall', expires_at: expiry } })).status, 200);
+    assert.equal(
+      (
+        await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
+          method: 'PATCH',
+          body: { description: 'edge firewall', expires_at: expiry },
+        })
+      ).status,
+      200,
+    );
     clock.advance(61_000);
     const refused = await t.call(STREAM, { headers: { 'X-Api-Key': key } });
     assert.equal(refused.status, 401);
@@ -53,14 +67,26 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
     const rejection = after.rejections.find((r) => r.keyId === id)!;
     assert.equal(rejection.keyDescription, 'edge firewall', 'the refusal names the key');
 
-    assert.equal((await t.call(`/pbxcore/api/v3/api-keys/${id}`, { method: 'PATCH', body: { description: 'edge firewall', expires_at: null } })).status, 200);
+    assert.equal(
+      (
+        await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
+          method: 'PATCH',
+          body: { description: 'edge firewall', expires_at: null },
+        })
+      ).status,
+      200,
+    );
     await poll(t, key);
     flush(t);
     assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
 
     // The status is read in a worker, on the real clock: age the stored last poll instead.
     const age = clock.now() - Date.now() + 31_000;
-    t.server.services.db.prepare('UPDATE bouncer_cursors SET last_poll_at = last_poll_at - ?, refused_at = refused_at - ? WHERE key_id = ?').run(age, age, id);
+    t.server.services.db
+      .prepare(
+        'UPDATE bouncer_cursors SET last_poll_at = last_poll_at - ?, refused_at = refused_at - ? WHERE key_id = ?',
+      )
+      .run(age, age, id);
     assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'silent');
   });
 
@@ -84,7 +110,10 @@ describe('enforcement visible: delivery counts and the address lookup', () => {
     await poll(t, keys[0]!.key);
     await poll(t, keys[1]!.key);
     flush(t);
-    const bans = (await t.call(`${FIREWALL}:getBannedIps`)).json.data as Array<{ ip: string; delivery: { served: number; of: number; keys: Array<{ description: string }> } }>;
+    const bans = (await t.call(`${FIREWALL}:getBannedIps`)).json.data as Array<{
+      ip: string;
+      delivery: { served: number; of: number; keys: Array<{ description: string }> };
+    }>;
     const ban = bans.find((b) => b.ip === '203.0.113.50')!;
     assert.deepEqual({ served: ban.delivery.served, of: ban.delivery.of }, { served: 2, of: 3 });
     assert.deepEqual(ban.delivery.keys.map((k) => k.description).sort(), ['fw1', 'fw2']);
@@ -92,7 +121,15 @@ describe('enforcement visible: delivery counts and the address lookup', () => {
 
   test('lookup lists every decision that covers an address, with its origin, time left and bouncers, and what protects it', async () => {
     const { key } = createTestApiKey(t.server.services.db, { description: 'lookup bouncer' });
-    assert.equal((await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip: '198.51.101.0/24', duration: 3600, reason: 'scanner range' } })).status, 201);
+    assert.equal(
+      (
+        await t.call(`${FIREWALL}:banIp`, {
+          method: 'POST',
+          body: { ip: '198.51.101.0/24', duration: 3600, reason: 'scanner range' },
+        })
+      ).status,
+      201,
+    );
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.101.5', description: 'Blocklist' });
     banThroughFailures(t, 'sip', '198.51.101.5');
     await poll(t, key);
@@ -102,25 +139,40 @@ describe('enforcement visible: delivery counts and the address lookup', () => {
     assert.equal(answer.status, 200);
     const lookup = answer.json.data;
     assert.equal(lookup.blocked, true);
-    const bySource = lookup.decisions.map((d: { value: string; scenario: string; source: string }) => `${d.source} ${d.value} ${d.scenario}`).sort();
-    assert.deepEqual(bySource, ['ban 198.51.101.0/24 pbx/manual', 'ban 198.51.101.5 pbx/sip', 'filter 198.51.101.5 pbx/manual']);
+    const bySource = lookup.decisions
+      .map((d: { value: string; scenario: string; source: string }) => `${d.source} ${d.value} ${d.scenario}`)
+      .sort();
+    assert.deepEqual(bySource, [
+      'ban 198.51.101.0/24 pbx/manual',
+      'ban 198.51.101.5 pbx/sip',
+      'filter 198.51.101.5 pbx/manual',
+    ]);
     const range = lookup.decisions.find((d: { value: string }) => d.value === '198.51.101.0/24');
     assert.ok(range.secondsLeft > 3500 && range.secondsLeft <= 3600);
     assert.equal(range.origin, 'pbx-networkfilters');
     assert.equal(range.ban.reason, 'scanner range');
-    assert.equal(range.delivery.keys.some((k: { description: string }) => k.description === 'lookup bouncer'), true);
+    assert.equal(
+      range.delivery.keys.some((k: { description: string }) => k.description === 'lookup bouncer'),
+      true,
+    );
     const entry = lookup.decisions.find((d: { source: string }) => d.source === 'filter');
     assert.deepEqual(entry.filter, { id: filter.id, description: 'Blocklist', permit: '192.0.2.0/24' });
     assert.equal(entry.secondsLeft, null);
 
     const nothing = await t.call(`${FIREWALL}:lookup?ip=203.0.113.200`);
     assert.equal(nothing.status, 200);
-    assert.deepEqual({ ...nothing.json.data, address: undefined }, { address: undefined, blocked: false, loopback: null, decisions: [], protections: [] });
+    assert.deepEqual(
+      { ...nothing.json.data, address: undefined },
+      { address: undefined, blocked: false, loopback: null, decisions: [], protections: [] },
+    );
   });
 
   test('lookup names the whitelist and trusted entries that protect an address, and the reason for loopback', async () => {
     await createFilter(t, { permit: '10.77.0.0/16', description: 'Head office', newer_block_ip: true });
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '10.77.5.0/24' } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '10.77.5.0/24' } })).status,
+      200,
+    );
     const protectedAnswer = (await t.call(`${FIREWALL}:lookup?ip=10.77.5.9`)).json.data;
     assert.deepEqual(
       protectedAnswer.protections.map((p: { kind: string; value: string }) => `${p.kind} ${p.value}`).sort(),
@@ -146,13 +198,19 @@ describe('a change costs what changed, whatever the number of keys', () => {
       try {
         const { db, firewall } = t.server.services;
         const deny = Array.from({ length: 20_000 }, (_, n) => `100.64.${(n >> 8) & 255}.${n & 255}`).join(',');
-        db.prepare("INSERT INTO network_filters (permit, deny, description, rules) VALUES ('0.0.0.0/0', ?, 'blocklist', '{}')").run(deny);
+        db.prepare(
+          "INSERT INTO network_filters (permit, deny, description, rules) VALUES ('0.0.0.0/0', ?, 'blocklist', '{}')",
+        ).run(deny);
         firewall!.state.reload();
         const small = await createFilter(t, { permit: '192.0.2.7/32', deny: '198.51.100.77' });
         const keys = Array.from({ length: keyCount }, (_, i) => createTestApiKey(db, { description: `k${i}` }).key);
         for (const key of keys) await poll(t, key, '', { headers: { 'Accept-Encoding': 'gzip' } });
         const { snapshots, deletedTails, compressor } = firewall!;
-        const before = { rendered: snapshots.rendered, tails: deletedTails.renders, compressed: compressor.compressedBytes };
+        const before = {
+          rendered: snapshots.rendered,
+          tails: deletedTails.renders,
+          compressed: compressor.compressedBytes,
+        };
         assert.equal((await t.call(`${FIREWALL}/${small.id}`, { method: 'DELETE' })).status, 200);
         for (const key of keys) {
           // Under load a gzip poll may be served the previous, already compressed snapshot (by
@@ -166,7 +224,11 @@ describe('a change costs what changed, whatever the number of keys', () => {
         }
         const rendered = snapshots.rendered - before.rendered;
         assert.ok(rendered < 1_000, `rendered ${rendered} members for one removed entry (of 20,001)`);
-        assert.equal(deletedTails.renders - before.tails, 1, 'one deleted tail shared by every key at the same version');
+        assert.equal(
+          deletedTails.renders - before.tails,
+          1,
+          'one deleted tail shared by every key at the same version',
+        );
         const compressed = compressor.compressedBytes - before.compressed;
         assert.ok(compressed < 200_000, `compressed ${compressed} bytes again for a change of one entry`);
       } finally {

@@ -37,7 +37,11 @@ describe('bouncer export in the field: durations, identity, expansion', () => {
   });
 
   test('two bans whose ids collide are both published, and both deleted', async () => {
-    assert.equal(decisionId('26.95.120.191', 'pbx/manual'), decisionId('63.148.128.212', 'pbx/manual'), 'a real crc32 collision');
+    assert.equal(
+      decisionId('26.95.120.191', 'pbx/manual'),
+      decisionId('63.148.128.212', 'pbx/manual'),
+      'a real crc32 collision',
+    );
     const { key } = createTestApiKey(t.server.services.db);
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '26.95.120.191, 63.148.128.212' });
     const first = await poll(t, key);
@@ -50,13 +54,20 @@ describe('bouncer export in the field: durations, identity, expansion', () => {
   test('a key with expand_ranges gets each address of a range as an Ip decision, and their removal', async () => {
     const created = await t.call('/pbxcore/api/v3/api-keys', {
       method: 'POST',
-      body: { description: 'nftables bouncer', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true },
+      body: {
+        description: 'nftables bouncer',
+        allowed_paths: { '/api/v3/firewall-bouncer': 'read' },
+        expand_ranges: true,
+      },
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.json.data.expand_ranges, true);
     const expandingKey: string = created.json.data.key;
     const plain = createTestApiKey(t.server.services.db).key;
-    const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.0/30, 198.51.100.2, 10.0.0.0/8, 2001:db8::/126' });
+    const filter = await createFilter(t, {
+      permit: '192.0.2.0/24',
+      deny: '198.51.100.0/30, 198.51.100.2, 10.0.0.0/8, 2001:db8::/126',
+    });
 
     const expanded = await poll(t, expandingKey);
     assert.deepEqual(values(expanded.new), [
@@ -71,12 +82,24 @@ describe('bouncer export in the field: durations, identity, expansion', () => {
       '2001:db8::3 pbx/manual',
     ]);
     assert.ok(expanded.new.filter((d) => d.value !== '10.0.0.0/8').every((d) => d.scope === 'Ip'));
-    assert.deepEqual(values((await poll(t, plain)).new), ['10.0.0.0/8 pbx/manual', '198.51.100.0/30 pbx/manual', '198.51.100.2 pbx/manual', '2001:db8::/126 pbx/manual']);
+    assert.deepEqual(values((await poll(t, plain)).new), [
+      '10.0.0.0/8 pbx/manual',
+      '198.51.100.0/30 pbx/manual',
+      '198.51.100.2 pbx/manual',
+      '2001:db8::/126 pbx/manual',
+    ]);
 
     // The /30 goes; its address .2 is still denied on its own, so it is not deleted.
-    await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.2, 10.0.0.0/8, 2001:db8::/126' } });
+    await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, {
+      method: 'PATCH',
+      body: { deny: '198.51.100.2, 10.0.0.0/8, 2001:db8::/126' },
+    });
     const after = await poll(t, expandingKey);
-    assert.deepEqual(values(after.deleted), ['198.51.100.0 pbx/manual', '198.51.100.1 pbx/manual', '198.51.100.3 pbx/manual']);
+    assert.deepEqual(values(after.deleted), [
+      '198.51.100.0 pbx/manual',
+      '198.51.100.1 pbx/manual',
+      '198.51.100.3 pbx/manual',
+    ]);
     assert.deepEqual(values((await poll(t, plain)).deleted), ['198.51.100.0/30 pbx/manual']);
     await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'DELETE' });
   });
@@ -92,13 +115,17 @@ describe('bouncer export: a poll cut mid-body loses no deletion', () => {
   /** Reads the first bytes of a stream answer, then drops the connection. */
   function pollAndHangUp(key: string): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${t.url}${STREAM}`, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'identity' }, agent: false }, (res) => {
-        res.once('data', (chunk: Buffer) => {
-          res.pause();
-          req.destroy();
-          resolve(chunk.length);
-        });
-      });
+      const req = httpRequest(
+        `${t.url}${STREAM}`,
+        { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'identity' }, agent: false },
+        (res) => {
+          res.once('data', (chunk: Buffer) => {
+            res.pause();
+            req.destroy();
+            resolve(chunk.length);
+          });
+        },
+      );
       req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
       req.end();
     });
@@ -110,7 +137,8 @@ describe('bouncer export: a poll cut mid-body loses no deletion', () => {
     // 150,000 bans: about 25 MB of JSON, more than loopback's socket buffers hold (~10 MB), so the
     // server is still writing when the client hangs up.
     db.transaction(() => {
-      for (let i = 0; i < 150_000; i++) firewall!.bans.ban('sip', `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'load', 3600);
+      for (let i = 0; i < 150_000; i++)
+        firewall!.bans.ban('sip', `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'load', 3600);
     })();
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '203.0.113.9' });
     await poll(t, key);
@@ -125,9 +153,17 @@ describe('bouncer export: a poll cut mid-body loses no deletion', () => {
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(firewall!.cursors.get(id)!.sent.length, REPEAT_POLLS, 'every cut answer was recorded as sent');
     const next = await poll(t, key, '', { headers: { 'Accept-Encoding': 'identity' } });
-    assert.deepEqual(values(next.deleted), ['203.0.113.9 pbx/manual'], `still carried by the ${REPEAT_POLLS}th answer after the removal`);
+    assert.deepEqual(
+      values(next.deleted),
+      ['203.0.113.9 pbx/manual'],
+      `still carried by the ${REPEAT_POLLS}th answer after the removal`,
+    );
     assert.equal(next.new.length, 150_000);
-    assert.deepEqual((await poll(t, key, '', { headers: { 'Accept-Encoding': 'identity' } })).deleted, [], 'and not after');
+    assert.deepEqual(
+      (await poll(t, key, '', { headers: { 'Accept-Encoding': 'identity' } })).deleted,
+      [],
+      'and not after',
+    );
   });
 });
 
@@ -155,8 +191,17 @@ describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
   after(() => t.close());
 
   test('each filter selects, and a filter that matches nothing answers null', async () => {
-    assert.deepEqual(await listed(''), ['10.1.1.1 pbx/http', '198.51.100.0/24 pbx/manual', '198.51.100.7 pbx/sip', '203.0.113.7 pbx/manual']);
-    assert.deepEqual(await listed('?scope=ip'), ['10.1.1.1 pbx/http', '198.51.100.7 pbx/sip', '203.0.113.7 pbx/manual']);
+    assert.deepEqual(await listed(''), [
+      '10.1.1.1 pbx/http',
+      '198.51.100.0/24 pbx/manual',
+      '198.51.100.7 pbx/sip',
+      '203.0.113.7 pbx/manual',
+    ]);
+    assert.deepEqual(await listed('?scope=ip'), [
+      '10.1.1.1 pbx/http',
+      '198.51.100.7 pbx/sip',
+      '203.0.113.7 pbx/manual',
+    ]);
     assert.deepEqual(await listed('?scopes=Range'), ['198.51.100.0/24 pbx/manual']);
     assert.equal(await listed('?scope=Country&value=FR'), null);
     assert.deepEqual(await listed('?scope=ip&value=203.0.113.7'), ['203.0.113.7 pbx/manual']);
@@ -164,7 +209,10 @@ describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
     assert.equal(await listed('?type=captcha'), null);
     assert.equal((await listed('?type=ban'))!.length, 4);
     assert.deepEqual(await listed('?origins=pbx-fail2ban'), ['10.1.1.1 pbx/http', '198.51.100.7 pbx/sip']);
-    assert.deepEqual(await listed('?origins=crowdsec,pbx-networkfilters'), ['198.51.100.0/24 pbx/manual', '203.0.113.7 pbx/manual']);
+    assert.deepEqual(await listed('?origins=crowdsec,pbx-networkfilters'), [
+      '198.51.100.0/24 pbx/manual',
+      '203.0.113.7 pbx/manual',
+    ]);
     assert.equal(await listed('?origins=crowdsec'), null);
     assert.deepEqual(await listed('?scenarios_containing=SIP,http'), ['10.1.1.1 pbx/http', '198.51.100.7 pbx/sip']);
     assert.deepEqual(await listed('?scenarios_not_containing=manual'), ['10.1.1.1 pbx/http', '198.51.100.7 pbx/sip']);
@@ -172,12 +220,22 @@ describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
     assert.deepEqual(await listed('?ip=::ffff:198.51.100.9'), ['198.51.100.0/24 pbx/manual']);
     assert.equal(await listed('?ip=192.0.2.1'), null);
     assert.deepEqual(await listed('?range=198.51.100.0/25'), ['198.51.100.0/24 pbx/manual']);
-    assert.deepEqual(await listed('?range=198.51.100.0/24&contains=false'), ['198.51.100.0/24 pbx/manual', '198.51.100.7 pbx/sip']);
+    assert.deepEqual(await listed('?range=198.51.100.0/24&contains=false'), [
+      '198.51.100.0/24 pbx/manual',
+      '198.51.100.7 pbx/sip',
+    ]);
     assert.deepEqual(await listed('?ip=198.51.100.7&scenarios_not_containing=manual'), ['198.51.100.7 pbx/sip']);
   });
 
   test('an unknown filter or a malformed value is 400 with a message, never the whole list', async () => {
-    for (const query of ['?bogus=1', '?ip=300.1.1.1', '?ip=198.51.100.0/24', '?range=garbage', '?contains=maybe&ip=1.2.3.4', '?ip=fe80::1%25eth0']) {
+    for (const query of [
+      '?bogus=1',
+      '?ip=300.1.1.1',
+      '?ip=198.51.100.0/24',
+      '?range=garbage',
+      '?contains=maybe&ip=1.2.3.4',
+      '?ip=fe80::1%25eth0',
+    ]) {
       const response = await ask(query);
       assert.equal(response.status, 400, `${query}: ${response.text}`);
       assert.equal(typeof response.json.message, 'string');
@@ -207,7 +265,12 @@ describe('POST /v1/usage-metrics', () => {
           {
             meta: { window_size_seconds: 900, utc_now_timestamp: 1_700_000_900 },
             items: [
-              { name: 'dropped', value: dropped, unit: 'packet', labels: { origin: 'pbx-networkfilters', ip_type: 'ipv4' } },
+              {
+                name: 'dropped',
+                value: dropped,
+                unit: 'packet',
+                labels: { origin: 'pbx-networkfilters', ip_type: 'ipv4' },
+              },
               { name: 'active_decisions', value: 3, unit: 'ip', labels: { origin: 'pbx-fail2ban', ip_type: 'ipv4' } },
             ],
           },
@@ -238,13 +301,25 @@ describe('POST /v1/usage-metrics', () => {
 
   test('malformed reports get 400/413/422 with a clear message; no key gets 401', async () => {
     const { key } = createTestApiKey(t.server.services.db);
-    const send = (body: unknown, headers: Record<string, string> = {}) => t.call(METRICS, { method: 'POST', headers: { 'X-Api-Key': key, ...headers }, body });
+    const send = (body: unknown, headers: Record<string, string> = {}) =>
+      t.call(METRICS, { method: 'POST', headers: { 'X-Api-Key': key, ...headers }, body });
     const cases: Array<[unknown, number, Record<string, string>?]> = [
       ['{"remediation_components": [', 400, { 'content-type': 'application/json' }],
       [{}, 422],
       [{ remediation_components: [] }, 422],
       [{ remediation_components: [{ version: 1, utc_startup_timestamp: 'x' }] }, 422],
-      [{ remediation_components: [{ version: 'v1', utc_startup_timestamp: 1, metrics: [{ meta: {}, items: [{ name: 'dropped', value: 'NaN', unit: 'x' }] }] }] }, 422],
+      [
+        {
+          remediation_components: [
+            {
+              version: 'v1',
+              utc_startup_timestamp: 1,
+              metrics: [{ meta: {}, items: [{ name: 'dropped', value: 'NaN', unit: 'x' }] }],
+            },
+          ],
+        },
+        422,
+      ],
       [{ remediation_components: [{ version: 'v1', utc_startup_timestamp: 1, name: 'x'.repeat(70_000) }] }, 413],
     ];
     for (const [body, status, headers] of cases) {
@@ -270,7 +345,8 @@ describe('a bouncer locked out by a wrong key', () => {
     const { id, key } = createTestApiKey(t.server.services.db, { description: 'fw1' });
     assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status, 200);
     // The operator pastes a config with a mistyped key: three polls later the host is banned.
-    for (let i = 0; i < 3; i++) assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'f'.repeat(63) + '0' } })).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'f'.repeat(63) + '0' } })).status, 401);
     assert.equal((await t.remote(STREAM, { headers: { 'X-Api-Key': 'f'.repeat(63) + '0' } })).status, 403);
     t.server.services.firewall!.hosts.flush();
     const status = (await t.call('/pbxcore/api/v3/firewall:getBouncerStatus')).json.data;

@@ -24,7 +24,6 @@ import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from '../
 export const BOUNCER_PREFIX = '/pbxcore/api/v3/firewall-bouncer';
 const BOUNCER_PATH = /^\/pbxcore\/api\/v3\/firewall-bouncer(?:\/.*)?$/;
 
-
 export interface BouncerParts {
   services: Services;
   state: FirewallState;
@@ -73,11 +72,15 @@ async function answerStream(ctx: Context, parts: BouncerParts, key: StoredApiKey
   const expanded = key.expandRanges;
   const latest = parts.snapshots.get();
   const text = snapshotParts(latest, expanded);
-  const gzip = text.reduce((sum, part) => sum + part.length, 0) > GZIP_ABOVE_BYTES && ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  const gzip =
+    text.reduce((sum, part) => sum + part.length, 0) > GZIP_ABOVE_BYTES &&
+    ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
   const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
   const since = startup ? undefined : parts.cursors.deletedSince(key.id);
   const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
-  const body = gzip ? await parts.compressor.answer(snapshot, expanded, tail) : [NEW_OPEN, ...snapshotParts(snapshot, expanded), Buffer.from(tail)];
+  const body = gzip
+    ? await parts.compressor.answer(snapshot, expanded, tail)
+    : [NEW_OPEN, ...snapshotParts(snapshot, expanded), Buffer.from(tail)];
   // HEAD only checks the key: it carries nothing, so it records nothing.
   if (ctx.method === 'GET') {
     const ip = remoteIp(ctx);
@@ -111,7 +114,10 @@ function answerDecisions(ctx: Context, parts: BouncerParts): void {
 function acceptUsageMetrics(ctx: Context, parts: BouncerParts, key: StoredApiKey): void {
   const declared = ctx.request.length;
   const body = ctx.request.body;
-  if ((declared !== undefined && declared > USAGE_METRICS_MAX_BYTES) || JSON.stringify(body ?? null).length > USAGE_METRICS_MAX_BYTES) {
+  if (
+    (declared !== undefined && declared > USAGE_METRICS_MAX_BYTES) ||
+    JSON.stringify(body ?? null).length > USAGE_METRICS_MAX_BYTES
+  ) {
     throw payloadTooLarge(USAGE_METRICS_MAX_BYTES);
   }
   if (body === undefined) throw badRequest('The usage-metrics body is missing: send the JSON report.');
@@ -156,11 +162,24 @@ export function authenticateBouncer(ctx: Context, parts: BouncerParts, credentia
     const refused = refusedKeyOf(error);
     parts.hosts.rejected(ip, refused?.keyId ?? null, reason);
     // A known key's refusal is shown on that key's bouncer: refused, never green.
-    if (refused) parts.cursors.refused(refused.keyId, { at: parts.services.clock.now(), ip, code: refused.code, reason });
-    if (banned) throw forbidden('Your address is banned by the intrusion-ban rules of this server; present a valid API key or retry after the ban expires.');
+    if (refused)
+      parts.cursors.refused(refused.keyId, { at: parts.services.clock.now(), ip, code: refused.code, reason });
+    if (banned)
+      throw forbidden(
+        'Your address is banned by the intrusion-ban rules of this server; present a valid API key or retry after the ban expires.',
+      );
     throw error;
   }
-  if (banned && liftHttpBan(parts.services, parts.bans, parts.detector, ip, `valid API key #${key.id} presented on the bouncer export`)) {
+  if (
+    banned &&
+    liftHttpBan(
+      parts.services,
+      parts.bans,
+      parts.detector,
+      ip,
+      `valid API key #${key.id} presented on the bouncer export`,
+    )
+  ) {
     parts.services.logger.info({ ip, keyId: key.id }, 'http ban lifted: a valid bouncer key was presented');
   }
   parts.hosts.cleared(ip);
@@ -176,7 +195,8 @@ export function registerBouncerRoutes(router: Router, parts: BouncerParts): void
       const sub = ctx.path.slice(BOUNCER_PREFIX.length).replace(/\/+$/, '');
       const verbs = ENDPOINTS[sub];
       if (!verbs) throw notFound(`No bouncer endpoint at ${ctx.path.slice(0, 200)}.`);
-      if (!verbs.includes(ctx.method)) throw methodNotAllowed(`${ctx.method} is not allowed here; use ${verbs.join(' or ')}.`, verbs);
+      if (!verbs.includes(ctx.method))
+        throw methodNotAllowed(`${ctx.method} is not allowed here; use ${verbs.join(' or ')}.`, verbs);
       if (sub === '/v1/decisions/stream') return await answerStream(ctx, parts, key);
       if (sub === '/v1/decisions') return answerDecisions(ctx, parts);
       if (sub === '/v1/usage-metrics') return acceptUsageMetrics(ctx, parts, key);

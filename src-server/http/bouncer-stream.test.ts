@@ -16,7 +16,8 @@ const FIELDS = ['duration', 'id', 'origin', 'scenario', 'scope', 'type', 'value'
 
 /** The next `answers` polls of `key` list exactly `expected` in deleted, and the one after lists nothing. */
 async function assertRepeated(t: TestServer, key: string, expected: string[], answers: number): Promise<void> {
-  for (let i = 1; i <= answers; i++) assert.deepEqual(values((await poll(t, key)).deleted), expected, `repeated in answer ${i} of ${answers}`);
+  for (let i = 1; i <= answers; i++)
+    assert.deepEqual(values((await poll(t, key)).deleted), expected, `repeated in answer ${i} of ${answers}`);
   assert.deepEqual((await poll(t, key)).deleted, [], `no longer after ${answers} more answers`);
 }
 
@@ -37,7 +38,11 @@ describe('decision stream: snapshot and rules 1-5', () => {
     assert.match(String(response.headers['content-type']), /application\/json/);
     assert.deepEqual(Object.keys(response.json).sort(), ['deleted', 'new']);
     assert.deepEqual(response.json.deleted, []);
-    assert.deepEqual(values(response.json.new), ['10.1.2.3 pbx/sip', '198.51.100.7 pbx/manual', '203.0.113.0/24 pbx/manual']);
+    assert.deepEqual(values(response.json.new), [
+      '10.1.2.3 pbx/sip',
+      '198.51.100.7 pbx/manual',
+      '203.0.113.0/24 pbx/manual',
+    ]);
     for (const decision of response.json.new) {
       assert.deepEqual(Object.keys(decision).sort(), FIELDS);
       for (const field of FIELDS) assert.notEqual(decision[field], null);
@@ -62,7 +67,13 @@ describe('decision stream: snapshot and rules 1-5', () => {
 
   test('every poll repeats the full snapshot in new; startup=false, scopes, origins and unknown parameters change nothing', async () => {
     const plain = await poll(t, key);
-    for (const query of ['?startup=false', '?scopes=ip', '?origins=crowdsec', '?scopes=range&origins=cscli&whatever=1', '?startup=TRUE']) {
+    for (const query of [
+      '?startup=false',
+      '?scopes=ip',
+      '?origins=crowdsec',
+      '?scopes=range&origins=cscli&whatever=1',
+      '?startup=TRUE',
+    ]) {
       const answer = await poll(t, key, query);
       assert.deepEqual(values(answer.new), values(plain.new), query);
       assert.deepEqual(answer.deleted, [], query);
@@ -94,7 +105,10 @@ describe('decision stream: IPv6 and ranges', () => {
 
   test('IPv6 bans and IPv4/IPv6 ranges are published canonically with the right scope, and removed per entry', async () => {
     const key = createTestApiKey(t.server.services.db).key;
-    const filter = await createFilter(t, { permit: '2001:db8:1::/48', deny: '2001:DB8:FFFF::/48, 2001:db8:ffff:0::7, 198.51.100.0/25' });
+    const filter = await createFilter(t, {
+      permit: '2001:db8:1::/48',
+      deny: '2001:DB8:FFFF::/48, 2001:db8:ffff:0::7, 198.51.100.0/25',
+    });
     banThroughFailures(t, 'sip', '2001:DB8:0:0::abcd');
     banThroughFailures(t, 'iax', '::ffff:192.0.2.55');
     const first = await poll(t, key);
@@ -109,7 +123,11 @@ describe('decision stream: IPv6 and ranges', () => {
     await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '2001:db8:ffff::7' } });
     await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: '2001:db8::ABCD' } });
     const next = await poll(t, key);
-    assert.deepEqual(values(next.deleted), ['198.51.100.0/25 pbx/manual', '2001:db8::abcd pbx/sip', '2001:db8:ffff::/48 pbx/manual']);
+    assert.deepEqual(values(next.deleted), [
+      '198.51.100.0/25 pbx/manual',
+      '2001:db8::abcd pbx/sip',
+      '2001:db8:ffff::/48 pbx/manual',
+    ]);
     assert.deepEqual(values(next.new), ['192.0.2.55 pbx/iax', '2001:db8:ffff::7 pbx/manual']);
   });
 });
@@ -129,7 +147,10 @@ describe('decision stream: gzip for large snapshots', () => {
       assert.equal(first.new.length, 200);
       assert.deepEqual(first.deleted, []);
 
-      await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: deny.slice(1).join(',') } });
+      await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, {
+        method: 'PATCH',
+        body: { deny: deny.slice(1).join(',') },
+      });
       const second = await fetch(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } });
       assert.equal(second.headers.get('content-encoding'), 'gzip');
       const body = (await second.json()) as { new: Decision[]; deleted: Decision[] };
@@ -155,8 +176,14 @@ describe('GET /v1/decisions?ip= (CrowdSec live mode)', () => {
       const { key } = createTestApiKey(t.server.services.db);
       await createFilter(t, { permit: '10.0.0.0/8', deny: '2001:db8:ffff::/48, 198.51.100.0/24' });
       banThroughFailures(t, 'sip', '198.51.100.7');
-      const ask = (ip: string) => t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?ip=${encodeURIComponent(ip)}`, { headers: { 'X-Api-Key': key } });
-      assert.deepEqual(values((await ask('198.51.100.7')).json), ['198.51.100.0/24 pbx/manual', '198.51.100.7 pbx/sip']);
+      const ask = (ip: string) =>
+        t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?ip=${encodeURIComponent(ip)}`, {
+          headers: { 'X-Api-Key': key },
+        });
+      assert.deepEqual(values((await ask('198.51.100.7')).json), [
+        '198.51.100.0/24 pbx/manual',
+        '198.51.100.7 pbx/sip',
+      ]);
       assert.deepEqual(values((await ask('2001:db8:ffff::9')).json), ['2001:db8:ffff::/48 pbx/manual']);
       assert.deepEqual(values((await ask('::ffff:198.51.100.9')).json), ['198.51.100.0/24 pbx/manual']);
       const none = await ask('8.8.8.8');
@@ -216,11 +243,23 @@ describe('decision stream: per-key cursors', () => {
     const key = createTestApiKey(t.server.services.db).key;
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.1, 198.51.100.2' });
     await poll(t, key);
-    assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.2' } })).status, 200);
+    assert.equal(
+      (await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.2' } }))
+        .status,
+      200,
+    );
     const next = await poll(t, key);
     assert.deepEqual(values(next.deleted), ['198.51.100.1 pbx/manual']);
     assert.equal(next.deleted[0]!.duration, '0s', 'a deletion carries nothing left, whatever it was');
-    assert.equal((await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, { method: 'PATCH', body: { deny: '198.51.100.1,198.51.100.2' } })).status, 200);
+    assert.equal(
+      (
+        await t.call(`/pbxcore/api/v3/firewall/${filter.id}`, {
+          method: 'PATCH',
+          body: { deny: '198.51.100.1,198.51.100.2' },
+        })
+      ).status,
+      200,
+    );
     const again = await poll(t, key);
     assert.deepEqual(again.deleted, []);
     assert.ok(values(again.new).includes('198.51.100.1 pbx/manual'));
@@ -231,9 +270,20 @@ describe('decision stream: per-key cursors', () => {
     await poll(t, key);
     await poll(t, key);
     // A new cursor version is written at once (a crash must not lose it); renewals and counts follow within a second.
-    const stored = t.server.services.db.prepare('SELECT version FROM bouncer_cursors WHERE key_id = ?').get(id) as { version: number };
+    const stored = t.server.services.db.prepare('SELECT version FROM bouncer_cursors WHERE key_id = ?').get(id) as {
+      version: number;
+    };
     assert.equal(stored.version, t.server.services.firewall!.log.version);
-    let row: { description: string; polls: number; lastPollIp: string; lastNew: number; lastDeleted: number; lastPollAt: string } | undefined;
+    let row:
+      | {
+          description: string;
+          polls: number;
+          lastPollIp: string;
+          lastNew: number;
+          lastDeleted: number;
+          lastPollAt: string;
+        }
+      | undefined;
     for (let i = 0; i < 30 && row?.polls !== 2; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 100));
       const status = await t.call('/pbxcore/api/v3/firewall:getBouncerStatus');
@@ -262,11 +312,17 @@ describe('decision stream: time (injectable clock)', () => {
     const key = createTestApiKey(t.server.services.db).key;
     banThroughFailures(t, 'http', REMOTE);
     const first = await poll(t, key);
-    assert.deepEqual(first.new.map((d) => [d.value, d.duration]), [[REMOTE, '600s']]);
+    assert.deepEqual(
+      first.new.map((d) => [d.value, d.duration]),
+      [[REMOTE, '600s']],
+    );
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403, 'banned address refused on every route');
 
     clock.advance(599_500);
-    assert.deepEqual((await poll(t, key)).new.map((d) => d.duration), ['1s']);
+    assert.deepEqual(
+      (await poll(t, key)).new.map((d) => d.duration),
+      ['1s'],
+    );
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403);
 
     clock.advance(500);
@@ -295,7 +351,8 @@ describe('decision stream: time (injectable clock)', () => {
     const key = createTestApiKey(t.server.services.db).key;
     const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.10, 198.51.100.11' });
     // Only this test's entries (earlier tests' bans expire meanwhile and are deleted too).
-    const mine = (answer: { deleted: Decision[] }) => values(answer.deleted).filter((v) => v.startsWith('198.51.100.1'));
+    const mine = (answer: { deleted: Decision[] }) =>
+      values(answer.deleted).filter((v) => v.startsWith('198.51.100.1'));
     await poll(t, key);
     clock.advance(59 * 60_000);
     await poll(t, key); // renews
@@ -307,11 +364,16 @@ describe('decision stream: time (injectable clock)', () => {
     clock.advance(60 * 60_000);
     clock.advance(3 * 24 * 60 * 60_000);
     const afterOutage = await poll(t, key);
-    assert.deepEqual(mine(afterOutage), ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'], 'removed during a 3-day outage, still deleted (and .10 repeated)');
+    assert.deepEqual(
+      mine(afterOutage),
+      ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'],
+      'removed during a 3-day outage, still deleted (and .10 repeated)',
+    );
     assert.ok(!values(afterOutage.new).includes('198.51.100.11 pbx/manual'));
     // .10 was carried by 2 answers so far, .11 by 1: each goes on until REPEAT_POLLS answers carried it.
     for (let i = 2; i <= REPEAT_POLLS; i++) {
-      const expected = i <= REPEAT_POLLS - 1 ? ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'] : ['198.51.100.11 pbx/manual'];
+      const expected =
+        i <= REPEAT_POLLS - 1 ? ['198.51.100.10 pbx/manual', '198.51.100.11 pbx/manual'] : ['198.51.100.11 pbx/manual'];
       assert.deepEqual(mine(await poll(t, key)), expected, `answer ${i} after the outage`);
     }
     assert.deepEqual(mine(await poll(t, key)), [], 'then no more');

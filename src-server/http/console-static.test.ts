@@ -12,7 +12,10 @@ const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 /** A console build as electron-vite writes it: the page and a hashed script, each with .br and .gz beside it. */
 function writeBuild(dir: string): void {
   mkdirSync(join(dir, 'assets'));
-  for (const [name, content] of [['index.html', PAGE], ['assets/index-AbC123.js', SCRIPT]] as const) {
+  for (const [name, content] of [
+    ['index.html', PAGE],
+    ['assets/index-AbC123.js', SCRIPT],
+  ] as const) {
     writeFileSync(join(dir, name), content);
     writeFileSync(join(dir, `${name}.br`), brotliCompressSync(content));
     writeFileSync(join(dir, `${name}.gz`), gzipSync(content));
@@ -33,7 +36,9 @@ describe('console files', () => {
   });
 
   it('sends the brotli file to a browser that accepts it, with its type, and the same content once decoded', async () => {
-    const res = await fetch(`${server.url}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const res = await fetch(`${server.url}/assets/index-AbC123.js`, {
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-encoding'), 'br');
     assert.match(res.headers.get('content-type') ?? '', /javascript/);

@@ -23,7 +23,10 @@ const options = (root: string): serveStatic.Options => ({
   brotli: true,
   gzip: true,
   setHeaders: (res, filePath) => {
-    res.setHeader('Cache-Control', consoleCacheControl(filePath.startsWith(root) ? filePath.slice(root.length) : filePath));
+    res.setHeader(
+      'Cache-Control',
+      consoleCacheControl(filePath.startsWith(root) ? filePath.slice(root.length) : filePath),
+    );
     res.setHeader('Vary', 'Accept-Encoding');
   },
 });

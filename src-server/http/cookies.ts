@@ -18,7 +18,14 @@ export function setRefreshCookie(ctx: Context, token: string, remember: boolean)
 }
 
 export function clearRefreshCookie(ctx: Context): void {
-  ctx.cookies.set(REFRESH_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: REFRESH_COOKIE_PATH, secure: ctx.secure, maxAge: 0, overwrite: true });
+  ctx.cookies.set(REFRESH_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: REFRESH_COOKIE_PATH,
+    secure: ctx.secure,
+    maxAge: 0,
+    overwrite: true,
+  });
 }
 
 /** The web-interface session cookie: httpOnly, SameSite=Strict, whole site, ends with the browser session. */
@@ -27,5 +34,12 @@ export function setSessionCookie(ctx: Context, name: string, token: string): voi
 }
 
 export function clearSessionCookie(ctx: Context, name: string): void {
-  ctx.cookies.set(name, '', { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.secure, maxAge: 0, overwrite: true });
+  ctx.cookies.set(name, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure: ctx.secure,
+    maxAge: 0,
+    overwrite: true,
+  });
 }

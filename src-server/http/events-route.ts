@@ -21,7 +21,12 @@ export const KEEPALIVE_MS = 15_000;
  * asynchronous jobs. With `&jobId=<id>` it answers once with the job's stored envelope
  * (its own status), 202 while it runs, 404 when unknown or older than 120 s.
  */
-export function registerEventsRoute(router: Router, services: Services, jobs: AsyncJobs, limits: StreamSlotLimits = DEFAULT_STREAM_LIMITS): () => void {
+export function registerEventsRoute(
+  router: Router,
+  services: Services,
+  jobs: AsyncJobs,
+  limits: StreamSlotLimits = DEFAULT_STREAM_LIMITS,
+): () => void {
   const streams = new Set<ServerResponse>();
   const slots = new StreamSlots(limits);
   const authorizeRead = authorize(() => ({ declaration: eventsDeclaration, level: 'READ' }));
@@ -36,7 +41,12 @@ export function registerEventsRoute(router: Router, services: Services, jobs: As
       ctx.type = 'text/event-stream; charset=utf-8';
       return;
     }
-    const slot = slots.claim({ principal: viewer, address: remoteIp(ctx), loopback: isLocalhostSocket(ctx), admin: isAdmin(principal) });
+    const slot = slots.claim({
+      principal: viewer,
+      address: remoteIp(ctx),
+      loopback: isLocalhostSocket(ctx),
+      admin: isAdmin(principal),
+    });
     if (!slot.ok) throw serviceUnavailable(`${slot.reason}; close one or retry later.`, STREAM_RETRY_SECONDS);
 
     // Written straight to the socket: Koa's stream body would log every client disconnect as an error.
@@ -89,7 +99,8 @@ export function eventOf(job: FinishedJob): string {
 
 function sendStoredResult(ctx: Context, jobs: AsyncJobs, channel: string, viewer: string, jobId: string): void {
   const found = jobs.find(jobId, channel, viewer);
-  if (!found) throw notFound(`No result for job "${jobId.slice(0, 100)}" on channel "${channel}": results are kept 120 s.`);
+  if (!found)
+    throw notFound(`No result for job "${jobId.slice(0, 100)}" on channel "${channel}": results are kept 120 s.`);
   if (found.state === 'pending') {
     const rendered = renderEnvelope(
       { result: true, data: { jobId, channel, state: 'pending' }, httpCode: 202 },

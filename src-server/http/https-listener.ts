@@ -8,11 +8,22 @@ import { HTTPS_RUNTIME_KEY } from '../resources/https/declaration.ts';
 import { readHttpsIntent, type HttpsIntent } from '../resources/https/intent.ts';
 import type { Services } from '../services.ts';
 import { writeSetting } from '../storage/settings.ts';
-import { configuredCertificate, selfSignedCertificate, summarizeCertificate, type CertificateSummary, type TlsMaterial } from '../tls/tls-certificate.ts';
+import {
+  configuredCertificate,
+  selfSignedCertificate,
+  summarizeCertificate,
+  type CertificateSummary,
+  type TlsMaterial,
+} from '../tls/tls-certificate.ts';
 
 /** What system:getCertificate reports (stored in settings, since workers cannot see the listener). */
 export type HttpsRuntime = (
-  | ({ enabled: true; port: number; source: 'self-signed' | 'configured'; certificateFile: string } & CertificateSummary)
+  | ({
+      enabled: true;
+      port: number;
+      source: 'self-signed' | 'configured';
+      certificateFile: string;
+    } & CertificateSummary)
   | { enabled: false; port: null; fingerprint256: null; subject: null; validTo: null }
 ) & {
   /** The settings last applied (or tried): the console shows "applying" while the saved ones differ. */
@@ -59,7 +70,13 @@ export async function startHttpsListener(
 
   const record = (intent: HttpsIntent, error?: string) => {
     const state = running
-      ? { enabled: true as const, port: running.port, source: running.material.source, certificateFile: running.material.certificateFile, ...summarizeCertificate(running.material.cert) }
+      ? {
+          enabled: true as const,
+          port: running.port,
+          source: running.material.source,
+          certificateFile: running.material.certificateFile,
+          ...summarizeCertificate(running.material.cert),
+        }
       : OFF;
     const runtime: HttpsRuntime = { ...state, applied: intent, ...(error ? { error } : {}) };
     writeSetting(services.db, HTTPS_RUNTIME_KEY, runtime);
@@ -77,7 +94,8 @@ export async function startHttpsListener(
         const material = await loadMaterial(services, intent);
         if (running && (requested === running.requested || requested === running.port)) {
           // Same port: only the certificate may have changed. New handshakes use it at once.
-          if (material.cert !== running.material.cert || material.key !== running.material.key) running.server.setSecureContext(secureOptions(material));
+          if (material.cert !== running.material.cert || material.key !== running.material.key)
+            running.server.setSecureContext(secureOptions(material));
           running = { ...running, requested, material };
         } else {
           const next = await listen(services, callback, requested, material);
@@ -94,11 +112,22 @@ export async function startHttpsListener(
       const reason = describeFailure(error, requested);
       services.logger.error({ err: error, port: requested }, 'https settings not applied');
       const kept = running ? ` HTTPS keeps running on port ${running.port} with its previous settings.` : '';
-      record(intent, `${startup ? 'HTTPS was not started' : 'The new HTTPS settings were not applied'}: ${reason}.${kept}`);
+      record(
+        intent,
+        `${startup ? 'HTTPS was not started' : 'The new HTTPS settings were not applied'}: ${reason}.${kept}`,
+      );
     }
     const after = running?.port ?? null;
     if (after !== before || startup) onPortChange(after);
-    if (after !== before && running) services.logger.info({ port: after, source: running.material.source, fingerprint256: summarizeCertificate(running.material.cert).fingerprint256 }, 'https listening');
+    if (after !== before && running)
+      services.logger.info(
+        {
+          port: after,
+          source: running.material.source,
+          fingerprint256: summarizeCertificate(running.material.cert).fingerprint256,
+        },
+        'https listening',
+      );
     if (after !== before && !running) services.logger.info('https stopped');
   };
 
@@ -146,7 +175,12 @@ function secureOptions(material: TlsMaterial) {
   return { cert: material.cert, key: material.key, minVersion: 'TLSv1.2' as const };
 }
 
-async function listen(services: Services, callback: RequestListener, port: number, material: TlsMaterial): Promise<Running> {
+async function listen(
+  services: Services,
+  callback: RequestListener,
+  port: number,
+  material: TlsMaterial,
+): Promise<Running> {
   const server: Server = createHttpsServer(secureOptions(material), callback);
   server.on('tlsClientError', () => undefined); // scanners and bad handshakes are not server errors
   server.on('connect', answerConnect); // 405 envelope, as on the HTTP port
@@ -174,9 +208,12 @@ function retire(server: Server, drainMs = DRAIN_MS): Promise<void> {
 /** The operator's words for the usual failures; anything else as Node says it. */
 function describeFailure(error: unknown, port: number | undefined): string {
   const { code, syscall, path } = (error ?? {}) as NodeJS.ErrnoException;
-  if (syscall === 'listen' && code === 'EADDRINUSE') return `port ${port} is already in use by another program (EADDRINUSE)`;
-  if (syscall === 'listen' && code === 'EACCES') return `port ${port} needs administrator rights (EACCES); choose a port above 1023`;
+  if (syscall === 'listen' && code === 'EADDRINUSE')
+    return `port ${port} is already in use by another program (EADDRINUSE)`;
+  if (syscall === 'listen' && code === 'EACCES')
+    return `port ${port} needs administrator rights (EACCES); choose a port above 1023`;
   if (syscall === 'open' && path) return `${path} cannot be read (${code})`;
-  if (/key values mismatch/i.test(String((error as Error | undefined)?.message))) return 'the private key does not match the certificate';
+  if (/key values mismatch/i.test(String((error as Error | undefined)?.message)))
+    return 'the private key does not match the certificate';
   return error instanceof Error ? error.message : String(error);
 }

@@ -17,7 +17,10 @@ export function routesOf(router: Router): LiveRoute[] {
       out.push({ methods: [...layer.methods], path: layer.path.source, pattern: layer.path });
       continue;
     }
-    const path = layer.path.replace(/\\:/g, '\u0000').replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\u0000/g, ':');
+    const path = layer.path
+      .replace(/\\:/g, '\u0000')
+      .replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+      .replace(/\u0000/g, ':');
     out.push({ methods: [...layer.methods], path });
   }
   return out;

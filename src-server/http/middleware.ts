@@ -27,7 +27,11 @@ export function errorRenderer(logger: Logger) {
       await next();
     } catch (error) {
       if (error instanceof HttpError) {
-        sendEnvelope(ctx, renderError(error.status, error.messages, familyErrorMembers(ctx.path, error.messages)), error.headers);
+        sendEnvelope(
+          ctx,
+          renderError(error.status, error.messages, familyErrorMembers(ctx.path, error.messages)),
+          error.headers,
+        );
         return;
       }
       const status = (error as { status?: number; expose?: boolean }).status;
@@ -55,7 +59,13 @@ export function accessLog(logger: Logger) {
       await next();
     } finally {
       logger.debug(
-        { method: ctx.method, path: ctx.path.slice(0, 256), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: ctx.req.socket.remoteAddress },
+        {
+          method: ctx.method,
+          path: ctx.path.slice(0, 256),
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ip: ctx.req.socket.remoteAddress,
+        },
         'request',
       );
     }
@@ -73,7 +83,12 @@ export async function urlLimit(ctx: Context, next: Next): Promise<void> {
  * HTTP parser's errors, CONNECT): the same Content-Type and E-Tag (`"<meta.hash>"`) as every
  * envelope sendEnvelope writes. The caller appends the body, or not for HEAD.
  */
-export function rawResponseHead(status: number, reason: string, rendered: RenderedEnvelope, headers: Record<string, string> = {}): string {
+export function rawResponseHead(
+  status: number,
+  reason: string,
+  rendered: RenderedEnvelope,
+  headers: Record<string, string> = {},
+): string {
   const lines = [
     `HTTP/1.1 ${status} ${reason}`,
     'Content-Type: application/json; charset=utf-8',
@@ -95,12 +110,17 @@ const SERVED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
   socket.on('error', () => socket.destroy());
   const rendered = renderError(405, ['CONNECT is not supported: this server is not a proxy.']);
-  socket.end(rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS, ...transportHeaders(socket) }) + rendered.body);
+  socket.end(
+    rawResponseHead(405, 'Method Not Allowed', rendered, { Allow: SERVED_METHODS, ...transportHeaders(socket) }) +
+      rendered.body,
+  );
 }
 
 /** HSTS on the HTTPS listener's socket answers too, like its Koa answers (security-headers.ts). */
 function transportHeaders(socket: Duplex): Record<string, string> {
-  return (socket as { encrypted?: boolean }).encrypted === true ? { 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY } : {};
+  return (socket as { encrypted?: boolean }).encrypted === true
+    ? { 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY }
+    : {};
 }
 
 /**
@@ -115,8 +135,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const message = status === 431 ? 'Request headers are too large.' : 'Malformed HTTP request.';
   // The request line, when the parser got that far.
-  const [, method = '', path = ''] = /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ?? [];
+  const [, method = '', path = ''] =
+    /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ??
+    [];
   const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
   const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-  socket.end(rawResponseHead(status, reason, rendered, transportHeaders(socket)) + (method === 'HEAD' ? '' : rendered.body));
+  socket.end(
+    rawResponseHead(status, reason, rendered, transportHeaders(socket)) + (method === 'HEAD' ? '' : rendered.body),
+  );
 }

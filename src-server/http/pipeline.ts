@@ -57,7 +57,8 @@ export function principalOf(ctx: Context): Principal {
 /** Runs steps in order as one middleware; the last step's `next` is the outer one. */
 export function pipeline(...steps: Middleware[]): Middleware {
   return (ctx, next) => {
-    const run = (index: number): Promise<void> => (index === steps.length ? next() : Promise.resolve(steps[index]!(ctx, () => run(index + 1))));
+    const run = (index: number): Promise<void> =>
+      index === steps.length ? next() : Promise.resolve(steps[index]!(ctx, () => run(index + 1)));
     return run(0);
   };
 }
@@ -74,7 +75,12 @@ export function authenticate(services: Services, isPublic: (ctx: Context) => boo
     } catch (error) {
       const { principal, keyRefused } = stateOf(ctx);
       if (keyRefused !== undefined && principal?.channel === 'bearer_token' && principal.kind === 'api_key') {
-        reportRejection(services, ctx, { kind: 'rejected-key', status: 403, reason: keyRefused, keyId: principal.keyId });
+        reportRejection(services, ctx, {
+          kind: 'rejected-key',
+          status: 403,
+          reason: keyRefused,
+          keyId: principal.keyId,
+        });
       }
       throw error;
     }
@@ -92,7 +98,12 @@ export function authorize(target: (ctx: Context) => Omit<AccessTarget, 'path' | 
       authorizeAccess(principal, { ...target(ctx), path: ctx.path, method: ctx.method });
     } catch (error) {
       // An API key used outside its allowed_paths: authenticate() reports it to the audit log.
-      if (error instanceof HttpError && error.status === 403 && principal.channel === 'bearer_token' && principal.kind === 'api_key') {
+      if (
+        error instanceof HttpError &&
+        error.status === 403 &&
+        principal.channel === 'bearer_token' &&
+        principal.kind === 'api_key'
+      ) {
         stateOf(ctx).keyRefused = error.messages.join('; ');
       }
       throw error;
@@ -115,7 +126,12 @@ export function enqueue(services: Services, spec: (ctx: Context) => JobSpec | Pr
     );
     if (asyncChannel) {
       // X-Async-Channel: 200 at once; the result goes to the channel (queue/async-jobs.ts).
-      const rendered = services.asyncJobs.start(input, { channel: asyncChannel, principal, function: job.operation, processor: job.processor });
+      const rendered = services.asyncJobs.start(input, {
+        channel: asyncChannel,
+        principal,
+        function: job.operation,
+        processor: job.processor,
+      });
       stateOf(ctx).answer = { kind: 'async', rendered };
     } else {
       stateOf(ctx).answer = { kind: 'outcome', outcome: await services.queue.run(input), spec: job };
@@ -139,7 +155,14 @@ export function respond(services: Services): Middleware {
  * Turns a worker's outcome into the HTTP answer and publishes the events it raised. `extra` adds
  * top-level members to the errors rendered here (the worker already rendered them on success).
  */
-async function sendOutcome(ctx: Context, services: Services, outcome: JobOutcome, fn: string, processor: string, extra: Record<string, unknown>): Promise<void> {
+async function sendOutcome(
+  ctx: Context,
+  services: Services,
+  outcome: JobOutcome,
+  fn: string,
+  processor: string,
+  extra: Record<string, unknown>,
+): Promise<void> {
   switch (outcome.kind) {
     case 'done':
       for (const event of outcome.events) services.bus.emit(event);
@@ -147,13 +170,30 @@ async function sendOutcome(ctx: Context, services: Services, outcome: JobOutcome
       else sendEnvelope(ctx, { status: outcome.status, hash: outcome.hash, body: outcome.body as string });
       return;
     case 'expired':
-      sendEnvelope(ctx, renderError(504, [`The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than APIRequestTTL, and was dropped; retry later.`], extra));
+      sendEnvelope(
+        ctx,
+        renderError(
+          504,
+          [
+            `The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than APIRequestTTL, and was dropped; retry later.`,
+          ],
+          extra,
+        ),
+      );
       return;
     case 'failed':
       sendEnvelope(
         ctx,
         renderEnvelope(
-          { result: false, httpCode: 500, messages: { error: [`The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`] } },
+          {
+            result: false,
+            httpCode: 500,
+            messages: {
+              error: [
+                `The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`,
+              ],
+            },
+          },
           { function: fn, processor, pid: process.pid },
           extra,
         ),

@@ -21,7 +21,9 @@ function raw(port: number, payload: string, tls = false): Promise<string> {
 function parse(response: string) {
   const split = response.indexOf('\r\n\r\n');
   const [statusLine, ...headerLines] = response.slice(0, split).split('\r\n');
-  const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   const body = response.slice(split + 4);
   return { status: Number(statusLine!.split(' ')[1]), headers, body, json: body ? JSON.parse(body) : undefined };
 }
@@ -46,20 +48,32 @@ describe('answers written on the socket, outside Koa', () => {
   };
 
   it('answers CONNECT with a 405 envelope instead of a closed socket, on HTTP and HTTPS', async () => {
-    for (const [port, tls] of [[t.server.port, false], [httpsPort, true]] as const) {
+    for (const [port, tls] of [
+      [t.server.port, false],
+      [httpsPort, true],
+    ] as const) {
       const answer = parse(await raw(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', tls));
       assertEnvelopeWithETag(answer, 405, /CONNECT is not supported/);
       assert.match(answer.headers.allow!, /GET/);
     }
   });
 
-  it('gives the HTTP parser\'s 400 and 431 an envelope with an E-Tag, on HTTP and HTTPS', async () => {
-    for (const [port, tls] of [[t.server.port, false], [httpsPort, true]] as const) {
+  it("gives the HTTP parser's 400 and 431 an envelope with an E-Tag, on HTTP and HTTPS", async () => {
+    for (const [port, tls] of [
+      [t.server.port, false],
+      [httpsPort, true],
+    ] as const) {
       assertEnvelopeWithETag(parse(await raw(port, 'NOT A REQUEST\r\n\r\n', tls)), 400, /Malformed/);
       const big = `GET /pbxcore/api/v3/extensions HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`;
       assertEnvelopeWithETag(parse(await raw(port, big, tls)), 431, /too large/);
       // A bouncer's path keeps its family's `message`, as before the parser's refusal.
-      const bouncer = parse(await raw(port, 'GET /pbxcore/api/v3/firewall-bouncer/v1/decisions/stream HTTP/1.1\r\nNo colon here\r\n\r\n', tls));
+      const bouncer = parse(
+        await raw(
+          port,
+          'GET /pbxcore/api/v3/firewall-bouncer/v1/decisions/stream HTTP/1.1\r\nNo colon here\r\n\r\n',
+          tls,
+        ),
+      );
       assert.equal(bouncer.status, 400);
       assert.equal(bouncer.json.message, 'Malformed HTTP request.');
     }

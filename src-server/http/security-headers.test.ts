@@ -32,11 +32,17 @@ function head(url: string, method: string, localAddress = '127.0.0.1'): Promise<
 function rawHeaders(port: number, payload: string, tls: boolean): Promise<Headers> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const socket = tls ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(payload)) : connectTcp(port, '127.0.0.1', () => socket.write(payload));
+    const socket = tls
+      ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(payload))
+      : connectTcp(port, '127.0.0.1', () => socket.write(payload));
     socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
     socket.on('end', () => {
       const lines = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n').slice(1);
-      resolve(Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()])));
+      resolve(
+        Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        ),
+      );
     });
     socket.on('error', reject);
   });
@@ -62,7 +68,10 @@ describe('security headers on every answer', () => {
 
   before(async () => {
     mkdirSync(join(staticDir, 'assets'));
-    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/assets/app.js"></script>');
+    writeFileSync(
+      join(staticDir, 'index.html'),
+      '<!doctype html><title>console</title><script type="module" src="/assets/app.js"></script>',
+    );
     writeFileSync(join(staticDir, 'assets', 'app.js'), 'document.title = "ok";');
     t = await startTestServer({ httpsPort: 0, staticDir });
     httpsPort = (await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.port;
@@ -101,7 +110,11 @@ describe('security headers on every answer', () => {
     it(`answers written on the socket (parser errors, CONNECT) over ${tls ? 'HTTPS' : 'HTTP'}`, async () => {
       const port = tls ? httpsPort : t.server.port;
       assertSecurityHeaders(await rawHeaders(port, 'NOT A REQUEST\r\n\r\n', tls), tls, 'parser 400');
-      assertSecurityHeaders(await rawHeaders(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', tls), tls, 'CONNECT 405');
+      assertSecurityHeaders(
+        await rawHeaders(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', tls),
+        tls,
+        'CONNECT 405',
+      );
     });
   }
 });

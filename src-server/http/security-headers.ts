@@ -37,6 +37,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
  */
 export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
   ctx.set(SECURITY_HEADERS);
-  if ((ctx.req.socket as Partial<TLSSocket>).encrypted === true) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  if ((ctx.req.socket as Partial<TLSSocket>).encrypted === true)
+    ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
   await next();
 }

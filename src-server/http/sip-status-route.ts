@@ -20,7 +20,14 @@ export function sipStatusRoute(router: Router, services: Services, monitor: Peer
       const id = ctx.params.id!;
       await monitor.refreshEndpoint(id);
       // Legacy-style job: an empty body, as before this route joined the pipeline.
-      return { resource: 'sip', operation: 'getStatus', verb: ctx.method === 'POST' ? 'POST' : 'GET', id, processor: 'SIPStackProcessor', body: {} };
+      return {
+        resource: 'sip',
+        operation: 'getStatus',
+        verb: ctx.method === 'POST' ? 'POST' : 'GET',
+        id,
+        processor: 'SIPStackProcessor',
+        body: {},
+      };
     }),
     respond(services),
   );

@@ -27,10 +27,16 @@ test('slots: caps per principal and per address, a reserve only loopback and adm
   const reserve = slots.claim(remote('key:8', '192.0.2.6'));
   assert.ok(!reserve.ok && /reserved/.test(reserve.reason), 'the last 3 are reserved');
   assert.ok(slots.claim(remote('user:admin', '192.0.2.6', true)).ok, 'an admin takes a reserved slot');
-  assert.ok(slots.claim({ principal: 'localhost', address: '127.0.0.1', loopback: true, admin: false }).ok, 'so does this machine');
+  assert.ok(
+    slots.claim({ principal: 'localhost', address: '127.0.0.1', loopback: true, admin: false }).ok,
+    'so does this machine',
+  );
   const last = slots.claim({ principal: 'localhost', address: '127.0.0.1', loopback: true, admin: false });
   assert.ok(last.ok);
-  assert.ok(!slots.claim({ principal: 'localhost', address: '127.0.0.1', loopback: true, admin: false }).ok, 'the total bounds everyone');
+  assert.ok(
+    !slots.claim({ principal: 'localhost', address: '127.0.0.1', loopback: true, admin: false }).ok,
+    'the total bounds everyone',
+  );
   last.release();
   last.release();
   assert.equal(slots.size, 9, 'a release counts once');
@@ -48,15 +54,19 @@ interface OpenStream {
 /** Opens `GET /events`; resolves on the headers (a stream) or the full answer (a refusal). */
 function openStream(t: TestServer, headers: Record<string, string>, localAddress: string): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${t.url}/pbxcore/api/v3/events?channel=fair`, { headers, localAddress, agent: false }, (res) => {
-      if (String(res.headers['content-type']).includes('text/event-stream')) {
-        res.on('error', () => undefined);
-        return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', req });
-      }
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, req }));
-    });
+    const req = httpRequest(
+      `${t.url}/pbxcore/api/v3/events?channel=fair`,
+      { headers, localAddress, agent: false },
+      (res) => {
+        if (String(res.headers['content-type']).includes('text/event-stream')) {
+          res.on('error', () => undefined);
+          return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', req });
+        }
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, req }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -83,7 +93,8 @@ describe('event streams over HTTP', () => {
     const { db } = t.server.services;
     const paths = { '/api/v3/events': 'read' } as const;
     const greedy = createTestApiKey(db, { allowedPaths: paths }).key;
-    for (let i = 0; i < DEFAULT_STREAM_LIMITS.perPrincipal; i++) assert.equal((await stream({ 'x-api-key': greedy }, '127.0.0.2')).status, 200, `stream ${i + 1}`);
+    for (let i = 0; i < DEFAULT_STREAM_LIMITS.perPrincipal; i++)
+      assert.equal((await stream({ 'x-api-key': greedy }, '127.0.0.2')).status, 200, `stream ${i + 1}`);
     const refused = await stream({ 'x-api-key': greedy }, '127.0.0.3');
     assert.equal(refused.status, 503, refused.body);
     assert.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After');

@@ -44,9 +44,18 @@ export class StreamSlots {
     const { total, reserved, perPrincipal, perAddress } = this.limits;
     if (this.open >= total) return { ok: false, reason: 'Too many open event streams on this server' };
     if (!who.loopback) {
-      if ((this.byPrincipal.get(who.principal) ?? 0) >= perPrincipal) return { ok: false, reason: `This caller already holds ${perPrincipal} event streams (the most one caller may hold)` };
-      if ((this.byAddress.get(who.address) ?? 0) >= perAddress) return { ok: false, reason: `Address ${who.address} already holds ${perAddress} event streams (the most one address may hold)` };
-      if (!who.admin && this.open >= total - reserved) return { ok: false, reason: 'The remaining event streams are reserved for this machine and administrators' };
+      if ((this.byPrincipal.get(who.principal) ?? 0) >= perPrincipal)
+        return {
+          ok: false,
+          reason: `This caller already holds ${perPrincipal} event streams (the most one caller may hold)`,
+        };
+      if ((this.byAddress.get(who.address) ?? 0) >= perAddress)
+        return {
+          ok: false,
+          reason: `Address ${who.address} already holds ${perAddress} event streams (the most one address may hold)`,
+        };
+      if (!who.admin && this.open >= total - reserved)
+        return { ok: false, reason: 'The remaining event streams are reserved for this machine and administrators' };
     }
     this.open++;
     const principalKey = who.loopback ? undefined : who.principal;

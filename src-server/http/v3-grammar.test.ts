@@ -64,7 +64,11 @@ describe('v3 grammar over HTTP', () => {
     }
     assert.equal((await t.call(`${V3}/modules/x/y:`)).status, 400, 'a malformed custom method stays 400');
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
-      const res = await t.call(`${V3}/extensions/999`, { method, body: method === 'GET' || method === 'DELETE' ? undefined : { username: 'x', secret: 'secret-999', number: '999' } });
+      const res = await t.call(`${V3}/extensions/999`, {
+        method,
+        body:
+          method === 'GET' || method === 'DELETE' ? undefined : { username: 'x', secret: 'secret-999', number: '999' },
+      });
       assert.equal(res.status, 404, `${method}: ${res.text}`);
       assert.equal(res.json.httpCode, 404);
       assert.match(res.json.messages.error[0], /not found/);
@@ -99,7 +103,8 @@ describe('v3 grammar over HTTP', () => {
     for (const path of [`${V3}/extensions`, `${V3}/extensions/404`, `${V3}/x:`, '/nowhere']) {
       const res = await t.call(path);
       const env = res.json;
-      for (const key of ['result', 'data', 'messages', 'function', 'processor', 'pid', 'meta']) assert.ok(key in env, `${path} lacks ${key}`);
+      for (const key of ['result', 'data', 'messages', 'function', 'processor', 'pid', 'meta'])
+        assert.ok(key in env, `${path} lacks ${key}`);
       assert.equal(typeof env.pid, 'number');
       assert.match(env.meta.timestamp, /[+-]\d\d:\d\d$/);
       assert.equal(res.headers['e-tag'], `"${env.meta.hash}"`);

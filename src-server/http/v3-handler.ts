@@ -10,7 +10,13 @@ export const V3_PREFIX = '/pbxcore/api/v3/';
 
 /** The v3 path as parsed once per request, or the grammar error to report after authentication. */
 type V3Request =
-  | { ok: true; path: V3Path; declaration: ResourceDeclaration; resolved: ResolvedOperation; verb: NonNullable<ReturnType<typeof verbOf>> }
+  | {
+      ok: true;
+      path: V3Path;
+      declaration: ResourceDeclaration;
+      resolved: ResolvedOperation;
+      verb: NonNullable<ReturnType<typeof verbOf>>;
+    }
   | { ok: false; error: HttpError; resolved?: undefined };
 
 const v3Of = (ctx: Context) => (ctx.state as { v3: V3Request }).v3;
@@ -25,7 +31,9 @@ function parseRequest(services: Services): Middleware {
       if (!definition) throw notFound(`Unknown resource "${path.resource}".`);
       const verb = verbOf(ctx.method);
       const resolved = resolveOperation(definition.declaration, path, verb);
-      v3 = verb ? { ok: true, path, declaration: definition.declaration, resolved, verb } : { ok: false, error: notFound() };
+      v3 = verb
+        ? { ok: true, path, declaration: definition.declaration, resolved, verb }
+        : { ok: false, error: notFound() };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       v3 = { ok: false, error };
@@ -57,7 +65,14 @@ export function v3Handler(services: Services): Middleware {
     }),
     enqueue(services, (ctx) => {
       const { declaration, resolved, path, verb } = parsed(ctx);
-      return { resource: path.resource, operation: resolved.operation, verb, id: path.id, processor: declaration.processor ?? declaration.name, allowAsync: true };
+      return {
+        resource: path.resource,
+        operation: resolved.operation,
+        verb,
+        id: path.id,
+        processor: declaration.processor ?? declaration.name,
+        allowAsync: true,
+      };
     }),
     respond(services),
   );

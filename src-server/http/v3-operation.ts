@@ -19,7 +19,12 @@ const DEFAULT_LEVELS: Record<CrudOperation, Level> = {
 };
 
 const COLLECTION_VERBS: Partial<Record<HttpVerb, CrudOperation>> = { GET: 'getList', POST: 'create' };
-const RECORD_VERBS: Partial<Record<HttpVerb, CrudOperation>> = { GET: 'getRecord', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+const RECORD_VERBS: Partial<Record<HttpVerb, CrudOperation>> = {
+  GET: 'getRecord',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 const SINGLETON_VERBS: Partial<Record<HttpVerb, CrudOperation>> = { GET: 'getRecord', PUT: 'update', PATCH: 'patch' };
 
 /** HEAD is answered as GET without a body. */
@@ -29,28 +34,47 @@ export function verbOf(method: string): HttpVerb | undefined {
 }
 
 /** Maps a parsed path and verb to the declared operation: 405 when it is not declared, 404 for ids on singletons. */
-export function resolveOperation(decl: ResourceDeclaration, path: V3Path, verb: HttpVerb | undefined): ResolvedOperation {
+export function resolveOperation(
+  decl: ResourceDeclaration,
+  path: V3Path,
+  verb: HttpVerb | undefined,
+): ResolvedOperation {
   if (path.method) {
     const scope = path.id === undefined ? 'collection' : 'resource';
     const method = decl.customMethods?.[path.method];
     if (!method || method.scope !== scope) {
-      throw methodNotAllowed(`Custom method "${path.method}" is not allowed on ${scope === 'resource' ? 'a record of ' : ''}${decl.name}.`, []);
+      throw methodNotAllowed(
+        `Custom method "${path.method}" is not allowed on ${scope === 'resource' ? 'a record of ' : ''}${decl.name}.`,
+        [],
+      );
     }
     if (!verb || !method.verbs.includes(verb)) {
-      throw methodNotAllowed(`${verb ?? 'This HTTP method'} is not allowed for ${decl.name}:${path.method}; use ${method.verbs.join(' or ')}.`, method.verbs);
+      throw methodNotAllowed(
+        `${verb ?? 'This HTTP method'} is not allowed for ${decl.name}:${path.method}; use ${method.verbs.join(' or ')}.`,
+        method.verbs,
+      );
     }
     return { operation: path.method, isCustom: true, level: method.level, isPublic: method.public === true };
   }
 
   const singleton = decl.kind === 'singleton';
-  if (singleton && path.id !== undefined) throw notFound(`${decl.name} is a single settings object; it has no records by id.`);
+  if (singleton && path.id !== undefined)
+    throw notFound(`${decl.name} is a single settings object; it has no records by id.`);
   const table = singleton ? SINGLETON_VERBS : path.id === undefined ? COLLECTION_VERBS : RECORD_VERBS;
   const allowed = Object.entries(table)
     .filter(([, op]) => decl.operations.includes(op))
     .map(([v]) => v);
   const operation = verb ? table[verb] : undefined;
   if (!operation || !decl.operations.includes(operation)) {
-    throw methodNotAllowed(`${verb ?? 'This HTTP method'} is not allowed on ${path.id === undefined ? decl.name : `a record of ${decl.name}`}.`, allowed);
+    throw methodNotAllowed(
+      `${verb ?? 'This HTTP method'} is not allowed on ${path.id === undefined ? decl.name : `a record of ${decl.name}`}.`,
+      allowed,
+    );
   }
-  return { operation, isCustom: false, level: decl.security.levels?.[operation] ?? DEFAULT_LEVELS[operation], isPublic: false };
+  return {
+    operation,
+    isCustom: false,
+    level: decl.security.levels?.[operation] ?? DEFAULT_LEVELS[operation],
+    isPublic: false,
+  };
 }

@@ -23,10 +23,18 @@ export function registerModuleRoutes(router: Router, services: Services, legacy:
     if (entry.style === 'v2') {
       for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {
         // @koa/router answers HEAD wherever GET is registered.
-        router.register(v2RoutePath(entry.slug, action), method.verbs, moduleAction(services, module, () => action));
+        router.register(
+          v2RoutePath(entry.slug, action),
+          method.verbs,
+          moduleAction(services, module, () => action),
+        );
       }
     } else {
-      router.register(v1RoutePath(entry.name), ['GET', 'POST'], moduleAction(services, module, (ctx) => String((ctx.params as Record<string, string>).action)));
+      router.register(
+        v1RoutePath(entry.name),
+        ['GET', 'POST'],
+        moduleAction(services, module, (ctx) => String((ctx.params as Record<string, string>).action)),
+      );
     }
   }
 }
@@ -35,14 +43,19 @@ export function registerModuleRoutes(router: Router, services: Services, legacy:
 function moduleAction(services: Services, module: LegacyModule, actionOf: (ctx: Context) => string): Middleware {
   const methodOf = (ctx: Context) => {
     const action = actionOf(ctx);
-    return Object.hasOwn(module.declaration.customMethods ?? {}, action) ? module.declaration.customMethods![action] : undefined;
+    return Object.hasOwn(module.declaration.customMethods ?? {}, action)
+      ? module.declaration.customMethods![action]
+      : undefined;
   };
   return pipeline(
     authenticate(services, (ctx) => methodOf(ctx)?.public === true),
     authorize((ctx) => {
       const action = actionOf(ctx);
       if (!ACTION_NAME.test(action)) throw badRequest(`Malformed action name "${action.slice(0, 100)}".`);
-      return { declaration: module.declaration, level: methodOf(ctx)?.level ?? (verbOf(ctx.method) === 'GET' ? 'READ' : 'WRITE') };
+      return {
+        declaration: module.declaration,
+        level: methodOf(ctx)?.level ?? (verbOf(ctx.method) === 'GET' ? 'READ' : 'WRITE'),
+      };
     }),
     enqueue(services, (ctx) => ({
       resource: module.declaration.name,

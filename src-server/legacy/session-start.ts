@@ -10,7 +10,13 @@ import { loginWithPassword } from '../auth/password-login.ts';
 /** Where the browser goes after a successful login: the console. */
 const RELOAD_TO = '/';
 
-function answer(ctx: Context, status: number, success: boolean, messages: string[], headers: Record<string, string> = {}): void {
+function answer(
+  ctx: Context,
+  status: number,
+  success: boolean,
+  messages: string[],
+  headers: Record<string, string> = {},
+): void {
   ctx.status = status;
   ctx.set(headers);
   ctx.set('Cache-Control', 'no-store');
@@ -24,7 +30,10 @@ export function sessionStartRoute(services: Services, router: Router): void {
     if (ctx.get('x-requested-with').toLowerCase() !== 'xmlhttprequest') {
       return answer(ctx, 403, false, ['This endpoint needs the header X-Requested-With: XMLHttpRequest.']);
     }
-    const body = (typeof ctx.request.body === 'object' && ctx.request.body !== null ? ctx.request.body : {}) as Record<string, unknown>;
+    const body = (typeof ctx.request.body === 'object' && ctx.request.body !== null ? ctx.request.body : {}) as Record<
+      string,
+      unknown
+    >;
     try {
       const user = await loginWithPassword(services, ctx, body.login, body.password);
       const session = startWebSession(services.db, user.login, services.clock.now());

@@ -33,7 +33,8 @@ async function bodyOfAnyVerb(ctx: Context, limitBytes: number): Promise<unknown>
     throw badRequest('The request body could not be read.');
   }
   if (!text.trim()) return undefined;
-  if ((ctx.request.type || '').toLowerCase() === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  if ((ctx.request.type || '').toLowerCase() === 'application/x-www-form-urlencoded')
+    return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -43,10 +44,13 @@ async function bodyOfAnyVerb(ctx: Context, limitBytes: number): Promise<unknown>
 
 /** The `peer` of a getSipPeer body; 400 with a clear message when it is missing or not an extension number. */
 export function peerOf(body: unknown): string {
-  const raw = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).peer : undefined;
-  const peer = typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  const raw =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).peer : undefined;
+  const peer =
+    typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   if (!peer) throw badRequest('The request body must name the extension: {"peer": "<extension number>"}.');
-  if (!PEER_PATTERN.test(peer)) throw badRequest('"peer" must be an extension number (letters, digits, "_", ".", "+" or "-", at most 64).');
+  if (!PEER_PATTERN.test(peer))
+    throw badRequest('"peer" must be an extension number (letters, digits, "_", ".", "+" or "-", at most 64).');
   return peer;
 }
 
@@ -69,7 +73,8 @@ export function legacySipRoutes(router: Router, services: Services, peers: PeerD
     body: {},
     envelopeExtra: LEGACY_EXTRA,
   });
-  const queued = (...steps: Middleware[]) => pipeline(legacyErrors, authenticate(services), authorizeSipRead, ...steps, respond(services));
+  const queued = (...steps: Middleware[]) =>
+    pipeline(legacyErrors, authenticate(services), authorizeSipRead, ...steps, respond(services));
 
   router.get(`${LEGACY_SIP_PREFIX}getPeersStatuses`, queued(enqueue(services, () => sipJob('getPeersStatuses'))));
   router.get(`${LEGACY_SIP_PREFIX}getRegistry`, queued(enqueue(services, () => sipJob('getRegistry'))));

@@ -20,7 +20,10 @@ describe('installModules', () => {
 
   const writeModule = (dir: string, name: string, manifest: Record<string, unknown>, source: string) => {
     mkdirSync(join(dir, name), { recursive: true });
-    writeFileSync(join(dir, name, 'module.json'), JSON.stringify({ name, version: '2.0.0', entry: 'index.js', ...manifest }));
+    writeFileSync(
+      join(dir, name, 'module.json'),
+      JSON.stringify({ name, version: '2.0.0', entry: 'index.js', ...manifest }),
+    );
     writeFileSync(join(dir, name, 'index.js'), source);
   };
 
@@ -30,13 +33,43 @@ describe('installModules', () => {
     migrate(db);
     const modules = join(root, 'modules');
     writeModule(modules, 'Hangs', { style: 'v1' }, 'export function register() { return new Promise(() => {}); }\n');
-    writeModule(modules, 'InstallFails', { style: 'v1' }, "export const callback = () => ({ result: true });\nexport function install() { throw new Error('disk full'); }\n");
-    writeModule(modules, 'AsyncInstallFails', { style: 'v1' }, "export const callback = () => ({ result: true });\nexport async function install() { throw new Error('later'); }\n");
-    writeModule(modules, 'ThrowingGetter', { style: 'v2' }, "export function register() { return { get routes() { throw new Error('getter'); } }; }\n");
+    writeModule(
+      modules,
+      'InstallFails',
+      { style: 'v1' },
+      "export const callback = () => ({ result: true });\nexport function install() { throw new Error('disk full'); }\n",
+    );
+    writeModule(
+      modules,
+      'AsyncInstallFails',
+      { style: 'v1' },
+      "export const callback = () => ({ result: true });\nexport async function install() { throw new Error('later'); }\n",
+    );
+    writeModule(
+      modules,
+      'ThrowingGetter',
+      { style: 'v2' },
+      "export function register() { return { get routes() { throw new Error('getter'); } }; }\n",
+    );
     // Replaces the bundled example of the same name.
-    writeModule(modules, 'ExampleCallback', { style: 'v1' }, "export const callback = () => ({ result: true, data: 'mine' });\n");
-    writeModule(modules, 'DupSlugA', { style: 'v2', slug: 'dup' }, "export const routes = [{ action: 'a', methods: ['GET'], handler: () => ({ result: true }) }];\n");
-    writeModule(modules, 'DupSlugB', { style: 'v2', slug: 'dup' }, "export const routes = [{ action: 'b', methods: ['GET'], handler: () => ({ result: true }) }];\n");
+    writeModule(
+      modules,
+      'ExampleCallback',
+      { style: 'v1' },
+      "export const callback = () => ({ result: true, data: 'mine' });\n",
+    );
+    writeModule(
+      modules,
+      'DupSlugA',
+      { style: 'v2', slug: 'dup' },
+      "export const routes = [{ action: 'a', methods: ['GET'], handler: () => ({ result: true }) }];\n",
+    );
+    writeModule(
+      modules,
+      'DupSlugB',
+      { style: 'v2', slug: 'dup' },
+      "export const routes = [{ action: 'b', methods: ['GET'], handler: () => ({ result: true }) }];\n",
+    );
   });
   after(() => {
     db.close();
@@ -56,13 +89,20 @@ describe('installModules', () => {
     assert.match(byName.get('DupSlugB')!.error!, /clashes with module DupSlugA/);
 
     const callback = byName.get('ExampleCallback')!;
-    assert.deepEqual([callback.status, callback.bundled, callback.version], ['loaded', false, '2.0.0'], 'the installed copy wins');
+    assert.deepEqual(
+      [callback.status, callback.bundled, callback.version],
+      ['loaded', false, '2.0.0'],
+      'the installed copy wins',
+    );
     assert.equal(installed.reports.filter((r) => r.name === 'ExampleCallback').length, 1);
     assert.ok(registry.get('module-example-tasks/tasks'), 'bundled v3 resources join the registry');
 
     assert.deepEqual(
       installed.entries.map((e) => e.name).sort(),
-      installed.reports.filter((r) => r.status === 'loaded').map((r) => r.name).sort(),
+      installed.reports
+        .filter((r) => r.status === 'loaded')
+        .map((r) => r.name)
+        .sort(),
       'workers load exactly the modules that loaded here',
     );
     const skipped = lines.filter((l) => l.msg.startsWith('module Hangs skipped'));
@@ -74,7 +114,13 @@ describe('installModules', () => {
   it('finds nothing, and fails nothing, without a modules folder', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pbx-install-empty-'));
     try {
-      const installed = await installModules({ dataDir: empty, registry: new ResourceRegistry(), db, logger, bundledDir: join(empty, 'none') });
+      const installed = await installModules({
+        dataDir: empty,
+        registry: new ResourceRegistry(),
+        db,
+        logger,
+        bundledDir: join(empty, 'none'),
+      });
       assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
     } finally {
       rmSync(empty, { recursive: true, force: true });

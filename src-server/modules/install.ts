@@ -13,10 +13,23 @@ import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
 
 /** The example modules shipped with the product: `resources/modules/` at the package root (from `src-server/modules/` or `out/server/modules/`). */
 export const BUNDLED_MODULES_DIR = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? '../../resources/modules/' : '../../../resources/modules/', import.meta.url),
+  new URL(
+    import.meta.url.endsWith('.ts') ? '../../resources/modules/' : '../../../resources/modules/',
+    import.meta.url,
+  ),
 );
 /** First segments under `/pbxcore/api/` that core owns: a v2 module may not take them as its slug. */
-export const RESERVED_V2_SLUGS: ReadonlySet<string> = new Set(['v1', 'v2', 'v3', 'v4', 'modules', 'sip', 'iax', 'ami', 'system']);
+export const RESERVED_V2_SLUGS: ReadonlySet<string> = new Set([
+  'v1',
+  'v2',
+  'v3',
+  'v4',
+  'modules',
+  'sip',
+  'iax',
+  'ami',
+  'system',
+]);
 /** Settings key where the web thread leaves the module reports for the `modules` resource (read in workers). */
 export const MODULES_SETTING_KEY = 'modules';
 
@@ -61,12 +74,17 @@ export async function installModules(options: InstallOptions): Promise<Installed
   const seen = new Set<string>();
   const folders = [
     ...moduleFolders(join(options.dataDir, 'modules')).map((f) => ({ ...f, bundled: false })),
-    ...(options.examples ? moduleFolders(options.bundledDir ?? BUNDLED_MODULES_DIR).map((f) => ({ ...f, bundled: true })) : []),
+    ...(options.examples
+      ? moduleFolders(options.bundledDir ?? BUNDLED_MODULES_DIR).map((f) => ({ ...f, bundled: true }))
+      : []),
   ];
 
   for (const folder of folders) {
     if (seen.has(folder.name)) {
-      logger.info({ module: folder.name, dir: folder.dir }, 'module: an installed copy takes precedence over the bundled one');
+      logger.info(
+        { module: folder.name, dir: folder.dir },
+        'module: an installed copy takes precedence over the bundled one',
+      );
       continue;
     }
     seen.add(folder.name);
@@ -92,12 +110,21 @@ export async function installModules(options: InstallOptions): Promise<Installed
         style: manifest.manifest.style,
         description: manifest.manifest.description ?? '',
       });
-      const entry: ModuleEntry = { name: folder.name, slug: manifest.slug, style: manifest.manifest.style, entryFile: manifest.entryFile };
+      const entry: ModuleEntry = {
+        name: folder.name,
+        slug: manifest.slug,
+        style: manifest.manifest.style,
+        entryFile: manifest.entryFile,
+      };
 
       let exported: ModuleExports;
       try {
         const ms = options.loadTimeoutMs ?? MODULE_LOAD_TIMEOUT_MS;
-        exported = await withTimeout(importModule(entry), ms, () => new ModuleSkipped(`It did not finish loading within ${ms} ms.`));
+        exported = await withTimeout(
+          importModule(entry),
+          ms,
+          () => new ModuleSkipped(`It did not finish loading within ${ms} ms.`),
+        );
       } catch (error) {
         if (error instanceof ModuleSkipped) throw error;
         throw new ModuleSkipped(`It threw while loading: ${(error as Error)?.message ?? String(error)}`);
@@ -114,7 +141,8 @@ export async function installModules(options: InstallOptions): Promise<Installed
       const clash = clashOf(entry, names, registry, v2Slugs);
       if (clash) throw new ModuleSkipped(clash);
       const outside = entry.style === 'v3' && names.find((n) => !MODULE_RESOURCE_NAME.test(n));
-      if (outside) throw new ModuleSkipped(`Invalid resource "${outside}": module resources are named module-{slug}/{resource}.`);
+      if (outside)
+        throw new ModuleSkipped(`Invalid resource "${outside}": module resources are named module-{slug}/{resource}.`);
       try {
         await exported.install?.(db); // awaited in case an author made it async: a rejection must skip, not crash
       } catch (error) {
@@ -128,11 +156,20 @@ export async function installModules(options: InstallOptions): Promise<Installed
       }
       installed.entries.push(entry);
       report.status = 'loaded';
-      report.paths = pathsOf(entry, definitions.map((d) => d.declaration));
-      logger.info({ module: entry.name, style: entry.style, version: report.version, paths: report.paths }, `module ${entry.name} loaded`);
+      report.paths = pathsOf(
+        entry,
+        definitions.map((d) => d.declaration),
+      );
+      logger.info(
+        { module: entry.name, style: entry.style, version: report.version, paths: report.paths },
+        `module ${entry.name} loaded`,
+      );
     } catch (error) {
       // Whatever a module does (odd exports, throwing getters), it is skipped: start-up continues.
-      const reason = error instanceof ModuleSkipped ? error.message : `It failed while loading: ${(error as Error)?.message ?? String(error)}`;
+      const reason =
+        error instanceof ModuleSkipped
+          ? error.message
+          : `It failed while loading: ${(error as Error)?.message ?? String(error)}`;
       report.error = reason;
       logger.error({ module: folder.name, dir: folder.dir, reason }, `module ${folder.name} skipped: ${reason}`);
     }
@@ -154,21 +191,29 @@ function moduleFolders(root: string): Array<{ name: string; dir: string }> {
   return names.map((name) => ({ name, dir: join(root, name) }));
 }
 
-function clashOf(entry: ModuleEntry, names: string[], registry: ResourceRegistry, v2Slugs: ReadonlyMap<string, string>): string | undefined {
+function clashOf(
+  entry: ModuleEntry,
+  names: string[],
+  registry: ResourceRegistry,
+  v2Slugs: ReadonlyMap<string, string>,
+): string | undefined {
   if (entry.style === 'v3') {
     const taken = names.find((n) => registry.get(n));
     return taken && `Its resource "${taken}" clashes with a resource already served at /pbxcore/api/v3/${taken}.`;
   }
   if (entry.style === 'v2') {
-    if (RESERVED_V2_SLUGS.has(entry.slug)) return `Its slug "${entry.slug}" clashes with the core path /pbxcore/api/${entry.slug}/.`;
+    if (RESERVED_V2_SLUGS.has(entry.slug))
+      return `Its slug "${entry.slug}" clashes with the core path /pbxcore/api/${entry.slug}/.`;
     const owner = v2Slugs.get(entry.slug);
-    if (owner) return `Its slug "${entry.slug}" clashes with module ${owner}, which serves /pbxcore/api/${entry.slug}/ already.`;
+    if (owner)
+      return `Its slug "${entry.slug}" clashes with module ${owner}, which serves /pbxcore/api/${entry.slug}/ already.`;
   }
   return undefined;
 }
 
 function pathsOf(entry: ModuleEntry, declarations: ResourceDeclaration[]): string[] {
   if (entry.style === 'v3') return declarations.map((d) => `/pbxcore/api/v3/${d.name}`);
-  if (entry.style === 'v2') return Object.keys(declarations[0]!.customMethods ?? {}).map((a) => `/pbxcore/api/${entry.slug}/${a}`);
+  if (entry.style === 'v2')
+    return Object.keys(declarations[0]!.customMethods ?? {}).map((a) => `/pbxcore/api/${entry.slug}/${a}`);
   return [`/pbxcore/api/modules/${entry.name}/{action}`];
 }

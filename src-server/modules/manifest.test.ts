@@ -11,7 +11,8 @@ describe('module manifest', () => {
   const folder = (name: string, manifest: unknown) => {
     const dir = join(root, name);
     mkdirSync(dir, { recursive: true });
-    if (manifest !== undefined) writeFileSync(join(dir, 'module.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+    if (manifest !== undefined)
+      writeFileSync(join(dir, 'module.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
     return dir;
   };
   const ok = { version: '1.0.0', style: 'v3', entry: 'index.js' };

@@ -25,7 +25,9 @@ export function slugOf(name: string): string {
     .toLowerCase();
 }
 
-export type ManifestOutcome = { ok: true; manifest: ModuleManifest; slug: string; entryFile: string } | { ok: false; error: string };
+export type ManifestOutcome =
+  | { ok: true; manifest: ModuleManifest; slug: string; entryFile: string }
+  | { ok: false; error: string };
 
 /** Reads and checks `<dir>/module.json`: the name must match the folder, the entry must stay inside it. */
 export function readManifest(dir: string, folderName: string): ManifestOutcome {
@@ -33,7 +35,10 @@ export function readManifest(dir: string, folderName: string): ManifestOutcome {
   try {
     raw = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8'));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : `is not valid JSON (${(error as Error).message})`;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'is missing'
+        : `is not valid JSON (${(error as Error).message})`;
     return { ok: false, error: `${MANIFEST_FILE} ${reason}.` };
   }
   const parsed = manifestSchema.safeParse(raw);
@@ -43,10 +48,14 @@ export function readManifest(dir: string, folderName: string): ManifestOutcome {
   }
   const manifest = parsed.data;
   if (manifest.name !== folderName) {
-    return { ok: false, error: `${MANIFEST_FILE} names the module "${manifest.name}" but its folder is "${folderName}".` };
+    return {
+      ok: false,
+      error: `${MANIFEST_FILE} names the module "${manifest.name}" but its folder is "${folderName}".`,
+    };
   }
   const entryFile = resolve(dir, manifest.entry);
   const inside = relative(dir, entryFile);
-  if (inside.startsWith('..') || isAbsolute(inside)) return { ok: false, error: `The entry "${manifest.entry}" is outside the module folder.` };
+  if (inside.startsWith('..') || isAbsolute(inside))
+    return { ok: false, error: `The entry "${manifest.entry}" is outside the module folder.` };
   return { ok: true, manifest, slug: manifest.slug ?? slugOf(manifest.name), entryFile };
 }

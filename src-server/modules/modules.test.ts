@@ -11,7 +11,8 @@ const TASKS = '/pbxcore/api/v3/module-example-tasks/tasks';
 function writeModule(dataDir: string, name: string, manifest: Record<string, unknown> | null, source: string): void {
   const dir = join(dataDir, 'modules', name);
   mkdirSync(dir, { recursive: true });
-  if (manifest) writeFileSync(join(dir, 'module.json'), JSON.stringify({ name, version: '0.1.0', entry: 'index.js', ...manifest }));
+  if (manifest)
+    writeFileSync(join(dir, 'module.json'), JSON.stringify({ name, version: '0.1.0', entry: 'index.js', ...manifest }));
   writeFileSync(join(dir, 'index.js'), source);
 }
 
@@ -23,7 +24,10 @@ describe('example modules are off by default', () => {
       assert.equal((await t.call('/pbxcore/api/example-routes/status')).status, 404);
       assert.equal((await t.call('/pbxcore/api/modules/ExampleCallback/ping')).status, 404);
       const listed = (await t.call('/pbxcore/api/v3/modules')).json.data as Array<{ name: string }>;
-      assert.deepEqual(listed.filter((m) => m.name.startsWith('Example')), []);
+      assert.deepEqual(
+        listed.filter((m) => m.name.startsWith('Example')),
+        [],
+      );
     } finally {
       await t.close();
     }
@@ -50,10 +54,18 @@ describe('extension modules', () => {
       { style: 'v3' },
       "export const resources = [{ declaration: { name: 'extensions', description: 'x', security: { permission: 'X', channels: ['localhost'] }, fields: {}, operations: [] }, actions: {} }];\n",
     );
-    writeModule(dataDir, 'SlugClash', { style: 'v2', slug: 'sip' }, "export const routes = [{ action: 'getPeersStatuses', methods: ['GET'], handler: () => ({ result: true, data: 'hijacked' }) }];\n");
+    writeModule(
+      dataDir,
+      'SlugClash',
+      { style: 'v2', slug: 'sip' },
+      "export const routes = [{ action: 'getPeersStatuses', methods: ['GET'], handler: () => ({ result: true, data: 'hijacked' }) }];\n",
+    );
     writeModule(dataDir, 'NoManifest', null, 'export const callback = () => ({ result: true });\n');
     server = await startTestServer({ keepDataDir: dataDir, exampleModules: true });
-    const created = await server.call('/pbxcore/api/v3/api-keys', { method: 'POST', body: { description: 'module tests', full_permissions: true } });
+    const created = await server.call('/pbxcore/api/v3/api-keys', {
+      method: 'POST',
+      body: { description: 'module tests', full_permissions: true },
+    });
     assert.equal(created.status, 201, created.text);
     fullKey = created.json.data.key;
   });
@@ -77,13 +89,18 @@ describe('extension modules', () => {
       assert.match(byName.CoreClash!.error!, /"extensions" clashes with a resource already served/);
       assert.match(byName.SlugClash!.error!, /slug "sip" clashes with the core path/);
       assert.match(byName.NoManifest!.error!, /module\.json is missing/);
-      for (const name of ['Broken', 'BadResource', 'CoreClash', 'SlugClash', 'NoManifest']) assert.equal(byName[name]!.status, 'failed');
+      for (const name of ['Broken', 'BadResource', 'CoreClash', 'SlugClash', 'NoManifest'])
+        assert.equal(byName[name]!.status, 'failed');
       assert.equal(res.json.pagination.total, 8);
     });
 
     it('reads one module by name, 404 for an unknown one', async () => {
       const one = await server.call('/pbxcore/api/v3/modules/ExampleRoutes');
-      assert.deepEqual(one.json.data.paths, ['/pbxcore/api/example-routes/status', '/pbxcore/api/example-routes/echo', '/pbxcore/api/example-routes/sum']);
+      assert.deepEqual(one.json.data.paths, [
+        '/pbxcore/api/example-routes/status',
+        '/pbxcore/api/example-routes/echo',
+        '/pbxcore/api/example-routes/sum',
+      ]);
       assert.equal((await server.call('/pbxcore/api/v3/modules/Nope')).status, 404);
     });
 
@@ -104,13 +121,22 @@ describe('extension modules', () => {
       assert.equal(missing.json.result, false);
       const created = await server.call(TASKS, { method: 'POST', body: { title: '  water the plants ' } });
       assert.equal(created.status, 201);
-      assert.deepEqual(created.json.data, { id: created.json.data.id, title: 'water the plants', priority: 3, done: false });
+      assert.deepEqual(created.json.data, {
+        id: created.json.data.id,
+        title: 'water the plants',
+        priority: 3,
+        done: false,
+      });
       assert.equal(created.json.processor, 'ExampleTasks');
       const id = created.json.data.id as number;
       const patched = await server.call(`${TASKS}/${id}`, { method: 'PATCH', body: { priority: 1 } });
       assert.equal(patched.status, 200);
       assert.deepEqual([patched.json.data.title, patched.json.data.priority], ['water the plants', 1]);
-      assert.equal((await server.call(`${TASKS}/${id}`, { method: 'PUT', body: { priority: 2 } })).status, 422, 'PUT enforces required fields');
+      assert.equal(
+        (await server.call(`${TASKS}/${id}`, { method: 'PUT', body: { priority: 2 } })).status,
+        422,
+        'PUT enforces required fields',
+      );
       assert.equal((await server.call(`${TASKS}/9999`, { method: 'PATCH', body: { priority: 2 } })).status, 404);
       assert.equal((await server.call(`${TASKS}/${id}`, { method: 'PATCH', body: { priority: 9 } })).status, 422);
       const completed = await server.call(`${TASKS}/${id}:complete`, { method: 'POST' });
@@ -158,11 +184,20 @@ describe('extension modules', () => {
       assert.equal((await server.remote('/pbxcore/api/example-routes/echo')).status, 401);
       const res = await server.remote('/pbxcore/api/example-routes/echo?x=1', {
         method: 'POST',
-        headers: { Authorization: `Bearer ${fullKey}`, 'X-Module-ExampleRoutes-Trace': 'abc', 'X-Module-Other-Thing': 'no' },
+        headers: {
+          Authorization: `Bearer ${fullKey}`,
+          'X-Module-ExampleRoutes-Trace': 'abc',
+          'X-Module-Other-Thing': 'no',
+        },
         body: { hello: 'world' },
       });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.json.data, { query: { x: '1' }, body: { hello: 'world' }, headers: { 'x-module-exampleroutes-trace': 'abc' }, authType: 'api_key' });
+      assert.deepEqual(res.json.data, {
+        query: { x: '1' },
+        body: { hello: 'world' },
+        headers: { 'x-module-exampleroutes-trace': 'abc' },
+        authType: 'api_key',
+      });
       assert.equal(res.json.processor, 'ExampleRoutes');
       assert.ok(res.json.pid > 0);
     });
@@ -170,7 +205,10 @@ describe('extension modules', () => {
     it('validates through the action (422) and does not answer undeclared methods', async () => {
       const bad = await server.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: ['a'] } });
       assert.equal(bad.status, 422);
-      const good = await server.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: [1, 2, 3] } });
+      const good = await server.call('/pbxcore/api/example-routes/sum', {
+        method: 'POST',
+        body: { values: [1, 2, 3] },
+      });
       assert.equal(good.json.data.sum, 6);
       assert.equal((await server.call('/pbxcore/api/example-routes/sum')).status, 404);
       assert.equal((await server.call('/pbxcore/api/example-routes/unknown')).status, 404);
@@ -186,9 +224,14 @@ describe('extension modules', () => {
     });
 
     it('hands every action to the callback with GET and POST', async () => {
-      const get = await server.call('/pbxcore/api/modules/ExampleCallback/whoami', { headers: { 'X-Module-ExampleCallback-Token': 't1' } });
+      const get = await server.call('/pbxcore/api/modules/ExampleCallback/whoami', {
+        headers: { 'X-Module-ExampleCallback-Token': 't1' },
+      });
       assert.deepEqual(get.json.data, { verb: 'GET', authType: null, token: 't1' });
-      const post = await server.remote('/pbxcore/api/modules/ExampleCallback/whoami', { method: 'POST', headers: { 'X-Api-Key': fullKey } });
+      const post = await server.remote('/pbxcore/api/modules/ExampleCallback/whoami', {
+        method: 'POST',
+        headers: { 'X-Api-Key': fullKey },
+      });
       assert.deepEqual(post.json.data, { verb: 'POST', authType: 'api_key', token: null });
       const unknown = await server.call('/pbxcore/api/modules/ExampleCallback/nothing');
       assert.equal(unknown.status, 404);

@@ -5,7 +5,6 @@ import type { ModuleEntry, ModuleStyle } from '../wire/types.ts';
 /** v3: declared resources; v2: a route table; v1: one callback for every action. */
 export type { ModuleEntry, ModuleStyle };
 
-
 /** `module.json` in `<dataDir>/modules/<Name>/`. */
 export interface ModuleManifest {
   name: string;

@@ -10,7 +10,11 @@ export const MODULE_RESOURCE_NAME = /^module-[a-z0-9]+(-[a-z0-9]+)*\/[A-Za-z0-9]
 export const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 const zodSchema = z.custom<z.ZodType>(
-  (v) => typeof v === 'object' && v !== null && '_zod' in v && typeof (v as { safeParse?: unknown }).safeParse === 'function',
+  (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    '_zod' in v &&
+    typeof (v as { safeParse?: unknown }).safeParse === 'function',
   'must be a zod schema (use sdk.z)',
 );
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', 'must be a function');
@@ -72,14 +76,17 @@ const routeSchema = z.object({
 });
 
 function describe(error: z.ZodError, prefix: string): string {
-  return error.issues.map((i) => [prefix, ...i.path.map(String)].filter(Boolean).join('.') + ` ${i.message}`).join('; ');
+  return error.issues
+    .map((i) => [prefix, ...i.path.map(String)].filter(Boolean).join('.') + ` ${i.message}`)
+    .join('; ');
 }
 
 /** Checks that a module's exports fit its style; returns the problems as one sentence, or undefined. */
 export function exportsProblem(style: ModuleStyle, exported: ModuleExports): string | undefined {
   if (exported.install !== undefined && typeof exported.install !== 'function') return '"install" must be a function.';
   if (style === 'v3') {
-    if (!Array.isArray(exported.resources) || exported.resources.length === 0) return 'A v3 module must export a non-empty "resources" array.';
+    if (!Array.isArray(exported.resources) || exported.resources.length === 0)
+      return 'A v3 module must export a non-empty "resources" array.';
     for (const [index, definition] of (exported.resources as unknown[]).entries()) {
       const parsed = definitionSchema.safeParse(definition);
       const label = (definition as ResourceDefinition | undefined)?.declaration?.name ?? `resources[${index}]`;
@@ -88,7 +95,8 @@ export function exportsProblem(style: ModuleStyle, exported: ModuleExports): str
     return undefined;
   }
   if (style === 'v2') {
-    if (!Array.isArray(exported.routes) || exported.routes.length === 0) return 'A v2 module must export a non-empty "routes" table.';
+    if (!Array.isArray(exported.routes) || exported.routes.length === 0)
+      return 'A v2 module must export a non-empty "routes" table.';
     const seen = new Set<string>();
     for (const [index, route] of (exported.routes as unknown[]).entries()) {
       const parsed = routeSchema.safeParse(route);

@@ -24,8 +24,11 @@ describe('module loading in workers', () => {
     await new Promise((r) => setTimeout(r, loadTimeoutMs * 4));
     for (let round = 0; round < 2; round++) {
       // Three at once, so every one of the three workers answers at least one.
-      const answers = await Promise.all(MODULE_ROUTES.flatMap((path) => [path, path, path]).map((path) => t.call(path)));
-      for (const [i, res] of answers.entries()) assert.equal(res.status, 200, `${MODULE_ROUTES[Math.floor(i / 3)]}: ${res.text}`);
+      const answers = await Promise.all(
+        MODULE_ROUTES.flatMap((path) => [path, path, path]).map((path) => t.call(path)),
+      );
+      for (const [i, res] of answers.entries())
+        assert.equal(res.status, 200, `${MODULE_ROUTES[Math.floor(i / 3)]}: ${res.text}`);
     }
     const parked = t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number };
     assert.equal(parked.n, 0, 'no job was parked');

@@ -10,7 +10,12 @@ describe('CIDR ranges', () => {
   test('a range becomes the smallest CIDR set', () => {
     assert.deepEqual(rangeToCidrs(v4('192.0.2.0'), v4('192.0.2.255'), 'ipv4'), ['192.0.2.0/24']);
     assert.deepEqual(rangeToCidrs(v4('192.0.2.5'), v4('192.0.2.5'), 'ipv4'), ['192.0.2.5']);
-    assert.deepEqual(rangeToCidrs(v4('192.0.2.1'), v4('192.0.2.6'), 'ipv4'), ['192.0.2.1', '192.0.2.2/31', '192.0.2.4/31', '192.0.2.6']);
+    assert.deepEqual(rangeToCidrs(v4('192.0.2.1'), v4('192.0.2.6'), 'ipv4'), [
+      '192.0.2.1',
+      '192.0.2.2/31',
+      '192.0.2.4/31',
+      '192.0.2.6',
+    ]);
     assert.deepEqual(rangeToCidrs(v4('10.0.0.0'), v4('10.1.255.255'), 'ipv4'), ['10.0.0.0/15']);
     assert.deepEqual(rangeToCidrs(0n, (1n << 32n) - 1n, 'ipv4'), ['0.0.0.0/0']);
     const six = (t: string) => addressToBigInt(parseCidr(t)![0]);
@@ -42,9 +47,16 @@ describe('CIDR ranges', () => {
   });
 
   test('subtracting holes leaves the rest of the range', () => {
-    assert.deepEqual(subtractCidrs(parseCidr('192.0.2.0/30')!, [parseCidr('192.0.2.1')!]), ['192.0.2.0', '192.0.2.2/31']);
+    assert.deepEqual(subtractCidrs(parseCidr('192.0.2.0/30')!, [parseCidr('192.0.2.1')!]), [
+      '192.0.2.0',
+      '192.0.2.2/31',
+    ]);
     assert.deepEqual(subtractCidrs(parseCidr('192.0.2.0/24')!, [parseCidr('192.0.2.0/25')!]), ['192.0.2.128/25']);
     assert.deepEqual(subtractCidrs(parseCidr('192.0.2.7')!, [parseCidr('192.0.2.0/24')!]), []);
-    assert.deepEqual(subtractCidrs(parseCidr('192.0.2.0/24')!, [parseCidr('2001:db8::/32')!]), ['192.0.2.0/24'], 'other family ignored');
+    assert.deepEqual(
+      subtractCidrs(parseCidr('192.0.2.0/24')!, [parseCidr('2001:db8::/32')!]),
+      ['192.0.2.0/24'],
+      'other family ignored',
+    );
   });
 });

@@ -55,7 +55,12 @@ export function rangeToCidrs(first: bigint, last: bigint, family: Family): strin
   while (start <= last) {
     let size = 0;
     // Grow the block while it stays aligned on `start` and inside the range.
-    while (size < bits && (start & ((1n << BigInt(size + 1)) - 1n)) === 0n && start + (1n << BigInt(size + 1)) - 1n <= last) size++;
+    while (
+      size < bits &&
+      (start & ((1n << BigInt(size + 1)) - 1n)) === 0n &&
+      start + (1n << BigInt(size + 1)) - 1n <= last
+    )
+      size++;
     out.push(rangeText(start, bits - size, family));
     start += 1n << BigInt(size);
   }

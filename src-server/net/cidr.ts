@@ -15,7 +15,9 @@ const isMapped = (address: ipaddr.IPv4 | ipaddr.IPv6): address is ipaddr.IPv6 =>
  */
 export function canonicalCidr(cidr: Cidr): Cidr {
   const [address, prefix] = cidr;
-  return isMapped(address) && prefix >= MAPPED_PREFIX_BITS ? [address.toIPv4Address(), prefix - MAPPED_PREFIX_BITS] : cidr;
+  return isMapped(address) && prefix >= MAPPED_PREFIX_BITS
+    ? [address.toIPv4Address(), prefix - MAPPED_PREFIX_BITS]
+    : cidr;
 }
 
 /**
@@ -27,7 +29,8 @@ export function parseCidr(value: string): Cidr | undefined {
   if (text.includes('%')) return undefined;
   try {
     // The family is known from the text: ipaddr.parseCIDR would try (and fail) IPv6 first on every IPv4 range.
-    if (text.includes('/')) return canonicalCidr(text.includes(':') ? ipaddr.IPv6.parseCIDR(text) : ipaddr.IPv4.parseCIDR(text));
+    if (text.includes('/'))
+      return canonicalCidr(text.includes(':') ? ipaddr.IPv6.parseCIDR(text) : ipaddr.IPv4.parseCIDR(text));
     const address = parseAddress(text);
     return address && [address, address.kind() === 'ipv4' ? 32 : 128];
   } catch {

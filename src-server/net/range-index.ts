@@ -69,7 +69,9 @@ export class RangeIndex<T> {
     if (this.built) return this.built;
     this.built = new Map();
     for (const family of ['ipv4', 'ipv6']) {
-      const entries = this.pending.filter((e) => e.family === family).sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+      const entries = this.pending
+        .filter((e) => e.family === family)
+        .sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
       const reach: Array<Entry<T>> = [];
       for (const entry of entries) {
         const previous = reach[reach.length - 1];

@@ -85,8 +85,15 @@ export const baseComponents = {
           properties: {
             result: { const: false },
             data: { type: 'array', maxItems: 0 },
-            messages: { type: 'object', required: ['error'], properties: { error: { type: 'array', items: { type: 'string' } } } },
-            message: { type: 'string', description: 'Firewall-export errors only: the first error, for CrowdSec clients.' },
+            messages: {
+              type: 'object',
+              required: ['error'],
+              properties: { error: { type: 'array', items: { type: 'string' } } },
+            },
+            message: {
+              type: 'string',
+              description: 'Firewall-export errors only: the first error, for CrowdSec clients.',
+            },
           },
         },
       ],
@@ -104,9 +111,27 @@ export const baseComponents = {
     ]),
   ),
   parameters: {
-    limit: { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'Page size (default 50 when paging).' },
-    offset: { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Records to skip.' },
-    id: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Record id; never contains "/" or ":".' },
+    limit: {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 1000 },
+      description: 'Page size (default 50 when paging).',
+    },
+    offset: {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+      description: 'Records to skip.',
+    },
+    id: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      description: 'Record id; never contains "/" or ":".',
+    },
     asyncChannel: {
       name: 'X-Async-Channel',
       in: 'header',
@@ -121,14 +146,16 @@ export const baseComponents = {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
-      description: 'Access token from auth:login (HS256, 900 s), or an API key (64 hex characters) sent as a Bearer credential.',
+      description:
+        'Access token from auth:login (HS256, 900 s), or an API key (64 hex characters) sent as a Bearer credential.',
     },
     apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key (64 hex characters).' },
     sessionCookie: {
       type: 'apiKey',
       in: 'cookie',
       name: 'pbx_session',
-      description: 'Web-interface session from POST /admin-cabinet/session/start; requests that change data must also send X-Requested-With: XMLHttpRequest.',
+      description:
+        'Web-interface session from POST /admin-cabinet/session/start; requests that change data must also send X-Requested-With: XMLHttpRequest.',
     },
   },
 };

@@ -5,7 +5,10 @@ import { field } from '../resources/fields.ts';
 import type { ResourceDeclaration } from '../resources/types.ts';
 import { componentName, buildOpenApiDocument } from './document.ts';
 
-type Doc = { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 const settings: ResourceDeclaration = {
   name: 'demo-settings',
@@ -20,37 +23,63 @@ const keys: ResourceDeclaration = {
   description: 'An older action.',
   requireOnEveryVerb: true,
   security: { permission: 'Keys', channels: ['localhost', 'bearer_token'], levels: { delete: 'ADMIN' } },
-  fields: { description: field.text(z.string().min(1), { required: true }), key: field.text(z.string(), { writeOnly: true }) },
+  fields: {
+    description: field.text(z.string().min(1), { required: true }),
+    key: field.text(z.string(), { writeOnly: true }),
+  },
   operations: ['getList', 'patch', 'delete'],
   customMethods: {
-    find: { verbs: ['GET'], scope: 'collection', level: 'READ', input: z.object({ q: z.string(), max: z.number().optional() }) },
+    find: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      input: z.object({ q: z.string(), max: z.number().optional() }),
+    },
     hello: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', public: true },
   },
 };
-const build = () => buildOpenApiDocument({ declarations: [settings, keys], version: '9.9.9', fixed: [] }) as unknown as Doc;
+const build = () =>
+  buildOpenApiDocument({ declarations: [settings, keys], version: '9.9.9', fixed: [] }) as unknown as Doc;
 
 describe('buildOpenApiDocument', () => {
   it('maps a singleton to GET, PUT and PATCH on its own path, without ids', () => {
     const doc = build();
     assert.deepEqual(Object.keys(doc.paths['/pbxcore/api/v3/demo-settings']!).sort(), ['get', 'patch', 'put']);
     assert.equal(doc.paths['/pbxcore/api/v3/demo-settings/{id}'], undefined);
-    assert.deepEqual(doc.paths['/pbxcore/api/v3/demo-settings']!.get!.security, [], 'loopback-only resources list no scheme');
+    assert.deepEqual(
+      doc.paths['/pbxcore/api/v3/demo-settings']!.get!.security,
+      [],
+      'loopback-only resources list no scheme',
+    );
     assert.deepEqual(doc.paths['/pbxcore/api/v3/demo-settings']!.get!['x-pbx-channels'], ['localhost']);
   });
 
   it('keeps required fields on PATCH for older actions, and marks write-only fields', () => {
     const doc = build();
-    const patch = doc.paths['/pbxcore/api/v3/demo-keys/{id}']!.patch as { requestBody: { content: Record<string, { schema: { required?: string[] } }> } };
+    const patch = doc.paths['/pbxcore/api/v3/demo-keys/{id}']!.patch as {
+      requestBody: { content: Record<string, { schema: { required?: string[] } }> };
+    };
     assert.deepEqual(patch.requestBody.content['application/json']!.schema.required, ['description']);
-    assert.equal((doc.components.schemas.DemoKeys!.properties as Record<string, { writeOnly?: boolean }>).key!.writeOnly, true);
+    assert.equal(
+      (doc.components.schemas.DemoKeys!.properties as Record<string, { writeOnly?: boolean }>).key!.writeOnly,
+      true,
+    );
     assert.equal(doc.paths['/pbxcore/api/v3/demo-keys/{id}']!.delete!['x-permission'], 'Keys:ADMIN');
   });
 
   it('turns a GET custom method input into query parameters, and a public method needs no credential', () => {
     const doc = build();
-    const find = doc.paths['/pbxcore/api/v3/demo-keys:find']!.get as { parameters: Array<{ name?: string; required?: boolean; $ref?: string }> };
+    const find = doc.paths['/pbxcore/api/v3/demo-keys:find']!.get as {
+      parameters: Array<{ name?: string; required?: boolean; $ref?: string }>;
+    };
     const query = find.parameters.filter((p) => p.name);
-    assert.deepEqual(query.map((p) => [p.name, p.required]), [['q', true], ['max', false]]);
+    assert.deepEqual(
+      query.map((p) => [p.name, p.required]),
+      [
+        ['q', true],
+        ['max', false],
+      ],
+    );
     assert.ok(find.parameters.some((p) => p.$ref === '#/components/parameters/asyncChannel'));
     const hello = doc.paths['/pbxcore/api/v3/demo-keys:hello']!;
     assert.deepEqual(Object.keys(hello).sort(), ['get', 'post']);

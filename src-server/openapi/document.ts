@@ -33,7 +33,14 @@ export const componentName = (name: string) =>
     .map((p) => p[0]!.toUpperCase() + p.slice(1))
     .join('');
 
-const DEFAULT_LEVEL: Record<CrudOperation, string> = { getList: 'READ', getRecord: 'READ', create: 'WRITE', update: 'WRITE', patch: 'WRITE', delete: 'WRITE' };
+const DEFAULT_LEVEL: Record<CrudOperation, string> = {
+  getList: 'READ',
+  getRecord: 'READ',
+  create: 'WRITE',
+  update: 'WRITE',
+  patch: 'WRITE',
+  delete: 'WRITE',
+};
 
 /** Builds the OpenAPI 3.1 document from the same declarations that route and validate requests. */
 export function buildOpenApiDocument(sources: OpenApiSources): Record<string, unknown> {
@@ -55,7 +62,11 @@ export function buildOpenApiDocument(sources: OpenApiSources): Record<string, un
   }
   for (const route of sources.fixed ?? fixedRoutes) {
     if ((paths[route.path] as PathItem | undefined)?.[route.method.toLowerCase()]) continue; // declared resources win
-    add(route.path, route.method, fixedOperation(route, `${route.tag}.${route.method.toLowerCase()}.${route.path.split('/').pop()}`));
+    add(
+      route.path,
+      route.method,
+      fixedOperation(route, `${route.tag}.${route.method.toLowerCase()}.${route.path.split('/').pop()}`),
+    );
   }
 
   return {
@@ -70,7 +81,13 @@ export function buildOpenApiDocument(sources: OpenApiSources): Record<string, un
     },
     servers: [{ url: '/' }],
     security: BEARER_SECURITY,
-    tags: [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Operation).tags as string[]) ?? [])))]
+    tags: [
+      ...new Set(
+        Object.values(paths).flatMap((item) =>
+          Object.values(item).flatMap((op) => ((op as Operation).tags as string[]) ?? []),
+        ),
+      ),
+    ]
       .sort()
       .map((name) => ({ name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
@@ -78,13 +95,20 @@ export function buildOpenApiDocument(sources: OpenApiSources): Record<string, un
   };
 }
 
-function securityOf(declaration: ResourceDeclaration, isPublic: boolean): { security: unknown[]; 'x-pbx-channels': string[] } {
+function securityOf(
+  declaration: ResourceDeclaration,
+  isPublic: boolean,
+): { security: unknown[]; 'x-pbx-channels': string[] } {
   const channels = isPublic ? ['public'] : declaration.security.channels;
   const security = isPublic || !channels.includes('bearer_token') ? [] : BEARER_SECURITY;
   return { security, 'x-pbx-channels': channels };
 }
 
-function addResource(declaration: ResourceDeclaration, schemas: Record<string, JsonSchema>, add: (path: string, verb: string, op: Operation) => void): void {
+function addResource(
+  declaration: ResourceDeclaration,
+  schemas: Record<string, JsonSchema>,
+  add: (path: string, verb: string, op: Operation) => void,
+): void {
   const schemaName = componentName(declaration.name);
   const base = `${V3}${declaration.name}`;
   const singleton = declaration.kind === 'singleton';
@@ -97,8 +121,26 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
   const idParam = { $ref: '#/components/parameters/id' };
   const withRequired = required.length ? { allOf: [record], required } : record;
 
-  const crud: Record<CrudOperation, { verb: HttpVerb; path: string; summary: string; status: string; data: JsonSchema; body?: JsonSchema; errors: string[] }> = {
-    getList: { verb: 'GET', path: base, summary: `List ${declaration.name}.`, status: '200', data: { type: 'array', items: record }, errors: [] },
+  const crud: Record<
+    CrudOperation,
+    {
+      verb: HttpVerb;
+      path: string;
+      summary: string;
+      status: string;
+      data: JsonSchema;
+      body?: JsonSchema;
+      errors: string[];
+    }
+  > = {
+    getList: {
+      verb: 'GET',
+      path: base,
+      summary: `List ${declaration.name}.`,
+      status: '200',
+      data: { type: 'array', items: record },
+      errors: [],
+    },
     getRecord: {
       verb: 'GET',
       path: singleton ? base : `${base}/{id}`,
@@ -107,7 +149,15 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
       data: record,
       errors: singleton ? [] : [...ERROR_STATUSES.record],
     },
-    create: { verb: 'POST', path: base, summary: `Create a record of ${declaration.name}.`, status: '201', data: record, body: withRequired, errors: [...ERROR_STATUSES.write, ...ERROR_STATUSES.create] },
+    create: {
+      verb: 'POST',
+      path: base,
+      summary: `Create a record of ${declaration.name}.`,
+      status: '201',
+      data: record,
+      body: withRequired,
+      errors: [...ERROR_STATUSES.write, ...ERROR_STATUSES.create],
+    },
     update: {
       verb: 'PUT',
       path: singleton ? base : `${base}/{id}`,
@@ -126,13 +176,30 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
       body: declaration.requireOnEveryVerb ? withRequired : record,
       errors: [...ERROR_STATUSES.write, ...(singleton ? [] : ERROR_STATUSES.record)],
     },
-    delete: { verb: 'DELETE', path: `${base}/{id}`, summary: `Delete a record of ${declaration.name}.`, status: '200', data: { type: 'object' }, errors: [...ERROR_STATUSES.record] },
+    delete: {
+      verb: 'DELETE',
+      path: `${base}/{id}`,
+      summary: `Delete a record of ${declaration.name}.`,
+      status: '200',
+      data: { type: 'object' },
+      errors: [...ERROR_STATUSES.record],
+    },
   };
 
   for (const op of declaration.operations) {
     const spec = crud[op];
     const level = declaration.security.levels?.[op] ?? DEFAULT_LEVEL[op];
-    const parameters = [...(spec.path.includes('{id}') ? [idParam] : []), ...(op === 'getList' ? [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/offset' }, ...queryParameters(declaration.listQuery)] : []), asyncParam];
+    const parameters = [
+      ...(spec.path.includes('{id}') ? [idParam] : []),
+      ...(op === 'getList'
+        ? [
+            { $ref: '#/components/parameters/limit' },
+            { $ref: '#/components/parameters/offset' },
+            ...queryParameters(declaration.listQuery),
+          ]
+        : []),
+      asyncParam,
+    ];
     add(spec.path, spec.verb, {
       operationId: `${declaration.name}.${op}`,
       tags,
@@ -140,7 +207,14 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
       ...securityOf(declaration, false),
       'x-permission': `${declaration.security.permission}:${level}`,
       parameters,
-      ...(spec.body ? { requestBody: { required: true, content: { ...jsonContent(spec.body), 'application/x-www-form-urlencoded': { schema: spec.body } } } } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { ...jsonContent(spec.body), 'application/x-www-form-urlencoded': { schema: spec.body } },
+            },
+          }
+        : {}),
       responses: {
         [spec.status]: {
           description: spec.summary,
@@ -153,11 +227,25 @@ function addResource(declaration: ResourceDeclaration, schemas: Record<string, J
 
   for (const [name, method] of Object.entries(declaration.customMethods ?? {})) {
     const path = method.scope === 'resource' ? `${base}/{id}:${name}` : `${base}:${name}`;
-    for (const verb of method.verbs) add(path, verb, customOperation(declaration, name, method, verb, [...(method.scope === 'resource' ? [idParam] : []), asyncParam]));
+    for (const verb of method.verbs)
+      add(
+        path,
+        verb,
+        customOperation(declaration, name, method, verb, [
+          ...(method.scope === 'resource' ? [idParam] : []),
+          asyncParam,
+        ]),
+      );
   }
 }
 
-function customOperation(declaration: ResourceDeclaration, name: string, method: CustomMethodDecl, verb: HttpVerb, parameters: unknown[]): Operation {
+function customOperation(
+  declaration: ResourceDeclaration,
+  name: string,
+  method: CustomMethodDecl,
+  verb: HttpVerb,
+  parameters: unknown[],
+): Operation {
   const summary = method.description ?? `${declaration.name}:${name}`;
   const input = method.input;
   return {
@@ -170,7 +258,12 @@ function customOperation(declaration: ResourceDeclaration, name: string, method:
     ...(input && verb !== 'GET' ? { requestBody: { required: false, content: jsonContent(jsonSchemaOf(input)) } } : {}),
     responses: {
       '200': { description: summary, content: jsonContent(envelopeOf({})) },
-      ...errorResponses([...ERROR_STATUSES.common, '405', '422', ...(method.scope === 'resource' ? ERROR_STATUSES.record : [])]),
+      ...errorResponses([
+        ...ERROR_STATUSES.common,
+        '405',
+        '422',
+        ...(method.scope === 'resource' ? ERROR_STATUSES.record : []),
+      ]),
     },
   };
 }
@@ -183,10 +276,16 @@ function addLegacyModule(
 ): void {
   const tags = [`module ${declaration.processor ?? legacy.key}`];
   const response = {
-    '200': { description: 'The action\'s envelope (with `jsonapi`).', content: jsonContent(envelopeOf({})) },
+    '200': { description: "The action's envelope (with `jsonapi`).", content: jsonContent(envelopeOf({})) },
     ...errorResponses(['400', '401', '403', '422', '503']),
   };
-  const operation = (id: string, summary: string, isPublic: boolean, level: string, parameters: unknown[] = []): Operation => ({
+  const operation = (
+    id: string,
+    summary: string,
+    isPublic: boolean,
+    level: string,
+    parameters: unknown[] = [],
+  ): Operation => ({
     operationId: id,
     tags,
     summary,
@@ -199,16 +298,49 @@ function addLegacyModule(
   if (legacy.style === 'v2') {
     for (const [action, method] of methods) {
       for (const verb of method.verbs) {
-        add(`/pbxcore/api/${legacy.key}/${action}`, verb, operation(`${legacy.key}.${action}.${verb.toLowerCase()}`, method.description ?? `${legacy.key}/${action}`, method.public === true, method.level));
+        add(
+          `/pbxcore/api/${legacy.key}/${action}`,
+          verb,
+          operation(
+            `${legacy.key}.${action}.${verb.toLowerCase()}`,
+            method.description ?? `${legacy.key}/${action}`,
+            method.public === true,
+            method.level,
+          ),
+        );
       }
     }
     return;
   }
-  const actionParam = { name: 'action', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' } };
+  const actionParam = {
+    name: 'action',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+  };
   for (const verb of ['GET', 'POST']) {
-    add(`/pbxcore/api/modules/${legacy.key}/{action}`, verb, operation(`modules.${legacy.key}.${verb.toLowerCase()}`, `Callback of module ${legacy.key} (v1).`, false, verb === 'GET' ? 'READ' : 'WRITE', [actionParam]));
+    add(
+      `/pbxcore/api/modules/${legacy.key}/{action}`,
+      verb,
+      operation(
+        `modules.${legacy.key}.${verb.toLowerCase()}`,
+        `Callback of module ${legacy.key} (v1).`,
+        false,
+        verb === 'GET' ? 'READ' : 'WRITE',
+        [actionParam],
+      ),
+    );
     for (const [action] of methods) {
-      add(`/pbxcore/api/modules/${legacy.key}/${action}`, verb, operation(`modules.${legacy.key}.${action}.${verb.toLowerCase()}`, `Public action ${action} of module ${legacy.key} (v1).`, true, 'READ'));
+      add(
+        `/pbxcore/api/modules/${legacy.key}/${action}`,
+        verb,
+        operation(
+          `modules.${legacy.key}.${action}.${verb.toLowerCase()}`,
+          `Public action ${action} of module ${legacy.key} (v1).`,
+          true,
+          'READ',
+        ),
+      );
     }
   }
 }

@@ -5,7 +5,10 @@ import type { JsonSchema } from './components.ts';
 /** JSON Schema of a zod schema (input side); anything zod cannot express becomes `{}` rather than an error. */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   try {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as JsonSchema;
     return rest;
   } catch {
     return {};
@@ -27,7 +30,8 @@ function fieldSchema(def: FieldDef): JsonSchema {
 export function recordSchema(declaration: ResourceDeclaration): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const idField = declaration.idField ?? 'id';
-  if (declaration.kind !== 'singleton' && !(idField in declaration.fields)) properties[idField] = { readOnly: true, description: 'Record id.' };
+  if (declaration.kind !== 'singleton' && !(idField in declaration.fields))
+    properties[idField] = { readOnly: true, description: 'Record id.' };
   for (const [name, def] of Object.entries(declaration.fields)) properties[name] = fieldSchema(def);
   return { type: 'object', description: declaration.description, properties };
 }
@@ -45,5 +49,10 @@ export function queryParameters(input: z.ZodType | undefined): Array<Record<stri
   const schema = jsonSchemaOf(input);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: required.has(name), schema: s }));
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: s,
+  }));
 }

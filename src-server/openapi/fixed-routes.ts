@@ -14,8 +14,18 @@ export interface FixedRoute {
   description?: string;
   /** public: no credential; bearer: JWT or API key (loopback bypass applies); bouncer: API key only; session: older endpoints. */
   access: 'public' | 'bearer' | 'bouncer' | 'session';
-  parameters?: Array<{ name: string; in: 'query' | 'header' | 'path'; required?: boolean; schema: JsonSchema; description?: string }>;
-  request?: { contentType: 'application/json' | 'application/x-www-form-urlencoded'; schema: JsonSchema; required?: boolean };
+  parameters?: Array<{
+    name: string;
+    in: 'query' | 'header' | 'path';
+    required?: boolean;
+    schema: JsonSchema;
+    description?: string;
+  }>;
+  request?: {
+    contentType: 'application/json' | 'application/x-www-form-urlencoded';
+    schema: JsonSchema;
+    required?: boolean;
+  };
   /** Success status and body; `envelope` wraps `schema` as the envelope's data. */
   response: { status: string; description: string; contentType?: string; schema?: JsonSchema; envelope?: boolean };
   errors: string[];
@@ -41,7 +51,12 @@ const decisionStream: JsonSchema = {
   properties: { new: { type: 'array', items: decision }, deleted: { type: 'array', items: decision } },
 };
 const bouncerQuery: FixedRoute['parameters'] = [
-  { name: 'startup', in: 'query', schema: { type: 'string' }, description: 'Only "true" has an effect: full snapshot, cursor reset.' },
+  {
+    name: 'startup',
+    in: 'query',
+    schema: { type: 'string' },
+    description: 'Only "true" has an effect: full snapshot, cursor reset.',
+  },
   { name: 'scopes', in: 'query', schema: { type: 'string' }, description: 'Accepted and ignored.' },
   { name: 'origins', in: 'query', schema: { type: 'string' }, description: 'Accepted and ignored.' },
 ];
@@ -52,12 +67,24 @@ const bouncerErrors = ['401', '403'];
 const credentials: JsonSchema = {
   type: 'object',
   required: ['login', 'password'],
-  properties: { login: { type: 'string' }, password: { type: 'string', format: 'password' }, rememberMe: { type: 'boolean' } },
+  properties: {
+    login: { type: 'string' },
+    password: { type: 'string', format: 'password' },
+    rememberMe: { type: 'boolean' },
+  },
 };
-const peerItem: JsonSchema = { type: 'object', properties: { id: { type: 'string' }, state: { type: 'string', examples: ['OK', 'UNKNOWN'] } } };
+const peerItem: JsonSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, state: { type: 'string', examples: ['OK', 'UNKNOWN'] } },
+};
 const registryItem: JsonSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, state: { type: 'string', examples: ['OK', 'OFF'] }, username: { type: 'string' }, host: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    state: { type: 'string', examples: ['OK', 'OFF'] },
+    username: { type: 'string' },
+    host: { type: 'string' },
+  },
 };
 
 export const fixedRoutes: FixedRoute[] = [
@@ -76,7 +103,12 @@ export const fixedRoutes: FixedRoute[] = [
       schema: {
         type: 'object',
         required: ['accessToken', 'expiresIn'],
-        properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, login: { type: 'string' } },
+        properties: {
+          accessToken: { type: 'string' },
+          tokenType: { const: 'Bearer' },
+          expiresIn: { type: 'integer' },
+          login: { type: 'string' },
+        },
       },
     },
     errors: ['400', '401', '422'],
@@ -87,7 +119,12 @@ export const fixedRoutes: FixedRoute[] = [
     tag: 'auth',
     summary: 'Exchange the refresh cookie for a new access token; the refresh token is rotated.',
     access: 'public',
-    response: { status: '200', description: 'New access token.', envelope: true, schema: { type: 'object', properties: { accessToken: { type: 'string' }, expiresIn: { type: 'integer' } } } },
+    response: {
+      status: '200',
+      description: 'New access token.',
+      envelope: true,
+      schema: { type: 'object', properties: { accessToken: { type: 'string' }, expiresIn: { type: 'integer' } } },
+    },
     errors: ['401'],
   },
   {
@@ -109,7 +146,10 @@ export const fixedRoutes: FixedRoute[] = [
       status: '200',
       description: 'Status.',
       envelope: true,
-      schema: { type: 'object', properties: { adminPasswordSet: { type: 'boolean' }, viaLocalhost: { type: 'boolean' } } },
+      schema: {
+        type: 'object',
+        properties: { adminPasswordSet: { type: 'boolean' }, viaLocalhost: { type: 'boolean' } },
+      },
     },
     errors: [],
   },
@@ -122,7 +162,11 @@ export const fixedRoutes: FixedRoute[] = [
     request: {
       contentType: 'application/json',
       required: true,
-      schema: { type: 'object', required: ['password'], properties: { password: { type: 'string' }, currentPassword: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        required: ['password'],
+        properties: { password: { type: 'string' }, currentPassword: { type: 'string' } },
+      },
     },
     response: { status: '200', description: 'Password set.', envelope: true, schema: {} },
     errors: ['400', '401', '403', '422'],
@@ -137,12 +181,20 @@ export const fixedRoutes: FixedRoute[] = [
     request: {
       contentType: 'application/x-www-form-urlencoded',
       required: true,
-      schema: { type: 'object', required: ['login', 'password'], properties: { login: { type: 'string' }, password: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        required: ['login', 'password'],
+        properties: { login: { type: 'string' }, password: { type: 'string' } },
+      },
     },
     response: {
       status: '200',
       description: 'Outcome; sets the session cookie on success.',
-      schema: { type: 'object', required: ['success'], properties: { success: { type: 'boolean' }, reload: { type: 'string' }, message: { type: 'array' } } },
+      schema: {
+        type: 'object',
+        required: ['success'],
+        properties: { success: { type: 'boolean' }, reload: { type: 'string' }, message: { type: 'array' } },
+      },
     },
     errors: ['400'],
   },
@@ -157,7 +209,8 @@ export const fixedRoutes: FixedRoute[] = [
       parameters: bouncerQuery,
       response: {
         status: '200',
-        description: '`{new, deleted}` (not enveloped); gzip-compressed for clients that accept it. HEAD answers the same without a body.',
+        description:
+          '`{new, deleted}` (not enveloped); gzip-compressed for clients that accept it. HEAD answers the same without a body.',
         schema: decisionStream,
       },
       errors: bouncerErrors,
@@ -166,12 +219,20 @@ export const fixedRoutes: FixedRoute[] = [
       method,
       path: `${BOUNCER}/decisions`,
       tag: 'firewall-bouncer',
-      summary: 'Key check used by some bouncer clients; with `ip`, that address\'s decisions (CrowdSec live mode).',
+      summary: "Key check used by some bouncer clients; with `ip`, that address's decisions (CrowdSec live mode).",
       access: 'bouncer',
-      parameters: [{ name: 'ip', in: 'query', schema: { type: 'string' }, description: 'Only the decisions that apply to this address.' }],
+      parameters: [
+        {
+          name: 'ip',
+          in: 'query',
+          schema: { type: 'string' },
+          description: 'Only the decisions that apply to this address.',
+        },
+      ],
       response: {
         status: '200',
-        description: 'The active decisions (those for `ip` when given; `null` when none). Sent gzip-compressed to clients that accept it.',
+        description:
+          'The active decisions (those for `ip` when given; `null` when none). Sent gzip-compressed to clients that accept it.',
         schema: { type: ['array', 'null'], items: decision },
       },
       errors: bouncerErrors,
@@ -180,9 +241,14 @@ export const fixedRoutes: FixedRoute[] = [
       method,
       path: `${BOUNCER}/whitelist`,
       tag: 'firewall-bouncer',
-      summary: 'The operator allow-list: trusted network filters plus the fail2ban whitelist (flat array, not enveloped).',
+      summary:
+        'The operator allow-list: trusted network filters plus the fail2ban whitelist (flat array, not enveloped).',
       access: 'bouncer',
-      response: { status: '200', description: 'Flat array of addresses and CIDRs.', schema: { type: 'array', items: { type: 'string' } } },
+      response: {
+        status: '200',
+        description: 'Flat array of addresses and CIDRs.',
+        schema: { type: 'array', items: { type: 'string' } },
+      },
       errors: bouncerErrors,
     },
   ]),
@@ -190,18 +256,44 @@ export const fixedRoutes: FixedRoute[] = [
     method: 'GET',
     path: '/pbxcore/api/v3/firewall-bouncer/blocklist',
     tag: 'firewall-bouncer',
-    summary: 'The published decisions as a router feed (the formats of CrowdSec cs-blocklist-mirror), less the whitelist.',
+    summary:
+      'The published decisions as a router feed (the formats of CrowdSec cs-blocklist-mirror), less the whitelist.',
     description:
       'The key as X-Api-Key, Bearer, or the HTTP Basic password (401 answers carry WWW-Authenticate). ETag and If-None-Match give 304 while nothing changed; gzip for clients that accept it. HEAD answers the same without a body.',
     access: 'bouncer',
     parameters: [
-      { name: 'format', in: 'query', schema: { enum: ['plain_text', 'mikrotik', 'f5', 'juniper'], default: 'plain_text' }, description: 'Feed format; another value gets 400.' },
+      {
+        name: 'format',
+        in: 'query',
+        schema: { enum: ['plain_text', 'mikrotik', 'f5', 'juniper'], default: 'plain_text' },
+        description: 'Feed format; another value gets 400.',
+      },
       { name: 'ipv4only', in: 'query', schema: { type: 'string' }, description: 'Present: IPv4 entries only.' },
-      { name: 'ipv6only', in: 'query', schema: { type: 'string' }, description: 'Present: IPv6 entries only (not with ipv4only: 400).' },
-      { name: 'origin', in: 'query', schema: { type: 'string' }, description: 'Only decisions of this origin (pbx-fail2ban, pbx-networkfilters).' },
-      { name: 'listname', in: 'query', schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'CrowdSec' }, description: 'MikroTik address list name.' },
+      {
+        name: 'ipv6only',
+        in: 'query',
+        schema: { type: 'string' },
+        description: 'Present: IPv6 entries only (not with ipv4only: 400).',
+      },
+      {
+        name: 'origin',
+        in: 'query',
+        schema: { type: 'string' },
+        description: 'Only decisions of this origin (pbx-fail2ban, pbx-networkfilters).',
+      },
+      {
+        name: 'listname',
+        in: 'query',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', default: 'CrowdSec' },
+        description: 'MikroTik address list name.',
+      },
     ],
-    response: { status: '200', description: 'The feed as text (not enveloped).', contentType: 'text/plain', schema: { type: 'string' } },
+    response: {
+      status: '200',
+      description: 'The feed as text (not enveloped).',
+      contentType: 'text/plain',
+      schema: { type: 'string' },
+    },
     errors: ['400', '401', '403'],
   },
   // Older endpoints
@@ -220,8 +312,17 @@ export const fixedRoutes: FixedRoute[] = [
     tag: 'legacy',
     summary: 'One peer in detail (older endpoint).',
     access: 'session',
-    request: { contentType: 'application/json', required: true, schema: { type: 'object', required: ['peer'], properties: { peer: { type: 'string' } } } },
-    response: { status: '200', description: 'Peer detail; all values are strings.', envelope: true, schema: { type: 'object', additionalProperties: { type: 'string' } } },
+    request: {
+      contentType: 'application/json',
+      required: true,
+      schema: { type: 'object', required: ['peer'], properties: { peer: { type: 'string' } } },
+    },
+    response: {
+      status: '200',
+      description: 'Peer detail; all values are strings.',
+      envelope: true,
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    },
     errors: ['401', '403', '404', '422'],
   },
   {
@@ -230,7 +331,12 @@ export const fixedRoutes: FixedRoute[] = [
     tag: 'legacy',
     summary: 'Provider registrations (older endpoint).',
     access: 'session',
-    response: { status: '200', description: 'Registrations.', envelope: true, schema: { type: 'array', items: registryItem } },
+    response: {
+      status: '200',
+      description: 'Registrations.',
+      envelope: true,
+      schema: { type: 'array', items: registryItem },
+    },
     errors: ['401', '403'],
   },
   // Push channel for asynchronous requests
@@ -245,10 +351,25 @@ export const fixedRoutes: FixedRoute[] = [
       'A caller sees only the jobs it started (loopback sees all).',
     access: 'bearer',
     parameters: [
-      { name: 'channel', in: 'query', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' } },
-      { name: 'jobId', in: 'query', schema: { type: 'string' }, description: 'Fetch one finished result instead of streaming.' },
+      {
+        name: 'channel',
+        in: 'query',
+        required: true,
+        schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' },
+      },
+      {
+        name: 'jobId',
+        in: 'query',
+        schema: { type: 'string' },
+        description: 'Fetch one finished result instead of streaming.',
+      },
     ],
-    response: { status: '200', description: 'The event stream, or the stored envelope.', contentType: 'text/event-stream', schema: { type: 'string' } },
+    response: {
+      status: '200',
+      description: 'The event stream, or the stored envelope.',
+      contentType: 'text/event-stream',
+      schema: { type: 'string' },
+    },
     errors: ['400', '401', '403', '404', '503'],
   },
 ];
@@ -256,7 +377,8 @@ export const fixedRoutes: FixedRoute[] = [
 /** The operation object of a fixed route. */
 export function fixedOperation(route: FixedRoute, operationId: string): Record<string, unknown> {
   const security = route.access === 'public' ? [] : route.access === 'bouncer' ? BOUNCER_SECURITY : BEARER_SECURITY;
-  const body = route.response.schema && (route.response.envelope ? envelopeOf(route.response.schema) : route.response.schema);
+  const body =
+    route.response.schema && (route.response.envelope ? envelopeOf(route.response.schema) : route.response.schema);
   const content = body && {
     [route.response.contentType ?? 'application/json']: { schema: body },
     ...(route.response.contentType ? { 'application/json': { schema: ref('Envelope') } } : {}),
@@ -269,10 +391,18 @@ export function fixedOperation(route: FixedRoute, operationId: string): Record<s
     security,
     ...(route.parameters ? { parameters: route.parameters } : {}),
     ...(route.request
-      ? { requestBody: { required: route.request.required ?? false, content: { [route.request.contentType]: { schema: route.request.schema } } } }
+      ? {
+          requestBody: {
+            required: route.request.required ?? false,
+            content: { [route.request.contentType]: { schema: route.request.schema } },
+          },
+        }
       : {}),
     responses: {
-      [route.response.status]: { description: route.response.description, ...(content && route.method !== 'HEAD' ? { content } : {}) },
+      [route.response.status]: {
+        description: route.response.description,
+        ...(content && route.method !== 'HEAD' ? { content } : {}),
+      },
       ...Object.fromEntries(route.errors.map((s) => [s, { $ref: `#/components/responses/Error${s}` }])),
     },
   };

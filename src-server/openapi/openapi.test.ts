@@ -25,7 +25,8 @@ function grammarRoutes(declaration: ResourceDeclaration): Array<[string, string]
   } as const;
   for (const op of declaration.operations) routes.push([...crud[op]]);
   for (const [name, method] of Object.entries(declaration.customMethods ?? {})) {
-    for (const verb of method.verbs) routes.push([verb, method.scope === 'resource' ? `${base}/{id}:${name}` : `${base}:${name}`]);
+    for (const verb of method.verbs)
+      routes.push([verb, method.scope === 'resource' ? `${base}/{id}:${name}` : `${base}:${name}`]);
   }
   return routes;
 }
@@ -55,7 +56,8 @@ describe('OpenAPI 3.1 document', () => {
     for (const route of routesOf(router)) {
       if (route.pattern) {
         // A RegExp layer (the bouncer export) serves a family of paths: at least one must be described.
-        if (!Object.keys(document.paths).some((p) => route.pattern!.test(p))) missing.push(`${route.methods.join('|')} ${route.path}`);
+        if (!Object.keys(document.paths).some((p) => route.pattern!.test(p)))
+          missing.push(`${route.methods.join('|')} ${route.path}`);
         continue;
       }
       const item = document.paths[route.path];
@@ -76,7 +78,10 @@ describe('OpenAPI 3.1 document', () => {
   it('describes every operation of every registered resource, core and module', () => {
     const missing: string[] = [];
     const declarations = server.server.services.registry.all().map((d) => d.declaration);
-    assert.ok(declarations.some((d) => d.name.startsWith('module-')), 'a module resource is registered');
+    assert.ok(
+      declarations.some((d) => d.name.startsWith('module-')),
+      'a module resource is registered',
+    );
     for (const declaration of declarations) {
       for (const [verb, path] of grammarRoutes(declaration)) {
         if (!document.paths[path]?.[verb.toLowerCase()]) missing.push(`${verb} ${path}`);
@@ -104,16 +109,31 @@ describe('OpenAPI 3.1 document', () => {
   });
 
   it('has the security schemes, the error envelope and field schemas from the declarations', () => {
-    const schemes = document.components.securitySchemes as Record<string, { type: string; scheme?: string; bearerFormat?: string; name?: string }>;
+    const schemes = document.components.securitySchemes as Record<
+      string,
+      { type: string; scheme?: string; bearerFormat?: string; name?: string }
+    >;
     assert.equal(schemes.bearerAuth!.scheme, 'bearer');
     assert.equal(schemes.bearerAuth!.bearerFormat, 'JWT');
     assert.deepEqual([schemes.apiKeyAuth!.type, schemes.apiKeyAuth!.name], ['apiKey', 'X-Api-Key']);
     assert.ok(document.components.schemas!.ErrorEnvelope);
-    const tasks = document.components.schemas!.ModuleExampleTasksTasks as { properties: Record<string, Record<string, unknown>> };
-    assert.deepEqual(tasks.properties.priority, { type: 'integer', minimum: 1, maximum: 5, description: '1 (highest) to 5.', default: 3 });
-    const extensions = document.components.schemas!.Extensions as { properties: Record<string, Record<string, unknown>> };
+    const tasks = document.components.schemas!.ModuleExampleTasksTasks as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    assert.deepEqual(tasks.properties.priority, {
+      type: 'integer',
+      minimum: 1,
+      maximum: 5,
+      description: '1 (highest) to 5.',
+      default: 3,
+    });
+    const extensions = document.components.schemas!.Extensions as {
+      properties: Record<string, Record<string, unknown>>;
+    };
     assert.equal(extensions.properties.secret!.writeOnly, true);
-    const create = document.paths['/pbxcore/api/v3/module-example-tasks/tasks']!.post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    const create = document.paths['/pbxcore/api/v3/module-example-tasks/tasks']!.post as {
+      requestBody: { content: Record<string, { schema: { required: string[] } }> };
+    };
     assert.deepEqual(create.requestBody.content['application/json']!.schema.required, ['title']);
     const notFound = document.components.responses!.Error404 as { content: Record<string, { schema: unknown }> };
     assert.deepEqual(notFound.content['application/json']!.schema, { $ref: '#/components/schemas/ErrorEnvelope' });
@@ -122,7 +142,10 @@ describe('OpenAPI 3.1 document', () => {
   it('is served to loopback and Bearer callers only', async () => {
     const anonymous = await server.remote(SPEC_PATH);
     assert.equal(anonymous.status, 401);
-    const created = await server.call('/pbxcore/api/v3/api-keys', { method: 'POST', body: { description: 'openapi reader', full_permissions: true } });
+    const created = await server.call('/pbxcore/api/v3/api-keys', {
+      method: 'POST',
+      body: { description: 'openapi reader', full_permissions: true },
+    });
     assert.equal(created.status, 201, created.text);
     const key = created.json.data.key as string;
     const withKey = await server.remote(SPEC_PATH, { headers: { Authorization: `Bearer ${key}` } });
@@ -138,7 +161,9 @@ describe('OpenAPI 3.1 document', () => {
       fields: { when: { schema: {} as never, storage: 'text' } },
       operations: ['getList'],
     };
-    const built = buildOpenApiDocument({ declarations: [weird], version: '1', fixed: [] }) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const built = buildOpenApiDocument({ declarations: [weird], version: '1', fixed: [] }) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
     assert.deepEqual(built.components.schemas.Weird!.properties.when, {});
   });
 });

@@ -55,8 +55,17 @@ describe('AmiClient', () => {
     await connected(client);
     const list = await client.actionList({ Action: 'PJSIPShowEndpoints' });
     assert.equal(list.response.EventList, 'start');
-    assert.deepEqual(list.events.map((e) => [e.ObjectName, e.DeviceState]), [['100', 'Not in use'], ['101', 'Unavailable']]);
-    await assert.rejects(client.actionList({ Action: 'PJSIPShowEndpoint', Endpoint: 'nope' }), /Unable to retrieve endpoint nope/);
+    assert.deepEqual(
+      list.events.map((e) => [e.ObjectName, e.DeviceState]),
+      [
+        ['100', 'Not in use'],
+        ['101', 'Unavailable'],
+      ],
+    );
+    await assert.rejects(
+      client.actionList({ Action: 'PJSIPShowEndpoint', Endpoint: 'nope' }),
+      /Unable to retrieve endpoint nope/,
+    );
   });
 
   it('delivers unsolicited events', async () => {
@@ -80,7 +89,10 @@ describe('AmiClient', () => {
     await ami.waitFor(() => ami.actions.filter((a) => a.Action === 'Login').length >= 2);
     assert.equal(client.connected, false);
     assert.match(client.lastError ?? '', /login refused: Authentication failed/);
-    await assert.rejects(client.action({ Action: 'Ping' }), (e: unknown) => e instanceof AmiActionError && /not connected/.test(e.message));
+    await assert.rejects(
+      client.action({ Action: 'Ping' }),
+      (e: unknown) => e instanceof AmiActionError && /not connected/.test(e.message),
+    );
   });
 
   it('refuses a server whose banner is not AMI', async () => {
@@ -88,11 +100,18 @@ describe('AmiClient', () => {
     fake.listen(0, '127.0.0.1');
     await once(fake, 'listening');
     const port = (fake.address() as { port: number }).port;
-    const client = new AmiClient({ host: '127.0.0.1', port, username: 'a', secret: 'b', reconnect: { initialMs: 20, maxMs: 50 } });
+    const client = new AmiClient({
+      host: '127.0.0.1',
+      port,
+      username: 'a',
+      secret: 'b',
+      reconnect: { initialMs: 20, maxMs: 50 },
+    });
     clients.push(client);
     client.start();
     const deadline = Date.now() + 3000;
-    while (!/Not an Asterisk manager/.test(client.lastError ?? '') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (!/Not an Asterisk manager/.test(client.lastError ?? '') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     assert.match(client.lastError ?? '', /Not an Asterisk manager interface/);
     assert.equal(client.connected, false);
     await client.stop();

@@ -28,7 +28,10 @@ export interface AmiListResult {
 
 /** An action refused by Asterisk (`Response: Error`), or not sent because the link is down. */
 export class AmiActionError extends Error {
-  constructor(message: string, readonly response?: AmiMessage) {
+  constructor(
+    message: string,
+    readonly response?: AmiMessage,
+  ) {
     super(message);
     this.name = 'AmiActionError';
   }
@@ -52,7 +55,13 @@ interface AmiClientEvents {
   event: [event: AmiMessage];
 }
 
-const DEFAULTS = { pingIntervalMs: 20_000, actionTimeoutMs: 10_000, connectTimeoutMs: 5_000, initialMs: 1_000, maxMs: 30_000 };
+const DEFAULTS = {
+  pingIntervalMs: 20_000,
+  actionTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+  initialMs: 1_000,
+  maxMs: 30_000,
+};
 
 const isSuccess = (m: AmiMessage) => (m.Response ?? '').toLowerCase() === 'success';
 const isListEnd = (m: AmiMessage) => (m.EventList ?? '').toLowerCase() === 'complete';
@@ -81,7 +90,12 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
   constructor(options: AmiClientOptions) {
     super();
     const { reconnect, ...rest } = options;
-    this.options = { ...DEFAULTS, ...rest, initialMs: reconnect?.initialMs ?? DEFAULTS.initialMs, maxMs: reconnect?.maxMs ?? DEFAULTS.maxMs };
+    this.options = {
+      ...DEFAULTS,
+      ...rest,
+      initialMs: reconnect?.initialMs ?? DEFAULTS.initialMs,
+      maxMs: reconnect?.maxMs ?? DEFAULTS.maxMs,
+    };
   }
 
   /** Starts connecting; the client keeps reconnecting until stop(). */
@@ -119,10 +133,16 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
     return this.send(fields, true);
   }
 
-  private send(fields: Record<string, string | number | undefined>, list: boolean, beforeLogin = false): Promise<AmiListResult> {
+  private send(
+    fields: Record<string, string | number | undefined>,
+    list: boolean,
+    beforeLogin = false,
+  ): Promise<AmiListResult> {
     const socket = this.socket;
     if (!socket || (!this.connected && !beforeLogin)) {
-      return Promise.reject(new AmiActionError(`Asterisk is not connected${this.lastError ? `: ${this.lastError}` : ''}.`));
+      return Promise.reject(
+        new AmiActionError(`Asterisk is not connected${this.lastError ? `: ${this.lastError}` : ''}.`),
+      );
     }
     const actionId = this.newActionId();
     return new Promise<AmiListResult>((resolve, reject) => {
@@ -145,7 +165,10 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
     this.socket = socket;
     socket.setNoDelay(true);
     const reader = new AmiFrameReader();
-    this.connectTimer = setTimeout(() => this.fail(socket, `No AMI login within ${this.options.connectTimeoutMs} ms.`), this.options.connectTimeoutMs);
+    this.connectTimer = setTimeout(
+      () => this.fail(socket, `No AMI login within ${this.options.connectTimeoutMs} ms.`),
+      this.options.connectTimeoutMs,
+    );
 
     socket.on('data', (chunk: Buffer) => {
       let frames;
@@ -168,12 +191,14 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
   }
 
   private onBanner(socket: Socket, banner: string): void {
-    if (!isAmiBanner(banner)) return this.fail(socket, `Not an Asterisk manager interface (banner "${banner.slice(0, 80)}").`);
+    if (!isAmiBanner(banner))
+      return this.fail(socket, `Not an Asterisk manager interface (banner "${banner.slice(0, 80)}").`);
     const { username, secret } = this.options;
     this.send({ Action: 'Login', Username: username, Secret: secret, Events: 'on' }, false, true).then(
       ({ response }) => {
         if (socket !== this.socket) return;
-        if (!isSuccess(response)) return this.fail(socket, `AMI login refused: ${response.Message ?? 'no reason given'}.`);
+        if (!isSuccess(response))
+          return this.fail(socket, `AMI login refused: ${response.Message ?? 'no reason given'}.`);
         clearTimeout(this.connectTimer);
         this.connected = true;
         this.lastError = null;

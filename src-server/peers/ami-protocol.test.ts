@@ -5,7 +5,9 @@ import { AmiFrameReader, formatAction, isAmiBanner, MAX_MESSAGE_BYTES, parseBloc
 describe('AMI framing', () => {
   it('reads the banner, then messages split across chunks', () => {
     const reader = new AmiFrameReader();
-    assert.deepEqual(reader.push('Asterisk Call Manager/7.0.3\r\nResponse: Succ'), [{ kind: 'banner', text: 'Asterisk Call Manager/7.0.3' }]);
+    assert.deepEqual(reader.push('Asterisk Call Manager/7.0.3\r\nResponse: Succ'), [
+      { kind: 'banner', text: 'Asterisk Call Manager/7.0.3' },
+    ]);
     assert.deepEqual(reader.push('ess\r\nActionID: 1\r\nMessage: Authentication accepted\r\n'), []);
     assert.deepEqual(reader.push(Buffer.from('\r\nEvent: FullyBooted\r\n\r\n')), [
       { kind: 'message', message: { Response: 'Success', ActionID: '1', Message: 'Authentication accepted' } },
@@ -16,7 +18,10 @@ describe('AMI framing', () => {
   it('keeps values with colons, tolerates bare LF and reports junk blocks as malformed', () => {
     const reader = new AmiFrameReader({ expectBanner: false });
     const frames = reader.push('Event: ContactStatus\nURI: sip:100@192.0.2.5:5060\n\n\r\n\r\nno colon here\r\n\r\n');
-    assert.deepEqual(frames[0], { kind: 'message', message: { Event: 'ContactStatus', URI: 'sip:100@192.0.2.5:5060' } });
+    assert.deepEqual(frames[0], {
+      kind: 'message',
+      message: { Event: 'ContactStatus', URI: 'sip:100@192.0.2.5:5060' },
+    });
     assert.equal(frames[1]?.kind, 'malformed');
     assert.equal(frames.length, 2);
   });
@@ -41,6 +46,9 @@ describe('AMI framing', () => {
   it('recognises the banner and strips line breaks from action values', () => {
     assert.equal(isAmiBanner('Asterisk Call Manager/5.0.1'), true);
     assert.equal(isAmiBanner('SSH-2.0-OpenSSH_9.2'), false);
-    assert.equal(formatAction({ Action: 'Login', Username: 'a\r\nAction: Originate', Skip: undefined }), 'Action: Login\r\nUsername: a Action: Originate\r\n\r\n');
+    assert.equal(
+      formatAction({ Action: 'Login', Username: 'a\r\nAction: Originate', Skip: undefined }),
+      'Action: Login\r\nUsername: a Action: Originate\r\n\r\n',
+    );
   });
 });

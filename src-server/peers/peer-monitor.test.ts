@@ -26,8 +26,17 @@ describe('PeerMonitor', () => {
     db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
     ami = await AmiTestServer.start();
     ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
-    writeSetting(db, AMI_SETTINGS_KEY, { enabled: true, host: ami.host, port: ami.port, username: 'admin', secret: 'amp111' });
-    monitor = new PeerMonitor({ db, bus: new ServerBus(), logger: pino({ level: 'silent' }), clock }, { refreshIntervalMs: 3_600_000 });
+    writeSetting(db, AMI_SETTINGS_KEY, {
+      enabled: true,
+      host: ami.host,
+      port: ami.port,
+      username: 'admin',
+      secret: 'amp111',
+    });
+    monitor = new PeerMonitor(
+      { db, bus: new ServerBus(), logger: pino({ level: 'silent' }), clock },
+      { refreshIntervalMs: 3_600_000 },
+    );
     await monitor.applySettings();
     await ami.waitFor(() => readDetail(db, '100')?.detail?.UserAgent === 'v1');
   });
@@ -66,9 +75,22 @@ describe('PeerMonitor', () => {
   });
 
   it('serialises settings changes so only one client ever runs', async () => {
-    writeSetting(db, AMI_SETTINGS_KEY, { enabled: true, host: ami.host, port: ami.port, username: 'admin', secret: 'amp111', n: 1 });
+    writeSetting(db, AMI_SETTINGS_KEY, {
+      enabled: true,
+      host: ami.host,
+      port: ami.port,
+      username: 'admin',
+      secret: 'amp111',
+      n: 1,
+    });
     const first = monitor.applySettings();
-    writeSetting(db, AMI_SETTINGS_KEY, { enabled: true, host: '127.0.0.1', port: ami.port, username: 'admin', secret: 'amp111' });
+    writeSetting(db, AMI_SETTINGS_KEY, {
+      enabled: true,
+      host: '127.0.0.1',
+      port: ami.port,
+      username: 'admin',
+      secret: 'amp111',
+    });
     await Promise.all([first, monitor.applySettings()]);
     await ami.waitFor(() => monitor.connected);
     await new Promise((r) => setTimeout(r, 100));

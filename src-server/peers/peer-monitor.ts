@@ -6,7 +6,15 @@ import type { Db } from '../storage/database.ts';
 import { AmiClient, type AmiClientOptions } from './ami-client.ts';
 import type { AmiMessage } from './ami-protocol.ts';
 import { readAmiSettings, type AmiSettings } from './ami-settings.ts';
-import { clearState, readDetail, writeDetail, writeLink, writeSnapshot, type EndpointRow, type RegistrationRow } from './peer-state-store.ts';
+import {
+  clearState,
+  readDetail,
+  writeDetail,
+  writeLink,
+  writeSnapshot,
+  type EndpointRow,
+  type RegistrationRow,
+} from './peer-state-store.ts';
 import { securityFailureOf } from './security-events.ts';
 
 export interface PeerMonitorOptions {
@@ -24,7 +32,14 @@ export interface MonitorDeps {
 }
 
 // Unsolicited events after which the cached state is out of date.
-const STATE_CHANGE_EVENTS = new Set(['ContactStatus', 'DeviceStateChange', 'PeerStatus', 'Registry', 'FullyBooted', 'Reload']);
+const STATE_CHANGE_EVENTS = new Set([
+  'ContactStatus',
+  'DeviceStateChange',
+  'PeerStatus',
+  'Registry',
+  'FullyBooted',
+  'Reload',
+]);
 const DEFAULT_REFRESH_MS = 15_000;
 /** An on-demand detail refresh waits at most this long; past it the cached detail is served. */
 export const ON_DEMAND_WAIT_MS = 1_000;
@@ -64,7 +79,9 @@ export class PeerMonitor {
   /** Reads the settings and (re)connects when they changed; disabling or retargeting clears the cache. */
   applySettings(): Promise<void> {
     // Serialised: two quick settings changes must never leave two clients running.
-    this.applying = this.applying.then(() => this.applyOnce()).catch((error: Error) => this.deps.logger.error({ err: error }, 'AMI settings not applied'));
+    this.applying = this.applying
+      .then(() => this.applyOnce())
+      .catch((error: Error) => this.deps.logger.error({ err: error }, 'AMI settings not applied'));
     return this.applying;
   }
 
@@ -79,7 +96,8 @@ export class PeerMonitor {
     await this.stopClient();
     writeLink(this.deps.db, false, null);
     // At start the cache of the last run is kept (served with its age); disabling or a new target forgets it.
-    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key))) clearState(this.deps.db);
+    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key)))
+      clearState(this.deps.db);
     if (settings.enabled) this.startClient(settings);
   }
 
@@ -131,7 +149,13 @@ export class PeerMonitor {
   }
 
   private startClient(settings: AmiSettings): void {
-    const client = new AmiClient({ ...this.options.client, host: settings.host, port: settings.port, username: settings.username, secret: settings.secret });
+    const client = new AmiClient({
+      ...this.options.client,
+      host: settings.host,
+      port: settings.port,
+      username: settings.username,
+      secret: settings.secret,
+    });
     this.client = client;
     client.on('connected', () => {
       this.recordLink(true, null);
@@ -168,8 +192,10 @@ export class PeerMonitor {
    */
   private recordLink(connected: boolean, reason: string | null): void {
     clearTimeout(this.linkRetry);
-    const written = tryBackgroundWrite(this.deps.db, () => writeLink(this.deps.db, connected, reason), (error) =>
-      this.deps.logger.warn({ err: error }, 'AMI link state not stored; kept for the next try'),
+    const written = tryBackgroundWrite(
+      this.deps.db,
+      () => writeLink(this.deps.db, connected, reason),
+      (error) => this.deps.logger.warn({ err: error }, 'AMI link state not stored; kept for the next try'),
     );
     if (!written) {
       this.linkRetry = setTimeout(() => this.recordLink(connected, reason), 1000);
@@ -209,16 +235,24 @@ export class PeerMonitor {
       .map((e) => ({ endpoint: e.ObjectName!, deviceState: e.DeviceState ?? '', contacts: e.Contacts ?? '' }));
     const registrations: RegistrationRow[] = registrationList.events
       .filter((e) => e.Event === 'OutboundRegistrationDetail' && e.ObjectName)
-      .map((e) => ({ registration: e.ObjectName!, status: e.Status ?? '', serverUri: e.ServerUri ?? '', clientUri: e.ClientUri ?? '' }));
+      .map((e) => ({
+        registration: e.ObjectName!,
+        status: e.Status ?? '',
+        serverUri: e.ServerUri ?? '',
+        clientUri: e.ClientUri ?? '',
+      }));
     // The web thread waits at most briefly for the lock; a refused write is logged and redone at the next refresh.
-    writeWithShortWait(this.deps.db, () => writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()));
+    writeWithShortWait(this.deps.db, () =>
+      writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()),
+    );
 
     // Contact details only for known extensions with a contact; the rest have none to show.
     const known = new Set(this.deps.db.prepare('SELECT number FROM extensions').pluck().all() as string[]);
     const now = this.deps.clock.now();
     for (const e of endpoints) {
       if (!known.has(e.endpoint) || client !== this.client) continue;
-      if (e.contacts.trim() === '') writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, e.endpoint, null, now));
+      if (e.contacts.trim() === '')
+        writeWithShortWait(this.deps.db, () => writeDetail(this.deps.db, e.endpoint, null, now));
       else await this.loadDetail(client, e.endpoint).catch(() => undefined);
     }
   }

@@ -27,10 +27,14 @@ export interface LinkRow {
 export function writeSnapshot(db: Db, endpoints: EndpointRow[], registrations: RegistrationRow[], now: number): void {
   db.transaction(() => {
     db.prepare('DELETE FROM peer_state').run();
-    const peer = db.prepare('INSERT OR REPLACE INTO peer_state (endpoint, device_state, contacts, updated_at) VALUES (?, ?, ?, ?)');
+    const peer = db.prepare(
+      'INSERT OR REPLACE INTO peer_state (endpoint, device_state, contacts, updated_at) VALUES (?, ?, ?, ?)',
+    );
     for (const e of endpoints) peer.run(e.endpoint, e.deviceState, e.contacts, now);
     db.prepare('DELETE FROM registry_state').run();
-    const reg = db.prepare('INSERT OR REPLACE INTO registry_state (registration, status, server_uri, client_uri, updated_at) VALUES (?, ?, ?, ?, ?)');
+    const reg = db.prepare(
+      'INSERT OR REPLACE INTO registry_state (registration, status, server_uri, client_uri, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const r of registrations) reg.run(r.registration, r.status, r.serverUri, r.clientUri, now);
     db.prepare('DELETE FROM peer_detail WHERE endpoint NOT IN (SELECT endpoint FROM peer_state)').run();
     db.prepare('UPDATE ami_link SET state_updated_at = ? WHERE id = 1').run(now);
@@ -65,17 +69,25 @@ export function readLink(db: Db): LinkRow {
   const row = db.prepare('SELECT connected, last_error, state_updated_at FROM ami_link WHERE id = 1').get() as
     | { connected: number; last_error: string | null; state_updated_at: number | null }
     | undefined;
-  return { connected: row?.connected === 1, lastError: row?.last_error ?? null, stateUpdatedAt: row?.state_updated_at ?? null };
+  return {
+    connected: row?.connected === 1,
+    lastError: row?.last_error ?? null,
+    stateUpdatedAt: row?.state_updated_at ?? null,
+  };
 }
 
 export function readEndpointStates(db: Db): Map<string, EndpointRow> {
-  const rows = db.prepare('SELECT endpoint, device_state AS deviceState, contacts FROM peer_state').all() as EndpointRow[];
+  const rows = db
+    .prepare('SELECT endpoint, device_state AS deviceState, contacts FROM peer_state')
+    .all() as EndpointRow[];
   return new Map(rows.map((r) => [r.endpoint, r]));
 }
 
 export function readRegistrations(db: Db): RegistrationRow[] {
   return db
-    .prepare('SELECT registration, status, server_uri AS serverUri, client_uri AS clientUri FROM registry_state ORDER BY registration')
+    .prepare(
+      'SELECT registration, status, server_uri AS serverUri, client_uri AS clientUri FROM registry_state ORDER BY registration',
+    )
     .all() as RegistrationRow[];
 }
 

@@ -8,7 +8,15 @@ import { openDatabase } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { clearState, writeLink, writeSnapshot } from './peer-state-store.ts';
-import { freshnessMessages, freshnessOf, peerStateOf, peerStatuses, registrationFor, registryStateOf, STALE_STATE_LIMIT_MS } from './peer-status.ts';
+import {
+  freshnessMessages,
+  freshnessOf,
+  peerStateOf,
+  peerStatuses,
+  registrationFor,
+  registryStateOf,
+  STALE_STATE_LIMIT_MS,
+} from './peer-status.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'peer-status-'));
 const db = openDatabase(join(dir, 'db.sqlite'));
@@ -29,8 +37,10 @@ describe('peer status mapping', () => {
   });
 
   it('maps device states to OK or UNKNOWN and registrations to OK or OFF', () => {
-    for (const s of ['Not in use', 'In use', 'Busy', 'Ringing', 'On Hold']) assert.equal(peerStateOf({ endpoint: '1', deviceState: s, contacts: '' }), 'OK', s);
-    for (const s of ['Unavailable', 'Invalid', 'Unknown', '']) assert.equal(peerStateOf({ endpoint: '1', deviceState: s, contacts: '' }), 'UNKNOWN', s);
+    for (const s of ['Not in use', 'In use', 'Busy', 'Ringing', 'On Hold'])
+      assert.equal(peerStateOf({ endpoint: '1', deviceState: s, contacts: '' }), 'OK', s);
+    for (const s of ['Unavailable', 'Invalid', 'Unknown', ''])
+      assert.equal(peerStateOf({ endpoint: '1', deviceState: s, contacts: '' }), 'UNKNOWN', s);
     assert.equal(peerStateOf(undefined), 'UNKNOWN');
     const reg = { registration: 'r', status: 'Registered', serverUri: '', clientUri: '' };
     assert.equal(registryStateOf(reg, false), 'OK');
@@ -43,24 +53,47 @@ describe('peer status mapping', () => {
     const regs = [
       { registration: 'SIP-A', status: 'Registered', serverUri: 'sip:a.example', clientUri: 'sip:x@a.example' },
       { registration: 'SIP-B-REG', status: 'Registered', serverUri: '', clientUri: '' },
-      { registration: 'other', status: 'Registered', serverUri: 'sip:[2001:db8::1]:5060', clientUri: 'sip:carol@[2001:db8::1]' },
+      {
+        registration: 'other',
+        status: 'Registered',
+        serverUri: 'sip:[2001:db8::1]:5060',
+        clientUri: 'sip:carol@[2001:db8::1]',
+      },
     ];
     assert.equal(registrationFor({ id: 'sip-a', username: '', host: 'h' }, regs)?.registration, 'SIP-A');
     assert.equal(registrationFor({ id: 'SIP-B', username: '', host: 'h' }, regs)?.registration, 'SIP-B-REG');
-    assert.equal(registrationFor({ id: 'SIP-C', username: 'carol', host: '[2001:db8::1]:5060' }, regs)?.registration, 'other');
+    assert.equal(
+      registrationFor({ id: 'SIP-C', username: 'carol', host: '[2001:db8::1]:5060' }, regs)?.registration,
+      'other',
+    );
     assert.equal(registrationFor({ id: 'SIP-D', username: 'dave', host: '[2001:db8::1]' }, regs), undefined);
   });
 
   it('serves cached state with its age while disconnected, up to the stale limit', () => {
     writeLink(db, false, 'Connection refused by 127.0.0.1:5038.');
     const aged = freshnessOf(db, T0 + 42_000);
-    assert.deepEqual({ ...aged }, { enabled: true, connected: false, lastError: 'Connection refused by 127.0.0.1:5038.', ageSeconds: 42, usable: true });
-    assert.deepEqual(peerStatuses(db, aged), [{ id: '100', state: 'OK' }, { id: '101', state: 'UNKNOWN' }]);
+    assert.deepEqual(
+      { ...aged },
+      {
+        enabled: true,
+        connected: false,
+        lastError: 'Connection refused by 127.0.0.1:5038.',
+        ageSeconds: 42,
+        usable: true,
+      },
+    );
+    assert.deepEqual(peerStatuses(db, aged), [
+      { id: '100', state: 'OK' },
+      { id: '101', state: 'UNKNOWN' },
+    ]);
     assert.match(freshnessMessages(aged)!.warning![0]!, /refused.*cached, 42 s old/);
 
     const stale = freshnessOf(db, T0 + STALE_STATE_LIMIT_MS + 1000);
     assert.equal(stale.usable, false);
-    assert.deepEqual(peerStatuses(db, stale), [{ id: '100', state: 'UNKNOWN' }, { id: '101', state: 'UNKNOWN' }]);
+    assert.deepEqual(peerStatuses(db, stale), [
+      { id: '100', state: 'UNKNOWN' },
+      { id: '101', state: 'UNKNOWN' },
+    ]);
     assert.match(freshnessMessages(stale)!.warning![0]!, /every extension is UNKNOWN/);
   });
 
@@ -70,7 +103,10 @@ describe('peer status mapping', () => {
     assert.equal(freshnessMessages(freshnessOf(db, T0)), undefined);
     writeSetting(db, AMI_SETTINGS_KEY, { enabled: false });
     const off = freshnessOf(db, T0);
-    assert.deepEqual({ ...off }, { enabled: false, connected: false, lastError: null, ageSeconds: null, usable: false });
+    assert.deepEqual(
+      { ...off },
+      { enabled: false, connected: false, lastError: null, ageSeconds: null, usable: false },
+    );
     assert.equal(peerStatuses(db, off)[0]!.state, 'UNKNOWN');
   });
 });

@@ -1,7 +1,14 @@
 import type { Messages } from '../wire/envelope.ts';
 import type { Db } from '../storage/database.ts';
 import { readAmiSettings } from './ami-settings.ts';
-import { readDetail, readEndpointStates, readLink, readRegistrations, type EndpointRow, type RegistrationRow } from './peer-state-store.ts';
+import {
+  readDetail,
+  readEndpointStates,
+  readLink,
+  readRegistrations,
+  type EndpointRow,
+  type RegistrationRow,
+} from './peer-state-store.ts';
 
 /** Cached state older than this, with the link down, is no longer served: states fall back to UNKNOWN/OFF. */
 export const STALE_STATE_LIMIT_MS = 5 * 60_000;
@@ -12,12 +19,36 @@ export type RegistryState = 'OK' | 'OFF';
 
 /** The single-peer detail fields, exactly as the SPEC lists them (all strings). */
 export const DETAIL_FIELDS = [
-  'Event', 'ActionID', 'AOR', 'URI', 'UserAgent', 'RegExpire', 'ViaAddress', 'CallID', 'Status', 'RoundtripUsec',
-  'EndpointName', 'ID', 'AuthenticateQualify', 'OutboundProxy', 'Path', 'QualifyFrequency', 'QualifyTimeout',
+  'Event',
+  'ActionID',
+  'AOR',
+  'URI',
+  'UserAgent',
+  'RegExpire',
+  'ViaAddress',
+  'CallID',
+  'Status',
+  'RoundtripUsec',
+  'EndpointName',
+  'ID',
+  'AuthenticateQualify',
+  'OutboundProxy',
+  'Path',
+  'QualifyFrequency',
+  'QualifyTimeout',
 ] as const;
 
 // DeviceState values of a registered, reachable endpoint (idle, in a call, ringing...).
-const REACHABLE_DEVICE_STATES = new Set(['not in use', 'in use', 'busy', 'ringing', 'ringinuse', 'ring+inuse', 'on hold', 'reachable']);
+const REACHABLE_DEVICE_STATES = new Set([
+  'not in use',
+  'in use',
+  'busy',
+  'ringing',
+  'ringinuse',
+  'ring+inuse',
+  'on hold',
+  'reachable',
+]);
 
 /** OK when the endpoint is reachable, in use or not in use; UNKNOWN otherwise (Unavailable, Invalid, absent). */
 export function peerStateOf(row: EndpointRow | undefined): PeerState {
@@ -57,11 +88,15 @@ export function freshnessOf(db: Db, now: number): StateFreshness {
 
 /** Messages that tell the caller where the states come from when they are not live. */
 export function freshnessMessages(f: StateFreshness): Messages | undefined {
-  if (!f.enabled) return { info: ['The Asterisk manager interface (AMI) is disabled: every extension is UNKNOWN and every provider OFF.'] };
+  if (!f.enabled)
+    return {
+      info: ['The Asterisk manager interface (AMI) is disabled: every extension is UNKNOWN and every provider OFF.'],
+    };
   if (f.connected && f.usable) return undefined;
   if (f.connected) return { info: ['Connected to Asterisk; the first state refresh has not finished yet.'] };
   const reason = f.lastError ? ` (${f.lastError})` : '';
-  if (f.usable) return { warning: [`Asterisk is not connected${reason}; the states shown are cached, ${f.ageSeconds} s old.`] };
+  if (f.usable)
+    return { warning: [`Asterisk is not connected${reason}; the states shown are cached, ${f.ageSeconds} s old.`] };
   return { warning: [`Asterisk is not connected${reason}: every extension is UNKNOWN and every provider OFF.`] };
 }
 
@@ -92,16 +127,28 @@ interface ProviderRow {
   disabled: number;
 }
 
-const hostOnly = (host: string) => host.trim().toLowerCase().replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
+const hostOnly = (host: string) =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[([^\]]+)\](:\d+)?$/, '$1')
+    .replace(/^([^:]+):\d+$/, '$1');
 
 function uriParts(uri: string): { user: string; host: string } {
-  const rest = uri.trim().replace(/^sips?:/i, '').split(/[;>?]/)[0] ?? '';
+  const rest =
+    uri
+      .trim()
+      .replace(/^sips?:/i, '')
+      .split(/[;>?]/)[0] ?? '';
   const at = rest.lastIndexOf('@');
   return { user: at >= 0 ? rest.slice(0, at).toLowerCase() : '', host: hostOnly(at >= 0 ? rest.slice(at + 1) : rest) };
 }
 
 /** The registration of a provider: named after its id (optionally `-REG`), else matched on user and server host. */
-export function registrationFor(provider: Pick<ProviderRow, 'id' | 'username' | 'host'>, registrations: RegistrationRow[]): RegistrationRow | undefined {
+export function registrationFor(
+  provider: Pick<ProviderRow, 'id' | 'username' | 'host'>,
+  registrations: RegistrationRow[],
+): RegistrationRow | undefined {
   const id = provider.id.toLowerCase();
   const byName = registrations.find((r) => {
     const name = r.registration.toLowerCase();
@@ -115,7 +162,9 @@ export function registrationFor(provider: Pick<ProviderRow, 'id' | 'username' | 
 
 /** Every provider with its registration state, in id order. */
 export function registryStatuses(db: Db, freshness: StateFreshness): Array<RegistryItem & { description: string }> {
-  const providers = db.prepare('SELECT id, description, username, host, disabled FROM providers ORDER BY id').all() as ProviderRow[];
+  const providers = db
+    .prepare('SELECT id, description, username, host, disabled FROM providers ORDER BY id')
+    .all() as ProviderRow[];
   const registrations = freshness.usable ? readRegistrations(db) : [];
   return providers.map((p) => ({
     state: registryStateOf(registrationFor(p, registrations), p.disabled === 1),

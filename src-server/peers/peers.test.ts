@@ -29,18 +29,35 @@ describe('peer status over AMI', () => {
 
   const get = async (path: string) => (await t.call(`${V3}${path}`)).json;
   const status = () => get('ami:getStatus').then((r) => r.data);
-  const peers = async () => Object.fromEntries(((await get('sip:getPeersStatuses')).data as Array<{ id: string; state: string }>).map((p) => [p.id, p.state]));
-  const registry = async () => Object.fromEntries(((await get('sip:getRegistry')).data as Array<{ id: string; state: string }>).map((p) => [p.id, p.state]));
+  const peers = async () =>
+    Object.fromEntries(
+      ((await get('sip:getPeersStatuses')).data as Array<{ id: string; state: string }>).map((p) => [p.id, p.state]),
+    );
+  const registry = async () =>
+    Object.fromEntries(
+      ((await get('sip:getRegistry')).data as Array<{ id: string; state: string }>).map((p) => [p.id, p.state]),
+    );
 
   before(async () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 's3cret' });
-    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5:5060', userAgent: 'Yealink T46U', viaAddress: '192.0.2.5:5060', roundtripUsec: '1234' } });
+    ami.endpoints.set('100', {
+      deviceState: 'Not in use',
+      contact: {
+        uri: 'sip:100@192.0.2.5:5060',
+        userAgent: 'Yealink T46U',
+        viaAddress: '192.0.2.5:5060',
+        roundtripUsec: '1234',
+      },
+    });
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
     ami.endpoints.set('103', { deviceState: 'In use', contact: { uri: 'sip:103@192.0.2.7:5060' } });
     t = await startTestServer({ adminPassword: 'peers-test-password' });
     t.server.services.bus.on('security-failure', (e) => busEvents.push(e));
     for (const number of ['100', '101', '102', '103']) {
-      const r = await t.call(`${V3}extensions`, { method: 'POST', body: { number, username: `User ${number}`, secret: 'long-enough-secret' } });
+      const r = await t.call(`${V3}extensions`, {
+        method: 'POST',
+        body: { number, username: `User ${number}`, secret: 'long-enough-secret' },
+      });
       assert.equal(r.status, 201, r.text);
     }
     for (const [name, body] of Object.entries({
@@ -56,7 +73,11 @@ describe('peer status over AMI', () => {
     ami.registrations.set(providers.registered!, { status: 'Registered' });
     ami.registrations.set(`${providers.unregistered}-REG`, { status: 'Unregistered' });
     ami.registrations.set(providers.disabled!, { status: 'Registered' });
-    ami.registrations.set('trunk-dave', { status: 'Registered', serverUri: 'sip:voip.example.org:5060', clientUri: 'sip:dave@voip.example.org' });
+    ami.registrations.set('trunk-dave', {
+      status: 'Registered',
+      serverUri: 'sip:voip.example.org:5060',
+      clientUri: 'sip:dave@voip.example.org',
+    });
   });
 
   after(async () => {
@@ -90,7 +111,10 @@ describe('peer status over AMI', () => {
   });
 
   it('connects when the settings change and maps peer and registry states', async () => {
-    const saved = await t.call(`${V3}ami`, { method: 'PUT', body: { enabled: true, host: ami.host, port: ami.port, username: 'console', secret: 's3cret' } });
+    const saved = await t.call(`${V3}ami`, {
+      method: 'PUT',
+      body: { enabled: true, host: ami.host, port: ami.port, username: 'console', secret: 's3cret' },
+    });
     assert.equal(saved.status, 200, saved.text);
     assert.deepEqual(Object.keys(saved.json.data).sort(), ['enabled', 'host', 'port', 'username']);
     const s = await until(async () => {
@@ -108,10 +132,16 @@ describe('peer status over AMI', () => {
     const item = (await get('sip:getRegistry')).data.find((p: { id: string }) => p.id === providers.registered);
     assert.deepEqual(item, { state: 'OK', id: providers.registered, username: 'acme', host: 'sip.example.net' });
     const statuses = await get('providers:getStatuses');
-    assert.equal(statuses.data.find((p: { id: string }) => p.id === providers.registered).description, 'Registered trunk');
+    assert.equal(
+      statuses.data.find((p: { id: string }) => p.id === providers.registered).description,
+      'Registered trunk',
+    );
     assert.equal(statuses.pagination.total, 4);
     const page = await get('sip:getPeersStatuses?limit=2&offset=1');
-    assert.deepEqual(page.data.map((p: { id: string }) => p.id), ['101', '102']);
+    assert.deepEqual(
+      page.data.map((p: { id: string }) => p.id),
+      ['101', '102'],
+    );
     assert.equal(page.pagination.hasMore, true);
   });
 
@@ -142,7 +172,13 @@ describe('peer status over AMI', () => {
     ami.endpoints.get('100')!.contact!.userAgent = 'Yealink T54W';
     await until(async () => (await get('sip/100:getStatus')).data.UserAgent === 'Yealink T54W');
     ami.endpoints.set('101', { deviceState: 'Not in use', contact: { uri: 'sip:101@192.0.2.6:5060' } });
-    ami.emitEvent({ Event: 'ContactStatus', URI: 'sip:101@192.0.2.6:5060', ContactStatus: 'Reachable', AOR: '101', EndpointName: '101' });
+    ami.emitEvent({
+      Event: 'ContactStatus',
+      URI: 'sip:101@192.0.2.6:5060',
+      ContactStatus: 'Reachable',
+      AOR: '101',
+      EndpointName: '101',
+    });
     await until(async () => (await peers())['101'] === 'OK');
   });
 
@@ -152,13 +188,30 @@ describe('peer status over AMI', () => {
     ami.emitEvent({ Event: 'FailedACL', Service: 'AMI', RemoteAddress: 'IPV4/TCP/198.51.100.5/40000' });
     const { maxretry } = t.server.services.firewall!.state.settings;
     for (let i = 0; i < maxretry; i++) {
-      ami.emitEvent({ Event: 'InvalidPassword', Service: 'PJSIP', AccountID: '100', RemoteAddress: 'IPV4/UDP/203.0.113.9/5060' });
+      ami.emitEvent({
+        Event: 'InvalidPassword',
+        Service: 'PJSIP',
+        AccountID: '100',
+        RemoteAddress: 'IPV4/UDP/203.0.113.9/5060',
+      });
     }
     await until(async () => busEvents.length >= before + 2 + maxretry);
     const fresh = busEvents.slice(before);
-    assert.deepEqual(fresh[0], { type: 'security-failure', category: 'iax', ip: '198.51.100.4', reason: 'InvalidAccountID (IAX2)' });
-    assert.deepEqual(fresh[1], { type: 'security-failure', category: 'ami', ip: '198.51.100.5', reason: 'FailedACL (AMI)' });
-    assert.ok(fresh.slice(2).every((e) => e.type === 'security-failure' && e.category === 'sip' && e.ip === '203.0.113.9'));
+    assert.deepEqual(fresh[0], {
+      type: 'security-failure',
+      category: 'iax',
+      ip: '198.51.100.4',
+      reason: 'InvalidAccountID (IAX2)',
+    });
+    assert.deepEqual(fresh[1], {
+      type: 'security-failure',
+      category: 'ami',
+      ip: '198.51.100.5',
+      reason: 'FailedACL (AMI)',
+    });
+    assert.ok(
+      fresh.slice(2).every((e) => e.type === 'security-failure' && e.category === 'sip' && e.ip === '203.0.113.9'),
+    );
 
     const bouncer = createTestApiKey(t.server.services.db);
     const stream = await poll(t, bouncer.key, '?startup=true');
@@ -174,7 +227,10 @@ describe('peer status over AMI', () => {
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.json.jsonapi, { version: '1.0' });
     assert.equal(list.json.result, true);
-    assert.deepEqual(list.json.data.find((p: { id: string }) => p.id === '100'), { id: '100', state: 'OK' });
+    assert.deepEqual(
+      list.json.data.find((p: { id: string }) => p.id === '100'),
+      { id: '100', state: 'OK' },
+    );
     assert.ok(list.json.meta.hash);
     assert.ok(list.headers['e-tag']);
 
@@ -205,7 +261,9 @@ describe('peer status over AMI', () => {
     assert.equal(anonymous.status, 401);
     assert.deepEqual(anonymous.json.jsonapi, { version: '1.0' });
     const bearer = createTestApiKey(t.server.services.db, { fullPermissions: true });
-    const withKey = await t.remote('/pbxcore/api/sip/getRegistry', { headers: { Authorization: `Bearer ${bearer.key}` } });
+    const withKey = await t.remote('/pbxcore/api/sip/getRegistry', {
+      headers: { Authorization: `Bearer ${bearer.key}` },
+    });
     assert.equal(withKey.status, 200, withKey.text);
 
     const login = await t.remote('/admin-cabinet/session/start', {

@@ -17,9 +17,18 @@ describe('AMI security events', () => {
   });
 
   it('ignores other events, unknown services and unreadable addresses', () => {
-    assert.equal(securityFailureOf({ Event: 'SuccessfulAuth', Service: 'PJSIP', RemoteAddress: 'IPV4/UDP/203.0.113.9/5060' }), undefined);
-    assert.equal(securityFailureOf({ Event: 'InvalidPassword', Service: 'HTTP', RemoteAddress: 'IPV4/TCP/203.0.113.9/80' }), undefined);
-    assert.equal(securityFailureOf({ Event: 'InvalidPassword', Service: 'PJSIP', RemoteAddress: 'garbage' }), undefined);
+    assert.equal(
+      securityFailureOf({ Event: 'SuccessfulAuth', Service: 'PJSIP', RemoteAddress: 'IPV4/UDP/203.0.113.9/5060' }),
+      undefined,
+    );
+    assert.equal(
+      securityFailureOf({ Event: 'InvalidPassword', Service: 'HTTP', RemoteAddress: 'IPV4/TCP/203.0.113.9/80' }),
+      undefined,
+    );
+    assert.equal(
+      securityFailureOf({ Event: 'InvalidPassword', Service: 'PJSIP', RemoteAddress: 'garbage' }),
+      undefined,
+    );
     assert.equal(securityFailureOf({ Event: 'InvalidPassword', Service: 'PJSIP' }), undefined);
   });
 

@@ -2,7 +2,13 @@ import { parseAddress } from '../net/cidr.ts';
 import type { AmiMessage } from './ami-protocol.ts';
 
 /** Asterisk security events that count as a failed attempt for the intrusion-ban component. */
-export const SECURITY_FAILURE_EVENTS = new Set(['InvalidPassword', 'ChallengeResponseFailed', 'InvalidAccountID', 'FailedACL', 'RequestBadFormat']);
+export const SECURITY_FAILURE_EVENTS = new Set([
+  'InvalidPassword',
+  'ChallengeResponseFailed',
+  'InvalidAccountID',
+  'FailedACL',
+  'RequestBadFormat',
+]);
 
 export type SecurityCategory = 'sip' | 'iax' | 'ami';
 
@@ -12,7 +18,13 @@ export interface SecurityFailure {
   reason: string;
 }
 
-const CATEGORY_BY_SERVICE: Record<string, SecurityCategory> = { SIP: 'sip', PJSIP: 'sip', IAX2: 'iax', IAX: 'iax', AMI: 'ami' };
+const CATEGORY_BY_SERVICE: Record<string, SecurityCategory> = {
+  SIP: 'sip',
+  PJSIP: 'sip',
+  IAX2: 'iax',
+  IAX: 'iax',
+  AMI: 'ami',
+};
 
 /** The address of an Asterisk `RemoteAddress` such as `IPV4/UDP/203.0.113.9/5060` or `IPV6/UDP/[2001:db8::1]/5060`. */
 export function addressOfRemote(remote: string): string | undefined {

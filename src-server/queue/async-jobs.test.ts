@@ -20,33 +20,37 @@ function openEventStream(url: string, headers: Record<string, string> = {}, loca
   let buffer = '';
   let req: ClientRequest;
   const response = new Promise<{ status: number; type: string }>((resolve, reject) => {
-    req = httpRequest(url, { headers: { Accept: 'text/event-stream', ...headers }, localAddress, agent: false }, (res) => {
-      resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event: ServerSentEvent = { data: '' };
-          for (const line of block.split('\n')) {
-            const [field, ...rest] = line.split(': ');
-            const value = rest.join(': ');
-            if (field === 'id') event.id = value;
-            else if (field === 'event') event.event = value;
-            else if (field === 'data') event.data += value;
+    req = httpRequest(
+      url,
+      { headers: { Accept: 'text/event-stream', ...headers }, localAddress, agent: false },
+      (res) => {
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event: ServerSentEvent = { data: '' };
+            for (const line of block.split('\n')) {
+              const [field, ...rest] = line.split(': ');
+              const value = rest.join(': ');
+              if (field === 'id') event.id = value;
+              else if (field === 'event') event.event = value;
+              else if (field === 'data') event.data += value;
+            }
+            if (!event.event && !event.data) continue; // comments and retry hints
+            const waiter = waiters.find((w) => w.test(event));
+            if (waiter) {
+              waiters.splice(waiters.indexOf(waiter), 1);
+              waiter.resolve(event);
+            } else events.push(event);
           }
-          if (!event.event && !event.data) continue; // comments and retry hints
-          const waiter = waiters.find((w) => w.test(event));
-          if (waiter) {
-            waiters.splice(waiters.indexOf(waiter), 1);
-            waiter.resolve(event);
-          } else events.push(event);
-        }
-      });
-      res.on('error', () => undefined);
-    });
+        });
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -103,7 +107,11 @@ describe('asynchronous requests', () => {
       const fetched = await server.call(`${EVENTS}?channel=ops&jobId=${jobId}`);
       assert.equal(fetched.status, 201);
       assert.deepEqual(fetched.json, payload.envelope);
-      assert.equal((await server.call(`${EVENTS}?channel=other&jobId=${jobId}`)).status, 404, 'only on its own channel');
+      assert.equal(
+        (await server.call(`${EVENTS}?channel=other&jobId=${jobId}`)).status,
+        404,
+        'only on its own channel',
+      );
     } finally {
       stream.close();
     }
@@ -127,7 +135,9 @@ describe('asynchronous requests', () => {
   });
 
   it('reports a running job as 202 and the finished one afterwards', async () => {
-    const accepted = await server.call('/pbxcore/api/v3/diagnostics:sleep?ms=400&tag=async', { headers: { 'X-Async-Channel': 'slow' } });
+    const accepted = await server.call('/pbxcore/api/v3/diagnostics:sleep?ms=400&tag=async', {
+      headers: { 'X-Async-Channel': 'slow' },
+    });
     assert.equal(accepted.status, 200);
     const { jobId } = accepted.json.data as { jobId: string };
     const pending = await server.call(`${EVENTS}?channel=slow&jobId=${jobId}`);
@@ -144,7 +154,9 @@ describe('asynchronous requests', () => {
   });
 
   it('delivers results larger than 1 MB (gzipped between threads) inflated', async () => {
-    const accepted = await server.call('/pbxcore/api/v3/diagnostics:big?kb=1500', { headers: { 'X-Async-Channel': 'big' } });
+    const accepted = await server.call('/pbxcore/api/v3/diagnostics:big?kb=1500', {
+      headers: { 'X-Async-Channel': 'big' },
+    });
     const { jobId } = accepted.json.data as { jobId: string };
     const stream = openEventStream(`${server.url}${EVENTS}?channel=big`);
     try {
@@ -164,7 +176,11 @@ describe('asynchronous requests', () => {
     while (fetched.status === 202) fetched = await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`);
     assert.equal(fetched.status, 200);
     clock.advance(RESULT_LIFETIME_MS - 1);
-    assert.equal((await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`)).status, 200, 'still there just before 120 s');
+    assert.equal(
+      (await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`)).status,
+      200,
+      'still there just before 120 s',
+    );
     clock.advance(1);
     const expired = await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`);
     assert.equal(expired.status, 404);
@@ -175,7 +191,9 @@ describe('asynchronous requests', () => {
     await server.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 1 } });
     try {
       // Three slow jobs hold every worker, so the next two wait longer than the 1 s TTL.
-      const blockers = Array.from({ length: 3 }, (_, i) => server.call(`/pbxcore/api/v3/diagnostics:sleep?ms=1500&tag=ttl${i}`));
+      const blockers = Array.from({ length: 3 }, (_, i) =>
+        server.call(`/pbxcore/api/v3/diagnostics:sleep?ms=1500&tag=ttl${i}`),
+      );
       await new Promise((r) => setTimeout(r, 100));
       const syncPending = server.call('/pbxcore/api/v3/system:getInfo');
       const accepted = await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'ttl' } });
@@ -192,12 +210,18 @@ describe('asynchronous requests', () => {
   });
 
   it('applies the same auth rules and rejects malformed channel names', async () => {
-    assert.equal((await server.remote('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'x' } })).status, 401);
+    assert.equal(
+      (await server.remote('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'x' } })).status,
+      401,
+    );
     assert.equal((await server.remote(`${EVENTS}?channel=ops`)).status, 401);
     const stream = openEventStream(`${server.url}${EVENTS}?channel=ops`, {}, '127.0.0.2');
     assert.equal((await stream.response).status, 401);
     stream.close();
-    assert.equal((await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'bad name!' } })).status, 400);
+    assert.equal(
+      (await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'bad name!' } })).status,
+      400,
+    );
     assert.equal((await server.call(EVENTS)).status, 400, 'channel is required');
     assert.equal((await server.call(`${EVENTS}?channel=${'x'.repeat(200)}`)).status, 400);
     assert.equal((await server.call(`${EVENTS}?channel=none&jobId=unknown`)).status, 404);
@@ -205,13 +229,18 @@ describe('asynchronous requests', () => {
 
   it('shows a Bearer caller only its own jobs; loopback sees all', async () => {
     const keyFor = async (description: string) => {
-      const res = await server.call('/pbxcore/api/v3/api-keys', { method: 'POST', body: { description, full_permissions: true } });
+      const res = await server.call('/pbxcore/api/v3/api-keys', {
+        method: 'POST',
+        body: { description, full_permissions: true },
+      });
       assert.equal(res.status, 201, res.text);
       return { Authorization: `Bearer ${res.json.data.key}` };
     };
     const alice = await keyFor('alice');
     const bob = await keyFor('bob');
-    const accepted = await server.remote('/pbxcore/api/v3/system:getInfo', { headers: { ...alice, 'X-Async-Channel': 'shared' } });
+    const accepted = await server.remote('/pbxcore/api/v3/system:getInfo', {
+      headers: { ...alice, 'X-Async-Channel': 'shared' },
+    });
     assert.equal(accepted.status, 200, accepted.text);
     const { jobId } = accepted.json.data as { jobId: string };
     const url = `${EVENTS}?channel=shared&jobId=${jobId}`;
@@ -225,7 +254,9 @@ describe('asynchronous requests', () => {
     try {
       assert.equal((await stream.response).status, 200);
       await stream.next((e) => e.event === 'ready');
-      const mine = await server.remote('/pbxcore/api/v3/system:ping', { headers: { ...bob, 'X-Async-Channel': 'shared' } });
+      const mine = await server.remote('/pbxcore/api/v3/system:ping', {
+        headers: { ...bob, 'X-Async-Channel': 'shared' },
+      });
       const event = await stream.next((e) => e.event === 'result');
       assert.equal(event.id, mine.json.data.jobId, "bob's stream carries bob's job, not alice's earlier one");
     } finally {

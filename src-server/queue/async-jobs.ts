@@ -109,14 +109,19 @@ export class AsyncJobs {
   private readonly usage = new Map<string, OwnerUsage>();
 
   constructor(private readonly options: AsyncJobsOptions) {
-    this.results = new ResultStore<FinishedJob>(options.clock, RESULT_LIFETIME_MS, (job) => this.release(job.owner, 1, Buffer.byteLength(job.body)));
+    this.results = new ResultStore<FinishedJob>(options.clock, RESULT_LIFETIME_MS, (job) =>
+      this.release(job.owner, 1, Buffer.byteLength(job.body)),
+    );
   }
 
   /**
    * Queues the job and returns the immediate 200 answer. Throws 503 when the queue is full, and 429
    * (with Retry-After) when the caller already holds its share of results, before acknowledging.
    */
-  start(input: JobInput, meta: { channel: string; principal: Principal; function: string; processor: string }): RenderedEnvelope {
+  start(
+    input: JobInput,
+    meta: { channel: string; principal: Principal; function: string; processor: string },
+  ): RenderedEnvelope {
     const { queue, limits } = this.options;
     if (queue.waiting >= limits.current().maxLength) throw queueFull();
     const owner = ownerOf(meta.principal);
@@ -127,13 +132,17 @@ export class AsyncJobs {
     this.runDetached({ ...input, jobId, ttlExempt: true }, meta, owner).catch((error: unknown) =>
       this.options.logger.error({ err: error, jobId }, 'async job result could not be delivered'),
     );
-    return renderEnvelope({ result: true, data: { jobId, channel: meta.channel } }, { function: meta.function, processor: meta.processor, pid: process.pid });
+    return renderEnvelope(
+      { result: true, data: { jobId, channel: meta.channel } },
+      { function: meta.function, processor: meta.processor, pid: process.pid },
+    );
   }
 
   /** A job's state as `viewer` may see it: pending, done, or undefined (unknown, expired, or not theirs). */
   find(jobId: string, channel: string, viewer: string): JobLookup {
     const running = this.pending.get(jobId);
-    if (running) return running.channel === channel && canSee(running.owner, viewer) ? { state: 'pending', channel } : undefined;
+    if (running)
+      return running.channel === channel && canSee(running.owner, viewer) ? { state: 'pending', channel } : undefined;
     const job = this.results.get(jobId);
     return job && job.channel === channel && canSee(job.owner, viewer) ? { state: 'done', job } : undefined;
   }
@@ -167,12 +176,17 @@ export class AsyncJobs {
   }
 
   /** Runs the job with no client waiting, then stores and pushes its envelope, whatever happened. */
-  private async runDetached(input: JobInput & { jobId: string }, meta: { channel: string; function: string; processor: string }, owner: string): Promise<void> {
+  private async runDetached(
+    input: JobInput & { jobId: string },
+    meta: { channel: string; function: string; processor: string },
+    owner: string,
+  ): Promise<void> {
     let rendered: RenderedEnvelope;
     try {
       rendered = await this.render(await this.options.queue.run(input), meta);
     } catch (error) {
-      if (!(error instanceof HttpError)) this.options.logger.error({ err: error, jobId: input.jobId }, 'async job failed');
+      if (!(error instanceof HttpError))
+        this.options.logger.error({ err: error, jobId: input.jobId }, 'async job failed');
       rendered =
         error instanceof HttpError
           ? renderError(error.status, error.messages)
@@ -189,13 +203,23 @@ export class AsyncJobs {
           status: outcome.status,
           hash: outcome.hash,
           // Large results arrive gzipped; inflated off the event loop, once, for the store and the stream.
-          body: outcome.compressed ? (await gunzipAsync(outcome.body as Uint8Array)).toString('utf8') : (outcome.body as string),
+          body: outcome.compressed
+            ? (await gunzipAsync(outcome.body as Uint8Array)).toString('utf8')
+            : (outcome.body as string),
         };
       case 'expired': // cannot happen (async jobs are TTL-exempt), answered like the synchronous path
         return renderError(504, ['The request waited longer than APIRequestTTL and was dropped; retry later.']);
       case 'failed':
         return renderEnvelope(
-          { result: false, httpCode: 500, messages: { error: [`The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`] } },
+          {
+            result: false,
+            httpCode: 500,
+            messages: {
+              error: [
+                `The request failed ${outcome.attempts} times and was parked as failed; the details are in the server log.`,
+              ],
+            },
+          },
           { function: meta.function, processor: meta.processor, pid: process.pid },
         );
     }
@@ -204,7 +228,14 @@ export class AsyncJobs {
   private finish(jobId: string, meta: { channel: string }, owner: string, finished: RenderedEnvelope): void {
     this.pending.delete(jobId);
     const rendered = this.withinShare(owner, finished);
-    const job: FinishedJob = { jobId, channel: meta.channel, owner, status: rendered.status, hash: rendered.hash, body: rendered.body };
+    const job: FinishedJob = {
+      jobId,
+      channel: meta.channel,
+      owner,
+      status: rendered.status,
+      hash: rendered.hash,
+      body: rendered.body,
+    };
     this.account(owner, 0, Buffer.byteLength(job.body));
     this.results.put(jobId, job);
     this.sweepUndelivered();
@@ -223,9 +254,18 @@ export class AsyncJobs {
     const used = this.usage.get(owner) ?? { jobs: 0, bytes: 0 };
     if (used.jobs < MAX_RESULTS_PER_OWNER && used.bytes < MAX_RESULT_BYTES_PER_OWNER) return;
     const freedAt = this.results.firstExpiry((job) => job.owner === owner);
-    const retryAfter = Math.max(1, Math.ceil(((freedAt ?? this.options.clock.now() + 1000) - this.options.clock.now()) / 1000));
-    const what = used.jobs >= MAX_RESULTS_PER_OWNER ? `${used.jobs} asynchronous results (the most one caller may hold is ${MAX_RESULTS_PER_OWNER})` : `${used.bytes} bytes of asynchronous results (the most one caller may hold is ${MAX_RESULT_BYTES_PER_OWNER})`;
-    throw tooManyRequests(`This caller already holds ${what}; results are kept 120 s. Fetch them or wait ${retryAfter} s, or send the request without X-Async-Channel.`, retryAfter);
+    const retryAfter = Math.max(
+      1,
+      Math.ceil(((freedAt ?? this.options.clock.now() + 1000) - this.options.clock.now()) / 1000),
+    );
+    const what =
+      used.jobs >= MAX_RESULTS_PER_OWNER
+        ? `${used.jobs} asynchronous results (the most one caller may hold is ${MAX_RESULTS_PER_OWNER})`
+        : `${used.bytes} bytes of asynchronous results (the most one caller may hold is ${MAX_RESULT_BYTES_PER_OWNER})`;
+    throw tooManyRequests(
+      `This caller already holds ${what}; results are kept 120 s. Fetch them or wait ${retryAfter} s, or send the request without X-Async-Channel.`,
+      retryAfter,
+    );
   }
 
   /**
@@ -237,7 +277,7 @@ export class AsyncJobs {
     const size = Buffer.byteLength(rendered.body);
     const used = this.usage.get(owner)?.bytes ?? 0;
     if (used + size <= MAX_RESULT_BYTES_PER_OWNER) return rendered;
-    this.options.logger.warn({ owner, size, used }, 'async result not kept: over the caller\'s share');
+    this.options.logger.warn({ owner, size, used }, "async result not kept: over the caller's share");
     return renderError(503, [
       `The request ran and answered ${rendered.status}, but its result (${size} bytes) was not kept: this caller's kept results already use ${used} of ${MAX_RESULT_BYTES_PER_OWNER} bytes. Fetch or let them expire (120 s); read large results without X-Async-Channel.`,
     ]);

@@ -28,7 +28,8 @@ describe('asynchronous results: a share per caller', () => {
   });
   after(() => t?.close());
 
-  const startAsync = (key: string, path: string, channel = 'share') => t.call(path, { headers: { 'x-api-key': key, 'x-async-channel': channel } });
+  const startAsync = (key: string, path: string, channel = 'share') =>
+    t.call(path, { headers: { 'x-api-key': key, 'x-async-channel': channel } });
   const waitResult = async (key: string, jobId: string, channel = 'share') => {
     for (;;) {
       const answer = await t.call(`${EVENTS}?channel=${channel}&jobId=${jobId}`, { headers: { 'x-api-key': key } });
@@ -55,7 +56,11 @@ describe('asynchronous results: a share per caller', () => {
     assert.equal((await startAsync(keyB, `${DIAG}:echo?n=b`)).status, 200, 'another key keeps its own share');
     // Every acknowledged result is still there.
     for (const id of ids) assert.equal((await waitResult(keyA, id)).json.function, 'echo');
-    assert.equal((await t.call(`${DIAG}:echo?n=sync`, { headers: { 'x-api-key': keyA } })).status, 200, 'synchronous requests are not limited by it');
+    assert.equal(
+      (await t.call(`${DIAG}:echo?n=sync`, { headers: { 'x-api-key': keyA } })).status,
+      200,
+      'synchronous requests are not limited by it',
+    );
     clock.advance(RESULT_LIFETIME_MS + 1);
     assert.equal((await startAsync(keyA, `${DIAG}:echo?n=after`)).status, 200, 'expired results free the share');
     clock.advance(RESULT_LIFETIME_MS + 1);
@@ -79,9 +84,17 @@ describe('asynchronous results: a share per caller', () => {
     assert.match(notKept.json.messages.error[0], /ran and answered 200, but its result \(\d+ bytes\) was not kept/);
     assert.ok(notKept.text.length < 2048, 'the refusal is small');
     const small = await startAsync(keyA, `${DIAG}:echo?n=small`, 'bytes');
-    assert.equal((await waitResult(keyA, small.json.data.jobId, 'bytes')).json.function, 'echo', 'a small result still fits and is kept');
+    assert.equal(
+      (await waitResult(keyA, small.json.data.jobId, 'bytes')).json.function,
+      'echo',
+      'a small result still fits and is kept',
+    );
     clock.advance(RESULT_LIFETIME_MS + 1);
     const freed = await startAsync(keyA, `${DIAG}:big?kb=${kb}&n=freed`, 'bytes');
-    assert.equal((await waitResult(keyA, freed.json.data.jobId, 'bytes')).status, 200, 'expired results free the bytes');
+    assert.equal(
+      (await waitResult(keyA, freed.json.data.jobId, 'bytes')).status,
+      200,
+      'expired results free the bytes',
+    );
   });
 });

@@ -9,7 +9,8 @@ function capturingLogger() {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -37,7 +38,11 @@ describe('concurrent writes', () => {
           // Each create reads the other filters (overlap checks) before it inserts: read, then write.
           const res = await t.call('/pbxcore/api/v3/firewall', {
             method: 'POST',
-            body: { permit: `10.${i >> 8}.${i & 255}.0/24`, deny: `198.${18 + (i >> 8)}.${i & 255}.7`, description: `w${i}` },
+            body: {
+              permit: `10.${i >> 8}.${i & 255}.0/24`,
+              deny: `198.${18 + (i >> 8)}.${i & 255}.7`,
+              description: `w${i}`,
+            },
           });
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }

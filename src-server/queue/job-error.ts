@@ -25,7 +25,12 @@ export interface WireError {
 export function toWireError(error: unknown): WireError {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}), ...(error.stack ? { stack: error.stack } : {}) };
+    return {
+      name: error.name,
+      message: error.message,
+      ...(typeof code === 'string' ? { code } : {}),
+      ...(error.stack ? { stack: error.stack } : {}),
+    };
   }
   if (typeof error === 'object' && error !== null) {
     // A structured-clone copy of an error from another thread: an object with the same fields.

@@ -19,17 +19,30 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
     },
   });
   let t: TestServer;
-  const parkedCount = () => (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
+  const parkedCount = () =>
+    (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
 
   before(async () => {
-    t = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], logger: pino({ level: 'warn' }, sink), exampleModules: true });
+    t = await startTestServer({
+      resourceModules: [DIAGNOSTICS_MODULE],
+      logger: pino({ level: 'warn' }, sink),
+      exampleModules: true,
+    });
   });
   after(() => t.close());
 
   it('refuses a deeply nested JSON body with 400 before queueing, on every queued route, authenticated or not', async () => {
     const body = nested(10_000); // 20 KB
-    for (const [who, call] of [['remote', t.remote], ['loopback', t.call]] as const) {
-      for (const path of ['/pbxcore/api/v3/firewall', '/pbxcore/api/v3/extensions', `${DIAG}:echo`, '/pbxcore/api/modules/ExampleCallback/ping']) {
+    for (const [who, call] of [
+      ['remote', t.remote],
+      ['loopback', t.call],
+    ] as const) {
+      for (const path of [
+        '/pbxcore/api/v3/firewall',
+        '/pbxcore/api/v3/extensions',
+        `${DIAG}:echo`,
+        '/pbxcore/api/modules/ExampleCallback/ping',
+      ]) {
         const res = await call(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
         assert.equal(res.status, 400, `${who} ${path}: ${res.text}`);
         assert.equal(res.json.result, false);
@@ -41,11 +54,22 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
   });
 
   it('accepts a body exactly at the depth limit; brackets inside strings do not count', async () => {
-    const atLimit = await t.call(`${DIAG}:echo`, { method: 'POST', body: nested(MAX_BODY_DEPTH), headers: { 'content-type': 'application/json' } });
+    const atLimit = await t.call(`${DIAG}:echo`, {
+      method: 'POST',
+      body: nested(MAX_BODY_DEPTH),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(atLimit.status, 200, atLimit.text);
-    const overLimit = await t.call(`${DIAG}:echo`, { method: 'POST', body: nested(MAX_BODY_DEPTH + 1), headers: { 'content-type': 'application/json' } });
+    const overLimit = await t.call(`${DIAG}:echo`, {
+      method: 'POST',
+      body: nested(MAX_BODY_DEPTH + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(overLimit.status, 400);
-    const inStrings = await t.call(`${DIAG}:echo`, { method: 'POST', body: { text: '[[[['.repeat(100), quote: '\\"[{' } });
+    const inStrings = await t.call(`${DIAG}:echo`, {
+      method: 'POST',
+      body: { text: '[[[['.repeat(100), quote: '\\"[{' },
+    });
     assert.equal(inStrings.status, 200, inStrings.text);
     assert.equal(inStrings.json.data.body.text.length, 400);
   });
@@ -61,7 +85,10 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
       canReadSensitive: true,
       ttlExempt: false,
     };
-    await assert.rejects(t.server.services.queue.run(job), (error: unknown) => error instanceof HttpError && error.status === 400);
+    await assert.rejects(
+      t.server.services.queue.run(job),
+      (error: unknown) => error instanceof HttpError && error.status === 400,
+    );
     assert.equal(parkedCount(), before, 'not parked');
     const refused = lines.filter((l) => l.msg === 'job refused: it cannot be handed to a worker');
     assert.equal(refused.length, 1, 'one try, no retries');
@@ -77,16 +104,20 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
     for (const [i, line] of failed.entries()) {
       assert.equal(line.err.name, 'Error');
       assert.equal(line.err.message, `flaky failure ${i + 1}`);
-      assert.match(line.err.stack, /diagnostics-resource\.ts/, 'the stack is the worker\'s, where it failed');
+      assert.match(line.err.stack, /diagnostics-resource\.ts/, "the stack is the worker's, where it failed");
     }
-    const row = t.server.services.db.prepare("SELECT error FROM failed_jobs WHERE target LIKE '%flaky%' ORDER BY id DESC").get() as { error: string };
+    const row = t.server.services.db
+      .prepare("SELECT error FROM failed_jobs WHERE target LIKE '%flaky%' ORDER BY id DESC")
+      .get() as { error: string };
     assert.equal(row.error, 'Error: flaky failure 3');
     assert.ok(!lines.some((l) => JSON.stringify(l).includes('[object Object]')));
   });
 
   it(`keeps parked jobs ${FAILED_JOBS_RETENTION.days} days and at most ${FAILED_JOBS_RETENTION.maxRows} rows`, async () => {
     const db = t.server.services.db;
-    const insert = db.prepare("INSERT INTO failed_jobs (job_id, target, attempts, error, failed_at) VALUES (?, '{}', 3, 'old', ?)");
+    const insert = db.prepare(
+      "INSERT INTO failed_jobs (job_id, target, attempts, error, failed_at) VALUES (?, '{}', 3, 'old', ?)",
+    );
     const day = 86_400_000;
     db.transaction(() => {
       insert.run('too-old', new Date(Date.now() - (FAILED_JOBS_RETENTION.days + 1) * day).toISOString());
@@ -96,7 +127,10 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
     const res = await t.call(`${DIAG}:flaky?tag=pruning&failures=99`, { method: 'POST', body: {} });
     assert.equal(res.status, 500);
     assert.equal(parkedCount(), FAILED_JOBS_RETENTION.maxRows);
-    const rows = db.prepare('SELECT job_id, target FROM failed_jobs ORDER BY id').all() as Array<{ job_id: string; target: string }>;
+    const rows = db.prepare('SELECT job_id, target FROM failed_jobs ORDER BY id').all() as Array<{
+      job_id: string;
+      target: string;
+    }>;
     const ids = rows.map((r) => r.job_id);
     assert.ok(!ids.includes('too-old'), `older than ${FAILED_JOBS_RETENTION.days} days: removed`);
     assert.ok(!ids.includes('recent-old') && !ids.includes('filler-0'), 'over the row limit: the oldest go first');

@@ -39,7 +39,8 @@ export class CachedQueueLimits {
   }
 
   private read(): QueueLimits {
-    const stored = readSetting<{ APIQueueMaxLength?: number; APIRequestTTL?: number }>(this.db, GENERAL_SETTINGS_KEY) ?? {};
+    const stored =
+      readSetting<{ APIQueueMaxLength?: number; APIRequestTTL?: number }>(this.db, GENERAL_SETTINGS_KEY) ?? {};
     const ttlSeconds = stored.APIRequestTTL ?? DEFAULT_REQUEST_TTL_SECONDS;
     return { maxLength: stored.APIQueueMaxLength ?? DEFAULT_QUEUE_MAX_LENGTH, ttlMs: ttlSeconds * 1000 };
   }

@@ -7,7 +7,10 @@ import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-su
 const DIAG = '/pbxcore/api/v3/diagnostics';
 
 /** Raw GET that keeps the compressed body, to prove the worker's gzip reaches the client as-is. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -34,7 +37,10 @@ describe('request queue and worker pool', () => {
   });
 
   it('answers 503 at once when more requests wait than APIQueueMaxLength', async () => {
-    assert.equal((await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIQueueMaxLength: 2 } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIQueueMaxLength: 2 } })).status,
+      200,
+    );
     const busy = Array.from({ length: 5 }, (_, i) => t.call(`${DIAG}:sleep?ms=800&tag=fill${i}`)); // 3 running + 2 waiting
     await new Promise((r) => setTimeout(r, 150));
     const started = performance.now();
@@ -78,7 +84,9 @@ describe('request queue and worker pool', () => {
     assert.equal(res.json.function, 'flaky');
     assert.match(res.json.messages.error[0], /failed 3 times/);
     assert.equal((await t.call(`${DIAG}:runs?tag=flaky:always`)).json.data.count, 3);
-    const parked = t.server.services.db.prepare("SELECT attempts, error FROM failed_jobs WHERE target LIKE '%flaky%'").all() as Array<{ attempts: number; error: string }>;
+    const parked = t.server.services.db
+      .prepare("SELECT attempts, error FROM failed_jobs WHERE target LIKE '%flaky%'")
+      .all() as Array<{ attempts: number; error: string }>;
     assert.equal(parked.length, 1);
     assert.equal(parked[0]!.attempts, 3);
   });
@@ -88,7 +96,10 @@ describe('request queue and worker pool', () => {
     assert.equal(crashed.status, 500);
     assert.equal(crashed.json.result, false);
     const after = await Promise.all(Array.from({ length: 3 }, (_, i) => t.call(`${DIAG}:sleep?ms=200&tag=after${i}`)));
-    assert.deepEqual(after.map((r) => r.status), [200, 200, 200]);
+    assert.deepEqual(
+      after.map((r) => r.status),
+      [200, 200, 200],
+    );
     assert.equal(new Set(after.map((r) => r.json.pid)).size, 3, 'the pool is back to three workers');
   });
 
@@ -119,7 +130,8 @@ describe('request queue and worker pool', () => {
     assert.equal(headers['user-agent'].length, 1024);
     assert.equal(headers['x-pbx-trace'], 'abc');
     assert.equal(headers['x-module-demo-flag'], '1');
-    for (const name of ['cookie', 'authentication-token', 'x-other', 'authorization', 'x-api-key']) assert.equal(name in headers, false, name);
+    for (const name of ['cookie', 'authentication-token', 'x-other', 'authorization', 'x-api-key'])
+      assert.equal(name in headers, false, name);
     assert.equal(session, null);
   });
 });

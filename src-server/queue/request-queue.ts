@@ -16,9 +16,7 @@ export const MAX_ATTEMPTS = 3;
 export type JobInput = Omit<JobRequest, 'jobId' | 'enqueuedAt' | 'ttlMs' | 'attempt'> & { jobId?: string };
 
 /** What a caller of run() gets: the worker's answer, an expired job, or a job parked after MAX_ATTEMPTS. */
-export type JobOutcome =
-  | Exclude<JobResponse, { kind: 'error' }>
-  | { kind: 'failed'; attempts: number; error: string };
+export type JobOutcome = Exclude<JobResponse, { kind: 'error' }> | { kind: 'failed'; attempts: number; error: string };
 
 export interface RequestQueueOptions {
   workerFile: URL;
@@ -62,7 +60,6 @@ export class RequestQueue {
   get waiting(): number {
     return this.pool.queueSize;
   }
-
 
   /**
    * Queues a job and resolves with its outcome. Throws 503 when the queue is full or the database
@@ -125,10 +122,7 @@ export class RequestQueue {
     const remaining = Math.max(0, deadline - Date.now());
     let timer: NodeJS.Timeout;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(waitTimeout(this.options.maxWaitMs)),
-        remaining,
-      );
+      timer = setTimeout(() => reject(waitTimeout(this.options.maxWaitMs)), remaining);
     });
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
@@ -139,8 +133,16 @@ export class RequestQueue {
    */
   private park(job: JobRequest, error: JobError): void {
     // A locked database must not turn the job's own error into another one: the record is best effort.
-    tryBackgroundWrite(this.options.db, () => recordFailedJob(this.options.db, { jobId: job.jobId, target: JSON.stringify(job.target), attempts: MAX_ATTEMPTS, error: error.summary }), (failure) =>
-      this.options.logger.warn({ err: failure, jobId: job.jobId }, 'failed job not recorded'),
+    tryBackgroundWrite(
+      this.options.db,
+      () =>
+        recordFailedJob(this.options.db, {
+          jobId: job.jobId,
+          target: JSON.stringify(job.target),
+          attempts: MAX_ATTEMPTS,
+          error: error.summary,
+        }),
+      (failure) => this.options.logger.warn({ err: failure, jobId: job.jobId }, 'failed job not recorded'),
     );
     this.options.logger.error({ err: error, jobId: job.jobId, target: job.target }, 'job parked as failed');
   }

@@ -20,7 +20,12 @@ export const field = {
     return { sanitize: trimString, ...options, schema, storage: 'text' };
   },
   boolean(options: Options = {}): FieldDef {
-    return { sanitize: toBoolean, ...options, schema: z.boolean({ error: 'must be true or false' }), storage: 'boolean' };
+    return {
+      sanitize: toBoolean,
+      ...options,
+      schema: z.boolean({ error: 'must be true or false' }),
+      storage: 'boolean',
+    };
   },
   integer(schema: z.ZodType = z.number().int(), options: Options = {}): FieldDef {
     return { sanitize: toInteger, ...options, schema, storage: 'integer' };

@@ -23,7 +23,10 @@ export function rowToValues(declaration: ResourceDeclaration, row: Record<string
 }
 
 /** Converts field values to SQLite parameters. */
-export function valuesToRow(declaration: ResourceDeclaration, values: Record<string, unknown>): Record<string, unknown> {
+export function valuesToRow(
+  declaration: ResourceDeclaration,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const def = declaration.fields[name];

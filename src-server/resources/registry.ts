@@ -18,7 +18,8 @@ export class ResourceRegistry {
       if (!actions[op]) throw new Error(`Resource "${declaration.name}" declares ${op} but has no action for it.`);
     }
     for (const [method, decl] of Object.entries(declaration.customMethods ?? {})) {
-      if (!decl.webThread && !actions.custom?.[method]) throw new Error(`Resource "${declaration.name}" declares :${method} but has no action for it.`);
+      if (!decl.webThread && !actions.custom?.[method])
+        throw new Error(`Resource "${declaration.name}" declares :${method} but has no action for it.`);
     }
     this.byName.set(declaration.name, definition);
   }
@@ -36,7 +37,9 @@ export class ResourceRegistry {
 export async function importResourceModule(file: string): Promise<ResourceDefinition[]> {
   // Node 20 runs no ESM loader hooks in worker threads, so TypeScript modules (tests, running
   // from source) go through tsx's require hook, which does; built .js modules use import().
-  const mod = (file.endsWith('.ts') ? createRequire(import.meta.url)(file) : await import(pathToFileURL(file).href)) as {
+  const mod = (
+    file.endsWith('.ts') ? createRequire(import.meta.url)(file) : await import(pathToFileURL(file).href)
+  ) as {
     resources?: ResourceDefinition[];
   };
   if (!Array.isArray(mod.resources)) throw new Error(`${file} does not export a "resources" array.`);

@@ -21,13 +21,21 @@ const declaration: ResourceDeclaration = {
 
 describe('prepareSave (SPEC save rules)', () => {
   it('sanitises input and drops unknown and read-only fields', () => {
-    const out = prepareSave({ declaration, mode: 'create', verb: 'POST', body: { name: '  a ', size: '7', enabled: '0', bogus: 1, created: 'x' } });
+    const out = prepareSave({
+      declaration,
+      mode: 'create',
+      verb: 'POST',
+      body: { name: '  a ', size: '7', enabled: '0', bogus: 1, created: 'x' },
+    });
     assert.ok(out.ok);
     assert.deepEqual(out.values, { name: 'a', size: 7, enabled: false, secret: '' });
   });
 
   it('enforces required fields on POST and PUT but not on PATCH', () => {
-    assert.deepEqual(prepareSave({ declaration, mode: 'create', verb: 'POST', body: {} }), { ok: false, errors: ['name is required.'] });
+    assert.deepEqual(prepareSave({ declaration, mode: 'create', verb: 'POST', body: {} }), {
+      ok: false,
+      errors: ['name is required.'],
+    });
     const existing = { name: 'a', size: 5, enabled: true, secret: '' };
     assert.equal(prepareSave({ declaration, mode: 'update', verb: 'PUT', body: { size: 2 }, existing }).ok, false);
     const patch = prepareSave({ declaration, mode: 'patch', verb: 'PATCH', body: { size: 2 }, existing });
@@ -37,7 +45,13 @@ describe('prepareSave (SPEC save rules)', () => {
 
   it('older actions require fields on every verb', () => {
     const legacy = { ...declaration, requireOnEveryVerb: true };
-    const out = prepareSave({ declaration: legacy, mode: 'patch', verb: 'PATCH', body: { size: 2 }, existing: { name: 'a' } });
+    const out = prepareSave({
+      declaration: legacy,
+      mode: 'patch',
+      verb: 'PATCH',
+      body: { size: 2 },
+      existing: { name: 'a' },
+    });
     assert.deepEqual(out, { ok: false, errors: ['name is required.'] });
   });
 
@@ -53,7 +67,13 @@ describe('prepareSave (SPEC save rules)', () => {
   });
 
   it('validates the complete dataset after defaults and merges on patch', () => {
-    const out = prepareSave({ declaration, mode: 'patch', verb: 'PATCH', body: { size: 0 }, existing: { name: 'a', size: 5 } });
+    const out = prepareSave({
+      declaration,
+      mode: 'patch',
+      verb: 'PATCH',
+      body: { size: 0 },
+      existing: { name: 'a', size: 5 },
+    });
     assert.equal(out.ok, false);
     assert.match((out as { errors: string[] }).errors[0]!, /^size: /);
     const cross = prepareSave({
@@ -69,7 +89,10 @@ describe('prepareSave (SPEC save rules)', () => {
 
   it('rejects bodies that are not objects', () => {
     for (const body of [null, [], 'x', 3]) {
-      assert.deepEqual(prepareSave({ declaration, mode: 'create', verb: 'POST', body }), { ok: false, errors: ['The request body must be a JSON object.'] });
+      assert.deepEqual(prepareSave({ declaration, mode: 'create', verb: 'POST', body }), {
+        ok: false,
+        errors: ['The request body must be a JSON object.'],
+      });
     }
   });
 });

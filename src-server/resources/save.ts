@@ -3,7 +3,14 @@ import type { FieldDef, HttpVerb, ResourceDeclaration } from './types.ts';
 export type SaveMode = 'create' | 'update' | 'patch';
 
 export type SaveOutcome =
-  | { ok: true; /** Fields to write: all of them for create/update, only those present for patch. */ values: Record<string, unknown>; complete: Record<string, unknown> }
+  | {
+      ok: true;
+      /** Fields to write: all of them for create/update, only those present for patch. */ values: Record<
+        string,
+        unknown
+      >;
+      complete: Record<string, unknown>;
+    }
   | { ok: false; errors: string[] };
 
 export interface SaveInput {
@@ -88,7 +95,9 @@ export function prepareSave(input: SaveInput): SaveOutcome {
     if (def.writeOnly && !(name in present)) continue;
     const parsed = def.schema.safeParse(complete[name]);
     if (!parsed.success) {
-      errors.push(...parsed.error.issues.map((i) => `${name}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`));
+      errors.push(
+        ...parsed.error.issues.map((i) => `${name}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`),
+      );
     } else {
       complete[name] = parsed.data;
       if (name in values) values[name] = parsed.data;

@@ -5,10 +5,15 @@ import { prepareSave } from './save.ts';
 import type { ActionContext, ActionHandler, ResourceDeclaration } from './types.ts';
 
 /** Current values of a singleton: stored values over declared defaults. */
-export function readSingleton(declaration: ResourceDeclaration, ctx: Pick<ActionContext, 'db'>, key: string): Record<string, unknown> {
+export function readSingleton(
+  declaration: ResourceDeclaration,
+  ctx: Pick<ActionContext, 'db'>,
+  key: string,
+): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(declaration.fields)) {
-    if (def.default !== undefined) defaults[name] = typeof def.default === 'function' ? (def.default as () => unknown)() : def.default;
+    if (def.default !== undefined)
+      defaults[name] = typeof def.default === 'function' ? (def.default as () => unknown)() : def.default;
   }
   return { ...defaults, ...(readSetting<Record<string, unknown>>(ctx.db, key) ?? {}) };
 }
@@ -20,14 +25,23 @@ export function singletonActions(
 ): { getRecord: ActionHandler; update: ActionHandler; patch: ActionHandler } {
   const getRecord: ActionHandler = (ctx) =>
     ok(toPublicRecord(declaration, readSingleton(declaration, ctx, options.settingKey), ctx.canReadSensitive));
-  const save = (mode: 'update' | 'patch'): ActionHandler => (ctx) =>
-    ctx.db.transaction(() => {
-      const existing = readSingleton(declaration, ctx, options.settingKey);
-      const outcome = prepareSave({ declaration, mode, verb: ctx.verb, body: ctx.body, existing, validate: options.validate });
-      if (!outcome.ok) return invalid(outcome.errors);
-      writeSetting(ctx.db, options.settingKey, outcome.complete);
-      ctx.emit({ type: 'resource-changed', resource: declaration.name });
-      return ok(toPublicRecord(declaration, outcome.complete, ctx.canReadSensitive));
-    })();
+  const save =
+    (mode: 'update' | 'patch'): ActionHandler =>
+    (ctx) =>
+      ctx.db.transaction(() => {
+        const existing = readSingleton(declaration, ctx, options.settingKey);
+        const outcome = prepareSave({
+          declaration,
+          mode,
+          verb: ctx.verb,
+          body: ctx.body,
+          existing,
+          validate: options.validate,
+        });
+        if (!outcome.ok) return invalid(outcome.errors);
+        writeSetting(ctx.db, options.settingKey, outcome.complete);
+        ctx.emit({ type: 'resource-changed', resource: declaration.name });
+        return ok(toPublicRecord(declaration, outcome.complete, ctx.canReadSensitive));
+      })();
   return { getRecord, update: save('update'), patch: save('patch') };
 }

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { Db } from '../storage/database.ts';
-import type { BusEvent, Channel, CrudOperation, HttpVerb, Level, OperationName, SessionContext } from '../wire/types.ts';
+import type {
+  BusEvent,
+  Channel,
+  CrudOperation,
+  HttpVerb,
+  Level,
+  OperationName,
+  SessionContext,
+} from '../wire/types.ts';
 
 export type { Channel, CrudOperation, HttpVerb, Level, OperationName };
 

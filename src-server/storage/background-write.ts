@@ -30,7 +30,12 @@ export function writeWithShortWait<T>(db: Db, write: () => T, waitMs = BACKGROUN
  * a throw from a timer would end the process. On failure it reports the error and returns false;
  * the caller keeps its pending state and tries again at its next tick.
  */
-export function tryBackgroundWrite(db: Db, write: () => void, report: (error: unknown) => void, waitMs = BACKGROUND_BUSY_WAIT_MS): boolean {
+export function tryBackgroundWrite(
+  db: Db,
+  write: () => void,
+  report: (error: unknown) => void,
+  waitMs = BACKGROUND_BUSY_WAIT_MS,
+): boolean {
   try {
     writeWithShortWait(db, write, waitMs);
     return true;

@@ -51,7 +51,8 @@ describe('database connections', () => {
     try {
       const other = openDatabase(join(dir, 'fresh', 'x.sqlite'));
       other.exec('CREATE TABLE y (n INTEGER); INSERT INTO y VALUES (1)');
-      for (const suffix of ['', '-wal', '-shm']) assert.equal(statSync(join(dir, 'fresh', `x.sqlite${suffix}`)).mode & 0o777, 0o600, `x.sqlite${suffix}`);
+      for (const suffix of ['', '-wal', '-shm'])
+        assert.equal(statSync(join(dir, 'fresh', `x.sqlite${suffix}`)).mode & 0o777, 0o600, `x.sqlite${suffix}`);
       assert.equal(statSync(join(dir, 'fresh')).mode & 0o777, 0o700);
       other.close();
     } finally {

@@ -5,19 +5,61 @@ import { isSecretName, maskChanges, maskSecretsDeep, MASKED } from './secret-mas
 
 describe('secret masking', () => {
   it('secret names: key, *_key, apiKey, token, accessToken, anything with secret or password; not key_display, keyId or monkey', () => {
-    for (const name of ['key', 'api_key', 'x-api-key', 'apiKey', 'token', 'accessToken', 'refresh_token', 'secret', 'amiSecret', 'password', 'currentPassword', 'passphrase', 'authorization', 'Cookie']) {
+    for (const name of [
+      'key',
+      'api_key',
+      'x-api-key',
+      'apiKey',
+      'token',
+      'accessToken',
+      'refresh_token',
+      'secret',
+      'amiSecret',
+      'password',
+      'currentPassword',
+      'passphrase',
+      'authorization',
+      'Cookie',
+    ]) {
       assert.ok(isSecretName(name), name);
     }
-    for (const name of ['key_display', 'keyId', 'keyDescription', 'monkey', 'description', 'privateKeyPath', 'port', 'tokens_used_count']) assert.ok(!isSecretName(name), name);
+    for (const name of [
+      'key_display',
+      'keyId',
+      'keyDescription',
+      'monkey',
+      'description',
+      'privateKeyPath',
+      'port',
+      'tokens_used_count',
+    ])
+      assert.ok(!isSecretName(name), name);
   });
 
   it('masks at any depth of objects and arrays, keeps empty secrets and other values', () => {
-    const body = { config: { ami: { host: 'pbx', secret: 'S3' }, users: [{ login: 'a', password: 'P1' }, { login: 'b', password: '' }] }, note: 'kept' };
+    const body = {
+      config: {
+        ami: { host: 'pbx', secret: 'S3' },
+        users: [
+          { login: 'a', password: 'P1' },
+          { login: 'b', password: '' },
+        ],
+      },
+      note: 'kept',
+    };
     assert.deepEqual(maskSecretsDeep(body), {
-      config: { ami: { host: 'pbx', secret: MASKED }, users: [{ login: 'a', password: MASKED }, { login: 'b', password: '' }] },
+      config: {
+        ami: { host: 'pbx', secret: MASKED },
+        users: [
+          { login: 'a', password: MASKED },
+          { login: 'b', password: '' },
+        ],
+      },
       note: 'kept',
     });
-    assert.deepEqual(maskSecretsDeep({ deep: { sip_peer: 'x' } }, new Set(['sip_peer'])), { deep: { sip_peer: MASKED } });
+    assert.deepEqual(maskSecretsDeep({ deep: { sip_peer: 'x' } }, new Set(['sip_peer'])), {
+      deep: { sip_peer: MASKED },
+    });
     const error = new Error('kept as is');
     assert.equal(maskSecretsDeep(error), error);
   });
@@ -45,10 +87,17 @@ describe('secret masking', () => {
   });
 
   it('maskChanges masks a secret-named change whole and nested secrets in before and after', () => {
-    assert.deepEqual(maskChanges([{ field: 'password', before: 'a', after: 'b' }, { field: 'config', after: { ami: { secret: 'S' } } }, { field: 'port', before: 1, after: 2 }]), [
-      { field: 'password', before: MASKED, after: MASKED },
-      { field: 'config', after: { ami: { secret: MASKED } } },
-      { field: 'port', before: 1, after: 2 },
-    ]);
+    assert.deepEqual(
+      maskChanges([
+        { field: 'password', before: 'a', after: 'b' },
+        { field: 'config', after: { ami: { secret: 'S' } } },
+        { field: 'port', before: 1, after: 2 },
+      ]),
+      [
+        { field: 'password', before: MASKED, after: MASKED },
+        { field: 'config', after: { ami: { secret: MASKED } } },
+        { field: 'port', before: 1, after: 2 },
+      ],
+    );
   });
 });

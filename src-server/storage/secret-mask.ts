@@ -21,11 +21,15 @@ const MAX_DEPTH = 32;
 
 /** Whether a field name alone says its value is secret. */
 export function isSecretName(name: string): boolean {
-  return SNAKE_SECRET.test(name) || CAMEL_SECRET.test(name) || SECRET_ANYWHERE.test(name) || CREDENTIAL_HEADER.test(name);
+  return (
+    SNAKE_SECRET.test(name) || CAMEL_SECRET.test(name) || SECRET_ANYWHERE.test(name) || CREDENTIAL_HEADER.test(name)
+  );
 }
 
 const isPlain = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+  typeof value === 'object' &&
+  value !== null &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
 /** An empty secret says nothing: kept as it is (the diff shows "no change"). */
 const isEmpty = (value: unknown) => value === null || value === undefined || value === '';
@@ -35,13 +39,21 @@ const isEmpty = (value: unknown) => value === null || value === undefined || val
  * declared write-only and sensitive fields), holds MASKED, at any depth of objects and arrays.
  * Other values (Error objects, Buffers) are returned as they are.
  */
-export function maskSecretsDeep(value: unknown, secretNames: ReadonlySet<string> = new Set(), mask: string = MASKED, depth = 0): unknown {
+export function maskSecretsDeep(
+  value: unknown,
+  secretNames: ReadonlySet<string> = new Set(),
+  mask: string = MASKED,
+  depth = 0,
+): unknown {
   if (depth > MAX_DEPTH) return mask;
   if (Array.isArray(value)) return value.map((item) => maskSecretsDeep(item, secretNames, mask, depth + 1));
   if (!isPlain(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [name, member] of Object.entries(value)) {
-    out[name] = (isSecretName(name) || secretNames.has(name)) && !isEmpty(member) ? mask : maskSecretsDeep(member, secretNames, mask, depth + 1);
+    out[name] =
+      (isSecretName(name) || secretNames.has(name)) && !isEmpty(member)
+        ? mask
+        : maskSecretsDeep(member, secretNames, mask, depth + 1);
   }
   return out;
 }
@@ -60,17 +72,26 @@ export interface MaskableChange {
  * decides (another resource's write-only `network` is no secret of this one).
  * Applied to every diff before it is stored, and by migration 062 to the rows already written.
  */
-export function maskChanges<Change extends MaskableChange>(changes: readonly Change[], secretNames: ReadonlySet<string> = new Set()): Change[] {
+export function maskChanges<Change extends MaskableChange>(
+  changes: readonly Change[],
+  secretNames: ReadonlySet<string> = new Set(),
+): Change[] {
   return changes.map((change) => {
     const secret = isSecretName(change.field);
     const masked = { field: change.field } as Change;
-    if ('before' in change) masked.before = secret && !isEmpty(change.before) ? MASKED : maskSecretsDeep(change.before, secretNames);
-    if ('after' in change) masked.after = secret && !isEmpty(change.after) ? MASKED : maskSecretsDeep(change.after, secretNames);
+    if ('before' in change)
+      masked.before = secret && !isEmpty(change.before) ? MASKED : maskSecretsDeep(change.before, secretNames);
+    if ('after' in change)
+      masked.after = secret && !isEmpty(change.after) ? MASKED : maskSecretsDeep(change.after, secretNames);
     return masked;
   });
 }
 
 /** Whether `value` holds any unmasked secret-named member (tests and the migration's check). */
-export function holdsSecret(value: unknown, secretNames: ReadonlySet<string> = new Set(), mask: string = MASKED): boolean {
+export function holdsSecret(
+  value: unknown,
+  secretNames: ReadonlySet<string> = new Set(),
+  mask: string = MASKED,
+): boolean {
   return JSON.stringify(maskSecretsDeep(value, secretNames, mask)) !== JSON.stringify(value);
 }

@@ -51,16 +51,32 @@ describe('the data directory and secrets at rest', () => {
 
   it('keeps the data directory 0700 and every file in it 0600, whatever the umask', () => {
     assert.equal(modeOf(t.dataDir), 0o700);
-    for (const file of [...dbFiles(), join(t.dataDir, 'jwt-secret'), join(t.dataDir, 'secrets.key')]) assert.equal(modeOf(file), 0o600, file);
+    for (const file of [...dbFiles(), join(t.dataDir, 'jwt-secret'), join(t.dataDir, 'secrets.key')])
+      assert.equal(modeOf(file), 0o600, file);
     assert.equal(modeOf(join(t.dataDir, 'tls')), 0o700);
-    for (const file of ['self-signed-cert.pem', 'self-signed-key.pem']) assert.equal(modeOf(join(t.dataDir, 'tls', file)), 0o600, file);
+    for (const file of ['self-signed-cert.pem', 'self-signed-key.pem'])
+      assert.equal(modeOf(join(t.dataDir, 'tls', file)), 0o600, file);
   });
 
   it('stores SIP and AMI secrets sealed: their clear bytes are nowhere in the database files', async () => {
-    assert.equal((await t.call(`${V3}/extensions`, { method: 'POST', body: { number: '301', username: 'Carol', secret: SECRETS.extension } })).status, 201);
-    const provider = await t.call(`${V3}/providers`, { method: 'POST', body: { description: 'Trunk', host: 'sip.example.net', secret: SECRETS.provider } });
+    assert.equal(
+      (
+        await t.call(`${V3}/extensions`, {
+          method: 'POST',
+          body: { number: '301', username: 'Carol', secret: SECRETS.extension },
+        })
+      ).status,
+      201,
+    );
+    const provider = await t.call(`${V3}/providers`, {
+      method: 'POST',
+      body: { description: 'Trunk', host: 'sip.example.net', secret: SECRETS.provider },
+    });
     assert.equal(provider.status, 201, provider.text);
-    const saved = await t.call(`${V3}/ami`, { method: 'PUT', body: { enabled: true, host: ami.host, port: ami.port, username: 'console', secret: SECRETS.ami } });
+    const saved = await t.call(`${V3}/ami`, {
+      method: 'PUT',
+      body: { enabled: true, host: ami.host, port: ami.port, username: 'console', secret: SECRETS.ami },
+    });
     assert.equal(saved.status, 200, saved.text);
 
     const db = t.server.services.db;
@@ -82,7 +98,10 @@ describe('the data directory and secrets at rest', () => {
     const before = t.server.services.db.prepare("SELECT secret FROM extensions WHERE number = '301'").pluck().get();
     const put = await t.call(`${V3}/extensions/301`, { method: 'PUT', body: { username: 'Carol B' } });
     assert.equal(put.status, 200, put.text);
-    assert.equal(t.server.services.db.prepare("SELECT secret FROM extensions WHERE number = '301'").pluck().get(), before);
+    assert.equal(
+      t.server.services.db.prepare("SELECT secret FROM extensions WHERE number = '301'").pluck().get(),
+      before,
+    );
     const amiPatch = await t.call(`${V3}/ami`, { method: 'PATCH', body: { port: ami.port } });
     assert.equal(amiPatch.status, 200, amiPatch.text);
   });
@@ -93,10 +112,19 @@ describe('secrets stored in clear by an older version', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pbx-old-secrets-'));
     try {
       const old = openDatabase(join(dataDir, 'pbx.sqlite'));
-      migrate(old, allMigrations.filter((m) => m.version !== sealedSecretsMigration.version));
+      migrate(
+        old,
+        allMigrations.filter((m) => m.version !== sealedSecretsMigration.version),
+      );
       old.prepare("INSERT INTO extensions (number, username, secret) VALUES ('201', 'Old', ?)").run(SECRETS.extension);
-      old.prepare("INSERT INTO providers (id, description, host, secret) VALUES ('SIP-OLD', 'Old trunk', 'sip.example.net', ?)").run(SECRETS.provider);
-      old.prepare("INSERT INTO settings (key, value) VALUES ('ami', ?)").run(JSON.stringify({ enabled: false, username: 'console', secret: SECRETS.ami }));
+      old
+        .prepare(
+          "INSERT INTO providers (id, description, host, secret) VALUES ('SIP-OLD', 'Old trunk', 'sip.example.net', ?)",
+        )
+        .run(SECRETS.provider);
+      old
+        .prepare("INSERT INTO settings (key, value) VALUES ('ami', ?)")
+        .run(JSON.stringify({ enabled: false, username: 'console', secret: SECRETS.ami }));
       old.close();
       const files = ['pbx.sqlite', 'pbx.sqlite-wal'].map((f) => join(dataDir, f));
       assert.ok(foundIn(files, SECRETS.extension).length > 0, 'the old version left it in clear');
@@ -105,7 +133,10 @@ describe('secrets stored in clear by an older version', () => {
       try {
         for (const secret of Object.values(SECRETS)) assert.deepEqual(foundIn(files, secret), [], secret);
         const db = t.server.services.db;
-        assert.match(db.prepare("SELECT secret FROM extensions WHERE number = '201'").pluck().get() as string, /^enc:v1:/);
+        assert.match(
+          db.prepare("SELECT secret FROM extensions WHERE number = '201'").pluck().get() as string,
+          /^enc:v1:/,
+        );
         assert.equal(readAmiSettings(db).secret, SECRETS.ami, 'decrypted where it is used');
       } finally {
         await t.close();

@@ -56,7 +56,15 @@ export const BAD_IDS = [
 ];
 
 /** JSON number literals a JS client could not even produce, sent as raw text. */
-const EXTREME_NUMBERS = ['1e308', '-1e308', '-0', '9007199254740993', '1e-400', '123456789012345678901234567890', '0.1e999'];
+const EXTREME_NUMBERS = [
+  '1e308',
+  '-1e308',
+  '-0',
+  '9007199254740993',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1e999',
+];
 const EXTREME_NUMBER_STRINGS = ['NaN', 'Infinity', '-Infinity', '1e308', '-0', '0x1F', ' 7 ', '9007199254740993'];
 
 /** Network values that must never validate, and IPv4-mapped forms that must be handled consistently. */
@@ -74,7 +82,13 @@ export const BAD_NETWORKS = [
   '1.2.3.4\u0000',
   '',
 ];
-export const MAPPED_ADDRESSES = ['::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:0a00:0001', '0:0:0:0:0:ffff:10.0.0.1', '::ffff:10.0.0.0/104'];
+export const MAPPED_ADDRESSES = [
+  '::ffff:127.0.0.1',
+  '::ffff:10.0.0.1',
+  '::ffff:0a00:0001',
+  '0:0:0:0:0:ffff:10.0.0.1',
+  '::ffff:10.0.0.0/104',
+];
 
 interface SchemaObject {
   $ref?: string;
@@ -94,10 +108,17 @@ export function routesFromOpenApi(document: OpenApiDocument): CorpusRoute[] {
   const routes: CorpusRoute[] = [];
   for (const [template, item] of Object.entries(document.paths)) {
     for (const method of METHODS) {
-      const operation = item[method] as { requestBody?: { content?: Record<string, { schema?: SchemaObject }> } } | undefined;
+      const operation = item[method] as
+        | { requestBody?: { content?: Record<string, { schema?: SchemaObject }> } }
+        | undefined;
       if (!operation) continue;
       const schema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
-      routes.push({ method: method.toUpperCase(), template, family: familyOf(template), bodyProperties: writableProperties(document, schema) });
+      routes.push({
+        method: method.toUpperCase(),
+        template,
+        family: familyOf(template),
+        bodyProperties: writableProperties(document, schema),
+      });
     }
   }
   return routes;
@@ -113,14 +134,21 @@ function familyOf(template: string): RouteFamily {
 }
 
 /** Writable top-level properties of a body schema and their JSON types (`$ref` and `allOf` followed). */
-function writableProperties(document: OpenApiDocument, schema: SchemaObject | undefined, depth = 0): Record<string, string> {
+function writableProperties(
+  document: OpenApiDocument,
+  schema: SchemaObject | undefined,
+  depth = 0,
+): Record<string, string> {
   if (!schema || depth > 5) return {};
-  if (schema.$ref) return writableProperties(document, document.components?.schemas?.[schema.$ref.split('/').pop()!], depth + 1);
+  if (schema.$ref)
+    return writableProperties(document, document.components?.schemas?.[schema.$ref.split('/').pop()!], depth + 1);
   const out: Record<string, string> = {};
   for (const part of schema.allOf ?? []) Object.assign(out, writableProperties(document, part, depth + 1));
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (property.readOnly) continue;
-    out[name] = Array.isArray(property.type) ? (property.type.find((t) => t !== 'null') ?? 'string') : (property.type ?? 'string');
+    out[name] = Array.isArray(property.type)
+      ? (property.type.find((t) => t !== 'null') ?? 'string')
+      : (property.type ?? 'string');
   }
   return out;
 }
@@ -148,7 +176,8 @@ function wrongTypeValues(type: string): string[] {
   }
 }
 
-const objectText = (entries: Array<[string, string]>) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+const objectText = (entries: Array<[string, string]>) =>
+  `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
 
 /**
  * One wrong-type value per declared field, so the body can never validate: the first field always
@@ -171,13 +200,32 @@ function withAllWrong(route: CorpusRoute, extra: Array<[string, string]>, pick =
 
 /** A form body that can never validate: numbers and booleans that are words, required text left empty. */
 function formAnchor(route: CorpusRoute): string {
-  const value = (type: string) => (type === 'integer' || type === 'number' ? 'NaN' : type === 'boolean' ? 'maybe' : type === 'object' ? '%7B' : '');
-  const entries = Object.entries(route.bodyProperties).map(([name, type]) => `${encodeURIComponent(name)}=${value(type)}`);
+  const value = (type: string) =>
+    type === 'integer' || type === 'number' ? 'NaN' : type === 'boolean' ? 'maybe' : type === 'object' ? '%7B' : '';
+  const entries = Object.entries(route.bodyProperties).map(
+    ([name, type]) => `${encodeURIComponent(name)}=${value(type)}`,
+  );
   return ['a=%ZZ', '%00=%00', 'x[]=1', ...entries].join('&');
 }
 
 /** Malformed JSON texts: truncated, trailing garbage, single quotes, comments, BOM, lone tokens. */
-const MALFORMED_JSON = ['{', '{"a":}', '[1,2', 'nul', '{"a":1}}', "{'a':1}", '{"a":1,}', '{"a":1 /* c */}', '\ufeff{"a":1', '{"a":"\\x41"}', '{"a":"\\ud800"', '{"a":1e}', '--1', '{"a" 1}', '\u0000'];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":}',
+  '[1,2',
+  'nul',
+  '{"a":1}}',
+  "{'a':1}",
+  '{"a":1,}',
+  '{"a":1 /* c */}',
+  '\ufeff{"a":1',
+  '{"a":"\\x41"}',
+  '{"a":"\\ud800"',
+  '{"a":1e}',
+  '--1',
+  '{"a" 1}',
+  '\u0000',
+];
 
 /** Every case of the corpus for one route and one caller (the caller's headers are merged in). */
 export function casesForRoute(route: CorpusRoute, caller: Record<string, string>, seed: number): AdversarialCase[] {
@@ -185,7 +233,13 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   const hasParams = route.template.includes('{');
   const ids = hasParams ? BAD_IDS : [''];
   const basePath = fill(route.template, hasParams ? 'adversarial-missing' : '');
-  const add = (klass: string, path: string, headers: Record<string, string | string[]> = {}, body?: string | Buffer, method = route.method) =>
+  const add = (
+    klass: string,
+    path: string,
+    headers: Record<string, string | string[]> = {},
+    body?: string | Buffer,
+    method = route.method,
+  ) =>
     cases.push({
       klass,
       method,
@@ -198,7 +252,8 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   const wrongBody = withAllWrong(route, []);
 
   // Bad ids in every placeholder.
-  for (const id of ids.slice(hasParams ? 0 : 1)) add('bad-id', fill(route.template, id), sendsBody ? JSON_TYPE : {}, sendsBody ? wrongBody : undefined);
+  for (const id of ids.slice(hasParams ? 0 : 1))
+    add('bad-id', fill(route.template, id), sendsBody ? JSON_TYPE : {}, sendsBody ? wrongBody : undefined);
 
   // Duplicate and odd query parameters (reads and writes alike).
   for (const query of [
@@ -221,7 +276,12 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   // Bad network values in every query parameter the network routes read.
   for (const network of [...BAD_NETWORKS, ...MAPPED_ADDRESSES]) {
     const q = encodeURIComponent(network);
-    add('network', `${basePath}?ip=${q}&range=${q}&value=${q}&category=${q}`, sendsBody ? JSON_TYPE : {}, sendsBody ? withAllWrong(route, []) : undefined);
+    add(
+      'network',
+      `${basePath}?ip=${q}&range=${q}&value=${q}&category=${q}`,
+      sendsBody ? JSON_TYPE : {},
+      sendsBody ? withAllWrong(route, []) : undefined,
+    );
   }
 
   // Long URLs and headers.
@@ -229,16 +289,32 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   add('long-url', `${basePath}/${'%41'.repeat(2000)}`);
   add('long-header', basePath, { 'x-long': 'h'.repeat(9000) }, sendsBody ? wrongBody : undefined);
   add('long-header', basePath, { 'x-huge': 'h'.repeat(40_000) });
-  add('long-header', basePath, { 'user-agent': 'u'.repeat(8000), referer: `http://x/${'r'.repeat(4000)}`, 'x-async-channel': 'c'.repeat(2000) });
+  add('long-header', basePath, {
+    'user-agent': 'u'.repeat(8000),
+    referer: `http://x/${'r'.repeat(4000)}`,
+    'x-async-channel': 'c'.repeat(2000),
+  });
   add('long-header', basePath, { 'x-api-key': 'f'.repeat(4096) });
   add('long-header', basePath, { authorization: `Bearer ${'e'.repeat(6000)}` });
   add('duplicate-header', basePath, { 'x-api-key': ['a'.repeat(64), 'b'.repeat(64)] });
-  add('duplicate-header', basePath, { 'content-type': ['application/json', 'text/plain'] }, sendsBody ? wrongBody : undefined);
+  add(
+    'duplicate-header',
+    basePath,
+    { 'content-type': ['application/json', 'text/plain'] },
+    sendsBody ? wrongBody : undefined,
+  );
 
   // Other verbs on the same path: 405/404 with the envelope, never a 500. This route's body schema
   // says nothing about another verb's, so the body is one no save accepts: not an object.
-  for (const method of ['OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== route.method)]) {
-    if (method === 'GET' || method === 'OPTIONS' || method === 'TRACE' || method === 'PROPFIND' || method === 'PURGE') add('verb', basePath, {}, undefined, method);
+  for (const method of [
+    'OPTIONS',
+    'TRACE',
+    'PROPFIND',
+    'PURGE',
+    ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== route.method),
+  ]) {
+    if (method === 'GET' || method === 'OPTIONS' || method === 'TRACE' || method === 'PROPFIND' || method === 'PURGE')
+      add('verb', basePath, {}, undefined, method);
     else add('verb', basePath, JSON_TYPE, '["not an object"]', method);
   }
 
@@ -249,11 +325,27 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   for (const root of ['[]', '"text"', '42', 'null', 'true', '[{"a":1}]']) add('wrong-root', basePath, JSON_TYPE, root);
   for (let pick = 0; pick < 6; pick++) add('wrong-type', basePath, JSON_TYPE, withAllWrong(route, [], pick));
   // Every numeric field but the first declared one, which keeps its anchor.
-  const numeric = Object.keys(route.bodyProperties).filter((k, i) => i > 0 && ['integer', 'number'].includes(route.bodyProperties[k]!));
+  const numeric = Object.keys(route.bodyProperties).filter(
+    (k, i) => i > 0 && ['integer', 'number'].includes(route.bodyProperties[k]!),
+  );
   for (const number of EXTREME_NUMBERS) {
-    add('extreme-number', basePath, JSON_TYPE, withAllWrong(route, [...numeric.map((k): [string, string] => [k, number]), ['limit', number], ['port', number]]));
+    add(
+      'extreme-number',
+      basePath,
+      JSON_TYPE,
+      withAllWrong(route, [...numeric.map((k): [string, string] => [k, number]), ['limit', number], ['port', number]]),
+    );
   }
-  for (const text of EXTREME_NUMBER_STRINGS) add('extreme-number', basePath, JSON_TYPE, withAllWrong(route, [...numeric.map((k): [string, string] => [k, JSON.stringify(text)]), ['port', JSON.stringify(text)]]));
+  for (const text of EXTREME_NUMBER_STRINGS)
+    add(
+      'extreme-number',
+      basePath,
+      JSON_TYPE,
+      withAllWrong(route, [
+        ...numeric.map((k): [string, string] => [k, JSON.stringify(text)]),
+        ['port', JSON.stringify(text)],
+      ]),
+    );
   for (const depth of [40, 1000, 100_000]) {
     add('deep-nesting', basePath, JSON_TYPE, '['.repeat(depth) + ']'.repeat(depth));
     add('deep-nesting', basePath, JSON_TYPE, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
@@ -261,7 +353,12 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
   add('deep-nesting', basePath, JSON_TYPE, withAllWrong(route, [['nested', `${'['.repeat(30)}${']'.repeat(30)}`]]));
   add('huge-body', basePath, JSON_TYPE, `{"description":${JSON.stringify('x'.repeat(1024 * 1024 + 100))}}`);
   add('huge-body', basePath, JSON_TYPE, `[${'1,'.repeat(600_000)}1]`);
-  add('huge-body', basePath, { 'content-type': 'application/x-www-form-urlencoded' }, `${formAnchor(route)}&a=${'b'.repeat(1100 * 1024)}`);
+  add(
+    'huge-body',
+    basePath,
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    `${formAnchor(route)}&a=${'b'.repeat(1100 * 1024)}`,
+  );
   for (const bytes of [
     [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d],
     [0x7b, 0x22, 0xc0, 0xaf, 0x22, 0x3a, 0x31, 0x7d],
@@ -270,27 +367,67 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
     [0xfe, 0xff, 0x00, 0x7b, 0x00, 0x7d],
   ]) {
     add('invalid-utf8', basePath, JSON_TYPE, Buffer.from(bytes));
-    add('invalid-utf8', basePath, { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.concat([Buffer.from(`${formAnchor(route)}&b=`), Buffer.from(bytes)]));
+    add(
+      'invalid-utf8',
+      basePath,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      Buffer.concat([Buffer.from(`${formAnchor(route)}&b=`), Buffer.from(bytes)]),
+    );
   }
   const strings = Object.keys(route.bodyProperties).filter((k) => route.bodyProperties[k] === 'string');
   add('nul-bytes', basePath, JSON_TYPE, withAllWrong(route, [['x\u0000', '"\u0000"']]));
   add('nul-bytes', basePath, JSON_TYPE, Buffer.from('{"a":"\u0000"}\u0000'));
-  add('nul-bytes', basePath, JSON_TYPE, withAllWrong(route, strings.slice(1).map((k): [string, string] => [k, JSON.stringify('a\u0000b')])));
-  for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded; charset=klingon', '', 'application/json, text/plain', 'application/jsonp']) {
-    add('content-type', basePath, { 'content-type': type }, type.startsWith('application/x-www-form-urlencoded') ? formAnchor(route) : withAllWrong(route, []));
+  add(
+    'nul-bytes',
+    basePath,
+    JSON_TYPE,
+    withAllWrong(
+      route,
+      strings.slice(1).map((k): [string, string] => [k, JSON.stringify('a\u0000b')]),
+    ),
+  );
+  for (const type of [
+    'text/plain',
+    'application/xml',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=utf-16',
+    'application/x-www-form-urlencoded; charset=klingon',
+    '',
+    'application/json, text/plain',
+    'application/jsonp',
+  ]) {
+    add(
+      'content-type',
+      basePath,
+      { 'content-type': type },
+      type.startsWith('application/x-www-form-urlencoded') ? formAnchor(route) : withAllWrong(route, []),
+    );
   }
   add('content-type', basePath, { 'content-type': 'application/x-www-form-urlencoded' }, formAnchor(route));
   for (const network of [...BAD_NETWORKS, ...MAPPED_ADDRESSES.slice(0, 2)]) {
     const value = JSON.stringify(network);
     // The first declared field keeps its anchor, so the body stays invalid whatever the network value.
-    const fields = ['permit', 'deny', 'network', 'whitelist', 'ip', 'host'].filter((k) => k !== Object.keys(route.bodyProperties)[0]);
-    add('network', basePath, JSON_TYPE, withAllWrong(route, fields.map((k): [string, string] => [k, value])));
+    const fields = ['permit', 'deny', 'network', 'whitelist', 'ip', 'host'].filter(
+      (k) => k !== Object.keys(route.bodyProperties)[0],
+    );
+    add(
+      'network',
+      basePath,
+      JSON_TYPE,
+      withAllWrong(
+        route,
+        fields.map((k): [string, string] => [k, value]),
+      ),
+    );
   }
 
   // Property-based: random JSON of fast-check's choosing, then the anchor (so it never validates).
   const randomBodies = fc.sample(fc.jsonValue({ maxDepth: 4 }), { seed: seed + cases.length, numRuns: 8 });
   for (const value of randomBodies) {
-    const text = typeof value === 'object' && value !== null && !Array.isArray(value) ? JSON.stringify(value).slice(1, -1) : `"random":${JSON.stringify(value)}`;
+    const text =
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? JSON.stringify(value).slice(1, -1)
+        : `"random":${JSON.stringify(value)}`;
     const anchor = withAllWrong(route, [], 2).slice(1, -1);
     add('random-json', basePath, JSON_TYPE, `{${[text, anchor].filter((part) => part !== '').join(',')}}`);
   }
@@ -299,15 +436,41 @@ export function casesForRoute(route: CorpusRoute, caller: Record<string, string>
 
 /** Canonical forms: spellings of one range, each stored and unbanned as the network it names. */
 export const RANGE_SPELLINGS: Array<{ canonical: string; spellings: string[] }> = [
-  { canonical: '203.0.113.0/24', spellings: ['203.0.113.77/24', '203.0.113.255/24', '::ffff:203.0.113.9/120', '::FFFF:CB00:7101/120', ' 203.0.113.0/24 '] },
-  { canonical: '2001:db8:bad::/48', spellings: ['2001:DB8:BAD::1/48', '2001:db8:bad:ffff::/48', '2001:0db8:0bad:0000::/48'] },
+  {
+    canonical: '203.0.113.0/24',
+    spellings: [
+      '203.0.113.77/24',
+      '203.0.113.255/24',
+      '::ffff:203.0.113.9/120',
+      '::FFFF:CB00:7101/120',
+      ' 203.0.113.0/24 ',
+    ],
+  },
+  {
+    canonical: '2001:db8:bad::/48',
+    spellings: ['2001:DB8:BAD::1/48', '2001:db8:bad:ffff::/48', '2001:0db8:0bad:0000::/48'],
+  },
   { canonical: '198.51.100.128/25', spellings: ['198.51.100.200/25', '::ffff:198.51.100.129/121'] },
-  { canonical: '198.51.100.77', spellings: ['198.51.100.77/32', '::ffff:198.51.100.77', '::ffff:198.51.100.77/128', '198.51.100.77'] },
+  {
+    canonical: '198.51.100.77',
+    spellings: ['198.51.100.77/32', '::ffff:198.51.100.77', '::ffff:198.51.100.77/128', '198.51.100.77'],
+  },
   { canonical: '2001:db8::77', spellings: ['2001:db8::77/128', '2001:DB8:0:0::77'] },
 ];
 
 /** Unspecified and mapped catch-alls: no packet comes from them, so a ban of them is refused (422). */
-export const UNSPECIFIED_RANGES = ['0.0.0.0', '0.0.0.0/8', '0.1.2.3/16', '::', '::/128', '::/64', '::ffff:0:0/96', '::ffff:0:0/95', '::fffe:0:0/80', '::ffff:0.0.0.0/104'];
+export const UNSPECIFIED_RANGES = [
+  '0.0.0.0',
+  '0.0.0.0/8',
+  '0.1.2.3/16',
+  '::',
+  '::/128',
+  '::/64',
+  '::ffff:0:0/96',
+  '::ffff:0:0/95',
+  '::fffe:0:0/80',
+  '::ffff:0.0.0.0/104',
+];
 
 /** Range queries of `/v1/decisions`: with a range ban and a filter entry in force, what each must find. */
 export const RANGE_QUERIES: Array<{ query: string; expect: string[] | null }> = [
@@ -327,10 +490,31 @@ export const RANGE_QUERIES: Array<{ query: string; expect: string[] | null }> = 
 ];
 
 /** Malformed range queries: each a 400 naming the parameter. */
-export const BAD_RANGE_QUERIES = ['ip=198.51.101.0/24', 'ip=1.2.3', 'ip=fe80::1%25eth0', 'range=10.0.0.0/33', 'range=garbage', 'ip=198.51.101.5&contains=maybe', 'ip=%00'];
+export const BAD_RANGE_QUERIES = [
+  'ip=198.51.101.0/24',
+  'ip=1.2.3',
+  'ip=fe80::1%25eth0',
+  'range=10.0.0.0/33',
+  'range=garbage',
+  'ip=198.51.101.5&contains=maybe',
+  'ip=%00',
+];
 
 /** Filter ids a backup must never carry (422 naming the field): beyond 2^31 - 1, not integers, or not numbers at all. */
-export const BAD_IMPORT_IDS: unknown[] = [2 ** 31, 2 ** 53 + 2, 1e308, Number.MAX_SAFE_INTEGER, 0, -1, 1.5, '7', null, true, [1], { id: 1 }];
+export const BAD_IMPORT_IDS: unknown[] = [
+  2 ** 31,
+  2 ** 53 + 2,
+  1e308,
+  Number.MAX_SAFE_INTEGER,
+  0,
+  -1,
+  1.5,
+  '7',
+  null,
+  true,
+  [1],
+  { id: 1 },
+];
 
 /** Values of the wrong JSON type in a backup: never coerced, always 422 naming the field. */
 export const MISTYPED_IMPORTS: Array<{ section: 'fail2ban' | 'generalSettings'; field: string; value: unknown }> = [

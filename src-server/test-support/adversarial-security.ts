@@ -22,7 +22,7 @@ export function securityHeaderProblem(headers: Record<string, string | string[] 
     if (typeof value !== 'string' || !pattern.test(value)) return `header ${name}: ${JSON.stringify(value)}`;
   }
   const csp = String(headers['content-security-policy']);
-  if (!/(^|; )frame-ancestors 'none'(;|$)/.test(csp)) return 'CSP without frame-ancestors \'none\'';
+  if (!/(^|; )frame-ancestors 'none'(;|$)/.test(csp)) return "CSP without frame-ancestors 'none'";
   if (/script-src[^;]*'unsafe-(inline|eval)'/.test(csp)) return 'CSP allows inline or evaluated script';
   return undefined;
 }
@@ -32,7 +32,9 @@ interface DocumentOperation {
 }
 
 /** Every ADMIN or SENSITIVE operation of the served document, as a concrete request (ids name no record). */
-export function privilegedRequests(paths: Record<string, Record<string, DocumentOperation>>): Array<{ method: string; path: string; level: string }> {
+export function privilegedRequests(
+  paths: Record<string, Record<string, DocumentOperation>>,
+): Array<{ method: string; path: string; level: string }> {
   const out: Array<{ method: string; path: string; level: string }> = [];
   for (const [template, item] of Object.entries(paths)) {
     for (const [verb, operation] of Object.entries(item)) {
@@ -57,7 +59,11 @@ export function bodyWithNestedSecrets(secret: string, own: Record<string, unknow
   return {
     ...own,
     password: secret,
-    config: { ami: { host: '127.0.0.1', secret }, users: [{ login: 'x', password: secret }], nested: { deeper: { apiKey: secret, token: secret } } },
+    config: {
+      ami: { host: '127.0.0.1', secret },
+      users: [{ login: 'x', password: secret }],
+      nested: { deeper: { apiKey: secret, token: secret } },
+    },
     list: [{ currentPassword: secret }, [{ key: secret }]],
   };
 }

@@ -162,13 +162,20 @@ export class AmiTestServer {
         this.loggedIn.add(socket);
         this.logins++;
         reply({ Response: 'Success', ActionID: id, Message: 'Authentication accepted' });
-        reply({ Event: 'FullyBooted', Privilege: 'system,all', Uptime: '100', LastReload: '100', Status: 'Fully Booted' });
+        reply({
+          Event: 'FullyBooted',
+          Privilege: 'system,all',
+          Uptime: '100',
+          LastReload: '100',
+          Status: 'Fully Booted',
+        });
       } else {
         reply({ Response: 'Error', ActionID: id, Message: 'Authentication failed' });
       }
       return;
     }
-    if (!this.loggedIn.has(socket)) return reply({ Response: 'Error', ActionID: id, Message: 'Authentication Required' });
+    if (!this.loggedIn.has(socket))
+      return reply({ Response: 'Error', ActionID: id, Message: 'Authentication Required' });
     switch (name) {
       case 'ping':
         return reply({ Response: 'Success', ActionID: id, Ping: 'Pong', Timestamp: (Date.now() / 1000).toFixed(6) });
@@ -188,7 +195,12 @@ export class AmiTestServer {
   }
 
   private listEndpoints(socket: Socket, id: string | undefined): void {
-    let out = formatAction({ Response: 'Success', ActionID: id, EventList: 'start', Message: 'A listing of Endpoints follows, presented as EndpointList events' });
+    let out = formatAction({
+      Response: 'Success',
+      ActionID: id,
+      EventList: 'start',
+      Message: 'A listing of Endpoints follows, presented as EndpointList events',
+    });
     for (const [name, endpoint] of this.endpoints) {
       out += formatAction({
         Event: 'EndpointList',
@@ -204,7 +216,12 @@ export class AmiTestServer {
         ActiveChannels: '',
       });
     }
-    out += formatAction({ Event: 'EndpointListComplete', ActionID: id, EventList: 'Complete', ListItems: String(this.endpoints.size) });
+    out += formatAction({
+      Event: 'EndpointListComplete',
+      ActionID: id,
+      EventList: 'Complete',
+      ListItems: String(this.endpoints.size),
+    });
     socket.write(out);
   }
 
@@ -214,9 +231,28 @@ export class AmiTestServer {
       socket.write(formatAction({ Response: 'Error', ActionID: id, Message: `Unable to retrieve endpoint ${name}` }));
       return;
     }
-    let out = formatAction({ Response: 'Success', ActionID: id, EventList: 'start', Message: 'Following are Events for each object associated with the Endpoint' });
-    out += formatAction({ Event: 'EndpointDetail', ActionID: id, ObjectType: 'endpoint', ObjectName: name, DeviceState: endpoint.deviceState, Context: 'all_peers' });
-    out += formatAction({ Event: 'AorDetail', ActionID: id, ObjectType: 'aor', ObjectName: name, MaxContacts: '5', EndpointName: name });
+    let out = formatAction({
+      Response: 'Success',
+      ActionID: id,
+      EventList: 'start',
+      Message: 'Following are Events for each object associated with the Endpoint',
+    });
+    out += formatAction({
+      Event: 'EndpointDetail',
+      ActionID: id,
+      ObjectType: 'endpoint',
+      ObjectName: name,
+      DeviceState: endpoint.deviceState,
+      Context: 'all_peers',
+    });
+    out += formatAction({
+      Event: 'AorDetail',
+      ActionID: id,
+      ObjectType: 'aor',
+      ObjectName: name,
+      MaxContacts: '5',
+      EndpointName: name,
+    });
     let items = 2;
     const contact = endpoint.contact;
     if (contact) {
@@ -241,12 +277,22 @@ export class AmiTestServer {
         QualifyTimeout: '3.000000',
       });
     }
-    out += formatAction({ Event: 'EndpointDetailComplete', ActionID: id, EventList: 'Complete', ListItems: String(items) });
+    out += formatAction({
+      Event: 'EndpointDetailComplete',
+      ActionID: id,
+      EventList: 'Complete',
+      ListItems: String(items),
+    });
     socket.write(out);
   }
 
   private listRegistrations(socket: Socket, id: string | undefined): void {
-    let out = formatAction({ Response: 'Success', ActionID: id, EventList: 'start', Message: 'Following are Events for each Outbound registration' });
+    let out = formatAction({
+      Response: 'Success',
+      ActionID: id,
+      EventList: 'start',
+      Message: 'Following are Events for each Outbound registration',
+    });
     let registered = 0;
     for (const [name, registration] of this.registrations) {
       if (registration.status === 'Registered') registered++;

@@ -18,7 +18,12 @@ export interface Decision {
 }
 
 /** Polls the stream with an API key; returns the parsed `{new, deleted}`. Throws on a non-200. */
-export async function poll(t: TestServer, key: string, query = '', options: TestRequestOptions = {}): Promise<{ new: Decision[]; deleted: Decision[] }> {
+export async function poll(
+  t: TestServer,
+  key: string,
+  query = '',
+  options: TestRequestOptions = {},
+): Promise<{ new: Decision[]; deleted: Decision[] }> {
   const response = await t.call(`${STREAM}${query}`, { ...options, headers: { 'X-Api-Key': key, ...options.headers } });
   if (response.status !== 200) throw new Error(`poll answered ${response.status}: ${response.text}`);
   return response.json;
@@ -30,11 +35,15 @@ export const values = (decisions: Decision[]) => decisions.map((d) => `${d.value
 /** Feeds enough failures for (category, ip) to be banned under the current fail2ban rules (the category's own maxretry). */
 export function banThroughFailures(t: TestServer, category: BanCategory, ip: string): void {
   const { maxretry } = ruleFor(t.server.services.firewall!.state.settings, category);
-  for (let i = 0; i < maxretry; i++) t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
+  for (let i = 0; i < maxretry; i++)
+    t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
 }
 
 /** Creates a network filter through the API (from localhost); returns its read shape. */
-export async function createFilter(t: TestServer, body: Record<string, unknown>): Promise<{ id: number; permit: string; deny: string }> {
+export async function createFilter(
+  t: TestServer,
+  body: Record<string, unknown>,
+): Promise<{ id: number; permit: string; deny: string }> {
   const response = await t.call('/pbxcore/api/v3/firewall', { method: 'POST', body });
   if (response.status !== 201) throw new Error(`filter create answered ${response.status}: ${response.text}`);
   return response.json.data;

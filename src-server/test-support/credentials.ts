@@ -42,7 +42,8 @@ export async function sessionCookie(t: TestServer): Promise<string> {
     body: `login=admin&password=${encodeURIComponent(ADMIN_PASSWORD)}`,
   });
   const cookie = String(answer.headers['set-cookie'] ?? '').split(';')[0]!;
-  if (answer.status !== 200 || !cookie.includes('=')) throw new Error(`session start failed: ${answer.status} ${answer.text}`);
+  if (answer.status !== 200 || !cookie.includes('='))
+    throw new Error(`session start failed: ${answer.status} ${answer.text}`);
   return cookie;
 }
 
@@ -61,24 +62,44 @@ export async function makeCredentials(t: TestServer): Promise<TestCredentials> {
   const claims = JSON.parse(Buffer.from(adminToken.split('.')[1]!, 'base64url').toString()) as { sid: string };
   const secret = loadJwtSecret(t.dataDir);
   const now = Math.floor(Date.now() / 1000);
-  const sign = (key: Uint8Array, alg = 'HS256') => new SignJWT({ role: 'admin', sid: claims.sid }).setProtectedHeader({ alg }).setSubject('admin');
+  const sign = (key: Uint8Array, alg = 'HS256') =>
+    new SignJWT({ role: 'admin', sid: claims.sid }).setProtectedHeader({ alg }).setSubject('admin');
 
   const revoked = await createKey(t, { description: 'revoked', full_permissions: true });
   await t.call(`/pbxcore/api/v3/api-keys/${revoked.id}`, { method: 'DELETE' });
-  const filterId = Number(db.prepare("INSERT INTO network_filters (permit, description) VALUES ('10.0.0.0/8', 'matrix: elsewhere')").run().lastInsertRowid);
+  const filterId = Number(
+    db.prepare("INSERT INTO network_filters (permit, description) VALUES ('10.0.0.0/8', 'matrix: elsewhere')").run()
+      .lastInsertRowid,
+  );
 
   return {
     adminToken,
     viewerToken,
     adminSid: claims.sid,
-    expiredToken: await sign(secret).setIssuedAt(now - 3600).setExpirationTime(now - 2700).sign(secret),
-    futureNbfToken: await sign(secret).setIssuedAt(now).setNotBefore(now + 600).setExpirationTime(now + 900).sign(secret),
+    expiredToken: await sign(secret)
+      .setIssuedAt(now - 3600)
+      .setExpirationTime(now - 2700)
+      .sign(secret),
+    futureNbfToken: await sign(secret)
+      .setIssuedAt(now)
+      .setNotBefore(now + 600)
+      .setExpirationTime(now + 900)
+      .sign(secret),
     algNoneToken: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'admin', role: 'admin', sid: claims.sid, iat: now, exp: now + 900 })}.`,
-    otherSecretToken: await sign(secret).setIssuedAt(now).setExpirationTime(now + 900).sign(randomBytes(64)),
-    hs512Token: await sign(secret, 'HS512').setIssuedAt(now).setExpirationTime(now + 900).sign(secret),
+    otherSecretToken: await sign(secret)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 900)
+      .sign(randomBytes(64)),
+    hs512Token: await sign(secret, 'HS512')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 900)
+      .sign(secret),
     revokedKey: revoked.key,
-    excludedKey: (await createKey(t, { description: 'excluded', allowed_paths: { '/api/v3/nothing-here': 'write' } })).key,
-    filterBoundKey: (await createKey(t, { description: 'bound elsewhere', full_permissions: true, networkfilterid: String(filterId) })).key,
+    excludedKey: (await createKey(t, { description: 'excluded', allowed_paths: { '/api/v3/nothing-here': 'write' } }))
+      .key,
+    filterBoundKey: (
+      await createKey(t, { description: 'bound elsewhere', full_permissions: true, networkfilterid: String(filterId) })
+    ).key,
     fullKey: (await createKey(t, { description: 'full', full_permissions: true })).key,
     ...(await (async () => {
       const cookie = await sessionCookie(t);

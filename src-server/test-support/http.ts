@@ -25,7 +25,8 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
   const headers: Record<string, string> = { ...options.headers };
   let payload: Buffer | undefined;
   if (options.body !== undefined) {
-    if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) payload = Buffer.from(options.body as string);
+    if (typeof options.body === 'string' || Buffer.isBuffer(options.body))
+      payload = Buffer.from(options.body as string);
     else {
       payload = Buffer.from(JSON.stringify(options.body));
       headers['content-type'] ??= 'application/json';
@@ -36,7 +37,13 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
   return new Promise((resolve, reject) => {
     const req = send(
       url,
-      { method: options.method ?? 'GET', headers, localAddress: options.localAddress, rejectUnauthorized: options.rejectUnauthorized ?? false, agent: false },
+      {
+        method: options.method ?? 'GET',
+        headers,
+        localAddress: options.localAddress,
+        rejectUnauthorized: options.rejectUnauthorized ?? false,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -21,10 +21,19 @@ export interface TestServer {
 }
 
 /** Starts a real server on an ephemeral loopback port with a fresh data directory. */
-export async function startTestServer(options: CreateServerOptions & { keepDataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: CreateServerOptions & { keepDataDir?: string } = {},
+): Promise<TestServer> {
   const { keepDataDir, ...rest } = options;
   const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'pbx-test-'));
-  const make = () => createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent', ...rest });
+  const make = () =>
+    createServer({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent',
+      ...rest,
+    });
   let server = make();
   await server.start();
   const handle: TestServer = {
@@ -40,7 +49,13 @@ export async function startTestServer(options: CreateServerOptions & { keepDataD
     async restart() {
       const port = server.port;
       await server.stop();
-      server = createServer({ host: '127.0.0.1', port, dataDir, logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent', ...rest });
+      server = createServer({
+        host: '127.0.0.1',
+        port,
+        dataDir,
+        logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent',
+        ...rest,
+      });
       await server.start();
     },
     async close() {

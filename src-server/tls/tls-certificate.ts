@@ -35,24 +35,38 @@ export async function selfSignedCertificate(dataDir: string, options: { renew?: 
     const ips = [...new Set(['127.0.0.1', '::1', ...hostAddresses()])];
     // Loaded only when a certificate is first generated: it is the heaviest import of the server.
     const { generate } = await import('selfsigned');
-    const pems = await generate([{ name: 'commonName', value: 'PBX Console' }, { name: 'organizationName', value: 'PBX Console self-signed' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      notBeforeDate,
-      notAfterDate,
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+    const pems = await generate(
+      [
+        { name: 'commonName', value: 'PBX Console' },
+        { name: 'organizationName', value: 'PBX Console self-signed' },
       ],
-    });
+      {
+        keySize: 2048,
+        algorithm: 'sha256',
+        notBeforeDate,
+        notAfterDate,
+        extensions: [
+          { name: 'basicConstraints', cA: true, critical: true },
+          { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true, critical: true },
+          { name: 'extKeyUsage', serverAuth: true },
+          {
+            name: 'subjectAltName',
+            altNames: [{ type: 2, value: 'localhost' }, ...ips.map((ip) => ({ type: 7 as const, ip }))],
+          },
+        ],
+      },
+    );
     // Like every file of the data directory, 0600 whatever the umask; each replaced whole, so a
     // reader never sees half a file, and the key first so a new certificate never meets an old key.
     replaceFile(keyFile, pems.private);
     replaceFile(certificateFile, pems.cert);
   }
-  return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'self-signed', certificateFile };
+  return {
+    cert: readFileSync(certificateFile, 'utf8'),
+    key: readFileSync(keyFile, 'utf8'),
+    source: 'self-signed',
+    certificateFile,
+  };
 }
 
 function replaceFile(file: string, text: string): void {
@@ -63,11 +77,20 @@ function replaceFile(file: string, text: string): void {
 
 /** A user-provided certificate and key (PEM files), which replace the self-signed pair. */
 export function configuredCertificate(certificateFile: string, keyFile: string): TlsMaterial {
-  return { cert: readFileSync(certificateFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), source: 'configured', certificateFile };
+  return {
+    cert: readFileSync(certificateFile, 'utf8'),
+    key: readFileSync(keyFile, 'utf8'),
+    source: 'configured',
+    certificateFile,
+  };
 }
 
 /** SHA-256 fingerprint, subject and expiry of the first certificate in a PEM. */
 export function summarizeCertificate(pem: string): CertificateSummary {
   const x509 = new X509Certificate(pem);
-  return { fingerprint256: x509.fingerprint256, subject: x509.subject.replace(/\n/g, ', '), validTo: new Date(x509.validTo).toISOString() };
+  return {
+    fingerprint256: x509.fingerprint256,
+    subject: x509.subject.replace(/\n/g, ', '),
+    validTo: new Date(x509.validTo).toISOString(),
+  };
 }

@@ -55,7 +55,15 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * Resolves with any HTTP status except 401/403 (LapiError `unauthorized`) and 5xx (`http-error`).
  */
 export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
-  const { method, baseUrl, path, headers = {}, body, maxBytes = MAX_ANSWER_BYTES, timeoutMs = ANSWER_TIMEOUT_MS } = options;
+  const {
+    method,
+    baseUrl,
+    path,
+    headers = {},
+    body,
+    maxBytes = MAX_ANSWER_BYTES,
+    timeoutMs = ANSWER_TIMEOUT_MS,
+  } = options;
   const url = lapiUrl(baseUrl, path);
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -68,7 +76,13 @@ export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
       req.destroy();
       reject(error);
     };
-    const timer = setTimeout(() => fail(new LapiError('timeout', `The LAPI did not answer ${method} ${url.pathname} within ${timeoutMs / 1000} s.`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new LapiError('timeout', `The LAPI did not answer ${method} ${url.pathname} within ${timeoutMs / 1000} s.`),
+        ),
+      timeoutMs,
+    );
     const req = send(
       url,
       {
@@ -83,14 +97,25 @@ export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
       (res: IncomingMessage) => {
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) {
-          fail(new LapiError('too-large', `The LAPI answer to ${method} ${url.pathname} is ${declared} bytes, over the ${maxBytes}-byte limit.`));
+          fail(
+            new LapiError(
+              'too-large',
+              `The LAPI answer to ${method} ${url.pathname} is ${declared} bytes, over the ${maxBytes}-byte limit.`,
+            ),
+          );
           return;
         }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > maxBytes) fail(new LapiError('too-large', `The LAPI answer to ${method} ${url.pathname} passed the ${maxBytes}-byte limit.`));
+          if (size > maxBytes)
+            fail(
+              new LapiError(
+                'too-large',
+                `The LAPI answer to ${method} ${url.pathname} passed the ${maxBytes}-byte limit.`,
+              ),
+            );
           else chunks.push(chunk);
         });
         res.on('error', (error) => fail(new LapiError('unreachable', `The LAPI answer was cut: ${describe(error)}.`)));
@@ -101,14 +126,28 @@ export function lapiRequest(options: LapiRequest): Promise<LapiAnswer> {
           const status = res.statusCode ?? 0;
           const answer = { status, body: Buffer.concat(chunks) };
           if (status === 401 || status === 403) {
-            reject(new LapiError('unauthorized', `The LAPI refused the credentials (${status}${messageOf(answer.body)}).`, status));
+            reject(
+              new LapiError(
+                'unauthorized',
+                `The LAPI refused the credentials (${status}${messageOf(answer.body)}).`,
+                status,
+              ),
+            );
           } else if (status >= 500) {
-            reject(new LapiError('http-error', `The LAPI answered ${status} to ${method} ${url.pathname}${messageOf(answer.body)}.`, status));
+            reject(
+              new LapiError(
+                'http-error',
+                `The LAPI answered ${status} to ${method} ${url.pathname}${messageOf(answer.body)}.`,
+                status,
+              ),
+            );
           } else resolve(answer);
         });
       },
     );
-    req.on('error', (error) => fail(new LapiError('unreachable', `The LAPI at ${url.origin} is unreachable: ${describe(error)}.`)));
+    req.on('error', (error) =>
+      fail(new LapiError('unreachable', `The LAPI at ${url.origin} is unreachable: ${describe(error)}.`)),
+    );
     req.end(payload);
   });
 }

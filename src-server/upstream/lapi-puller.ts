@@ -76,8 +76,15 @@ export class LapiPuller {
     },
   ) {
     this.protectedValues = new ProtectedValues(deps.state);
-    for (const row of deps.db.prepare('SELECT lapi_id, value, scope, scenario, origin, expires_at FROM crowdsec_upstream_decisions').iterate() as Iterable<StoredDecision>) {
-      this.hold(row.lapi_id, { value: row.value, scenario: row.scenario, origin: row.origin, expiresAt: row.expires_at });
+    for (const row of deps.db
+      .prepare('SELECT lapi_id, value, scope, scenario, origin, expires_at FROM crowdsec_upstream_decisions')
+      .iterate() as Iterable<StoredDecision>) {
+      this.hold(row.lapi_id, {
+        value: row.value,
+        scenario: row.scenario,
+        origin: row.origin,
+        expiresAt: row.expires_at,
+      });
     }
   }
 
@@ -121,14 +128,27 @@ export class LapiPuller {
         await this.applyValues([...this.byValue.keys()], true);
       }
       const path = `v1/decisions/stream?${this.startup ? 'startup=true&' : ''}${STREAM_QUERY}`;
-      const answer = await lapiRequest({ method: 'GET', baseUrl: settings.url, path, headers: { 'X-Api-Key': settings.bouncerKey } });
-      if (answer.status !== 200) throw new LapiError('http-error', `The LAPI answered ${answer.status} to the decision stream${messageOf(answer.body)}.`, answer.status);
+      const answer = await lapiRequest({
+        method: 'GET',
+        baseUrl: settings.url,
+        path,
+        headers: { 'X-Api-Key': settings.bouncerKey },
+      });
+      if (answer.status !== 200)
+        throw new LapiError(
+          'http-error',
+          `The LAPI answered ${answer.status} to the decision stream${messageOf(answer.body)}.`,
+          answer.status,
+        );
       const receivedAt = this.deps.clock.now();
       let parsed: ParsedStream;
       try {
         parsed = await this.deps.parser.parse(answer.body);
       } catch (error) {
-        throw new LapiError('http-error', `The LAPI decision stream answer is malformed (${error instanceof Error ? error.message : String(error)}); dropped.`);
+        throw new LapiError(
+          'http-error',
+          `The LAPI decision stream answer is malformed (${error instanceof Error ? error.message : String(error)}); dropped.`,
+        );
       }
       if (this.stopped) return;
       const startup = this.startup;
@@ -142,7 +162,12 @@ export class LapiPuller {
       this.failures++;
       next = Math.max(next, Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1)));
       const reason = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof LapiError) || error.kind === 'too-large' || error.kind === 'timeout' || reason.includes('malformed')) {
+      if (
+        !(error instanceof LapiError) ||
+        error.kind === 'too-large' ||
+        error.kind === 'timeout' ||
+        reason.includes('malformed')
+      ) {
         this.deps.status.status.pull.droppedAnswers++;
       }
       this.deps.status.fail('pull', reason);
@@ -175,7 +200,8 @@ export class LapiPuller {
   /** Records what the stream said (memory, and SQLite in slices), then applies every value it touched. */
   private async ingest(parsed: ParsedStream, receivedAt: number, startup: boolean): Promise<void> {
     const { db, status, queue } = this.deps;
-    for (const [name, count] of Object.entries(parsed.skipped)) status.skip(name.startsWith('type:') ? name : `scope:${name}`, count);
+    for (const [name, count] of Object.entries(parsed.skipped))
+      status.skip(name.startsWith('type:') ? name : `scope:${name}`, count);
     status.skip('invalid', parsed.malformed);
     const own = queue.ownDecisions(receivedAt);
     const touched = new Set<string>();
@@ -208,7 +234,12 @@ export class LapiPuller {
       }
       if (this.protectedValues.isProtected(value)) counts.protected++;
       kept?.add(decision.id);
-      const held: Held = { value, scenario: decision.scenario, origin: decision.origin, expiresAt: receivedAt + decision.durationMs };
+      const held: Held = {
+        value,
+        scenario: decision.scenario,
+        origin: decision.origin,
+        expiresAt: receivedAt + decision.durationMs,
+      };
       const previous = this.held.get(decision.id);
       if (previous) touched.add(previous.value);
       this.hold(decision.id, held);

@@ -31,7 +31,10 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         requests.push(`${req.method} ${req.url?.split('?')[0]}`);
-        if (req.url === '/v1/watchers/login') return res.end(JSON.stringify({ code: 200, expire: new Date(Date.now() + 3600_000).toISOString(), token: 't' }));
+        if (req.url === '/v1/watchers/login')
+          return res.end(
+            JSON.stringify({ code: 200, expire: new Date(Date.now() + 3600_000).toISOString(), token: 't' }),
+          );
         if (req.method === 'POST' && req.url === '/v1/alerts') {
           stored.push(...(JSON.parse(body) as StoredAlert[]));
           if (cutNext) {
@@ -45,7 +48,8 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
           deletes.push(new URL(req.url ?? '', 'http://x').searchParams.toString());
           return res.end('{"nbDeleted":"1"}');
         }
-        if (req.method === 'GET' && req.url?.startsWith('/v1/alerts')) return res.end(JSON.stringify(stored.map((a, i) => ({ id: i + 1, machine_id: 'm', ...a }))));
+        if (req.method === 'GET' && req.url?.startsWith('/v1/alerts'))
+          return res.end(JSON.stringify(stored.map((a, i) => ({ id: i + 1, machine_id: 'm', ...a }))));
         res.writeHead(404);
         res.end('{"message":"not here"}');
       });
@@ -54,7 +58,13 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
     pbx = await startTestServer();
     const saved = await pbx.call(`${V3}crowdsec-link`, {
       method: 'PUT',
-      body: { enabled: true, url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/`, siteName: 'site-x', machineLogin: 'm', machinePassword: 'p' },
+      body: {
+        enabled: true,
+        url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/`,
+        siteName: 'site-x',
+        machineLogin: 'm',
+        machinePassword: 'p',
+      },
     });
     assert.equal(saved.status, 200, saved.text);
   });
@@ -68,7 +78,11 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
     const bans = pbx.server.services.firewall.bans;
     bans.ban('sip', '192.0.2.31', 'cut test', 600);
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (requests.filter((r) => r === 'GET /v1/alerts').length === 0 || pbx.server.services.crowdsecLink.queue.length > 0)) await sleep(100);
+    while (
+      Date.now() < deadline &&
+      (requests.filter((r) => r === 'GET /v1/alerts').length === 0 || pbx.server.services.crowdsecLink.queue.length > 0)
+    )
+      await sleep(100);
     assert.equal(pbx.server.services.crowdsecLink.queue.length, 0, 'the queue emptied');
     assert.ok(requests.includes('GET /v1/alerts'), 'the unanswered alert was looked up');
     bans.ban('ami', '192.0.2.32', 'after the cut', 600);
@@ -90,7 +104,10 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
   test('shared filter deny entries go up as pbx/manual decisions of 596 h, and their removal as a deletion', async () => {
     const shared = await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { shareFilters: true } });
     assert.equal(shared.status, 200, shared.text);
-    const filter = await pbx.call(`${V3}firewall`, { method: 'POST', body: { permit: '10.70.0.0/16', deny: '198.51.100.0/24', description: 'shared block' } });
+    const filter = await pbx.call(`${V3}firewall`, {
+      method: 'POST',
+      body: { permit: '10.70.0.0/16', deny: '198.51.100.0/24', description: 'shared block' },
+    });
     assert.equal(filter.status, 201, filter.text);
     const deadline = Date.now() + 15_000;
     const pushed = () => stored.find((a) => a.decisions[0]!.value === '198.51.100.0/24');

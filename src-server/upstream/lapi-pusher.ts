@@ -94,7 +94,14 @@ export class LapiPusher {
   }
 
   private entry(kind: 'add' | 'delete', ban: ActiveBan): NewPush {
-    return { kind, value: ban.ip, scope: scopeOf(ban.ip), scenario: `pbx/${ban.category}`, reason: ban.reason, expiresAt: ban.expiresAt };
+    return {
+      kind,
+      value: ban.ip,
+      scope: scopeOf(ban.ip),
+      scenario: `pbx/${ban.category}`,
+      reason: ban.reason,
+      expiresAt: ban.expiresAt,
+    };
   }
 
   /** Runs soon (the filters changed). */
@@ -183,22 +190,50 @@ export class LapiPusher {
     this.filtersSynced = state.revision;
     this.filtersSyncedAt = now;
     const wanted = new Set<string>();
-    if (this.deps.settings().shareFilters) for (const filter of state.filters) for (const value of filterBanValues(filter)) wanted.add(value);
-    const pushed = new Map((statement(db, 'SELECT value, pushed_at FROM crowdsec_shared_filters').all() as Array<{ value: string; pushed_at: number }>).map((r) => [r.value, r.pushed_at]));
+    if (this.deps.settings().shareFilters)
+      for (const filter of state.filters) for (const value of filterBanValues(filter)) wanted.add(value);
+    const pushed = new Map(
+      (
+        statement(db, 'SELECT value, pushed_at FROM crowdsec_shared_filters').all() as Array<{
+          value: string;
+          pushed_at: number;
+        }>
+      ).map((r) => [r.value, r.pushed_at]),
+    );
     const entries: NewPush[] = [];
     const expiresAt = now + MANUAL_DURATION_SECONDS * 1000;
     for (const value of wanted) {
       const at = pushed.get(value);
-      if (at === undefined || now - at >= FILTER_RENEW_MS) entries.push({ kind: 'add', value, scope: scopeOf(value), scenario: MANUAL_SCENARIO, reason: 'network filter deny entry', expiresAt });
+      if (at === undefined || now - at >= FILTER_RENEW_MS)
+        entries.push({
+          kind: 'add',
+          value,
+          scope: scopeOf(value),
+          scenario: MANUAL_SCENARIO,
+          reason: 'network filter deny entry',
+          expiresAt,
+        });
     }
     for (const value of pushed.keys()) {
-      if (!wanted.has(value)) entries.push({ kind: 'delete', value, scope: scopeOf(value), scenario: MANUAL_SCENARIO, reason: 'network filter deny entry removed', expiresAt: now });
+      if (!wanted.has(value))
+        entries.push({
+          kind: 'delete',
+          value,
+          scope: scopeOf(value),
+          scenario: MANUAL_SCENARIO,
+          reason: 'network filter deny entry removed',
+          expiresAt: now,
+        });
     }
     if (entries.length === 0) return;
     db.transaction(() => {
       this.deps.queue.enqueue(entries);
       for (const entry of entries) {
-        if (entry.kind === 'add') statement(db, 'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO UPDATE SET pushed_at = excluded.pushed_at').run(entry.value, now);
+        if (entry.kind === 'add')
+          statement(
+            db,
+            'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO UPDATE SET pushed_at = excluded.pushed_at',
+          ).run(entry.value, now);
         else statement(db, 'DELETE FROM crowdsec_shared_filters WHERE value = ?').run(entry.value);
       }
     })();
@@ -222,12 +257,18 @@ export class LapiPusher {
   private alertOf(entry: PushEntry, now: number): unknown {
     const site = this.deps.settings().siteName;
     const duration = `${secondsLeft(entry.expiresAt, now)}s`;
-    const source = entry.scope === 'Ip' ? { scope: 'Ip', value: entry.value, ip: entry.value } : { scope: 'Range', value: entry.value, range: entry.value };
+    const source =
+      entry.scope === 'Ip'
+        ? { scope: 'Ip', value: entry.value, ip: entry.value }
+        : { scope: 'Range', value: entry.value, range: entry.value };
     return {
       scenario: entry.scenario,
       scenario_hash: '',
       scenario_version: '',
-      message: `PBX ${site}: ${entry.scenario} ban of ${entry.value}${entry.reason ? ` (${entry.reason})` : ''}`.slice(0, 500),
+      message: `PBX ${site}: ${entry.scenario} ban of ${entry.value}${entry.reason ? ` (${entry.reason})` : ''}`.slice(
+        0,
+        500,
+      ),
       events_count: 1,
       events: [],
       capacity: 0,
@@ -242,7 +283,9 @@ export class LapiPusher {
         { key: 'pbx_queue_id', value: String(entry.id) },
       ],
       source,
-      decisions: [{ duration, origin: 'crowdsec', scenario: entry.scenario, scope: entry.scope, type: 'ban', value: entry.value }],
+      decisions: [
+        { duration, origin: 'crowdsec', scenario: entry.scenario, scope: entry.scope, type: 'ban', value: entry.value },
+      ],
     };
   }
 
@@ -253,10 +296,19 @@ export class LapiPusher {
     this.deps.queue.markSending(ids, now);
     let answer;
     try {
-      answer = await this.authorized((token) => lapiRequest({ method: 'POST', baseUrl: this.deps.settings().url, path: 'v1/alerts', headers: { Authorization: `Bearer ${token}` }, body }));
+      answer = await this.authorized((token) =>
+        lapiRequest({
+          method: 'POST',
+          baseUrl: this.deps.settings().url,
+          path: 'v1/alerts',
+          headers: { Authorization: `Bearer ${token}` },
+          body,
+        }),
+      );
     } catch (error) {
       // Refused before reading (credentials, LAPI error): nothing was stored, send again later.
-      if (error instanceof LapiError && (error.kind === 'unauthorized' || error.kind === 'http-error')) this.deps.queue.markUnsent(ids);
+      if (error instanceof LapiError && (error.kind === 'unauthorized' || error.kind === 'http-error'))
+        this.deps.queue.markUnsent(ids);
       // Otherwise the answer was not seen: the entries stay unconfirmed and are looked up first.
       throw error;
     }
@@ -281,7 +333,12 @@ export class LapiPusher {
     this.deps.queue.markSending([entry.id], this.deps.clock.now());
     try {
       const answer = await this.authorized((token) =>
-        lapiRequest({ method: 'DELETE', baseUrl: this.deps.settings().url, path: `v1/decisions?${query}`, headers: { Authorization: `Bearer ${token}` } }),
+        lapiRequest({
+          method: 'DELETE',
+          baseUrl: this.deps.settings().url,
+          path: `v1/decisions?${query}`,
+          headers: { Authorization: `Bearer ${token}` },
+        }),
       );
       if (this.stopped) return;
       this.deps.queue.remove([entry.id]);
@@ -291,7 +348,10 @@ export class LapiPusher {
         this.deps.status.ok('push');
       } else {
         this.deps.queue.dropped++;
-        this.deps.logger.error({ status: answer.status, value: entry.value }, 'crowdsec link: the LAPI refused a decision deletion; dropped');
+        this.deps.logger.error(
+          { status: answer.status, value: entry.value },
+          'crowdsec link: the LAPI refused a decision deletion; dropped',
+        );
       }
     } catch (error) {
       // A deletion is idempotent: it is simply sent again.
@@ -313,16 +373,30 @@ export class LapiPusher {
       const oldest = adds.reduce((min, e) => Math.min(min, e.sentBatch ?? e.queuedAt), Infinity);
       const since = Math.ceil((this.deps.clock.now() - oldest) / 1000) + 120;
       const answer = await this.authorized((token) =>
-        lapiRequest({ method: 'GET', baseUrl: this.deps.settings().url, path: `v1/alerts?since=${since}s&limit=100000`, headers: { Authorization: `Bearer ${token}` } }),
+        lapiRequest({
+          method: 'GET',
+          baseUrl: this.deps.settings().url,
+          path: `v1/alerts?since=${since}s&limit=100000`,
+          headers: { Authorization: `Bearer ${token}` },
+        }),
       );
       if (this.stopped) return;
-      if (answer.status !== 200) throw new LapiError('http-error', `The LAPI answered ${answer.status} to the alert lookup${messageOf(answer.body)}.`, answer.status);
+      if (answer.status !== 200)
+        throw new LapiError(
+          'http-error',
+          `The LAPI answered ${answer.status} to the alert lookup${messageOf(answer.body)}.`,
+          answer.status,
+        );
       const stored = storedQueueIds(answer.body, this.deps.settings().siteName);
       const done = adds.filter((e) => stored.has(e.id)).map((e) => e.id);
       this.deps.queue.remove(done);
       this.deps.status.status.push.sent += done.length;
       resend.push(...adds.filter((e) => !stored.has(e.id)).map((e) => e.id));
-      if (done.length) this.deps.logger.info({ confirmed: done.length, resent: resend.length }, 'crowdsec link: unanswered alerts checked upstream');
+      if (done.length)
+        this.deps.logger.info(
+          { confirmed: done.length, resent: resend.length },
+          'crowdsec link: unanswered alerts checked upstream',
+        );
     }
     this.deps.queue.markUnsent(resend);
   }
@@ -348,7 +422,11 @@ export class LapiPusher {
       body: { machine_id: s.machineLogin, password: s.machinePassword, scenarios: [] },
     }).catch((error: unknown) => {
       if (error instanceof LapiError && error.kind === 'unauthorized') {
-        throw new LapiError('unauthorized', `The LAPI refused the machine login "${s.machineLogin}": check the login and password (cscli machines list).`, error.status);
+        throw new LapiError(
+          'unauthorized',
+          `The LAPI refused the machine login "${s.machineLogin}": check the login and password (cscli machines list).`,
+          error.status,
+        );
       }
       throw error;
     });
@@ -359,12 +437,19 @@ export class LapiPusher {
       throw new LapiError('http-error', `The LAPI login answer (${answer.status}) is not JSON.`, answer.status);
     }
     if (answer.status !== 200 || typeof parsed.token !== 'string') {
-      throw new LapiError('unauthorized', `The LAPI refused the machine login "${s.machineLogin}" (${answer.status}${messageOf(answer.body)}).`, answer.status);
+      throw new LapiError(
+        'unauthorized',
+        `The LAPI refused the machine login "${s.machineLogin}" (${answer.status}${messageOf(answer.body)}).`,
+        answer.status,
+      );
     }
     const expire = typeof parsed.expire === 'string' ? Date.parse(parsed.expire) : NaN;
     const now = this.deps.clock.now();
     // Renewed a minute early; a token without a readable expiry is used for 10 minutes.
-    this.token = { value: parsed.token, renewAt: Number.isFinite(expire) ? Math.max(now, expire - 60_000) : now + 600_000 };
+    this.token = {
+      value: parsed.token,
+      renewAt: Number.isFinite(expire) ? Math.max(now, expire - 60_000) : now + 600_000,
+    };
     return parsed.token;
   }
 }

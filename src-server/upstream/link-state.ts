@@ -34,7 +34,13 @@ export interface LinkStatus {
   updatedAt: number;
 }
 
-const direction = (enabled: boolean): DirectionStatus => ({ enabled, state: enabled ? 'waiting' : 'off', lastOkAt: null, lastError: null, lastErrorAt: null });
+const direction = (enabled: boolean): DirectionStatus => ({
+  enabled,
+  state: enabled ? 'waiting' : 'off',
+  lastOkAt: null,
+  lastError: null,
+  lastErrorAt: null,
+});
 
 /** The status of a link that never ran. */
 export function initialLinkStatus(enabled = false, url = '', push = false, pull = false): LinkStatus {
@@ -48,7 +54,9 @@ export function initialLinkStatus(enabled = false, url = '', push = false, pull 
 }
 
 export function writeLinkStatus(db: Db, status: LinkStatus): void {
-  db.prepare('INSERT INTO crowdsec_link_state (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value').run(JSON.stringify(status));
+  db.prepare(
+    'INSERT INTO crowdsec_link_state (id, value) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value',
+  ).run(JSON.stringify(status));
 }
 
 export function readLinkStatus(db: Db): LinkStatus | undefined {

@@ -23,7 +23,14 @@ function withDb(run: (open: () => Db) => void): void {
   }
 }
 
-const add = (value: string, expiresAt: number, scenario = 'pbx/sip'): NewPush => ({ kind: 'add', value, scope: 'Ip', scenario, reason: 'test', expiresAt });
+const add = (value: string, expiresAt: number, scenario = 'pbx/sip'): NewPush => ({
+  kind: 'add',
+  value,
+  scope: 'Ip',
+  scenario,
+  reason: 'test',
+  expiresAt,
+});
 
 test('the queue survives a restart: entries and their unanswered mark are read back from SQLite', () => {
   withDb((open) => {
@@ -38,8 +45,14 @@ test('the queue survives a restart: entries and their unanswered mark are read b
     now += 1000;
     const again = new PushQueue(open(), clock);
     assert.equal(again.length, 2);
-    assert.deepEqual(again.unconfirmed().map((e) => e.value), ['192.0.2.1']);
-    assert.deepEqual(again.next(10).map((e) => e.value), ['192.0.2.1', '192.0.2.2']);
+    assert.deepEqual(
+      again.unconfirmed().map((e) => e.value),
+      ['192.0.2.1'],
+    );
+    assert.deepEqual(
+      again.next(10).map((e) => e.value),
+      ['192.0.2.1', '192.0.2.2'],
+    );
   });
 });
 
@@ -50,10 +63,16 @@ test('bounded: when full, adds whose ban ended go first, then the oldest; each i
     queue.enqueue([add('192.0.2.1', now + 10), add('192.0.2.2', now + 60_000), add('192.0.2.3', now + 60_000)]);
     now += 100; // the first ban has ended
     queue.enqueue([add('192.0.2.4', now + 60_000)]);
-    assert.deepEqual(queue.next(10).map((e) => e.value), ['192.0.2.2', '192.0.2.3', '192.0.2.4']);
+    assert.deepEqual(
+      queue.next(10).map((e) => e.value),
+      ['192.0.2.2', '192.0.2.3', '192.0.2.4'],
+    );
     assert.equal(queue.dropped, 1);
     queue.enqueue([add('192.0.2.5', now + 60_000)]);
-    assert.deepEqual(queue.next(10).map((e) => e.value), ['192.0.2.3', '192.0.2.4', '192.0.2.5']);
+    assert.deepEqual(
+      queue.next(10).map((e) => e.value),
+      ['192.0.2.3', '192.0.2.4', '192.0.2.5'],
+    );
     assert.equal(queue.dropped, 2);
   });
 });
@@ -66,7 +85,10 @@ test('a lift cancels its unsent ban, and this PBX recognises its own decisions u
     assert.equal(queue.isOwn('192.0.2.7', 'pbx/sip'), true);
     assert.equal(queue.isOwn('192.0.2.7', 'pbx/ami'), false);
     queue.enqueue([{ ...add('192.0.2.7', now + 600_000), kind: 'delete' }]);
-    assert.deepEqual(queue.next(10).map((e) => `${e.kind} ${e.value}`), ['delete 192.0.2.7']);
+    assert.deepEqual(
+      queue.next(10).map((e) => `${e.kind} ${e.value}`),
+      ['delete 192.0.2.7'],
+    );
     now += ECHO_GRACE_MS - 1;
     assert.equal(queue.isOwn('192.0.2.7', 'pbx/sip'), true);
     now += 2;

@@ -76,7 +76,9 @@ export class PushQueue {
     );
     const lifted = this.db.prepare('UPDATE crowdsec_pushed SET until = ? WHERE value = ? AND scenario = ?');
     // An add never sent needs no delete of its own: it is simply not sent.
-    const cancelUnsent = this.db.prepare("DELETE FROM crowdsec_push_queue WHERE kind = 'add' AND value = ? AND scenario = ? AND sent_batch IS NULL");
+    const cancelUnsent = this.db.prepare(
+      "DELETE FROM crowdsec_push_queue WHERE kind = 'add' AND value = ? AND scenario = ? AND sent_batch IS NULL",
+    );
     this.db.transaction(() => {
       for (const entry of entries) {
         if (entry.kind === 'add') pushed.run(entry.value, entry.scenario, entry.expiresAt);
@@ -92,27 +94,37 @@ export class PushQueue {
 
   /** The (value, scenario) pairs this PBX pushed and may still see come back, as `scenario value` strings (one query per stream answer). */
   ownDecisions(now = this.clock.now()): Set<string> {
-    const rows = statement(this.db, 'SELECT value, scenario FROM crowdsec_pushed WHERE until > ?').all(now) as Array<{ value: string; scenario: string }>;
+    const rows = statement(this.db, 'SELECT value, scenario FROM crowdsec_pushed WHERE until > ?').all(now) as Array<{
+      value: string;
+      scenario: string;
+    }>;
     return new Set(rows.map((row) => `${row.scenario} ${row.value}`));
   }
 
   /** Whether (value, scenario) is a decision this PBX pushed and may still see come back. */
   isOwn(value: string, scenario: string, now = this.clock.now()): boolean {
-    const row = statement(this.db, 'SELECT until FROM crowdsec_pushed WHERE value = ? AND scenario = ?').get(value, scenario) as { until: number } | undefined;
+    const row = statement(this.db, 'SELECT until FROM crowdsec_pushed WHERE value = ? AND scenario = ?').get(
+      value,
+      scenario,
+    ) as { until: number } | undefined;
     return row !== undefined && row.until > now;
   }
 
   /** The next entries to send, oldest first; adds whose ban has ended are dropped on the way. */
   next(max: number): PushEntry[] {
     const now = this.clock.now();
-    const ended = this.db.prepare("DELETE FROM crowdsec_push_queue WHERE kind = 'add' AND expires_at <= ? AND sent_batch IS NULL").run(now).changes;
+    const ended = this.db
+      .prepare("DELETE FROM crowdsec_push_queue WHERE kind = 'add' AND expires_at <= ? AND sent_batch IS NULL")
+      .run(now).changes;
     this.dropped += ended;
     return (this.db.prepare('SELECT * FROM crowdsec_push_queue ORDER BY id LIMIT ?').all(max) as Row[]).map(toEntry);
   }
 
   /** Entries handed to a request whose answer was not seen (a crash or a cut answer): checked upstream before any resend. */
   unconfirmed(): PushEntry[] {
-    return (this.db.prepare('SELECT * FROM crowdsec_push_queue WHERE sent_batch IS NOT NULL ORDER BY id').all() as Row[]).map(toEntry);
+    return (
+      this.db.prepare('SELECT * FROM crowdsec_push_queue WHERE sent_batch IS NOT NULL ORDER BY id').all() as Row[]
+    ).map(toEntry);
   }
 
   /** Marks entries as handed to the request `batch` (epoch ms), before it is sent. */
@@ -152,10 +164,19 @@ export class PushQueue {
     let over = this.length - this.limit;
     if (over <= 0) return;
     const ended = this.db
-      .prepare("DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE kind = 'add' AND expires_at <= ? AND sent_batch IS NULL ORDER BY id LIMIT ?)")
+      .prepare(
+        "DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE kind = 'add' AND expires_at <= ? AND sent_batch IS NULL ORDER BY id LIMIT ?)",
+      )
       .run(now, over).changes;
     over -= ended;
-    const oldest = over > 0 ? this.db.prepare('DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE sent_batch IS NULL ORDER BY id LIMIT ?)').run(over).changes : 0;
+    const oldest =
+      over > 0
+        ? this.db
+            .prepare(
+              'DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE sent_batch IS NULL ORDER BY id LIMIT ?)',
+            )
+            .run(over).changes
+        : 0;
     this.dropped += ended + oldest;
   }
 }

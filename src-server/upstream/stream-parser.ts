@@ -92,7 +92,10 @@ type Reply = { seq: number; ok: true; result: ParsedStream } | { seq: number; ok
 export class StreamParser {
   private worker: Worker | undefined;
   private seq = 0;
-  private readonly waiting = new Map<number, { resolve: (parsed: ParsedStream) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (parsed: ParsedStream) => void; reject: (error: Error) => void }
+  >();
 
   /** Parses one answer off the web thread; rejects with the reason when it is not a decision stream. */
   parse(body: Buffer): Promise<ParsedStream> {
@@ -142,7 +145,14 @@ export function* unpack(packed: string): Generator<PulledDecision> {
     let end = packed.indexOf('\n', start);
     if (end === -1) end = packed.length;
     const [id, value, scope, scenario, origin, ms] = packed.slice(start, end).split('\t');
-    yield { id: Number(id), value: value!, scope: scope as 'Ip' | 'Range', scenario: scenario!, origin: origin!, durationMs: Number(ms) };
+    yield {
+      id: Number(id),
+      value: value!,
+      scope: scope as 'Ip' | 'Range',
+      scenario: scenario!,
+      origin: origin!,
+      durationMs: Number(ms),
+    };
     start = end + 1;
   }
 }

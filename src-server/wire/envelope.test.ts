@@ -19,7 +19,10 @@ describe('envelope', () => {
 
   it('adds httpCode and pagination only when set', () => {
     const env = JSON.parse(
-      renderEnvelope({ result: true, data: [], httpCode: 201, pagination: { total: 0, limit: 0, offset: 0, hasMore: false } }, origin).body,
+      renderEnvelope(
+        { result: true, data: [], httpCode: 201, pagination: { total: 0, limit: 0, offset: 0, hasMore: false } },
+        origin,
+      ).body,
     );
     assert.equal(env.httpCode, 201);
     assert.deepEqual(env.pagination, { total: 0, limit: 0, offset: 0, hasMore: false });
@@ -41,7 +44,14 @@ describe('envelope', () => {
     const a = renderEnvelope({ result: true, data: [1] }, origin, {}, new Date(0));
     const b = renderEnvelope({ result: true, data: [1] }, origin, {}, new Date(10_000));
     assert.equal(a.hash, b.hash);
-    const content = JSON.stringify({ result: true, data: [1], messages: [], function: 'getList', processor: 'P', pid: 7 });
+    const content = JSON.stringify({
+      result: true,
+      data: [1],
+      messages: [],
+      function: 'getList',
+      processor: 'P',
+      pid: 7,
+    });
     assert.equal(a.hash, createHash('sha1').update(content).digest('hex'));
     assert.equal(JSON.parse(a.body).meta.hash, a.hash);
   });

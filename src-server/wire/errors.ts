@@ -49,10 +49,14 @@ export const payloadTooLarge = (limit: number) =>
   new HttpError(413, [`Request body is larger than the limit of ${limit} bytes.`]);
 export const uriTooLong = (limit: number) => new HttpError(414, [`Request path is longer than ${limit} characters.`]);
 export const unsupportedMediaType = (type: string) =>
-  new HttpError(415, [`Content type "${type}" is not supported; send application/json or application/x-www-form-urlencoded.`]);
+  new HttpError(415, [
+    `Content type "${type}" is not supported; send application/json or application/x-www-form-urlencoded.`,
+  ]);
 export const unprocessable = (errors: string[]) => new HttpError(422, errors);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, [message], { 'Retry-After': String(retryAfterSeconds) });
-export const serviceUnavailable = (message = 'The service is temporarily unavailable, please retry later.', retryAfterSeconds = 1) =>
-  new HttpError(503, [message], { 'Retry-After': String(retryAfterSeconds) });
+export const serviceUnavailable = (
+  message = 'The service is temporarily unavailable, please retry later.',
+  retryAfterSeconds = 1,
+) => new HttpError(503, [message], { 'Retry-After': String(retryAfterSeconds) });
 export const gatewayTimeout = (message: string) => new HttpError(504, [message]);

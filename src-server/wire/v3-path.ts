@@ -41,10 +41,12 @@ export function parseV3Path(rawRest: string): V3Path {
     segments[last] = lastSegment.slice(0, colon);
   }
   for (const segment of segments.slice(0, last)) {
-    if (decode(segment).includes(':')) throw badRequest('Malformed path: ":" may only introduce the final custom method.');
+    if (decode(segment).includes(':'))
+      throw badRequest('Malformed path: ":" may only introduce the final custom method.');
   }
   // Well-formed, but deeper than `{resource}/{id}`: no endpoint has this path (ids never contain "/").
-  if (segments.length > resourceSegments + 1) throw notFound(`No endpoint at /pbxcore/api/v3/${rest}: ids never contain "/".`);
+  if (segments.length > resourceSegments + 1)
+    throw notFound(`No endpoint at /pbxcore/api/v3/${rest}: ids never contain "/".`);
 
   const names = segments.slice(0, resourceSegments).map(decode);
   for (const name of names) {

@@ -11,9 +11,22 @@ export const isAuditedWrite = (job: JobRequest): boolean => job.target.verb !== 
 const CRUD_WITH_RECORD = new Set(['update', 'patch', 'delete']);
 
 /** The record as its own getRecord action answers it, with sensitive fields visible (they are masked in the diff). */
-async function readRecord(reader: ActionHandler | undefined, ctx: ActionContext, id: string | undefined): Promise<unknown> {
+async function readRecord(
+  reader: ActionHandler | undefined,
+  ctx: ActionContext,
+  id: string | undefined,
+): Promise<unknown> {
   if (!reader) return null;
-  const answer = await runAction(reader, { ...ctx, operation: 'getRecord', verb: 'GET', id, body: {}, query: {}, canReadSensitive: true, emit: () => {} });
+  const answer = await runAction(reader, {
+    ...ctx,
+    operation: 'getRecord',
+    verb: 'GET',
+    id,
+    body: {},
+    query: {},
+    canReadSensitive: true,
+    emit: () => {},
+  });
   return answer.result ? answer.data : null;
 }
 
@@ -43,7 +56,10 @@ export async function runAuditedWrite(
   const reader = declaration.operations.includes('getRecord') ? findHandler(definition, 'getRecord') : undefined;
   const singleton = declaration.kind === 'singleton';
   const crud = job.target.operation === 'create' || CRUD_WITH_RECORD.has(job.target.operation);
-  const before = crud && (singleton || (CRUD_WITH_RECORD.has(job.target.operation) && ctx.id)) ? await readRecord(reader, ctx, ctx.id) : null;
+  const before =
+    crud && (singleton || (CRUD_WITH_RECORD.has(job.target.operation) && ctx.id))
+      ? await readRecord(reader, ctx, ctx.id)
+      : null;
   const result = await runAction(handler, ctx);
   try {
     const status = result.httpCode ?? (result.result ? 200 : 500);
@@ -55,7 +71,13 @@ export async function runAuditedWrite(
       else if (job.target.operation === 'delete') diff = auditDiff(declaration.fields, before, null, {}, secretNames);
       else {
         const after = (await readRecord(reader, ctx, singleton ? undefined : (recordId ?? undefined))) ?? result.data;
-        diff = auditDiff(declaration.fields, job.target.operation === 'create' ? null : before, after, ctx.body, secretNames);
+        diff = auditDiff(
+          declaration.fields,
+          job.target.operation === 'create' ? null : before,
+          after,
+          ctx.body,
+          secretNames,
+        );
       }
     }
     if (diff && result.auditChanges) diff.push(...result.auditChanges);

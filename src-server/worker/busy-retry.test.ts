@@ -37,7 +37,10 @@ describe('retryWhileBusy', () => {
     );
     assert.ok(tries.length > 1, `tried ${tries.length} times`);
     const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
-    assert.ok(gaps.every((gap, i) => gap >= 20 * 2 ** i - 2), `waits double: ${gaps.join(', ')}`);
+    assert.ok(
+      gaps.every((gap, i) => gap >= 20 * 2 ** i - 2),
+      `waits double: ${gaps.join(', ')}`,
+    );
     assert.deepEqual(writer.prepare('SELECT n FROM t').pluck().all(), [tries.length]);
   });
 
@@ -46,10 +49,13 @@ describe('retryWhileBusy', () => {
     try {
       let tries = 0;
       await assert.rejects(
-        retryWhileBusy(() => {
-          tries++;
-          writer.prepare('INSERT INTO t VALUES (0)').run();
-        }, { attempts: 3, baseDelayMs: 1, budgetMs: 5000 }),
+        retryWhileBusy(
+          () => {
+            tries++;
+            writer.prepare('INSERT INTO t VALUES (0)').run();
+          },
+          { attempts: 3, baseDelayMs: 1, budgetMs: 5000 },
+        ),
         (error: { code?: string }) => error.code === 'SQLITE_BUSY',
       );
       assert.equal(tries, 3);

@@ -21,7 +21,10 @@ export const DEFAULT_BUSY_RETRY: BusyRetryPolicy = { attempts: 5, baseDelayMs: 2
  * Runs `fn` again while it fails with SQLITE_BUSY*, with exponential backoff. `fn` must be safe to
  * repeat: an action's transaction rolled back when it threw, so nothing of the failed try remains.
  */
-export async function retryWhileBusy<T>(fn: (attempt: number) => T | Promise<T>, policy: BusyRetryPolicy = DEFAULT_BUSY_RETRY): Promise<T> {
+export async function retryWhileBusy<T>(
+  fn: (attempt: number) => T | Promise<T>,
+  policy: BusyRetryPolicy = DEFAULT_BUSY_RETRY,
+): Promise<T> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {

@@ -5,7 +5,8 @@ import type { ActionContext, ActionHandler, ResourceDefinition } from '../resour
 /** Finds the handler for a CRUD operation or custom method of a resource. */
 export function findHandler(definition: ResourceDefinition, operation: string): ActionHandler | undefined {
   const { actions } = definition;
-  if (operation in actions && operation !== 'custom') return actions[operation as keyof typeof actions] as ActionHandler;
+  if (operation in actions && operation !== 'custom')
+    return actions[operation as keyof typeof actions] as ActionHandler;
   return actions.custom?.[operation];
 }
 

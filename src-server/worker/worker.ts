@@ -29,7 +29,11 @@ async function load(): Promise<WorkerState> {
     for (const definition of await importResourceModule(file)) registry.add(definition);
   }
   await loadWorkerModules(init.modules ?? [], registry, init.moduleLoadTimeoutMs);
-  return { db: openDatabase(init.databaseFile), registry, secretNames: declaredSecretNames(registry.all().map((d) => d.declaration)) };
+  return {
+    db: openDatabase(init.databaseFile),
+    registry,
+    secretNames: declaredSecretNames(registry.all().map((d) => d.declaration)),
+  };
 }
 
 // Loaded as the thread starts, so the first request does not pay for it. A failure fails each job.
@@ -74,15 +78,33 @@ async function attempt(job: JobRequest): Promise<JobResponse> {
     emit: (event) => events.push(event),
   };
   const result = isAuditedWrite(job)
-    ? await runAuditedWrite(definition, handler, ctx, job, (error) => console.error('audit log: the write could not be recorded', error), secretNames)
+    ? await runAuditedWrite(
+        definition,
+        handler,
+        ctx,
+        job,
+        (error) => console.error('audit log: the write could not be recorded', error),
+        secretNames,
+      )
     : await runAction(handler, ctx);
-  const rendered = renderEnvelope(result, {
-    function: job.target.operation,
-    processor: definition.declaration.processor ?? definition.declaration.name,
-    pid: threadId,
-  }, job.envelopeExtra);
+  const rendered = renderEnvelope(
+    result,
+    {
+      function: job.target.operation,
+      processor: definition.declaration.processor ?? definition.declaration.name,
+      pid: threadId,
+    },
+    job.envelopeExtra,
+  );
   if (Buffer.byteLength(rendered.body) <= COMPRESS_ABOVE_BYTES) {
-    return { kind: 'done', status: rendered.status, hash: rendered.hash, body: rendered.body, compressed: false, events };
+    return {
+      kind: 'done',
+      status: rendered.status,
+      hash: rendered.hash,
+      body: rendered.body,
+      compressed: false,
+      events,
+    };
   }
   // Compressed here, off the web thread; the gzip is small, so a structured-clone copy is cheap.
   const body = new Uint8Array(gzipSync(rendered.body));

@@ -24,7 +24,7 @@ export function register(sdk) {
       {
         action: 'echo',
         methods: ['GET', 'POST'],
-        description: 'Echoes the body, the query and the module\'s own X-Module-ExampleRoutes-* headers.',
+        description: "Echoes the body, the query and the module's own X-Module-ExampleRoutes-* headers.",
         handler: (ctx) =>
           ok({
             query: ctx.query,
@@ -40,7 +40,8 @@ export function register(sdk) {
         description: 'Adds the numbers in `values`.',
         handler: (ctx) => {
           const values = /** @type {{values?: unknown}} */ (ctx.body ?? {}).values;
-          if (!Array.isArray(values) || !values.every((v) => typeof v === 'number')) return invalid(['values must be a list of numbers.']);
+          if (!Array.isArray(values) || !values.every((v) => typeof v === 'number'))
+            return invalid(['values must be a list of numbers.']);
           return ok({ sum: values.reduce((a, b) => a + b, 0) });
         },
       },

@@ -31,8 +31,19 @@ export function register(sdk) {
     },
     operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
     customMethods: {
-      getSummary: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Counts of open and finished tasks.' },
-      getOpenCount: { verbs: ['GET'], scope: 'collection', level: 'READ', public: true, description: 'Number of open tasks; public.' },
+      getSummary: {
+        verbs: ['GET'],
+        scope: 'collection',
+        level: 'READ',
+        description: 'Counts of open and finished tasks.',
+      },
+      getOpenCount: {
+        verbs: ['GET'],
+        scope: 'collection',
+        level: 'READ',
+        public: true,
+        description: 'Number of open tasks; public.',
+      },
       complete: { verbs: ['POST'], scope: 'resource', level: 'WRITE', description: 'Marks one task done.' },
     },
   };
@@ -40,7 +51,9 @@ export function register(sdk) {
   /** @param {ActionContext} ctx */
   const counts = (ctx) =>
     /** @type {{open: number, done: number}} */ (
-      ctx.db.prepare(`SELECT COALESCE(SUM(done = 0), 0) AS open, COALESCE(SUM(done = 1), 0) AS done FROM ${TABLE}`).get()
+      ctx.db
+        .prepare(`SELECT COALESCE(SUM(done = 0), 0) AS open, COALESCE(SUM(done = 1), 0) AS done FROM ${TABLE}`)
+        .get()
     );
 
   return {

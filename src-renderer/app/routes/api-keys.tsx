@@ -22,14 +22,19 @@ export function ApiKeysRoute() {
   const filters = useNetworkFilters();
   const info = useSystemInfo();
   const certificate = useCertificate();
-  const pinned = certificate.data?.enabled && certificate.data.fingerprint256 ? { fingerprint256: certificate.data.fingerprint256, pem: certificate.data.pem } : null;
+  const pinned =
+    certificate.data?.enabled && certificate.data.fingerprint256
+      ? { fingerprint256: certificate.data.fingerprint256, pem: certificate.data.pem }
+      : null;
   const describeFilter = (id: string) => {
     if (id === 'none') return 'Any address';
     if (id === 'localhost') return 'This computer only';
     const filter = filters.data?.find((f) => String(f.id) === id);
     if (filters.isPending) return '…';
     // A binding to a deleted filter fails closed: say so instead of naming a filter that is gone.
-    return filter ? `${filter.permit}${filter.description ? ` (${filter.description})` : ''}` : 'Deleted filter: refused from every address (Edit to choose another)';
+    return filter
+      ? `${filter.permit}${filter.description ? ` (${filter.description})` : ''}`
+      : 'Deleted filter: refused from every address (Edit to choose another)';
   };
   return (
     <>
@@ -37,7 +42,12 @@ export function ApiKeysRoute() {
         title="API keys"
         description="Keys for bouncers and scripts. Bind each bouncer key to a filter that admits only its host, so a leaked key is useless elsewhere."
       />
-      <ApiKeysTable filterField={(props) => <NetworkFilterSelect {...props} />} describeFilter={describeFilter} bouncerApiUrls={bouncerApiUrls(info.data)} certificate={pinned} />
+      <ApiKeysTable
+        filterField={(props) => <NetworkFilterSelect {...props} />}
+        describeFilter={describeFilter}
+        bouncerApiUrls={bouncerApiUrls(info.data)}
+        certificate={pinned}
+      />
     </>
   );
 }

@@ -21,7 +21,12 @@ export function BansRoute() {
         description="Addresses banned after repeated failures, or by you. Bouncers block them until the time runs out or you unban them."
         actions={
           <>
-            <Button variant="default" component="a" leftSection={<IconHistory size={16} />} {...linkProps(paths.banHistory)}>
+            <Button
+              variant="default"
+              component="a"
+              leftSection={<IconHistory size={16} />}
+              {...linkProps(paths.banHistory)}
+            >
               Ban history
             </Button>
             <Button variant="default" leftSection={<IconUpload size={16} />} onClick={importDialog.open}>

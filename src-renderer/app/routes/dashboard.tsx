@@ -13,7 +13,10 @@ export function DashboardRoute() {
   const bans = useBannedIps();
   return (
     <>
-      <PageHeader title="Dashboard" description="Server addresses, active bans, bouncer activity and the Asterisk connection." />
+      <PageHeader
+        title="Dashboard"
+        description="Server addresses, active bans, bouncer activity and the Asterisk connection."
+      />
       <EnforcementBanner activeBans={bans.data?.length ?? 0} keysHref={paths.apiKeys} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>

@@ -14,7 +14,10 @@ export function NetworkFiltersRoute() {
       for (const { id } of bound) {
         const key = (keys.data ?? []).find((k) => String(k.id) === String(id));
         if (!key) continue;
-        await update.mutateAsync({ id: key.id, changes: { description: key.description, networkfilterid: to, expires_at: key.expires_at ?? null } });
+        await update.mutateAsync({
+          id: key.id,
+          changes: { description: key.description, networkfilterid: to, expires_at: key.expires_at ?? null },
+        });
       }
     },
   };

@@ -15,7 +15,10 @@ export function PeersRoute() {
 export function PeerRoute({ id }: { id: string }) {
   return (
     <>
-      <PageHeader title={`Extension ${id}`} description="The registered contact of this extension, refreshed every 5 seconds." />
+      <PageHeader
+        title={`Extension ${id}`}
+        description="The registered contact of this extension, refreshed every 5 seconds."
+      />
       <PeerDetail id={id} />
     </>
   );

@@ -10,7 +10,17 @@ import { QueueLimitsForm } from '../../features/system/components/QueueLimitsFor
 import { RetentionSettingsForm } from '../../features/system/components/RetentionSettingsForm.tsx';
 import { Fail2banSettingsForm } from '../../features/whitelist/components/Fail2banSettingsForm.tsx';
 
-function Section({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={id}>
       <Title order={2} size="h4" id={id}>
@@ -26,16 +36,47 @@ function Section({ id, title, description, children }: { id: string; title: stri
 
 /** The settings screen's sections, in the order operators need them. */
 const SECTIONS: { id: string; title: string; description: string; form: () => ReactNode }[] = [
-  { id: 'settings-bans', title: 'Ban rules', description: 'When an address is banned for failed SIP, IAX, AMI or web logins, and for how long.', form: Fail2banSettingsForm },
-  { id: 'settings-ami', title: 'Asterisk manager (AMI)', description: 'The connection that gives live peer states and reports attacks on SIP, IAX and AMI.', form: AmiSettingsForm },
-  { id: 'settings-queue', title: 'Request queue', description: 'How many API requests may wait for a worker, and for how long.', form: QueueLimitsForm },
-  { id: 'settings-retention', title: 'Retention', description: 'How long the ban history and the audit log keep what they record.', form: RetentionSettingsForm },
-  { id: 'settings-password', title: 'Administrator password', description: 'Needed to open the console from another computer.', form: AdminPasswordForm },
-  { id: 'settings-https', title: 'HTTPS', description: 'An encrypted listener for remote consoles and bouncers.', form: HttpsSettingsForm },
+  {
+    id: 'settings-bans',
+    title: 'Ban rules',
+    description: 'When an address is banned for failed SIP, IAX, AMI or web logins, and for how long.',
+    form: Fail2banSettingsForm,
+  },
+  {
+    id: 'settings-ami',
+    title: 'Asterisk manager (AMI)',
+    description: 'The connection that gives live peer states and reports attacks on SIP, IAX and AMI.',
+    form: AmiSettingsForm,
+  },
+  {
+    id: 'settings-queue',
+    title: 'Request queue',
+    description: 'How many API requests may wait for a worker, and for how long.',
+    form: QueueLimitsForm,
+  },
+  {
+    id: 'settings-retention',
+    title: 'Retention',
+    description: 'How long the ban history and the audit log keep what they record.',
+    form: RetentionSettingsForm,
+  },
+  {
+    id: 'settings-password',
+    title: 'Administrator password',
+    description: 'Needed to open the console from another computer.',
+    form: AdminPasswordForm,
+  },
+  {
+    id: 'settings-https',
+    title: 'HTTPS',
+    description: 'An encrypted listener for remote consoles and bouncers.',
+    form: HttpsSettingsForm,
+  },
   {
     id: 'settings-crowdsec-link',
     title: 'Many sites (CrowdSec)',
-    description: 'Share bans with your other sites through a CrowdSec Local API: this PBX pushes its bans and enforces the decisions of the others.',
+    description:
+      'Share bans with your other sites through a CrowdSec Local API: this PBX pushes its bans and enforces the decisions of the others.',
     form: CrowdsecLinkForm,
   },
 ];

@@ -7,7 +7,10 @@ import { WhitelistEntriesCard } from '../../features/whitelist/components/Whitel
 export function WhitelistRoute() {
   return (
     <>
-      <PageHeader title="Whitelist" description="Addresses that are never banned, why, until when, and the complete list bouncers receive." />
+      <PageHeader
+        title="Whitelist"
+        description="Addresses that are never banned, why, until when, and the complete list bouncers receive."
+      />
       <Stack gap="lg">
         <WhitelistEntriesCard />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">

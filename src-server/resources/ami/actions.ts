@@ -12,10 +12,16 @@ const DESTINATION_FIELDS = ['host', 'port', 'username'] as const;
 
 const settings = singletonActions(amiDeclaration, {
   settingKey: AMI_SETTINGS_KEY,
-  validate: (complete) => (complete.enabled === true && !String(complete.username ?? '').trim() ? ['username is required when AMI is enabled.'] : []),
+  validate: (complete) =>
+    complete.enabled === true && !String(complete.username ?? '').trim()
+      ? ['username is required when AMI is enabled.']
+      : [],
 });
 
-const digest = (value: unknown) => createHash('sha256').update(String(value ?? '')).digest();
+const digest = (value: unknown) =>
+  createHash('sha256')
+    .update(String(value ?? ''))
+    .digest();
 const sameSecret = (a: unknown, b: unknown) => timingSafeEqual(digest(a), digest(b));
 
 /**
@@ -43,7 +49,12 @@ function checkedSave(save: ActionHandler, ctx: ActionContext): ReturnType<Action
   const reentered = sentSecret && sameSecret(outcome.complete.secret, stored);
   if (sentSecret && !reentered) {
     if (stored !== '' && ctx.session) {
-      ctx.emit({ type: 'security-failure', category: 'http', ip: ctx.session.remote_addr, reason: 'wrong AMI secret re-entered' });
+      ctx.emit({
+        type: 'security-failure',
+        category: 'http',
+        ip: ctx.session.remote_addr,
+        reason: 'wrong AMI secret re-entered',
+      });
     }
     return failure(403, 'Changing the AMI secret needs the SENSITIVE level.');
   }

@@ -25,7 +25,10 @@ describe('the stored AMI secret only goes where a SENSITIVE caller sent it', () 
     attacker = await AmiTestServer.start({ username: 'console', secret: SECRET });
     t = await startTestServer();
     t.server.services.bus.on('security-failure', (e) => failures.push(e));
-    const saved = await t.call(AMI, { method: 'PUT', body: { enabled: true, host: asterisk.host, port: asterisk.port, username: 'console', secret: SECRET } });
+    const saved = await t.call(AMI, {
+      method: 'PUT',
+      body: { enabled: true, host: asterisk.host, port: asterisk.port, username: 'console', secret: SECRET },
+    });
     assert.equal(saved.status, 200, saved.text);
     await asterisk.waitFor(() => asterisk.logins > 0);
     writeKey = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/ami': 'write' } }).key;
@@ -68,13 +71,26 @@ describe('the stored AMI secret only goes where a SENSITIVE caller sent it', () 
 
   it('a wrongly re-entered secret counts as a failed credential', async () => {
     const before = failures.length;
-    await t.remote(AMI, { method: 'PATCH', headers: headers(), body: { port: attacker.port, secret: 'another guess' } });
+    await t.remote(AMI, {
+      method: 'PATCH',
+      headers: headers(),
+      body: { port: attacker.port, secret: 'another guess' },
+    });
     assert.equal(failures.length, before + 1);
-    assert.deepEqual(failures.at(-1), { type: 'security-failure', category: 'http', ip: REMOTE, reason: 'wrong AMI secret re-entered' });
+    assert.deepEqual(failures.at(-1), {
+      type: 'security-failure',
+      category: 'http',
+      ip: REMOTE,
+      reason: 'wrong AMI secret re-entered',
+    });
   });
 
   it('re-entering the stored secret, or holding SENSITIVE, allows the move', async () => {
-    const moved = await t.remote(AMI, { method: 'PATCH', headers: headers(), body: { port: attacker.port, secret: SECRET } });
+    const moved = await t.remote(AMI, {
+      method: 'PATCH',
+      headers: headers(),
+      body: { port: attacker.port, secret: SECRET },
+    });
     assert.equal(moved.status, 200, moved.text);
     assert.equal('secret' in moved.json.data, false);
     // The caller knew the secret, so the new listener getting it leaks nothing.
@@ -83,7 +99,11 @@ describe('the stored AMI secret only goes where a SENSITIVE caller sent it', () 
     const back = await t.call(AMI, { method: 'PATCH', body: { port: asterisk.port } });
     assert.equal(back.status, 200, 'the localhost bypass holds SENSITIVE');
     const full = createTestApiKey(t.server.services.db, { fullPermissions: true }).key;
-    const viaFull = await t.remote(AMI, { method: 'PATCH', headers: { 'x-api-key': full }, body: { username: 'console' } });
+    const viaFull = await t.remote(AMI, {
+      method: 'PATCH',
+      headers: { 'x-api-key': full },
+      body: { username: 'console' },
+    });
     assert.equal(viaFull.status, 200);
   });
 });

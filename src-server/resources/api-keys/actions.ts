@@ -1,4 +1,11 @@
-import { generateApiKey, hashApiKey, keyDisplay, keyExpired, keySources, parseAllowedPaths } from '../../auth/api-key-store.ts';
+import {
+  generateApiKey,
+  hashApiKey,
+  keyDisplay,
+  keyExpired,
+  keySources,
+  parseAllowedPaths,
+} from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
@@ -76,8 +83,13 @@ function checkExpiry(ctx: ActionContext, values: Record<string, unknown>, existi
   const expiry = values.expires_at;
   if (typeof expiry !== 'string') return [];
   const at = Date.parse(expiry);
-  if (existing?.expires_at !== null && existing?.expires_at !== undefined && Date.parse(existing.expires_at) === at) return [];
-  return at > ctx.now() ? [] : [`expires_at: must be in the future (it is ${new Date(at).toISOString()}; now is ${new Date(ctx.now()).toISOString()}), or null for a key that never expires.`];
+  if (existing?.expires_at !== null && existing?.expires_at !== undefined && Date.parse(existing.expires_at) === at)
+    return [];
+  return at > ctx.now()
+    ? []
+    : [
+        `expires_at: must be in the future (it is ${new Date(at).toISOString()}; now is ${new Date(ctx.now()).toISOString()}), or null for a key that never expires.`,
+      ];
 }
 
 function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): string[] {
@@ -88,7 +100,9 @@ function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): str
 }
 
 function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean {
-  return ctx.db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ? AND id != ?').get(hash, exceptId ?? -1) !== undefined;
+  return (
+    ctx.db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ? AND id != ?').get(hash, exceptId ?? -1) !== undefined
+  );
 }
 
 /**
@@ -99,17 +113,27 @@ function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean 
 function callerGrants(ctx: ActionContext): CallerGrants {
   const session = ctx.session;
   if (session?.auth_type === 'api_key') {
-    const row = ctx.db.prepare('SELECT allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE id = ?').get(Number(session.token_id)) as
+    const row = ctx.db
+      .prepare('SELECT allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE id = ?')
+      .get(Number(session.token_id)) as
       | Pick<ApiKeyRow, 'allowed_paths' | 'full_permissions' | 'networkfilterid'>
       | undefined;
     if (!row) return { fullPermissions: false, allowedPaths: {}, networkFilterId: 'none' };
-    return { fullPermissions: row.full_permissions === 1, allowedPaths: parseAllowedPaths(row.allowed_paths), networkFilterId: row.networkfilterid };
+    return {
+      fullPermissions: row.full_permissions === 1,
+      allowedPaths: parseAllowedPaths(row.allowed_paths),
+      networkFilterId: row.networkfilterid,
+    };
   }
   return { fullPermissions: ctx.canReadSensitive, allowedPaths: {}, networkFilterId: 'none' };
 }
 
 /** Writes a key record within the caller's grants; the key is hashed, and a generated one is shown once. */
-function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefined): { id: number; shownOnce?: Record<string, unknown> } | ActionResult {
+function write(
+  ctx: ActionContext,
+  mode: SaveMode,
+  existing: ApiKeyRow | undefined,
+): { id: number; shownOnce?: Record<string, unknown> } | ActionResult {
   const outcome = prepareSave({
     declaration: apiKeysDeclaration,
     mode,
@@ -133,20 +157,26 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
   const values = outcome.values;
   const columns: Record<string, unknown> = {};
   if ('description' in values) columns.description = values.description;
-  if ('allowed_paths' in values) columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
+  if ('allowed_paths' in values)
+    columns.allowed_paths = JSON.stringify(normaliseAllowedPaths(values.allowed_paths as AllowedPaths));
   if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
   if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
   if ('bouncer_setup' in values) columns.bouncer_setup = values.bouncer_setup ?? null;
   // Disabling keeps the time it was first disabled; enabling clears it.
-  if ('enabled' in values) columns.disabled_at = values.enabled === false ? (existing?.disabled_at ?? new Date(ctx.now()).toISOString()) : null;
-  if ('expires_at' in values) columns.expires_at = typeof values.expires_at === 'string' ? new Date(Date.parse(values.expires_at)).toISOString() : null;
+  if ('enabled' in values)
+    columns.disabled_at =
+      values.enabled === false ? (existing?.disabled_at ?? new Date(ctx.now()).toISOString()) : null;
+  if ('expires_at' in values)
+    columns.expires_at =
+      typeof values.expires_at === 'string' ? new Date(Date.parse(values.expires_at)).toISOString() : null;
 
   const generated = typeof values.key !== 'string' && mode === 'create';
   const key = generated ? generateApiKey() : (values.key as string | undefined);
   if (key !== undefined) {
     const hash = hashApiKey(key);
-    if (keyTaken(ctx, hash, existing?.id)) return failure(409, 'This key is already in use by another API key record; generate a new one.');
+    if (keyTaken(ctx, hash, existing?.id))
+      return failure(409, 'This key is already in use by another API key record; generate a new one.');
     columns.key_hash = hash;
     columns.key_display = keyDisplay(key);
   }
@@ -154,12 +184,17 @@ function write(ctx: ActionContext, mode: SaveMode, existing: ApiKeyRow | undefin
   if (mode === 'create') {
     columns.created_at = new Date(ctx.now()).toISOString();
     const names = Object.keys(columns);
-    const info = ctx.db.prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`).run(columns);
+    const info = ctx.db
+      .prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`)
+      .run(columns);
     // A generated key is shown once, here; a key the client chose is never echoed (it has it).
     return { id: Number(info.lastInsertRowid), shownOnce: generated ? { key } : undefined };
   }
   const names = Object.keys(columns);
-  if (names.length) ctx.db.prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({ ...columns, __id: existing!.id });
+  if (names.length)
+    ctx.db
+      .prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`)
+      .run({ ...columns, __id: existing!.id });
   return { id: existing!.id };
 }
 
@@ -192,9 +227,11 @@ export const apiKeysActions: ResourceActions = {
     load,
     list: (ctx, page) => {
       const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
-      const records = (page
-        ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
-        : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()) as ApiKeyRow[];
+      const records = (
+        page
+          ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
+          : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()
+      ) as ApiKeyRow[];
       return { total, records };
     },
     present,
@@ -207,7 +244,16 @@ export const apiKeysActions: ResourceActions = {
   custom: {
     generateKey: () => ok({ key: generateApiKey() }),
     getDefault: () =>
-      ok({ description: '', allowed_paths: {}, full_permissions: false, networkfilterid: 'none', expand_ranges: false, enabled: true, expires_at: null, has_key: false }),
+      ok({
+        description: '',
+        allowed_paths: {},
+        full_permissions: false,
+        networkfilterid: 'none',
+        expand_ranges: false,
+        enabled: true,
+        expires_at: null,
+        has_key: false,
+      }),
     rotate,
   },
 };

@@ -15,7 +15,10 @@ const parseJsonText = (value: unknown): unknown => {
 };
 
 const allowedPathsSchema = z.record(
-  z.string().regex(/^\/\S*$/, 'paths start with "/" and contain no spaces').max(512),
+  z
+    .string()
+    .regex(/^\/\S*$/, 'paths start with "/" and contain no spaces')
+    .max(512),
   z.enum(['read', 'write'], { error: 'must be "read" or "write"' }),
   { error: 'must be an object mapping a path to "read" or "write"' },
 );
@@ -26,12 +29,16 @@ const toExpiry = (value: unknown): unknown => {
   return typeof value === 'string' ? value.trim() : value;
 };
 
-const expirySchema = z.union([z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-12-31T23:59:00Z, or null' }), z.null()]);
+const expirySchema = z.union([
+  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-12-31T23:59:00Z, or null' }),
+  z.null(),
+]);
 
 /** `api-keys` (ARCHITECTURE): an older action, so `description` is required on every verb, PATCH included. */
 export const apiKeysDeclaration: ResourceDeclaration = {
   name: 'api-keys',
-  description: 'API keys for scripts and bouncers. The key is shown once (create or generateKey) and stored only as a SHA-256 hash.',
+  description:
+    'API keys for scripts and bouncers. The key is shown once (create or generateKey) and stored only as a SHA-256 hash.',
   processor: 'ApiKeysManagementProcessor',
   kind: 'collection',
   idField: 'id',
@@ -42,15 +49,25 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     levels: { create: 'ADMIN', update: 'ADMIN', patch: 'ADMIN', delete: 'ADMIN' },
   },
   fields: {
-    id: field.integer(z.number().int(), { readOnly: true, description: 'Record id; forwarded to workers as token_id.' }),
-    description: field.text(z.string().min(1).max(255), { required: true, description: 'What the key is for (required on every verb).' }),
+    id: field.integer(z.number().int(), {
+      readOnly: true,
+      description: 'Record id; forwarded to workers as token_id.',
+    }),
+    description: field.text(z.string().min(1).max(255), {
+      required: true,
+      description: 'What the key is for (required on every verb).',
+    }),
     key: field.text(
       z
         .string()
         .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters')
         .superRefine((key, check) => {
           const weakness = /^[0-9a-f]{64}$/.test(key) ? keyWeakness(key) : undefined;
-          if (weakness) check.addIssue({ code: 'custom', message: `is too weak: ${weakness}. Use api-keys:generateKey, or 32 random bytes in hex.` });
+          if (weakness)
+            check.addIssue({
+              code: 'custom',
+              message: `is too weak: ${weakness}. Use api-keys:generateKey, or 32 random bytes in hex.`,
+            });
         }),
       {
         writeOnly: true,
@@ -62,13 +79,21 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     allowed_paths: field.json(allowedPathsSchema, {
       default: () => ({}),
       sanitize: parseJsonText,
-      description: 'Map of path prefix to "read" or "write", e.g. {"/api/v3/firewall-bouncer": "read"}. Empty denies everything.',
+      description:
+        'Map of path prefix to "read" or "write", e.g. {"/api/v3/firewall-bouncer": "read"}. Empty denies everything.',
     }),
-    full_permissions: field.boolean({ default: false, description: 'Allows every path and level; allowed_paths is then ignored.' }),
-    networkfilterid: field.text(z.string().regex(/^(none|localhost|\d+)$/, 'must be "none", "localhost" or a network filter id'), {
-      default: 'none',
-      description: 'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
+    full_permissions: field.boolean({
+      default: false,
+      description: 'Allows every path and level; allowed_paths is then ignored.',
     }),
+    networkfilterid: field.text(
+      z.string().regex(/^(none|localhost|\d+)$/, 'must be "none", "localhost" or a network filter id'),
+      {
+        default: 'none',
+        description:
+          'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
+      },
+    ),
     expand_ranges: field.boolean({
       default: false,
       description:
@@ -81,20 +106,32 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     }),
     enabled: field.boolean({
       default: true,
-      description: 'false disables the key: every request with it gets 401 "this API key is disabled", the bouncer export included. true enables it again.',
+      description:
+        'false disables the key: every request with it gets 401 "this API key is disabled", the bouncer export included. true enables it again.',
     }),
     expires_at: field.text(expirySchema, {
       default: null,
       sanitize: toExpiry,
-      description: 'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
+      description:
+        'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
     }),
     key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
-    status: field.text(z.enum(['active', 'disabled', 'expired']), { readOnly: true, description: 'active, disabled (enabled is false) or expired (expires_at has passed).' }),
-    disabled_at: field.text(z.string().nullable(), { readOnly: true, description: 'When the key was disabled; null while enabled.' }),
-    rotated_at: field.text(z.string().nullable(), { readOnly: true, description: 'When the key value was last replaced by api-keys/{id}:rotate.' }),
+    status: field.text(z.enum(['active', 'disabled', 'expired']), {
+      readOnly: true,
+      description: 'active, disabled (enabled is false) or expired (expires_at has passed).',
+    }),
+    disabled_at: field.text(z.string().nullable(), {
+      readOnly: true,
+      description: 'When the key was disabled; null while enabled.',
+    }),
+    rotated_at: field.text(z.string().nullable(), {
+      readOnly: true,
+      description: 'When the key value was last replaced by api-keys/{id}:rotate.',
+    }),
     sources: field.json(z.array(z.object({ ip: z.string(), last_used_at: z.string() })), {
       readOnly: true,
-      description: 'The key\'s most recent source addresses (up to 20), each with its last use; updated at most once a minute per address.',
+      description:
+        "The key's most recent source addresses (up to 20), each with its last use; updated at most once a minute per address.",
     }),
     has_key: field.boolean({ readOnly: true }),
     created_at: field.text(z.string(), { readOnly: true }),
@@ -103,8 +140,18 @@ export const apiKeysDeclaration: ResourceDeclaration = {
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
   customMethods: {
-    generateKey: { verbs: ['GET', 'POST'], scope: 'collection', level: 'ADMIN', description: 'A fresh 64-hex key, not stored: `{key}`.' },
-    getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Default values for a new key record.' },
+    generateKey: {
+      verbs: ['GET', 'POST'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description: 'A fresh 64-hex key, not stored: `{key}`.',
+    },
+    getDefault: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Default values for a new key record.',
+    },
     rotate: {
       verbs: ['POST'],
       scope: 'resource',

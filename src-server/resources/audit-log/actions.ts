@@ -1,4 +1,11 @@
-import { AUDIT_CHANNELS, AUDIT_KINDS, findAuditEntry, queryAuditLog, type AuditKind, type AuditQuery } from '../../audit/store.ts';
+import {
+  AUDIT_CHANNELS,
+  AUDIT_KINDS,
+  findAuditEntry,
+  queryAuditLog,
+  type AuditKind,
+  type AuditQuery,
+} from '../../audit/store.ts';
 import { DEFAULT_LIMIT, parsePageRequest, paginationOf } from '../pagination.ts';
 import { invalid, ok, recordNotFound } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
@@ -15,7 +22,9 @@ function parseTime(raw: string): number | undefined {
 }
 
 /** The list's filters, or the problems with them (422). */
-export function parseAuditQuery(query: Record<string, string | string[]>): Omit<AuditQuery, 'limit' | 'offset'> | { errors: string[] } {
+export function parseAuditQuery(
+  query: Record<string, string | string[]>,
+): Omit<AuditQuery, 'limit' | 'offset'> | { errors: string[] } {
   const errors: string[] = [];
   const text = (name: string) => {
     const value = single(query[name])?.trim();
@@ -46,7 +55,8 @@ export function parseAuditQuery(query: Record<string, string | string[]>): Omit<
     if (at === undefined) errors.push(`${name} must be an ISO 8601 time or epoch milliseconds.`);
     else out[name] = at;
   }
-  if (out.since !== undefined && out.until !== undefined && out.since > out.until) errors.push('since must not be after until.');
+  if (out.since !== undefined && out.until !== undefined && out.since > out.until)
+    errors.push('since must not be after until.');
   return errors.length ? { errors } : out;
 }
 
@@ -58,7 +68,10 @@ export const auditLogActions: ResourceActions = {
     if (errors.length) return invalid(errors);
     // The log grows without bound, so a list without limit gets the default page.
     const window = page && !('errors' in page) ? page : { limit: DEFAULT_LIMIT, offset: 0 };
-    const { total, entries } = queryAuditLog(ctx.db, { ...(filters as Omit<AuditQuery, 'limit' | 'offset'>), ...window });
+    const { total, entries } = queryAuditLog(ctx.db, {
+      ...(filters as Omit<AuditQuery, 'limit' | 'offset'>),
+      ...window,
+    });
     return ok(entries, { pagination: paginationOf(total, window, entries.length) });
   },
   getRecord: (ctx) => {

@@ -37,7 +37,10 @@ describe('audit log over HTTP', () => {
   after(() => t.close());
 
   it('a localhost write: channel localhost, address 127.0.0.1, before → after, the AMI secret masked', async () => {
-    const answer = await t.call(`${V3}/ami`, { method: 'PATCH', body: { username: 'console', secret: 'hunter2-ami-secret' } });
+    const answer = await t.call(`${V3}/ami`, {
+      method: 'PATCH',
+      body: { username: 'console', secret: 'hunter2-ami-secret' },
+    });
     assert.equal(answer.status, 200, answer.text);
     const [entry] = await entries('resource=ami');
     assert.ok(entry);
@@ -53,14 +56,24 @@ describe('audit log over HTTP', () => {
     assert.ok(!change(entry, 'port'), 'unchanged fields are left out');
     const raw = (await t.call(`${AUDIT}/${entry.id}`)).text;
     assert.ok(!raw.includes('hunter2-ami-secret'), 'the secret is never stored or answered');
-    assert.ok(!(t.server.services.db.prepare('SELECT group_concat(diff) AS d FROM audit_log').get() as { d: string }).d.includes('hunter2'));
+    assert.ok(
+      !(
+        t.server.services.db.prepare('SELECT group_concat(diff) AS d FROM audit_log').get() as { d: string }
+      ).d.includes('hunter2'),
+    );
   });
 
   it('an API key created (key generated, then one chosen) never leaves its value in the log', async () => {
-    const generated = await t.call(`${V3}/api-keys`, { method: 'POST', body: { description: 'audited key', allowed_paths: { '/api/v3/fail2ban': 'read' } } });
+    const generated = await t.call(`${V3}/api-keys`, {
+      method: 'POST',
+      body: { description: 'audited key', allowed_paths: { '/api/v3/fail2ban': 'read' } },
+    });
     assert.equal(generated.status, 201, generated.text);
     const chosen = randomBytes(32).toString('hex');
-    const patched = await t.call(`${V3}/api-keys/${generated.json.data.id}`, { method: 'PATCH', body: { description: 'audited key', key: chosen } });
+    const patched = await t.call(`${V3}/api-keys/${generated.json.data.id}`, {
+      method: 'PATCH',
+      body: { description: 'audited key', key: chosen },
+    });
     assert.equal(patched.status, 200, patched.text);
     const [patch, create] = await entries('resource=api-keys');
     assert.equal(create!.operation, 'create');
@@ -88,7 +101,10 @@ describe('audit log over HTTP', () => {
     assert.deepEqual(change(entry, 'permit'), { field: 'permit', after: '192.0.2.0/24' });
     assert.deepEqual(change(entry, 'description'), { field: 'description', after: 'office' });
 
-    const removed = await t.remote(`${V3}/firewall/${answer.json.data.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    const removed = await t.remote(`${V3}/firewall/${answer.json.data.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     assert.equal(removed.status, 200, removed.text);
     const [deletion] = await entries('resource=firewall&channel=jwt');
     assert.equal(deletion!.operation, 'delete');
@@ -97,7 +113,11 @@ describe('audit log over HTTP', () => {
 
   it('a session-cookie write: channel session', async () => {
     const cookie = await sessionCookie(t);
-    const answer = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { cookie, 'x-requested-with': 'XMLHttpRequest' }, body: { maxretry: 9 } });
+    const answer = await t.remote(`${V3}/fail2ban`, {
+      method: 'PATCH',
+      headers: { cookie, 'x-requested-with': 'XMLHttpRequest' },
+      body: { maxretry: 9 },
+    });
     assert.equal(answer.status, 200, answer.text);
     const [entry] = await entries('channel=session');
     assert.equal(entry!.actor, 'admin');
@@ -106,8 +126,15 @@ describe('audit log over HTTP', () => {
   });
 
   it('an API key write: channel api_key, the key id and description, the address; a refused write is recorded with its status', async () => {
-    const key = createTestApiKey(t.server.services.db, { description: 'fail2ban robot', allowedPaths: { '/api/v3/fail2ban': 'write' } });
-    const answer = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { 'x-api-key': key.key }, body: { maxretry: 7 } });
+    const key = createTestApiKey(t.server.services.db, {
+      description: 'fail2ban robot',
+      allowedPaths: { '/api/v3/fail2ban': 'write' },
+    });
+    const answer = await t.remote(`${V3}/fail2ban`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': key.key },
+      body: { maxretry: 7 },
+    });
     assert.equal(answer.status, 200, answer.text);
     const [entry] = await entries(`actor=key:${key.id}`);
     assert.ok(entry);
@@ -117,7 +144,11 @@ describe('audit log over HTTP', () => {
     assert.equal(entry.address, REMOTE);
     assert.deepEqual(change(entry, 'maxretry'), { field: 'maxretry', before: 9, after: 7 });
 
-    const bad = await t.remote(`${V3}/fail2ban`, { method: 'PATCH', headers: { 'x-api-key': key.key }, body: { maxretry: 0 } });
+    const bad = await t.remote(`${V3}/fail2ban`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': key.key },
+      body: { maxretry: 0 },
+    });
     assert.equal(bad.status, 422);
     const [refused] = await entries(`actor=${key.id}`);
     assert.equal(refused!.status, 422);
@@ -133,15 +164,25 @@ describe('audit log over HTTP', () => {
     assert.match(rejected!.reason!, /unknown or revoked API key/);
     assert.equal(rejected!.path, `${V3}/extensions`);
 
-    const key = createTestApiKey(t.server.services.db, { description: 'narrow', allowedPaths: { '/api/v3/fail2ban': 'read' } });
-    assert.equal((await t.remote(`${V3}/extensions`, { method: 'POST', headers: { 'x-api-key': key.key }, body: {} })).status, 403);
+    const key = createTestApiKey(t.server.services.db, {
+      description: 'narrow',
+      allowedPaths: { '/api/v3/fail2ban': 'read' },
+    });
+    assert.equal(
+      (await t.remote(`${V3}/extensions`, { method: 'POST', headers: { 'x-api-key': key.key }, body: {} })).status,
+      403,
+    );
     const [forbidden] = await entries('kind=rejected-key');
     assert.equal(forbidden!.status, 403);
     assert.equal(forbidden!.keyId, key.id);
     assert.equal(forbidden!.keyDescription, 'narrow');
     assert.match(forbidden!.reason!, /allowed_paths/);
 
-    const bound = createTestApiKey(t.server.services.db, { description: 'bound', allowedPaths: { '/api/v3/fail2ban': 'read' }, networkFilterId: 'localhost' });
+    const bound = createTestApiKey(t.server.services.db, {
+      description: 'bound',
+      allowedPaths: { '/api/v3/fail2ban': 'read' },
+      networkFilterId: 'localhost',
+    });
     assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': bound.key } })).status, 403);
     const [wrongSource] = await entries('kind=rejected-key');
     assert.equal(wrongSource!.status, 403);
@@ -149,14 +190,19 @@ describe('audit log over HTTP', () => {
     assert.match(wrongSource!.reason!, /source address 127\.0\.0\.2 not permitted/);
 
     // The bouncer export shares the path: a key without the export's path is refused there too.
-    assert.equal((await t.remote(`${V3}/firewall-bouncer/v1/decisions/stream`, { headers: { 'x-api-key': key.key } })).status, 403);
+    assert.equal(
+      (await t.remote(`${V3}/firewall-bouncer/v1/decisions/stream`, { headers: { 'x-api-key': key.key } })).status,
+      403,
+    );
     const [bouncer] = await entries('kind=rejected-key');
     assert.equal(bouncer!.keyId, key.id);
     assert.equal(bouncer!.path, `${V3}/firewall-bouncer/v1/decisions/stream`);
     assert.match(bouncer!.reason!, /not allowed to read/);
 
     // A disabled key is refused (401) without counting as a guess, and still recorded, with its id.
-    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    t.server.services.db
+      .prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), key.id);
     assert.equal((await t.remote(`${V3}/fail2ban`, { headers: { 'x-api-key': key.key } })).status, 401);
     const [disabled] = await entries('kind=rejected-key');
     assert.equal(disabled!.status, 401);
@@ -173,7 +219,11 @@ describe('audit log over HTTP', () => {
   });
 
   it('failed logins (auth:login and session/start) are recorded with the login tried, never the password', async () => {
-    assert.equal((await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong password 1' } })).status, 401);
+    assert.equal(
+      (await t.remote(`${V3}/auth:login`, { method: 'POST', body: { login: 'admin', password: 'wrong password 1' } }))
+        .status,
+      401,
+    );
     const legacy = await t.remote('/admin-cabinet/session/start', {
       method: 'POST',
       headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/x-www-form-urlencoded' },
@@ -200,7 +250,14 @@ describe('audit log over HTTP', () => {
     assert.equal(page.json.data.length, 2);
     assert.equal(page.json.pagination.limit, 2);
     assert.equal(page.json.pagination.hasMore, true);
-    for (const query of ['kind=bogus', 'channel=carrier-pigeon', 'since=yesterday', 'until=2026-13-45', 'limit=-1', 'since=2030-01-01&until=2020-01-01']) {
+    for (const query of [
+      'kind=bogus',
+      'channel=carrier-pigeon',
+      'since=yesterday',
+      'until=2026-13-45',
+      'limit=-1',
+      'since=2030-01-01&until=2020-01-01',
+    ]) {
       const answer = await t.call(`${AUDIT}?${query}`);
       assert.equal(answer.status, 422, `${query}: ${answer.text}`);
     }
@@ -214,19 +271,30 @@ describe('audit log over HTTP', () => {
     assert.equal((await t.remote(AUDIT, { headers: { 'x-api-key': other.key } })).status, 403);
     const auditor = createTestApiKey(t.server.services.db, { allowedPaths: { '/api/v3/audit-log': 'write' } });
     assert.equal((await t.remote(AUDIT, { headers: { 'x-api-key': auditor.key } })).status, 200);
-    assert.equal((await t.remote(AUDIT, { method: 'POST', headers: { 'x-api-key': auditor.key }, body: {} })).status, 405);
+    assert.equal(
+      (await t.remote(AUDIT, { method: 'POST', headers: { 'x-api-key': auditor.key }, body: {} })).status,
+      405,
+    );
   });
 
   it('retention: auditRetentionDays (1-3650, default 90) prunes older entries', async () => {
     assert.equal((await t.call(`${V3}/general-settings`)).json.data.auditRetentionDays, 90);
-    assert.equal((await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 0 } })).status, 422);
+    assert.equal(
+      (await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 0 } })).status,
+      422,
+    );
     const { db, audit } = t.server.services;
     const day = 86_400_000;
-    const insert = db.prepare("INSERT INTO audit_log (at, kind, address, status) VALUES (?, 'write', '192.0.2.1', 200)");
+    const insert = db.prepare(
+      "INSERT INTO audit_log (at, kind, address, status) VALUES (?, 'write', '192.0.2.1', 200)",
+    );
     const old = Number(insert.run(Date.now() - 10 * day).lastInsertRowid);
     const recent = Number(insert.run(Date.now() - 3 * day).lastInsertRowid);
     assert.equal(audit.prune(), 0, 'nothing is older than 90 days');
-    assert.equal((await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 5 } })).status, 200);
+    assert.equal(
+      (await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 5 } })).status,
+      200,
+    );
     assert.equal(audit.prune(), 1);
     assert.equal((await t.call(`${AUDIT}/${old}`)).status, 404);
     assert.equal((await t.call(`${AUDIT}/${recent}`)).status, 200);
@@ -236,8 +304,12 @@ describe('audit log over HTTP', () => {
     const doc = (await t.call(`${V3}/openapi:getSpecification`)).json.data;
     const list = doc.paths['/pbxcore/api/v3/audit-log'].get;
     const names = (list.parameters as Array<{ name?: string }>).map((p) => p.name).filter(Boolean);
-    for (const name of ['search', 'actor', 'resource', 'channel', 'kind', 'since', 'until']) assert.ok(names.includes(name), name);
-    const fields = doc.components.schemas.AuditLog.properties as Record<string, { type?: string; description?: string; readOnly?: boolean }>;
+    for (const name of ['search', 'actor', 'resource', 'channel', 'kind', 'since', 'until'])
+      assert.ok(names.includes(name), name);
+    const fields = doc.components.schemas.AuditLog.properties as Record<
+      string,
+      { type?: string; description?: string; readOnly?: boolean }
+    >;
     assert.equal(fields.count!.type, 'integer');
     assert.match(fields.count!.description!, /identical rejections/);
     assert.match(fields.lastAt!.description!, /last of those rejections/);
@@ -281,7 +353,9 @@ describe('audit log: repeated rejections share one entry (count, first and last 
 
   it('a bouncer polling with a disabled key: the first poll is listed within the flush delay, 1,000 polls are one entry of count 1,000', async () => {
     const key = createTestApiKey(t.server.services.db, { description: 'old bouncer', allowedPaths: BOUNCER_PATHS });
-    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    t.server.services.db
+      .prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), key.id);
     const query = `kind=rejected-key&actor=key:${key.id}`;
 
     const started = Date.now();
@@ -311,7 +385,10 @@ describe('audit log: repeated rejections share one entry (count, first and last 
     assert.equal(row!.keyDescription, 'old bouncer');
     assert.equal(row!.address, FIRST);
     assert.equal(row!.path, STREAM);
-    assert.deepEqual(await t.call(`${AUDIT}/${row!.id}`).then((r) => [r.json.data.count, r.json.data.lastAt]), [1000, row!.lastAt]);
+    assert.deepEqual(await t.call(`${AUDIT}/${row!.id}`).then((r) => [r.json.data.count, r.json.data.lastAt]), [
+      1000,
+      row!.lastAt,
+    ]);
 
     // A window after the first poll, the next one starts a new entry; the old one keeps its count.
     clock.advance(REJECTION_WINDOW_MS - 999 * 500);
@@ -325,7 +402,9 @@ describe('audit log: repeated rejections share one entry (count, first and last 
 
   it('two sources: two entries; a key bound to another network: its 403s are one entry per source', async () => {
     const key = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS });
-    t.server.services.db.prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?').run(new Date().toISOString(), key.id);
+    t.server.services.db
+      .prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), key.id);
     const bound = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS, networkFilterId: 'localhost' });
     for (let i = 0; i < 20; i++) {
       clock.advance(5_000);
@@ -333,7 +412,10 @@ describe('audit log: repeated rejections share one entry (count, first and last 
       assert.equal((await poll(bound.key, SECOND)).status, 403);
     }
     const disabled = await entries(`kind=rejected-key&actor=key:${key.id}`);
-    assert.deepEqual(disabled.map((e) => [e.address, e.count]).sort(), [[FIRST, 20], [SECOND, 20]]);
+    assert.deepEqual(disabled.map((e) => [e.address, e.count]).sort(), [
+      [FIRST, 20],
+      [SECOND, 20],
+    ]);
     const [outside, ...more] = await entries(`kind=rejected-key&actor=key:${bound.id}`);
     assert.deepEqual(more, []);
     assert.equal(outside!.status, 403);
@@ -344,7 +426,11 @@ describe('audit log: repeated rejections share one entry (count, first and last 
   it('a failed-login burst: one entry per outcome with its count and its first and last time', async () => {
     const started = clock.now();
     for (let i = 0; i < 30; i++) {
-      const answer = await t.remote(`${V3}/auth:login`, { localAddress: ATTACKER, method: 'POST', body: { login: 'admin', password: `guess ${i}` } });
+      const answer = await t.remote(`${V3}/auth:login`, {
+        localAddress: ATTACKER,
+        method: 'POST',
+        body: { login: 'admin', password: `guess ${i}` },
+      });
       assert.equal(answer.status, i < 10 ? 401 : 429, answer.text);
       clock.advance(1_000);
     }
@@ -381,16 +467,33 @@ describe('audit log: module resources are recorded like core ones, with no code 
     assert.equal((await t.call(`${TASKS}/${id}`, { method: 'PATCH', body: { priority: 1 } })).status, 200);
     assert.equal((await t.call(`${TASKS}/${id}:complete`, { method: 'POST' })).status, 200);
     assert.equal((await t.call(`${TASKS}/${id}`, { method: 'DELETE' })).status, 200);
-    assert.equal((await t.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: [1, 2] } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: [1, 2] } })).status,
+      200,
+    );
 
     const log = (await t.call(`${AUDIT}?kind=write`)).json.data as Entry[];
     const tasks = log.filter((e) => e.resource === 'module-example-tasks/tasks').reverse();
-    assert.deepEqual(tasks.map((e) => [e.operation, e.recordId]), [['create', id], ['patch', id], ['complete', id], ['delete', id]]);
-    assert.deepEqual(tasks[0]!.diff.find((c) => c.field === 'title'), { field: 'title', after: 'water the plants' });
+    assert.deepEqual(
+      tasks.map((e) => [e.operation, e.recordId]),
+      [
+        ['create', id],
+        ['patch', id],
+        ['complete', id],
+        ['delete', id],
+      ],
+    );
+    assert.deepEqual(
+      tasks[0]!.diff.find((c) => c.field === 'title'),
+      { field: 'title', after: 'water the plants' },
+    );
     const patch = tasks[1]!.diff.find((c) => c.field === 'priority');
     assert.equal(patch!.after, 1);
     assert.ok('before' in patch!);
-    assert.deepEqual(tasks[3]!.diff.find((c) => c.field === 'title'), { field: 'title', before: 'water the plants' });
+    assert.deepEqual(
+      tasks[3]!.diff.find((c) => c.field === 'title'),
+      { field: 'title', before: 'water the plants' },
+    );
     const v2 = log.find((e) => e.resource?.startsWith('module-v2:'));
     assert.ok(v2, JSON.stringify(log.map((e) => e.resource)));
     assert.equal(v2.verb, 'POST');

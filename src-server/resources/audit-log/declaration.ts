@@ -11,44 +11,81 @@ const change = z.object({ field: z.string(), before: z.unknown().optional(), aft
 /** The audit log: read-only. Entries are written by the workers (writes) and the web thread (rejections). */
 export const auditLogDeclaration: ResourceDeclaration = {
   name: 'audit-log',
-  description:
-    `Audit log, newest first: every write through any channel (who, channel, source address, resource, record, operation, status, the changed fields with secrets masked), rejected API key uses and failed logins. Identical rejections within ${WINDOW} of the first share one entry with their \`count\`, first (\`at\`) and last (\`lastAt\`) time. Entries older than general-settings \`auditRetentionDays\` are pruned.`,
+  description: `Audit log, newest first: every write through any channel (who, channel, source address, resource, record, operation, status, the changed fields with secrets masked), rejected API key uses and failed logins. Identical rejections within ${WINDOW} of the first share one entry with their \`count\`, first (\`at\`) and last (\`lastAt\`) time. Entries older than general-settings \`auditRetentionDays\` are pruned.`,
   processor: 'AuditLogProcessor',
   kind: 'collection',
   idField: 'id',
-  security: { permission: 'AuditLog', channels: ['localhost', 'bearer_token'], levels: { getList: 'ADMIN', getRecord: 'ADMIN' } },
+  security: {
+    permission: 'AuditLog',
+    channels: ['localhost', 'bearer_token'],
+    levels: { getList: 'ADMIN', getRecord: 'ADMIN' },
+  },
   fields: {
     id: field.integer(z.number().int(), readOnly),
-    at: field.text(z.string(), { ...readOnly, description: 'When (ISO 8601, UTC); for repeated rejections, the first of them.' }),
+    at: field.text(z.string(), {
+      ...readOnly,
+      description: 'When (ISO 8601, UTC); for repeated rejections, the first of them.',
+    }),
     kind: field.text(z.enum(AUDIT_KINDS), readOnly),
-    channel: field.text(z.enum(AUDIT_CHANNELS).nullable(), { ...readOnly, description: 'localhost, jwt, session or api_key; null for a failed login.' }),
-    actor: field.text(z.string().nullable(), { ...readOnly, description: 'User name, `localhost`, or the login tried; null for an API key (see keyId).' }),
+    channel: field.text(z.enum(AUDIT_CHANNELS).nullable(), {
+      ...readOnly,
+      description: 'localhost, jwt, session or api_key; null for a failed login.',
+    }),
+    actor: field.text(z.string().nullable(), {
+      ...readOnly,
+      description: 'User name, `localhost`, or the login tried; null for an API key (see keyId).',
+    }),
     keyId: field.integer(z.number().int().nullable(), readOnly),
-    keyDescription: field.text(z.string().nullable(), { ...readOnly, description: "The key's description when the entry was written." }),
+    keyDescription: field.text(z.string().nullable(), {
+      ...readOnly,
+      description: "The key's description when the entry was written.",
+    }),
     address: field.text(z.string(), { ...readOnly, description: 'Source (socket) address.' }),
     resource: field.text(z.string().nullable(), readOnly),
     recordId: field.text(z.string().nullable(), readOnly),
-    operation: field.text(z.string().nullable(), { ...readOnly, description: 'create, update, patch, delete or the custom method.' }),
+    operation: field.text(z.string().nullable(), {
+      ...readOnly,
+      description: 'create, update, patch, delete or the custom method.',
+    }),
     verb: field.text(z.string().nullable(), readOnly),
     path: field.text(z.string().nullable(), { ...readOnly, description: 'Request path of a rejection.' }),
     status: field.integer(z.number().int(), { ...readOnly, description: 'HTTP status of the outcome.' }),
     reason: field.text(z.string().nullable(), { ...readOnly, description: 'Why a key or login was refused.' }),
-    diff: field.json(z.array(change), { ...readOnly, description: 'Changed fields: before → after (updates), after (creates), before (deletes). Secrets show "•••• (changed)".' }),
-    count: field.integer(z.number().int().min(1), {
+    diff: field.json(z.array(change), {
       ...readOnly,
       description:
-        `How many identical rejections the entry stands for: the same kind, key or login tried, source address, request, status and reason within ${WINDOW} of the first are one entry. 1 for a write.`,
+        'Changed fields: before → after (updates), after (creates), before (deletes). Secrets show "•••• (changed)".',
     }),
-    lastAt: field.text(z.string(), { ...readOnly, description: 'The last of those rejections (ISO 8601, UTC); equals `at` when count is 1.' }),
+    count: field.integer(z.number().int().min(1), {
+      ...readOnly,
+      description: `How many identical rejections the entry stands for: the same kind, key or login tried, source address, request, status and reason within ${WINDOW} of the first are one entry. 1 for a write.`,
+    }),
+    lastAt: field.text(z.string(), {
+      ...readOnly,
+      description: 'The last of those rejections (ISO 8601, UTC); equals `at` when count is 1.',
+    }),
   },
   operations: ['getList', 'getRecord'],
   listQuery: z.object({
-    search: z.string().optional().describe('Substring of the actor, key description, resource, record, operation, reason, address, path or diff.'),
+    search: z
+      .string()
+      .optional()
+      .describe('Substring of the actor, key description, resource, record, operation, reason, address, path or diff.'),
     actor: z.string().optional().describe('A user name, `localhost`, or an API key id (`12` or `key:12`).'),
     resource: z.string().optional(),
     channel: z.enum(AUDIT_CHANNELS).optional(),
     kind: z.enum(AUDIT_KINDS).optional(),
-    since: z.string().optional().describe('ISO 8601 time or epoch milliseconds; entries at or after it (repeated rejections: the last at or after it).'),
-    until: z.string().optional().describe('ISO 8601 time or epoch milliseconds; entries at or before it (repeated rejections: the first at or before it).'),
+    since: z
+      .string()
+      .optional()
+      .describe(
+        'ISO 8601 time or epoch milliseconds; entries at or after it (repeated rejections: the last at or after it).',
+      ),
+    until: z
+      .string()
+      .optional()
+      .describe(
+        'ISO 8601 time or epoch milliseconds; entries at or before it (repeated rejections: the first at or before it).',
+      ),
   }),
 };

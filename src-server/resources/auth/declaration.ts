@@ -31,7 +31,8 @@ export const authDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       public: true,
-      description: 'Exchanges the `refreshToken` cookie for a new access token and rotates the cookie. Reusing a rotated token revokes its session.',
+      description:
+        'Exchanges the `refreshToken` cookie for a new access token and rotates the cookie. Reusing a rotated token revokes its session.',
     },
     logout: {
       verbs: ['POST'],
@@ -39,7 +40,8 @@ export const authDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       public: true,
-      description: 'Revokes the refresh token family, the web session and the login session of a presented Bearer JWT (so that token is refused at once), and clears the cookies.',
+      description:
+        'Revokes the refresh token family, the web session and the login session of a presented Bearer JWT (so that token is refused at once), and clears the cookies.',
     },
     status: {
       verbs: ['GET'],
@@ -47,7 +49,8 @@ export const authDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       public: true,
-      description: 'Whether an admin password is set, and whether this caller is on loopback: `{adminPasswordSet, viaLocalhost}`.',
+      description:
+        'Whether an admin password is set, and whether this caller is on loopback: `{adminPasswordSet, viaLocalhost}`.',
     },
     setPassword: {
       verbs: ['POST'],

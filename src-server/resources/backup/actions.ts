@@ -10,8 +10,10 @@ export const backupActions: ResourceActions = {
   custom: {
     exportConfig: (ctx) => {
       const secrets = single(ctx.query.secrets);
-      if (secrets !== undefined && secrets !== 'true' && secrets !== 'false') return invalid(['secrets: must be true or false.']);
-      if (secrets === 'true' && !ctx.canReadSensitive) return failure(403, 'Exporting secrets (secrets=true) needs the SENSITIVE level.');
+      if (secrets !== undefined && secrets !== 'true' && secrets !== 'false')
+        return invalid(['secrets: must be true or false.']);
+      if (secrets === 'true' && !ctx.canReadSensitive)
+        return failure(403, 'Exporting secrets (secrets=true) needs the SENSITIVE level.');
       const version = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY)?.version ?? 'unknown';
       return ok(exportConfig(ctx.db, { secrets: secrets === 'true', serverVersion: version, now: ctx.now() }));
     },
@@ -21,7 +23,12 @@ export const backupActions: ResourceActions = {
         return invalid(['config: the request body must be {config: <an export>, dryRun?: boolean}.']);
       }
       const dryRun = body.dryRun === true || body.dryRun === 'true';
-      if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean' && body.dryRun !== 'true' && body.dryRun !== 'false') {
+      if (
+        body.dryRun !== undefined &&
+        typeof body.dryRun !== 'boolean' &&
+        body.dryRun !== 'true' &&
+        body.dryRun !== 'false'
+      ) {
         return invalid(['dryRun: must be true or false.']);
       }
       const outcome = importConfig(ctx.db, body.config, {
@@ -29,7 +36,11 @@ export const backupActions: ResourceActions = {
         canWriteSecrets: ctx.canReadSensitive,
         changed: (resource) => ctx.emit({ type: 'resource-changed', resource }),
       });
-      return outcome.ok ? ok(outcome.report) : outcome.status === 422 ? invalid(outcome.errors) : failure(outcome.status, ...outcome.errors);
+      return outcome.ok
+        ? ok(outcome.report)
+        : outcome.status === 422
+          ? invalid(outcome.errors)
+          : failure(outcome.status, ...outcome.errors);
     },
   },
 };

@@ -11,7 +11,9 @@ const CLI = new URL('../../cli.ts', import.meta.url).pathname;
 const V3 = '/pbxcore/api/v3';
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, PBX_LOG_LEVEL: 'silent' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -22,7 +24,8 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 
 async function stateOf(t: TestServer) {
   const out: Record<string, unknown> = {};
-  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami']) out[name] = (await t.call(`${V3}/${name}`)).json.data;
+  for (const name of ['firewall', 'fail2ban', 'general-settings', 'ami'])
+    out[name] = (await t.call(`${V3}/${name}`)).json.data;
   return out;
 }
 
@@ -32,7 +35,10 @@ describe('pbx-console export and import', () => {
     const dirB = mkdtempSync(join(tmpdir(), 'pbx-cli-b-'));
     try {
       const a = await startTestServer({ keepDataDir: dirA });
-      await a.call(`${V3}/firewall`, { method: 'POST', body: { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Office' } });
+      await a.call(`${V3}/firewall`, {
+        method: 'POST',
+        body: { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Office' },
+      });
       await a.call(`${V3}/fail2ban`, { method: 'PATCH', body: { maxretry: 9, whitelist: '10.9.0.0/16' } });
       await a.call(`${V3}/ami`, { method: 'PUT', body: { enabled: false, username: 'console', secret: 'clipass' } });
       const expected = await stateOf(a);

@@ -14,7 +14,8 @@ export const BACKUP_USAGE = `  export    Print the configuration as JSON (stop t
             --dry-run           only print what would change
 `;
 
-const databaseFile = (dataDir: string | undefined) => join(resolve(resolveConfig(configFromEnv(), dataDir ? { dataDir } : {}).dataDir), 'pbx.sqlite');
+const databaseFile = (dataDir: string | undefined) =>
+  join(resolve(resolveConfig(configFromEnv(), dataDir ? { dataDir } : {}).dataDir), 'pbx.sqlite');
 
 function withDatabase<T>(dataDir: string | undefined, run: (db: Db) => T): T {
   const db = openDatabase(databaseFile(dataDir));
@@ -29,14 +30,22 @@ function withDatabase<T>(dataDir: string | undefined, run: (db: Db) => T): T {
 /** `pbx-console export`: the same document as GET backup:exportConfig, on stdout. */
 export function exportCommand(version: string) {
   return async (argv: string[]): Promise<void> => {
-    const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, secrets: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      args: argv,
+      options: { 'data-dir': { type: 'string' }, secrets: { type: 'boolean' } },
+      strict: true,
+    });
     // An export of a directory that holds no database would be an empty configuration, not a backup.
     if (!existsSync(databaseFile(values['data-dir']))) {
-      process.stderr.write(`No PBX Console database in ${dirname(databaseFile(values['data-dir']))}: check --data-dir (or PBX_DATA_DIR).\n`);
+      process.stderr.write(
+        `No PBX Console database in ${dirname(databaseFile(values['data-dir']))}: check --data-dir (or PBX_DATA_DIR).\n`,
+      );
       process.exitCode = 1;
       return;
     }
-    const doc = withDatabase(values['data-dir'], (db) => exportConfig(db, { secrets: values.secrets === true, serverVersion: version, now: Date.now() }));
+    const doc = withDatabase(values['data-dir'], (db) =>
+      exportConfig(db, { secrets: values.secrets === true, serverVersion: version, now: Date.now() }),
+    );
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   };
 }
@@ -51,7 +60,8 @@ function summary(report: ImportReport): string {
     ].filter(Boolean);
     lines.push(`  ${section}: ${parts.length ? parts.join('; ') : 'no change'}`);
   }
-  if (report.sections.apiKeys.notRestored) lines.push(`  apiKeys: ${report.sections.apiKeys.notRestored} not restored. ${report.sections.apiKeys.note}`);
+  if (report.sections.apiKeys.notRestored)
+    lines.push(`  apiKeys: ${report.sections.apiKeys.notRestored} not restored. ${report.sections.apiKeys.note}`);
   for (const warning of report.warnings) lines.push(`  warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }
@@ -78,7 +88,9 @@ export async function importCommand(argv: string[]): Promise<void> {
     return;
   }
   // The operator owns the data directory: the CLI may write the AMI secret.
-  const outcome = withDatabase(values['data-dir'], (db) => importConfig(db, config, { dryRun: values['dry-run'] === true, canWriteSecrets: true }));
+  const outcome = withDatabase(values['data-dir'], (db) =>
+    importConfig(db, config, { dryRun: values['dry-run'] === true, canWriteSecrets: true }),
+  );
   if (!outcome.ok) {
     process.stderr.write(`Nothing was imported:\n${outcome.errors.map((e) => `  ${e}`).join('\n')}\n`);
     process.exitCode = 1;

@@ -12,7 +12,17 @@ const OLD_BACKUP = {
   serverVersion: '0.1.0',
   exportedAt: '2026-11-23T18:00:00.000Z',
   secretsIncluded: false,
-  networkFilters: [{ id: 1, permit: '192.0.2.0/24', deny: '0.0.0.0/0', description: 'Office', newer_block_ip: true, local_network: false, currentRules: { SIP: true, WEB: true, AMI: false, IAX: false } }],
+  networkFilters: [
+    {
+      id: 1,
+      permit: '192.0.2.0/24',
+      deny: '0.0.0.0/0',
+      description: 'Office',
+      newer_block_ip: true,
+      local_network: false,
+      currentRules: { SIP: true, WEB: true, AMI: false, IAX: false },
+    },
+  ],
   fail2ban: { maxretry: 12, bantime: 900, findtime: 600, whitelist: '10.9.0.0/16', PBXFirewallMaxReqSec: 100 },
   generalSettings: { APIQueueMaxLength: 50, APIRequestTTL: 35 },
   ami: { enabled: false, host: '127.0.0.1', port: 5038, username: '' },
@@ -63,16 +73,35 @@ describe('backup and restore of the ban policy', () => {
     assert.equal(data.maxretry, 12);
     assert.equal(data.whitelist, '10.9.0.0/16');
     assert.deepEqual(
-      [data.preset, data.categories, data.bantimeIncrement, data.bantimeMultipliers, data.ipv6ByPrefix, data.ipv6Prefix, data.whitelistEntries],
+      [
+        data.preset,
+        data.categories,
+        data.bantimeIncrement,
+        data.bantimeMultipliers,
+        data.ipv6ByPrefix,
+        data.ipv6Prefix,
+        data.whitelistEntries,
+      ],
       ['custom', {}, false, null, false, 64, []],
     );
   });
 
   test('a backup holding a whitelist entry that has ended since restores without it', async () => {
-    const ended = { ...OLD_BACKUP, fail2ban: { ...OLD_BACKUP.fail2ban, whitelistEntries: [{ value: '203.0.113.9', comment: 'old migration', until: '2026-01-01T00:00:00Z' }, { value: '203.0.113.10', comment: 'kept', until: null }] } };
+    const ended = {
+      ...OLD_BACKUP,
+      fail2ban: {
+        ...OLD_BACKUP.fail2ban,
+        whitelistEntries: [
+          { value: '203.0.113.9', comment: 'old migration', until: '2026-01-01T00:00:00Z' },
+          { value: '203.0.113.10', comment: 'kept', until: null },
+        ],
+      },
+    };
     const restored = await target.call(IMPORT, { method: 'POST', body: { config: ended } });
     assert.equal(restored.status, 200, restored.text);
-    assert.deepEqual((await target.call(`${V3}/fail2ban`)).json.data.whitelistEntries, [{ value: '203.0.113.10', comment: 'kept', until: null }]);
+    assert.deepEqual((await target.call(`${V3}/fail2ban`)).json.data.whitelistEntries, [
+      { value: '203.0.113.10', comment: 'kept', until: null },
+    ]);
   });
 
   test('a preset written in a file is not stored: the numbers the file holds decide what reads back', async () => {
@@ -80,7 +109,9 @@ describe('backup and restore of the ban policy', () => {
     const restored = await target.call(IMPORT, { method: 'POST', body: { config: withPreset } });
     assert.equal(restored.status, 200, restored.text);
     assert.equal((await target.call(`${V3}/fail2ban`)).json.data.preset, 'custom');
-    const stored = target.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string };
+    const stored = target.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as {
+      value: string;
+    };
     assert.equal('preset' in JSON.parse(stored.value), false);
   });
 });

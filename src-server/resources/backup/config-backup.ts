@@ -1,5 +1,10 @@
 import { isCatchAll } from '../../firewall/addresses.ts';
-import { FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges, type Fail2banSettings } from '../../firewall/fail2ban-settings.ts';
+import {
+  FAIL2BAN_SETTING_KEY,
+  fail2banFromStored,
+  whitelistRanges,
+  type Fail2banSettings,
+} from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel, loadFilters, rowToFilter, type NetworkFilter } from '../../firewall/filters.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { RangeIndex } from '../../net/range-index.ts';
@@ -22,7 +27,8 @@ export const BACKUP_FORMAT = 'pbx-console-config';
 export const BACKUP_VERSION = 1;
 
 /** Why key metadata is exported but never restored. */
-export const KEYS_NOT_RESTORED = 'API keys are not restored: a key is a secret the backup never holds (only its metadata). Issue new keys after the import.';
+export const KEYS_NOT_RESTORED =
+  'API keys are not restored: a key is a secret the backup never holds (only its metadata). Issue new keys after the import.';
 
 export interface ConfigBackup {
   format: typeof BACKUP_FORMAT;
@@ -99,7 +105,9 @@ interface KeyRow {
 
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
   const rows = db
-    .prepare('SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys ORDER BY id')
+    .prepare(
+      'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys ORDER BY id',
+    )
     .all() as KeyRow[];
   return rows.map((row) => ({
     id: row.id,
@@ -141,7 +149,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Field names whose value differs between two records of a singleton. */
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((name) => !same(before[name], after[name]));
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (name) => !same(before[name], after[name]),
+  );
 }
 
 /** The shape of the document: every section present with the right type (sections are then checked by the resources' rules). */
@@ -149,13 +159,17 @@ function shapeErrors(config: unknown): string[] {
   if (!isObject(config)) return ['config: must be the JSON object an export produced.'];
   const errors: string[] = [];
   if (config.format !== BACKUP_FORMAT) errors.push(`format: must be "${BACKUP_FORMAT}".`);
-  if (config.version !== BACKUP_VERSION) errors.push(`version: ${JSON.stringify(config.version)} is not supported; this server reads version ${BACKUP_VERSION}.`);
+  if (config.version !== BACKUP_VERSION)
+    errors.push(
+      `version: ${JSON.stringify(config.version)} is not supported; this server reads version ${BACKUP_VERSION}.`,
+    );
   if (!Array.isArray(config.networkFilters)) errors.push('networkFilters: must be an array.');
-  for (const name of ['fail2ban', 'generalSettings', 'ami'] as const) if (!isObject(config[name])) errors.push(`${name}: must be an object.`);
-  if (config.apiKeys !== undefined && !Array.isArray(config.apiKeys)) errors.push('apiKeys: must be an array when present.');
+  for (const name of ['fail2ban', 'generalSettings', 'ami'] as const)
+    if (!isObject(config[name])) errors.push(`${name}: must be an object.`);
+  if (config.apiKeys !== undefined && !Array.isArray(config.apiKeys))
+    errors.push('apiKeys: must be an array when present.');
   return errors;
 }
-
 
 /** Ids are SQLite rowids read by JavaScript: beyond 2^31 - 1 a later create could be handed an id no client can hold. */
 export const MAX_IMPORT_ID = 2 ** 31 - 1;
@@ -180,7 +194,8 @@ function publicValues(declaration: ResourceDeclaration, complete: Record<string,
 
 /** An id as a backup must hold it: a JSON integer from 1 to MAX_IMPORT_ID, never a string. */
 function idError(at: string, id: unknown, why: string): string | undefined {
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return `${at}.id: must be a positive integer (${why}).`;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1)
+    return `${at}.id: must be a positive integer (${why}).`;
   if (id > MAX_IMPORT_ID) return `${at}.id: ${id} is above ${MAX_IMPORT_ID}, the largest id this server stores.`;
   return undefined;
 }
@@ -225,7 +240,9 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     for (const row of plan.filters) insert.run(row);
     // A sequence an older import pushed past the bound restarts after the largest id kept; a sound one
     // is left alone, so the id of a deleted filter (which a stale key may still name) is never reused.
-    db.prepare(`UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`).run();
+    db.prepare(
+      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`,
+    ).run();
     for (const [key, value] of plan.settings) writeSetting(db, key, value);
     return [];
   })();
@@ -244,7 +261,9 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
 
 /** Keys on this server bound to a filter the import does not keep: each would lose its binding. */
 function boundKeysLost(db: Db, importedIds: Set<string>): string[] {
-  const bound = db.prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')").all() as KeyRow[];
+  const bound = db
+    .prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')")
+    .all() as KeyRow[];
   const lost = bound.filter((key) => !importedIds.has(key.networkfilterid));
   if (!lost.length) return [];
   const filters = new Map(loadFilters(db).map((f) => [String(f.id), f]));
@@ -303,7 +322,13 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     filters.push({ ...outcome.filter.row, id });
     labels.push(`${at}${name}`);
   });
-  errors.push(...importOverlapErrors(filters, labels, f2b.ok ? fail2banFromStored(f2b.complete) : { whitelist: '', whitelistEntries: [] }));
+  errors.push(
+    ...importOverlapErrors(
+      filters,
+      labels,
+      f2b.ok ? fail2banFromStored(f2b.complete) : { whitelist: '', whitelistEntries: [] },
+    ),
+  );
 
   // General settings.
   const generalBefore = singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY);
@@ -318,7 +343,10 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   if (!general.ok) errors.push(...general.errors.map((e) => `generalSettings.${e}`));
   else {
     settings.push([GENERAL_SETTINGS_KEY, general.complete]);
-    sections.generalSettings.changed = changedFields(generalBefore, publicValues(generalSettingsDeclaration, general.complete));
+    sections.generalSettings.changed = changedFields(
+      generalBefore,
+      publicValues(generalSettingsDeclaration, general.complete),
+    );
   }
 
   // AMI: the stored secret is kept unless the file carries one (which needs SENSITIVE, like PUT /ami).
@@ -330,7 +358,10 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     verb: 'PUT',
     body: doc.ami,
     existing: amiStored,
-    validate: (complete) => (complete.enabled === true && !String(complete.username ?? '').trim() ? ['username is required when AMI is enabled.'] : []),
+    validate: (complete) =>
+      complete.enabled === true && !String(complete.username ?? '').trim()
+        ? ['username is required when AMI is enabled.']
+        : [],
     strictTypes: true,
   });
   if (!ami.ok) errors.push(...ami.errors.map((e) => `ami.${e}`));
@@ -346,11 +377,16 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
       return {
         ok: false,
         status: 403,
-        errors: [`ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new destination: it needs the SENSITIVE level, or a file with the secret.`],
+        errors: [
+          `ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new destination: it needs the SENSITIVE level, or a file with the secret.`,
+        ],
       };
     }
     settings.push([AMI_SETTINGS_KEY, ami.complete]);
-    sections.ami.changed = [...changedFields(amiBefore, publicValues(amiDeclaration, ami.complete)), ...(secretChanged ? ['secret'] : [])];
+    sections.ami.changed = [
+      ...changedFields(amiBefore, publicValues(amiDeclaration, ami.complete)),
+      ...(secretChanged ? ['secret'] : []),
+    ];
   }
 
   // API key metadata: validated, never restored; a reference to a filter the file lacks is only a warning.
@@ -359,16 +395,25 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   keys.forEach((raw, index) => {
     const at = `apiKeys[${index}]`;
     if (!isObject(raw)) return void errors.push(`${at}: must be an object.`);
-    if ('key' in raw || 'key_hash' in raw) return void errors.push(`${at}: a backup never holds key values or hashes; remove "key".`);
+    if ('key' in raw || 'key_hash' in raw)
+      return void errors.push(`${at}: a backup never holds key values or hashes; remove "key".`);
     if (raw.id !== undefined) {
       const badId = idError(at, raw.id, 'as the export writes it');
       if (badId) return void errors.push(badId);
     }
-    const outcome = prepareSave({ declaration: apiKeysDeclaration, mode: 'create', verb: 'POST', body: raw, strictTypes: true });
+    const outcome = prepareSave({
+      declaration: apiKeysDeclaration,
+      mode: 'create',
+      verb: 'POST',
+      body: raw,
+      strictTypes: true,
+    });
     if (!outcome.ok) return void errors.push(...outcome.errors.map((e) => `${at}.${e}`));
     const ref = String(outcome.complete.networkfilterid ?? 'none');
     if (ref !== 'none' && ref !== 'localhost' && !importedIds.has(ref)) {
-      warnings.push(`${at}.networkfilterid: the key "${String(outcome.complete.description).slice(0, 60)}" was bound to network filter ${ref}, which this file does not hold (it was deleted before the export); keys are not restored, so nothing refers to it.`);
+      warnings.push(
+        `${at}.networkfilterid: the key "${String(outcome.complete.description).slice(0, 60)}" was bound to network filter ${ref}, which this file does not hold (it was deleted before the export); keys are not restored, so nothing refers to it.`,
+      );
     }
   });
   sections.apiKeys.notRestored = keys.length;
@@ -389,18 +434,36 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   }
   for (const f of filtersBefore) if (!afterIds.has(f.id)) sections.networkFilters.removed.push(filterLabel(f));
 
-  return { ok: true, plan: { filters, settings, importedIds, report: { dryRun: options.dryRun, applied: !options.dryRun, sections, warnings } } };
+  return {
+    ok: true,
+    plan: {
+      filters,
+      settings,
+      importedIds,
+      report: { dryRun: options.dryRun, applied: !options.dryRun, sections, warnings },
+    },
+  };
 }
 
 /**
  * The overlap rules of POST /firewall over the whole file at once (SPEC whitelist rule 2): no deny
  * entry may overlap the whitelist or any trusted network, its own filter's included.
  */
-function importOverlapErrors(filters: ImportPlan['filters'], labels: string[], whitelist: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>): string[] {
+function importOverlapErrors(
+  filters: ImportPlan['filters'],
+  labels: string[],
+  whitelist: Pick<Fail2banSettings, 'whitelist' | 'whitelistEntries'>,
+): string[] {
   const protectedRanges = new RangeIndex<{ text: string; label: string; filter?: number }>();
-  for (const { text, cidr } of whitelistRanges(whitelist, Date.now())) protectedRanges.add(cidr, { text, label: 'the fail2ban whitelist entry' });
+  for (const { text, cidr } of whitelistRanges(whitelist, Date.now()))
+    protectedRanges.add(cidr, { text, label: 'the fail2ban whitelist entry' });
   filters.forEach((filter, index) => {
-    if (filter.newer_block_ip === 1) protectedRanges.add(parseCidr(filter.permit)!, { text: filter.permit, label: 'the trusted network', filter: index });
+    if (filter.newer_block_ip === 1)
+      protectedRanges.add(parseCidr(filter.permit)!, {
+        text: filter.permit,
+        label: 'the trusted network',
+        filter: index,
+      });
   });
   if (!protectedRanges.size) return [];
   const errors: string[] = [];
@@ -409,8 +472,15 @@ function importOverlapErrors(filters: ImportPlan['filters'], labels: string[], w
       if (isCatchAll(cidr)) continue;
       const hit = protectedRanges.overlapping(cidr);
       if (!hit) continue;
-      const whose = hit.filter === index ? "this filter's own trusted network" : hit.filter !== undefined ? `${hit.label} ${hit.text} of ${labels[hit.filter]}` : `${hit.label} ${hit.text}`;
-      errors.push(`${labels[index]}.deny: "${text}" overlaps ${whose}; remove it from the whitelist or trusted networks first.`);
+      const whose =
+        hit.filter === index
+          ? "this filter's own trusted network"
+          : hit.filter !== undefined
+            ? `${hit.label} ${hit.text} of ${labels[hit.filter]}`
+            : `${hit.label} ${hit.text}`;
+      errors.push(
+        `${labels[index]}.deny: "${text}" overlaps ${whose}; remove it from the whitelist or trusted networks first.`,
+      );
     }
   });
   return errors;

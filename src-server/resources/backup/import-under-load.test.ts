@@ -53,7 +53,10 @@ after(() => t.close());
 test('a 10,000-filter import, dry run then real, while 20 bouncers poll every 0.5 s: every poll answered within 1 s, the server stays up', async () => {
   const exported = (await t.call(`${V3}/backup:exportConfig`)).json.data as Record<string, unknown>;
   const config = bigBackup(exported);
-  const keys = Array.from({ length: BOUNCERS }, (_, i) => createTestApiKey(t.server.services.db, { description: `bouncer ${i}` }).key);
+  const keys = Array.from(
+    { length: BOUNCERS },
+    (_, i) => createTestApiKey(t.server.services.db, { description: `bouncer ${i}` }).key,
+  );
 
   // Each poll counts in the phase it started in: around the import, or steady afterwards (the same
   // published set, nothing changing: what this machine gives without any import).
@@ -101,11 +104,24 @@ test('a 10,000-filter import, dry run then real, while 20 bouncers poll every 0.
   // Within 1 s. A machine so loaded that steady polls alone come near that (a shared 2-core test
   // box at load 20) gets the import judged against its own steady state: at most 0.5 s more.
   const bound = Math.max(1000, worst.steady + 500);
-  assert.ok(worst.import < bound, `the slowest poll around the import took ${worst.import.toFixed(0)} ms (steady: ${worst.steady.toFixed(0)} ms)`);
+  assert.ok(
+    worst.import < bound,
+    `the slowest poll around the import took ${worst.import.toFixed(0)} ms (steady: ${worst.steady.toFixed(0)} ms)`,
+  );
   assert.equal((await t.call(`${V3}/firewall?limit=1`)).json.pagination.total, FILTERS);
   assert.equal((await t.call(`${V3}/system:ping`)).status, 200, 'the server is still up');
   // The published set follows: the 5,000 deny entries reach the bouncers.
   const stream = await request(`${t.url}${STREAM}?startup=true`, { headers: { 'X-Api-Key': keys[0]! } });
   assert.equal(stream.json.new.length, FILTERS / 2);
-  if (process.env.PBX_TEST_FIGURES) console.log(JSON.stringify({ filters: FILTERS, bouncers: BOUNCERS, dryRunMs: Math.round(dryMs), importMs: Math.round(realMs), slowestPollMs: Math.round(worst.import), steadyPollMs: Math.round(worst.steady) }));
+  if (process.env.PBX_TEST_FIGURES)
+    console.log(
+      JSON.stringify({
+        filters: FILTERS,
+        bouncers: BOUNCERS,
+        dryRunMs: Math.round(dryMs),
+        importMs: Math.round(realMs),
+        slowestPollMs: Math.round(worst.import),
+        steadyPollMs: Math.round(worst.steady),
+      }),
+    );
 });

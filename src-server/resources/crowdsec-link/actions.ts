@@ -14,9 +14,12 @@ function validate(complete: Record<string, unknown>): string[] {
   const missing = (name: string) => String(complete[name] ?? '') === '';
   if (missing('url')) problems.push('url is required when the link is enabled.');
   if (complete.pushEnabled === true) {
-    for (const name of ['machineLogin', 'machinePassword']) if (missing(name)) problems.push(`${name} is required when pushing is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
+    for (const name of ['machineLogin', 'machinePassword'])
+      if (missing(name))
+        problems.push(`${name} is required when pushing is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
   }
-  if (complete.pullEnabled === true && missing('bouncerKey')) problems.push(`bouncerKey is required when pulling is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
+  if (complete.pullEnabled === true && missing('bouncerKey'))
+    problems.push(`bouncerKey is required when pulling is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
   return problems;
 }
 
@@ -28,7 +31,8 @@ const refuseEmptyCredentials =
   (ctx) => {
     const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>;
     const empty = CREDENTIALS.filter((name) => name in body && (body[name] === '' || body[name] === null));
-    if (empty.length) return invalid(empty.map((name) => `${name}: must be 1-${MAX_CREDENTIAL_LENGTH} characters, not empty.`));
+    if (empty.length)
+      return invalid(empty.map((name) => `${name}: must be 1-${MAX_CREDENTIAL_LENGTH} characters, not empty.`));
     return save(ctx);
   };
 
@@ -38,8 +42,16 @@ const getStatus: ActionHandler = (ctx) => {
   const status = readLinkStatus(ctx.db) ?? initialLinkStatus();
   const enabled = values.enabled === true;
   const directions: DirectionStatus[] = [status.push, status.pull].filter((d) => d.enabled);
-  const failing = directions.filter((d) => d.state === 'error').sort((a, b) => (b.lastErrorAt ?? 0) - (a.lastErrorAt ?? 0));
-  const state = !enabled ? 'off' : failing.length ? 'error' : directions.length && directions.every((d) => d.state === 'ok') ? 'connected' : 'connecting';
+  const failing = directions
+    .filter((d) => d.state === 'error')
+    .sort((a, b) => (b.lastErrorAt ?? 0) - (a.lastErrorAt ?? 0));
+  const state = !enabled
+    ? 'off'
+    : failing.length
+      ? 'error'
+      : directions.length && directions.every((d) => d.state === 'ok')
+        ? 'connected'
+        : 'connecting';
   return ok({
     enabled,
     connected: state === 'connected',

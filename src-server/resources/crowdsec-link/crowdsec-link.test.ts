@@ -41,12 +41,21 @@ describe('crowdsec-link settings', () => {
     assert.equal(missing.status, 422);
     assert.match(missing.text, /url is required/);
     assert.match(missing.text, /machineLogin is required/);
-    const saved = await patch({ enabled: true, url: 'http://127.0.0.1:9/', machineLogin: 'site', machinePassword: 'secret pass', pullEnabled: true, bouncerKey: 'key' });
+    const saved = await patch({
+      enabled: true,
+      url: 'http://127.0.0.1:9/',
+      machineLogin: 'site',
+      machinePassword: 'secret pass',
+      pullEnabled: true,
+      bouncerKey: 'key',
+    });
     assert.equal(saved.status, 200, saved.text);
     const read = await t.call(PATH);
     assert.equal(read.json.data.machineLogin, 'site');
     assert.ok(!('machinePassword' in read.json.data) && !('bouncerKey' in read.json.data));
-    const stored = t.server.services.db.prepare("SELECT value FROM settings WHERE key = 'crowdsec-link'").get() as { value: string };
+    const stored = t.server.services.db.prepare("SELECT value FROM settings WHERE key = 'crowdsec-link'").get() as {
+      value: string;
+    };
     assert.ok(!stored.value.includes('secret pass'), 'the password is sealed at rest');
     assert.equal(t.server.services.crowdsecLink.settings().machinePassword, 'secret pass');
     const off = await patch({ enabled: false });

@@ -9,7 +9,8 @@ export const EVENTS_PATH = '/pbxcore/api/v3/events';
  */
 export const eventsDeclaration: ResourceDeclaration = {
   name: 'events',
-  description: 'Server-Sent Events with the results of asynchronous requests (X-Async-Channel), and their retrieval for 120 s.',
+  description:
+    'Server-Sent Events with the results of asynchronous requests (X-Async-Channel), and their retrieval for 120 s.',
   processor: 'EventsChannel',
   security: { permission: 'Events', channels: ['localhost', 'bearer_token'] },
   fields: {},

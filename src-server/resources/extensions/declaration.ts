@@ -10,7 +10,10 @@ export const extensionsDeclaration: ResourceDeclaration = {
   idField: 'number',
   security: { permission: 'Extensions', channels: ['localhost', 'bearer_token'] },
   fields: {
-    number: field.text(z.string().regex(/^\d{2,8}$/, 'must be 2 to 8 digits'), { required: true, description: 'Extension number; the record id.' }),
+    number: field.text(z.string().regex(/^\d{2,8}$/, 'must be 2 to 8 digits'), {
+      required: true,
+      description: 'Extension number; the record id.',
+    }),
     username: field.text(z.string().min(1).max(100), { required: true, description: 'Display name of the user.' }),
     callerid: field.text(z.string().max(100), { default: '', description: 'Caller ID shown on outgoing calls.' }),
     secret: field.text(z.string().min(8, 'must be at least 8 characters').max(64), {
@@ -22,6 +25,11 @@ export const extensionsDeclaration: ResourceDeclaration = {
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
   customMethods: {
-    getForSelect: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Extensions as `{value, text}` pairs for pickers.' },
+    getForSelect: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Extensions as `{value, text}` pairs for pickers.',
+    },
   },
 };

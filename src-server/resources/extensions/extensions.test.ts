@@ -12,7 +12,10 @@ describe('extensions: save semantics and pagination', () => {
   after(() => t.close());
 
   it('creates with defaults, 201, and never returns the secret', async () => {
-    const res = await t.call(EXT, { method: 'POST', body: { number: '301', username: ' Carol ', secret: 'super-secret' } });
+    const res = await t.call(EXT, {
+      method: 'POST',
+      body: { number: '301', username: ' Carol ', secret: 'super-secret' },
+    });
     assert.equal(res.status, 201);
     assert.deepEqual(res.json.data, { number: '301', username: 'Carol', callerid: '', disabled: false });
     assert.equal(res.text.includes('super-secret'), false);
@@ -36,11 +39,18 @@ describe('extensions: save semantics and pagination', () => {
     assert.match(res.json.messages.error.join(' '), /secret/);
     const missing = await t.call(EXT, { method: 'POST', body: {} });
     assert.equal(missing.status, 422);
-    assert.deepEqual(missing.json.messages.error, ['number is required.', 'username is required.', 'secret is required.']);
+    assert.deepEqual(missing.json.messages.error, [
+      'number is required.',
+      'username is required.',
+      'secret is required.',
+    ]);
   });
 
   it('gives 409 for a duplicate id', async () => {
-    const res = await t.call(EXT, { method: 'POST', body: { number: '301', username: 'Again', secret: 'another-secret' } });
+    const res = await t.call(EXT, {
+      method: 'POST',
+      body: { number: '301', username: 'Again', secret: 'another-secret' },
+    });
     assert.equal(res.status, 409);
   });
 
@@ -66,7 +76,10 @@ describe('extensions: save semantics and pagination', () => {
 
   it('a failed save changes nothing', async () => {
     const before = (await t.call(`${EXT}/301`)).json.data;
-    assert.equal((await t.call(`${EXT}/301`, { method: 'PATCH', body: { username: '', callerid: 'changed' } })).status, 422);
+    assert.equal(
+      (await t.call(`${EXT}/301`, { method: 'PATCH', body: { username: '', callerid: 'changed' } })).status,
+      422,
+    );
     assert.deepEqual((await t.call(`${EXT}/301`)).json.data, before);
   });
 

@@ -2,7 +2,12 @@ import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../fire
 import { BAN_PRESETS, presetOf, ruleFor, type BanPresetName } from '../../firewall/ban-policy.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
+import {
+  entryInForce,
+  FAIL2BAN_SETTING_KEY,
+  fail2banFromStored,
+  whitelistRanges,
+} from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
@@ -30,7 +35,14 @@ export interface Fail2banCheckOptions {
  */
 export function validateFail2ban(db: Db, complete: Record<string, unknown>, options: Fail2banCheckOptions): string[] {
   const errors: string[] = [];
-  const denies = options.checkOverlaps === false ? [] : loadFilters(db).flatMap((filter) => denyRanges(filter).filter((r) => !isCatchAll(r.cidr)).map((r) => ({ ...r, filter: filterLabel(filter) })));
+  const denies =
+    options.checkOverlaps === false
+      ? []
+      : loadFilters(db).flatMap((filter) =>
+          denyRanges(filter)
+            .filter((r) => !isCatchAll(r.cidr))
+            .map((r) => ({ ...r, filter: filterLabel(filter) })),
+        );
   const check = (field: string, entry: string) => {
     const cidr = parseStrictCidr(entry);
     if (!cidr) return void errors.push(`${field}: "${entry.slice(0, 100)}" is not a valid IPv4/IPv6 address or CIDR.`);
@@ -42,16 +54,22 @@ export function validateFail2ban(db: Db, complete: Record<string, unknown>, opti
     const entries = complete.whitelistEntries as Array<{ value: string; comment: string; until: string | null }>;
     if (options.dropEnded) complete.whitelistEntries = entries.filter((e) => entryInForce(e, options.now));
     (complete.whitelistEntries as typeof entries).forEach((entry, i) => {
-      if (splitList(entry.value).length !== 1) return void errors.push(`whitelistEntries[${i}].value: one address or CIDR per entry.`);
+      if (splitList(entry.value).length !== 1)
+        return void errors.push(`whitelistEntries[${i}].value: one address or CIDR per entry.`);
       check(`whitelistEntries[${i}].value`, entry.value);
-      if (!entryInForce(entry, options.now)) errors.push(`whitelistEntries[${i}].until: ${entry.until} is in the past; give a later time, or null for good.`);
+      if (!entryInForce(entry, options.now))
+        errors.push(
+          `whitelistEntries[${i}].until: ${entry.until} is in the past; give a later time, or null for good.`,
+        );
     });
   }
   const settings = fail2banFromStored(complete);
   if (settings.bantimeIncrement) {
     const longest = Math.max(settings.bantime, ...BAN_CATEGORIES.map((c) => ruleFor(settings, c).bantime));
     if (settings.bantimeMaxtime < longest) {
-      errors.push(`bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); an incremented ban is never shorter than its bantime.`);
+      errors.push(
+        `bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); an incremented ban is never shorter than its bantime.`,
+      );
     }
   }
   return errors;
@@ -70,7 +88,11 @@ export function validateWhitelist(db: Db, complete: Record<string, unknown>, now
 /** The record as read: ended whitelist entries left out, the preset computed. */
 function present(stored: Record<string, unknown>, ctx: ActionContext): Record<string, unknown> {
   const settings = fail2banFromStored(stored);
-  const record = toPublicRecord(fail2banDeclaration, { ...stored, whitelistEntries: settings.whitelistEntries.filter((e) => entryInForce(e, ctx.now())) }, ctx.canReadSensitive);
+  const record = toPublicRecord(
+    fail2banDeclaration,
+    { ...stored, whitelistEntries: settings.whitelistEntries.filter((e) => entryInForce(e, ctx.now())) },
+    ctx.canReadSensitive,
+  );
   return { ...record, preset: presetOf(settings) };
 }
 
@@ -82,7 +104,8 @@ function applyPreset(body: unknown): unknown {
   return { ...BAN_PRESETS[preset as BanPresetName], categories: {}, ...rest, preset };
 }
 
-const getRecord: ActionHandler = (ctx) => ok(present(readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY), ctx));
+const getRecord: ActionHandler = (ctx) =>
+  ok(present(readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY), ctx));
 
 /**
  * PUT/PATCH: validated like every singleton, then the bans that the whitelist now covers are

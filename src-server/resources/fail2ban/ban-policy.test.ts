@@ -7,19 +7,39 @@ import { startTestServer, type TestServer } from '../../test-support/server.ts';
 const V3 = '/pbxcore/api/v3';
 const FAIL2BAN = `${V3}/fail2ban`;
 const FIREWALL = `${V3}/firewall`;
-const DEFAULT_RULES = { preset: 'weak', categories: {}, whitelist: '', whitelistEntries: [], bantimeIncrement: false, bantimeMultipliers: null, bantimeMaxtime: 31_536_000, ipv6ByPrefix: false };
+const DEFAULT_RULES = {
+  preset: 'weak',
+  categories: {},
+  whitelist: '',
+  whitelistEntries: [],
+  bantimeIncrement: false,
+  bantimeMultipliers: null,
+  bantimeMaxtime: 31_536_000,
+  ipv6ByPrefix: false,
+};
 
 describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
   let t: TestServer;
   let key: string;
   const fail = (category: 'sip' | 'http' | 'ami' | 'iax', ip: string, times = 1) => {
-    for (let i = 0; i < times; i++) t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
+    for (let i = 0; i < times; i++)
+      t.server.services.bus.emit({ type: 'security-failure', category, ip, reason: 'test failure' });
   };
-  const banned = async () => (await t.call(`${FIREWALL}:getBannedIps`)).json.data as Array<{ ip: string; category: string; secondsLeft: number; banNumber: number }>;
+  const banned = async () =>
+    (await t.call(`${FIREWALL}:getBannedIps`)).json.data as Array<{
+      ip: string;
+      category: string;
+      secondsLeft: number;
+      banNumber: number;
+    }>;
   const patch = (body: Record<string, unknown>) => t.call(FAIL2BAN, { method: 'PATCH', body });
   const auditOf = async (resource: string) => {
     t.server.services.audit.flush();
-    const entries = (await t.call(`${V3}/audit-log?resource=${resource}`)).json.data as Array<{ operation: string; status: number; diff: Array<{ field: string; after?: unknown }> }>;
+    const entries = (await t.call(`${V3}/audit-log?resource=${resource}`)).json.data as Array<{
+      operation: string;
+      status: number;
+      diff: Array<{ field: string; after?: unknown }>;
+    }>;
     return entries.filter((e) => e.status < 300);
   };
   const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -31,7 +51,10 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
   after(() => t.close());
   beforeEach(async () => {
     assert.equal((await patch(DEFAULT_RULES)).status, 200);
-    await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: (await banned()).map((b) => b.ip).concat('192.0.2.255') } });
+    await t.call(`${FIREWALL}:unbanIps`, {
+      method: 'POST',
+      body: { ips: (await banned()).map((b) => b.ip).concat('192.0.2.255') },
+    });
   });
 
   test('bad input: 422 naming the field (multipliers, maxtime, prefix, whitelist end, category bounds, preset)', async () => {
@@ -39,14 +62,29 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
       [{ bantimeMultipliers: '' }, /^bantimeMultipliers: the list is empty/],
       [{ bantimeMultipliers: [] }, /^bantimeMultipliers: the list is empty/],
       [{ bantimeMultipliers: '1 two 4' }, /^bantimeMultipliers\.1: each multiplier must be a number/],
-      [{ bantimeMultipliers: Array.from({ length: 21 }, (_, i) => i + 1) }, /^bantimeMultipliers: at most 20 multipliers/],
-      [{ bantimeIncrement: true, bantime: 7200, bantimeMaxtime: 3600 }, /^bantimeMaxtime: 3600 s is below the longest bantime \(7200 s\)/],
-      [{ bantimeIncrement: true, categories: { sip: { bantime: 86_400 } }, bantimeMaxtime: 3600 }, /^bantimeMaxtime: .*86400/],
+      [
+        { bantimeMultipliers: Array.from({ length: 21 }, (_, i) => i + 1) },
+        /^bantimeMultipliers: at most 20 multipliers/,
+      ],
+      [
+        { bantimeIncrement: true, bantime: 7200, bantimeMaxtime: 3600 },
+        /^bantimeMaxtime: 3600 s is below the longest bantime \(7200 s\)/,
+      ],
+      [
+        { bantimeIncrement: true, categories: { sip: { bantime: 86_400 } }, bantimeMaxtime: 3600 },
+        /^bantimeMaxtime: .*86400/,
+      ],
       [{ ipv6Prefix: 31 }, /^ipv6Prefix: must be at least 32/],
       [{ ipv6Prefix: 129 }, /^ipv6Prefix: must be at most 128/],
-      [{ whitelistEntries: [{ value: '198.51.100.1', comment: 'old', until: '2020-01-01T00:00:00Z' }] }, /^whitelistEntries\[0\]\.until: 2020-01-01T00:00:00Z is in the past/],
+      [
+        { whitelistEntries: [{ value: '198.51.100.1', comment: 'old', until: '2020-01-01T00:00:00Z' }] },
+        /^whitelistEntries\[0\]\.until: 2020-01-01T00:00:00Z is in the past/,
+      ],
       [{ whitelistEntries: [{ value: 'nope' }] }, /^whitelistEntries\[0\]\.value: "nope" is not a valid/],
-      [{ whitelistEntries: [{ value: '198.51.100.1', until: 'tomorrow' }] }, /^whitelistEntries\.0\.until: an ISO date/],
+      [
+        { whitelistEntries: [{ value: '198.51.100.1', until: 'tomorrow' }] },
+        /^whitelistEntries\.0\.until: an ISO date/,
+      ],
       [{ categories: { sip: { maxretry: 101 } } }, /^categories\.sip\.maxretry: must be at most 100/],
       [{ categories: { ssh: { maxretry: 3 } } }, /^categories: .*ssh/i],
       [{ bantime: 31_536_001 }, /^bantime: must be at most 31536000 s/],
@@ -65,23 +103,38 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
   test('presets: choosing one sets the three numbers; any differing value reads back as custom; null clears a category value', async () => {
     const paranoid = await patch({ preset: 'paranoid' });
     assert.equal(paranoid.status, 200, paranoid.text);
-    assert.deepEqual([paranoid.json.data.maxretry, paranoid.json.data.findtime, paranoid.json.data.bantime, paranoid.json.data.preset], [3, 86_400, 2_592_000, 'paranoid']);
+    assert.deepEqual(
+      [paranoid.json.data.maxretry, paranoid.json.data.findtime, paranoid.json.data.bantime, paranoid.json.data.preset],
+      [3, 86_400, 2_592_000, 'paranoid'],
+    );
     const custom = await patch({ categories: { sip: { maxretry: 5 }, http: { maxretry: 10, bantime: 600 } } });
     assert.equal(custom.json.data.preset, 'custom');
     assert.deepEqual(custom.json.data.categories, { sip: { maxretry: 5 }, http: { maxretry: 10, bantime: 600 } });
     const cleared = await patch({ categories: { sip: { maxretry: null }, http: { maxretry: 10, bantime: 600 } } });
     assert.deepEqual(cleared.json.data.categories, { http: { maxretry: 10, bantime: 600 } });
-    assert.equal((await patch({ preset: 'normal' })).json.data.preset, 'normal', 'a preset clears the category overrides');
+    assert.equal(
+      (await patch({ preset: 'normal' })).json.data.preset,
+      'normal',
+      'a preset clears the category overrides',
+    );
     assert.deepEqual((await t.call(FAIL2BAN)).json.data.categories, {});
-    const stored = t.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string };
+    const stored = t.server.services.db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as {
+      value: string;
+    };
     assert.equal('preset' in JSON.parse(stored.value), false, 'the preset is derived, never stored');
   });
 
   test('per-category rules: SIP maxretry 3 bans after three failures; nine web failures with HTTP maxretry 10 do not', async () => {
-    assert.equal((await patch({ maxretry: 20, categories: { sip: { maxretry: 3 }, http: { maxretry: 10 } } })).status, 200);
+    assert.equal(
+      (await patch({ maxretry: 20, categories: { sip: { maxretry: 3 }, http: { maxretry: 10 } } })).status,
+      200,
+    );
     fail('sip', '198.51.100.21', 3);
     fail('http', '198.51.100.22', 9);
-    assert.deepEqual((await banned()).map((b) => `${b.category} ${b.ip}`), ['sip 198.51.100.21']);
+    assert.deepEqual(
+      (await banned()).map((b) => `${b.category} ${b.ip}`),
+      ['sip 198.51.100.21'],
+    );
   });
 
   test('a 30-day ban (Paranoid) is allowed, listed with its real time, and published capped at 2147483 s', async () => {
@@ -95,7 +148,10 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
   });
 
   test('repeat offenders: bantime 600 and multipliers "1 2 4" publish the third ban with about 2400 s, "3rd" in both lists; maxtime caps', async () => {
-    assert.equal((await patch({ maxretry: 1, bantime: 600, bantimeIncrement: true, bantimeMultipliers: '1 2 4' })).status, 200);
+    assert.equal(
+      (await patch({ maxretry: 1, bantime: 600, bantimeIncrement: true, bantimeMultipliers: '1 2 4' })).status,
+      200,
+    );
     assert.deepEqual((await t.call(FAIL2BAN)).json.data.bantimeMultipliers, [1, 2, 4]);
     const ip = '198.51.100.40';
     for (let i = 0; i < 2; i++) {
@@ -108,8 +164,14 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.ok(third.secondsLeft > 2390 && third.secondsLeft <= 2400, String(third.secondsLeft));
     const decision = (await poll(t, key)).new.find((d) => d.value === ip)!;
     assert.ok(Number(decision.duration.slice(0, -1)) > 2390, decision.duration);
-    const log = (await t.call(`${FIREWALL}:getBanLog?search=${ip}`)).json.data as Array<{ banNumber: number; state: string }>;
-    assert.deepEqual(log.map((r) => `${r.banNumber} ${r.state}`), ['3 active', '2 lifted', '1 lifted']);
+    const log = (await t.call(`${FIREWALL}:getBanLog?search=${ip}`)).json.data as Array<{
+      banNumber: number;
+      state: string;
+    }>;
+    assert.deepEqual(
+      log.map((r) => `${r.banNumber} ${r.state}`),
+      ['3 active', '2 lifted', '1 lifted'],
+    );
     await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip } });
     assert.equal((await patch({ bantimeMaxtime: 1800 })).status, 200);
     fail('sip', ip);
@@ -126,32 +188,57 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.equal((await t.call(`${V3}/fail2ban`, { localAddress: ip })).status, 403);
     const first = await poll(t, key);
     assert.ok(first.new.some((d) => d.value === ip) && first.new.some((d) => d.value === '127.0.0.8/31'));
-    const saved = await patch({ whitelistEntries: [{ value: '127.0.0.8/30', comment: 'customer office during the migration', until: inFuture(3_600_000) }] });
+    const saved = await patch({
+      whitelistEntries: [
+        { value: '127.0.0.8/30', comment: 'customer office during the migration', until: inFuture(3_600_000) },
+      ],
+    });
     assert.equal(saved.status, 200, saved.text);
-    assert.match(saved.json.messages.info.join(' '), /Lifted 2 ban\(s\) now whitelisted: .*127\.0\.0\.9 \(http\).*127\.0\.0\.8\/31 \(manual\)|Lifted 2 ban\(s\) now whitelisted: .*127\.0\.0\.8\/31 \(manual\).*127\.0\.0\.9 \(http\)/);
+    assert.match(
+      saved.json.messages.info.join(' '),
+      /Lifted 2 ban\(s\) now whitelisted: .*127\.0\.0\.9 \(http\).*127\.0\.0\.8\/31 \(manual\)|Lifted 2 ban\(s\) now whitelisted: .*127\.0\.0\.8\/31 \(manual\).*127\.0\.0\.9 \(http\)/,
+    );
     assert.deepEqual(saved.json.data.whitelistEntries[0].comment, 'customer office during the migration');
     assert.notEqual((await t.call(`${V3}/fail2ban`, { localAddress: ip })).status, 403, 'no more 403');
     const next = await poll(t, key);
     // Deletions are repeated on a key's next polls (SPEC "Cursors"): only this test's addresses matter here.
-    assert.deepEqual(next.deleted.map((d) => d.value).filter((v) => v.startsWith('127.')).sort(), ['127.0.0.8/31', ip]);
+    assert.deepEqual(
+      next.deleted
+        .map((d) => d.value)
+        .filter((v) => v.startsWith('127.'))
+        .sort(),
+      ['127.0.0.8/31', ip],
+    );
     assert.ok(!next.new.some((d) => d.value === ip));
-    assert.ok(((await t.call(WHITELIST, { headers: { 'X-Api-Key': key } })).json as string[]).includes('127.0.0.8/30'), '/v1/whitelist: a flat array of the entries in force');
+    assert.ok(
+      ((await t.call(WHITELIST, { headers: { 'X-Api-Key': key } })).json as string[]).includes('127.0.0.8/30'),
+      '/v1/whitelist: a flat array of the entries in force',
+    );
     fail('http', ip, 20);
     assert.equal((await banned()).length, 0, 'failures from it are not counted');
     const [entry] = await auditOf('fail2ban');
-    assert.deepEqual([...(entry?.diff.find((c) => c.field === 'liftedBans')?.after as string[])].sort(), ['127.0.0.8/31 (manual)', '127.0.0.9 (http)']);
+    assert.deepEqual([...(entry?.diff.find((c) => c.field === 'liftedBans')?.after as string[])].sort(), [
+      '127.0.0.8/31 (manual)',
+      '127.0.0.9 (http)',
+    ]);
   });
 
   test('a trusted filter saved over a ban lifts it in the same step and says so', async () => {
     const ip = '127.0.0.12';
     fail('sip', ip, 20);
     await poll(t, key);
-    const created = await t.call(FIREWALL, { method: 'POST', body: { permit: '127.0.0.12/32', newer_block_ip: true, description: 'Rescued host' } });
+    const created = await t.call(FIREWALL, {
+      method: 'POST',
+      body: { permit: '127.0.0.12/32', newer_block_ip: true, description: 'Rescued host' },
+    });
     assert.equal(created.status, 201, created.text);
     assert.match(created.json.messages.info.join(' '), /127\.0\.0\.12 \(sip\)/);
     assert.equal((await banned()).length, 0);
     const after = await poll(t, key);
-    assert.ok(after.deleted.some((d) => d.value === ip && d.scenario === 'pbx/sip'), 'in deleted');
+    assert.ok(
+      after.deleted.some((d) => d.value === ip && d.scenario === 'pbx/sip'),
+      'in deleted',
+    );
     assert.ok(!after.new.some((d) => d.value === ip), 'no longer in new');
     const [entry] = await auditOf('firewall');
     assert.deepEqual(entry?.diff.find((c) => c.field === 'liftedBans')?.after, ['127.0.0.12 (sip)']);
@@ -162,11 +249,17 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     const ip = '198.51.100.60';
     fail('sip', ip, 20);
     fail('ami', ip, 20);
-    const past = await t.call(`${FIREWALL}:unbanAndWhitelist`, { method: 'POST', body: { ip, until: '2020-01-01T00:00:00Z' } });
+    const past = await t.call(`${FIREWALL}:unbanAndWhitelist`, {
+      method: 'POST',
+      body: { ip, until: '2020-01-01T00:00:00Z' },
+    });
     assert.equal(past.status, 422);
     assert.match(past.json.messages.error[0], /^until: .*in the past/);
     const until = inFuture(86_400_000);
-    const answer = await t.call(`${FIREWALL}:unbanAndWhitelist`, { method: 'POST', body: { ip, comment: 'provider trunk', until } });
+    const answer = await t.call(`${FIREWALL}:unbanAndWhitelist`, {
+      method: 'POST',
+      body: { ip, comment: 'provider trunk', until },
+    });
     assert.equal(answer.status, 200, answer.text);
     assert.deepEqual(answer.json.data.lifted.map((b: { category: string }) => b.category).sort(), ['ami', 'sip']);
     assert.deepEqual(answer.json.data.whitelisted, { value: ip, comment: 'provider trunk', until });
@@ -175,10 +268,17 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.deepEqual(entries, [{ value: ip, comment: 'provider trunk', until }]);
     const audit = (await auditOf('firewall')).filter((e) => e.operation === 'unbanAndWhitelist');
     assert.equal(audit.length, 1);
-    assert.deepEqual([...(audit[0]!.diff.find((c) => c.field === 'liftedBans')?.after as string[])].sort(), [`${ip} (ami)`, `${ip} (sip)`]);
+    assert.deepEqual([...(audit[0]!.diff.find((c) => c.field === 'liftedBans')?.after as string[])].sort(), [
+      `${ip} (ami)`,
+      `${ip} (sip)`,
+    ]);
     assert.equal(audit[0]!.diff.find((c) => c.field === 'comment')?.after, 'provider trunk');
     const forGood = await t.call(`${FIREWALL}:unbanAndWhitelist`, { method: 'POST', body: { ip } });
-    assert.deepEqual(forGood.json.data.whitelisted, { value: ip, comment: '', until: null }, 'the same value is replaced, not duplicated');
+    assert.deepEqual(
+      forGood.json.data.whitelisted,
+      { value: ip, comment: '', until: null },
+      'the same value is replaced, not duplicated',
+    );
     assert.equal((await t.call(FAIL2BAN)).json.data.whitelistEntries.length, 1);
   });
 
@@ -192,10 +292,15 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     const served = (await poll(t, expanding.key)).new.filter((d) => d.value.startsWith('2001:db8:7::'));
     const addresses = served.filter((d) => d.scope === 'Ip');
     assert.equal(addresses.length, 256);
-    assert.ok(addresses.every((d) => d.scenario === 'pbx/sip'), 'the ban scenario, not pbx/manual');
+    assert.ok(
+      addresses.every((d) => d.scenario === 'pbx/sip'),
+      'the ban scenario, not pbx/manual',
+    );
     assert.ok(addresses.some((d) => d.value === '2001:db8:7::ff'));
     await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '2001:db8:7::/120' } });
-    const deleted = (await poll(t, expanding.key)).deleted.filter((d) => d.value.startsWith('2001:db8:7::') && d.scope === 'Ip');
+    const deleted = (await poll(t, expanding.key)).deleted.filter(
+      (d) => d.value.startsWith('2001:db8:7::') && d.scope === 'Ip',
+    );
     assert.equal(deleted.length, 256, 'every address it was served is deleted');
     assert.ok(deleted.every((d) => d.scenario === 'pbx/sip'));
   });
@@ -204,12 +309,20 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     const ips = Array.from({ length: 150 }, (_, i) => `203.0.113.${i + 1}`);
     for (const ip of ips) fail('ami', ip, 20);
     await poll(t, key);
-    const saved = await patch({ whitelistEntries: [{ value: '203.0.113.0/24', comment: 'carrier moved here', until: null }] });
+    const saved = await patch({
+      whitelistEntries: [{ value: '203.0.113.0/24', comment: 'carrier moved here', until: null }],
+    });
     assert.equal(saved.status, 200, saved.text);
     assert.match(saved.json.messages.info[0], /^Lifted 150 ban\(s\)/);
     const firewall = t.server.services.firewall!;
-    assert.ok(ips.every((ip) => !firewall.bans.isBanned(ip)), 'the web thread dropped them');
+    assert.ok(
+      ips.every((ip) => !firewall.bans.isBanned(ip)),
+      'the web thread dropped them',
+    );
     const deleted = new Set((await poll(t, key)).deleted.filter((d) => d.scenario === 'pbx/ami').map((d) => d.value));
-    assert.ok(ips.every((ip) => deleted.has(ip)), `all 150 in deleted (${deleted.size})`);
+    assert.ok(
+      ips.every((ip) => deleted.has(ip)),
+      `all 150 in deleted (${deleted.size})`,
+    );
   });
 });

@@ -17,9 +17,15 @@ const splitMultipliers = (value: unknown): unknown => {
   return parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : part));
 };
 const multipliersSchema = z
-  .array(z.number({ error: 'each multiplier must be a number' }).positive({ error: 'each multiplier must be above 0' }).max(1000, { error: 'each multiplier must be at most 1000' }), {
-    error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
-  })
+  .array(
+    z
+      .number({ error: 'each multiplier must be a number' })
+      .positive({ error: 'each multiplier must be above 0' })
+      .max(1000, { error: 'each multiplier must be at most 1000' }),
+    {
+      error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
+    },
+  )
   .min(1, { error: 'the list is empty; give at least one number, or null for the doubling formula' })
   .max(MAX_MULTIPLIERS, { error: `at most ${MAX_MULTIPLIERS} multipliers` })
   .nullable();
@@ -41,7 +47,9 @@ const dropNulls = (value: unknown): unknown => {
     if (rule === null) continue;
     if (typeof rule !== 'object' || Array.isArray(rule)) out[category] = rule;
     else {
-      const kept = Object.fromEntries(Object.entries(rule as Record<string, unknown>).filter(([, v]) => v !== null && v !== ''));
+      const kept = Object.fromEntries(
+        Object.entries(rule as Record<string, unknown>).filter(([, v]) => v !== null && v !== ''),
+      );
       if (Object.keys(kept).length) out[category] = kept;
     }
   }
@@ -52,7 +60,12 @@ const entrySchema = z
   .object({
     value: z.string({ error: 'an address or CIDR' }).min(1, { error: 'an address or CIDR' }),
     comment: z.string().max(200, { error: 'at most 200 characters' }).default(''),
-    until: z.union([z.null(), z.iso.datetime({ offset: true, error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' })]).default(null),
+    until: z
+      .union([
+        z.null(),
+        z.iso.datetime({ offset: true, error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' }),
+      ])
+      .default(null),
   })
   .strict();
 
@@ -61,7 +74,13 @@ const sanitizeEntries = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map((e) =>
         typeof e === 'object' && e !== null && typeof (e as { value?: unknown }).value === 'string'
-          ? { ...e, value: canonicalListText(((e as { value: string }).value).trim()), ...(typeof (e as { comment?: unknown }).comment === 'string' ? { comment: (e as { comment: string }).comment.trim() } : {}) }
+          ? {
+              ...e,
+              value: canonicalListText((e as { value: string }).value.trim()),
+              ...(typeof (e as { comment?: unknown }).comment === 'string'
+                ? { comment: (e as { comment: string }).comment.trim() }
+                : {}),
+            }
           : e,
       )
     : value;
@@ -115,12 +134,22 @@ export const fail2banDeclaration: ResourceDeclaration = {
       default: FAIL2BAN_DEFAULTS.PBXFirewallMaxReqSec,
       description: `Requests per second allowed from one address (${rangeText(bounds.PBXFirewallMaxReqSec)}).`,
     }),
-    bantimeIncrement: field.boolean({ default: FAIL2BAN_DEFAULTS.bantimeIncrement, description: "fail2ban's bantime.increment: each new ban of an address lasts longer than its earlier ones." }),
-    bantimeFactor: field.json(z.number({ error: 'must be a number from 1 to 100' }).min(1, { error: 'must be at least 1' }).max(100, { error: 'must be at most 100' }), {
-      sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-      default: FAIL2BAN_DEFAULTS.bantimeFactor,
-      description: 'bantime.factor (1-100): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].',
+    bantimeIncrement: field.boolean({
+      default: FAIL2BAN_DEFAULTS.bantimeIncrement,
+      description: "fail2ban's bantime.increment: each new ban of an address lasts longer than its earlier ones.",
     }),
+    bantimeFactor: field.json(
+      z
+        .number({ error: 'must be a number from 1 to 100' })
+        .min(1, { error: 'must be at least 1' })
+        .max(100, { error: 'must be at most 100' }),
+      {
+        sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+        default: FAIL2BAN_DEFAULTS.bantimeFactor,
+        description:
+          'bantime.factor (1-100): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].',
+      },
+    ),
     bantimeMultipliers: field.json(multipliersSchema, {
       sanitize: splitMultipliers,
       default: null,
@@ -138,7 +167,10 @@ export const fail2banDeclaration: ResourceDeclaration = {
       default: FAIL2BAN_DEFAULTS.bantimeOveralljails,
       description: 'bantime.overalljails: count earlier bans of the address in every category, not only this one.',
     }),
-    ipv6ByPrefix: field.boolean({ default: FAIL2BAN_DEFAULTS.ipv6ByPrefix, description: 'Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.' }),
+    ipv6ByPrefix: field.boolean({
+      default: FAIL2BAN_DEFAULTS.ipv6ByPrefix,
+      description: 'Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.',
+    }),
     ipv6Prefix: field.integer(boundedInteger(bounds.ipv6Prefix), {
       default: FAIL2BAN_DEFAULTS.ipv6Prefix,
       description: `IPv6 prefix length (${rangeText(bounds.ipv6Prefix)}) failures are counted and bans given by, when ipv6ByPrefix is on.`,
@@ -146,4 +178,3 @@ export const fail2banDeclaration: ResourceDeclaration = {
   },
   operations: ['getRecord', 'update', 'patch'],
 };
-

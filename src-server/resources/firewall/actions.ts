@@ -61,7 +61,10 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
 });
 
 /** A trusted network lifts the bans in force inside it, in the same transaction (issue 19 item 6). */
-function liftTrusted(ctx: ActionContext, row: { permit: string; newer_block_ip: number }): { messages?: Messages; auditChanges?: ActionResult['auditChanges'] } {
+function liftTrusted(
+  ctx: ActionContext,
+  row: { permit: string; newer_block_ip: number },
+): { messages?: Messages; auditChanges?: ActionResult['auditChanges'] } {
   const cidr = row.newer_block_ip ? parseCidr(row.permit) : undefined;
   if (!cidr) return {};
   const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx));
@@ -77,10 +80,23 @@ export const firewallActions: ResourceActions = {
   delete: deleteFilter,
   custom: {
     getDefault: () =>
-      ok({ id: '', permit: '', deny: DEFAULT_DENY, description: '', newer_block_ip: false, local_network: false, rules: defaultRules() }),
+      ok({
+        id: '',
+        permit: '',
+        deny: DEFAULT_DENY,
+        description: '',
+        newer_block_ip: false,
+        local_network: false,
+        rules: defaultRules(),
+      }),
     getBannedIps: (ctx) => {
       const delivered = deliveryLookup(ctx.db, ctx.now());
-      return ok(listActiveBans(ctx.db, ctx.now()).map((ban) => ({ ...ban, delivery: delivered(ban.ip, scenarioOfBan(ban.category)) })));
+      return ok(
+        listActiveBans(ctx.db, ctx.now()).map((ban) => ({
+          ...ban,
+          delivery: delivered(ban.ip, scenarioOfBan(ban.category)),
+        })),
+      );
     },
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
@@ -97,7 +113,8 @@ export const firewallActions: ResourceActions = {
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);
       const minutes = raw === undefined ? 60 : Number(raw);
-      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) return invalid(['minutes must be an integer from 1 to 1440.']);
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
+        return invalid(['minutes must be an integer from 1 to 1440.']);
       return ok({ points: banHistory(ctx.db, ctx.now(), minutes) });
     },
     getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db), ctx.now())),

@@ -5,9 +5,17 @@ import { createFilter, poll } from '../../test-support/bouncer.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
-type Banned = { ip: string; category: string; reason?: string; secondsLeft: number | null; services: string[] | null; bannedBy: string };
+type Banned = {
+  ip: string;
+  category: string;
+  reason?: string;
+  secondsLeft: number | null;
+  services: string[] | null;
+  bannedBy: string;
+};
 
-const importBans = (t: TestServer, body: Record<string, unknown>) => t.call(`${FIREWALL}:importBans`, { method: 'POST', body });
+const importBans = (t: TestServer, body: Record<string, unknown>) =>
+  t.call(`${FIREWALL}:importBans`, { method: 'POST', body });
 const banned = async (t: TestServer): Promise<Banned[]> => (await t.call(`${FIREWALL}:getBannedIps`)).json.data;
 const manual = async (t: TestServer) => (await banned(t)).filter((b) => b.category === 'manual');
 
@@ -15,21 +23,49 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
   let t: TestServer;
   before(async () => {
     t = await startTestServer();
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status,
+      200,
+    );
     await createFilter(t, { permit: '10.20.0.0/16', newer_block_ip: true, description: 'office' });
   });
   after(() => t.close());
 
   test('bad lines: 422 listing every line number and reason, and nothing is imported', async () => {
-    const content = ['203.0.113.1', '203.0.113.2\0', 'f'.repeat(46), '10.0.0.5/24', '198.51.100.20-198.51.100.10', '192.0.2.7 whitelisted', '10.20.3.4', '127.0.0.1', 'garbage'].join('\n');
+    const content = [
+      '203.0.113.1',
+      '203.0.113.2\0',
+      'f'.repeat(46),
+      '10.0.0.5/24',
+      '198.51.100.20-198.51.100.10',
+      '192.0.2.7 whitelisted',
+      '10.20.3.4',
+      '127.0.0.1',
+      'garbage',
+    ].join('\n');
     const answer = await importBans(t, { format: 'opnsense', content });
     assert.equal(answer.status, 422, answer.text);
     const errors = answer.json.messages.error as string[];
     assert.match(errors[0]!, /Nothing was imported: 8 lines refused/);
-    for (const [line, reason] of [[2, /NUL/], [3, /45 characters/], [4, /host bits/], [5, /reversed/], [6, /whitelisted 192\.0\.2\.0\/24/], [7, /trusted network 10\.20\.0\.0\/16/], [8, /loopback/], [9, /not/]] as const) {
-      assert.ok(errors.some((e) => e.startsWith(`line ${line}: `) && reason.test(e)), `line ${line} ${reason}: ${errors.join(' | ')}`);
+    for (const [line, reason] of [
+      [2, /NUL/],
+      [3, /45 characters/],
+      [4, /host bits/],
+      [5, /reversed/],
+      [6, /whitelisted 192\.0\.2\.0\/24/],
+      [7, /trusted network 10\.20\.0\.0\/16/],
+      [8, /loopback/],
+      [9, /not/],
+    ] as const) {
+      assert.ok(
+        errors.some((e) => e.startsWith(`line ${line}: `) && reason.test(e)),
+        `line ${line} ${reason}: ${errors.join(' | ')}`,
+      );
     }
-    assert.deepEqual(errors.slice(1).map((e) => Number(/^line (\d+):/.exec(e)![1])), [2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      errors.slice(1).map((e) => Number(/^line (\d+):/.exec(e)![1])),
+      [2, 3, 4, 5, 6, 7, 8, 9],
+    );
     assert.deepEqual(await manual(t), [], 'all or nothing');
   });
 
@@ -50,7 +86,10 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     const content = '203.0.113.9\n203.0.113.9\n198.51.100.0/24\n2001:db8::7\n';
     const dry = await importBans(t, { format: 'values', content, duration: '2h', reason: 'scanners', dryRun: true });
     assert.equal(dry.status, 200, dry.text);
-    assert.deepEqual([dry.json.data.dryRun, dry.json.data.added, dry.json.data.merged, dry.json.data.bans], [true, 3, 1, 3]);
+    assert.deepEqual(
+      [dry.json.data.dryRun, dry.json.data.added, dry.json.data.merged, dry.json.data.bans],
+      [true, 3, 1, 3],
+    );
     assert.deepEqual(dry.json.data.changes.find((c: { value: string }) => c.value === '203.0.113.9').lines, [1, 2]);
     assert.deepEqual(await manual(t), []);
 
@@ -68,19 +107,29 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     const stream = await poll(t, createTestApiKey(t.server.services.db).key);
     assert.ok(stream.new.some((d) => d.value === '198.51.100.0/24' && d.scenario === 'pbx/manual'));
     // The audit log has one row for the import, with the list's size and not the list.
-    const rows = t.server.services.db.prepare("SELECT diff FROM audit_log WHERE operation = 'importBans' AND status = 200").all() as Array<{ diff: string }>;
+    const rows = t.server.services.db
+      .prepare("SELECT diff FROM audit_log WHERE operation = 'importBans' AND status = 200")
+      .all() as Array<{ diff: string }>;
     assert.equal(rows.length, 2, 'the dry run and the import');
     assert.ok(rows.every((row) => !row.diff.includes('203.0.113.9')));
 
     // Importing again: longer bans extend, shorter ones are kept.
     const again = await importBans(t, { format: 'values', content: '203.0.113.9\n2001:db8::7', duration: '1h' });
     assert.deepEqual([again.json.data.added, again.json.data.extended, again.json.data.unchanged], [0, 0, 2]);
-    const longer = await importBans(t, { format: 'values', content: '203.0.113.9', duration: 'permanent', reason: 'scanners' });
+    const longer = await importBans(t, {
+      format: 'values',
+      content: '203.0.113.9',
+      duration: 'permanent',
+      reason: 'scanners',
+    });
     assert.deepEqual([longer.json.data.added, longer.json.data.extended], [0, 1]);
     assert.equal((await manual(t)).find((b) => b.ip === '203.0.113.9')!.secondsLeft, null);
     // The web thread took the longer ban in place of the old one: the stream carries its duration.
     const after = await poll(t, createTestApiKey(t.server.services.db).key);
-    assert.deepEqual(after.new.filter((d) => d.value === '203.0.113.9').map((d) => [d.scenario, d.duration]), [['pbx/manual', '2147483s']]);
+    assert.deepEqual(
+      after.new.filter((d) => d.value === '203.0.113.9').map((d) => [d.scenario, d.duration]),
+      [['pbx/manual', '2147483s']],
+    );
   });
 
   test('a text/plain body with the options in the query string', async () => {
@@ -90,7 +139,10 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       body: '198.18.0.1-198.18.0.4 lab range\n',
     });
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(answer.json.data.changes.map((c: { value: string }) => c.value), ['198.18.0.1', '198.18.0.2/31', '198.18.0.4']);
+    assert.deepEqual(
+      answer.json.data.changes.map((c: { value: string }) => c.value),
+      ['198.18.0.1', '198.18.0.2/31', '198.18.0.4'],
+    );
   });
 
   test('a body over 20 MB gets 413', async () => {
@@ -109,7 +161,17 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     assert.equal(json.status, 200);
     const list = JSON.parse(json.json.data.content) as Array<{ value: string; duration: string; scope: string }>;
     assert.equal(list.length, json.json.data.count);
-    assert.deepEqual(list.find((b) => b.value === '203.0.113.9'), { value: '203.0.113.9', duration: 'permanent', reason: 'scanners', scope: 'Ip', type: 'ban', scenario: 'pbx/manual' });
+    assert.deepEqual(
+      list.find((b) => b.value === '203.0.113.9'),
+      {
+        value: '203.0.113.9',
+        duration: 'permanent',
+        reason: 'scanners',
+        scope: 'Ip',
+        type: 'ban',
+        scenario: 'pbx/manual',
+      },
+    );
     const csv = await t.call(`${FIREWALL}:exportBans?format=csv`);
     assert.match(csv.json.data.content, /^value,duration,reason,scope,type,scenario,services\n/);
   });
@@ -126,9 +188,13 @@ describe('ban export round trip', () => {
   });
 
   /** An export with durations as numbers, so two taken a moment apart compare within a second or two. */
-  const exported = async (t: TestServer, format: string) => (await t.call(`${FIREWALL}:exportBans?format=${format}`)).json.data.content as string;
+  const exported = async (t: TestServer, format: string) =>
+    (await t.call(`${FIREWALL}:exportBans?format=${format}`)).json.data.content as string;
   /** The export with its durations taken out, and the durations (seconds left) in order. */
-  const split = (text: string) => ({ rest: text.replace(/\b(\d+)s\b/g, '<n>s'), seconds: [...text.matchAll(/\b(\d+)s\b/g)].map((m) => Number(m[1])) });
+  const split = (text: string) => ({
+    rest: text.replace(/\b(\d+)s\b/g, '<n>s'),
+    seconds: [...text.matchAll(/\b(\d+)s\b/g)].map((m) => Number(m[1])),
+  });
 
   test('json and csv exports import back unchanged on another server', async () => {
     const bans: Array<Record<string, unknown>> = [
@@ -145,7 +211,12 @@ describe('ban export round trip', () => {
       const [before, after] = [split(fromA), split(await exported(b, format))];
       assert.equal(after.rest, before.rest, format);
       // The time left is carried over: it only ran on meanwhile (by the seconds the test took).
-      before.seconds.forEach((left, i) => assert.ok(after.seconds[i]! <= left + 1 && after.seconds[i]! >= left - 60, `${format}: ${after.seconds[i]} s left of ${left} s`));
+      before.seconds.forEach((left, i) =>
+        assert.ok(
+          after.seconds[i]! <= left + 1 && after.seconds[i]! >= left - 60,
+          `${format}: ${after.seconds[i]} s left of ${left} s`,
+        ),
+      );
     }
     const onB = (await b.call(`${FIREWALL}:getBannedIps`)).json.data as Banned[];
     assert.deepEqual(onB.find((x) => x.ip === '2001:db8:1::/48')!.services, ['SIP', 'IAX']);
@@ -162,9 +233,18 @@ describe('a 100,000-line import', () => {
 
   test('imports in one request and reaches bouncers', async (context) => {
     const lines: string[] = [];
-    for (let i = 0; i < 100_000; i++) lines.push(i % 10 === 9 ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}` : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < 100_000; i++)
+      lines.push(
+        i % 10 === 9
+          ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}`
+          : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`,
+      );
     const started = performance.now();
-    const answer = await t.call(`${FIREWALL}:importBans?format=values&duration=1d`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: lines.join('\n') });
+    const answer = await t.call(`${FIREWALL}:importBans?format=values&duration=1d`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: lines.join('\n'),
+    });
     const ms = performance.now() - started;
     assert.equal(answer.status, 200, answer.text.slice(0, 500));
     assert.equal(answer.json.data.added, 100_000);

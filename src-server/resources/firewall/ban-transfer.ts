@@ -1,5 +1,12 @@
 import { applyBanImport, planBanImport } from '../../firewall/ban-import-apply.ts';
-import { BAN_LIST_FORMATS, MAX_REASON_CHARS, parseBanList, parseImportDuration, type BanListFormat, type LineError } from '../../firewall/ban-import.ts';
+import {
+  BAN_LIST_FORMATS,
+  MAX_REASON_CHARS,
+  parseBanList,
+  parseImportDuration,
+  type BanListFormat,
+  type LineError,
+} from '../../firewall/ban-import.ts';
 import { renderBanExport } from '../../firewall/ban-export.ts';
 import { listActiveBans } from '../../firewall/ban-queries.ts';
 import { invalid, ok } from '../results.ts';
@@ -15,17 +22,22 @@ const LISTED = 1000;
 
 const single = (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value);
 const isTrue = (value: unknown) => value === true || value === 'true' || value === '1' || value === 1;
-const formatError = (format: unknown) => `format "${String(format).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`;
+const formatError = (format: unknown) =>
+  `format "${String(format).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`;
 
 /** The request's fields: a JSON body, or a text body (`{content}`) with the rest in the query string. */
 function importInput(ctx: ActionContext): Record<string, unknown> {
-  const body = typeof ctx.body === 'object' && ctx.body !== null && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>) : {};
+  const body =
+    typeof ctx.body === 'object' && ctx.body !== null && !Array.isArray(ctx.body)
+      ? (ctx.body as Record<string, unknown>)
+      : {};
   const query = Object.fromEntries(Object.entries(ctx.query).map(([name, value]) => [name, single(value)]));
   return { ...query, ...body };
 }
 
 /** `json: entry 3: …` for JSON lists (entries, not lines), `line 3: …` otherwise. */
-const describeLine = (format: BanListFormat, error: LineError) => `${format === 'json' ? 'entry' : 'line'} ${error.line}: ${error.reason}.`;
+const describeLine = (format: BanListFormat, error: LineError) =>
+  `${format === 'json' ? 'entry' : 'line'} ${error.line}: ${error.reason}.`;
 
 /** A 422 naming every refused line (the first LISTED in messages), and nothing imported. */
 function refused(format: BanListFormat, errors: LineError[]) {
@@ -47,11 +59,13 @@ export const importBans: ActionHandler = (ctx) => {
   const format = (input.format ?? 'values') as BanListFormat;
   const errors: string[] = [];
   if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(input.format));
-  if (typeof input.content !== 'string' || input.content.trim() === '') errors.push('content: the ban list is required (send it as the `content` field, or as a text/plain body).');
+  if (typeof input.content !== 'string' || input.content.trim() === '')
+    errors.push('content: the ban list is required (send it as the `content` field, or as a text/plain body).');
   const duration = parseImportDuration(input.duration ?? DEFAULT_IMPORT_DURATION);
   if (!duration.ok) errors.push(`duration: ${duration.reason}.`);
   const reason = input.reason ?? '';
-  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS) errors.push(`reason: text of at most ${MAX_REASON_CHARS} characters.`);
+  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)
+    errors.push(`reason: text of at most ${MAX_REASON_CHARS} characters.`);
   if (errors.length || !duration.ok) return invalid(errors);
   const content = input.content as string;
   const dryRun = isTrue(input.dryRun);
@@ -61,7 +75,8 @@ export const importBans: ActionHandler = (ctx) => {
   const { plan, errors: protectedErrors } = planBanImport(ctx.db, parsed.bans, now);
   const lineErrors = [...parsed.errors, ...protectedErrors].sort((a, b) => a.line - b.line);
   // The audit log records the written fields: it keeps the list's size, not the list.
-  if (ctx.body && typeof ctx.body === 'object' && 'content' in ctx.body) (ctx.body as Record<string, unknown>).content = `(${content.length} characters)`;
+  if (ctx.body && typeof ctx.body === 'object' && 'content' in ctx.body)
+    (ctx.body as Record<string, unknown>).content = `(${content.length} characters)`;
   if (lineErrors.length) return refused(format, lineErrors);
 
   if (!dryRun && plan.added + plan.extended > 0) {
@@ -98,7 +113,8 @@ export const exportBans: ActionHandler = (ctx) => {
   const source = single(ctx.query.source) ?? 'manual';
   const errors: string[] = [];
   if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(format));
-  if (source !== 'manual' && source !== 'all') errors.push('source: manual (the operator\'s bans, the default) or all (with intrusion bans).');
+  if (source !== 'manual' && source !== 'all')
+    errors.push("source: manual (the operator's bans, the default) or all (with intrusion bans).");
   if (errors.length) return invalid(errors);
   const bans = listActiveBans(ctx.db, ctx.now()).filter((ban) => source === 'all' || ban.category === 'manual');
   return ok({ format, source, count: bans.length, content: renderBanExport(bans, format) });

@@ -88,7 +88,11 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     refused_code: string | null;
     refused_reason: string | null;
   }>;
-  const keyNames = new Map((db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map((k) => [k.id, k.description]));
+  const keyNames = new Map(
+    (db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map(
+      (k) => [k.id, k.description],
+    ),
+  );
   const hostRows = db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as BouncerHostRow[];
   const hostsByKey = new Map<number, BouncerHostStatus[]>();
   for (const row of hostRows) {
@@ -114,9 +118,13 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     });
     hostsByKey.set(row.key_id, list);
   }
-  const bannedCategories = db.prepare('SELECT category FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?').pluck();
+  const bannedCategories = db
+    .prepare('SELECT category FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
+    .pluck();
   const rejections = (
-    db.prepare('SELECT * FROM bouncer_rejections WHERE cleared_at IS NULL ORDER BY last_at DESC LIMIT 100').all() as Array<{
+    db
+      .prepare('SELECT * FROM bouncer_rejections WHERE cleared_at IS NULL ORDER BY last_at DESC LIMIT 100')
+      .all() as Array<{
       ip: string;
       key_id: number | null;
       reason: string;
@@ -156,7 +164,14 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
         keyId: row.keyId,
         description: row.description,
         state,
-        refusal: refusedLast ? { at: iso(row.refused_at)!, ip: row.refused_ip ?? '', code: row.refused_code ?? '', reason: row.refused_reason ?? '' } : null,
+        refusal: refusedLast
+          ? {
+              at: iso(row.refused_at)!,
+              ip: row.refused_ip ?? '',
+              code: row.refused_code ?? '',
+              reason: row.refused_reason ?? '',
+            }
+          : null,
         lastPollAt: iso(row.last_poll_at),
         lastPollIp: row.last_poll_ip,
         polls: row.polls,

@@ -12,13 +12,17 @@ interface BoundKey {
 
 /** The keys bound to a filter (their `networkfilterid` names it), in id order. */
 export function keysBoundTo(ctx: ActionContext, filterId: number): BoundKey[] {
-  return ctx.db.prepare('SELECT id, description FROM api_keys WHERE networkfilterid = ? ORDER BY id').all(String(filterId)) as BoundKey[];
+  return ctx.db
+    .prepare('SELECT id, description FROM api_keys WHERE networkfilterid = ? ORDER BY id')
+    .all(String(filterId)) as BoundKey[];
 }
 
 /** The filter the calling API key is bound to, if the caller is such a key. */
 function callerBinding(ctx: ActionContext): string | undefined {
   if (ctx.session?.auth_type !== 'api_key' || ctx.session.token_id === null) return undefined;
-  const row = ctx.db.prepare('SELECT networkfilterid FROM api_keys WHERE id = ?').get(ctx.session.token_id) as { networkfilterid: string } | undefined;
+  const row = ctx.db.prepare('SELECT networkfilterid FROM api_keys WHERE id = ?').get(ctx.session.token_id) as
+    | { networkfilterid: string }
+    | undefined;
   return row?.networkfilterid;
 }
 
@@ -36,7 +40,11 @@ function holds(outer: string, inner: string): boolean {
  * A key bound to filter F proves where it is used from; letting it widen F (a larger permit, or
  * trusted) would let it lift its own restriction. Returns the refusal, or undefined.
  */
-export function boundKeyRefusal(ctx: ActionContext, existing: NetworkFilter, next: { permit: string; newer_block_ip: number }): string | undefined {
+export function boundKeyRefusal(
+  ctx: ActionContext,
+  existing: NetworkFilter,
+  next: { permit: string; newer_block_ip: number },
+): string | undefined {
   if (callerBinding(ctx) !== String(existing.id)) return undefined;
   if (!holds(existing.permit, next.permit)) {
     return `permit: this API key is bound to network filter ${filterLabel(existing)} and cannot widen it to ${next.permit}; only a key not bound to it (or the console) can.`;
@@ -60,18 +68,32 @@ export const deleteFilter: ActionHandler = (ctx) =>
     if (!filter) return recordNotFound('firewall', ctx.id ?? '');
     const raw = ctx.query.moveKeysTo;
     const target = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-    if (target !== undefined && target !== 'localhost' && !(/^\d{1,15}$/.test(target) && Number(target) !== filter.id && loadFilter(ctx.db, target))) {
-      return invalid([`moveKeysTo: "${String(target).slice(0, 40)}" is neither another network filter's id nor localhost.`]);
+    if (
+      target !== undefined &&
+      target !== 'localhost' &&
+      !(/^\d{1,15}$/.test(target) && Number(target) !== filter.id && loadFilter(ctx.db, target))
+    ) {
+      return invalid([
+        `moveKeysTo: "${String(target).slice(0, 40)}" is neither another network filter's id nor localhost.`,
+      ]);
     }
     const bound = keysBoundTo(ctx, filter.id);
     if (bound.length && callerBinding(ctx) === String(filter.id)) {
-      return failure(403, `This API key is bound to network filter ${filterLabel(filter)}: it cannot delete the filter that restricts it.`);
+      return failure(
+        403,
+        `This API key is bound to network filter ${filterLabel(filter)}: it cannot delete the filter that restricts it.`,
+      );
     }
     if (bound.length && target === undefined) {
-      return failure(409, `Network filter ${filterLabel(filter)} is the allowed source of the API keys ${named(bound)}. Bind them elsewhere first, or delete with ?moveKeysTo=<another filter's id> or ?moveKeysTo=localhost.`);
+      return failure(
+        409,
+        `Network filter ${filterLabel(filter)} is the allowed source of the API keys ${named(bound)}. Bind them elsewhere first, or delete with ?moveKeysTo=<another filter's id> or ?moveKeysTo=localhost.`,
+      );
     }
     if (bound.length) {
-      ctx.db.prepare('UPDATE api_keys SET networkfilterid = ? WHERE networkfilterid = ?').run(target!, String(filter.id));
+      ctx.db
+        .prepare('UPDATE api_keys SET networkfilterid = ? WHERE networkfilterid = ?')
+        .run(target!, String(filter.id));
       ctx.emit({ type: 'resource-changed', resource: 'api-keys' });
     }
     ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);

@@ -3,13 +3,18 @@ import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
-const rulesSchema = z.record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' })).superRefine((rules, check) => {
-  for (const category of Object.keys(rules)) {
-    if (!(RULE_CATEGORIES as readonly string[]).includes(category)) {
-      check.addIssue({ code: 'custom', message: `"${category.slice(0, 40)}" is not a service category; use ${RULE_CATEGORIES.join(', ')}.` });
+const rulesSchema = z
+  .record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' }))
+  .superRefine((rules, check) => {
+    for (const category of Object.keys(rules)) {
+      if (!(RULE_CATEGORIES as readonly string[]).includes(category)) {
+        check.addIssue({
+          code: 'custom',
+          message: `"${category.slice(0, 40)}" is not a service category; use ${RULE_CATEGORIES.join(', ')}.`,
+        });
+      }
     }
-  }
-});
+  });
 
 /** Accepts true/false, 1/0 and "allow"/"block" per category (form posts send strings). */
 const sanitizeRules = (value: unknown): unknown => {
@@ -25,7 +30,8 @@ const sanitizeRules = (value: unknown): unknown => {
 };
 
 /** Empty means "use the default" for optional text fields. */
-const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value);
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
 
 /**
  * Network filters (ARCHITECTURE "Network filter shape"). Written as `network` + `subnet` or
@@ -42,29 +48,51 @@ export const firewallDeclaration: ResourceDeclaration = {
   security: { permission: 'Firewall', channels: ['localhost', 'bearer_token'] },
   fields: {
     id: field.integer(z.number().int(), { readOnly: true, description: 'Record id.' }),
-    network: field.text(z.string(), { sanitize: emptyToUndefined, writeOnly: true, description: 'Network address (IPv4 or IPv6); with `subnet`, sets `permit`.' }),
-    subnet: field.integer(z.number().int().min(0).max(128), { writeOnly: true, description: 'Prefix length 0-128 for `network`.' }),
-    permit: field.text(z.string(), { sanitize: emptyToUndefined, description: 'The network this filter is about, as a CIDR.' }),
+    network: field.text(z.string(), {
+      sanitize: emptyToUndefined,
+      writeOnly: true,
+      description: 'Network address (IPv4 or IPv6); with `subnet`, sets `permit`.',
+    }),
+    subnet: field.integer(z.number().int().min(0).max(128), {
+      writeOnly: true,
+      description: 'Prefix length 0-128 for `network`.',
+    }),
+    permit: field.text(z.string(), {
+      sanitize: emptyToUndefined,
+      description: 'The network this filter is about, as a CIDR.',
+    }),
     deny: field.text(z.string(), {
       sanitize: emptyToUndefined,
       default: DEFAULT_DENY,
-      description: 'Comma-separated addresses or CIDRs to block; every entry except 0.0.0.0/0 and ::/0 is published to bouncers.',
+      description:
+        'Comma-separated addresses or CIDRs to block; every entry except 0.0.0.0/0 and ::/0 is published to bouncers.',
     }),
     description: field.text(z.string().max(255), { default: '', description: 'Free text.' }),
-    newer_block_ip: field.boolean({ default: false, description: 'Trusted: never banned, and part of the bouncer whitelist.' }),
+    newer_block_ip: field.boolean({
+      default: false,
+      description: 'Trusted: never banned, and part of the bouncer whitelist.',
+    }),
     local_network: field.boolean({ default: false, description: 'The network is local to the PBX (NAT settings).' }),
     currentRules: field.json(rulesSchema, {
       sanitize: sanitizeRules,
       // Not marked writeOnly: that would make PUT keep the stored rules like a secret; it is never read back anyway.
       default: () => ({ SIP: true, WEB: true, AMI: true, IAX: true }),
       description:
-        'Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this server; the reference PBX\'s other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back in `rules` only.',
+        "Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this server; the reference PBX's other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back in `rules` only.",
     }),
-    rules: field.json(z.record(z.string(), z.enum(['allow', 'block'])), { readOnly: true, description: 'Per-category access as "allow"/"block".' }),
+    rules: field.json(z.record(z.string(), z.enum(['allow', 'block'])), {
+      readOnly: true,
+      description: 'Per-category access as "allow"/"block".',
+    }),
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
   customMethods: {
-    getDefault: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'A new filter with every default applied.' },
+    getDefault: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'A new filter with every default applied.',
+    },
     getBannedIps: {
       verbs: ['GET'],
       scope: 'collection',
@@ -112,7 +140,11 @@ export const firewallDeclaration: ResourceDeclaration = {
       level: 'WRITE',
       description:
         'Lifts every ban inside `ip` (address or CIDR) and whitelists it with `comment`, for good or `until` an ISO time (a fail2ban whitelistEntries entry), in one transaction and one audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an overlap with a filter deny entry, gets 422.',
-      input: z.object({ ip: z.string(), comment: z.string().max(200).optional(), until: z.string().nullable().optional() }),
+      input: z.object({
+        ip: z.string(),
+        comment: z.string().max(200).optional(),
+        until: z.string().nullable().optional(),
+      }),
     },
     getBanLog: {
       verbs: ['GET'],
@@ -142,8 +174,25 @@ export const firewallDeclaration: ResourceDeclaration = {
       description:
         'Bans in force as a list importBans reads back: `format` json (default), csv, values or opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, content}.',
     },
-    getBouncerStatus: { verbs: ['GET'], scope: 'collection', level: 'READ', description: '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.' },
-    getBanHistory: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.' },
-    getWhitelist: { verbs: ['GET'], scope: 'collection', level: 'READ', description: 'Exactly what /firewall-bouncer/v1/whitelist returns.' },
+    getBouncerStatus: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.',
+    },
+    getBanHistory: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.',
+    },
+    getWhitelist: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description: 'Exactly what /firewall-bouncer/v1/whitelist returns.',
+    },
   },
 };

@@ -1,5 +1,14 @@
 import ipaddr from 'ipaddr.js';
-import { cidrsOverlap, coversHostLoopback, coversUnspecified, isCatchAll, normalizeAddress, normalizeCidrText, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
+import {
+  cidrsOverlap,
+  coversHostLoopback,
+  coversUnspecified,
+  isCatchAll,
+  normalizeAddress,
+  normalizeCidrText,
+  parseStrictCidr,
+  splitList,
+} from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
   DEFAULT_DENY,
@@ -52,17 +61,23 @@ const maxPrefix = (address: string) => (ipaddr.parse(address).kind() === 'ipv4' 
  */
 function permitFrom(address: string, subnet: unknown, label: string): string | { error: string } {
   const normalized = normalizeAddress(address);
-  if (!normalized || address.includes('%')) return { error: `${label}: "${address}" is not a valid IPv4 or IPv6 address.` };
+  if (!normalized || address.includes('%'))
+    return { error: `${label}: "${address}" is not a valid IPv4 or IPv6 address.` };
   const max = maxPrefix(normalized);
   let prefix = subnet === undefined ? max : (subnet as number);
   const mapped = normalized.includes('.') && address.includes(':');
   if (mapped && prefix >= 96 && prefix <= 128) prefix -= 96;
-  if (prefix > max) return { error: `subnet: ${prefix} is larger than ${max}, the longest prefix for this address family.` };
+  if (prefix > max)
+    return { error: `subnet: ${prefix} is larger than ${max}, the longest prefix for this address family.` };
   return networkText(parseCidr(`${normalized}/${prefix}`)!);
 }
 
 /** Resolves `permit` from network/subnet/permit as sent, falling back on the stored value. */
-function resolvePermit(mode: SaveMode, values: Record<string, unknown>, existing: NetworkFilter | undefined): string | { error: string } | undefined {
+function resolvePermit(
+  mode: SaveMode,
+  values: Record<string, unknown>,
+  existing: NetworkFilter | undefined,
+): string | { error: string } | undefined {
   if (values.network !== undefined) {
     // A PATCH of the address alone keeps the stored prefix when the family is the same.
     const stored = mode === 'patch' && existing ? parseCidr(existing.permit) : undefined;
@@ -78,7 +93,8 @@ function resolvePermit(mode: SaveMode, values: Record<string, unknown>, existing
     if (!cidr) return { error: `permit: "${text}" is not a valid address or CIDR.` };
     return networkText(cidr);
   }
-  if (existing && values.subnet !== undefined) return permitFrom(existing.permit.split('/')[0]!, values.subnet, 'subnet');
+  if (existing && values.subnet !== undefined)
+    return permitFrom(existing.permit.split('/')[0]!, values.subnet, 'subnet');
   return existing?.permit;
 }
 
@@ -93,9 +109,13 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
     else if (!isCatchAll(parseCidr(canonical)!) && coversHostLoopback(parseCidr(canonical)!)) {
       // A block of the host's own loopback would lock the PBX out, so the export never publishes it:
       // accepting it would show a block that no bouncer ever applies.
-      errors.push(`deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is never published to bouncers, so it would block nothing. Remove it.`);
+      errors.push(
+        `deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is never published to bouncers, so it would block nothing. Remove it.`,
+      );
     } else if (!isCatchAll(parseCidr(canonical)!) && coversUnspecified(parseCidr(canonical)!)) {
-      errors.push(`deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space; no traffic comes from there. Block the real addresses instead.`);
+      errors.push(
+        `deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space; no traffic comes from there. Block the real addresses instead.`,
+      );
     } else out.push(canonical);
   }
   if (errors.length) return { errors };
@@ -117,12 +137,18 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
   for (const { text, cidr } of denyRanges({ deny })) {
     if (isCatchAll(cidr)) continue;
     const hit = protectedRanges.find((r) => cidrsOverlap(cidr, r.cidr));
-    if (hit) errors.push(`deny: "${text}" overlaps ${hit.label} ${hit.text}; remove it from the whitelist or trusted networks first.`);
+    if (hit)
+      errors.push(
+        `deny: "${text}" overlaps ${hit.label} ${hit.text}; remove it from the whitelist or trusted networks first.`,
+      );
   }
   if (trusted) {
     for (const other of others) {
       const hit = denyRanges(other).find((r) => !isCatchAll(r.cidr) && cidrsOverlap(r.cidr, permit));
-      if (hit) errors.push(`permit: the trusted network overlaps the deny entry ${hit.text} of network filter ${filterLabel(other)}.`);
+      if (hit)
+        errors.push(
+          `permit: the trusted network overlaps the deny entry ${hit.text} of network filter ${filterLabel(other)}.`,
+        );
     }
   }
   return errors;
@@ -141,13 +167,28 @@ export type FilterValidation = { ok: true; filter: ValidFilter } | { ok: false; 
  * Validates a filter body on its own: fields, permit, deny entries and rules, without reading the
  * database. `strictTypes` (imports) refuses `"77"` for a number instead of converting it.
  */
-export function validateFilterBody(body: unknown, verb: HttpVerb, mode: SaveMode, existing?: NetworkFilter, strictTypes = false): FilterValidation {
+export function validateFilterBody(
+  body: unknown,
+  verb: HttpVerb,
+  mode: SaveMode,
+  existing?: NetworkFilter,
+  strictTypes = false,
+): FilterValidation {
   if (mode !== 'patch' && body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
-    const given = (name: string) => record[name] !== undefined && record[name] !== null && String(record[name]).trim() !== '';
-    if (!given('permit') && !given('network')) return { ok: false, errors: ['permit is required (or network with subnet).'] };
+    const given = (name: string) =>
+      record[name] !== undefined && record[name] !== null && String(record[name]).trim() !== '';
+    if (!given('permit') && !given('network'))
+      return { ok: false, errors: ['permit is required (or network with subnet).'] };
   }
-  const outcome = prepareSave({ declaration: firewallDeclaration, mode, verb, body, existing: existing && writeShape(existing), strictTypes });
+  const outcome = prepareSave({
+    declaration: firewallDeclaration,
+    mode,
+    verb,
+    body,
+    existing: existing && writeShape(existing),
+    strictTypes,
+  });
   if (!outcome.ok) return outcome;
   const { values, complete } = outcome;
 

@@ -16,7 +16,10 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
   const ban = (body: Record<string, unknown>) => t.call(`${FIREWALL}:banIp`, { method: 'POST', body });
   before(async () => {
     t = await startTestServer({ clock });
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status,
+      200,
+    );
   });
   after(() => t.close());
 
@@ -52,14 +55,18 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal((await ban({ ip: '2001:db8:bad::/48', reason: 'abuse' })).status, 201);
     const decision = (await poll(t, key)).new.find((d) => d.value === '2001:db8:bad::/48')!;
     assert.equal(decision.duration, `${MAX_DECISION_SECONDS}s`);
-    const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data.find((b: { ip: string }) => b.ip === '2001:db8:bad::/48');
+    const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data.find(
+      (b: { ip: string }) => b.ip === '2001:db8:bad::/48',
+    );
     assert.equal(listed.permanent, true);
     assert.equal(listed.secondsLeft, null);
     const lifted = await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '2001:DB8:BAD::/48' } });
     assert.equal(lifted.status, 200, lifted.text);
     assert.equal(lifted.json.data.lifted, 1);
     assert.deepEqual(values((await poll(t, key)).deleted), ['2001:db8:bad::/48 pbx/manual']);
-    const entry = (await t.call(`${FIREWALL}:getBanLog?state=lifted&category=manual`)).json.data.find((b: { ip: string }) => b.ip === '2001:db8:bad::/48');
+    const entry = (await t.call(`${FIREWALL}:getBanLog?state=lifted&category=manual`)).json.data.find(
+      (b: { ip: string }) => b.ip === '2001:db8:bad::/48',
+    );
     assert.equal(entry.liftedBy, 'localhost');
   });
 
@@ -70,12 +77,24 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal((await ban({ ip: '127.0.0.2', duration: '10m', reason: 'all services' })).status, 201);
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403);
     const history = (await t.call(`${FIREWALL}:getBanLog?search=127.0.0.2`)).json.data;
-    assert.deepEqual(history.map((b: { state: string; liftedBy: string | null }) => [b.state, b.liftedBy]), [['active', null], ['lifted', 'localhost (replaced)']]);
-    const bulk = await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', '198.51.100.250'] } });
+    assert.deepEqual(
+      history.map((b: { state: string; liftedBy: string | null }) => [b.state, b.liftedBy]),
+      [
+        ['active', null],
+        ['lifted', 'localhost (replaced)'],
+      ],
+    );
+    const bulk = await t.call(`${FIREWALL}:unbanIps`, {
+      method: 'POST',
+      body: { ips: ['127.0.0.2', '198.51.100.250'] },
+    });
     assert.equal(bulk.status, 200, bulk.text);
     assert.equal(bulk.json.data.lifted, 1);
     assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 200);
-    assert.equal((await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', 'nonsense'] } })).status, 422);
+    assert.equal(
+      (await t.call(`${FIREWALL}:unbanIps`, { method: 'POST', body: { ips: ['127.0.0.2', 'nonsense'] } })).status,
+      422,
+    );
   });
 
   test('a range is stored as its network, said so in the answer, and unbanned however it is written', async () => {
@@ -96,16 +115,40 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
 
   test('/v1/decisions?ip= and ?range= find manual range bans and filter entries that hold the address', async () => {
     const { key } = createTestApiKey(t.server.services.db);
-    const decisions = async (query: string) => (await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, { headers: { 'X-Api-Key': key } })).json;
+    const decisions = async (query: string) =>
+      (await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, { headers: { 'X-Api-Key': key } })).json;
     assert.equal((await ban({ ip: '198.51.101.0/24', duration: '1h' })).status, 201);
-    const filter = await t.call(FIREWALL, { method: 'POST', body: { permit: '192.0.2.0/24', deny: '198.51.102.0/24', description: 'carrier' } });
+    const filter = await t.call(FIREWALL, {
+      method: 'POST',
+      body: { permit: '192.0.2.0/24', deny: '198.51.102.0/24', description: 'carrier' },
+    });
     assert.equal(filter.status, 201, filter.text);
     const valuesOf = (list: Array<{ value: string }> | null) => (list ?? []).map((d) => d.value).sort();
-    assert.deepEqual(valuesOf(await decisions('ip=198.51.101.5')), ['198.51.101.0/24'], 'live mode: a manual range ban holds the address');
-    assert.deepEqual(valuesOf(await decisions('ip=198.51.102.5')), ['198.51.102.0/24'], 'a filter entry holds the address');
-    assert.deepEqual(valuesOf(await decisions('ip=::ffff:198.51.101.5')), ['198.51.101.0/24'], 'the IPv4-mapped form asks about the same address');
-    assert.deepEqual(valuesOf(await decisions('range=198.51.101.128/25')), ['198.51.101.0/24'], 'contains (default): decisions holding the range');
-    assert.deepEqual(valuesOf(await decisions('range=198.51.0.0/16&contains=false')), ['198.51.101.0/24', '198.51.102.0/24'], 'contains=false: decisions within the range');
+    assert.deepEqual(
+      valuesOf(await decisions('ip=198.51.101.5')),
+      ['198.51.101.0/24'],
+      'live mode: a manual range ban holds the address',
+    );
+    assert.deepEqual(
+      valuesOf(await decisions('ip=198.51.102.5')),
+      ['198.51.102.0/24'],
+      'a filter entry holds the address',
+    );
+    assert.deepEqual(
+      valuesOf(await decisions('ip=::ffff:198.51.101.5')),
+      ['198.51.101.0/24'],
+      'the IPv4-mapped form asks about the same address',
+    );
+    assert.deepEqual(
+      valuesOf(await decisions('range=198.51.101.128/25')),
+      ['198.51.101.0/24'],
+      'contains (default): decisions holding the range',
+    );
+    assert.deepEqual(
+      valuesOf(await decisions('range=198.51.0.0/16&contains=false')),
+      ['198.51.101.0/24', '198.51.102.0/24'],
+      'contains=false: decisions within the range',
+    );
     assert.equal(await decisions('ip=198.51.103.5'), null, 'an address nothing holds: null');
     assert.equal(await decisions('ip=198.51.101.5&scope=ip'), null, 'scope Ip excludes the Range decision');
     await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.101.0/24' } });
@@ -121,11 +164,26 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     const key: string = created.json.data.key;
     assert.equal((await ban({ ip: '198.51.100.4/30', duration: '1h' })).status, 201);
     const answer = await poll(t, key);
-    const addresses = answer.new.filter((d) => d.scope === 'Ip' && d.value.startsWith('198.51.100.')).map((d) => [d.value, d.duration]);
-    assert.deepEqual(addresses.map(([value]) => value).sort(), ['198.51.100.4', '198.51.100.5', '198.51.100.6', '198.51.100.7']);
-    assert.ok(addresses.every(([, duration]) => /^3[56]\d\ds$/.test(duration!)), JSON.stringify(addresses));
+    const addresses = answer.new
+      .filter((d) => d.scope === 'Ip' && d.value.startsWith('198.51.100.'))
+      .map((d) => [d.value, d.duration]);
+    assert.deepEqual(addresses.map(([value]) => value).sort(), [
+      '198.51.100.4',
+      '198.51.100.5',
+      '198.51.100.6',
+      '198.51.100.7',
+    ]);
+    assert.ok(
+      addresses.every(([, duration]) => /^3[56]\d\ds$/.test(duration!)),
+      JSON.stringify(addresses),
+    );
     await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.100.4/30' } });
-    assert.deepEqual(values((await poll(t, key)).deleted), ['198.51.100.4 pbx/manual', '198.51.100.5 pbx/manual', '198.51.100.6 pbx/manual', '198.51.100.7 pbx/manual']);
+    assert.deepEqual(values((await poll(t, key)).deleted), [
+      '198.51.100.4 pbx/manual',
+      '198.51.100.5 pbx/manual',
+      '198.51.100.6 pbx/manual',
+      '198.51.100.7 pbx/manual',
+    ]);
   });
   test('a ban of a range for 2 h reaches the stream with its real remaining time, then expires and is deleted', async () => {
     const { key } = createTestApiKey(t.server.services.db);
@@ -137,10 +195,20 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal(decision.scenario, 'pbx/manual');
     assert.equal(decision.origin, 'pbx-networkfilters', 'an operator entry, like the filters');
     assert.equal(decision.scope, 'Range');
-    assert.match(decision.duration, /^(71[89]\d|720\d)s$/, "2 h, give or take the seconds between the test clock and the worker's");
+    assert.match(
+      decision.duration,
+      /^(71[89]\d|720\d)s$/,
+      "2 h, give or take the seconds between the test clock and the worker's",
+    );
     const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data;
     assert.deepEqual(
-      listed.map((b: { ip: string; category: string; reason: string; bannedBy: string; secondsLeft: number }) => [b.ip, b.category, b.reason, b.bannedBy, b.secondsLeft]),
+      listed.map((b: { ip: string; category: string; reason: string; bannedBy: string; secondsLeft: number }) => [
+        b.ip,
+        b.category,
+        b.reason,
+        b.bannedBy,
+        b.secondsLeft,
+      ]),
       [['203.0.113.0/24', 'manual', 'scanner on SIP', 'localhost', listed[0].secondsLeft]],
     );
     assert.ok(listed[0].secondsLeft > 7190 && listed[0].secondsLeft <= 7200);
@@ -158,5 +226,4 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal(entry!.state, 'expired');
     assert.ok(Date.parse(entry!.endsAt!) <= clock.now());
   });
-
 });

@@ -1,4 +1,11 @@
-import { cidrsOverlap, coversHostLoopback, coversUnspecified, isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
+import {
+  cidrsOverlap,
+  coversHostLoopback,
+  coversUnspecified,
+  isCatchAll,
+  normalizeAddress,
+  normalizeCidrText,
+} from '../../firewall/addresses.ts';
 import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
 import { BAN_CATEGORIES, type BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
@@ -32,31 +39,58 @@ export const banIp: ActionHandler = (ctx) => {
   if (body.services !== undefined && body.services !== null) {
     const list = Array.isArray(body.services) ? body.services : undefined;
     if (!list || list.length === 0 || list.some((s) => !(FILTER_CATEGORIES as readonly unknown[]).includes(s))) {
-      errors.push(`services: a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`);
+      errors.push(
+        `services: a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`,
+      );
     } else services = [...new Set(list as string[])];
   }
   if (value) {
     const cidr = parseCidr(value)!;
     if (isCatchAll(cidr)) errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
-    else if (coversHostLoopback(cidr)) errors.push(`ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`);
+    else if (coversHostLoopback(cidr))
+      errors.push(
+        `ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`,
+      );
     else if (coversUnspecified(cidr)) {
-      errors.push(`ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space (::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`);
+      errors.push(
+        `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space (::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
+      );
     } else {
       const fail2ban = readFail2ban(ctx.db);
       for (const { text, cidr: range } of whitelistRanges(fail2ban, ctx.now())) {
-        if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`);
+        if (cidrsOverlap(cidr, range))
+          errors.push(
+            `ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`,
+          );
       }
       for (const { text, cidr: range } of trustedRanges(loadFilters(ctx.db))) {
-        if (cidrsOverlap(cidr, range)) errors.push(`ip: ${value} overlaps the trusted network ${text} (Network filters); trusted networks are never banned.`);
+        if (cidrsOverlap(cidr, range))
+          errors.push(
+            `ip: ${value} overlaps the trusted network ${text} (Network filters); trusted networks are never banned.`,
+          );
       }
     }
   }
   if (errors.length || !value || !duration.ok) return invalid(errors);
-  const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason: reason as string, services, by: actorOf(ctx) }, ctx.now());
+  const id = addManualBan(
+    ctx.db,
+    { value, seconds: duration.seconds, reason: reason as string, services, by: actorOf(ctx) },
+    ctx.now(),
+  );
   ctx.emit({ type: 'bans-added', ip: value });
   // A range is stored as its network (203.0.113.77/24 is 203.0.113.0/24): the answer says so.
   const written = raw.trim() !== value ? { written: raw.trim().slice(0, 100) } : {};
-  return created({ id, ip: value, ...written, category: 'manual', scenario: 'pbx/manual', permanent: duration.seconds === null, seconds: duration.seconds, reason, services });
+  return created({
+    id,
+    ip: value,
+    ...written,
+    category: 'manual',
+    scenario: 'pbx/manual',
+    permanent: duration.seconds === null,
+    seconds: duration.seconds,
+    reason,
+    services,
+  });
 };
 
 /** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */
@@ -64,7 +98,12 @@ export const unbanIp: ActionHandler = (ctx) => {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   const raw = typeof body.ip === 'string' ? body.ip : '';
   const value = raw.includes('/') ? normalizeCidrText(raw) : normalizeAddress(raw);
-  if (!value) return invalid([raw ? `ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).` : 'ip is required.']);
+  if (!value)
+    return invalid([
+      raw
+        ? `ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).`
+        : 'ip is required.',
+    ]);
   const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
   ctx.emit({ type: 'bans-lifted', ip: value });
   return ok({ ip: value, lifted });
@@ -74,7 +113,8 @@ export const unbanIp: ActionHandler = (ctx) => {
 export const unbanIps: ActionHandler = (ctx) => {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   const list = Array.isArray(body.ips) ? body.ips : undefined;
-  if (!list || list.length === 0 || list.length > 1000) return invalid(['ips: a list of 1 to 1000 addresses (or banned ranges).']);
+  if (!list || list.length === 0 || list.length > 1000)
+    return invalid(['ips: a list of 1 to 1000 addresses (or banned ranges).']);
   const values: string[] = [];
   const errors: string[] = [];
   list.forEach((raw, i) => {
@@ -85,7 +125,9 @@ export const unbanIps: ActionHandler = (ctx) => {
   });
   if (errors.length) return invalid(errors);
   const by = actorOf(ctx);
-  const lifted = ctx.db.transaction(() => values.reduce((sum, value) => sum + liftBans(ctx.db, value, ctx.now(), by), 0))();
+  const lifted = ctx.db.transaction(() =>
+    values.reduce((sum, value) => sum + liftBans(ctx.db, value, ctx.now(), by), 0),
+  )();
   for (const value of new Set(values)) ctx.emit({ type: 'bans-lifted', ip: value });
   return ok({ ips: [...new Set(values)], lifted });
 };
@@ -101,8 +143,10 @@ export const getBanLog: ActionHandler = (ctx) => {
   const category = single(ctx.query.category);
   const state = single(ctx.query.state);
   const errors: string[] = [];
-  if (category !== undefined && !(KINDS as readonly string[]).includes(category)) errors.push(`category: one of ${KINDS.join(', ')}.`);
-  if (state !== undefined && !(STATES as readonly string[]).includes(state)) errors.push(`state: one of ${STATES.join(', ')}.`);
+  if (category !== undefined && !(KINDS as readonly string[]).includes(category))
+    errors.push(`category: one of ${KINDS.join(', ')}.`);
+  if (state !== undefined && !(STATES as readonly string[]).includes(state))
+    errors.push(`state: one of ${STATES.join(', ')}.`);
   if (errors.length) return invalid(errors);
   const limit = page?.limit ?? 50;
   const offset = page?.offset ?? 0;

@@ -20,7 +20,12 @@ export const unbanAndWhitelist: ActionHandler = (ctx) => {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   const raw = typeof body.ip === 'string' ? body.ip : '';
   const value = raw ? normalizeCidrText(raw) : undefined;
-  if (!value) return invalid([raw ? `ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.` : 'ip: the banned address or range to whitelist is required.']);
+  if (!value)
+    return invalid([
+      raw
+        ? `ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`
+        : 'ip: the banned address or range to whitelist is required.',
+    ]);
   const now = ctx.now();
   return ctx.db.transaction(() => {
     const existing = readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY);
@@ -35,7 +40,10 @@ export const unbanAndWhitelist: ActionHandler = (ctx) => {
       existing,
       validate: (complete) => validateFail2ban(ctx.db, complete, { now }),
     });
-    if (!outcome.ok) return invalid(outcome.errors.map((e) => e.replace(`whitelistEntries[${kept.length}].`, '').replace(/^value:/, 'ip:')));
+    if (!outcome.ok)
+      return invalid(
+        outcome.errors.map((e) => e.replace(`whitelistEntries[${kept.length}].`, '').replace(/^value:/, 'ip:')),
+      );
     const { preset: _preset, ...stored } = outcome.complete;
     writeSetting(ctx.db, FAIL2BAN_SETTING_KEY, stored);
     const cover = liftBansCoveredBy(ctx.db, [{ text: value, cidr: parseCidr(value)! }], now, actorOf(ctx));
@@ -43,6 +51,9 @@ export const unbanAndWhitelist: ActionHandler = (ctx) => {
     for (const event of coverEvents(cover)) ctx.emit(event);
     const saved = fail2banFromStored(stored).whitelistEntries.find((e) => e.value === value)!;
     const messages = coverMessages(cover);
-    return ok({ ip: value, lifted: cover.lifted, whitelisted: saved }, { messages: { error: [], ...messages }, auditChanges: coverAuditChanges(cover) });
+    return ok(
+      { ip: value, lifted: cover.lifted, whitelisted: saved },
+      { messages: { error: [], ...messages }, auditChanges: coverAuditChanges(cover) },
+    );
   })();
 };

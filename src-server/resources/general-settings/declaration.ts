@@ -13,7 +13,11 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
   description: 'Server-wide settings: request queue length, request age limit and audit log retention.',
   processor: 'GeneralSettingsProcessor',
   kind: 'singleton',
-  security: { permission: 'GeneralSettings', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
+  security: {
+    permission: 'GeneralSettings',
+    channels: ['localhost', 'bearer_token'],
+    levels: { update: 'ADMIN', patch: 'ADMIN' },
+  },
   fields: {
     APIQueueMaxLength: field.integer(boundedInteger(bounds.APIQueueMaxLength), {
       default: DEFAULT_QUEUE_MAX_LENGTH,

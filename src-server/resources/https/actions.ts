@@ -13,9 +13,13 @@ import { readHttpsIntent } from './intent.ts';
 function validate(complete: Record<string, unknown>): string[] {
   const cert = String(complete.certificatePath ?? '');
   const key = String(complete.privateKeyPath ?? '');
-  if ((cert === '') !== (key === '')) return ['certificatePath and privateKeyPath must be given together (or both left empty).'];
+  if ((cert === '') !== (key === ''))
+    return ['certificatePath and privateKeyPath must be given together (or both left empty).'];
   const problems: string[] = [];
-  for (const [name, path] of [['certificatePath', cert], ['privateKeyPath', key]] as const) {
+  for (const [name, path] of [
+    ['certificatePath', cert],
+    ['privateKeyPath', key],
+  ] as const) {
     if (path === '') continue;
     if (!isAbsolute(path)) problems.push(`${name} must be an absolute path.`);
     else if (!existsSync(path)) problems.push(`${name}: ${path} does not exist.`);

@@ -17,15 +17,26 @@ export const httpsDeclaration: ResourceDeclaration = {
     'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply live, without a restart: system:getCertificate reports `pending` until they have.',
   processor: 'HttpsSettingsProcessor',
   kind: 'singleton',
-  security: { permission: 'Https', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
+  security: {
+    permission: 'Https',
+    channels: ['localhost', 'bearer_token'],
+    levels: { update: 'ADMIN', patch: 'ADMIN' },
+  },
   fields: {
     enabled: field.boolean({ default: false, description: 'Start the HTTPS listener.' }),
-    port: field.integer(boundedInteger(SETTING_BOUNDS.https.port), { default: 8443, description: `HTTPS port (${rangeText(SETTING_BOUNDS.https.port)}).` }),
+    port: field.integer(boundedInteger(SETTING_BOUNDS.https.port), {
+      default: 8443,
+      description: `HTTPS port (${rangeText(SETTING_BOUNDS.https.port)}).`,
+    }),
     certificatePath: field.text(z.string().max(4096), {
       default: '',
-      description: 'PEM certificate (chain) file; empty uses the self-signed certificate generated in the data directory.',
+      description:
+        'PEM certificate (chain) file; empty uses the self-signed certificate generated in the data directory.',
     }),
-    privateKeyPath: field.text(z.string().max(4096), { default: '', description: 'PEM private key file matching certificatePath.' }),
+    privateKeyPath: field.text(z.string().max(4096), {
+      default: '',
+      description: 'PEM private key file matching certificatePath.',
+    }),
   },
   operations: ['getRecord', 'update', 'patch'],
   customMethods: {

@@ -45,17 +45,31 @@ test('PBX_HTTPS_PORT starts a self-signed HTTPS listener reachable with and with
     const verified = await getWithCa(`${base}/pbxcore/api/v3/system:ping`, pem);
     assert.equal(verified.status, 200);
     assert.equal(JSON.parse(verified.text).result, true);
-    await assert.rejects(getWithCa(`${base}/pbxcore/api/v3/system:ping`), /self-signed|self signed/, 'a verifying client without the CA refuses it');
+    await assert.rejects(
+      getWithCa(`${base}/pbxcore/api/v3/system:ping`),
+      /self-signed|self signed/,
+      'a verifying client without the CA refuses it',
+    );
 
     // Over HTTPS the refresh cookie is Secure; over HTTP it is not.
-    const overHttps = await request(`${base}/pbxcore/api/v3/auth:login`, { method: 'POST', body: { login: 'admin', password: 'correct horse battery' }, localAddress: '127.0.0.2' });
+    const overHttps = await request(`${base}/pbxcore/api/v3/auth:login`, {
+      method: 'POST',
+      body: { login: 'admin', password: 'correct horse battery' },
+      localAddress: '127.0.0.2',
+    });
     assert.equal(overHttps.status, 200);
     assert.match(String(overHttps.headers['set-cookie']), /;\s*secure/i);
-    const overHttp = await t.remote('/pbxcore/api/v3/auth:login', { method: 'POST', body: { login: 'admin', password: 'correct horse battery' } });
+    const overHttp = await t.remote('/pbxcore/api/v3/auth:login', {
+      method: 'POST',
+      body: { login: 'admin', password: 'correct horse battery' },
+    });
     assert.doesNotMatch(String(overHttp.headers['set-cookie']), /;\s*secure/i);
 
     // PBX_HTTPS_PORT overrides the saved switch and port: the listener stays where the operator put it.
-    assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: false, port: 9 } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: false, port: 9 } })).status,
+      200,
+    );
     const overridden = await applied(t);
     assert.equal(overridden.enabled, true);
     assert.equal(overridden.port, cert.port);
@@ -94,7 +108,17 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
   const t = await startTestServer();
   try {
     const off = await t.call('/pbxcore/api/v3/system:getCertificate');
-    assert.deepEqual(off.json.data, { enabled: false, pending: false, pem: null, port: null, fingerprint256: null, subject: null, validTo: null, source: null, error: null });
+    assert.deepEqual(off.json.data, {
+      enabled: false,
+      pending: false,
+      pem: null,
+      port: null,
+      fingerprint256: null,
+      subject: null,
+      validTo: null,
+      source: null,
+      error: null,
+    });
     const defaults = await t.call('/pbxcore/api/v3/https');
     assert.deepEqual(defaults.json.data, { enabled: false, port: 8443, certificatePath: '', privateKeyPath: '' });
     const renewWhileOff = await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' });
@@ -107,7 +131,10 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     // Enabled with the operator's certificate: served without a restart.
     const first = await operatorCertificate(t.dataDir, 'operator.example');
     const port = await freePort();
-    const saved = await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: true, port, certificatePath: first.certFile, privateKeyPath: first.keyFile } });
+    const saved = await t.call('/pbxcore/api/v3/https', {
+      method: 'PATCH',
+      body: { enabled: true, port, certificatePath: first.certFile, privateKeyPath: first.keyFile },
+    });
     assert.equal(saved.status, 200, saved.text);
     const on = await applied(t);
     assert.equal(on.enabled, true);
@@ -119,12 +146,27 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     assert.equal(await servedFingerprint(port), first.fingerprint256);
     const info = await t.call('/pbxcore/api/v3/system:getInfo');
     assert.equal(info.json.data.httpsPort, port, 'bouncer URLs follow the live port');
-    assert.ok(info.json.data.bouncerApiUrls.every((url: string) => url.startsWith('https://') && url.includes(`:${port}/`)), info.text);
+    assert.ok(
+      info.json.data.bouncerApiUrls.every((url: string) => url.startsWith('https://') && url.includes(`:${port}/`)),
+      info.text,
+    );
 
     // Saved but not yet seen by the web thread: pending, until the change notice arrives.
-    writeSetting(t.server.services.db, 'https', { ...defaults.json.data, enabled: true, certificatePath: first.certFile, privateKeyPath: first.keyFile, port: port + 1 });
+    writeSetting(t.server.services.db, 'https', {
+      ...defaults.json.data,
+      enabled: true,
+      certificatePath: first.certFile,
+      privateKeyPath: first.keyFile,
+      port: port + 1,
+    });
     assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, true);
-    writeSetting(t.server.services.db, 'https', { ...defaults.json.data, enabled: true, port, certificatePath: first.certFile, privateKeyPath: first.keyFile });
+    writeSetting(t.server.services.db, 'https', {
+      ...defaults.json.data,
+      enabled: true,
+      port,
+      certificatePath: first.certFile,
+      privateKeyPath: first.keyFile,
+    });
     assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, false);
 
     // A renewed certificate on disk (same paths): "reload" re-keys the running listener.
@@ -137,7 +179,11 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     assert.equal(await servedFingerprint(port), second.fingerprint256);
 
     // Back to the self-signed certificate, then a new self-signed key pair on request.
-    assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { certificatePath: '', privateKeyPath: '' } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { certificatePath: '', privateKeyPath: '' } }))
+        .status,
+      200,
+    );
     const selfSigned = await applied(t);
     assert.equal(selfSigned.source, 'self-signed');
     assert.equal(await servedFingerprint(port), selfSigned.fingerprint256);
@@ -145,7 +191,10 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     const rekeyed = await applied(t);
     assert.notEqual(rekeyed.fingerprint256, selfSigned.fingerprint256);
     assert.equal(await servedFingerprint(port), rekeyed.fingerprint256);
-    assert.equal(new X509Certificate(readFileSync(join(t.dataDir, 'tls', 'self-signed-cert.pem'))).fingerprint256, rekeyed.fingerprint256);
+    assert.equal(
+      new X509Certificate(readFileSync(join(t.dataDir, 'tls', 'self-signed-cert.pem'))).fingerprint256,
+      rekeyed.fingerprint256,
+    );
     assert.equal(statSync(join(t.dataDir, 'tls', 'self-signed-key.pem')).mode & 0o777, 0o600);
 
     // A new port that cannot be bound: the listener stays where it was, and the console is told why.
@@ -155,7 +204,10 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     assert.equal(refused.enabled, true);
     assert.equal(refused.port, port);
     assert.match(refused.error, /The new HTTPS settings were not applied: .*EADDRINUSE.*keeps running on port/);
-    assert.equal((await request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status, 200);
+    assert.equal(
+      (await request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
+      200,
+    );
 
     // A free port: bound first, then the old one closes.
     const moved = await freePort();
@@ -163,19 +215,31 @@ test('the https singleton applies live: enable with a user certificate, re-key, 
     const onMoved = await applied(t);
     assert.equal(onMoved.port, moved);
     assert.equal(onMoved.error, null);
-    assert.equal((await request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status, 200);
-    await assert.rejects(request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }), /ECONNREFUSED/);
+    assert.equal(
+      (await request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
+      200,
+    );
+    await assert.rejects(
+      request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
+      /ECONNREFUSED/,
+    );
 
     // Disabled: the port closes at once; the setting holds across a restart.
     assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: false } })).status, 200);
     assert.equal((await applied(t)).enabled, false);
-    await assert.rejects(request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }), /ECONNREFUSED/);
+    await assert.rejects(
+      request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
+      /ECONNREFUSED/,
+    );
     assert.equal((await t.call('/pbxcore/api/v3/system:getInfo')).json.data.httpsPort, null);
     await t.restart();
     assert.equal((await applied(t)).enabled, false);
 
     // A setting that cannot work at start (port taken) leaves HTTP up and says why.
-    assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: true, port: t.server.port } })).status, 200);
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: true, port: t.server.port } })).status,
+      200,
+    );
     const notApplied = await applied(t);
     assert.equal(notApplied.enabled, false);
     assert.match(notApplied.error, /not applied: .*EADDRINUSE/);

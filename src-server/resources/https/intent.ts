@@ -31,6 +31,10 @@ export function readHttpsIntent(ctx: Pick<ActionContext, 'db'>): HttpsIntent {
 export function sameIntent(a: HttpsIntent | undefined, b: HttpsIntent | undefined): boolean {
   if (!a || !b) return a === b;
   return (
-    a.enabled === b.enabled && a.port === b.port && a.certificatePath === b.certificatePath && a.privateKeyPath === b.privateKeyPath && a.renewals === b.renewals
+    a.enabled === b.enabled &&
+    a.port === b.port &&
+    a.certificatePath === b.certificatePath &&
+    a.privateKeyPath === b.privateKeyPath &&
+    a.renewals === b.renewals
   );
 }

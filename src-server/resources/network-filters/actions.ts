@@ -25,7 +25,9 @@ export const networkFiltersActions: ResourceActions = {
       if (category !== undefined && !(FILTER_CATEGORIES as readonly string[]).includes(category)) {
         return invalid([`category must be one of ${FILTER_CATEGORIES.join(', ')}.`]);
       }
-      const filters = loadFilters(ctx.db).filter((f) => category === undefined || f.rules[category as FilterCategory] === 'allow');
+      const filters = loadFilters(ctx.db).filter(
+        (f) => category === undefined || f.rules[category as FilterCategory] === 'allow',
+      );
       return ok(
         filters.map((f) => ({
           value: String(f.id),

@@ -13,7 +13,8 @@ export const openapiDeclaration: ResourceDeclaration = {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
-      description: 'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older endpoints.',
+      description:
+        'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older endpoints.',
     },
   },
 };

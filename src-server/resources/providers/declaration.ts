@@ -21,7 +21,11 @@ export const providersDeclaration: ResourceDeclaration = {
     description: field.text(z.string().min(1).max(255), { required: true }),
     host: field.text(hostSchema, { required: true }),
     username: field.text(z.string().max(100), { default: '' }),
-    secret: field.text(z.string().max(100), { default: '', writeOnly: true, description: 'Registration password; write-only.' }),
+    secret: field.text(z.string().max(100), {
+      default: '',
+      writeOnly: true,
+      description: 'Registration password; write-only.',
+    }),
     disabled: field.boolean({ default: false }),
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
@@ -30,7 +34,8 @@ export const providersDeclaration: ResourceDeclaration = {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
-      description: 'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
+      description:
+        'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
     },
   },
 };

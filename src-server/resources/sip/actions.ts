@@ -22,7 +22,10 @@ function providerList(withDescription: boolean): ActionHandler {
       withDescription ? { state, id, username, host, description } : { state, id, username, host },
     );
     const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
-    return ok(data, { pagination: paginationOf(all.length, page, data.length), messages: freshnessMessages(freshness) });
+    return ok(data, {
+      pagination: paginationOf(all.length, page, data.length),
+      messages: freshnessMessages(freshness),
+    });
   };
 }
 

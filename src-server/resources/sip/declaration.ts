@@ -3,7 +3,8 @@ import type { ResourceDeclaration } from '../types.ts';
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
 export const sipDeclaration: ResourceDeclaration = {
   name: 'sip',
-  description: 'Live SIP state from Asterisk (AMI): extension states, provider registrations and per-extension contact detail.',
+  description:
+    'Live SIP state from Asterisk (AMI): extension states, provider registrations and per-extension contact detail.',
   processor: 'SIPStackProcessor',
   kind: 'collection',
   idField: 'id',

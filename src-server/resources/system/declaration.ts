@@ -8,7 +8,13 @@ export const systemDeclaration: ResourceDeclaration = {
   fields: {},
   operations: [],
   customMethods: {
-    ping: { verbs: ['GET'], scope: 'collection', level: 'READ', public: true, description: 'Liveness check; answers `{result: true}`.' },
+    ping: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      description: 'Liveness check; answers `{result: true}`.',
+    },
     getInfo: {
       verbs: ['GET'],
       scope: 'collection',

@@ -39,6 +39,9 @@ describe('system:getInfo bouncerApiUrls', () => {
   test('a server bound to 0.0.0.0 offers its IPv4 addresses and loopback, each reachable', async () => {
     const urls = await assertEveryUrlAnswers(everywhere);
     assert.ok(urls.includes(`http://127.0.0.1:${everywhere.server.port}/pbxcore/api/v3/firewall-bouncer/`));
-    assert.ok(urls.every((url) => !url.includes('[')), 'no IPv6 address: an IPv4 listener does not answer there');
+    assert.ok(
+      urls.every((url) => !url.includes('[')),
+      'no IPv6 address: an IPv4 listener does not answer there',
+    );
   });
 });

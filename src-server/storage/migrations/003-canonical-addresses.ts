@@ -22,10 +22,17 @@ export const canonicalAddressesMigration: Migration = {
   version: 3,
   name: 'canonical addresses in filters and the fail2ban whitelist',
   up(db) {
-    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{ id: number; permit: string; deny: string }>;
+    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{
+      id: number;
+      permit: string;
+      deny: string;
+    }>;
     const update = db.prepare('UPDATE network_filters SET permit = ?, deny = ? WHERE id = ?');
     for (const { id, permit, deny } of filters) {
-      const next = { permit: canonicalEntry(permit), deny: [...new Set(deny.split(',').map((e) => canonicalEntry(e.trim())))].join(',') };
+      const next = {
+        permit: canonicalEntry(permit),
+        deny: [...new Set(deny.split(',').map((e) => canonicalEntry(e.trim())))].join(','),
+      };
       if (next.permit !== permit || next.deny !== deny) update.run(next.permit, next.deny, id);
     }
     const row = db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string } | undefined;
@@ -34,7 +41,9 @@ export const canonicalAddressesMigration: Migration = {
     if (typeof settings.whitelist !== 'string') return;
     const whitelist = canonicalList(settings.whitelist);
     if (whitelist !== settings.whitelist) {
-      db.prepare("UPDATE settings SET value = ? WHERE key = 'fail2ban'").run(JSON.stringify({ ...settings, whitelist }));
+      db.prepare("UPDATE settings SET value = ? WHERE key = 'fail2ban'").run(
+        JSON.stringify({ ...settings, whitelist }),
+      );
     }
   },
 };

@@ -41,6 +41,10 @@ export const sealedSecretsMigration: Migration = {
   name: 'SIP and AMI secrets sealed at rest',
   compactAfter: true,
   up(db) {
-    db.exec(sealedColumn('extensions', SECRET_CONTEXTS.extension) + sealedColumn('providers', SECRET_CONTEXTS.provider) + sealedAmiSecret());
+    db.exec(
+      sealedColumn('extensions', SECRET_CONTEXTS.extension) +
+        sealedColumn('providers', SECRET_CONTEXTS.provider) +
+        sealedAmiSecret(),
+    );
   },
 };

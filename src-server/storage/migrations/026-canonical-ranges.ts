@@ -48,7 +48,9 @@ export const canonicalRangesMigration: Migration = {
       )
       .all(now) as BanRow[];
     const setIp = db.prepare('UPDATE firewall_bans SET ip = ? WHERE id = ?');
-    const lift = db.prepare("UPDATE firewall_bans SET lifted_at = ?, lifted_by = 'canonical form (migration)' WHERE id = ?");
+    const lift = db.prepare(
+      "UPDATE firewall_bans SET lifted_at = ?, lifted_by = 'canonical form (migration)' WHERE id = ?",
+    );
     // Longest first: the first ban in force to claim a range keeps it, the others are lifted.
     const claimed = new Set<string>();
     for (const ban of bans) {
@@ -59,10 +61,17 @@ export const canonicalRangesMigration: Migration = {
       else claimed.add(canonical);
     }
 
-    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{ id: number; permit: string; deny: string }>;
+    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{
+      id: number;
+      permit: string;
+      deny: string;
+    }>;
     const update = db.prepare('UPDATE network_filters SET permit = ?, deny = ? WHERE id = ?');
     for (const { id, permit, deny } of filters) {
-      const next = { permit: canonicalRange(permit), deny: [...new Set(deny.split(',').map((e) => canonicalValue(e.trim())))].join(',') };
+      const next = {
+        permit: canonicalRange(permit),
+        deny: [...new Set(deny.split(',').map((e) => canonicalValue(e.trim())))].join(','),
+      };
       if (next.permit !== permit || next.deny !== deny) update.run(next.permit, next.deny, id);
     }
 
@@ -70,9 +79,14 @@ export const canonicalRangesMigration: Migration = {
     const settings = row ? (JSON.parse(row.value) as Record<string, unknown>) : undefined;
     if (settings && typeof settings.whitelist === 'string') {
       const whitelist = canonicalList(settings.whitelist);
-      if (whitelist !== settings.whitelist) db.prepare("UPDATE settings SET value = ? WHERE key = 'fail2ban'").run(JSON.stringify({ ...settings, whitelist }));
+      if (whitelist !== settings.whitelist)
+        db.prepare("UPDATE settings SET value = ? WHERE key = 'fail2ban'").run(
+          JSON.stringify({ ...settings, whitelist }),
+        );
     }
 
-    db.prepare(`UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters WHERE id <= ${MAX_ID}) WHERE name = 'network_filters' AND seq > ${MAX_ID}`).run();
+    db.prepare(
+      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters WHERE id <= ${MAX_ID}) WHERE name = 'network_filters' AND seq > ${MAX_ID}`,
+    ).run();
   },
 };

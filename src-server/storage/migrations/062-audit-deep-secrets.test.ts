@@ -13,19 +13,37 @@ test('migration 062 masks nested secrets in rows already written, and leaves no 
   try {
     const file = join(dir, 'pbx.sqlite');
     const db = openDatabase(file);
-    migrate(db, allMigrations.filter((m) => m.version < 62));
-    const insert = db.prepare("INSERT INTO audit_log (at, kind, address, status, diff) VALUES (1, 'write', '127.0.0.1', 200, ?)");
+    migrate(
+      db,
+      allMigrations.filter((m) => m.version < 62),
+    );
+    const insert = db.prepare(
+      "INSERT INTO audit_log (at, kind, address, status, diff) VALUES (1, 'write', '127.0.0.1', 200, ?)",
+    );
     const leaked = 'MIGRATE-AMI-SECRET-7f1c';
-    const nested = [{ field: 'config', after: { ami: { host: 'pbx', secret: leaked }, list: [{ password: `${leaked}-2` }] } }, { field: 'dryRun', after: false }];
+    const nested = [
+      { field: 'config', after: { ami: { host: 'pbx', secret: leaked }, list: [{ password: `${leaked}-2` }] } },
+      { field: 'dryRun', after: false },
+    ];
     const clean = [{ field: 'description', before: 'a', after: 'b' }];
     const nestedId = Number(insert.run(JSON.stringify(nested)).lastInsertRowid);
     const cleanId = Number(insert.run(JSON.stringify(clean)).lastInsertRowid);
     const garbageId = Number(insert.run(`not json ${leaked}`).lastInsertRowid);
     insert.run(null);
 
-    assert.deepEqual(migrate(db, allMigrations.filter((m) => m.version <= 62)), [62]);
-    const diffOf = (id: number) => (db.prepare('SELECT diff FROM audit_log WHERE id = ?').get(id) as { diff: string | null }).diff;
-    assert.deepEqual(JSON.parse(diffOf(nestedId)!), [{ field: 'config', after: { ami: { host: 'pbx', secret: MASKED }, list: [{ password: MASKED }] } }, { field: 'dryRun', after: false }]);
+    assert.deepEqual(
+      migrate(
+        db,
+        allMigrations.filter((m) => m.version <= 62),
+      ),
+      [62],
+    );
+    const diffOf = (id: number) =>
+      (db.prepare('SELECT diff FROM audit_log WHERE id = ?').get(id) as { diff: string | null }).diff;
+    assert.deepEqual(JSON.parse(diffOf(nestedId)!), [
+      { field: 'config', after: { ami: { host: 'pbx', secret: MASKED }, list: [{ password: MASKED }] } },
+      { field: 'dryRun', after: false },
+    ]);
     assert.equal(diffOf(cleanId), JSON.stringify(clean), 'a row without secrets is untouched');
     assert.equal(diffOf(garbageId), null, 'an unreadable diff is dropped rather than kept');
     db.close();

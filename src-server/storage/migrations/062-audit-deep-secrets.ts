@@ -30,7 +30,11 @@ export const auditDeepSecretsMigration: Migration = {
           update.run(null, id);
           continue;
         }
-        const masked = JSON.stringify(Array.isArray(changes) ? changes.map((c) => (isChange(c) ? maskChanges([c])[0] : maskSecretsDeep(c))) : maskSecretsDeep(changes));
+        const masked = JSON.stringify(
+          Array.isArray(changes)
+            ? changes.map((c) => (isChange(c) ? maskChanges([c])[0] : maskSecretsDeep(c)))
+            : maskSecretsDeep(changes),
+        );
         if (masked !== diff) update.run(masked, id);
       }
     }

@@ -5,7 +5,10 @@ import type { Migration } from './migration.ts';
 /** Settings key of the `crowdsec-link` singleton (its secrets are sealed by the triggers below). */
 export const CROWDSEC_LINK_SETTING_KEY = 'crowdsec-link';
 /** Contexts of its sealed members (revealSecret needs the same one). */
-export const CROWDSEC_LINK_SECRETS = { machinePassword: 'crowdsec-link.machinePassword', bouncerKey: 'crowdsec-link.bouncerKey' } as const;
+export const CROWDSEC_LINK_SECRETS = {
+  machinePassword: 'crowdsec-link.machinePassword',
+  bouncerKey: 'crowdsec-link.bouncerKey',
+} as const;
 
 const unsealed = (expr: string) => `coalesce(${expr}, '') <> '' AND ${expr} NOT LIKE '${SEALED_PREFIX}%'`;
 
@@ -43,7 +46,8 @@ export const crowdsecLinkMigration: Migration = {
   version: 70,
   name: 'CrowdSec LAPI link: push queue, pushed ledger, pulled decisions, link state',
   up(db) {
-    db.exec(`
+    db.exec(
+      `
       CREATE TABLE crowdsec_push_queue (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,
         kind        TEXT NOT NULL CHECK (kind IN ('add', 'delete')),
@@ -84,6 +88,7 @@ export const crowdsecLinkMigration: Migration = {
         id    INTEGER PRIMARY KEY CHECK (id = 1),
         value TEXT NOT NULL                      -- JSON: LinkStatus (upstream/link-state.ts)
       );
-    ` + sealedLinkSecrets());
+    ` + sealedLinkSecrets(),
+    );
   },
 };

@@ -29,8 +29,16 @@ export interface TlsTrust {
 /** The TLS lines of a bouncer YAML for `apiUrl`. */
 function tlsLines(apiUrl: string, trust: TlsTrust): string[] {
   if (!apiUrl.startsWith('https:')) return ['insecure_skip_verify: false'];
-  if (trust.pinned) return [`# This server's certificate, as downloaded from the key dialog (check its SHA-256 fingerprint).`, `ca_cert_path: ${CA_CERT_PATH}`, 'insecure_skip_verify: false'];
-  return ['# The certificate is not known here: nothing is checked. Prefer ca_cert_path with its PEM.', 'insecure_skip_verify: true'];
+  if (trust.pinned)
+    return [
+      `# This server's certificate, as downloaded from the key dialog (check its SHA-256 fingerprint).`,
+      `ca_cert_path: ${CA_CERT_PATH}`,
+      'insecure_skip_verify: false',
+    ];
+  return [
+    '# The certificate is not known here: nothing is checked. Prefer ca_cert_path with its PEM.',
+    'insecure_skip_verify: true',
+  ];
 }
 
 /** What the server expands for nftables-mode keys (`expand_ranges`); wider ranges stay ranges. */
@@ -74,7 +82,12 @@ const BACKEND_SECTION: Record<FirewallBackend, string[]> = {
  * A ready-to-paste crowdsec-firewall-bouncer configuration for this server and key, with the key
  * names of the Debian package's /etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml.
  */
-export function bouncerYaml(apiUrl: string, apiKey: string, backend: FirewallBackend, trust: TlsTrust = { pinned: false }): string {
+export function bouncerYaml(
+  apiUrl: string,
+  apiKey: string,
+  backend: FirewallBackend,
+  trust: TlsTrust = { pinned: false },
+): string {
   return [
     `# crowdsec-firewall-bouncer, ${backend} mode, for the PBX firewall export.`,
     '# Debian: save it as',

@@ -9,4 +9,5 @@ export const getApiKey = (id: ApiKey['id']) => api.get<ApiKey>(`api-keys/${encod
 export const apiKeyQueryOptions = (id: ApiKey['id']) =>
   queryOptions({ queryKey: [...apiKeysKey, String(id)], queryFn: () => getApiKey(id), refetchInterval: 15_000 });
 
-export const useApiKey = (id: ApiKey['id'] | null) => useQuery({ ...apiKeyQueryOptions(id ?? ''), enabled: id !== null });
+export const useApiKey = (id: ApiKey['id'] | null) =>
+  useQuery({ ...apiKeyQueryOptions(id ?? ''), enabled: id !== null });

@@ -7,6 +7,7 @@ export const apiKeysKey = ['api-keys', 'list'] as const;
 /** GET api-keys: every key with its last use (the key itself is never returned). */
 export const getApiKeys = async () => (await api.list<ApiKey>('api-keys', { limit: 1000 })).items;
 
-export const apiKeysQueryOptions = () => queryOptions({ queryKey: apiKeysKey, queryFn: getApiKeys, refetchInterval: 30_000 });
+export const apiKeysQueryOptions = () =>
+  queryOptions({ queryKey: apiKeysKey, queryFn: getApiKeys, refetchInterval: 30_000 });
 
 export const useApiKeys = () => useQuery(apiKeysQueryOptions());

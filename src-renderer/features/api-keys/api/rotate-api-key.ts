@@ -16,5 +16,8 @@ export const rotateApiKey = async (key: ApiKey): Promise<IssuedKey> => {
 
 export const useRotateApiKey = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: rotateApiKey, onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }) });
+  return useMutation({
+    mutationFn: rotateApiKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
+  });
 };

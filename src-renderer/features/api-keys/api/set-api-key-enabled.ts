@@ -12,5 +12,8 @@ export const setApiKeyEnabled = ({ key, enabled }: { key: ApiKey; enabled: boole
 
 export const useSetApiKeyEnabled = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: setApiKeyEnabled, onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }) });
+  return useMutation({
+    mutationFn: setApiKeyEnabled,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
+  });
 };

@@ -40,7 +40,8 @@ export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {
 };
 
 /** The record's bouncer setup; keys made before it was stored are judged by expand_ranges. */
-export const bouncerSetupOf = (key: Pick<ApiKey, 'bouncer_setup' | 'expand_ranges'>): BouncerSetup => key.bouncer_setup ?? (key.expand_ranges ? 'nftables' : 'iptables');
+export const bouncerSetupOf = (key: Pick<ApiKey, 'bouncer_setup' | 'expand_ranges'>): BouncerSetup =>
+  key.bouncer_setup ?? (key.expand_ranges ? 'nftables' : 'iptables');
 
 export interface KeySource {
   ip: string;

@@ -9,5 +9,8 @@ export const updateApiKey = ({ id, changes }: { id: ApiKey['id']; changes: ApiKe
 
 export const useUpdateApiKey = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateApiKey, onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }) });
+  return useMutation({
+    mutationFn: updateApiKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
+  });
 };

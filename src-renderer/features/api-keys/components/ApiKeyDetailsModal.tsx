@@ -21,12 +21,26 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One key's state, dates and last use per source address (read fresh from the server). */
-export function ApiKeyDetailsModal({ apiKey, onClose, describeFilter }: { apiKey: ApiKey | null; onClose: () => void; describeFilter: (id: string) => string }) {
+export function ApiKeyDetailsModal({
+  apiKey,
+  onClose,
+  describeFilter,
+}: {
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  describeFilter: (id: string) => string;
+}) {
   const detail = useApiKey(apiKey?.id ?? null);
   const now = useNow(5000);
   const key = detail.data ?? apiKey;
   return (
-    <Modal opened={apiKey !== null} onClose={onClose} title={apiKey ? `Details of “${apiKey.description}”` : ''} size="lg" centered>
+    <Modal
+      opened={apiKey !== null}
+      onClose={onClose}
+      title={apiKey ? `Details of “${apiKey.description}”` : ''}
+      size="lg"
+      centered
+    >
       {key && (
         <Stack data-testid="api-key-details">
           <Group gap="sm">
@@ -62,7 +76,10 @@ export function ApiKeyDetailsModal({ apiKey, onClose, describeFilter }: { apiKey
                 ),
               },
             ]}
-            empty={{ title: 'Never used', hint: 'The key has not been used yet. Each address it is used from appears here (the 20 most recent, updated at most once a minute).' }}
+            empty={{
+              title: 'Never used',
+              hint: 'The key has not been used yet. Each address it is used from appears here (the 20 most recent, updated at most once a minute).',
+            }}
           />
         </Stack>
       )}

@@ -1,7 +1,16 @@
 import { Badge, Button, Code, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconEdit, IconInfoCircle, IconKey, IconKeyOff, IconPlayerPlay, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import {
+  IconEdit,
+  IconInfoCircle,
+  IconKey,
+  IconKeyOff,
+  IconPlayerPlay,
+  IconPlus,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
@@ -12,7 +21,16 @@ import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { useApiKeys } from '../api/get-api-keys.ts';
 import { useRotateApiKey } from '../api/rotate-api-key.ts';
 import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
-import { allowedPathsOf, BOUNCER_PRESET, bouncerSetupOf, statusOf, type ApiKey, type BouncerSetup, type IssuedKey, type ServerCertificate } from '../api/types.ts';
+import {
+  allowedPathsOf,
+  BOUNCER_PRESET,
+  bouncerSetupOf,
+  statusOf,
+  type ApiKey,
+  type BouncerSetup,
+  type IssuedKey,
+  type ServerCertificate,
+} from '../api/types.ts';
 import { ApiKeyDetailsModal } from './ApiKeyDetailsModal.tsx';
 import { CreateApiKeyModal, type FilterField } from './CreateApiKeyModal.tsx';
 import { EditApiKeyModal } from './EditApiKeyModal.tsx';
@@ -21,25 +39,50 @@ import { KeyStatusBadge } from './KeyStatusBadge.tsx';
 
 const isBouncerKey = (key: ApiKey) => {
   const paths = allowedPathsOf(key);
-  return Object.keys(paths).length === 1 && paths['/api/v3/firewall-bouncer'] === BOUNCER_PRESET['/api/v3/firewall-bouncer'];
+  return (
+    Object.keys(paths).length === 1 && paths['/api/v3/firewall-bouncer'] === BOUNCER_PRESET['/api/v3/firewall-bouncer']
+  );
 };
 
 const hasFullAccess = (key: ApiKey) => key.full_permissions === true || key.full_permissions === 1;
 
 /** The key's access in words, for the search box. */
-const accessText = (key: ApiKey) => (hasFullAccess(key) ? 'full access' : isBouncerKey(key) ? 'firewall bouncer' : Object.keys(allowedPathsOf(key)).join(' '));
+const accessText = (key: ApiKey) =>
+  hasFullAccess(key)
+    ? 'full access'
+    : isBouncerKey(key)
+      ? 'firewall bouncer'
+      : Object.keys(allowedPathsOf(key)).join(' ');
 
 function AccessCell({ apiKey }: { apiKey: ApiKey }) {
   // Whole words: a long cell beside them must not squeeze them to "FIREWALL B…".
-  if (hasFullAccess(apiKey)) return <Badge color="red" variant="light" style={{ minWidth: 'max-content' }}>Full access</Badge>;
-  if (isBouncerKey(apiKey)) return <Badge color="blue" variant="light" style={{ minWidth: 'max-content' }}>Firewall bouncer</Badge>;
+  if (hasFullAccess(apiKey))
+    return (
+      <Badge color="red" variant="light" style={{ minWidth: 'max-content' }}>
+        Full access
+      </Badge>
+    );
+  if (isBouncerKey(apiKey))
+    return (
+      <Badge color="blue" variant="light" style={{ minWidth: 'max-content' }}>
+        Firewall bouncer
+      </Badge>
+    );
   const paths = Object.entries(allowedPathsOf(apiKey));
-  if (paths.length === 0) return <Text size="sm" c="dimmed">No access</Text>;
+  if (paths.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No access
+      </Text>
+    );
   return (
     <Stack gap={2}>
       {paths.map(([path, permission]) => (
         <Text key={path} size="xs" ff="monospace">
-          {path} <Text span c="dimmed" size="xs">({permission})</Text>
+          {path}{' '}
+          <Text span c="dimmed" size="xs">
+            ({permission})
+          </Text>
         </Text>
       ))}
     </Stack>
@@ -70,7 +113,12 @@ export function ApiKeysTable({
   const [viewing, setViewing] = useState<ApiKey | null>(null);
   const now = useNow(5000);
   const [createOpened, createModal] = useDisclosure(false);
-  const [reissued, setReissued] = useState<{ issued: IssuedKey; forBouncer: boolean; setup: BouncerSetup; localOnly: boolean } | null>(null);
+  const [reissued, setReissued] = useState<{
+    issued: IssuedKey;
+    forBouncer: boolean;
+    setup: BouncerSetup;
+    localOnly: boolean;
+  } | null>(null);
 
   return (
     <>
@@ -90,7 +138,8 @@ export function ApiKeysTable({
         search={{
           label: 'Search API keys',
           placeholder: 'Search description, access, source',
-          text: (k) => `${k.description} ${k.key_display} ${statusOf(k, now)} ${accessText(k)} ${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
+          text: (k) =>
+            `${k.description} ${k.key_display} ${statusOf(k, now)} ${accessText(k)} ${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
         }}
         columns={[
           {
@@ -152,7 +201,9 @@ export function ApiKeysTable({
                 label: 'Enable',
                 icon: <IconPlayerPlay size={16} />,
                 onClick: () =>
-                  void setEnabled.mutateAsync({ key: k, enabled: true }).then(() => notifications.show({ color: 'teal', title: 'Key enabled', message: k.description })),
+                  void setEnabled
+                    .mutateAsync({ key: k, enabled: true })
+                    .then(() => notifications.show({ color: 'teal', title: 'Key enabled', message: k.description })),
               }
             : { label: 'Disable…', icon: <IconKeyOff size={16} />, onClick: () => disabling.open(k) },
           { label: 'Rotate…', icon: <IconRefresh size={16} />, onClick: () => rotating.open(k) },
@@ -168,7 +219,13 @@ export function ApiKeysTable({
           ),
         }}
       />
-      <CreateApiKeyModal opened={createOpened} onClose={createModal.close} filterField={filterField} bouncerApiUrls={bouncerApiUrls} certificate={certificate} />
+      <CreateApiKeyModal
+        opened={createOpened}
+        onClose={createModal.close}
+        filterField={filterField}
+        bouncerApiUrls={bouncerApiUrls}
+        certificate={certificate}
+      />
       <ConfirmDialog
         dialog={disabling}
         title={(key) => `Disable “${key.description}”?`}
@@ -177,7 +234,11 @@ export function ApiKeysTable({
         }
         confirmLabel="Disable key"
         loading={setEnabled.isPending}
-        onConfirm={(key) => setEnabled.mutateAsync({ key, enabled: false }).then(() => notifications.show({ color: 'teal', title: 'Key disabled', message: key.description }))}
+        onConfirm={(key) =>
+          setEnabled
+            .mutateAsync({ key, enabled: false })
+            .then(() => notifications.show({ color: 'teal', title: 'Key disabled', message: key.description }))
+        }
       />
       <ConfirmDialog
         dialog={rotating}
@@ -188,19 +249,43 @@ export function ApiKeysTable({
         confirmLabel="Rotate key"
         loading={rotate.isPending}
         // The new value gets the configuration of the bouncer the key was made for.
-        onConfirm={(key) => rotate.mutateAsync(key).then((issued) => setReissued({ issued, forBouncer: isBouncerKey(key), setup: bouncerSetupOf(key), localOnly: key.networkfilterid === 'localhost' }))}
+        onConfirm={(key) =>
+          rotate
+            .mutateAsync(key)
+            .then((issued) =>
+              setReissued({
+                issued,
+                forBouncer: isBouncerKey(key),
+                setup: bouncerSetupOf(key),
+                localOnly: key.networkfilterid === 'localhost',
+              }),
+            )
+        }
       />
       <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />
       <ApiKeyDetailsModal apiKey={viewing} onClose={() => setViewing(null)} describeFilter={describeFilter} />
       <ConfirmDialog
         dialog={deleting}
         title={(key) => `Delete “${key.description}”?`}
-        message={() => 'The key stops working at once and its record, including its last use, is removed. A bouncer using it stops receiving decisions.'}
+        message={() =>
+          'The key stops working at once and its record, including its last use, is removed. A bouncer using it stops receiving decisions.'
+        }
         confirmLabel="Delete key"
         loading={remove.isPending}
-        onConfirm={(key) => remove.mutateAsync(key.id).then(() => notifications.show({ color: 'teal', title: 'Key deleted', message: key.description }))}
+        onConfirm={(key) =>
+          remove
+            .mutateAsync(key.id)
+            .then(() => notifications.show({ color: 'teal', title: 'Key deleted', message: key.description }))
+        }
       />
-      <Modal opened={reissued !== null} onClose={() => setReissued(null)} title="Key rotated: new value" size="lg" centered closeOnClickOutside={false}>
+      <Modal
+        opened={reissued !== null}
+        onClose={() => setReissued(null)}
+        title="Key rotated: new value"
+        size="lg"
+        centered
+        closeOnClickOutside={false}
+      >
         {reissued && (
           <Stack>
             <IssuedKeyPanel

@@ -1,4 +1,15 @@
-import { ActionIcon, Button, Checkbox, Group, Modal, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Radio,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { FormError } from '../../../components/FormError.tsx';
@@ -6,7 +17,13 @@ import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
-import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type Permission, type ServerCertificate } from '../api/types.ts';
+import {
+  BOUNCER_PRESET,
+  type BouncerSetup,
+  type IssuedKey,
+  type Permission,
+  type ServerCertificate,
+} from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
@@ -22,9 +39,20 @@ interface PathRow {
 const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions', 'expand_ranges'] as const;
 
 /** The server's rule for an allowed path: starts with "/", no spaces. */
-const pathProblem = (path: string) => (/^\/\S*$/.test(path.trim()) ? null : 'Start with "/" and use no spaces, e.g. /api/v3/extensions.');
+const pathProblem = (path: string) =>
+  /^\/\S*$/.test(path.trim()) ? null : 'Start with "/" and use no spaces, e.g. /api/v3/extensions.';
 
-function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[]; onChange: (rows: PathRow[]) => void; error?: string; showProblems: boolean }) {
+function CustomPaths({
+  rows,
+  onChange,
+  error,
+  showProblems,
+}: {
+  rows: PathRow[];
+  onChange: (rows: PathRow[]) => void;
+  error?: string;
+  showProblems: boolean;
+}) {
   return (
     <Stack gap="xs" role="group" aria-label="Allowed paths">
       {rows.map((row, index) => (
@@ -46,12 +74,24 @@ function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[];
               { value: 'write', label: 'Write' },
             ]}
           />
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Remove path ${index + 1}`} onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={`Remove path ${index + 1}`}
+            onClick={() => onChange(rows.filter((_, i) => i !== index))}
+          >
             <IconTrash size={16} />
           </ActionIcon>
         </Group>
       ))}
-      <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => onChange([...rows, { path: '/api/v3/', permission: 'read' }])} style={{ alignSelf: 'flex-start' }}>
+      <Button
+        variant="subtle"
+        size="xs"
+        leftSection={<IconPlus size={14} />}
+        onClick={() => onChange([...rows, { path: '/api/v3/', permission: 'read' }])}
+        style={{ alignSelf: 'flex-start' }}
+      >
         Add a path
       </Button>
       {error && (
@@ -64,11 +104,28 @@ function CustomPaths({ rows, onChange, error, showProblems }: { rows: PathRow[];
 }
 
 /** The bouncer and its firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
-function BackendChoice({ value, onChange, error }: { value: BouncerSetup; onChange: (value: BouncerSetup) => void; error?: string }) {
+function BackendChoice({
+  value,
+  onChange,
+  error,
+}: {
+  value: BouncerSetup;
+  onChange: (value: BouncerSetup) => void;
+  error?: string;
+}) {
   return (
-    <Radio.Group label="Bouncer on the bouncer host" value={value} onChange={(v) => onChange(v as BouncerSetup)} error={error}>
+    <Radio.Group
+      label="Bouncer on the bouncer host"
+      value={value}
+      onChange={(v) => onChange(v as BouncerSetup)}
+      error={error}
+    >
       <Stack gap="xs" mt={6}>
-        <Radio value="iptables" label="iptables + ipset (recommended)" description="Blocked networks of any size are enforced." />
+        <Radio
+          value="iptables"
+          label="iptables + ipset (recommended)"
+          description="Blocked networks of any size are enforced."
+        />
         <Radio
           value="nftables"
           label="nftables"
@@ -122,10 +179,13 @@ export function CreateApiKeyModal({
   }, [opened]);
 
   const errors = fieldErrors(create.error, FIELDS);
-  const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+  const descriptionError =
+    (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ??
+    errors.byField.description;
   const filterError =
-    (touched && !filterId ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.' : null) ??
-    errors.byField.networkfilterid;
+    (touched && !filterId
+      ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.'
+      : null) ?? errors.byField.networkfilterid;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -133,7 +193,9 @@ export function CreateApiKeyModal({
     if (!description.trim() || !filterId) return;
     if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
     const allowed_paths =
-      preset !== 'custom' ? BOUNCER_PRESET : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
+      preset !== 'custom'
+        ? BOUNCER_PRESET
+        : Object.fromEntries(rows.filter((r) => r.path.trim()).map((r) => [r.path.trim(), r.permission]));
     create.mutate(
       {
         description: description.trim(),
@@ -149,7 +211,15 @@ export function CreateApiKeyModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={issued ? 'API key created' : 'New API key'} size="lg" centered closeOnClickOutside={!issued} transitionProps={{ onExited: () => setIssued(null) }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={issued ? 'API key created' : 'New API key'}
+      size="lg"
+      centered
+      closeOnClickOutside={!issued}
+      transitionProps={{ onExited: () => setIssued(null) }}
+    >
       {issued ? (
         <Stack>
           <IssuedKeyPanel
@@ -180,7 +250,11 @@ export function CreateApiKeyModal({
             />
             <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
               <Stack gap="xs" mt={6}>
-                <Radio value="bouncer" label="Firewall bouncer: read-only firewall export" description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only." />
+                <Radio
+                  value="bouncer"
+                  label="Firewall bouncer: read-only firewall export"
+                  description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only."
+                />
                 <Radio
                   value="router"
                   label="Router feed: blocklist for routers and firewalls"
@@ -196,8 +270,19 @@ export function CreateApiKeyModal({
             )}
             {preset === 'custom' && (
               <Stack gap="xs" pl="md">
-                <Checkbox label="Full permissions (every path, read and write)" checked={fullPermissions} onChange={(e) => setFullPermissions(e.currentTarget.checked)} />
-                {!fullPermissions && <CustomPaths rows={rows} onChange={setRows} error={errors.byField.allowed_paths} showProblems={touched} />}
+                <Checkbox
+                  label="Full permissions (every path, read and write)"
+                  checked={fullPermissions}
+                  onChange={(e) => setFullPermissions(e.currentTarget.checked)}
+                />
+                {!fullPermissions && (
+                  <CustomPaths
+                    rows={rows}
+                    onChange={setRows}
+                    error={errors.byField.allowed_paths}
+                    showProblems={touched}
+                  />
+                )}
               </Stack>
             )}
             {filterField({ value: filterId, onChange: setFilterId, error: filterError })}

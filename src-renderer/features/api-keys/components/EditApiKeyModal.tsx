@@ -27,7 +27,15 @@ export function fromLocalInput(value: string): string | null {
 }
 
 /** Edits a key's description, source binding and expiry; access and value stay (Rotate replaces the value). */
-export function EditApiKeyModal({ apiKey, onClose, filterField }: { apiKey: ApiKey | null; onClose: () => void; filterField: FilterField }) {
+export function EditApiKeyModal({
+  apiKey,
+  onClose,
+  filterField,
+}: {
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  filterField: FilterField;
+}) {
   const update = useUpdateApiKey();
   const [description, setDescription] = useState('');
   const [filterId, setFilterId] = useState('none');
@@ -44,25 +52,46 @@ export function EditApiKeyModal({ apiKey, onClose, filterField }: { apiKey: ApiK
   }, [apiKey]);
 
   const errors = fieldErrors(update.error, FIELDS);
-  const descriptionError = (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ?? errors.byField.description;
+  const descriptionError =
+    (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ??
+    errors.byField.description;
   const unchangedExpiry = expires === toLocalInput(apiKey?.expires_at);
   const expiresAt = unchangedExpiry ? (apiKey?.expires_at ?? null) : fromLocalInput(expires);
-  const expiryError = (touched && expires.trim() && !unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now() ? 'Choose a time in the future, or leave it empty for a key that never expires.' : null) ?? errors.byField.expires_at;
+  const expiryError =
+    (touched && expires.trim() && !unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()
+      ? 'Choose a time in the future, or leave it empty for a key that never expires.'
+      : null) ?? errors.byField.expires_at;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
     if (!apiKey || !description.trim()) return;
     if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
-    update.mutate({ id: apiKey.id, changes: { description: description.trim(), networkfilterid: filterId, expires_at: expiresAt } }, { onSuccess: onClose });
+    update.mutate(
+      { id: apiKey.id, changes: { description: description.trim(), networkfilterid: filterId, expires_at: expiresAt } },
+      { onSuccess: onClose },
+    );
   };
 
   return (
-    <Modal opened={apiKey !== null} onClose={onClose} title={apiKey ? `Edit “${apiKey.description}”` : ''} size="lg" centered>
+    <Modal
+      opened={apiKey !== null}
+      onClose={onClose}
+      title={apiKey ? `Edit “${apiKey.description}”` : ''}
+      size="lg"
+      centered
+    >
       {apiKey && (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput label="Description" required data-autofocus value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={descriptionError} />
+            <TextInput
+              label="Description"
+              required
+              data-autofocus
+              value={description}
+              onChange={(e) => setDescription(e.currentTarget.value)}
+              error={descriptionError}
+            />
             {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
             <TextInput
               type="datetime-local"

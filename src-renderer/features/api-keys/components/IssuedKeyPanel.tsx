@@ -51,11 +51,17 @@ function CertificatePin({ certificate, apiUrl }: { certificate: ServerCertificat
         This server’s certificate
       </Text>
       <Text size="xs" c="dimmed">
-        The configuration checks the server against it: save it on the bouncer host as <Code>{CA_CERT_PATH}</Code> and compare its SHA-256 fingerprint.
+        The configuration checks the server against it: save it on the bouncer host as <Code>{CA_CERT_PATH}</Code> and
+        compare its SHA-256 fingerprint.
       </Text>
       {certificate.pem ? (
         <Group>
-          <Button variant="light" size="xs" leftSection={<IconDownload size={14} />} onClick={() => downloadPem(certificate.pem!)}>
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconDownload size={14} />}
+            onClick={() => downloadPem(certificate.pem!)}
+          >
             Download certificate (PEM)
           </Button>
         </Group>
@@ -99,7 +105,9 @@ export function IssuedKeyPanel({
   /** The key is bound to this computer: only loopback addresses work (any other is refused with 403). */
   localOnly?: boolean;
 }) {
-  const offered = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
+  const offered = bouncerApiUrls.length
+    ? bouncerApiUrls
+    : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
   const loopbackOnly = offered.filter(isLoopbackUrl);
   const urls = localOnly && loopbackOnly.length ? loopbackOnly : offered;
   const first = urls[0] ?? '';
@@ -115,16 +123,29 @@ export function IssuedKeyPanel({
 
   const configuration = apiUrl
     ? {
-        firewall: { value: bouncerYaml(apiUrl, apiKey, backend, trust), label: 'bouncer configuration', title: `crowdsec-firewall-bouncer configuration (${backend} mode)` },
-        custom: { value: customBouncerYaml(apiUrl, apiKey, trust), label: 'custom bouncer configuration', title: 'crowdsec-custom-bouncer configuration' },
-        curl: { value: curlCheck(apiUrl, apiKey, trust), label: 'curl check', title: 'Check the key from the bouncer host' },
+        firewall: {
+          value: bouncerYaml(apiUrl, apiKey, backend, trust),
+          label: 'bouncer configuration',
+          title: `crowdsec-firewall-bouncer configuration (${backend} mode)`,
+        },
+        custom: {
+          value: customBouncerYaml(apiUrl, apiKey, trust),
+          label: 'custom bouncer configuration',
+          title: 'crowdsec-custom-bouncer configuration',
+        },
+        curl: {
+          value: curlCheck(apiUrl, apiKey, trust),
+          label: 'curl check',
+          title: 'Check the key from the bouncer host',
+        },
       }[client]
     : null;
 
   return (
     <Stack data-testid="issued-key">
       <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Copy the key now">
-        This is the only time it is shown. The server keeps only a hash of it: if it is lost, rotate the key to get a new value.
+        This is the only time it is shown. The server keeps only a hash of it: if it is lost, rotate the key to get a
+        new value.
       </Alert>
       <div>
         <Text size="sm" fw={600} mb={4}>
@@ -141,7 +162,10 @@ export function IssuedKeyPanel({
                 ? 'This key is accepted from this computer only, so the bouncer must run here and use the loopback address.'
                 : 'Every address this server listens on, this computer (loopback) included, or another name or address.'
             }
-            data={[...urls.map((url) => ({ value: url, label: url })), ...(localOnly ? [] : [{ value: OTHER_HOST, label: 'Another host name or address…' }])]}
+            data={[
+              ...urls.map((url) => ({ value: url, label: url })),
+              ...(localOnly ? [] : [{ value: OTHER_HOST, label: 'Another host name or address…' }]),
+            ]}
             value={choice}
             onChange={(v) => v && setChoice(v)}
             allowDeselect={false}
@@ -159,7 +183,9 @@ export function IssuedKeyPanel({
             />
           )}
           {/* First the certificate to save on the bouncer host, then the configuration that points at it. */}
-          {https && certificate?.fingerprint256 && apiUrl && <CertificatePin certificate={certificate} apiUrl={apiUrl} />}
+          {https && certificate?.fingerprint256 && apiUrl && (
+            <CertificatePin certificate={certificate} apiUrl={apiUrl} />
+          )}
           <SegmentedControl
             aria-label="Configuration for"
             // Three choices do not fit side by side on a phone.
@@ -188,25 +214,27 @@ export function IssuedKeyPanel({
             )}
             {client === 'firewall' && (
               <Text size="xs" c="dimmed" mt={4}>
-                On the firewall host (Debian package), save it as <Code>{BOUNCER_CONFIG_PATH}</Code>, which overrides the package’s own file, then run{' '}
-                <Code>systemctl restart crowdsec-firewall-bouncer</Code>.
+                On the firewall host (Debian package), save it as <Code>{BOUNCER_CONFIG_PATH}</Code>, which overrides
+                the package’s own file, then run <Code>systemctl restart crowdsec-firewall-bouncer</Code>.
               </Text>
             )}
             {client === 'firewall' && backend === 'nftables' && (
               <Text size="xs" c="dimmed" mt={4}>
-                nftables mode: blocked networks up to {EXPAND_LIMIT.ipv4} (IPv4) and {EXPAND_LIMIT.ipv6} (IPv6) reach this bouncer as single addresses; wider
-                networks are only enforced by a bouncer in iptables mode.
+                nftables mode: blocked networks up to {EXPAND_LIMIT.ipv4} (IPv4) and {EXPAND_LIMIT.ipv6} (IPv6) reach
+                this bouncer as single addresses; wider networks are only enforced by a bouncer in iptables mode.
               </Text>
             )}
             {client === 'custom' && (
               <Text size="xs" c="dimmed" mt={4}>
-                Save it as <Code>{CUSTOM_BOUNCER_CONFIG_PATH}</Code>, point <Code>bin_path</Code> at your script, then run <Code>systemctl restart crowdsec-custom-bouncer</Code>.
-                The script is run once per decision (<Code>add</Code> when a ban starts, <Code>del</Code> when it ends), not on every poll.
+                Save it as <Code>{CUSTOM_BOUNCER_CONFIG_PATH}</Code>, point <Code>bin_path</Code> at your script, then
+                run <Code>systemctl restart crowdsec-custom-bouncer</Code>. The script is run once per decision (
+                <Code>add</Code> when a ban starts, <Code>del</Code> when it ends), not on every poll.
               </Text>
             )}
             {client === 'curl' && (
               <Text size="xs" c="dimmed" mt={4}>
-                Run it on the bouncer host: a JSON answer with <Code>new</Code> and <Code>deleted</Code> lists means the key, its network filter and the address work.
+                Run it on the bouncer host: a JSON answer with <Code>new</Code> and <Code>deleted</Code> lists means the
+                key, its network filter and the address work.
               </Text>
             )}
           </div>

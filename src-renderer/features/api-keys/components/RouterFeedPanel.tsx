@@ -36,8 +36,8 @@ export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bo
         </Text>
         <CopyBlock value={feedUrl(apiUrl, format, apiKey)} label="feed URL" />
         <Text size="xs" c="dimmed" mt={4}>
-          The key is the password in the URL. Devices that can send headers may use <Code>X-Api-Key</Code> instead. An unchanged feed answers 304 to{' '}
-          <Code>If-None-Match</Code>.
+          The key is the password in the URL. Devices that can send headers may use <Code>X-Api-Key</Code> instead. An
+          unchanged feed answers 304 to <Code>If-None-Match</Code>.
         </Text>
       </div>
       {format === 'mikrotik' && (
@@ -47,7 +47,8 @@ export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bo
           </Text>
           <CopyBlock value={mikrotikScheduler(apiUrl, apiKey)} label="MikroTik script" block />
           <Text size="xs" c="dimmed" mt={4}>
-            Every 5 minutes the router replaces its <Code>pbx-blocklist</Code> address lists with the PBX’s bans; each entry expires on its own when its ban does.
+            Every 5 minutes the router replaces its <Code>pbx-blocklist</Code> address lists with the PBX’s bans; each
+            entry expires on its own when its ban does.
           </Text>
         </div>
       )}

@@ -17,7 +17,12 @@ export function auditCsv(entries: AuditEntry[], who: (entry: AuditEntry) => stri
     who(entry),
     entry.address,
     String(entry.status),
-    entry.diff.map((c) => `${fieldLabel(entry.resource, c.field)}: ${valueText(c.field, c.before)} → ${valueText(c.field, c.after)}`).join('; '),
+    entry.diff
+      .map(
+        (c) =>
+          `${fieldLabel(entry.resource, c.field)}: ${valueText(c.field, c.before)} → ${valueText(c.field, c.after)}`,
+      )
+      .join('; '),
     String(entry.count),
   ]);
   return `${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;

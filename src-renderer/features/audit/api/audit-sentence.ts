@@ -6,7 +6,10 @@ const RESOURCES: Record<string, { noun: string; name?: (values: Record<string, u
   firewall: { noun: 'network filter', name: (v) => text(v.permit) },
   'network-filters': { noun: 'network filter', name: (v) => text(v.permit) },
   'api-keys': { noun: 'key', name: (v) => (v.description ? `'${text(v.description)}'` : undefined) },
-  extensions: { noun: 'extension', name: (v) => [text(v.number), v.username ? `(${text(v.username)})` : ''].filter(Boolean).join(' ') || undefined },
+  extensions: {
+    noun: 'extension',
+    name: (v) => [text(v.number), v.username ? `(${text(v.username)})` : ''].filter(Boolean).join(' ') || undefined,
+  },
   providers: { noun: 'provider', name: (v) => (v.description ? `'${text(v.description)}'` : undefined) },
   fail2ban: { noun: 'ban rules' },
   'general-settings': { noun: 'general settings' },
@@ -16,9 +19,28 @@ const RESOURCES: Record<string, { noun: string; name?: (values: Record<string, u
 
 /** Field labels as the console's forms show them, per resource. */
 const LABELS: Record<string, Record<string, string>> = {
-  fail2ban: { maxretry: 'Failures before a ban', findtime: 'Counting window', bantime: 'Ban duration', whitelist: 'Whitelist', PBXFirewallMaxReqSec: 'Max requests per second' },
-  'general-settings': { APIQueueMaxLength: 'Queue length', APIRequestTTL: 'Request age limit', banHistoryRetentionDays: 'Keep ban history for', auditRetentionDays: 'Keep audit log for' },
-  firewall: { permit: 'Network', deny: 'Deny', description: 'Description', newer_block_ip: 'Trusted', local_network: 'Local network', rules: 'Services', currentRules: 'Services' },
+  fail2ban: {
+    maxretry: 'Failures before a ban',
+    findtime: 'Counting window',
+    bantime: 'Ban duration',
+    whitelist: 'Whitelist',
+    PBXFirewallMaxReqSec: 'Max requests per second',
+  },
+  'general-settings': {
+    APIQueueMaxLength: 'Queue length',
+    APIRequestTTL: 'Request age limit',
+    banHistoryRetentionDays: 'Keep ban history for',
+    auditRetentionDays: 'Keep audit log for',
+  },
+  firewall: {
+    permit: 'Network',
+    deny: 'Deny',
+    description: 'Description',
+    newer_block_ip: 'Trusted',
+    local_network: 'Local network',
+    rules: 'Services',
+    currentRules: 'Services',
+  },
   'api-keys': {
     description: 'Description',
     networkfilterid: 'Allowed source',
@@ -37,7 +59,8 @@ const LABELS: Record<string, Record<string, string>> = {
 const SECONDS = new Set(['findtime', 'bantime', 'APIRequestTTL', 'duration']);
 const DAYS = new Set(['banHistoryRetentionDays', 'auditRetentionDays']);
 
-const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const text = (value: unknown) =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** A field's label as its form shows it; the API name when the console has no form for it. */
 export const fieldLabel = (resource: string | null, field: string) => LABELS[resource ?? '']?.[field] ?? field;
@@ -59,7 +82,8 @@ export function valueText(field: string, value: unknown): string {
   return shown.length > 80 ? `${shown.slice(0, 77)}…` : shown;
 }
 
-const valuesOf = (diff: AuditChange[], side: 'before' | 'after') => Object.fromEntries(diff.filter((c) => side in c).map((c) => [c.field, c[side]]));
+const valuesOf = (diff: AuditChange[], side: 'before' | 'after') =>
+  Object.fromEntries(diff.filter((c) => side in c).map((c) => [c.field, c[side]]));
 
 /** "Failures before a ban 20 → 5, Ban duration 10 min → 2 h" (the first three, then how many more). */
 function changesText(resource: string | null, diff: AuditChange[]): string {
@@ -77,10 +101,16 @@ function changesText(resource: string | null, diff: AuditChange[]): string {
  * "Unbanned 198.51.100.99", "Refused API key #3 on GET …: this API key is disabled".
  */
 export function auditSentence(entry: AuditEntry): string {
-  if (entry.kind === 'failed-login') return `Failed sign-in${entry.actor ? ` as "${entry.actor}"` : ''}: ${entry.reason ?? 'refused'}`;
+  if (entry.kind === 'failed-login')
+    return `Failed sign-in${entry.actor ? ` as "${entry.actor}"` : ''}: ${entry.reason ?? 'refused'}`;
   if (entry.kind === 'rejected-key') {
-    const key = entry.keyId !== null ? `API key #${entry.keyId}${entry.keyDescription ? ` ('${entry.keyDescription}')` : ''}` : 'an unknown API key';
-    return `Refused ${key} on ${entry.verb ?? ''} ${entry.path ?? ''}`.trimEnd() + (entry.reason ? `: ${entry.reason}` : '');
+    const key =
+      entry.keyId !== null
+        ? `API key #${entry.keyId}${entry.keyDescription ? ` ('${entry.keyDescription}')` : ''}`
+        : 'an unknown API key';
+    return (
+      `Refused ${key} on ${entry.verb ?? ''} ${entry.path ?? ''}`.trimEnd() + (entry.reason ? `: ${entry.reason}` : '')
+    );
   }
   const resource = entry.resource ?? '';
   const kind = RESOURCES[resource];

@@ -69,7 +69,12 @@ export const getAuditLog = async (filter: AuditFilter) => {
 };
 
 export const auditLogQueryOptions = (filter: AuditFilter) =>
-  queryOptions({ queryKey: [...auditLogKey, filter], queryFn: () => getAuditLog(filter), refetchInterval: 30_000, placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [...auditLogKey, filter],
+    queryFn: () => getAuditLog(filter),
+    refetchInterval: 30_000,
+    placeholderData: keepPreviousData,
+  });
 
 export const useAuditLog = (filter: AuditFilter) => useQuery(auditLogQueryOptions(filter));
 

@@ -8,7 +8,14 @@ import { formatDateTime, plural } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { auditCsv } from '../api/audit-csv.ts';
 import { auditSentence, fieldLabel, valueText } from '../api/audit-sentence.ts';
-import { getAllAuditEntries, useAuditLog, type AuditChange, type AuditChannel, type AuditEntry, type AuditKind } from '../api/get-audit-log.ts';
+import {
+  getAllAuditEntries,
+  useAuditLog,
+  type AuditChange,
+  type AuditChannel,
+  type AuditEntry,
+  type AuditKind,
+} from '../api/get-audit-log.ts';
 
 const PAGE_SIZE = 25;
 
@@ -35,7 +42,6 @@ function actorText(entry: AuditEntry): string {
   if (entry.kind === 'failed-login') return entry.actor ? `login "${entry.actor}"` : 'no login';
   return entry.actor ?? '—';
 }
-
 
 /** The fields a write changed: before → after (secrets are masked by the server). A create has no "Before", a delete no "After". */
 function DiffTable({ diff, resource }: { diff: AuditChange[]; resource: string | null }) {
@@ -86,7 +92,12 @@ function Details({ entry }: { entry: AuditEntry }) {
         )}
       </Stack>
     );
-  if (entry.diff.length === 0) return <Text size="sm" c="dimmed">No field changed</Text>;
+  if (entry.diff.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No field changed
+      </Text>
+    );
   const id = `audit-diff-${entry.id}`;
   return (
     <Stack gap={4} align="flex-start">
@@ -152,7 +163,9 @@ export function AuditLogTable() {
       query={log}
       rows={rows}
       rowKey={(entry) => String(entry.id)}
-      rowLabel={(entry) => `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`}
+      rowLabel={(entry) =>
+        `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`
+      }
       rowTestId="audit-row"
       minWidth={960}
       toolbar={
@@ -209,7 +222,12 @@ export function AuditLogTable() {
             error={since && until && since > until ? 'The end is before the start.' : undefined}
             w={narrow ? '100%' : 210}
           />
-          <Button variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={exporting} onClick={() => void exportCsv()}>
+          <Button
+            variant="default"
+            leftSection={<IconFileSpreadsheet size={16} />}
+            loading={exporting}
+            onClick={() => void exportCsv()}
+          >
             Export CSV
           </Button>
         </Group>
@@ -252,9 +270,20 @@ export function AuditLogTable() {
       empty={
         filtered
           ? { title: 'No entry matches the filters', hint: 'Change the search, the kind, the channel or the dates.' }
-          : { title: 'Nothing recorded yet', hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.' }
+          : {
+              title: 'Nothing recorded yet',
+              hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.',
+            }
       }
-      footer={<ServerPageControls offset={offset} pageSize={PAGE_SIZE} shown={rows.length} total={total} onOffset={setOffset} />}
+      footer={
+        <ServerPageControls
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          shown={rows.length}
+          total={total}
+          onOffset={setOffset}
+        />
+      }
     />
   );
 }

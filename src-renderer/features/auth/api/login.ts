@@ -14,7 +14,8 @@ interface TokenAnswer {
 }
 
 /** auth:login: the access token stays in memory; the refresh cookie is set by the server. */
-export const login = (input: LoginInput) => api.post<TokenAnswer>('auth:login', input, { anonymous: true, quiet: true });
+export const login = (input: LoginInput) =>
+  api.post<TokenAnswer>('auth:login', input, { anonymous: true, quiet: true });
 
 export const useLogin = () =>
   useMutation({

@@ -12,5 +12,8 @@ export const setPassword = (input: SetPasswordInput) => api.post<unknown>('auth:
 
 export const useSetPassword = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: setPassword, onSuccess: () => queryClient.invalidateQueries({ queryKey: authStatusKey }) });
+  return useMutation({
+    mutationFn: setPassword,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authStatusKey }),
+  });
 };

@@ -31,7 +31,11 @@ export function AdminPasswordForm() {
       { password, ...(needsCurrent ? { currentPassword: current } : {}) },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', title: 'Password saved', message: 'Use it to sign in from other computers.' });
+          notifications.show({
+            color: 'teal',
+            title: 'Password saved',
+            message: 'Use it to sign in from other computers.',
+          });
           setCurrent('');
           setNewPassword('');
           setConfirm('');
@@ -68,10 +72,21 @@ export function AdminPasswordForm() {
           required
           value={password}
           onChange={(e) => setNewPassword(e.currentTarget.value)}
-          error={tooShort ?? (touched && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null) ?? serverErrors.byField.password}
+          error={
+            tooShort ??
+            (touched && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null) ??
+            serverErrors.byField.password
+          }
           description={`At least ${MIN_LENGTH} characters.`}
         />
-        <PasswordInput label="Repeat the new password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={mismatch} />
+        <PasswordInput
+          label="Repeat the new password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          error={mismatch}
+        />
         <FormError messages={serverErrors.other} />
         <Group>
           <Button type="submit" loading={setPassword.isPending}>

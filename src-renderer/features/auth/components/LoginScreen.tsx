@@ -4,7 +4,13 @@ import { useState, type FormEvent } from 'react';
 import { useLogin } from '../api/login.ts';
 
 /** Shown to remote browsers without a valid session. */
-export function LoginScreen({ notice, adminPasswordSet }: { notice: string | null; adminPasswordSet: boolean | undefined }) {
+export function LoginScreen({
+  notice,
+  adminPasswordSet,
+}: {
+  notice: string | null;
+  adminPasswordSet: boolean | undefined;
+}) {
   const [loginName, setLoginName] = useState('admin');
   const [password, setPassword] = useState('');
   const login = useLogin();
@@ -37,11 +43,23 @@ export function LoginScreen({ notice, adminPasswordSet }: { notice: string | nul
               </Alert>
             )}
             {adminPasswordSet === false && (
-              <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />} title="No administrator password yet">
-                Set one in Settings from the PBX host itself (http://127.0.0.1), or start the server with PBX_ADMIN_PASSWORD.
+              <Alert
+                variant="light"
+                color="yellow"
+                icon={<IconAlertTriangle size={18} />}
+                title="No administrator password yet"
+              >
+                Set one in Settings from the PBX host itself (http://127.0.0.1), or start the server with
+                PBX_ADMIN_PASSWORD.
               </Alert>
             )}
-            <TextInput label="Login" autoComplete="username" required value={loginName} onChange={(e) => setLoginName(e.currentTarget.value)} />
+            <TextInput
+              label="Login"
+              autoComplete="username"
+              required
+              value={loginName}
+              onChange={(e) => setLoginName(e.currentTarget.value)}
+            />
             <PasswordInput
               label="Password"
               autoComplete="current-password"

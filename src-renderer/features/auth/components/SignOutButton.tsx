@@ -6,7 +6,13 @@ import { useLogout } from '../api/logout.ts';
 export function SignOutButton() {
   const logout = useLogout();
   return (
-    <Button variant="default" size="xs" leftSection={<IconLogout size={14} />} loading={logout.isPending} onClick={() => logout.mutate()}>
+    <Button
+      variant="default"
+      size="xs"
+      leftSection={<IconLogout size={14} />}
+      loading={logout.isPending}
+      onClick={() => logout.mutate()}
+    >
       Sign out
     </Button>
   );

@@ -32,10 +32,22 @@ const sectionOf = (doc: unknown, section: string) => {
  * What a section's import does, in words; a changed setting shows its value now and in the file
  * ("maxretry: 20 → 5") when both documents have it.
  */
-const describe = (c: SectionChanges, current: Record<string, unknown> | null, incoming: Record<string, unknown> | null) => {
-  const changed = c.changed.map((field) => (current && incoming && field in current && field in incoming ? `${field}: ${shown(current[field])} → ${shown(incoming[field])}` : field));
+const describe = (
+  c: SectionChanges,
+  current: Record<string, unknown> | null,
+  incoming: Record<string, unknown> | null,
+) => {
+  const changed = c.changed.map((field) =>
+    current && incoming && field in current && field in incoming
+      ? `${field}: ${shown(current[field])} → ${shown(incoming[field])}`
+      : field,
+  );
   return (
-    [c.added.length ? `Added: ${c.added.join(', ')}` : '', changed.length ? `Changed: ${changed.join(', ')}` : '', c.removed.length ? `Removed: ${c.removed.join(', ')}` : '']
+    [
+      c.added.length ? `Added: ${c.added.join(', ')}` : '',
+      changed.length ? `Changed: ${changed.join(', ')}` : '',
+      c.removed.length ? `Removed: ${c.removed.join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join('. ') || 'No change'
   );
@@ -50,7 +62,8 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-const messagesOf = (error: unknown) => (error instanceof ApiError ? error.messages : [String((error as Error)?.message ?? error)]);
+const messagesOf = (error: unknown) =>
+  error instanceof ApiError ? error.messages : [String((error as Error)?.message ?? error)];
 
 /** Export and Import on the Settings page: the import shows what would change before Apply. */
 export function BackupButtons() {
@@ -121,7 +134,12 @@ export function BackupButtons() {
   return (
     <>
       <Group gap="sm">
-        <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void onExport()}>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          loading={exporting}
+          onClick={() => void onExport()}
+        >
           Export
         </Button>
         <FileButton accept="application/json,.json" onChange={(file) => void onFile(file)}>
@@ -153,7 +171,11 @@ export function BackupButtons() {
                           ? preview.sections.apiKeys.notRestored
                             ? `${preview.sections.apiKeys.notRestored} not restored: keys are secrets; issue new ones.`
                             : 'None in the file'
-                          : describe(preview.sections[section], sectionOf(current, section), sectionOf(config, section))}
+                          : describe(
+                              preview.sections[section],
+                              sectionOf(current, section),
+                              sectionOf(config, section),
+                            )}
                       </Table.Td>
                     </Table.Tr>
                   ))}

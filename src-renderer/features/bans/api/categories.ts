@@ -9,7 +9,8 @@ export const BAN_CATEGORIES = [
 
 export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
 
-export const categoryLabel = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
+export const categoryLabel = (value: string) =>
+  BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
 export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
 
 /** The services of this server a manual ban can cover (all when none is chosen). */

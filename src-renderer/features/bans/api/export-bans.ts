@@ -9,4 +9,5 @@ export interface BanExport {
 }
 
 /** firewall:exportBans: the bans in force as a list firewall:importBans reads back. Fetched on demand, never cached. */
-export const exportBans = (format: BanListFormat, source: 'manual' | 'all') => api.get<BanExport>('firewall:exportBans', { format, source });
+export const exportBans = (format: BanListFormat, source: 'manual' | 'all') =>
+  api.get<BanExport>('firewall:exportBans', { format, source });

@@ -19,6 +19,10 @@ export const getBanHistory = async (minutes: number) =>
   (await api.get<{ points?: BanHistoryPoint[] }>('firewall:getBanHistory', { minutes }))?.points ?? [];
 
 export const banHistoryQueryOptions = (minutes: number) =>
-  queryOptions({ queryKey: banHistoryRangeKey(minutes), queryFn: () => getBanHistory(minutes), refetchInterval: 60_000 });
+  queryOptions({
+    queryKey: banHistoryRangeKey(minutes),
+    queryFn: () => getBanHistory(minutes),
+    refetchInterval: 60_000,
+  });
 
 export const useBanHistory = (minutes = 60) => useQuery(banHistoryQueryOptions(minutes));

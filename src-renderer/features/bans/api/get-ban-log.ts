@@ -38,13 +38,24 @@ export const banLogKey = ['bans', 'log'] as const;
 /** firewall:getBanLog: one page of the ban history, newest first, filtered on the server. */
 export const getBanLog = async (filter: BanLogFilter) => {
   const { data, pagination } = await apiRequest<BanLogEntry[]>('firewall:getBanLog', {
-    query: { search: filter.search.trim() || undefined, category: filter.category || undefined, state: filter.state || undefined, limit: filter.limit, offset: filter.offset },
+    query: {
+      search: filter.search.trim() || undefined,
+      category: filter.category || undefined,
+      state: filter.state || undefined,
+      limit: filter.limit,
+      offset: filter.offset,
+    },
   });
   const rows = Array.isArray(data) ? data : [];
   return { rows, total: pagination?.total ?? rows.length };
 };
 
 export const banLogQueryOptions = (filter: BanLogFilter) =>
-  queryOptions({ queryKey: [...banLogKey, filter], queryFn: () => getBanLog(filter), refetchInterval: 30_000, placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [...banLogKey, filter],
+    queryFn: () => getBanLog(filter),
+    refetchInterval: 30_000,
+    placeholderData: keepPreviousData,
+  });
 
 export const useBanLog = (filter: BanLogFilter) => useQuery(banLogQueryOptions(filter));

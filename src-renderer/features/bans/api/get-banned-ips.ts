@@ -36,6 +36,7 @@ export const getBannedIps = async () => {
   return Array.isArray(data) ? data : (data?.items ?? []);
 };
 
-export const bannedIpsQueryOptions = () => queryOptions({ queryKey: bannedIpsKey, queryFn: getBannedIps, refetchInterval: 10_000 });
+export const bannedIpsQueryOptions = () =>
+  queryOptions({ queryKey: bannedIpsKey, queryFn: getBannedIps, refetchInterval: 10_000 });
 
 export const useBannedIps = () => useQuery(bannedIpsQueryOptions());

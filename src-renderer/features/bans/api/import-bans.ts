@@ -35,7 +35,8 @@ export interface ImportOutcome {
 }
 
 /** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
-export const importBans = (input: ImportBansInput) => api.post<ImportOutcome>('firewall:importBans', input, { quiet: true });
+export const importBans = (input: ImportBansInput) =>
+  api.post<ImportOutcome>('firewall:importBans', input, { quiet: true });
 
 export const useImportBans = () => {
   const queryClient = useQueryClient();

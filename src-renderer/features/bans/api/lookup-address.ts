@@ -39,7 +39,13 @@ export const addressLookupKey = (ip: string) => ['bans', 'lookup', ip] as const;
 
 /** No retry: a 400 is the answer (shown under the field), not a failure to try again. */
 export const addressLookupQueryOptions = (ip: string) =>
-  queryOptions({ queryKey: addressLookupKey(ip), queryFn: () => lookupAddress(ip), enabled: ip !== '', retry: false, staleTime: 0 });
+  queryOptions({
+    queryKey: addressLookupKey(ip),
+    queryFn: () => lookupAddress(ip),
+    enabled: ip !== '',
+    retry: false,
+    staleTime: 0,
+  });
 
 /** The answer for the address asked about ('' until one is asked). */
 export const useAddressLookup = (ip: string) => useQuery(addressLookupQueryOptions(ip));

@@ -14,7 +14,10 @@ export interface UnbanAndWhitelistInput {
  * step and one audit entry. Notices say what was lifted.
  */
 export async function unbanAndWhitelist(input: UnbanAndWhitelistInput) {
-  const { data, notices } = await apiRequest<{ ip: string; lifted: Array<{ ip: string; category: string }> }>('firewall:unbanAndWhitelist', { method: 'POST', body: input, quiet: true });
+  const { data, notices } = await apiRequest<{ ip: string; lifted: Array<{ ip: string; category: string }> }>(
+    'firewall:unbanAndWhitelist',
+    { method: 'POST', body: input, quiet: true },
+  );
   return { ...data, notices };
 }
 

@@ -9,7 +9,8 @@ import { deliveryKeys } from './DeliveryCell.tsx';
 
 /** Where a decision comes from, as the screens that made it name it. */
 export function decisionOrigin(decision: CoveringDecision): string {
-  if (decision.source === 'filter') return `Network filter '${decision.filter?.description || `#${decision.filter?.id ?? '?'}`}'`;
+  if (decision.source === 'filter')
+    return `Network filter '${decision.filter?.description || `#${decision.filter?.id ?? '?'}`}'`;
   const range = decision.scope === 'Range' ? ` of the range ${decision.value}` : '';
   if (decision.ban?.category === 'manual') return `Manual ban${range}`;
   return `Intrusion ban (${categoryLabel(decision.ban?.category ?? '')})${range}`;
@@ -78,12 +79,16 @@ function LookupAnswer({ answer }: { answer: AddressLookup }) {
               Blocked
             </Badge>
             <Text size="sm" fw={600}>
-              {answer.decisions.length === 1 ? 'One decision blocks' : `${answer.decisions.length} decisions block`} {answer.address}:
+              {answer.decisions.length === 1 ? 'One decision blocks' : `${answer.decisions.length} decisions block`}{' '}
+              {answer.address}:
             </Text>
           </Group>
           <List spacing="xs" aria-label={`Decisions that block ${answer.address}`}>
             {answer.decisions.map((decision) => (
-              <DecisionItem key={`${decision.source}-${decision.value}-${decision.scenario}-${decision.filter?.id ?? ''}`} decision={decision} />
+              <DecisionItem
+                key={`${decision.source}-${decision.value}-${decision.scenario}-${decision.filter?.id ?? ''}`}
+                decision={decision}
+              />
             ))}
           </List>
         </>
@@ -98,7 +103,10 @@ function LookupAnswer({ answer }: { answer: AddressLookup }) {
           </Group>
           <List spacing={2} aria-label={`What protects ${answer.address}`}>
             {answer.protections.map((protection) => (
-              <List.Item key={`${protection.kind}-${protection.value}-${protection.filter?.id ?? ''}`} data-testid="lookup-protection">
+              <List.Item
+                key={`${protection.kind}-${protection.value}-${protection.filter?.id ?? ''}`}
+                data-testid="lookup-protection"
+              >
                 <Text size="sm">{protectionText(protection)}</Text>
               </List.Item>
             ))}
@@ -139,7 +147,13 @@ export function AddressLookupCard() {
             autoComplete="off"
             spellCheck={false}
           />
-          <Button type="submit" leftSection={<IconSearch size={16} />} loading={lookup.isFetching} mt={{ base: 0, xs: 25 }} disabled={typed.trim() === ''}>
+          <Button
+            type="submit"
+            leftSection={<IconSearch size={16} />}
+            loading={lookup.isFetching}
+            mt={{ base: 0, xs: 25 }}
+            disabled={typed.trim() === ''}
+          >
             Look up
           </Button>
         </Group>

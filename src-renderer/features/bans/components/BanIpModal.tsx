@@ -38,8 +38,10 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
   }, [opened]);
 
   const errors = fieldErrors(ban.error, FIELDS);
-  const ipError = (touched && !ip.trim() ? 'Enter an address (192.0.2.7) or a network (192.0.2.0/24).' : null) ?? errors.byField.ip;
-  const servicesError = (touched && services.length === 0 ? 'Tick at least one service.' : null) ?? errors.byField.services;
+  const ipError =
+    (touched && !ip.trim() ? 'Enter an address (192.0.2.7) or a network (192.0.2.0/24).' : null) ?? errors.byField.ip;
+  const servicesError =
+    (touched && services.length === 0 ? 'Tick at least one service.' : null) ?? errors.byField.services;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -59,7 +61,13 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
       {
         onSuccess: (answer) => {
           const what = answer?.ip ?? ip.trim();
-          notifications.show({ color: 'teal', title: 'Banned', message: permanent ? `${what} is banned until you lift the ban.` : `${what} is banned for ${formatExactDuration(seconds)}.` });
+          notifications.show({
+            color: 'teal',
+            title: 'Banned',
+            message: permanent
+              ? `${what} is banned until you lift the ban.`
+              : `${what} is banned for ${formatExactDuration(seconds)}.`,
+          });
           onClose();
         },
       },
@@ -81,9 +89,31 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
             error={ipError}
             inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
-          <DurationInput label="Duration" value={seconds} onChange={setSeconds} min={MIN_SECONDS} max={MAX_SECONDS} units={['min', 'h', 'd']} allowPermanent error={errors.byField.duration} />
-          <TextInput label="Reason (optional)" placeholder="Scanner seen on SIP" maxLength={200} value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.byField.reason} />
-          <Checkbox.Group label="Refused on" description="This server's own services that refuse it. Bouncers block it everywhere." value={services} onChange={setServices} error={servicesError}>
+          <DurationInput
+            label="Duration"
+            value={seconds}
+            onChange={setSeconds}
+            min={MIN_SECONDS}
+            max={MAX_SECONDS}
+            units={['min', 'h', 'd']}
+            allowPermanent
+            error={errors.byField.duration}
+          />
+          <TextInput
+            label="Reason (optional)"
+            placeholder="Scanner seen on SIP"
+            maxLength={200}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            error={errors.byField.reason}
+          />
+          <Checkbox.Group
+            label="Refused on"
+            description="This server's own services that refuse it. Bouncers block it everywhere."
+            value={services}
+            onChange={setServices}
+            error={servicesError}
+          >
             <Group gap="md" mt={6}>
               {BAN_SERVICES.map((service) => (
                 <Checkbox key={service} value={service} label={SERVICE_LABELS[service]} />

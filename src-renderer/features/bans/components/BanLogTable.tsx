@@ -39,10 +39,12 @@ export function BanLogTable() {
   const total = log.data?.total ?? 0;
   const filtered = Boolean(debounced.trim() || category || state);
   // A new filter starts again from the first page.
-  const refilter = <V,>(set: (value: V) => void) => (value: V) => {
-    set(value);
-    setOffset(0);
-  };
+  const refilter =
+    <V,>(set: (value: V) => void) =>
+    (value: V) => {
+      set(value);
+      setOffset(0);
+    };
 
   return (
     <DataTable
@@ -67,7 +69,10 @@ export function BanLogTable() {
           />
           <Select
             label="Category"
-            data={[{ value: '', label: 'All categories' }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))]}
+            data={[
+              { value: '', label: 'All categories' },
+              ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
+            ]}
             value={category}
             onChange={(value) => refilter(setCategory)(value ?? '')}
             allowDeselect={false}
@@ -136,9 +141,20 @@ export function BanLogTable() {
       empty={
         filtered
           ? { title: 'No ban matches the filters', hint: 'Change the search, the category or the state.' }
-          : { title: 'No bans yet', hint: 'Every ban, automatic or manual, is recorded here with its end and who lifted it.' }
+          : {
+              title: 'No bans yet',
+              hint: 'Every ban, automatic or manual, is recorded here with its end and who lifted it.',
+            }
       }
-      footer={<ServerPageControls offset={offset} pageSize={PAGE_SIZE} shown={rows.length} total={total} onOffset={setOffset} />}
+      footer={
+        <ServerPageControls
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          shown={rows.length}
+          total={total}
+          onOffset={setOffset}
+        />
+      }
     />
   );
 }

@@ -28,7 +28,13 @@ export function BanSummaryCard() {
   const caughtUpFor = useRef(0);
   const { refetch: refetchHistory, dataUpdatedAt: chartFetchedAt } = history;
   useEffect(() => {
-    if (!bans.isSuccess || !history.isSuccess || newestStart <= chartFetchedAt || caughtUpFor.current === bans.dataUpdatedAt) return;
+    if (
+      !bans.isSuccess ||
+      !history.isSuccess ||
+      newestStart <= chartFetchedAt ||
+      caughtUpFor.current === bans.dataUpdatedAt
+    )
+      return;
     caughtUpFor.current = bans.dataUpdatedAt;
     void refetchHistory();
   }, [bans.isSuccess, bans.dataUpdatedAt, history.isSuccess, newestStart, chartFetchedAt, refetchHistory]);
@@ -90,7 +96,9 @@ export function BanSummaryCard() {
             />
           ) : (
             <Text size="sm" c="dimmed">
-              {history.isError ? 'The ban history is not available.' : 'The chart fills in as the server records one point per minute.'}
+              {history.isError
+                ? 'The ban history is not available.'
+                : 'The chart fills in as the server records one point per minute.'}
             </Text>
           )}
         </Stack>

@@ -28,12 +28,14 @@ function secondsLeft(ban: BannedIp, fetchedAt: number, now: number): number {
 }
 
 /** The first addresses of a selection, and how many more. */
-const listed = (ips: string[]) => (ips.length <= 8 ? ips.join(', ') : `${ips.slice(0, 8).join(', ')} and ${ips.length - 8} more`);
+const listed = (ips: string[]) =>
+  ips.length <= 8 ? ips.join(', ') : `${ips.slice(0, 8).join(', ')} and ${ips.length - 8} more`;
 
 const rowKeyOf = (ban: BannedIp) => `${ban.category}-${ban.ip}`;
 
 /** The services a manual ban covers, when not all of them. */
-const servicesText = (ban: BannedIp) => (ban.services && ban.services.length < BAN_SERVICES.length ? ban.services.join(', ') : null);
+const servicesText = (ban: BannedIp) =>
+  ban.services && ban.services.length < BAN_SERVICES.length ? ban.services.join(', ') : null;
 
 /**
  * The active bans, automatic and manual, with a live countdown ("Permanent" for bans without an
@@ -51,10 +53,19 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const [whitelisting, setWhitelisting] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   // Newest first: the ban an operator is asked about is usually the latest one.
-  const list = useMemo(() => [...(bans.data ?? [])].sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0)), [bans.data]);
+  const list = useMemo(
+    () => [...(bans.data ?? [])].sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0)),
+    [bans.data],
+  );
   // Only rows still listed count: a ban that ended since it was ticked is not unbanned again.
   const selectedIps = [...new Set(list.filter((ban) => selected.has(rowKeyOf(ban))).map((ban) => ban.ip))];
-  const categories = [{ value: 'all', label: `All (${list.length})` }, ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: `${c.label} (${list.filter((b) => b.category === c.value).length})` }))];
+  const categories = [
+    { value: 'all', label: `All (${list.length})` },
+    ...BAN_CATEGORIES.map((c) => ({
+      value: c.value,
+      label: `${c.label} (${list.filter((b) => b.category === c.value).length})`,
+    })),
+  ];
 
   return (
     <>
@@ -69,13 +80,23 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         minWidth={940}
         inlineActions
         filter={(ban) => category === 'all' || ban.category === category}
-        search={{ label: 'Filter by IP address', placeholder: 'Filter by IP or reason', text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}` }}
+        search={{
+          label: 'Filter by IP address',
+          placeholder: 'Filter by IP or reason',
+          text: (ban) => `${ban.ip} ${ban.reason ?? ''} ${ban.bannedBy ?? ''}`,
+        }}
         selection={{ selected, onChange: setSelected }}
         toolbar={
           <Group gap="sm" w={narrow ? '100%' : undefined} wrap="wrap">
             {narrow ? (
               // Six choices do not fit a phone's width as segments.
-              <NativeSelect aria-label="Category" value={category} onChange={(event) => setCategory(event.currentTarget.value)} data={categories} w="100%" />
+              <NativeSelect
+                aria-label="Category"
+                value={category}
+                onChange={(event) => setCategory(event.currentTarget.value)}
+                data={categories}
+                w="100%"
+              />
             ) : (
               <SegmentedControl aria-label="Category" value={category} onChange={setCategory} data={categories} />
             )}
@@ -141,9 +162,17 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         ]}
         actions={(ban) => [
           { label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) },
-          { label: 'Unban and whitelist…', shortLabel: 'Whitelist…', icon: <IconShieldCheck size={14} />, onClick: () => setWhitelisting(ban.ip) },
+          {
+            label: 'Unban and whitelist…',
+            shortLabel: 'Whitelist…',
+            icon: <IconShieldCheck size={14} />,
+            onClick: () => setWhitelisting(ban.ip),
+          },
         ]}
-        empty={{ title: 'No active bans', hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.' }}
+        empty={{
+          title: 'No active bans',
+          hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.',
+        }}
         noMatch={{ title: 'No ban matches the filter', hint: 'Clear the IP filter or pick another category.' }}
         footer={
           <Text size="xs" c="dimmed" mt="sm">
@@ -156,21 +185,33 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
       <ConfirmDialog
         dialog={unbanning}
         title={(ip) => `Unban ${ip}?`}
-        message={(ip) => `${ip} can reach this PBX again at once, and bouncers remove the block on their next poll. Repeated failures will ban it again.`}
+        message={(ip) =>
+          `${ip} can reach this PBX again at once, and bouncers remove the block on their next poll. Repeated failures will ban it again.`
+        }
         confirmLabel="Unban"
         loading={unban.isPending}
-        onConfirm={(ip) => unban.mutateAsync(ip).then(() => notifications.show({ color: 'teal', title: 'Unbanned', message: `${ip} is no longer banned.` }))}
+        onConfirm={(ip) =>
+          unban
+            .mutateAsync(ip)
+            .then(() => notifications.show({ color: 'teal', title: 'Unbanned', message: `${ip} is no longer banned.` }))
+        }
       />
       <ConfirmDialog
         dialog={unbanningSelected}
         title={(ips) => `Unban ${plural(ips.length, 'address', 'addresses')}?`}
-        message={(ips) => `${listed(ips)} can reach this PBX again at once, and bouncers remove the blocks on their next poll.`}
+        message={(ips) =>
+          `${listed(ips)} can reach this PBX again at once, and bouncers remove the blocks on their next poll.`
+        }
         confirmLabel={`Unban ${plural(unbanningSelected.target?.length ?? 0, 'address', 'addresses')}`}
         loading={unbanMany.isPending}
         onConfirm={(ips) =>
           unbanMany.mutateAsync(ips).then(() => {
             setSelected(new Set());
-            notifications.show({ color: 'teal', title: 'Unbanned', message: `${plural(ips.length, 'address is', 'addresses are')} no longer banned.` });
+            notifications.show({
+              color: 'teal',
+              title: 'Unbanned',
+              message: `${plural(ips.length, 'address is', 'addresses are')} no longer banned.`,
+            });
           })
         }
       />

@@ -8,7 +8,8 @@ export function deliveryText(delivery: Delivery): string {
 }
 
 /** The key names a decision was sent to: "fw1, fw2". */
-export const deliveryKeys = (delivery: Delivery) => delivery.keys.map((key) => key.description || `Key #${key.keyId}`).join(', ');
+export const deliveryKeys = (delivery: Delivery) =>
+  delivery.keys.map((key) => key.description || `Key #${key.keyId}`).join(', ');
 
 /** A decision that reached no active bouncer is not enforced beyond this server: say so in a warning colour. */
 const unenforced = (delivery: Delivery) => delivery.served === 0;
@@ -23,8 +24,19 @@ export function DeliveryCell({ delivery, subject }: { delivery: Delivery | undef
   return (
     <Popover width={260} position="bottom-start" withArrow shadow="md">
       <Popover.Target>
-        <UnstyledButton aria-label={`${text} for ${subject}: show which`} data-testid="ban-delivery" data-served={delivery.served} data-of={delivery.of}>
-          <Text size="sm" fw={unenforced(delivery) ? 600 : undefined} c={unenforced(delivery) ? 'orange' : undefined} td="underline dotted" style={{ whiteSpace: 'nowrap' }}>
+        <UnstyledButton
+          aria-label={`${text} for ${subject}: show which`}
+          data-testid="ban-delivery"
+          data-served={delivery.served}
+          data-of={delivery.of}
+        >
+          <Text
+            size="sm"
+            fw={unenforced(delivery) ? 600 : undefined}
+            c={unenforced(delivery) ? 'orange' : undefined}
+            td="underline dotted"
+            style={{ whiteSpace: 'nowrap' }}
+          >
             {text}
           </Text>
         </UnstyledButton>
@@ -34,11 +46,15 @@ export function DeliveryCell({ delivery, subject }: { delivery: Delivery | undef
           {delivery.of === 0 ? (
             <Text size="sm">No bouncer key has polled in the last hour: this ban is enforced by this server only.</Text>
           ) : delivery.served === 0 ? (
-            <Text size="sm">None of the {delivery.of} active bouncer keys has been sent it yet (they get it at their next poll).</Text>
+            <Text size="sm">
+              None of the {delivery.of} active bouncer keys has been sent it yet (they get it at their next poll).
+            </Text>
           ) : (
             <Text size="sm">Sent to {deliveryKeys(delivery)}.</Text>
           )}
-          {delivery.served > 0 && delivery.served < delivery.of && <Text size="xs">The others get it at their next poll.</Text>}
+          {delivery.served > 0 && delivery.served < delivery.of && (
+            <Text size="xs">The others get it at their next poll.</Text>
+          )}
         </Stack>
       </Popover.Dropdown>
     </Popover>

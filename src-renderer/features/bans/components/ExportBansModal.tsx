@@ -28,7 +28,11 @@ export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose:
     setBusy(true);
     exportBans(format, source)
       .then((answer) => {
-        download(`pbx-bans-${new Date().toISOString().slice(0, 10)}.${EXTENSION[format]}`, answer.content, format === 'json' ? 'application/json' : 'text/plain');
+        download(
+          `pbx-bans-${new Date().toISOString().slice(0, 10)}.${EXTENSION[format]}`,
+          answer.content,
+          format === 'json' ? 'application/json' : 'text/plain',
+        );
         notifications.show({ color: 'teal', title: 'Bans exported', message: `${answer.count} bans.` });
         onClose();
       })

@@ -1,4 +1,17 @@
-import { Alert, Button, FileButton, Group, List, Modal, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  FileButton,
+  Group,
+  List,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -17,8 +30,9 @@ function Outcome({ outcome }: { outcome: ImportOutcome }) {
   return (
     <Stack gap="xs" data-testid="import-outcome">
       <Text size="sm">
-        {outcome.dryRun ? 'Would import' : 'Imported'}: <b>{outcome.added}</b> new, <b>{outcome.extended}</b> extended, {outcome.unchanged} already banned for longer,{' '}
-        {outcome.merged} duplicate entries merged ({outcome.entries} entries read).
+        {outcome.dryRun ? 'Would import' : 'Imported'}: <b>{outcome.added}</b> new, <b>{outcome.extended}</b> extended,{' '}
+        {outcome.unchanged} already banned for longer, {outcome.merged} duplicate entries merged ({outcome.entries}{' '}
+        entries read).
       </Text>
       {outcome.changes.length > 0 && (
         <Table withTableBorder striped fz="xs" aria-label="Changes">
@@ -82,27 +96,46 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
   const send = (dryRun: boolean) => {
     if (!content.trim() || tooLarge) return;
     run.mutate(
-      { format, content, duration: seconds === Infinity ? 'permanent' : seconds, reason: reason.trim() || undefined, dryRun },
+      {
+        format,
+        content,
+        duration: seconds === Infinity ? 'permanent' : seconds,
+        reason: reason.trim() || undefined,
+        dryRun,
+      },
       {
         onSuccess: (outcome) => {
           if (outcome.dryRun) return setPreview(outcome);
-          notifications.show({ color: 'teal', title: 'Bans imported', message: `${outcome.added} new and ${outcome.extended} extended bans; bouncers get them at their next poll.` });
+          notifications.show({
+            color: 'teal',
+            title: 'Bans imported',
+            message: `${outcome.added} new and ${outcome.extended} extended bans; bouncers get them at their next poll.`,
+          });
           onClose();
         },
       },
     );
   };
   // Any edit makes the preview stale.
-  const edited = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPreview(null);
-    run.reset();
-  };
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPreview(null);
+      run.reset();
+    };
 
   return (
     <Modal opened={opened} onClose={onClose} title="Import bans" centered size="lg">
       <Stack>
-        <Select label="Format" data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))} value={format} onChange={(v) => v && edited(setFormat)(v as BanListFormat)} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+        <Select
+          label="Format"
+          data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
+          value={format}
+          onChange={(v) => v && edited(setFormat)(v as BanListFormat)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+        />
         <Group gap="xs">
           <FileButton
             onChange={(chosen) => {
@@ -130,7 +163,11 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
           <Textarea
             label="List"
             description="Paste the list. Lines starting with # and empty lines are skipped."
-            placeholder={format === 'opnsense' ? '192.0.2.7 scanner\n198.51.100.0/24 feed\n203.0.113.10-203.0.113.20 range' : '192.0.2.7\n198.51.100.0/24'}
+            placeholder={
+              format === 'opnsense'
+                ? '192.0.2.7 scanner\n198.51.100.0/24 feed\n203.0.113.10-203.0.113.20 range'
+                : '192.0.2.7\n198.51.100.0/24'
+            }
             autosize
             minRows={6}
             maxRows={14}
@@ -150,7 +187,12 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
           units={['min', 'h', 'd']}
           allowPermanent
         />
-        <TextInput label="Reason for entries without one (optional)" maxLength={200} value={reason} onChange={(e) => edited(setReason)(e.currentTarget.value)} />
+        <TextInput
+          label="Reason for entries without one (optional)"
+          maxLength={200}
+          value={reason}
+          onChange={(e) => edited(setReason)(e.currentTarget.value)}
+        />
         {refused.length > 0 && (
           <Alert color="red" variant="light" role="alert" title={refused[0]}>
             <List size="xs" spacing={2} style={{ maxHeight: 200, overflow: 'auto' }}>
@@ -165,10 +207,20 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant="light" onClick={() => send(true)} loading={run.isPending && run.variables?.dryRun} disabled={!content.trim() || tooLarge}>
+          <Button
+            variant="light"
+            onClick={() => send(true)}
+            loading={run.isPending && run.variables?.dryRun}
+            disabled={!content.trim() || tooLarge}
+          >
             Preview
           </Button>
-          <Button color="red" onClick={() => send(false)} loading={run.isPending && !run.variables?.dryRun} disabled={!preview || preview.added + preview.extended === 0}>
+          <Button
+            color="red"
+            onClick={() => send(false)}
+            loading={run.isPending && !run.variables?.dryRun}
+            disabled={!preview || preview.added + preview.extended === 0}
+          >
             Import
           </Button>
         </Group>

@@ -28,14 +28,29 @@ export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onC
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (ip === null) return;
-    const until = seconds === Infinity ? null : Number.isNaN(seconds) ? 'no end given' : new Date(Date.now() + seconds * 1000).toISOString();
+    const until =
+      seconds === Infinity
+        ? null
+        : Number.isNaN(seconds)
+          ? 'no end given'
+          : new Date(Date.now() + seconds * 1000).toISOString();
     action.mutate(
       { ip, comment: comment.trim(), until },
       {
         onSuccess: (answer) => {
           const how = until === null ? 'for good' : `for ${formatExactDuration(seconds)}`;
-          notifications.show({ color: 'teal', title: 'Unbanned and whitelisted', message: [`${answer.ip} is whitelisted ${how}.`, ...answer.notices.info].join(' ') });
-          for (const warning of answer.notices.warning) notifications.show({ color: 'yellow', title: 'Still blocked elsewhere', message: warning, autoClose: 12_000 });
+          notifications.show({
+            color: 'teal',
+            title: 'Unbanned and whitelisted',
+            message: [`${answer.ip} is whitelisted ${how}.`, ...answer.notices.info].join(' '),
+          });
+          for (const warning of answer.notices.warning)
+            notifications.show({
+              color: 'yellow',
+              title: 'Still blocked elsewhere',
+              message: warning,
+              autoClose: 12_000,
+            });
           onClose();
         },
       },
@@ -43,12 +58,38 @@ export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onC
   };
 
   return (
-    <Modal opened={ip !== null} onClose={onClose} title={ip === null ? '' : `Unban and whitelist ${ip}?`} centered size="md">
+    <Modal
+      opened={ip !== null}
+      onClose={onClose}
+      title={ip === null ? '' : `Unban and whitelist ${ip}?`}
+      centered
+      size="md"
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text size="sm">Every ban of {ip} is lifted now, and its failures are not counted while it is whitelisted.</Text>
-          <TextInput label="Comment" placeholder="Customer office during the migration" maxLength={200} value={comment} onChange={(e) => setComment(e.currentTarget.value)} error={errors.byField.comment} data-autofocus />
-          <DurationInput label="Whitelisted for" description="Permanent keeps it until you remove it on the Whitelist page." value={seconds} onChange={setSeconds} min={MIN_SECONDS} max={MAX_SECONDS} units={['min', 'h', 'd']} allowPermanent error={errors.byField.until} />
+          <Text size="sm">
+            Every ban of {ip} is lifted now, and its failures are not counted while it is whitelisted.
+          </Text>
+          <TextInput
+            label="Comment"
+            placeholder="Customer office during the migration"
+            maxLength={200}
+            value={comment}
+            onChange={(e) => setComment(e.currentTarget.value)}
+            error={errors.byField.comment}
+            data-autofocus
+          />
+          <DurationInput
+            label="Whitelisted for"
+            description="Permanent keeps it until you remove it on the Whitelist page."
+            value={seconds}
+            onChange={setSeconds}
+            min={MIN_SECONDS}
+            max={MAX_SECONDS}
+            units={['min', 'h', 'd']}
+            allowPermanent
+            error={errors.byField.until}
+          />
           <FormError messages={[...(errors.byField.ip ? [errors.byField.ip] : []), ...errors.other]} />
           <ModalFooter onCancel={onClose} submitLabel="Unban and whitelist" loading={action.isPending} />
         </Stack>

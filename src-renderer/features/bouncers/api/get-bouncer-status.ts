@@ -67,6 +67,7 @@ export const bouncerStatusKey = ['bouncers', 'status'] as const;
 /** firewall:getBouncerStatus: each bouncer key's polls and hosts, and the sources refused. */
 export const getBouncerStatus = () => api.get<BouncerOverview>('firewall:getBouncerStatus');
 
-export const bouncerStatusQueryOptions = () => queryOptions({ queryKey: bouncerStatusKey, queryFn: getBouncerStatus, refetchInterval: 5_000 });
+export const bouncerStatusQueryOptions = () =>
+  queryOptions({ queryKey: bouncerStatusKey, queryFn: getBouncerStatus, refetchInterval: 5_000 });
 
 export const useBouncerStatus = () => useQuery(bouncerStatusQueryOptions());

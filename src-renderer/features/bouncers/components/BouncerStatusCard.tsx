@@ -3,7 +3,12 @@ import { IconAccessPoint, IconLockExclamation } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatAgo, formatDateTime, plural } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { useBouncerStatus, type BouncerHost, type BouncerRejection, type BouncerStatus } from '../api/get-bouncer-status.ts';
+import {
+  useBouncerStatus,
+  type BouncerHost,
+  type BouncerRejection,
+  type BouncerStatus,
+} from '../api/get-bouncer-status.ts';
 import { useUnbanBouncerHost } from '../api/unban-bouncer-host.ts';
 import { bouncerStateView, refusalInWords } from './bouncer-state.ts';
 
@@ -12,7 +17,12 @@ function droppedText(dropped: BouncerHost['dropped']): string | null {
   const origins = Object.entries(dropped);
   if (origins.length === 0) return null;
   return origins
-    .map(([origin, units]) => `${Object.entries(units).map(([unit, n]) => `${n.toLocaleString()} ${unit}${n === 1 ? '' : 's'}`).join(', ')} (${origin})`)
+    .map(
+      ([origin, units]) =>
+        `${Object.entries(units)
+          .map(([unit, n]) => `${n.toLocaleString()} ${unit}${n === 1 ? '' : 's'}`)
+          .join(', ')} (${origin})`,
+    )
     .join('; ');
 }
 
@@ -22,7 +32,10 @@ function HostLine({ host, now }: { host: BouncerHost; now: number }) {
   return (
     <Stack gap={0} data-testid="bouncer-host">
       <Text size="xs" ff="monospace">
-        {host.ip} <Text span c="dimmed" size="xs">· {formatAgo(host.lastSeen, now)}</Text>
+        {host.ip}{' '}
+        <Text span c="dimmed" size="xs">
+          · {formatAgo(host.lastSeen, now)}
+        </Text>
       </Text>
       {identity && (
         <Text size="xs" c="dimmed" lineClamp={1}>
@@ -44,10 +57,24 @@ const rejectionKey = (r: BouncerRejection) => `${r.ip} ${r.keyId ?? ''}`;
 
 const keyName = (bouncer: BouncerStatus) => bouncer.description || `Key #${bouncer.keyId}`;
 
-function BouncerRow({ bouncer, now, inRefusedBox }: { bouncer: BouncerStatus; now: number; inRefusedBox: ReadonlySet<string> }) {
+function BouncerRow({
+  bouncer,
+  now,
+  inRefusedBox,
+}: {
+  bouncer: BouncerStatus;
+  now: number;
+  inRefusedBox: ReadonlySet<string>;
+}) {
   const state = bouncerStateView(bouncer);
   return (
-    <Stack gap={4} data-testid="bouncer-row" data-state={bouncer.state} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <Stack
+      gap={4}
+      data-testid="bouncer-row"
+      data-state={bouncer.state}
+      py="xs"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Text size="sm" fw={500} lineClamp={1}>
           {keyName(bouncer)}
@@ -71,9 +98,11 @@ function BouncerRow({ bouncer, now, inRefusedBox }: { bouncer: BouncerStatus; no
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
-      {bouncer.refused.filter((r) => !inRefusedBox.has(rejectionKey(r))).map((r) => (
-        <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
-      ))}
+      {bouncer.refused
+        .filter((r) => !inRefusedBox.has(rejectionKey(r)))
+        .map((r) => (
+          <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />
+        ))}
     </Stack>
   );
 }
@@ -98,7 +127,14 @@ function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now
         </Text>
       </Stack>
       {r.banned && (
-        <Button size="xs" variant="light" color="red" loading={unban.isPending} onClick={() => unban.mutate(r.ip)} aria-label={`Unban ${r.ip}`}>
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          loading={unban.isPending}
+          onClick={() => unban.mutate(r.ip)}
+          aria-label={`Unban ${r.ip}`}
+        >
           Unban
         </Button>
       )}
@@ -110,7 +146,14 @@ function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now
 function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: number }) {
   if (rejections.length === 0) return null;
   return (
-    <Alert color="red" variant="light" icon={<IconLockExclamation size={18} />} title="Refused bouncer requests" mb="sm" data-testid="bouncer-rejections">
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconLockExclamation size={18} />}
+      title="Refused bouncer requests"
+      mb="sm"
+      data-testid="bouncer-rejections"
+    >
       <Stack gap="xs">
         {rejections.slice(0, REFUSED_BOX_SIZE).map((r) => (
           <RejectionLine key={rejectionKey(r)} rejection={r} now={now} />

@@ -27,6 +27,7 @@ export const crowdsecLinkStatusKey = ['crowdsec-link', 'status'] as const;
 /** crowdsec-link:getStatus: connected, last push and pull, queue length, last error. */
 export const getCrowdsecLinkStatus = () => api.get<CrowdsecLinkStatus>('crowdsec-link:getStatus');
 
-export const crowdsecLinkStatusQueryOptions = () => queryOptions({ queryKey: crowdsecLinkStatusKey, queryFn: getCrowdsecLinkStatus, refetchInterval: 5_000 });
+export const crowdsecLinkStatusQueryOptions = () =>
+  queryOptions({ queryKey: crowdsecLinkStatusKey, queryFn: getCrowdsecLinkStatus, refetchInterval: 5_000 });
 
 export const useCrowdsecLinkStatus = () => useQuery(crowdsecLinkStatusQueryOptions());

@@ -63,7 +63,11 @@ export function CrowdsecLinkForm() {
       <SettingsForm form={form} label="CrowdSec link settings" name="CrowdSec link" submitLabel="Save CrowdSec link">
         {(values) => (
           <>
-            <Switch label="Share bans through a CrowdSec LAPI" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
+            <Switch
+              label="Share bans through a CrowdSec LAPI"
+              checked={values.enabled}
+              onChange={(e) => set('enabled', e.currentTarget.checked)}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput
                 label="LAPI URL"
@@ -119,11 +123,21 @@ export function CrowdsecLinkForm() {
                     disabled={!values.pushEnabled}
                     checked={values.shareCategories.includes(c.value)}
                     onChange={(e) =>
-                      set('shareCategories', e.currentTarget.checked ? [...values.shareCategories, c.value] : values.shareCategories.filter((v) => v !== c.value))
+                      set(
+                        'shareCategories',
+                        e.currentTarget.checked
+                          ? [...values.shareCategories, c.value]
+                          : values.shareCategories.filter((v) => v !== c.value),
+                      )
                     }
                   />
                 ))}
-                <Checkbox label="Manual bans" disabled={!values.pushEnabled} checked={values.shareManual} onChange={(e) => set('shareManual', e.currentTarget.checked)} />
+                <Checkbox
+                  label="Manual bans"
+                  disabled={!values.pushEnabled}
+                  checked={values.shareManual}
+                  onChange={(e) => set('shareManual', e.currentTarget.checked)}
+                />
                 <Checkbox
                   label="Network filter blocks"
                   disabled={!values.pushEnabled}

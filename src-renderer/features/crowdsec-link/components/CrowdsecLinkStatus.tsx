@@ -30,8 +30,9 @@ export function CrowdsecLinkStatus() {
       </Group>
       {data.enabled && (
         <Text size="sm">
-          Last push: {data.lastPushAt ? formatAgo(data.lastPushAt, now) : 'never'} · Last pull: {data.lastPullAt ? formatAgo(data.lastPullAt, now) : 'never'} · Waiting to
-          be sent: {plural(data.queueLength, 'ban', 'bans')}
+          Last push: {data.lastPushAt ? formatAgo(data.lastPushAt, now) : 'never'} · Last pull:{' '}
+          {data.lastPullAt ? formatAgo(data.lastPullAt, now) : 'never'} · Waiting to be sent:{' '}
+          {plural(data.queueLength, 'ban', 'bans')}
           {data.pull.enabled ? ` · Upstream decisions held: ${data.pull.decisions}` : ''}
         </Text>
       )}
@@ -42,7 +43,8 @@ export function CrowdsecLinkStatus() {
       )}
       {data.state === 'error' && data.lastError && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The link is not working">
-          {data.lastError} Bans are kept and sent once the LAPI answers; this PBX keeps enforcing its own bans meanwhile.
+          {data.lastError} Bans are kept and sent once the LAPI answers; this PBX keeps enforcing its own bans
+          meanwhile.
         </Alert>
       )}
     </Stack>

@@ -5,14 +5,17 @@ import type { NetworkFilter } from './types.ts';
 
 /** DELETE firewall/{id}: its deny entries leave the decision stream on the next poll. */
 /** A 409 (keys still bound to it) is shown in the dialog, so the request is quiet. */
-export const deleteNetworkFilter = (id: string | number) => api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`, { quiet: true });
+export const deleteNetworkFilter = (id: string | number) =>
+  api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`, { quiet: true });
 
 export const useDeleteNetworkFilter = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteNetworkFilter,
     onSuccess: (_answer, id) => {
-      queryClient.setQueryData<NetworkFilter[]>(networkFiltersKey, (list) => list?.filter((f) => String(f.id) !== String(id)));
+      queryClient.setQueryData<NetworkFilter[]>(networkFiltersKey, (list) =>
+        list?.filter((f) => String(f.id) !== String(id)),
+      );
       void queryClient.invalidateQueries({ queryKey: networkFiltersKey });
     },
   });

@@ -5,9 +5,14 @@ import type { NetworkFilter, NetworkFilterInput } from './types.ts';
 
 /** POST firewall (create) or PUT firewall/{id} (full update). Errors are shown inline by the form. */
 export const saveNetworkFilter = ({ id, input }: { id?: string | number; input: NetworkFilterInput }) =>
-  id === undefined ? api.post<NetworkFilter>('firewall', input, { quiet: true }) : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });
+  id === undefined
+    ? api.post<NetworkFilter>('firewall', input, { quiet: true })
+    : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });
 
 export const useSaveNetworkFilter = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: saveNetworkFilter, onSuccess: () => queryClient.invalidateQueries({ queryKey: networkFiltersKey }) });
+  return useMutation({
+    mutationFn: saveNetworkFilter,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: networkFiltersKey }),
+  });
 };

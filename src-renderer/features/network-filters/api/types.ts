@@ -9,7 +9,12 @@ export const CATEGORY_HINTS: Record<FilterCategory, string> = {
 };
 
 /** The services as a firewall rule page names them. */
-export const CATEGORY_NAMES: Record<FilterCategory, string> = { SIP: 'SIP', WEB: 'Web console and API', AMI: 'AMI', IAX: 'IAX' };
+export const CATEGORY_NAMES: Record<FilterCategory, string> = {
+  SIP: 'SIP',
+  WEB: 'Web console and API',
+  AMI: 'AMI',
+  IAX: 'IAX',
+};
 
 /** A network filter as the API reads it. */
 export interface NetworkFilter {
@@ -47,7 +52,10 @@ export function toInput(filter: NetworkFilter): NetworkFilterInput {
     local_network: isSet(filter.local_network),
     currentRules: {
       ...Object.fromEntries(Object.entries(filter.rules ?? {}).map(([c, rule]) => [c, rule !== 'block'])),
-      ...(Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules?.[c] !== 'block'])) as Record<FilterCategory, boolean>),
+      ...(Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules?.[c] !== 'block'])) as Record<
+        FilterCategory,
+        boolean
+      >),
     },
   };
 }

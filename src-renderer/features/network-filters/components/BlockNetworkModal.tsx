@@ -21,7 +21,12 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
     }
   }, [opened]);
   const errors = fieldErrors(save.error, ['permit', 'deny', 'network', 'subnet', 'description'] as const);
-  const error = (touched && !network.trim() ? 'Enter the address or network to block.' : null) ?? errors.byField.deny ?? errors.byField.permit ?? errors.byField.network ?? errors.byField.subnet;
+  const error =
+    (touched && !network.trim() ? 'Enter the address or network to block.' : null) ??
+    errors.byField.deny ??
+    errors.byField.permit ??
+    errors.byField.network ??
+    errors.byField.subnet;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -41,7 +46,11 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
       },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', title: 'Network blocked', message: `Bouncers block ${value} on their next poll.` });
+          notifications.show({
+            color: 'teal',
+            title: 'Network blocked',
+            message: `Bouncers block ${value} on their next poll.`,
+          });
           onClose();
         },
       },
@@ -67,7 +76,13 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
             }}
             error={error}
           />
-          <TextInput label="Reason" placeholder="Scanner seen on SIP" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.byField.description} />
+          <TextInput
+            label="Reason"
+            placeholder="Scanner seen on SIP"
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            error={errors.byField.description}
+          />
           <FormError messages={errors.other} />
           <ModalFooter onCancel={onClose} submitLabel="Block" color="red" loading={save.isPending} />
         </Stack>

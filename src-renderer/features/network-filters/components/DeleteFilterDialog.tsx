@@ -21,13 +21,25 @@ export interface KeyBinding {
   moveKeys: (keys: BoundKey[], to: string) => Promise<void>;
 }
 
-const denyEntries = (deny: string) => (deny ?? '').split(',').map((d) => d.trim()).filter((d) => d && d !== '0.0.0.0/0' && d !== '::/0');
+const denyEntries = (deny: string) =>
+  (deny ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d && d !== '0.0.0.0/0' && d !== '::/0');
 
 /**
  * Deleting a filter names the keys bound to it: they are moved to another binding first, or nothing
  * is deleted. The server refuses (409) a delete that would leave keys bound to nothing.
  */
-export function DeleteFilterDialog({ dialog, filters, binding }: { dialog: DialogTarget<NetworkFilter>; filters: NetworkFilter[]; binding?: KeyBinding }) {
+export function DeleteFilterDialog({
+  dialog,
+  filters,
+  binding,
+}: {
+  dialog: DialogTarget<NetworkFilter>;
+  filters: NetworkFilter[];
+  binding?: KeyBinding;
+}) {
   const remove = useDeleteNetworkFilter();
   const [moveTo, setMoveTo] = useState<string | null>(null);
   const [moving, setMoving] = useState(false);
@@ -36,7 +48,9 @@ export function DeleteFilterDialog({ dialog, filters, binding }: { dialog: Dialo
   const keys = filter && binding ? binding.usedBy(String(filter.id)) : [];
   const targets = [
     { value: 'localhost', label: 'This computer only (localhost)' },
-    ...filters.filter((f) => filter && String(f.id) !== String(filter.id)).map((f) => ({ value: String(f.id), label: f.description ? `${f.permit} — ${f.description}` : f.permit })),
+    ...filters
+      .filter((f) => filter && String(f.id) !== String(filter.id))
+      .map((f) => ({ value: String(f.id), label: f.description ? `${f.permit} — ${f.description}` : f.permit })),
     { value: 'none', label: 'Any address: the keys work wherever they leak to (not recommended)' },
   ];
 
@@ -66,7 +80,13 @@ export function DeleteFilterDialog({ dialog, filters, binding }: { dialog: Dialo
     }
     try {
       await remove.mutateAsync(filter.id);
-      notifications.show({ color: 'teal', title: 'Filter deleted', message: keys.length ? `${filter.permit}; ${keys.length} ${keys.length === 1 ? 'key' : 'keys'} moved` : filter.permit });
+      notifications.show({
+        color: 'teal',
+        title: 'Filter deleted',
+        message: keys.length
+          ? `${filter.permit}; ${keys.length} ${keys.length === 1 ? 'key' : 'keys'} moved`
+          : filter.permit,
+      });
       close();
     } catch (error) {
       setProblem(error instanceof ApiError ? error.messages : [String(error)]);
@@ -75,20 +95,35 @@ export function DeleteFilterDialog({ dialog, filters, binding }: { dialog: Dialo
 
   const blocked = filter ? denyEntries(filter.deny) : [];
   return (
-    <Modal opened={dialog.opened} onClose={close} title={filter ? `Delete the filter for ${filter.permit}?` : ''} centered>
+    <Modal
+      opened={dialog.opened}
+      onClose={close}
+      title={filter ? `Delete the filter for ${filter.permit}?` : ''}
+      centered
+    >
       {filter && (
         <Stack>
           <Text size="sm">
-            {blocked.length ? `Bouncers stop blocking ${blocked.join(', ')} on their next poll.` : 'The rules for this network are removed.'}
+            {blocked.length
+              ? `Bouncers stop blocking ${blocked.join(', ')} on their next poll.`
+              : 'The rules for this network are removed.'}
           </Text>
           {keys.length > 0 && (
-            <Alert color="yellow" variant="light" title={`Used by ${keys.length} API ${keys.length === 1 ? 'key' : 'keys'}`} data-testid="filter-used-by">
+            <Alert
+              color="yellow"
+              variant="light"
+              title={`Used by ${keys.length} API ${keys.length === 1 ? 'key' : 'keys'}`}
+              data-testid="filter-used-by"
+            >
               <List size="sm" mb="xs">
                 {keys.map((k) => (
                   <List.Item key={String(k.id)}>{k.description}</List.Item>
                 ))}
               </List>
-              <Text size="sm">A key bound to a deleted filter would be refused from every address. Move {keys.length === 1 ? 'it' : 'them'} first, or cancel.</Text>
+              <Text size="sm">
+                A key bound to a deleted filter would be refused from every address. Move{' '}
+                {keys.length === 1 ? 'it' : 'them'} first, or cancel.
+              </Text>
             </Alert>
           )}
           {keys.length > 0 && (

@@ -5,12 +5,37 @@ import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
-import { CATEGORY_HINTS, CATEGORY_NAMES, emptyFilterInput, FILTER_CATEGORIES, toInput, type NetworkFilter, type NetworkFilterInput } from '../api/types.ts';
+import {
+  CATEGORY_HINTS,
+  CATEGORY_NAMES,
+  emptyFilterInput,
+  FILTER_CATEGORIES,
+  toInput,
+  type NetworkFilter,
+  type NetworkFilterInput,
+} from '../api/types.ts';
 
-const FIELDS = ['permit', 'network', 'subnet', 'deny', 'description', 'newer_block_ip', 'local_network', 'currentRules'] as const;
+const FIELDS = [
+  'permit',
+  'network',
+  'subnet',
+  'deny',
+  'description',
+  'newer_block_ip',
+  'local_network',
+  'currentRules',
+] as const;
 
 /** Create or edit one network filter; the server's 422 messages appear under the fields they name. */
-export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; onClose: () => void; filter?: NetworkFilter }) {
+export function FilterFormModal({
+  opened,
+  onClose,
+  filter,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  filter?: NetworkFilter;
+}) {
   const save = useSaveNetworkFilter();
   const [values, setValues] = useState<NetworkFilterInput>(emptyFilterInput);
   const [missing, setMissing] = useState(false);
@@ -27,7 +52,11 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
     if (save.error) save.reset();
     setValues((current) => ({ ...current, ...patch }));
   };
-  const permitError = (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ?? errors.byField.permit ?? errors.byField.network ?? errors.byField.subnet;
+  const permitError =
+    (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ??
+    errors.byField.permit ??
+    errors.byField.network ??
+    errors.byField.subnet;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -37,7 +66,11 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
       { id: filter?.id, input: { ...values, permit: values.permit.trim(), deny: values.deny.trim() || '0.0.0.0/0' } },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', title: filter ? 'Filter saved' : 'Filter created', message: values.permit });
+          notifications.show({
+            color: 'teal',
+            title: filter ? 'Filter saved' : 'Filter created',
+            message: values.permit,
+          });
           onClose();
         },
       },
@@ -45,7 +78,13 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={filter ? `Edit filter ${filter.permit}` : 'New network filter'} size="lg" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={filter ? `Edit filter ${filter.permit}` : 'New network filter'}
+      size="lg"
+      centered
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -83,7 +122,9 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
                   // The rule's effect in words, as a firewall rule page states it.
                   description={`${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ${values.permit.trim() || 'this network'}: ${values.currentRules[category] ? 'allowed' : 'blocked'}.`}
                   checked={values.currentRules[category]}
-                  onChange={(e) => edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
+                  onChange={(e) =>
+                    edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })
+                  }
                 />
               ))}
             </SimpleGrid>
@@ -101,7 +142,11 @@ export function FilterFormModal({ opened, onClose, filter }: { opened: boolean; 
             onChange={(e) => edit({ local_network: e.currentTarget.checked })}
           />
           <FormError messages={errors.other} />
-          <ModalFooter onCancel={onClose} submitLabel={filter ? 'Save filter' : 'Create filter'} loading={save.isPending} />
+          <ModalFooter
+            onCancel={onClose}
+            submitLabel={filter ? 'Save filter' : 'Create filter'}
+            loading={save.isPending}
+          />
         </Stack>
       </form>
     </Modal>

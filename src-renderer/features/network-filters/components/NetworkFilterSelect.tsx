@@ -29,11 +29,19 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
   // One address first; "any address" last, as a deliberate choice.
   const options = [
     { value: 'localhost', label: 'This computer only (localhost)' },
-    ...(filters.data ?? []).map((f) => ({ value: String(f.id), label: f.description ? `${f.permit} — ${f.description}` : f.permit })),
+    ...(filters.data ?? []).map((f) => ({
+      value: String(f.id),
+      label: f.description ? `${f.permit} — ${f.description}` : f.permit,
+    })),
     { value: 'none', label: ANY_ADDRESS_LABEL },
   ];
   const createErrors = fieldErrors(save.error, ['permit', 'network', 'subnet'] as const);
-  const ipError = (touched && !hostIp.trim() ? 'Enter the bouncer host’s IP address.' : null) ?? createErrors.byField.permit ?? createErrors.byField.network ?? createErrors.byField.subnet ?? createErrors.other[0];
+  const ipError =
+    (touched && !hostIp.trim() ? 'Enter the bouncer host’s IP address.' : null) ??
+    createErrors.byField.permit ??
+    createErrors.byField.network ??
+    createErrors.byField.subnet ??
+    createErrors.other[0];
 
   const create = () => {
     setTouched(true);
@@ -79,7 +87,13 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
         comboboxProps={{ withinPortal: true }}
       />
       {!creating ? (
-        <Anchor component="button" type="button" size="sm" onClick={() => setCreating(true)} style={{ alignSelf: 'flex-start' }}>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          onClick={() => setCreating(true)}
+          style={{ alignSelf: 'flex-start' }}
+        >
           <Group gap={4}>
             <IconPlus size={14} aria-hidden /> New filter for the bouncer host
           </Group>

@@ -10,11 +10,23 @@ import { BlockNetworkModal } from './BlockNetworkModal.tsx';
 import { DeleteFilterDialog, type KeyBinding } from './DeleteFilterDialog.tsx';
 import { FilterFormModal } from './FilterFormModal.tsx';
 
-const denyEntries = (deny: string) => (deny ?? '').split(',').map((d) => d.trim()).filter((d) => d && d !== '0.0.0.0/0' && d !== '::/0');
+const denyEntries = (deny: string) =>
+  (deny ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d && d !== '0.0.0.0/0' && d !== '::/0');
 
 /** The table's columns; "Used by" names the API keys bound to each filter (supplied by the app). */
 const columns = (binding?: KeyBinding): DataTableColumn<NetworkFilter>[] => [
-  { header: 'Network', render: (f) => <Text fw={600} ff="monospace" size="sm">{f.permit}</Text>, card: 'title' },
+  {
+    header: 'Network',
+    render: (f) => (
+      <Text fw={600} ff="monospace" size="sm">
+        {f.permit}
+      </Text>
+    ),
+    card: 'title',
+  },
   {
     header: 'Description',
     render: (f) => (
@@ -34,7 +46,13 @@ const columns = (binding?: KeyBinding): DataTableColumn<NetworkFilter>[] => [
           const effect = `${CATEGORY_NAMES[c]} from ${f.permit}: ${allowed ? 'allowed' : 'blocked'}`;
           return (
             <Tooltip key={c} label={effect}>
-              <Badge role="listitem" size="sm" variant={allowed ? 'light' : 'filled'} color={allowed ? 'teal' : 'red'} aria-label={effect}>
+              <Badge
+                role="listitem"
+                size="sm"
+                variant={allowed ? 'light' : 'filled'}
+                color={allowed ? 'teal' : 'red'}
+                aria-label={effect}
+              >
                 {c} {allowed ? 'allow' : 'block'}
               </Badge>
             </Tooltip>
@@ -131,7 +149,8 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
         search={{
           label: 'Search network filters',
           placeholder: 'Search network, description, key',
-          text: (f) => `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
+          text: (f) =>
+            `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
         }}
         actions={(f) => [
           { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(f) },

@@ -13,6 +13,7 @@ export const amiStatusKey = ['ami', 'status'] as const;
 /** ami:getStatus: whether the Asterisk manager connection is up. */
 export const getAmiStatus = () => api.get<AmiStatus>('ami:getStatus');
 
-export const amiStatusQueryOptions = () => queryOptions({ queryKey: amiStatusKey, queryFn: getAmiStatus, refetchInterval: 5_000 });
+export const amiStatusQueryOptions = () =>
+  queryOptions({ queryKey: amiStatusKey, queryFn: getAmiStatus, refetchInterval: 5_000 });
 
 export const useAmiStatus = () => useQuery(amiStatusQueryOptions());

@@ -13,6 +13,7 @@ export const extensionsKey = ['peers', 'extension-records'] as const;
 /** GET extensions: names to show beside the live states (they change rarely). */
 export const getExtensions = async () => (await api.list<Extension>('extensions', { limit: 1000 })).items;
 
-export const extensionsQueryOptions = () => queryOptions({ queryKey: extensionsKey, queryFn: getExtensions, staleTime: 60_000 });
+export const extensionsQueryOptions = () =>
+  queryOptions({ queryKey: extensionsKey, queryFn: getExtensions, staleTime: 60_000 });
 
 export const useExtensions = () => useQuery(extensionsQueryOptions());

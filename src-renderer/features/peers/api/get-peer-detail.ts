@@ -4,8 +4,10 @@ import { api } from '../../../lib/api-client.ts';
 export const peerDetailKey = (id: string) => ['peers', 'detail', id] as const;
 
 /** sip/{id}:getStatus: the contact details of one extension (all values are strings). */
-export const getPeerDetail = (id: string) => api.get<Record<string, string>>(`sip/${encodeURIComponent(id)}:getStatus`, undefined, { quiet: true });
+export const getPeerDetail = (id: string) =>
+  api.get<Record<string, string>>(`sip/${encodeURIComponent(id)}:getStatus`, undefined, { quiet: true });
 
-export const peerDetailQueryOptions = (id: string) => queryOptions({ queryKey: peerDetailKey(id), queryFn: () => getPeerDetail(id), refetchInterval: 5_000 });
+export const peerDetailQueryOptions = (id: string) =>
+  queryOptions({ queryKey: peerDetailKey(id), queryFn: () => getPeerDetail(id), refetchInterval: 5_000 });
 
 export const usePeerDetail = (id: string) => useQuery(peerDetailQueryOptions(id));

@@ -16,6 +16,7 @@ export const getPeerStatuses = async () => {
   return Array.isArray(data) ? data : [];
 };
 
-export const peerStatusesQueryOptions = () => queryOptions({ queryKey: peerStatusesKey, queryFn: getPeerStatuses, refetchInterval: 5_000 });
+export const peerStatusesQueryOptions = () =>
+  queryOptions({ queryKey: peerStatusesKey, queryFn: getPeerStatuses, refetchInterval: 5_000 });
 
 export const usePeerStatuses = () => useQuery(peerStatusesQueryOptions());

@@ -16,9 +16,12 @@ export const providerStatusesKey = ['peers', 'providers'] as const;
 export const getProviderStatuses = async () => {
   const data = await api.get<ProviderStatus[] | Record<string, ProviderStatus> | null>('providers:getStatuses');
   if (Array.isArray(data)) return data;
-  return data && typeof data === 'object' ? Object.entries(data).map(([id, value]): ProviderStatus => ({ ...value, id: value.id ?? id })) : [];
+  return data && typeof data === 'object'
+    ? Object.entries(data).map(([id, value]): ProviderStatus => ({ ...value, id: value.id ?? id }))
+    : [];
 };
 
-export const providerStatusesQueryOptions = () => queryOptions({ queryKey: providerStatusesKey, queryFn: getProviderStatuses, refetchInterval: 5_000 });
+export const providerStatusesQueryOptions = () =>
+  queryOptions({ queryKey: providerStatusesKey, queryFn: getProviderStatuses, refetchInterval: 5_000 });
 
 export const useProviderStatuses = () => useQuery(providerStatusesQueryOptions());

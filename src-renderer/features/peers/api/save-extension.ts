@@ -15,7 +15,9 @@ export interface ExtensionInput {
 export function saveExtension({ input, existing }: { input: ExtensionInput; existing?: string }) {
   if (existing === undefined) return api.post<Extension>('extensions', input, { quiet: true });
   const { number: _number, secret, ...rest } = input;
-  return api.patch<Extension>(`extensions/${encodeURIComponent(existing)}`, secret ? { ...rest, secret } : rest, { quiet: true });
+  return api.patch<Extension>(`extensions/${encodeURIComponent(existing)}`, secret ? { ...rest, secret } : rest, {
+    quiet: true,
+  });
 }
 
 /** DELETE extensions/{number}. */
@@ -26,7 +28,11 @@ function useExtensionMutation<T>(mutationFn: (arg: T) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: extensionsKey }), queryClient.invalidateQueries({ queryKey: peerStatusesKey })]),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: extensionsKey }),
+        queryClient.invalidateQueries({ queryKey: peerStatusesKey }),
+      ]),
   });
 }
 

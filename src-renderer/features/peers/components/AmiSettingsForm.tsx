@@ -10,7 +10,13 @@ const FIELDS = ['enabled', 'host', 'port', 'username', 'secret'] as const;
 export function AmiSettingsForm() {
   const form = useSettingsForm(amiSettings, {
     // The secret is never read back: the field starts empty, and an empty one keeps the stored secret.
-    toValues: (d): AmiSettings => ({ enabled: Boolean(d.enabled), host: d.host ?? '127.0.0.1', port: Number(d.port) || 5038, username: d.username ?? '', secret: '' }),
+    toValues: (d): AmiSettings => ({
+      enabled: Boolean(d.enabled),
+      host: d.host ?? '127.0.0.1',
+      port: Number(d.port) || 5038,
+      username: d.username ?? '',
+      secret: '',
+    }),
     toInput: ({ secret, ...rest }) => (secret ? { ...rest, secret } : rest),
     fields: FIELDS,
     saved: { title: 'AMI settings saved', message: 'The connection restarts with them.' },
@@ -20,11 +26,34 @@ export function AmiSettingsForm() {
     <SettingsForm form={form} label="AMI settings" name="AMI connection" submitLabel="Save AMI connection" maw={560}>
       {(values) => (
         <>
-          <Switch label="Connect to the Asterisk manager" checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
+          <Switch
+            label="Connect to the Asterisk manager"
+            checked={values.enabled}
+            onChange={(e) => set('enabled', e.currentTarget.checked)}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Host" required value={values.host} onChange={(e) => set('host', e.currentTarget.value)} error={errors.byField.host} />
-            <BoundedNumberInput label="Port" min={1} max={65535} value={values.port} onChange={(v) => set('port', v)} error={errors.byField.port} />
-            <TextInput label="User" autoComplete="off" value={values.username} onChange={(e) => set('username', e.currentTarget.value)} error={errors.byField.username} />
+            <TextInput
+              label="Host"
+              required
+              value={values.host}
+              onChange={(e) => set('host', e.currentTarget.value)}
+              error={errors.byField.host}
+            />
+            <BoundedNumberInput
+              label="Port"
+              min={1}
+              max={65535}
+              value={values.port}
+              onChange={(v) => set('port', v)}
+              error={errors.byField.port}
+            />
+            <TextInput
+              label="User"
+              autoComplete="off"
+              value={values.username}
+              onChange={(e) => set('username', e.currentTarget.value)}
+              error={errors.byField.username}
+            />
             <PasswordInput
               label="Secret"
               inputWrapperOrder={['label', 'input', 'description', 'error']}

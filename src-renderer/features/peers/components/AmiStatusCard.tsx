@@ -11,7 +11,13 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
   const status = useAmiStatus();
   const settings = useAmiSettings();
   const s = status.data;
-  const badge = !s ? null : !s.enabled ? { label: 'Not configured', color: 'gray' } : s.connected ? { label: 'Connected', color: 'teal' } : { label: 'Disconnected', color: 'red' };
+  const badge = !s
+    ? null
+    : !s.enabled
+      ? { label: 'Not configured', color: 'gray' }
+      : s.connected
+        ? { label: 'Connected', color: 'teal' }
+        : { label: 'Disconnected', color: 'red' };
   return (
     <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="ami-card-title">
       <Group justify="space-between" mb="sm">
@@ -32,7 +38,8 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
           <Stack gap={4}>
             {!s.enabled && (
               <Text size="sm" c="dimmed">
-                Without AMI every extension shows UNKNOWN and every provider OFF, and SIP/IAX/AMI attacks are not banned.{' '}
+                Without AMI every extension shows UNKNOWN and every provider OFF, and SIP/IAX/AMI attacks are not
+                banned.{' '}
                 {settingsHref && (
                   <Anchor {...linkProps(settingsHref)} size="sm" underline="always">
                     Configure it in Settings.
@@ -41,7 +48,10 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
               </Text>
             )}
             {s.enabled && s.connected && (
-              <Text size="sm">Live peer states and security events are flowing{s.stateAgeSeconds !== null ? `; last update ${formatDuration(s.stateAgeSeconds)} ago` : ''}.</Text>
+              <Text size="sm">
+                Live peer states and security events are flowing
+                {s.stateAgeSeconds !== null ? `; last update ${formatDuration(s.stateAgeSeconds)} ago` : ''}.
+              </Text>
             )}
             {s.enabled && settings.data && (
               <Text size="sm" c="dimmed" ff="monospace">
@@ -50,7 +60,8 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
             )}
             {s.enabled && !s.connected && (
               <Text size="sm" c="red">
-                {s.lastError ? `Last error: ${s.lastError}. ` : ''}Check the host, port, user and secret in Settings, and that Asterisk allows this host in manager.conf.
+                {s.lastError ? `Last error: ${s.lastError}. ` : ''}Check the host, port, user and secret in Settings,
+                and that Asterisk allows this host in manager.conf.
               </Text>
             )}
           </Stack>

@@ -13,12 +13,25 @@ const FIELDS = ['number', 'username', 'callerid', 'secret'] as const;
  * Adds an extension, or edits one (`extension` set): the server's v3 validation messages show under
  * the field they name, and nothing is stored until it accepts.
  */
-export function ExtensionFormModal({ opened, onClose, extension }: { opened: boolean; onClose: () => void; extension?: Extension }) {
+export function ExtensionFormModal({
+  opened,
+  onClose,
+  extension,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  extension?: Extension;
+}) {
   const save = useSaveExtension();
   const [values, setValues] = useState<ExtensionInput>({ number: '', username: '', callerid: '', secret: '' });
   useEffect(() => {
     if (!opened) return;
-    setValues({ number: extension?.number ?? '', username: extension?.username ?? '', callerid: extension?.callerid ?? '', secret: '' });
+    setValues({
+      number: extension?.number ?? '',
+      username: extension?.username ?? '',
+      callerid: extension?.callerid ?? '',
+      secret: '',
+    });
     save.reset();
   }, [opened, extension]);
   const errors = fieldErrors(save.error, FIELDS);
@@ -27,10 +40,17 @@ export function ExtensionFormModal({ opened, onClose, extension }: { opened: boo
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(
-      { input: { ...values, number: values.number.trim(), username: values.username.trim() }, existing: extension?.number },
+      {
+        input: { ...values, number: values.number.trim(), username: values.username.trim() },
+        existing: extension?.number,
+      },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', title: extension ? 'Extension saved' : 'Extension added', message: `${values.number} ${values.username}` });
+          notifications.show({
+            color: 'teal',
+            title: extension ? 'Extension saved' : 'Extension added',
+            message: `${values.number} ${values.username}`,
+          });
           onClose();
         },
       },
@@ -38,7 +58,12 @@ export function ExtensionFormModal({ opened, onClose, extension }: { opened: boo
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={extension ? `Edit extension ${extension.number}` : 'New extension'} centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={extension ? `Edit extension ${extension.number}` : 'New extension'}
+      centered
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
@@ -54,12 +79,29 @@ export function ExtensionFormModal({ opened, onClose, extension }: { opened: boo
               onChange={(e) => edit({ number: e.currentTarget.value })}
               error={errors.byField.number}
             />
-            <TextInput label="Name" placeholder="Alice" required value={values.username} onChange={(e) => edit({ username: e.currentTarget.value })} error={errors.byField.username} />
+            <TextInput
+              label="Name"
+              placeholder="Alice"
+              required
+              value={values.username}
+              onChange={(e) => edit({ username: e.currentTarget.value })}
+              error={errors.byField.username}
+            />
           </SimpleGrid>
-          <TextInput label="Caller ID" description="Shown on outgoing calls; optional" value={values.callerid} onChange={(e) => edit({ callerid: e.currentTarget.value })} error={errors.byField.callerid} />
+          <TextInput
+            label="Caller ID"
+            description="Shown on outgoing calls; optional"
+            value={values.callerid}
+            onChange={(e) => edit({ callerid: e.currentTarget.value })}
+            error={errors.byField.callerid}
+          />
           <PasswordInput
             label="SIP password"
-            description={extension ? 'Leave empty to keep the stored password. 8 to 64 characters.' : '8 to 64 characters; the phone registers with it.'}
+            description={
+              extension
+                ? 'Leave empty to keep the stored password. 8 to 64 characters.'
+                : '8 to 64 characters; the phone registers with it.'
+            }
             required={!extension}
             autoComplete="new-password"
             value={values.secret}
@@ -67,7 +109,11 @@ export function ExtensionFormModal({ opened, onClose, extension }: { opened: boo
             error={errors.byField.secret}
           />
           <FormError messages={errors.other} />
-          <ModalFooter onCancel={onClose} submitLabel={extension ? 'Save extension' : 'Add extension'} loading={save.isPending} />
+          <ModalFooter
+            onCancel={onClose}
+            submitLabel={extension ? 'Save extension' : 'Add extension'}
+            loading={save.isPending}
+          />
         </Stack>
       </form>
     </Modal>

@@ -44,7 +44,10 @@ export function PeerDetail({ id }: { id: string }) {
   const data = detail.data ?? {};
   const known = (k: string) => data[k] !== undefined && data[k] !== null && String(data[k]) !== '';
   // Only what Asterisk reported: empty fields are not listed one by one as "—".
-  const keys = [...Object.keys(LABELS).filter((k) => k in data), ...Object.keys(data).filter((k) => !(k in LABELS) && !HIDDEN.has(k))].filter(known);
+  const keys = [
+    ...Object.keys(LABELS).filter((k) => k in data),
+    ...Object.keys(data).filter((k) => !(k in LABELS) && !HIDDEN.has(k)),
+  ].filter(known);
   const unknownState = typeof data.state !== 'string' || /unknown/i.test(data.state);
   const notFound = detail.error instanceof ApiError && detail.error.status === 404;
   return (

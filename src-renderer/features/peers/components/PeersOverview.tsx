@@ -48,7 +48,11 @@ function ExtensionsTable() {
         rowLabel={(p) => `extension ${p.id}`}
         rowTestId="extension-row"
         minWidth={560}
-        search={{ label: 'Search extensions', placeholder: 'Search number, name, state', text: (p) => `${p.id} ${records.get(p.id)?.username ?? ''} ${p.state}` }}
+        search={{
+          label: 'Search extensions',
+          placeholder: 'Search number, name, state',
+          text: (p) => `${p.id} ${records.get(p.id)?.username ?? ''} ${p.state}`,
+        }}
         actions={(p) => {
           const record = records.get(p.id);
           if (!record) return [];
@@ -67,7 +71,11 @@ function ExtensionsTable() {
               </Anchor>
             ),
           },
-          { header: 'Name', render: (p) => text(records.get(p.id)?.username ?? (typeof p.username === 'string' ? p.username : undefined)) },
+          {
+            header: 'Name',
+            render: (p) =>
+              text(records.get(p.id)?.username ?? (typeof p.username === 'string' ? p.username : undefined)),
+          },
           { header: 'State', render: (p) => <PeerStateBadge state={p.state} /> },
           {
             header: 'Detail',
@@ -93,10 +101,18 @@ function ExtensionsTable() {
       <ConfirmDialog
         dialog={deleting}
         title={(e) => `Delete extension ${e.number}?`}
-        message={(e) => `${e.username} can no longer register or call with ${e.number}. Its record and password are removed.`}
+        message={(e) =>
+          `${e.username} can no longer register or call with ${e.number}. Its record and password are removed.`
+        }
         confirmLabel="Delete extension"
         loading={remove.isPending}
-        onConfirm={(e) => remove.mutateAsync(e.number).then(() => notifications.show({ color: 'teal', title: 'Extension deleted', message: `${e.number} ${e.username}` }))}
+        onConfirm={(e) =>
+          remove
+            .mutateAsync(e.number)
+            .then(() =>
+              notifications.show({ color: 'teal', title: 'Extension deleted', message: `${e.number} ${e.username}` }),
+            )
+        }
       />
     </>
   );
@@ -114,7 +130,11 @@ function ProvidersTable() {
       rowKey={(p) => p.id}
       rowTestId="provider-row"
       minWidth={560}
-      search={{ label: 'Search providers', placeholder: 'Search name, user, host, state', text: (p) => `${p.id} ${p.description ?? ''} ${p.username ?? ''} ${p.host ?? ''} ${p.state}` }}
+      search={{
+        label: 'Search providers',
+        placeholder: 'Search name, user, host, state',
+        text: (p) => `${p.id} ${p.description ?? ''} ${p.username ?? ''} ${p.host ?? ''} ${p.state}`,
+      }}
       columns={[
         {
           header: 'Provider',
@@ -159,7 +179,13 @@ export function PeersOverview({ settingsHref }: { settingsHref?: string }) {
   return (
     <Card withBorder radius="md" padding={narrow ? 'sm' : 'lg'}>
       {amiDown && (
-        <Alert color="yellow" variant="light" icon={<IconPlugConnectedX size={18} />} mb="md" title={ami.data?.enabled ? 'Asterisk manager disconnected' : 'Asterisk manager not configured'}>
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconPlugConnectedX size={18} />}
+          mb="md"
+          title={ami.data?.enabled ? 'Asterisk manager disconnected' : 'Asterisk manager not configured'}
+        >
           States below are not live: extensions show UNKNOWN and providers OFF until the AMI connection is up.{' '}
           {settingsHref && (
             <Anchor {...linkProps(settingsHref)} size="sm" underline="always" c="inherit" fw={600}>

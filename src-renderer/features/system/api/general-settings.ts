@@ -18,4 +18,7 @@ export const GENERAL_SETTINGS_BOUNDS = {
 } as const;
 
 /** The `general-settings` singleton: request queue limits and how long the ban history and the audit log keep rows. */
-export const generalSettings = settingsResource<GeneralSettings>({ path: 'general-settings', queryKey: ['settings', 'general'] });
+export const generalSettings = settingsResource<GeneralSettings>({
+  path: 'general-settings',
+  queryKey: ['settings', 'general'],
+});

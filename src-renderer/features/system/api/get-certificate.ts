@@ -23,6 +23,10 @@ export const getCertificate = () => api.get<CertificateInfo>('system:getCertific
 
 /** Polled quickly while a change is being applied, so the console shows when it is live. */
 export const certificateQueryOptions = () =>
-  queryOptions({ queryKey: certificateKey, queryFn: getCertificate, refetchInterval: (query) => (query.state.data?.pending ? 500 : false) });
+  queryOptions({
+    queryKey: certificateKey,
+    queryFn: getCertificate,
+    refetchInterval: (query) => (query.state.data?.pending ? 500 : false),
+  });
 
 export const useCertificate = () => useQuery(certificateQueryOptions());

@@ -15,6 +15,7 @@ export const systemInfoKey = ['system', 'info'] as const;
 /** system:getInfo: version, uptime, this host's addresses and the bouncer api_url for each. */
 export const getSystemInfo = () => api.get<SystemInfo>('system:getInfo');
 
-export const systemInfoQueryOptions = () => queryOptions({ queryKey: systemInfoKey, queryFn: getSystemInfo, refetchInterval: 30_000 });
+export const systemInfoQueryOptions = () =>
+  queryOptions({ queryKey: systemInfoKey, queryFn: getSystemInfo, refetchInterval: 30_000 });
 
 export const useSystemInfo = () => useQuery(systemInfoQueryOptions());

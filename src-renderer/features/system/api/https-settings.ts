@@ -13,7 +13,11 @@ export interface HttpsSettings {
 }
 
 /** The `https` singleton: whether the HTTPS listener runs, on which port, with which certificate. */
-export const httpsSettings = settingsResource<HttpsSettings>({ path: 'https', queryKey: ['settings', 'https'], alsoInvalidates: [certificateKey, systemInfoKey] });
+export const httpsSettings = settingsResource<HttpsSettings>({
+  path: 'https',
+  queryKey: ['settings', 'https'],
+  alsoInvalidates: [certificateKey, systemInfoKey],
+});
 
 /** https:renewCertificate: a new self-signed key pair, or the configured files read again, applied live. */
 export function useRenewCertificate() {

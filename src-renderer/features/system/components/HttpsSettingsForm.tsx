@@ -52,7 +52,12 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
         </Text>
       )}
       {c.error && !pending && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The last HTTPS change was not applied">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title="The last HTTPS change was not applied"
+        >
           {c.error} Fix the port or the certificate files below and save again.
         </Alert>
       )}
@@ -61,11 +66,17 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
           <Text size="sm">Certificate SHA-256 fingerprint{c.source === 'self-signed' ? ' (self-signed)' : ''}:</Text>
           <CopyBlock value={c.fingerprint256} label="fingerprint" />
           <Text size="xs" c="dimmed">
-            {c.subject ? `${c.subject} · ` : ''}valid until {formatDateTime(c.validTo)}. Compare it with what the bouncer host sees before trusting the
-            certificate.
+            {c.subject ? `${c.subject} · ` : ''}valid until {formatDateTime(c.validTo)}. Compare it with what the
+            bouncer host sees before trusting the certificate.
           </Text>
           <Group>
-            <Button variant="default" size="xs" leftSection={<IconRefresh size={14} aria-hidden />} disabled={pending} onClick={() => confirm.open(c.source ?? 'self-signed')}>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconRefresh size={14} aria-hidden />}
+              disabled={pending}
+              onClick={() => confirm.open(c.source ?? 'self-signed')}
+            >
               {c.source === 'configured' ? 'Reload certificate files' : 'New self-signed certificate'}
             </Button>
           </Group>
@@ -73,7 +84,9 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
       )}
       <ConfirmDialog
         dialog={confirm}
-        title={(source) => (source === 'configured' ? 'Reload the certificate files?' : 'Replace the self-signed certificate?')}
+        title={(source) =>
+          source === 'configured' ? 'Reload the certificate files?' : 'Replace the self-signed certificate?'
+        }
         message={(source) =>
           source === 'configured'
             ? 'The listener reads the certificate and key files again (after a renewal on disk) and serves them to new connections at once. Bouncers that pinned the old certificate need the new one.'
@@ -82,9 +95,15 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
         confirmLabel={'Re-key now'}
         loading={renew.isPending}
         onConfirm={() =>
-          renew.mutateAsync().then(() =>
-            notifications.show({ color: 'teal', title: 'Re-keying HTTPS', message: 'The new certificate is being put in place; its fingerprint shows here once live.' }),
-          )
+          renew
+            .mutateAsync()
+            .then(() =>
+              notifications.show({
+                color: 'teal',
+                title: 'Re-keying HTTPS',
+                message: 'The new certificate is being put in place; its fingerprint shows here once live.',
+              }),
+            )
         }
       />
     </Stack>
@@ -94,9 +113,17 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
 /** HTTPS listener on or off, its port and certificate files (applied live), with the fingerprint. */
 export function HttpsSettingsForm() {
   const form = useSettingsForm(httpsSettings, {
-    toValues: (d): HttpsSettings => ({ enabled: Boolean(d.enabled), port: Number(d.port) || 8443, certificatePath: d.certificatePath ?? '', privateKeyPath: d.privateKeyPath ?? '' }),
+    toValues: (d): HttpsSettings => ({
+      enabled: Boolean(d.enabled),
+      port: Number(d.port) || 8443,
+      certificatePath: d.certificatePath ?? '',
+      privateKeyPath: d.privateKeyPath ?? '',
+    }),
     fields: FIELDS,
-    saved: { title: 'HTTPS settings saved', message: 'They apply now, without a restart: the status above shows when they are live.' },
+    saved: {
+      title: 'HTTPS settings saved',
+      message: 'They apply now, without a restart: the status above shows when they are live.',
+    },
   });
   const { errors, set } = form;
   return (

@@ -12,9 +12,15 @@ const FIELDS = ['banHistoryRetentionDays', 'auditRetentionDays'] as const;
  */
 export function RetentionSettingsForm() {
   const form = useSettingsForm(generalSettings, {
-    toValues: ({ banHistoryRetentionDays, auditRetentionDays }): Retention => ({ banHistoryRetentionDays, auditRetentionDays }),
+    toValues: ({ banHistoryRetentionDays, auditRetentionDays }): Retention => ({
+      banHistoryRetentionDays,
+      auditRetentionDays,
+    }),
     fields: FIELDS,
-    saved: { title: 'Retention saved', message: 'The next prune uses it: within a minute for the ban history, an hour for the audit log.' },
+    saved: {
+      title: 'Retention saved',
+      message: 'The next prune uses it: within a minute for the ban history, an hour for the audit log.',
+    },
   });
   const { errors, set } = form;
   const { banHistoryRetentionDays: banHistory, auditRetentionDays: audit } = GENERAL_SETTINGS_BOUNDS;

@@ -66,13 +66,20 @@ export const BAN_PRESETS: Record<Exclude<PresetChoice, 'custom'>, BanRule & { la
 
 /** The preset the form's values match, or custom: the same rule as the server's. */
 export function presetOf(rule: BanRule, categories: Partial<Record<RuleCategory, Partial<BanRule>>>): PresetChoice {
-  if (Object.values(categories).some((c) => c && Object.values(c).some((v) => v !== undefined && !Number.isNaN(v)))) return 'custom';
-  const match = (Object.entries(BAN_PRESETS) as Array<[PresetChoice, BanRule]>).find(([, p]) => p.maxretry === rule.maxretry && p.findtime === rule.findtime && p.bantime === rule.bantime);
+  if (Object.values(categories).some((c) => c && Object.values(c).some((v) => v !== undefined && !Number.isNaN(v))))
+    return 'custom';
+  const match = (Object.entries(BAN_PRESETS) as Array<[PresetChoice, BanRule]>).find(
+    ([, p]) => p.maxretry === rule.maxretry && p.findtime === rule.findtime && p.bantime === rule.bantime,
+  );
   return match ? match[0] : 'custom';
 }
 
 /** The `fail2ban` singleton: ban thresholds and the operator whitelist, which bouncers get with the trusted filters. */
-export const fail2banSettings = settingsResource<Fail2banSettings>({ path: 'fail2ban', queryKey: ['settings', 'fail2ban'], alsoInvalidates: [effectiveWhitelistKey] });
+export const fail2banSettings = settingsResource<Fail2banSettings>({
+  path: 'fail2ban',
+  queryKey: ['settings', 'fail2ban'],
+  alsoInvalidates: [effectiveWhitelistKey],
+});
 
 export const fail2banKey = fail2banSettings.queryKey;
 export const useFail2ban = fail2banSettings.useSettings;

@@ -20,6 +20,7 @@ export const getEffectiveWhitelist = async () => {
   return Array.isArray(data) ? data : [];
 };
 
-export const effectiveWhitelistQueryOptions = () => queryOptions({ queryKey: effectiveWhitelistKey, queryFn: getEffectiveWhitelist, refetchInterval: 30_000 });
+export const effectiveWhitelistQueryOptions = () =>
+  queryOptions({ queryKey: effectiveWhitelistKey, queryFn: getEffectiveWhitelist, refetchInterval: 30_000 });
 
 export const useEffectiveWhitelist = () => useQuery(effectiveWhitelistQueryOptions());

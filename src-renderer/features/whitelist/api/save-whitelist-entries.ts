@@ -8,7 +8,11 @@ import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
  * entries lifted, and which wider bans still block part of them.
  */
 export async function saveWhitelistEntries(entries: WhitelistEntry[]) {
-  const { data, notices } = await apiRequest<Fail2banSettings>('fail2ban', { method: 'PATCH', body: { whitelistEntries: entries }, quiet: true });
+  const { data, notices } = await apiRequest<Fail2banSettings>('fail2ban', {
+    method: 'PATCH',
+    body: { whitelistEntries: entries },
+    quiet: true,
+  });
   return { settings: data, notices };
 }
 

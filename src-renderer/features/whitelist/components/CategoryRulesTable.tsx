@@ -8,7 +8,9 @@ export type CategoryValues = Record<RuleCategory, BanRule>;
 
 /** The server's field name of one cell, for its 422 (`categories.sip.maxretry`). */
 export const cellField = (category: RuleCategory, name: keyof BanRule) => `categories.${category}.${name}` as const;
-export const CELL_FIELDS = RULE_CATEGORIES.flatMap((c) => (['maxretry', 'findtime', 'bantime'] as const).map((n) => cellField(c.value, n)));
+export const CELL_FIELDS = RULE_CATEGORIES.flatMap((c) =>
+  (['maxretry', 'findtime', 'bantime'] as const).map((n) => cellField(c.value, n)),
+);
 export type CellField = (typeof CELL_FIELDS)[number];
 
 /**
@@ -32,7 +34,8 @@ export function CategoryRulesTable({
         Per service
       </Text>
       <Text size="xs" c="dimmed" mb="xs">
-        Leave a cell empty to use the global value. Failures {FAIL2BAN_BOUNDS.maxretry.min}-{FAIL2BAN_BOUNDS.maxretry.max}; window up to {formatExactDuration(FAIL2BAN_BOUNDS.findtime.max)}; ban up to{' '}
+        Leave a cell empty to use the global value. Failures {FAIL2BAN_BOUNDS.maxretry.min}-
+        {FAIL2BAN_BOUNDS.maxretry.max}; window up to {formatExactDuration(FAIL2BAN_BOUNDS.findtime.max)}; ban up to{' '}
         {formatExactDuration(FAIL2BAN_BOUNDS.bantime.max)}.
       </Text>
       <Table.ScrollContainer minWidth={620}>

@@ -10,7 +10,10 @@ export function EffectiveWhitelist() {
   const fail2ban = useFail2ban();
   const entries = (list.data ?? []).map(whitelistEntryText);
   // Where an entry comes from: the list on the left, or a network filter marked trusted.
-  const fromWhitelist = new Set([...(fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean), ...(fail2ban.data?.whitelistEntries ?? []).map((e) => e.value)]);
+  const fromWhitelist = new Set([
+    ...(fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean),
+    ...(fail2ban.data?.whitelistEntries ?? []).map((e) => e.value),
+  ]);
   const source = (entry: string) => (fail2ban.data ? (fromWhitelist.has(entry) ? 'Whitelist' : 'Trusted filter') : '—');
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="effective-whitelist-title">
@@ -18,12 +21,11 @@ export function EffectiveWhitelist() {
         <Title order={2} size="h4" id="effective-whitelist-title">
           Effective whitelist
         </Title>
-        <Badge variant="light">
-          {plural(entries.length, 'entry', 'entries')}
-        </Badge>
+        <Badge variant="light">{plural(entries.length, 'entry', 'entries')}</Badge>
       </Group>
       <Text size="sm" c="dimmed" mb="md">
-        What bouncers receive from <Code>/v1/whitelist</Code>: the fail2ban whitelist plus every network filter marked trusted.
+        What bouncers receive from <Code>/v1/whitelist</Code>: the fail2ban whitelist plus every network filter marked
+        trusted.
       </Text>
       <Box data-testid="effective-whitelist">
         <DataTable
@@ -35,7 +37,11 @@ export function EffectiveWhitelist() {
           rowKey={(row) => `${row.entry}-${row.index}`}
           rowLabel={(row) => row.entry}
           minWidth={280}
-          search={{ label: 'Search the effective whitelist', placeholder: 'Search address or network', text: (row) => `${row.entry} ${source(row.entry)}` }}
+          search={{
+            label: 'Search the effective whitelist',
+            placeholder: 'Search address or network',
+            text: (row) => `${row.entry} ${source(row.entry)}`,
+          }}
           columns={[
             {
               header: 'Address or network',

@@ -4,7 +4,16 @@ import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
-import { BAN_PRESETS, FAIL2BAN_BOUNDS, fail2banSettings, presetOf, RULE_CATEGORIES, type BanRule, type Fail2banSettings, type PresetChoice } from '../api/fail2ban-settings.ts';
+import {
+  BAN_PRESETS,
+  FAIL2BAN_BOUNDS,
+  fail2banSettings,
+  presetOf,
+  RULE_CATEGORIES,
+  type BanRule,
+  type Fail2banSettings,
+  type PresetChoice,
+} from '../api/fail2ban-settings.ts';
 import { CategoryRulesTable, CELL_FIELDS, type CategoryValues } from './CategoryRulesTable.tsx';
 import { RepeatOffenderFields, type RepeatOffenderValues } from './RepeatOffenderFields.tsx';
 
@@ -30,7 +39,10 @@ const FIELDS = [
   ...CELL_FIELDS,
 ] as const;
 
-const PRESET_OPTIONS = [...Object.entries(BAN_PRESETS).map(([value, p]) => ({ value, label: p.label })), { value: 'custom', label: 'Custom' }];
+const PRESET_OPTIONS = [
+  ...Object.entries(BAN_PRESETS).map(([value, p]) => ({ value, label: p.label })),
+  { value: 'custom', label: 'Custom' },
+];
 
 function toValues(stored: Fail2banSettings): RulesValues {
   const cell = (category: (typeof RULE_CATEGORIES)[number]['value']): BanRule => {
@@ -62,7 +74,11 @@ function toInput(values: RulesValues): Partial<Fail2banSettings> {
     if (Object.keys(own).length) categories[value] = own;
   }
   const { multipliers, categories: _c, ...rest } = values;
-  return { ...rest, categories, bantimeMultipliers: (multipliers.trim() ? multipliers.trim() : null) as unknown as number[] | null };
+  return {
+    ...rest,
+    categories,
+    bantimeMultipliers: (multipliers.trim() ? multipliers.trim() : null) as unknown as number[] | null,
+  };
 }
 
 /**
@@ -81,14 +97,17 @@ export function Fail2banSettingsForm() {
   const choosePreset = (choice: string) => {
     if (choice === 'custom') return;
     const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
-    setValues((current) =>
-      current && {
-        ...current,
-        maxretry: preset.maxretry,
-        findtime: preset.findtime,
-        bantime: preset.bantime,
-        categories: Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, { maxretry: NaN, findtime: NaN, bantime: NaN }])) as CategoryValues,
-      },
+    setValues(
+      (current) =>
+        current && {
+          ...current,
+          maxretry: preset.maxretry,
+          findtime: preset.findtime,
+          bantime: preset.bantime,
+          categories: Object.fromEntries(
+            RULE_CATEGORIES.map((c) => [c.value, { maxretry: NaN, findtime: NaN, bantime: NaN }]),
+          ) as CategoryValues,
+        },
     );
   };
   return (
@@ -99,21 +118,40 @@ export function Fail2banSettingsForm() {
           <>
             <Stack gap={4}>
               {narrow ? (
-                <NativeSelect label="Preset" value={preset} onChange={(e) => choosePreset(e.currentTarget.value)} data={PRESET_OPTIONS} error={errors.byField.preset} />
+                <NativeSelect
+                  label="Preset"
+                  value={preset}
+                  onChange={(e) => choosePreset(e.currentTarget.value)}
+                  data={PRESET_OPTIONS}
+                  error={errors.byField.preset}
+                />
               ) : (
                 <>
                   <Text size="sm" fw={500} id="preset-label">
                     Preset
                   </Text>
-                  <SegmentedControl aria-labelledby="preset-label" value={preset} onChange={choosePreset} data={PRESET_OPTIONS} data-testid="ban-preset" />
+                  <SegmentedControl
+                    aria-labelledby="preset-label"
+                    value={preset}
+                    onChange={choosePreset}
+                    data={PRESET_OPTIONS}
+                    data-testid="ban-preset"
+                  />
                 </>
               )}
               <Text size="xs" c="dimmed">
-                Weak: 20 failures in 10 min, 10 min ban. Normal: 10 in 1 h, 1 day. Enhanced: 5 in 6 h, 7 days. Paranoid: 3 in 24 h, 30 days. Any other value is Custom.
+                Weak: 20 failures in 10 min, 10 min ban. Normal: 10 in 1 h, 1 day. Enhanced: 5 in 6 h, 7 days. Paranoid:
+                3 in 24 h, 30 days. Any other value is Custom.
               </Text>
             </Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <BoundedNumberInput label="Failures before a ban" {...FAIL2BAN_BOUNDS.maxretry} value={values.maxretry} onChange={(v) => set('maxretry', v)} error={errors.byField.maxretry} />
+              <BoundedNumberInput
+                label="Failures before a ban"
+                {...FAIL2BAN_BOUNDS.maxretry}
+                value={values.maxretry}
+                onChange={(v) => set('maxretry', v)}
+                error={errors.byField.maxretry}
+              />
               <DurationInput
                 label="Counting window"
                 description="Failures older than this are forgotten."
@@ -142,7 +180,12 @@ export function Fail2banSettingsForm() {
             <CategoryRulesTable
               values={values.categories}
               global={values}
-              onChange={(category, name, value) => set('categories', { ...values.categories, [category]: { ...values.categories[category], [name]: value } })}
+              onChange={(category, name, value) =>
+                set('categories', {
+                  ...values.categories,
+                  [category]: { ...values.categories[category], [name]: value },
+                })
+              }
               errors={errors.byField}
             />
             <Divider label="Repeat offenders" labelPosition="left" />
@@ -152,7 +195,13 @@ export function Fail2banSettingsForm() {
               checked={values.bantimeIncrement}
               onChange={(e) => set('bantimeIncrement', e.currentTarget.checked)}
             />
-            {values.bantimeIncrement && <RepeatOffenderFields values={values} onChange={(patch) => setValues((current) => current && { ...current, ...patch })} errors={errors.byField} />}
+            {values.bantimeIncrement && (
+              <RepeatOffenderFields
+                values={values}
+                onChange={(patch) => setValues((current) => current && { ...current, ...patch })}
+                errors={errors.byField}
+              />
+            )}
             <Divider label="IPv6" labelPosition="left" />
             <Switch
               label="Count and ban IPv6 by prefix"

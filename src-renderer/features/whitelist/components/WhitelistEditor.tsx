@@ -14,14 +14,24 @@ export function WhitelistEditor() {
   useEffect(() => {
     if (settings.data) setEntries(split(settings.data.whitelist ?? ''));
   }, [settings.data]);
-  const dirty = entries !== null && settings.data !== undefined && entries.join(' ') !== split(settings.data.whitelist ?? '').join(' ');
+  const dirty =
+    entries !== null &&
+    settings.data !== undefined &&
+    entries.join(' ') !== split(settings.data.whitelist ?? '').join(' ');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!entries) return;
     save.mutate(
       { whitelist: entries.join(' ') },
-      { onSuccess: () => notifications.show({ color: 'teal', title: 'Whitelist saved', message: 'Bouncers get the new list on their next poll of /v1/whitelist.' }) },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'teal',
+            title: 'Whitelist saved',
+            message: 'Bouncers get the new list on their next poll of /v1/whitelist.',
+          }),
+      },
     );
   };
 
@@ -31,7 +41,8 @@ export function WhitelistEditor() {
         Fail2ban whitelist
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        Addresses and networks (CIDR) that are never banned. Type one and press Enter; pasting a list separated by spaces or commas works too.
+        Addresses and networks (CIDR) that are never banned. Type one and press Enter; pasting a list separated by
+        spaces or commas works too.
       </Text>
       <QueryState query={settings} label="the whitelist">
         {entries && (
@@ -60,7 +71,10 @@ export function WhitelistEditor() {
                   Save whitelist
                 </Button>
                 {dirty && (
-                  <Button variant="subtle" onClick={() => settings.data && setEntries(split(settings.data.whitelist ?? ''))}>
+                  <Button
+                    variant="subtle"
+                    onClick={() => settings.data && setEntries(split(settings.data.whitelist ?? ''))}
+                  >
                     Discard changes
                   </Button>
                 )}

@@ -47,7 +47,8 @@ export function WhitelistEntriesCard() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed" mb="md">
-        Each with the reason it is trusted and, if it is temporary, when it ends. Adding one lifts the active bans it covers.
+        Each with the reason it is trusted and, if it is temporary, when it ends. Adding one lifts the active bans it
+        covers.
       </Text>
       <DataTable
         label="Whitelist entries"
@@ -59,24 +60,46 @@ export function WhitelistEntriesCard() {
         rowLabel={(e) => e.value}
         rowTestId="whitelist-entry"
         minWidth={560}
-        search={{ label: 'Search whitelist entries', placeholder: 'Search address or comment', text: (e) => `${e.value} ${e.comment}` }}
+        search={{
+          label: 'Search whitelist entries',
+          placeholder: 'Search address or comment',
+          text: (e) => `${e.value} ${e.comment}`,
+        }}
         columns={[
           { header: 'Address or network', mono: true, card: 'title', render: (e) => e.value },
-          { header: 'Comment', render: (e) => <Text size="sm" c={e.comment ? undefined : 'dimmed'}>{e.comment || '—'}</Text> },
+          {
+            header: 'Comment',
+            render: (e) => (
+              <Text size="sm" c={e.comment ? undefined : 'dimmed'}>
+                {e.comment || '—'}
+              </Text>
+            ),
+          },
           { header: 'Ends', render: (e) => <EndCell entry={e} now={now} /> },
         ]}
-        actions={(e) => [{ label: 'Remove', icon: <IconTrash size={14} />, color: 'red', onClick: () => removing.open(e) }]}
-        empty={{ title: 'No whitelist entries', hint: 'Add an address with a comment, for good or for a while (a customer office during a migration).' }}
+        actions={(e) => [
+          { label: 'Remove', icon: <IconTrash size={14} />, color: 'red', onClick: () => removing.open(e) },
+        ]}
+        empty={{
+          title: 'No whitelist entries',
+          hint: 'Add an address with a comment, for good or for a while (a customer office during a migration).',
+        }}
       />
       <WhitelistEntryModal opened={adding} onClose={() => setAdding(false)} entries={entries} />
       <ConfirmDialog
         dialog={removing}
         title={(e) => `Remove ${e.value} from the whitelist?`}
-        message={(e) => `${e.value}${e.comment ? ` (${e.comment})` : ''} can be banned again: its failures count from now on.`}
+        message={(e) =>
+          `${e.value}${e.comment ? ` (${e.comment})` : ''} can be banned again: its failures count from now on.`
+        }
         confirmLabel="Remove"
         loading={save.isPending}
         onConfirm={(e) =>
-          save.mutateAsync(entries.filter((x) => x.value !== e.value)).then(() => notifications.show({ color: 'teal', title: 'Removed', message: `${e.value} is no longer whitelisted.` }))
+          save
+            .mutateAsync(entries.filter((x) => x.value !== e.value))
+            .then(() =>
+              notifications.show({ color: 'teal', title: 'Removed', message: `${e.value} is no longer whitelisted.` }),
+            )
         }
       />
     </Card>

@@ -16,10 +16,23 @@ const MAX_SECONDS = 365 * 86_400;
 
 /** The server names an entry's fields `whitelistEntries[3].value`: under the dialog's own fields they read as `value: …`. */
 const ownField = (error: unknown) =>
-  error instanceof ApiError ? new ApiError(error.status, error.messages.map((m) => m.replace(/^whitelistEntries(\[\d+\]|\.\d+)\./, ''))) : error;
+  error instanceof ApiError
+    ? new ApiError(
+        error.status,
+        error.messages.map((m) => m.replace(/^whitelistEntries(\[\d+\]|\.\d+)\./, '')),
+      )
+    : error;
 
 /** "Add to whitelist": an address or network, why, and for how long (or for good). Saving lifts the bans it covers. */
-export function WhitelistEntryModal({ opened, onClose, entries }: { opened: boolean; onClose: () => void; entries: WhitelistEntry[] }) {
+export function WhitelistEntryModal({
+  opened,
+  onClose,
+  entries,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  entries: WhitelistEntry[];
+}) {
   const save = useSaveWhitelistEntries();
   const [value, setValue] = useState('');
   const [comment, setComment] = useState('');
@@ -35,14 +48,35 @@ export function WhitelistEntryModal({ opened, onClose, entries }: { opened: bool
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const until = seconds === Infinity ? null : Number.isNaN(seconds) ? 'no end given' : new Date(Date.now() + seconds * 1000).toISOString();
-    save.mutate([...entries.filter((e) => e.value !== value.trim()), { value: value.trim(), comment: comment.trim(), until }], {
-      onSuccess: ({ notices }) => {
-        notifications.show({ color: 'teal', title: 'Whitelisted', message: [`${value.trim()} is never banned${until ? ' until the end you chose' : ''}.`, ...notices.info].join(' ') });
-        for (const warning of notices.warning) notifications.show({ color: 'yellow', title: 'Still blocked elsewhere', message: warning, autoClose: 12_000 });
-        onClose();
+    const until =
+      seconds === Infinity
+        ? null
+        : Number.isNaN(seconds)
+          ? 'no end given'
+          : new Date(Date.now() + seconds * 1000).toISOString();
+    save.mutate(
+      [...entries.filter((e) => e.value !== value.trim()), { value: value.trim(), comment: comment.trim(), until }],
+      {
+        onSuccess: ({ notices }) => {
+          notifications.show({
+            color: 'teal',
+            title: 'Whitelisted',
+            message: [
+              `${value.trim()} is never banned${until ? ' until the end you chose' : ''}.`,
+              ...notices.info,
+            ].join(' '),
+          });
+          for (const warning of notices.warning)
+            notifications.show({
+              color: 'yellow',
+              title: 'Still blocked elsewhere',
+              message: warning,
+              autoClose: 12_000,
+            });
+          onClose();
+        },
       },
-    });
+    );
   };
 
   return (
@@ -60,7 +94,14 @@ export function WhitelistEntryModal({ opened, onClose, entries }: { opened: bool
             error={errors.byField.value}
             inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
-          <TextInput label="Comment" placeholder="Customer office during the migration" maxLength={200} value={comment} onChange={(e) => setComment(e.currentTarget.value)} error={errors.byField.comment} />
+          <TextInput
+            label="Comment"
+            placeholder="Customer office during the migration"
+            maxLength={200}
+            value={comment}
+            onChange={(e) => setComment(e.currentTarget.value)}
+            error={errors.byField.comment}
+          />
           <DurationInput
             label="Whitelisted for"
             description="Permanent keeps it until you remove it."
