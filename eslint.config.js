@@ -29,7 +29,9 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
           patterns: [
             {
               regex: `^(\\./)?(\\.\\./)+(features/)?(${others})/`,
-              message: `Renderer features never import each other: compose them in src-renderer/app/ (pass what "${feature}" needs as props).`,
+              message:
+                `Renderer features never import each other: compose them in src-renderer/app/ (pass what ` +
+                `"${feature}" needs as props).`,
             },
           ],
         },
@@ -70,7 +72,9 @@ const serverLayerZones = [
   ...SERVER_DOMAIN.map((folder) => ({
     target: `./src-server/${folder}`,
     from: HTTP_LAYER.map((path) => `./${path}`),
-    message: `src-server/${folder} is domain code: it never imports the HTTP layer (http/, legacy/) or the composition root; take what it needs as arguments.`,
+    message:
+      `src-server/${folder} is domain code: it never imports the HTTP layer (http/, legacy/) or ` +
+      `the composition root; take what it needs as arguments.`,
   })),
   {
     target: './src-server/storage',

@@ -92,7 +92,10 @@ async function pushBurst() {
 /** A stand-in LAPI in a child process: `startup=true` gets 100k decisions, other polls nothing new. */
 async function standInLapi(count: number): Promise<{ url: string; close(): void }> {
   const source = `
-    const decisions = Array.from({ length: ${count} }, (_, i) => ({ id: i + 1, origin: 'CAPI', type: 'ban', scope: 'Ip', value: '10.' + ((i >> 16) & 255) + '.' + ((i >> 8) & 255) + '.' + (i & 255), duration: '23h59m58.5s', scenario: 'crowdsecurity/ssh-bf' }));
+    const decisions = Array.from({ length: ${count} }, (_, i) => ({
+      id: i + 1, origin: 'CAPI', type: 'ban', scope: 'Ip',
+      value: '10.' + ((i >> 16) & 255) + '.' + ((i >> 8) & 255) + '.' + (i & 255),
+      duration: '23h59m58.5s', scenario: 'crowdsecurity/ssh-bf' }));
     const full = JSON.stringify({ new: decisions, deleted: [] });
     require('node:http').createServer((req, res) => res.end(req.url.includes('startup=true') ? full : '{"new":null,"deleted":null}'))
       .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;

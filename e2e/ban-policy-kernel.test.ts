@@ -35,9 +35,12 @@ describe('ban policy in the kernel: capped long bans and IPv6 prefix bans', { ti
       `the scenario printed no result (exit ${run.exitCode}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`,
     );
     const context = () =>
-      `\n--- bouncer log ---\n${r.log.slice(-5000)}\n--- kernel ---\n${r.kernel.slice(0, 5000)}\n--- output ---\n${run.output.slice(-3000)}`;
+      `\n--- bouncer log ---\n${r.log.slice(-5000)}\n--- kernel ` +
+      `---\n${r.kernel.slice(0, 5000)}\n--- output ---\n${run.output.slice(-3000)}`;
     t.diagnostic(
-      `ipset timeouts ${JSON.stringify(r.ipsetTimeouts)}, long ban dropped after ${r.longDropped?.elapsedMs} ms, fourth IPv6 address dropped after ${r.fourthDropped?.elapsedMs} ms`,
+      `ipset timeouts ${JSON.stringify(r.ipsetTimeouts)}, long ban dropped after ` +
+        `${r.longDropped?.elapsedMs} ms, fourth IPv6 address dropped after ` +
+        `${r.fourthDropped?.elapsedMs} ms`,
     );
     assert.ok(!r.error, `the scenario failed: ${r.error}${context()}`);
     assert.equal(r.bouncerExitedEarly, false, `the bouncer stopped on its own${context()}`);

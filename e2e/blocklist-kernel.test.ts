@@ -28,7 +28,8 @@ describe('blocklist feed enforced by a router script in the kernel', { timeout: 
         `the scenario printed no result (exit ${run.exitCode}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`,
       );
       const context = () =>
-        `\n--- set while banned ---\n${r.setWhileBanned}\n--- set after ---\n${r.setAfterUnban}\n--- output ---\n${run.output.slice(-3000)}`;
+        `\n--- set while banned ---\n${r.setWhileBanned}\n--- set after ` +
+        `---\n${r.setAfterUnban}\n--- output ---\n${run.output.slice(-3000)}`;
       assert.ok(!r.error, `the scenario failed: ${r.error}${context()}`);
       assert.ok(r.baseline.every(isServed), `before the feed, every sender is served: ${JSON.stringify(r.baseline)}`);
 

@@ -143,7 +143,8 @@ describe('crowdsec-custom-bouncer against the decision stream', () => {
       `del called ${dels('203.0.113.0/24')} times`,
     );
     t.diagnostic(
-      `the script got del 203.0.113.0/24 ${dels('203.0.113.0/24')} time(s) and del of the never-received 198.51.100.44 ${dels('198.51.100.44')} time(s)`,
+      `the script got del 203.0.113.0/24 ${dels('203.0.113.0/24')} time(s) and del of the ` +
+        `never-received 198.51.100.44 ${dels('198.51.100.44')} time(s)`,
     );
     assert.ok(
       !bouncer.calls().some((c) => c.action === 'add' && c.value === '198.51.100.44'),

@@ -97,7 +97,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ') + ' ' + JSON.stringify(n.any[0]?.data ?? {}) + ' ' + n.html.slice(0, 120)).join('\n')}`,
+        `${v.impact} ${v.id}: ${v.help} — ` +
+        v.nodes
+          .map((n) => `${n.target.join(' ')} ${JSON.stringify(n.any[0]?.data ?? {})} ${n.html.slice(0, 120)}`)
+          .join('\n'),
     );
 }
 

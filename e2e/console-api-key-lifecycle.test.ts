@@ -169,7 +169,8 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     const expiry = await page.evaluate<string>(`(() => {
       const d = new Date(Date.now() + 12000);
       const p = (n) => String(n).padStart(2, '0');
-      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+      const day = d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate());
+      return day + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
     })()`);
     await accessible('the Edit dialog');
     await dialog.getByLabel('Expires').fill(expiry);

@@ -63,49 +63,53 @@ describe('console: ban policy', () => {
     await server?.close();
   });
 
-  it('Settings: a preset fills the rules, a per-service value makes it Custom, a bad multiplier list is refused under its field', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'Settings');
-    const form = await visible(page.getByRole('form', { name: 'Ban rules' }));
-    // The segments' radios are visually hidden: an operator clicks the label.
-    await form.getByTestId('ban-preset').getByText('Paranoid', { exact: true }).click();
-    assert.equal(await form.getByRole('textbox', { name: 'Failures before a ban', exact: true }).inputValue(), '3');
-    await checkWidths(page, 'settings ban rules', () => visible(page.getByRole('form', { name: 'Ban rules' })));
-    await form.getByRole('button', { name: 'Save ban rules' }).click();
-    await visible(page.getByText('Ban rules saved'));
-    let stored = await fail2ban();
-    assert.deepEqual(
-      [stored.maxretry, stored.findtime, stored.bantime, stored.preset],
-      [3, 86_400, 2_592_000, 'paranoid'],
-    );
+  it(
+    'Settings: a preset fills the rules, a per-service value makes it Custom, a bad multiplier ' +
+      'list is refused under its field',
+    async () => {
+      const { page } = browser;
+      await page.goto(`${server.url}/`);
+      await openScreen(page, 'Settings');
+      const form = await visible(page.getByRole('form', { name: 'Ban rules' }));
+      // The segments' radios are visually hidden: an operator clicks the label.
+      await form.getByTestId('ban-preset').getByText('Paranoid', { exact: true }).click();
+      assert.equal(await form.getByRole('textbox', { name: 'Failures before a ban', exact: true }).inputValue(), '3');
+      await checkWidths(page, 'settings ban rules', () => visible(page.getByRole('form', { name: 'Ban rules' })));
+      await form.getByRole('button', { name: 'Save ban rules' }).click();
+      await visible(page.getByText('Ban rules saved'));
+      let stored = await fail2ban();
+      assert.deepEqual(
+        [stored.maxretry, stored.findtime, stored.bantime, stored.preset],
+        [3, 86_400, 2_592_000, 'paranoid'],
+      );
 
-    const table = form.getByTestId('category-rules');
-    await table.getByRole('textbox', { name: 'HTTP (web): failures' }).fill('10');
-    assert.equal(
-      await form.getByRole('radio', { name: 'Custom' }).isChecked(),
-      true,
-      'Custom as soon as a value differs',
-    );
-    await form.getByRole('switch', { name: 'Ban repeat offenders longer' }).click();
-    await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 two 4');
-    await form.getByRole('button', { name: 'Save ban rules' }).click();
-    const multipliersField = form.locator('.mantine-InputWrapper-root', {
-      has: page.getByRole('textbox', { name: 'Multipliers' }),
-    });
-    await eventually(
-      () => multipliersField.innerText(),
-      (text) => /must be a number/i.test(text),
-      'the refusal under Multipliers',
-    );
-    await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 2 4');
-    await form.getByRole('button', { name: 'Save ban rules' }).click();
-    await eventually(fail2ban, (s) => Array.isArray(s.bantimeMultipliers), 'the multipliers saved');
-    stored = await fail2ban();
-    assert.deepEqual(stored.categories, { http: { maxretry: 10 } });
-    assert.deepEqual(stored.bantimeMultipliers, [1, 2, 4]);
-    assert.equal(stored.preset, 'custom');
-  });
+      const table = form.getByTestId('category-rules');
+      await table.getByRole('textbox', { name: 'HTTP (web): failures' }).fill('10');
+      assert.equal(
+        await form.getByRole('radio', { name: 'Custom' }).isChecked(),
+        true,
+        'Custom as soon as a value differs',
+      );
+      await form.getByRole('switch', { name: 'Ban repeat offenders longer' }).click();
+      await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 two 4');
+      await form.getByRole('button', { name: 'Save ban rules' }).click();
+      const multipliersField = form.locator('.mantine-InputWrapper-root', {
+        has: page.getByRole('textbox', { name: 'Multipliers' }),
+      });
+      await eventually(
+        () => multipliersField.innerText(),
+        (text) => /must be a number/i.test(text),
+        'the refusal under Multipliers',
+      );
+      await form.getByRole('textbox', { name: 'Multipliers' }).fill('1 2 4');
+      await form.getByRole('button', { name: 'Save ban rules' }).click();
+      await eventually(fail2ban, (s) => Array.isArray(s.bantimeMultipliers), 'the multipliers saved');
+      stored = await fail2ban();
+      assert.deepEqual(stored.categories, { http: { maxretry: 10 } });
+      assert.deepEqual(stored.bantimeMultipliers, [1, 2, 4]);
+      assert.equal(stored.preset, 'custom');
+    },
+  );
 
   it('Bans and Ban history show "3rd ban"; "Unban and whitelist" lifts the ban and adds the entry with its comment and end', async () => {
     const { page } = browser;

@@ -36,103 +36,110 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('a custom-bouncer key over HTTPS: ca_cert_path, the fingerprint, a working save line, and the real bouncer verifies the server', async () => {
-    const certificate = (await server.call(`${V3}system:getCertificate`)).json.data as {
-      port: number;
-      fingerprint256: string;
-      pem?: string;
-    };
-    assert.ok(certificate.port && certificate.fingerprint256, JSON.stringify(certificate));
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'API keys');
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-    await dialog.getByLabel('Description').fill('Custom bouncer over HTTPS');
-    await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
-    // The bouncer runs on this computer: the key is bound to it (there is no default source).
-    await chooseOption(
-      page,
-      dialog.getByRole('combobox', { name: 'Allowed source' }),
-      'This computer only (localhost)',
-    );
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-
-    const issued = await visible(page.getByTestId('issued-key'));
-    const apiKey = (await issued.locator('code').first().innerText()).trim();
-    const apiUrl = `https://127.0.0.1:${certificate.port}/pbxcore/api/v3/firewall-bouncer/`;
-    await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
-    await page.getByRole('option', { name: apiUrl }).click();
-    assert.equal((await issued.getByTestId('certificate-fingerprint').innerText()).trim(), certificate.fingerprint256);
-    await browser.screenshot('api-keys-https-pin');
-    const violations = (
-      await new AxeBuilder({ page }).include('[data-testid="issued-key"]').analyze()
-    ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`),
-      [],
-      'the issued key panel has no serious axe violation',
-    );
-
-    await issued.getByRole('button', { name: 'Copy custom bouncer configuration' }).click();
-    const yaml = await eventually(
-      () => readClipboard(page),
-      (text) => text.includes(`api_key: ${apiKey}`),
-      'the YAML on the clipboard',
-    );
-    assert.match(yaml, /^ca_cert_path: \/etc\/crowdsec\/bouncers\/pbx\.pem$/m);
-    assert.match(yaml, /^insecure_skip_verify: false$/m);
-    assert.doesNotMatch(yaml, /insecure_skip_verify: true/);
-
-    // The certificate as the operator gets it: downloaded when the server gives its PEM, or saved by the line shown.
-    const pemFile = join(scratch, 'pbx.pem');
-    if (certificate.pem) {
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        issued.getByRole('button', { name: 'Download certificate (PEM)' }).click(),
-      ]);
-      assert.equal(download.suggestedFilename(), 'pbx.pem');
-      await download.saveAs(pemFile);
-    } else {
-      await issued.getByRole('button', { name: 'Copy command that saves the certificate' }).click();
-      const line = await eventually(
-        () => readClipboard(page),
-        (text) => text.startsWith('openssl '),
-        'the save line on the clipboard',
+  it(
+    'a custom-bouncer key over HTTPS: ca_cert_path, the fingerprint, a working save line, and ' +
+      'the real bouncer verifies the server',
+    async () => {
+      const certificate = (await server.call(`${V3}system:getCertificate`)).json.data as {
+        port: number;
+        fingerprint256: string;
+        pem?: string;
+      };
+      assert.ok(certificate.port && certificate.fingerprint256, JSON.stringify(certificate));
+      const { page } = browser;
+      await page.goto(`${server.url}/`);
+      await openScreen(page, 'API keys');
+      await page.getByRole('button', { name: 'New API key' }).click();
+      const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
+      await dialog.getByLabel('Description').fill('Custom bouncer over HTTPS');
+      await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
+      // The bouncer runs on this computer: the key is bound to it (there is no default source).
+      await chooseOption(
+        page,
+        dialog.getByRole('combobox', { name: 'Allowed source' }),
+        'This computer only (localhost)',
       );
-      assert.ok(line.endsWith('> /etc/crowdsec/bouncers/pbx.pem'), line);
-      await promisify(execFile)('sh', ['-c', line.replace('/etc/crowdsec/bouncers/pbx.pem', pemFile)], {
-        timeout: 15_000,
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+
+      const issued = await visible(page.getByTestId('issued-key'));
+      const apiKey = (await issued.locator('code').first().innerText()).trim();
+      const apiUrl = `https://127.0.0.1:${certificate.port}/pbxcore/api/v3/firewall-bouncer/`;
+      await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
+      await page.getByRole('option', { name: apiUrl }).click();
+      assert.equal(
+        (await issued.getByTestId('certificate-fingerprint').innerText()).trim(),
+        certificate.fingerprint256,
+      );
+      await browser.screenshot('api-keys-https-pin');
+      const violations = (
+        await new AxeBuilder({ page }).include('[data-testid="issued-key"]').analyze()
+      ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(
+        violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`),
+        [],
+        'the issued key panel has no serious axe violation',
+      );
+
+      await issued.getByRole('button', { name: 'Copy custom bouncer configuration' }).click();
+      const yaml = await eventually(
+        () => readClipboard(page),
+        (text) => text.includes(`api_key: ${apiKey}`),
+        'the YAML on the clipboard',
+      );
+      assert.match(yaml, /^ca_cert_path: \/etc\/crowdsec\/bouncers\/pbx\.pem$/m);
+      assert.match(yaml, /^insecure_skip_verify: false$/m);
+      assert.doesNotMatch(yaml, /insecure_skip_verify: true/);
+
+      // The certificate as the operator gets it: downloaded when the server gives its PEM, or saved by the line shown.
+      const pemFile = join(scratch, 'pbx.pem');
+      if (certificate.pem) {
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          issued.getByRole('button', { name: 'Download certificate (PEM)' }).click(),
+        ]);
+        assert.equal(download.suggestedFilename(), 'pbx.pem');
+        await download.saveAs(pemFile);
+      } else {
+        await issued.getByRole('button', { name: 'Copy command that saves the certificate' }).click();
+        const line = await eventually(
+          () => readClipboard(page),
+          (text) => text.startsWith('openssl '),
+          'the save line on the clipboard',
+        );
+        assert.ok(line.endsWith('> /etc/crowdsec/bouncers/pbx.pem'), line);
+        await promisify(execFile)('sh', ['-c', line.replace('/etc/crowdsec/bouncers/pbx.pem', pemFile)], {
+          timeout: 15_000,
+        });
+      }
+      assert.equal(
+        new X509Certificate(readFileSync(pemFile)).fingerprint256,
+        certificate.fingerprint256,
+        'the saved certificate is the one whose fingerprint is shown',
+      );
+
+      await issued.getByText('curl check', { exact: true }).click();
+      await issued.getByRole('button', { name: 'Copy curl check' }).click();
+      const curl = await eventually(
+        () => readClipboard(page),
+        (text) => text.startsWith('curl '),
+        'the curl line',
+      );
+      assert.ok(curl.includes('--cacert /etc/crowdsec/bouncers/pbx.pem '), curl);
+      const { stdout } = await promisify(execFile)(
+        'sh',
+        ['-c', curl.replace('/etc/crowdsec/bouncers/pbx.pem', pemFile)],
+        { encoding: 'utf8', timeout: 15_000 },
+      );
+      assert.ok('new' in (JSON.parse(stdout) as object), stdout);
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+
+      const banned = await server.call(`${V3}firewall:banIp`, {
+        method: 'POST',
+        body: { ip: '198.51.100.99', duration: '1h' },
       });
-    }
-    assert.equal(
-      new X509Certificate(readFileSync(pemFile)).fingerprint256,
-      certificate.fingerprint256,
-      'the saved certificate is the one whose fingerprint is shown',
-    );
-
-    await issued.getByText('curl check', { exact: true }).click();
-    await issued.getByRole('button', { name: 'Copy curl check' }).click();
-    const curl = await eventually(
-      () => readClipboard(page),
-      (text) => text.startsWith('curl '),
-      'the curl line',
-    );
-    assert.ok(curl.includes('--cacert /etc/crowdsec/bouncers/pbx.pem '), curl);
-    const { stdout } = await promisify(execFile)(
-      'sh',
-      ['-c', curl.replace('/etc/crowdsec/bouncers/pbx.pem', pemFile)],
-      { encoding: 'utf8', timeout: 15_000 },
-    );
-    assert.ok('new' in (JSON.parse(stdout) as object), stdout);
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-
-    const banned = await server.call(`${V3}firewall:banIp`, {
-      method: 'POST',
-      body: { ip: '198.51.100.99', duration: '1h' },
-    });
-    assert.equal(banned.status, 201, banned.text);
-    bouncer = startCustomBouncerWithConfig(yaml, { caCertPath: pemFile });
-    assert.match(await bouncer.waitForLine(/^add 198\.51\.100\.99 /, 30_000), / pbx\/manual /);
-  });
+      assert.equal(banned.status, 201, banned.text);
+      bouncer = startCustomBouncerWithConfig(yaml, { caCertPath: pemFile });
+      assert.match(await bouncer.waitForLine(/^add 198\.51\.100\.99 /, 30_000), / pbx\/manual /);
+    },
+  );
 });

@@ -26,33 +26,37 @@ describe('console: connection state and forms', () => {
     await server?.close();
   });
 
-  it('says once, app-wide, that the server is unreachable and since when, even on a page that does not poll; recovers by itself', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/settings`);
-    await visible(page.getByRole('form', { name: 'Ban rules' }));
-    await visible(page.getByText('Local', { exact: true }));
-    assert.equal(await page.getByTestId('connection-banner').count(), 0);
+  it(
+    'says once, app-wide, that the server is unreachable and since when, even on a page that ' +
+      'does not poll; recovers by itself',
+    async () => {
+      const { page } = browser;
+      await page.goto(`${server.url}/settings`);
+      await visible(page.getByRole('form', { name: 'Ban rules' }));
+      await visible(page.getByText('Local', { exact: true }));
+      assert.equal(await page.getByTestId('connection-banner').count(), 0);
 
-    await server.server.stop();
-    await page.getByTestId('connection-banner').waitFor({ state: 'visible', timeout: 20_000 });
-    const banner = page.getByTestId('connection-banner');
-    const text = await banner.innerText();
-    assert.match(text, /The server cannot be reached/);
-    assert.match(text, /Last contact at \d{2}:\d{2}:\d{2} [A-Z]/);
-    assert.match(text, /may be out of date/);
-    await visible(page.getByTestId('offline-badge'));
-    assert.equal(await page.getByText('Local', { exact: true }).count(), 0, 'the Local badge does not stay green');
-    assert.equal(
-      await page.locator('.mantine-Notification-root').filter({ hasText: 'cannot be reached' }).count(),
-      0,
-      'no toast besides the banner',
-    );
-    await browser.screenshot('connection-lost');
+      await server.server.stop();
+      await page.getByTestId('connection-banner').waitFor({ state: 'visible', timeout: 20_000 });
+      const banner = page.getByTestId('connection-banner');
+      const text = await banner.innerText();
+      assert.match(text, /The server cannot be reached/);
+      assert.match(text, /Last contact at \d{2}:\d{2}:\d{2} [A-Z]/);
+      assert.match(text, /may be out of date/);
+      await visible(page.getByTestId('offline-badge'));
+      assert.equal(await page.getByText('Local', { exact: true }).count(), 0, 'the Local badge does not stay green');
+      assert.equal(
+        await page.locator('.mantine-Notification-root').filter({ hasText: 'cannot be reached' }).count(),
+        0,
+        'no toast besides the banner',
+      );
+      await browser.screenshot('connection-lost');
 
-    await server.restart();
-    await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 20_000 });
-    await visible(page.getByText('Local', { exact: true }));
-  });
+      await server.restart();
+      await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 20_000 });
+      await visible(page.getByText('Local', { exact: true }));
+    },
+  );
 
   it('asks before leaving unsaved edits, and a refused duration reads in the units of its hint', async () => {
     const { page } = browser;

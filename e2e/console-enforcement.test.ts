@@ -80,38 +80,42 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     await server?.close();
   });
 
-  it('bans with no bouncer polling: the dashboard banner says they are not enforced, links to the keys, and the key reads "Never polled"', async () => {
-    const { page } = browser;
-    fw1 = await makeBouncerKey('fw1');
-    await post('firewall:banIp', { ip: '198.51.100.20', duration: 3600, reason: 'SIP scanner' });
-    await page.goto(`${server.url}/`);
-    const banner = await visible(page.getByTestId('enforcement-banner'));
-    assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer has polled in the last 30 s/);
-    await eventually(
-      () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
-      (t) => t === 'Never polled',
-      'fw1 "Never polled"',
-    );
-    await checkLayout(page, 'dashboard-banner', () => visible(page.getByTestId('enforcement-banner')));
-
-    await banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-    assert.equal(new URL(page.url()).pathname, '/api-keys');
-
-    // With no active bouncer key, the ban reached none: "No bouncer", in the warning colour.
-    await page.goto(`${server.url}/bans`);
-    const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
-    assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
-    const colour = await cell
-      .locator('p')
-      .evaluate(
-        (element) =>
-          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element)
-            .color,
+  it(
+    'bans with no bouncer polling: the dashboard banner says they are not enforced, links to ' +
+      'the keys, and the key reads "Never polled"',
+    async () => {
+      const { page } = browser;
+      fw1 = await makeBouncerKey('fw1');
+      await post('firewall:banIp', { ip: '198.51.100.20', duration: 3600, reason: 'SIP scanner' });
+      await page.goto(`${server.url}/`);
+      const banner = await visible(page.getByTestId('enforcement-banner'));
+      assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer has polled in the last 30 s/);
+      await eventually(
+        () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+        (t) => t === 'Never polled',
+        'fw1 "Never polled"',
       );
-    const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
-    assert.ok(r > b && g > b, `"No bouncer" is in the warning colour (${colour})`);
-  });
+      await checkLayout(page, 'dashboard-banner', () => visible(page.getByTestId('enforcement-banner')));
+
+      await banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
+      await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/api-keys');
+
+      // With no active bouncer key, the ban reached none: "No bouncer", in the warning colour.
+      await page.goto(`${server.url}/bans`);
+      const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
+      assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
+      const colour = await cell
+        .locator('p')
+        .evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element)
+              .color,
+        );
+      const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
+      assert.ok(r > b && g > b, `"No bouncer" is in the warning colour (${colour})`);
+    },
+  );
 
   it('a bouncer that polls is "Served" (the banner goes) and each ban it was sent reads "1 of 1 bouncers" with its name', async () => {
     const { page } = browser;
@@ -194,129 +198,137 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     );
   });
 
-  it('"Why is this address blocked?" lists a filter entry, a range ban (time left, bouncers sent) and what protects an address; a malformed one gets the 400 under the field', async () => {
-    const { page } = browser;
-    await post('firewall', { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Blocklist' });
-    await post('firewall', { permit: '10.77.0.0/16', description: 'Head office', newer_block_ip: true });
-    const whitelisted = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '10.77.5.0/24' } });
-    assert.equal(whitelisted.status, 200, whitelisted.text);
-    await post('firewall:banIp', { ip: '100.64.0.0/24', duration: 7200, reason: 'Toll fraud range' });
-    await poll(server, fw2.key);
-    await eventually(
-      async () =>
-        (await server.call(`${V3}firewall:lookup?ip=100.64.0.9`)).json.data.decisions[0]?.delivery.served as
-          | number
-          | undefined,
-      (served) => served === 1,
-      'the range ban delivered to fw2 (API)',
-    );
-
-    await page.goto(`${server.url}/bans`);
-    const field = await visible(page.getByRole('textbox', { name: 'Address' }));
-    const ask = async (address: string) => {
-      await field.fill(address);
-      await page.getByRole('button', { name: 'Look up' }).click();
-      return visible(page.getByTestId('lookup-answer').filter({ hasText: address }));
-    };
-
-    const filtered = await ask('203.0.113.9');
-    const filterEntry = await filtered.getByTestId('lookup-decision').innerText();
-    assert.match(filterEntry, /Network filter 'Blocklist' 203\.0\.113\.0\/24/);
-    assert.match(filterEntry, /never ends/);
-    assert.match(filterEntry, /sent to 1 of 1 bouncer: fw2/);
-
-    const ranged = await ask('100.64.0.9');
-    const rangeBan = await ranged.getByTestId('lookup-decision').innerText();
-    await checkLayout(page, 'bans-lookup-range', () => visible(page.getByTestId('lookup-decision')));
-    assert.match(rangeBan, /Manual ban of the range 100\.64\.0\.0\/24/);
-    assert.match(rangeBan, /(1 h 59 min|2 h 00 min) left/);
-    assert.match(rangeBan, /sent to 1 of 1 bouncer: fw2/);
-    assert.match(rangeBan, /Toll fraud range/);
-
-    const kept = await ask('10.77.5.1');
-    assert.match(await kept.innerText(), /Nothing blocks 10\.77\.5\.1/);
-    const protections = (await kept.getByTestId('lookup-protection').allInnerTexts()).sort();
-    assert.deepEqual(protections, ["Trusted network 'Head office' 10.77.0.0/16", 'Whitelist 10.77.5.0/24']);
-    await checkLayout(page, 'bans-lookup', () => visible(page.getByTestId('lookup-protection')));
-
-    const loopback = await ask('127.0.0.1');
-    assert.match(await loopback.innerText(), /this host's own loopback address: it is never banned/);
-
-    assert.match(await (await ask('192.0.2.200')).innerText(), /Nothing blocks 192\.0\.2\.200/);
-
-    await field.fill('not-an-ip');
-    await page.getByRole('button', { name: 'Look up' }).click();
-    const error = await eventually(
-      () => field.getAttribute('aria-describedby'),
-      (id) => id !== null && id !== '',
-      'the field described by an error',
-    );
-    const message = await page
-      .locator(`[id="${error!.split(' ').find((id) => id.includes('error')) ?? error}"]`)
-      .innerText();
-    assert.match(message, /ip "not-an-ip" is not an IPv4 or IPv6 address/);
-    assert.equal(await page.getByTestId('lookup-answer').count(), 0, 'no answer shown beside the error');
-    assert.equal(await field.getAttribute('aria-invalid'), 'true');
-  });
-
-  it('a key that polled and then expired reads "Refused … key expired" (not green), the refused box names the key, and the banner is back', async () => {
-    const { page } = browser;
-    const expiry = new Date(Date.now() + 2_000).toISOString();
-    const edited = await server.call(`${V3}api-keys/${fw2.id}`, {
-      method: 'PATCH',
-      body: { description: 'fw2', expires_at: expiry },
-    });
-    assert.equal(edited.status, 200, edited.text);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const refused = await server.call(STREAM, { headers: { 'X-Api-Key': fw2.key } });
-    assert.equal(refused.status, 401, refused.text);
-
-    await page.goto(`${server.url}/`);
-    const row = bouncerRow('fw2');
-    await eventually(
-      () => row.getByTestId('bouncer-state').textContent(),
-      (t) => t === 'Refused',
-      'fw2 "Refused"',
-      20_000,
-    );
-    const refusal = await row.getByTestId('bouncer-refusal').innerText();
-    assert.match(refusal, /Refused: key expired \(key “fw2”\)/);
-    // Not green: the state badge is the filled red of a refusal, not the teal of a served bouncer.
-    const badgeColour = await row
-      .getByTestId('bouncer-state')
-      .evaluate(
-        (element) =>
-          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
-            element,
-          ).backgroundColor,
+  it(
+    '"Why is this address blocked?" lists a filter entry, a range ban (time left, bouncers ' +
+      'sent) and what protects an address; a malformed one gets the 400 under the field',
+    async () => {
+      const { page } = browser;
+      await post('firewall', { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Blocklist' });
+      await post('firewall', { permit: '10.77.0.0/16', description: 'Head office', newer_block_ip: true });
+      const whitelisted = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '10.77.5.0/24' } });
+      assert.equal(whitelisted.status, 200, whitelisted.text);
+      await post('firewall:banIp', { ip: '100.64.0.0/24', duration: 7200, reason: 'Toll fraud range' });
+      await poll(server, fw2.key);
+      await eventually(
+        async () =>
+          (await server.call(`${V3}firewall:lookup?ip=100.64.0.9`)).json.data.decisions[0]?.delivery.served as
+            | number
+            | undefined,
+        (served) => served === 1,
+        'the range ban delivered to fw2 (API)',
       );
-    const [r, g, b] = badgeColour.match(/\d+/g)!.map(Number) as [number, number, number];
-    assert.ok(r > g && r > b, `the Refused badge is red, not green (${badgeColour})`);
-    assert.equal(await row.getAttribute('data-state'), 'refused');
 
-    const box = await visible(page.getByTestId('bouncer-rejections'));
-    assert.match(await box.innerText(), /Key “fw2”: .*expired/);
-    const banner = await visible(page.getByTestId('enforcement-banner'));
-    assert.match(await banner.innerText(), /2 bans are not being enforced/);
-    assert.match(await banner.innerText(), /One bouncer is refused/);
-    await checkLayout(page, 'dashboard-refused', () => visible(page.getByTestId('bouncer-refusal')));
+      await page.goto(`${server.url}/bans`);
+      const field = await visible(page.getByRole('textbox', { name: 'Address' }));
+      const ask = async (address: string) => {
+        await field.fill(address);
+        await page.getByRole('button', { name: 'Look up' }).click();
+        return visible(page.getByTestId('lookup-answer').filter({ hasText: address }));
+      };
 
-    // A disabled key's polls: "Refused: key disabled", named.
-    const disabled = await server.call(`${V3}api-keys/${fw1.id}`, {
-      method: 'PATCH',
-      body: { description: 'fw1', enabled: false },
-    });
-    assert.equal(disabled.status, 200, disabled.text);
-    assert.equal((await server.call(STREAM, { headers: { 'X-Api-Key': fw1.key } })).status, 401);
-    await eventually(
-      () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
-      (t) => t === 'Refused',
-      'fw1 "Refused"',
-      20_000,
-    );
-    assert.match(
-      await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(),
-      /Refused: key disabled \(key “fw1”\)/,
-    );
-  });
+      const filtered = await ask('203.0.113.9');
+      const filterEntry = await filtered.getByTestId('lookup-decision').innerText();
+      assert.match(filterEntry, /Network filter 'Blocklist' 203\.0\.113\.0\/24/);
+      assert.match(filterEntry, /never ends/);
+      assert.match(filterEntry, /sent to 1 of 1 bouncer: fw2/);
+
+      const ranged = await ask('100.64.0.9');
+      const rangeBan = await ranged.getByTestId('lookup-decision').innerText();
+      await checkLayout(page, 'bans-lookup-range', () => visible(page.getByTestId('lookup-decision')));
+      assert.match(rangeBan, /Manual ban of the range 100\.64\.0\.0\/24/);
+      assert.match(rangeBan, /(1 h 59 min|2 h 00 min) left/);
+      assert.match(rangeBan, /sent to 1 of 1 bouncer: fw2/);
+      assert.match(rangeBan, /Toll fraud range/);
+
+      const kept = await ask('10.77.5.1');
+      assert.match(await kept.innerText(), /Nothing blocks 10\.77\.5\.1/);
+      const protections = (await kept.getByTestId('lookup-protection').allInnerTexts()).sort();
+      assert.deepEqual(protections, ["Trusted network 'Head office' 10.77.0.0/16", 'Whitelist 10.77.5.0/24']);
+      await checkLayout(page, 'bans-lookup', () => visible(page.getByTestId('lookup-protection')));
+
+      const loopback = await ask('127.0.0.1');
+      assert.match(await loopback.innerText(), /this host's own loopback address: it is never banned/);
+
+      assert.match(await (await ask('192.0.2.200')).innerText(), /Nothing blocks 192\.0\.2\.200/);
+
+      await field.fill('not-an-ip');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const error = await eventually(
+        () => field.getAttribute('aria-describedby'),
+        (id) => id !== null && id !== '',
+        'the field described by an error',
+      );
+      const message = await page
+        .locator(`[id="${error!.split(' ').find((id) => id.includes('error')) ?? error}"]`)
+        .innerText();
+      assert.match(message, /ip "not-an-ip" is not an IPv4 or IPv6 address/);
+      assert.equal(await page.getByTestId('lookup-answer').count(), 0, 'no answer shown beside the error');
+      assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    },
+  );
+
+  it(
+    'a key that polled and then expired reads "Refused … key expired" (not green), the refused ' +
+      'box names the key, and the banner is back',
+    async () => {
+      const { page } = browser;
+      const expiry = new Date(Date.now() + 2_000).toISOString();
+      const edited = await server.call(`${V3}api-keys/${fw2.id}`, {
+        method: 'PATCH',
+        body: { description: 'fw2', expires_at: expiry },
+      });
+      assert.equal(edited.status, 200, edited.text);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const refused = await server.call(STREAM, { headers: { 'X-Api-Key': fw2.key } });
+      assert.equal(refused.status, 401, refused.text);
+
+      await page.goto(`${server.url}/`);
+      const row = bouncerRow('fw2');
+      await eventually(
+        () => row.getByTestId('bouncer-state').textContent(),
+        (t) => t === 'Refused',
+        'fw2 "Refused"',
+        20_000,
+      );
+      const refusal = await row.getByTestId('bouncer-refusal').innerText();
+      assert.match(refusal, /Refused: key expired \(key “fw2”\)/);
+      // Not green: the state badge is the filled red of a refusal, not the teal of a served bouncer.
+      const badgeColour = await row
+        .getByTestId('bouncer-state')
+        .evaluate(
+          (element) =>
+            (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
+              element,
+            ).backgroundColor,
+        );
+      const [r, g, b] = badgeColour.match(/\d+/g)!.map(Number) as [number, number, number];
+      assert.ok(r > g && r > b, `the Refused badge is red, not green (${badgeColour})`);
+      assert.equal(await row.getAttribute('data-state'), 'refused');
+
+      const box = await visible(page.getByTestId('bouncer-rejections'));
+      assert.match(await box.innerText(), /Key “fw2”: .*expired/);
+      const banner = await visible(page.getByTestId('enforcement-banner'));
+      assert.match(await banner.innerText(), /2 bans are not being enforced/);
+      assert.match(await banner.innerText(), /One bouncer is refused/);
+      await checkLayout(page, 'dashboard-refused', () => visible(page.getByTestId('bouncer-refusal')));
+
+      // A disabled key's polls: "Refused: key disabled", named.
+      const disabled = await server.call(`${V3}api-keys/${fw1.id}`, {
+        method: 'PATCH',
+        body: { description: 'fw1', enabled: false },
+      });
+      assert.equal(disabled.status, 200, disabled.text);
+      assert.equal((await server.call(STREAM, { headers: { 'X-Api-Key': fw1.key } })).status, 401);
+      await eventually(
+        () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+        (t) => t === 'Refused',
+        'fw1 "Refused"',
+        20_000,
+      );
+      assert.match(
+        await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(),
+        /Refused: key disabled \(key “fw1”\)/,
+      );
+    },
+  );
 });

@@ -22,7 +22,8 @@ describe('console: framing is refused, the policy does not break the console', (
     attacker = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(
-        `<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" src="${server.url}/" width="1200" height="800"></iframe>`,
+        `<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" ` +
+          `src="${server.url}/" width="1200" height="800"></iframe>`,
       );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));

@@ -140,96 +140,100 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     expiredDel = watch;
   });
 
-  it('bans an address for 30 min: the bouncer gets add with its seconds as pbx/manual, the Bans table counts down, lifting it early sends del', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Bans');
-    await page.getByRole('button', { name: 'Ban an address' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
-    const ip = dialog.getByLabel('Address or network');
+  it(
+    'bans an address for 30 min: the bouncer gets add with its seconds as pbx/manual, the Bans ' +
+      'table counts down, lifting it early sends del',
+    async () => {
+      const { page } = browser;
+      await openScreen(page, 'Bans');
+      await page.getByRole('button', { name: 'Ban an address' }).click();
+      const dialog = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
+      const ip = dialog.getByLabel('Address or network');
 
-    // Refusals are the server's, shown under the field they name.
-    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-    await visible(dialog.getByText('Enter an address (192.0.2.7) or a network (192.0.2.0/24).'));
-    await ip.fill('127.0.0.1');
-    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-    await visible(dialog.getByText(/covers this PBX's own loopback address/));
-    assert.equal(await ip.getAttribute('aria-invalid'), 'true');
-    await ip.fill('198.51.100.23');
-    await dialog.getByLabel('Duration', { exact: true }).fill('0');
-    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-    await visible(dialog.getByText(/must be from 1 minute/i));
-    assert.equal(await dialog.getByLabel('Duration', { exact: true }).getAttribute('aria-invalid'), 'true');
-    assert.notEqual(await ip.getAttribute('aria-invalid'), 'true', 'the address field has no error any more');
+      // Refusals are the server's, shown under the field they name.
+      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
+      await visible(dialog.getByText('Enter an address (192.0.2.7) or a network (192.0.2.0/24).'));
+      await ip.fill('127.0.0.1');
+      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
+      await visible(dialog.getByText(/covers this PBX's own loopback address/));
+      assert.equal(await ip.getAttribute('aria-invalid'), 'true');
+      await ip.fill('198.51.100.23');
+      await dialog.getByLabel('Duration', { exact: true }).fill('0');
+      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
+      await visible(dialog.getByText(/must be from 1 minute/i));
+      assert.equal(await dialog.getByLabel('Duration', { exact: true }).getAttribute('aria-invalid'), 'true');
+      assert.notEqual(await ip.getAttribute('aria-invalid'), 'true', 'the address field has no error any more');
 
-    await dialog.getByLabel('Duration', { exact: true }).fill('30');
-    await dialog.getByLabel('Unit of duration').selectOption('min');
-    await dialog.getByLabel('Reason (optional)').fill('Toll fraud attempts');
-    await browser.screenshot('bans-ban-dialog');
-    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await visible(page.getByText('198.51.100.23 is banned for 30 min.'));
+      await dialog.getByLabel('Duration', { exact: true }).fill('30');
+      await dialog.getByLabel('Unit of duration').selectOption('min');
+      await dialog.getByLabel('Reason (optional)').fill('Toll fraud attempts');
+      await browser.screenshot('bans-ban-dialog');
+      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await visible(page.getByText('198.51.100.23 is banned for 30 min.'));
 
-    const line = await bouncer!.waitForLine(/^add 198\.51\.100\.23 \d+ pbx\/manual /, POLLS);
-    const seconds = Number(line.split(' ')[2]);
-    assert.ok(seconds > 1700 && seconds <= 1800, `the bouncer is told the real time left: ${line}`);
+      const line = await bouncer!.waitForLine(/^add 198\.51\.100\.23 \d+ pbx\/manual /, POLLS);
+      const seconds = Number(line.split(' ')[2]);
+      assert.ok(seconds > 1700 && seconds <= 1800, `the bouncer is told the real time left: ${line}`);
 
-    const row = await visible(page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }));
-    const text = await row.innerText();
-    assert.match(text, /Manual/i);
-    assert.match(text, /Toll fraud attempts/);
-    assert.match(text, /by localhost/);
-    const countdown = row.getByTestId('ban-time-left');
-    const first = await countdown.innerText();
-    assert.match(first, /^(29|30) min \d\d s$/);
-    await eventually(
-      () => countdown.innerText(),
-      (t) => t !== first,
-      'the countdown to tick',
-    );
+      const row = await visible(page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }));
+      const text = await row.innerText();
+      assert.match(text, /Manual/i);
+      assert.match(text, /Toll fraud attempts/);
+      assert.match(text, /by localhost/);
+      const countdown = row.getByTestId('ban-time-left');
+      const first = await countdown.innerText();
+      assert.match(first, /^(29|30) min \d\d s$/);
+      await eventually(
+        () => countdown.innerText(),
+        (t) => t !== first,
+        'the countdown to tick',
+      );
 
-    // For good, from SIP only: "Permanent" instead of a countdown.
-    await page.getByRole('button', { name: 'Ban an address' }).click();
-    const again = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
-    await again.getByLabel('Address or network').fill('192.0.2.0/24');
-    await again.getByLabel('Unit of duration').selectOption('Permanent');
-    assert.equal(await again.getByLabel('Duration', { exact: true }).isDisabled(), true);
-    for (const service of ['Web (console and API)', 'AMI', 'IAX'])
-      await again.getByLabel(service, { exact: true }).uncheck();
-    await again.getByRole('button', { name: 'Ban', exact: true }).click();
-    await visible(page.getByText('192.0.2.0/24 is banned until you lift the ban.'));
-    const range = await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
-    assert.equal(await range.getByTestId('ban-time-left').innerText(), 'Permanent');
-    assert.match(await range.innerText(), /Refused on SIP/);
-    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
-      ip: string;
-      permanent: boolean;
-      services: string[] | null;
-    }>;
-    assert.deepEqual(banned.find((b) => b.ip === '192.0.2.0/24')?.services, ['SIP']);
-    await bouncer!.waitForLine(/^add 192\.0\.2\.0\/24 \d+ pbx\/manual /, POLLS);
-    await browser.screenshot('bans-manual');
+      // For good, from SIP only: "Permanent" instead of a countdown.
+      await page.getByRole('button', { name: 'Ban an address' }).click();
+      const again = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
+      await again.getByLabel('Address or network').fill('192.0.2.0/24');
+      await again.getByLabel('Unit of duration').selectOption('Permanent');
+      assert.equal(await again.getByLabel('Duration', { exact: true }).isDisabled(), true);
+      for (const service of ['Web (console and API)', 'AMI', 'IAX'])
+        await again.getByLabel(service, { exact: true }).uncheck();
+      await again.getByRole('button', { name: 'Ban', exact: true }).click();
+      await visible(page.getByText('192.0.2.0/24 is banned until you lift the ban.'));
+      const range = await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
+      assert.equal(await range.getByTestId('ban-time-left').innerText(), 'Permanent');
+      assert.match(await range.innerText(), /Refused on SIP/);
+      const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
+        ip: string;
+        permanent: boolean;
+        services: string[] | null;
+      }>;
+      assert.deepEqual(banned.find((b) => b.ip === '192.0.2.0/24')?.services, ['SIP']);
+      await bouncer!.waitForLine(/^add 192\.0\.2\.0\/24 \d+ pbx\/manual /, POLLS);
+      await browser.screenshot('bans-manual');
 
-    // The dashboard counts manual bans and charts the bans started per minute: these two, and the
-    // 1-minute ban while it is in force (this step usually gets here well within its minute).
-    await openScreen(page, 'Dashboard');
-    const manual = () => (Date.now() < expiringEndsAt ? 3 : 2);
-    await eventually(
-      () => page.getByTestId('ban-count-manual').innerText(),
-      (t) => new RegExp(`\\b${manual()}\\b`).test(t),
-      'the manual bans on the dashboard',
-    );
-    await visible(page.getByText('Bans started per minute'));
-    await openScreen(page, 'Bans');
+      // The dashboard counts manual bans and charts the bans started per minute: these two, and the
+      // 1-minute ban while it is in force (this step usually gets here well within its minute).
+      await openScreen(page, 'Dashboard');
+      const manual = () => (Date.now() < expiringEndsAt ? 3 : 2);
+      await eventually(
+        () => page.getByTestId('ban-count-manual').innerText(),
+        (t) => new RegExp(`\\b${manual()}\\b`).test(t),
+        'the manual bans on the dashboard',
+      );
+      await visible(page.getByText('Bans started per minute'));
+      await openScreen(page, 'Bans');
 
-    await page
-      .getByTestId('ban-row')
-      .filter({ hasText: '198.51.100.23' })
-      .getByRole('button', { name: 'Unban 198.51.100.23' })
-      .click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
-    await page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }).waitFor({ state: 'detached' });
-    await bouncer!.waitFor('del', '198.51.100.23', POLLS);
-  });
+      await page
+        .getByTestId('ban-row')
+        .filter({ hasText: '198.51.100.23' })
+        .getByRole('button', { name: 'Unban 198.51.100.23' })
+        .click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
+      await page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }).waitFor({ state: 'detached' });
+      await bouncer!.waitFor('del', '198.51.100.23', POLLS);
+    },
+  );
 
   it('the history page lists the ban and its early lift, filters by state, category and search, and pages on the server', async () => {
     const { page } = browser;
@@ -350,38 +354,45 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     for (let i = 3; i <= 30; i++) await bouncer!.waitFor('del', `203.0.113.${i}`, POLLS);
   });
 
-  it('the 1-minute ban runs out by itself: the bouncer gets del after its end, the Bans table drops it, the history says Expired', async () => {
-    const { page } = browser;
-    // The Bans table has been open since the bulk unban: it drops the row on its own refresh.
-    await page.getByLabel('Filter by IP address').fill('');
-    await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
-    const refreshed = Math.max(0, expiringEndsAt - Date.now()) + POLL + 5_000;
-    await page.getByTestId('ban-row').filter({ hasText: EXPIRING }).waitFor({ state: 'detached', timeout: refreshed });
-    assert.ok(Date.now() >= expiringEndsAt, 'the row stayed until the ban ended');
+  it(
+    'the 1-minute ban runs out by itself: the bouncer gets del after its end, the Bans table ' +
+      'drops it, the history says Expired',
+    async () => {
+      const { page } = browser;
+      // The Bans table has been open since the bulk unban: it drops the row on its own refresh.
+      await page.getByLabel('Filter by IP address').fill('');
+      await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
+      const refreshed = Math.max(0, expiringEndsAt - Date.now()) + POLL + 5_000;
+      await page
+        .getByTestId('ban-row')
+        .filter({ hasText: EXPIRING })
+        .waitFor({ state: 'detached', timeout: refreshed });
+      assert.ok(Date.now() >= expiringEndsAt, 'the row stayed until the ban ended');
 
-    const { line, at } = await expiredDel!;
-    assert.ok(at >= expiringEndsAt - 1_000, `del came ${expiringEndsAt - at} ms before the ban's end: ${line}`);
-    const calls = bouncer!.calls().map((c) => c.line);
-    const added = calls.findIndex((c) => c.startsWith(`add ${EXPIRING} `));
-    assert.ok(added >= 0 && added < calls.indexOf(line), `add before del:\n${calls.join('\n')}`);
-    assert.match(calls[added]!, /^add 203\.0\.113\.61 \d+ pbx\/manual /);
-    const seconds = Number(calls[added]!.split(' ')[2]);
-    assert.ok(seconds > 0 && seconds <= 60, `the bouncer is told the time left of a 1-minute ban: ${calls[added]}`);
+      const { line, at } = await expiredDel!;
+      assert.ok(at >= expiringEndsAt - 1_000, `del came ${expiringEndsAt - at} ms before the ban's end: ${line}`);
+      const calls = bouncer!.calls().map((c) => c.line);
+      const added = calls.findIndex((c) => c.startsWith(`add ${EXPIRING} `));
+      assert.ok(added >= 0 && added < calls.indexOf(line), `add before del:\n${calls.join('\n')}`);
+      assert.match(calls[added]!, /^add 203\.0\.113\.61 \d+ pbx\/manual /);
+      const seconds = Number(calls[added]!.split(' ')[2]);
+      assert.ok(seconds > 0 && seconds <= 60, `the bouncer is told the time left of a 1-minute ban: ${calls[added]}`);
 
-    await page.getByRole('link', { name: 'Ban history' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Ban history' }));
-    await page.getByLabel('Search').fill(EXPIRING);
-    const rows = await eventually(
-      () => page.getByTestId('ban-log-row').allInnerTexts(),
-      (texts) => texts.length === 1 && texts[0]!.startsWith(EXPIRING) && /Expired/i.test(texts[0]!),
-      'the 1-minute ban alone, shown as expired',
-    );
-    const text = rows[0]!;
-    assert.match(text, /Short trial ban/);
-    assert.match(text, /pbx\/manual/);
-    assert.doesNotMatch(text, /Lifted|Active/i);
-    assert.match(text, /localhost\s+—\s*$/, 'banned by localhost, lifted by nobody');
-  });
+      await page.getByRole('link', { name: 'Ban history' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'Ban history' }));
+      await page.getByLabel('Search').fill(EXPIRING);
+      const rows = await eventually(
+        () => page.getByTestId('ban-log-row').allInnerTexts(),
+        (texts) => texts.length === 1 && texts[0]!.startsWith(EXPIRING) && /Expired/i.test(texts[0]!),
+        'the 1-minute ban alone, shown as expired',
+      );
+      const text = rows[0]!;
+      assert.match(text, /Short trial ban/);
+      assert.match(text, /pbx\/manual/);
+      assert.doesNotMatch(text, /Lifted|Active/i);
+      assert.match(text, /localhost\s+—\s*$/, 'banned by localhost, lifted by nobody');
+    },
+  );
 
   it('the custom bouncer ran its script once per decision across its polls', async () => {
     // At least five polls of 10 s since the bouncer started.

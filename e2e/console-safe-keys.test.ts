@@ -175,37 +175,41 @@ describe('console: safe keys and filters', () => {
     );
   });
 
-  it('on a phone (390 px) the issued key dialog fits: the configuration switch and its lines stay on screen, no serious axe violation', async () => {
-    const { page } = browser;
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${server.url}/api-keys`);
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-    await dialog.getByLabel('Description').fill('phone check');
-    await chooseOption(
-      page,
-      dialog.getByRole('combobox', { name: 'Allowed source' }),
-      'This computer only (localhost)',
-    );
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    const issued = await visible(page.getByTestId('issued-key'));
-    for (const option of ['Firewall bouncer', 'Custom bouncer', 'curl check']) {
-      const box = await issued.getByText(option, { exact: true }).boundingBox();
-      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `"${option}" is on screen (${JSON.stringify(box)})`);
-    }
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-    assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
-    const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter(
-      (v) => v.impact === 'serious' || v.impact === 'critical',
-    );
-    assert.deepEqual(
-      violations.map((v) => v.id),
-      [],
-    );
-    await browser.screenshot('safe-keys-issued-390');
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.setViewportSize({ width: 1360, height: 900 });
-  });
+  it(
+    'on a phone (390 px) the issued key dialog fits: the configuration switch and its lines ' +
+      'stay on screen, no serious axe violation',
+    async () => {
+      const { page } = browser;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${server.url}/api-keys`);
+      await page.getByRole('button', { name: 'New API key' }).click();
+      const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
+      await dialog.getByLabel('Description').fill('phone check');
+      await chooseOption(
+        page,
+        dialog.getByRole('combobox', { name: 'Allowed source' }),
+        'This computer only (localhost)',
+      );
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      const issued = await visible(page.getByTestId('issued-key'));
+      for (const option of ['Firewall bouncer', 'Custom bouncer', 'curl check']) {
+        const box = await issued.getByText(option, { exact: true }).boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `"${option}" is on screen (${JSON.stringify(box)})`);
+      }
+      const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+      assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
+      const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
+      assert.deepEqual(
+        violations.map((v) => v.id),
+        [],
+      );
+      await browser.screenshot('safe-keys-issued-390');
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await page.setViewportSize({ width: 1360, height: 900 });
+    },
+  );
 
   it('a key whose filter is gone says so instead of naming it', async () => {
     const { page } = browser;
@@ -214,7 +218,8 @@ describe('console: safe keys and filters', () => {
     const filterId = Number(
       db
         .prepare(
-          `INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, rules) VALUES ('198.51.100.0/24', '0.0.0.0/0', 'old', 0, 0, '{}')`,
+          `INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, ` +
+            `rules) VALUES ('198.51.100.0/24', '0.0.0.0/0', 'old', 0, 0, '{}')`,
         )
         .run().lastInsertRowid,
     );

@@ -91,38 +91,44 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     await lapi?.close();
   });
 
-  test('three failed logins on A: banned on A, in the LAPI, enforced by B and in its stream within 2 s; A does not echo it back', async () => {
-    const attacker = '127.0.0.2';
-    for (let i = 0; i < 3; i++) {
-      const failed = await a.pbx.call(`${V3}auth:login`, {
-        method: 'POST',
-        body: { login: 'admin', password: `wrong-${i}` },
-        localAddress: attacker,
-      });
-      assert.equal(failed.status, 401);
-    }
-    const bannedAt = Date.now();
-    assert.equal((await ping(a, attacker)).status, 403, 'banned on A');
-    const inLapi = await within(2000, 'decision in the LAPI', () => lapi.decisions().find((d) => d.value === attacker));
-    assert.equal(inLapi.value.scenario, 'pbx/http');
-    assert.equal(inLapi.value.origin, 'crowdsec');
-    await within(
-      2000 - (Date.now() - bannedAt) + 100,
-      'B refuses the attacker',
-      async () => (await ping(b, attacker)).status === 403,
-    );
-    const inB = await within(500, "B's stream", async () => (await bouncerView(b)).get(`${attacker} pbx/http`));
-    assert.equal(inB.value.origin, 'crowdsec', 'republished with its upstream origin');
-    console.log(`# A ban reached B's guard and stream ${Date.now() - bannedAt} ms after it was made`);
-    // A's own stream has its own decision once: the copy coming back from the LAPI is skipped.
-    await sleep(1500);
-    const ownA = [...(await bouncerView(a)).values()].filter((d) => d.value === attacker);
-    assert.deepEqual(
-      ownA.map((d) => d.origin),
-      ['pbx-fail2ban'],
-    );
-    assert.ok((await status(a)).pull.skipped.echo >= 1);
-  });
+  test(
+    'three failed logins on A: banned on A, in the LAPI, enforced by B and in its stream within ' +
+      '2 s; A does not echo it back',
+    async () => {
+      const attacker = '127.0.0.2';
+      for (let i = 0; i < 3; i++) {
+        const failed = await a.pbx.call(`${V3}auth:login`, {
+          method: 'POST',
+          body: { login: 'admin', password: `wrong-${i}` },
+          localAddress: attacker,
+        });
+        assert.equal(failed.status, 401);
+      }
+      const bannedAt = Date.now();
+      assert.equal((await ping(a, attacker)).status, 403, 'banned on A');
+      const inLapi = await within(2000, 'decision in the LAPI', () =>
+        lapi.decisions().find((d) => d.value === attacker),
+      );
+      assert.equal(inLapi.value.scenario, 'pbx/http');
+      assert.equal(inLapi.value.origin, 'crowdsec');
+      await within(
+        2000 - (Date.now() - bannedAt) + 100,
+        'B refuses the attacker',
+        async () => (await ping(b, attacker)).status === 403,
+      );
+      const inB = await within(500, "B's stream", async () => (await bouncerView(b)).get(`${attacker} pbx/http`));
+      assert.equal(inB.value.origin, 'crowdsec', 'republished with its upstream origin');
+      console.log(`# A ban reached B's guard and stream ${Date.now() - bannedAt} ms after it was made`);
+      // A's own stream has its own decision once: the copy coming back from the LAPI is skipped.
+      await sleep(1500);
+      const ownA = [...(await bouncerView(a)).values()].filter((d) => d.value === attacker);
+      assert.deepEqual(
+        ownA.map((d) => d.origin),
+        ['pbx-fail2ban'],
+      );
+      assert.ok((await status(a)).pull.skipped.echo >= 1);
+    },
+  );
 
   test('lifting the ban on A lifts it in the LAPI, on B and in B’s stream within 2 s', async () => {
     const attacker = '127.0.0.2';

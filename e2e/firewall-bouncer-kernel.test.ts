@@ -46,13 +46,18 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
       const r = run.result;
       assert.ok(
         r,
-        `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ${run.timedOut}):\n${run.output.slice(-6000)}`,
+        `the scenario printed no result (exit ${run.exitCode}, signal ${run.signal}, timed out: ` +
+          `${run.timedOut}):\n${run.output.slice(-6000)}`,
       );
       const context = () =>
-        `\n--- bouncer log ---\n${r.log.slice(-6000)}\n--- kernel while blocked ---\n${r.kernelWhileBlocked.slice(0, 6000)}\n--- kernel after ---\n${r.kernelAfter.slice(0, 3000)}\n--- scenario output ---\n${run.output.slice(-3000)}`;
+        `\n--- bouncer log ---\n${r.log.slice(-6000)}\n--- kernel while blocked ` +
+        `---\n${r.kernelWhileBlocked.slice(0, 6000)}\n--- kernel after ` +
+        `---\n${r.kernelAfter.slice(0, 3000)}\n--- scenario output ---\n${run.output.slice(-3000)}`;
       t.diagnostic(
         `${mode}: blocked after ${JSON.stringify(Object.fromEntries(Object.entries(r.blocked).map(([k, w]) => [k, w.elapsedMs])))} ms, ` +
-          `unblocked after ${JSON.stringify(Object.fromEntries(Object.entries(r.unblocked).map(([k, w]) => [k, w.elapsedMs])))} ms (update_frequency ${r.updateFrequencySeconds}s)`,
+          `unblocked after ` +
+          `${JSON.stringify(Object.fromEntries(Object.entries(r.unblocked).map(([k, w]) => [k, w.elapsedMs])))} ` +
+          `ms (update_frequency ${r.updateFrequencySeconds}s)`,
       );
       assert.ok(!r.error, `the scenario failed: ${r.error}${context()}`);
 
@@ -129,7 +134,8 @@ describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel',
       assert.deepEqual(
         r.problems,
         [],
-        `${mode}: the bouncer logged warnings or errors (repeated deletions and deletions of entries it never held must be silent)${context()}`,
+        `${mode}: the bouncer logged warnings or errors (repeated deletions and deletions of ` +
+          `entries it never held must be silent)${context()}`,
       );
     });
   }

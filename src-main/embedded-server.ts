@@ -3,7 +3,10 @@ import { pathToFileURL } from 'node:url';
 import type { createServer as CreateServer, PbxServer } from '../src-server/index.ts';
 import type { DesktopSettings } from './desktop-settings.ts';
 
-/** Imports the server built by `npm run build:server` (out/server). It is not bundled into main: it owns worker threads that load their own files. */
+/**
+ * Imports the server built by `npm run build:server` (out/server). It is not bundled into main: it owns worker
+ * threads that load their own files.
+ */
 export async function loadBuiltServer(outDir: string): Promise<typeof CreateServer> {
   const entry = pathToFileURL(join(outDir, 'server', 'index.js')).href;
   return ((await import(/* @vite-ignore */ entry)) as typeof import('../src-server/index.ts')).createServer;

@@ -20,7 +20,9 @@ export function describeStartFailure(
   if (code === 'EACCES') {
     return {
       title: 'Not allowed to listen on this port',
-      message: `The system refused ${settings.host}:${settings.port}. Ports below 1024 need extra rights: choose a port above 1024 in ${settings.settingsFile}.`,
+      message:
+        `The system refused ${settings.host}:${settings.port}. Ports below 1024 need extra rights: ` +
+        `choose a port above 1024 in ${settings.settingsFile}.`,
     };
   }
   if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {

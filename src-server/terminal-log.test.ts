@@ -136,63 +136,70 @@ describe('terminal log', () => {
     }
   });
 
-  it('10 minutes of one bouncer and one open dashboard write under 50 lines at the default level, and the events still show', async (context) => {
-    const clock = new ManualClock();
-    const { logger, lines } = captureLogger();
-    const t = await startTestServer({ clock, logger, logLevel: 'info' });
-    const { key } = createTestApiKey(t.server.services.db, {
-      description: 'edge firewall',
-      allowedPaths: BOUNCER_PATHS,
-    });
-    await poll(t, key, '?startup=true');
-    // The dashboard's polls, by their intervals in src-renderer (5 s, 10 s, 30 s, 60 s); the bouncer polls every 10 s.
-    const every = (seconds: number, paths: string[]) => ({ seconds, paths });
-    const schedule = [
-      every(5, ['ami:getStatus', 'firewall:getBouncerStatus']),
-      every(10, ['firewall:getBannedIps']),
-      every(30, ['system:getInfo']),
-      every(60, ['firewall:getBanHistory?minutes=60']),
-    ];
-    let requests = 0;
-    for (let second = 5; second <= 600; second += 5) {
-      clock.advance(5_000);
-      if (second % 10 === 0) await poll(t, key);
-      for (const { seconds, paths } of schedule) {
-        if (second % seconds) continue;
-        for (const path of paths) {
-          const response = await t.call(`${V3}/${path}`);
-          assert.equal(response.status, 200, `${path}: ${response.text}`);
-          requests += 1;
+  it(
+    '10 minutes of one bouncer and one open dashboard write under 50 lines at the default ' +
+      'level, and the events still show',
+    async (context) => {
+      const clock = new ManualClock();
+      const { logger, lines } = captureLogger();
+      const t = await startTestServer({ clock, logger, logLevel: 'info' });
+      const { key } = createTestApiKey(t.server.services.db, {
+        description: 'edge firewall',
+        allowedPaths: BOUNCER_PATHS,
+      });
+      await poll(t, key, '?startup=true');
+      // The dashboard's polls, by their intervals in src-renderer (5 s, 10 s, 30 s, 60 s); the bouncer polls every 10 s.
+      const every = (seconds: number, paths: string[]) => ({ seconds, paths });
+      const schedule = [
+        every(5, ['ami:getStatus', 'firewall:getBouncerStatus']),
+        every(10, ['firewall:getBannedIps']),
+        every(30, ['system:getInfo']),
+        every(60, ['firewall:getBanHistory?minutes=60']),
+      ];
+      let requests = 0;
+      for (let second = 5; second <= 600; second += 5) {
+        clock.advance(5_000);
+        if (second % 10 === 0) await poll(t, key);
+        for (const { seconds, paths } of schedule) {
+          if (second % seconds) continue;
+          for (const path of paths) {
+            const response = await t.call(`${V3}/${path}`);
+            assert.equal(response.status, 200, `${path}: ${response.text}`);
+            requests += 1;
+          }
         }
       }
-    }
-    await settle();
-    const quietLines = lines.length;
-    assert.ok(requests >= 300, `${requests} requests`);
-    context.diagnostic(`${requests} requests and ${60} bouncer polls in 10 simulated minutes: ${quietLines} lines`);
-    assert.ok(quietLines < 50, `${quietLines} lines:\n${lines.map((l) => l.msg).join('\n')}`);
-    const start = lines.find((l) => String(l.msg).startsWith('server listening on'));
-    assert.ok(start, 'a start line');
-    assert.deepEqual(start.urls, [t.url]);
+      await settle();
+      const quietLines = lines.length;
+      assert.ok(requests >= 300, `${requests} requests`);
+      context.diagnostic(`${requests} requests and ${60} bouncer polls in 10 simulated minutes: ${quietLines} lines`);
+      assert.ok(quietLines < 50, `${quietLines} lines:\n${lines.map((l) => l.msg).join('\n')}`);
+      const start = lines.find((l) => String(l.msg).startsWith('server listening on'));
+      assert.ok(start, 'a start line');
+      assert.deepEqual(start.urls, [t.url]);
 
-    // The events a technician must see are there, at their level.
-    const ban = await t.call(`${V3}/firewall:banIp`, { method: 'POST', body: { ip: '198.51.100.99', reason: 'test' } });
-    assert.equal(ban.status, 201, ban.text);
-    const unban = await t.call(`${V3}/firewall:unbanIp`, { method: 'POST', body: { ip: '198.51.100.99' } });
-    assert.equal(unban.status, 200, unban.text);
-    const settings = await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 30 } });
-    assert.equal(settings.status, 200, settings.text);
-    const refused = await t.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
-      headers: { 'X-Api-Key': 'f'.repeat(64) },
-    });
-    assert.equal(refused.status, 401);
-    await t.close();
-    await settle();
-    const events = lines.slice(quietLines).map((l) => `${l.level} ${l.msg}`);
-    assert.ok(events.includes(`${INFO} banned 198.51.100.99`), events.join('\n'));
-    assert.ok(events.includes(`${INFO} ban lifted: 198.51.100.99`), events.join('\n'));
-    assert.ok(events.includes(`${WARN} API key refused`), events.join('\n'));
-    assert.ok(events.includes(`${INFO} configuration changed: general-settings`), events.join('\n'));
-    assert.equal(events.at(-1), `${INFO} server stopped`);
-  });
+      // The events a technician must see are there, at their level.
+      const ban = await t.call(`${V3}/firewall:banIp`, {
+        method: 'POST',
+        body: { ip: '198.51.100.99', reason: 'test' },
+      });
+      assert.equal(ban.status, 201, ban.text);
+      const unban = await t.call(`${V3}/firewall:unbanIp`, { method: 'POST', body: { ip: '198.51.100.99' } });
+      assert.equal(unban.status, 200, unban.text);
+      const settings = await t.call(`${V3}/general-settings`, { method: 'PATCH', body: { auditRetentionDays: 30 } });
+      assert.equal(settings.status, 200, settings.text);
+      const refused = await t.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
+        headers: { 'X-Api-Key': 'f'.repeat(64) },
+      });
+      assert.equal(refused.status, 401);
+      await t.close();
+      await settle();
+      const events = lines.slice(quietLines).map((l) => `${l.level} ${l.msg}`);
+      assert.ok(events.includes(`${INFO} banned 198.51.100.99`), events.join('\n'));
+      assert.ok(events.includes(`${INFO} ban lifted: 198.51.100.99`), events.join('\n'));
+      assert.ok(events.includes(`${WARN} API key refused`), events.join('\n'));
+      assert.ok(events.includes(`${INFO} configuration changed: general-settings`), events.join('\n'));
+      assert.equal(events.at(-1), `${INFO} server stopped`);
+    },
+  );
 });

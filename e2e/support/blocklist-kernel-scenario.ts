@@ -79,7 +79,8 @@ async function main(): Promise<FeedScenarioResult> {
       description: 'router feed',
       networkFilterId: String(routerFilter.id),
     });
-    const feedUrl = `http://router:${key}@${FEED_ADDRESSES.server}:${server.server.port}${V3}firewall-bouncer/blocklist?format=plain_text&ipv4only`;
+    const origin = `http://router:${key}@${FEED_ADDRESSES.server}:${server.server.port}`;
+    const feedUrl = `${origin}${V3}firewall-bouncer/blocklist?format=plain_text&ipv4only`;
 
     result.baseline = await Promise.all(
       [FEED_ADDRESSES.banned, FEED_ADDRESSES.insideNetwork, FEED_ADDRESSES.clean].map((from) => probe(from, ping, 2)),

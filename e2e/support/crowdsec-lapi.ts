@@ -75,7 +75,8 @@ export async function startCrowdsecLapi(): Promise<CrowdsecLapi> {
   writeFileSync(join(dir, 'simulation.yaml'), 'simulation: off\n');
   writeFileSync(
     join(dir, 'profiles.yaml'),
-    'name: default_ip_remediation\nfilters:\n - Alert.Remediation == true && Alert.GetScope() == "Ip"\ndecisions:\n - type: ban\n   duration: 4h\non_success: break\n',
+    'name: default_ip_remediation\nfilters:\n - Alert.Remediation == true && Alert.GetScope() ' +
+      '== "Ip"\ndecisions:\n - type: ban\n   duration: 4h\non_success: break\n',
   );
   const config = join(dir, 'config.yaml');
   writeFileSync(

@@ -93,7 +93,8 @@ export function startCustomBouncerWithConfig(yaml: string, paths: { caCertPath?:
 function workDir() {
   if (!existsSync(CUSTOM_BOUNCER)) {
     throw new Error(
-      `crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`,
+      `crowdsec-custom-bouncer is not at ${CUSTOM_BOUNCER}: run "apt-get install -y ` +
+        `crowdsec-custom-bouncer", or set PBX_E2E_CUSTOM_BOUNCER.`,
     );
   }
   const dir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-'));

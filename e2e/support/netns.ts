@@ -19,12 +19,15 @@ export function networkNamespaceProblems(programs: string[]): string[] {
   const problems: string[] = [];
   if (process.getuid?.() !== 0)
     problems.push(
-      `these tests must run as root (uid ${process.getuid?.()}): they create a private network namespace with its own firewall (CI runs as root; locally use sudo).`,
+      `these tests must run as root (uid ${process.getuid?.()}): they create a private network ` +
+        `namespace with its own firewall (CI runs as root; locally use sudo).`,
     );
   const unshare = spawnSync('unshare', ['--net', '--', 'true'], { encoding: 'utf8' });
   if (unshare.error || unshare.status !== 0) {
     problems.push(
-      `"unshare --net" does not work here (${unshare.error?.message ?? unshare.stderr.trim()}): install util-linux and run as root with CAP_SYS_ADMIN (a container needs --privileged or --cap-add SYS_ADMIN,NET_ADMIN).`,
+      `"unshare --net" does not work here (${unshare.error?.message ?? unshare.stderr.trim()}): ` +
+        `install util-linux and run as root with CAP_SYS_ADMIN (a container needs --privileged or ` +
+        `--cap-add SYS_ADMIN,NET_ADMIN).`,
     );
   }
   for (const program of programs)

@@ -55,8 +55,10 @@ export interface AuditEntry {
   lastAt: string;
 }
 
-const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_description, address, resource, record_id, operation, verb, path, status, reason, diff, count, last_at)
-  VALUES (@at, @kind, @channel, @actor, @keyId, @keyDescription, @address, @resource, @recordId, @operation, @verb, @path, @status, @reason, @diff, @count, @lastAt)`;
+const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_description, address, resource, record_id,
+  operation, verb, path, status, reason, diff, count, last_at)
+  VALUES (@at, @kind, @channel, @actor, @keyId, @keyDescription, @address, @resource, @recordId,
+  @operation, @verb, @path, @status, @reason, @diff, @count, @lastAt)`;
 
 /** The description of an API key, recorded with the entry so it survives the key's deletion. */
 function keyDescription(db: Db, keyId: number | null): string | null {

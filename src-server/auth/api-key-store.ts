@@ -69,7 +69,8 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   if (!API_KEY_PATTERN.test(key)) return undefined;
   const row = statement(
     db,
-    'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
+    'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
+      'disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
   ).get(hashApiKey(key)) as
     | {
         id: number;

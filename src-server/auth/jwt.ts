@@ -52,7 +52,10 @@ export async function signAccessToken(secret: Uint8Array, claims: AccessClaims, 
 /** Outcome of checking a token: its claims, or why it was refused (never the token itself). */
 export type VerifyOutcome = { ok: true; claims: AccessClaims } | { ok: false; reason: string };
 
-/** Verifies an HS256 access token: alg none, other algorithms, bad signatures, expired, not-yet-valid and future-issued (`iat` over 60 s ahead) tokens fail. */
+/**
+ * Verifies an HS256 access token: alg none, other algorithms, bad signatures, expired, not-yet-valid and
+ * future-issued (`iat` over 60 s ahead) tokens fail.
+ */
 export async function verifyAccessToken(secret: Uint8Array, token: string, nowMs: number): Promise<VerifyOutcome> {
   const { errors: joseErrors, jwtVerify } = await jose();
   try {

@@ -29,7 +29,8 @@ export function grantsExceeding(caller: CallerGrants, key: KeyGrants): string[] 
   const excess: string[] = [];
   if (caller.networkFilterId !== 'none' && key.networkFilterId !== caller.networkFilterId) {
     excess.push(
-      `networkfilterid "${key.networkFilterId}" exceeds your grants: your key is bound to "${caller.networkFilterId}", and keys you create or change must keep that binding.`,
+      `networkfilterid "${key.networkFilterId}" exceeds your grants: your key is bound to ` +
+        `"${caller.networkFilterId}", and keys you create or change must keep that binding.`,
     );
   }
   if (caller.fullPermissions) return excess;

@@ -13,7 +13,8 @@ export interface UserRecord {
 
 /** The message given whenever a login is refused because no admin password exists yet. */
 export const NO_PASSWORD_MESSAGE =
-  'No admin password is set yet. Set one with PBX_ADMIN_PASSWORD at first start, in the console on this machine (over loopback), or with "pbx-console admin set-password".';
+  'No admin password is set yet. Set one with PBX_ADMIN_PASSWORD at first start, in the ' +
+  'console on this machine (over loopback), or with "pbx-console admin set-password".';
 
 export function findUser(db: Db, login: string): UserRecord | undefined {
   const row = db.prepare('SELECT login, role, password_hash FROM users WHERE login = ?').get(login) as

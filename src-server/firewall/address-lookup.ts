@@ -122,7 +122,8 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
     if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
 
   const loopback = isHostLoopback(address)
-    ? `${address} is this host's own loopback address: it is never banned and never published to bouncers, so the PBX cannot lock itself out.`
+    ? `${address} is this host's own loopback address: it is never banned and never published to ` +
+      `bouncers, so the PBX cannot lock itself out.`
     : null;
   return { ok: true, lookup: { address, blocked: decisions.length > 0, loopback, decisions, protections } };
 }

@@ -97,7 +97,8 @@ export function planBanImport(
   const existing = new Map<string, number>();
   const rows = db
     .prepare(
-      "SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND lifted_at IS NULL AND expires_at > ? GROUP BY ip",
+      "SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND " +
+        'lifted_at IS NULL AND expires_at > ? GROUP BY ip',
     )
     .all(now) as Array<{
     ip: string;

@@ -76,7 +76,9 @@ describe('ban list parsing', () => {
 
   test('csv with a header in any column order, quoted fields with commas, quotes and line breaks', () => {
     const text =
-      'duration,value,reason,scope,type\n24h,203.0.113.9,"ssh, then sip",Ip,ban\n,198.51.100.0/24,"said ""hi""\nin two lines",range,\n1h,203.0.113.10,x,country,ban\n';
+      'duration,value,reason,scope,type\n24h,203.0.113.9,"ssh, then ' +
+      'sip",Ip,ban\n,198.51.100.0/24,"said ""hi""\nin two ' +
+      'lines",range,\n1h,203.0.113.10,x,country,ban\n';
     const out = bans(text, 'csv');
     assert.deepEqual(
       out.bans.map((b) => [b.line, b.value, b.seconds, b.reason]),

@@ -71,7 +71,10 @@ const toBan = (row: BanRow): ActiveBan => ({
  */
 export class BanStore {
   private readonly byIp = new Map<string, Map<StoreKind, ActiveBan>>();
-  /** Upstream bans by value: republished ones also live in byIp (and reach the snapshot); the others only refuse this server's web access. */
+  /**
+   * Upstream bans by value: republished ones also live in byIp (and reach the snapshot); the others only refuse
+   * this server's web access.
+   */
   private readonly upstream = new Map<string, ActiveBan>();
   private readonly unpublished = new Map<string, { ban: ActiveBan; cidr: Cidr | undefined }>();
   /** Manual bans of whole ranges that also refuse this server's web access, checked by containment. */
@@ -109,7 +112,8 @@ export class BanStore {
     this.webRanges.clear();
     const rows = this.db
       .prepare(
-        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?',
+        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM ' +
+          'firewall_bans WHERE lifted_at IS NULL AND expires_at > ?',
       )
       .all(this.clock.now()) as BanRow[];
     for (const row of rows) this.remember(toBan(row));
@@ -127,7 +131,8 @@ export class BanStore {
     if (this.byIp.get(ip)?.size === 0) this.byIp.delete(ip);
     const rows = this.db
       .prepare(
-        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
+        'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM ' +
+          'firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
       )
       .all(ip, this.clock.now()) as BanRow[];
     const added = rows.map(toBan);
@@ -143,7 +148,8 @@ export class BanStore {
   readRows(fromId: number, toId: number, limit: number): { bans: ActiveBan[]; next: number | undefined } {
     const rows = this.db
       .prepare(
-        'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
+        'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ' +
+          'id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
       )
       .all(fromId, toId, this.clock.now(), limit) as BanRow[];
     return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };

@@ -94,7 +94,8 @@ export function coverMessages(outcome: CoverOutcome): { info: string[]; warning:
     : [];
   const warning = outcome.wider.map(
     (b) =>
-      `${b.covers} is still blocked by the ${b.category} ban of ${b.ip}, which is wider; unban ${b.ip} to reach it, or leave it to run out.`,
+      `${b.covers} is still blocked by the ${b.category} ban of ${b.ip}, which is wider; unban ` +
+      `${b.ip} to reach it, or leave it to run out.`,
   );
   return { info, warning };
 }

@@ -29,7 +29,8 @@ export const scenarioOfBan = (category: BanKind): Scenario =>
 export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
   const rows = db
     .prepare(
-      `SELECT k.id AS keyId, k.description, c.version, k.expires_at AS keyExpiresAt FROM bouncer_cursors c JOIN api_keys k ON k.id = c.key_id
+      `SELECT k.id AS keyId, k.description, c.version, k.expires_at AS keyExpiresAt
+        FROM bouncer_cursors c JOIN api_keys k ON k.id = c.key_id
         WHERE c.version IS NOT NULL AND c.expires_at > ? AND k.disabled_at IS NULL ORDER BY k.id`,
     )
     .all(now) as Array<ActiveBouncer & { keyExpiresAt: string | null }>;

@@ -81,19 +81,17 @@ function readCategories(value: unknown): CategoryRules {
 
 function readEntries(value: unknown): WhitelistEntry[] {
   if (!Array.isArray(value)) return [];
-  return value
-    .filter(isObject)
-    .flatMap((e) =>
-      typeof e.value === 'string'
-        ? [
-            {
-              value: e.value,
-              comment: typeof e.comment === 'string' ? e.comment : '',
-              until: typeof e.until === 'string' ? e.until : null,
-            },
-          ]
-        : [],
-    );
+  return value.filter(isObject).flatMap((e) =>
+    typeof e.value === 'string'
+      ? [
+          {
+            value: e.value,
+            comment: typeof e.comment === 'string' ? e.comment : '',
+            until: typeof e.until === 'string' ? e.until : null,
+          },
+        ]
+      : [],
+  );
 }
 
 /** Stored values over the defaults; values of the wrong type read as their default. */

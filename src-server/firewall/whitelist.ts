@@ -7,7 +7,8 @@ const rangeKey = (cidr: Cidr) => `${cidr[0].toString()}/${cidr[1]}`;
 
 /**
  * The bouncer whitelist: permit values of trusted filters (id order), then the fail2ban whitelist
- * (as written), then the whitelist entries in force at `now`. An entry equal to an earlier one (`10.0.0.1` and `10.0.0.1/32` too) is dropped.
+ * (as written), then the whitelist entries in force at `now`. An entry equal to an earlier one (`10.0.0.1` and
+ * `10.0.0.1/32` too) is dropped.
  */
 export function composeWhitelist(
   filters: readonly NetworkFilter[],

@@ -312,7 +312,8 @@ describe('adversarial input on every route', () => {
     const statuses = new Map<number, number>();
     for (const o of outcomes) if (o.status) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
     console.log(
-      `adversarial: ${outcomes.length} cases in ${seconds} s; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+      `adversarial: ${outcomes.length} cases in ${seconds} s; statuses ` +
+        `${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
     );
     assert.ok(outcomes.length > 2000, `${outcomes.length} cases`);
     assert.deepEqual(summarise(failures), [], `${failures.length} of ${outcomes.length} cases failed`);
@@ -591,118 +592,138 @@ describe('adversarial firewall data: long transactions, range queries, canonical
   });
   after(() => t?.close());
 
-  it('long transactions: a 4,000-filter dry-run import (the reported crash) while bouncers poll: every poll within 1 s, the server stays up', async () => {
-    const networkFilters = Array.from({ length: 4000 }, (_, i) => ({
-      id: i + 1,
-      permit: `10.${i >> 8}.${i & 255}.0/24`,
-      deny: `172.16.${i >> 8}.${i & 255}`,
-      description: `filter ${i}`,
-    }));
-    let polling = true;
-    let slowest = 0;
-    const statuses = new Set<number>();
-    const bouncers = Array.from({ length: 5 }, async () => {
-      while (polling) {
-        const started = performance.now();
-        statuses.add((await request(`${t.url}${STREAM}`, { headers: { 'X-Api-Key': bouncerKey } })).status);
-        slowest = Math.max(slowest, performance.now() - started);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    });
-    for (const dryRun of [true, true]) {
-      const answer = await call('backup:importConfig', 'POST', { config: { ...exported, networkFilters }, dryRun });
-      assert.equal(answer.status, 200, answer.text.slice(0, 300));
-    }
-    polling = false;
-    await Promise.all(bouncers);
-    assert.deepEqual([...statuses], [200]);
-    assert.ok(slowest < 1000, `slowest poll ${slowest.toFixed(0)} ms`);
-    assert.equal((await call('system:ping')).status, 200);
-  });
-
-  it('range queries: /v1/decisions finds range bans and filter entries holding an address or range; malformed queries get 400', async () => {
-    assert.equal((await call('firewall:banIp', 'POST', { ip: '198.51.101.0/24', duration: '1h' })).status, 201);
-    const filter = await call('firewall', 'POST', { permit: '192.0.2.0/24', deny: '198.51.102.0/24' });
-    assert.equal(filter.status, 201, filter.text);
-    for (const { query, expect } of RANGE_QUERIES) {
-      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
-        headers: { 'X-Api-Key': bouncerKey },
+  it(
+    'long transactions: a 4,000-filter dry-run import (the reported crash) while bouncers poll: ' +
+      'every poll within 1 s, the server stays up',
+    async () => {
+      const networkFilters = Array.from({ length: 4000 }, (_, i) => ({
+        id: i + 1,
+        permit: `10.${i >> 8}.${i & 255}.0/24`,
+        deny: `172.16.${i >> 8}.${i & 255}`,
+        description: `filter ${i}`,
+      }));
+      let polling = true;
+      let slowest = 0;
+      const statuses = new Set<number>();
+      const bouncers = Array.from({ length: 5 }, async () => {
+        while (polling) {
+          const started = performance.now();
+          statuses.add((await request(`${t.url}${STREAM}`, { headers: { 'X-Api-Key': bouncerKey } })).status);
+          slowest = Math.max(slowest, performance.now() - started);
+          await new Promise((r) => setTimeout(r, 200));
+        }
       });
-      assert.equal(answer.status, 200, query);
-      assert.deepEqual(
-        answer.json === null ? null : answer.json.map((d: { value: string }) => d.value).sort(),
-        expect,
-        query,
-      );
-    }
-    for (const query of BAD_RANGE_QUERIES) {
-      const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
-        headers: { 'X-Api-Key': bouncerKey },
-      });
-      assert.equal(answer.status, 400, `${query}: ${answer.text}`);
-      assert.match(answer.json.message, /^(ip|range|contains):/, query);
-    }
-    await call('firewall:unbanIp', 'POST', { ip: '198.51.101.0/24' });
-    await call(`firewall/${filter.json.data.id}`, 'DELETE');
-  });
-
-  it('canonical forms: every spelling of a range is stored as its network and unbanned by any other spelling; unspecified catch-alls get 422', async () => {
-    for (const { canonical, spellings } of RANGE_SPELLINGS) {
-      for (const [index, spelling] of spellings.entries()) {
-        const banned = await call('firewall:banIp', 'POST', { ip: spelling, duration: '1h' });
-        assert.equal(banned.status, 201, `${spelling}: ${banned.text}`);
-        assert.equal(banned.json.data.ip, canonical, spelling);
-        const other = spellings[(index + 1) % spellings.length]!;
-        const lifted = await call('firewall:unbanIp', 'POST', { ip: other });
-        assert.equal(lifted.json.data.lifted, 1, `banned as ${spelling}, unbanned as ${other}`);
+      for (const dryRun of [true, true]) {
+        const answer = await call('backup:importConfig', 'POST', { config: { ...exported, networkFilters }, dryRun });
+        assert.equal(answer.status, 200, answer.text.slice(0, 300));
       }
-      const filter = await call('firewall', 'POST', { permit: spellings[0], deny: spellings.slice(1).join(',') });
+      polling = false;
+      await Promise.all(bouncers);
+      assert.deepEqual([...statuses], [200]);
+      assert.ok(slowest < 1000, `slowest poll ${slowest.toFixed(0)} ms`);
+      assert.equal((await call('system:ping')).status, 200);
+    },
+  );
+
+  it(
+    'range queries: /v1/decisions finds range bans and filter entries holding an address or ' +
+      'range; malformed queries get 400',
+    async () => {
+      assert.equal((await call('firewall:banIp', 'POST', { ip: '198.51.101.0/24', duration: '1h' })).status, 201);
+      const filter = await call('firewall', 'POST', { permit: '192.0.2.0/24', deny: '198.51.102.0/24' });
       assert.equal(filter.status, 201, filter.text);
-      assert.equal(filter.json.data.deny, canonical, 'a deny entry is stored canonical too');
-      // A permit is always a CIDR: a single address keeps its full-length prefix.
-      assert.equal(
-        filter.json.data.permit,
-        canonical.includes('/') ? canonical : `${canonical}/${canonical.includes(':') ? 128 : 32}`,
-      );
+      for (const { query, expect } of RANGE_QUERIES) {
+        const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
+          headers: { 'X-Api-Key': bouncerKey },
+        });
+        assert.equal(answer.status, 200, query);
+        assert.deepEqual(
+          answer.json === null ? null : answer.json.map((d: { value: string }) => d.value).sort(),
+          expect,
+          query,
+        );
+      }
+      for (const query of BAD_RANGE_QUERIES) {
+        const answer = await t.call(`/pbxcore/api/v3/firewall-bouncer/v1/decisions?${query}`, {
+          headers: { 'X-Api-Key': bouncerKey },
+        });
+        assert.equal(answer.status, 400, `${query}: ${answer.text}`);
+        assert.match(answer.json.message, /^(ip|range|contains):/, query);
+      }
+      await call('firewall:unbanIp', 'POST', { ip: '198.51.101.0/24' });
       await call(`firewall/${filter.json.data.id}`, 'DELETE');
-    }
-    for (const ip of UNSPECIFIED_RANGES) {
-      const answer = await call('firewall:banIp', 'POST', { ip });
-      assert.equal(answer.status, 422, `${ip}: ${answer.text}`);
-      assert.match(answer.json.messages.error.join(' '), /^ip: /, ip);
-    }
-    assert.deepEqual((await call('firewall:getBannedIps')).json.data, []);
-  });
+    },
+  );
 
-  it('id bounds and strict types: an import never carries an id past 2^31 - 1 nor a mistyped value, and the id sequence stays sound', async () => {
-    for (const id of BAD_IMPORT_IDS) {
-      const answer = await call('backup:importConfig', 'POST', {
-        config: { ...exported, networkFilters: [{ id, permit: '192.0.2.0/24' }] },
-      });
-      assert.equal(answer.status, 422, `${JSON.stringify(id)}: ${answer.text}`);
-      assert.match(answer.json.messages.error[0], /^networkFilters\[0\]\.id: /, JSON.stringify(id));
-    }
-    for (const { section, field, value } of MISTYPED_IMPORTS) {
-      const config = { ...exported, [section]: { ...(exported[section] as object), [field]: value } };
-      const answer = await call('backup:importConfig', 'POST', { config });
-      assert.equal(answer.status, 422, `${section}.${field} = ${JSON.stringify(value)}: ${answer.text}`);
-      assert.match(answer.json.messages.error.join(' '), new RegExp(`^${section}\\.${field}: `), `${section}.${field}`);
-    }
-    // The largest id allowed imports; the next create still gets an id every client can hold.
-    assert.equal(
-      (
-        await call('backup:importConfig', 'POST', {
-          config: { ...exported, networkFilters: [{ id: 2 ** 31 - 1, permit: '192.0.2.0/24' }] },
-        })
-      ).status,
-      200,
-    );
-    const created = await call('firewall', 'POST', { permit: '198.51.100.0/24' });
-    assert.equal(created.status, 201, created.text);
-    assert.ok(
-      Number.isSafeInteger(created.json.data.id) && created.json.data.id > 0,
-      JSON.stringify(created.json.data),
-    );
-    assert.equal((await call(`firewall/${created.json.data.id}`)).json.data.permit, '198.51.100.0/24');
-  });
+  it(
+    'canonical forms: every spelling of a range is stored as its network and unbanned by any ' +
+      'other spelling; unspecified catch-alls get 422',
+    async () => {
+      for (const { canonical, spellings } of RANGE_SPELLINGS) {
+        for (const [index, spelling] of spellings.entries()) {
+          const banned = await call('firewall:banIp', 'POST', { ip: spelling, duration: '1h' });
+          assert.equal(banned.status, 201, `${spelling}: ${banned.text}`);
+          assert.equal(banned.json.data.ip, canonical, spelling);
+          const other = spellings[(index + 1) % spellings.length]!;
+          const lifted = await call('firewall:unbanIp', 'POST', { ip: other });
+          assert.equal(lifted.json.data.lifted, 1, `banned as ${spelling}, unbanned as ${other}`);
+        }
+        const filter = await call('firewall', 'POST', { permit: spellings[0], deny: spellings.slice(1).join(',') });
+        assert.equal(filter.status, 201, filter.text);
+        assert.equal(filter.json.data.deny, canonical, 'a deny entry is stored canonical too');
+        // A permit is always a CIDR: a single address keeps its full-length prefix.
+        assert.equal(
+          filter.json.data.permit,
+          canonical.includes('/') ? canonical : `${canonical}/${canonical.includes(':') ? 128 : 32}`,
+        );
+        await call(`firewall/${filter.json.data.id}`, 'DELETE');
+      }
+      for (const ip of UNSPECIFIED_RANGES) {
+        const answer = await call('firewall:banIp', 'POST', { ip });
+        assert.equal(answer.status, 422, `${ip}: ${answer.text}`);
+        assert.match(answer.json.messages.error.join(' '), /^ip: /, ip);
+      }
+      assert.deepEqual((await call('firewall:getBannedIps')).json.data, []);
+    },
+  );
+
+  it(
+    'id bounds and strict types: an import never carries an id past 2^31 - 1 nor a mistyped ' +
+      'value, and the id sequence stays sound',
+    async () => {
+      for (const id of BAD_IMPORT_IDS) {
+        const answer = await call('backup:importConfig', 'POST', {
+          config: { ...exported, networkFilters: [{ id, permit: '192.0.2.0/24' }] },
+        });
+        assert.equal(answer.status, 422, `${JSON.stringify(id)}: ${answer.text}`);
+        assert.match(answer.json.messages.error[0], /^networkFilters\[0\]\.id: /, JSON.stringify(id));
+      }
+      for (const { section, field, value } of MISTYPED_IMPORTS) {
+        const config = { ...exported, [section]: { ...(exported[section] as object), [field]: value } };
+        const answer = await call('backup:importConfig', 'POST', { config });
+        assert.equal(answer.status, 422, `${section}.${field} = ${JSON.stringify(value)}: ${answer.text}`);
+        assert.match(
+          answer.json.messages.error.join(' '),
+          new RegExp(`^${section}\\.${field}: `),
+          `${section}.${field}`,
+        );
+      }
+      // The largest id allowed imports; the next create still gets an id every client can hold.
+      assert.equal(
+        (
+          await call('backup:importConfig', 'POST', {
+            config: { ...exported, networkFilters: [{ id: 2 ** 31 - 1, permit: '192.0.2.0/24' }] },
+          })
+        ).status,
+        200,
+      );
+      const created = await call('firewall', 'POST', { permit: '198.51.100.0/24' });
+      assert.equal(created.status, 201, created.text);
+      assert.ok(
+        Number.isSafeInteger(created.json.data.id) && created.json.data.id > 0,
+        JSON.stringify(created.json.data),
+      );
+      assert.equal((await call(`firewall/${created.json.data.id}`)).json.data.permit, '198.51.100.0/24');
+    },
+  );
 });

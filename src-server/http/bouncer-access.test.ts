@@ -191,33 +191,37 @@ describe('bouncer export: HEAD and repeated bad credentials', () => {
     );
   });
 
-  test('a valid bouncer key does not lift an http ban earned by failed logins: the bouncer is served, the address stays banned', async () => {
-    assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
-    for (let i = 0; i < 3; i++) {
-      const login = await t.remote('/pbxcore/api/v3/auth:login', {
-        method: 'POST',
-        body: { login: 'admin', password: `guess ${i}` },
-      });
-      assert.ok(login.status === 401 || login.status === 429, login.text);
-    }
-    assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403, 'banned by the failed logins');
-    const { key } = createTestApiKey(t.server.services.db);
-    assert.equal(
-      (await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status,
-      200,
-      'the export still serves a valid key',
-    );
-    assert.equal(
-      (await t.remote('/pbxcore/api/v3/system:ping')).status,
-      403,
-      'the password-guessing ban is not lifted by a bouncer key',
-    );
-    const [ban] = (await t.call('/pbxcore/api/v3/firewall:getBannedIps')).json.data;
-    assert.equal(ban.category, 'http');
-    assert.doesNotMatch(ban.reason, /^wrong API key/);
-    assert.equal(
-      (await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status,
-      200,
-    );
-  });
+  test(
+    'a valid bouncer key does not lift an http ban earned by failed logins: the bouncer is ' +
+      'served, the address stays banned',
+    async () => {
+      assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);
+      for (let i = 0; i < 3; i++) {
+        const login = await t.remote('/pbxcore/api/v3/auth:login', {
+          method: 'POST',
+          body: { login: 'admin', password: `guess ${i}` },
+        });
+        assert.ok(login.status === 401 || login.status === 429, login.text);
+      }
+      assert.equal((await t.remote('/pbxcore/api/v3/system:ping')).status, 403, 'banned by the failed logins');
+      const { key } = createTestApiKey(t.server.services.db);
+      assert.equal(
+        (await t.remote(STREAM, { headers: { 'X-Api-Key': key } })).status,
+        200,
+        'the export still serves a valid key',
+      );
+      assert.equal(
+        (await t.remote('/pbxcore/api/v3/system:ping')).status,
+        403,
+        'the password-guessing ban is not lifted by a bouncer key',
+      );
+      const [ban] = (await t.call('/pbxcore/api/v3/firewall:getBannedIps')).json.data;
+      assert.equal(ban.category, 'http');
+      assert.doesNotMatch(ban.reason, /^wrong API key/);
+      assert.equal(
+        (await t.call('/pbxcore/api/v3/firewall:unbanIp', { method: 'POST', body: { ip: REMOTE } })).status,
+        200,
+      );
+    },
+  );
 });

@@ -39,56 +39,60 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
   });
   after(() => t.close());
 
-  test('served, then refused with the reason and the key named once the key expired, served again once fixed, silent after 30 s', async () => {
-    const { id, key } = createTestApiKey(t.server.services.db, { description: 'edge firewall' });
-    await poll(t, key);
-    flush(t);
-    assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
+  test(
+    'served, then refused with the reason and the key named once the key expired, served again ' +
+      'once fixed, silent after 30 s',
+    async () => {
+      const { id, key } = createTestApiKey(t.server.services.db, { description: 'edge firewall' });
+      await poll(t, key);
+      flush(t);
+      assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
 
-    const expiry = new Date(clock.now() + 60_000).toISOString();
-    assert.equal(
-      (
-        await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
-          method: 'PATCH',
-          body: { description: 'edge firewall', expires_at: expiry },
-        })
-      ).status,
-      200,
-    );
-    clock.advance(61_000);
-    const refused = await t.call(STREAM, { headers: { 'X-Api-Key': key } });
-    assert.equal(refused.status, 401);
-    flush(t);
-    const after = await status(t);
-    const bouncer = after.bouncers.find((b) => b.keyId === id)!;
-    assert.equal(bouncer.state, 'refused', 'a refused bouncer is never shown as served');
-    assert.equal(bouncer.refusal!.code, 'expired');
-    assert.match(bouncer.refusal!.reason, /expired/);
-    const rejection = after.rejections.find((r) => r.keyId === id)!;
-    assert.equal(rejection.keyDescription, 'edge firewall', 'the refusal names the key');
+      const expiry = new Date(clock.now() + 60_000).toISOString();
+      assert.equal(
+        (
+          await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
+            method: 'PATCH',
+            body: { description: 'edge firewall', expires_at: expiry },
+          })
+        ).status,
+        200,
+      );
+      clock.advance(61_000);
+      const refused = await t.call(STREAM, { headers: { 'X-Api-Key': key } });
+      assert.equal(refused.status, 401);
+      flush(t);
+      const after = await status(t);
+      const bouncer = after.bouncers.find((b) => b.keyId === id)!;
+      assert.equal(bouncer.state, 'refused', 'a refused bouncer is never shown as served');
+      assert.equal(bouncer.refusal!.code, 'expired');
+      assert.match(bouncer.refusal!.reason, /expired/);
+      const rejection = after.rejections.find((r) => r.keyId === id)!;
+      assert.equal(rejection.keyDescription, 'edge firewall', 'the refusal names the key');
 
-    assert.equal(
-      (
-        await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
-          method: 'PATCH',
-          body: { description: 'edge firewall', expires_at: null },
-        })
-      ).status,
-      200,
-    );
-    await poll(t, key);
-    flush(t);
-    assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
+      assert.equal(
+        (
+          await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
+            method: 'PATCH',
+            body: { description: 'edge firewall', expires_at: null },
+          })
+        ).status,
+        200,
+      );
+      await poll(t, key);
+      flush(t);
+      assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
 
-    // The status is read in a worker, on the real clock: age the stored last poll instead.
-    const age = clock.now() - Date.now() + 31_000;
-    t.server.services.db
-      .prepare(
-        'UPDATE bouncer_cursors SET last_poll_at = last_poll_at - ?, refused_at = refused_at - ? WHERE key_id = ?',
-      )
-      .run(age, age, id);
-    assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'silent');
-  });
+      // The status is read in a worker, on the real clock: age the stored last poll instead.
+      const age = clock.now() - Date.now() + 31_000;
+      t.server.services.db
+        .prepare(
+          'UPDATE bouncer_cursors SET last_poll_at = last_poll_at - ?, refused_at = refused_at - ? WHERE key_id = ?',
+        )
+        .run(age, age, id);
+      assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'silent');
+    },
+  );
 
   test('a key allowed on the export that never polled is "never"', async () => {
     const { id } = createTestApiKey(t.server.services.db, { description: 'not yet installed' });

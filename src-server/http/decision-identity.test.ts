@@ -26,33 +26,40 @@ describe('decision identity: one decision per (value, scenario)', () => {
   });
   after(() => t.close());
 
-  test('a filter entry and a manual ban of one address are one decision with the longest duration; it is deleted only when both are gone', async () => {
-    const { key } = createTestApiKey(t.server.services.db);
-    const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.80' });
-    assert.equal(
-      (await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip: '198.51.100.80', duration: 3600 } })).status,
-      201,
-    );
-    let answer = await poll(t, key);
-    assertDisjoint(answer);
-    assert.equal(of(answer.new, '198.51.100.80').length, 1);
-    assert.equal(
-      of(answer.new, '198.51.100.80')[0]!.duration,
-      MANUAL_DURATION,
-      'the filter entry never ends: it has the longest time left',
-    );
+  test(
+    'a filter entry and a manual ban of one address are one decision with the longest duration; ' +
+      'it is deleted only when both are gone',
+    async () => {
+      const { key } = createTestApiKey(t.server.services.db);
+      const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.80' });
+      assert.equal(
+        (await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip: '198.51.100.80', duration: 3600 } })).status,
+        201,
+      );
+      let answer = await poll(t, key);
+      assertDisjoint(answer);
+      assert.equal(of(answer.new, '198.51.100.80').length, 1);
+      assert.equal(
+        of(answer.new, '198.51.100.80')[0]!.duration,
+        MANUAL_DURATION,
+        'the filter entry never ends: it has the longest time left',
+      );
 
-    assert.equal((await t.call(`${FIREWALL}/${filter.id}`, { method: 'DELETE' })).status, 200);
-    answer = await poll(t, key);
-    assertDisjoint(answer);
-    assert.deepEqual(of(answer.deleted, '198.51.100.80'), [], 'still banned: not deleted');
-    assert.match(of(answer.new, '198.51.100.80')[0]!.duration, /^(3600|35\d\d)s$/, 'now the ban its own time left');
+      assert.equal((await t.call(`${FIREWALL}/${filter.id}`, { method: 'DELETE' })).status, 200);
+      answer = await poll(t, key);
+      assertDisjoint(answer);
+      assert.deepEqual(of(answer.deleted, '198.51.100.80'), [], 'still banned: not deleted');
+      assert.match(of(answer.new, '198.51.100.80')[0]!.duration, /^(3600|35\d\d)s$/, 'now the ban its own time left');
 
-    assert.equal((await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.100.80' } })).status, 200);
-    answer = await poll(t, key);
-    assertDisjoint(answer);
-    assert.equal(of(answer.deleted, '198.51.100.80').length, 1);
-  });
+      assert.equal(
+        (await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.100.80' } })).status,
+        200,
+      );
+      answer = await poll(t, key);
+      assertDisjoint(answer);
+      assert.equal(of(answer.deleted, '198.51.100.80').length, 1);
+    },
+  );
 
   test('the same entry in two filters is one decision, removed only with the second', async () => {
     const { key } = createTestApiKey(t.server.services.db);
@@ -70,41 +77,45 @@ describe('decision identity: one decision per (value, scenario)', () => {
     assert.deepEqual(values(of(answer.deleted, '198.51.100.81')), ['198.51.100.81 pbx/manual']);
   });
 
-  test('an expand_ranges key gets a manual range ban as its addresses, not also the Range; an address still covered is not deleted', async () => {
-    const created = await t.call('/pbxcore/api/v3/api-keys', {
-      method: 'POST',
-      body: { description: 'nftables', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true },
-    });
-    assert.equal(created.status, 201);
-    const key = created.json.data.key as string;
-    assert.equal(
-      (await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip: '198.51.102.0/30', duration: 3600 } })).status,
-      201,
-    );
-    await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.102.1' });
-    let answer = await poll(t, key);
-    assertDisjoint(answer);
-    const range = answer.new.filter((d) => d.value.startsWith('198.51.102.'));
-    assert.deepEqual(
-      range.map((d) => d.value).sort(),
-      ['198.51.102.0', '198.51.102.1', '198.51.102.2', '198.51.102.3'],
-      'the addresses, each once, and no Range',
-    );
-    assert.ok(range.every((d) => d.scope === 'Ip'));
+  test(
+    'an expand_ranges key gets a manual range ban as its addresses, not also the Range; an ' +
+      'address still covered is not deleted',
+    async () => {
+      const created = await t.call('/pbxcore/api/v3/api-keys', {
+        method: 'POST',
+        body: { description: 'nftables', allowed_paths: { '/api/v3/firewall-bouncer': 'read' }, expand_ranges: true },
+      });
+      assert.equal(created.status, 201);
+      const key = created.json.data.key as string;
+      assert.equal(
+        (await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip: '198.51.102.0/30', duration: 3600 } })).status,
+        201,
+      );
+      await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.102.1' });
+      let answer = await poll(t, key);
+      assertDisjoint(answer);
+      const range = answer.new.filter((d) => d.value.startsWith('198.51.102.'));
+      assert.deepEqual(
+        range.map((d) => d.value).sort(),
+        ['198.51.102.0', '198.51.102.1', '198.51.102.2', '198.51.102.3'],
+        'the addresses, each once, and no Range',
+      );
+      assert.ok(range.every((d) => d.scope === 'Ip'));
 
-    assert.equal(
-      (await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.102.0/30' } })).status,
-      200,
-    );
-    answer = await poll(t, key);
-    assertDisjoint(answer);
-    assert.deepEqual(
-      answer.deleted
-        .filter((d) => d.value.startsWith('198.51.102.'))
-        .map((d) => d.value)
-        .sort(),
-      ['198.51.102.0', '198.51.102.2', '198.51.102.3'],
-    );
-    assert.equal(of(answer.new, '198.51.102.1').length, 1, 'the filter still blocks .1');
-  });
+      assert.equal(
+        (await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '198.51.102.0/30' } })).status,
+        200,
+      );
+      answer = await poll(t, key);
+      assertDisjoint(answer);
+      assert.deepEqual(
+        answer.deleted
+          .filter((d) => d.value.startsWith('198.51.102.'))
+          .map((d) => d.value)
+          .sort(),
+        ['198.51.102.0', '198.51.102.2', '198.51.102.3'],
+      );
+      assert.equal(of(answer.new, '198.51.102.1').length, 1, 'the filter still blocks .1');
+    },
+  );
 });

@@ -93,7 +93,8 @@ function isAdmin(principal: Principal): boolean {
 
 /** One SSE per job: `id` is the job id, data is `{jobId, channel, status, envelope}` on one line. */
 export function eventOf(job: FinishedJob): string {
-  const data = `{"jobId":${JSON.stringify(job.jobId)},"channel":${JSON.stringify(job.channel)},"status":${job.status},"envelope":${job.body}}`;
+  const head = `{"jobId":${JSON.stringify(job.jobId)},"channel":${JSON.stringify(job.channel)}`;
+  const data = `${head},"status":${job.status},"envelope":${job.body}}`;
   return `id: ${job.jobId}\nevent: result\ndata: ${data}\n\n`;
 }
 

@@ -175,7 +175,8 @@ async function sendOutcome(
         renderError(
           504,
           [
-            `The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than APIRequestTTL, and was dropped; retry later.`,
+            `The request waited ${Math.round(outcome.ageMs / 1000)} s in the queue, longer than ` +
+              `APIRequestTTL, and was dropped; retry later.`,
           ],
           extra,
         ),

@@ -11,7 +11,10 @@ import { readManifest } from './manifest.ts';
 import type { ModuleEntry, ModuleExports, ModuleReport } from './types.ts';
 import { exportsProblem, MODULE_RESOURCE_NAME } from './validate.ts';
 
-/** The example modules shipped with the product: `resources/modules/` at the package root (from `src-server/modules/` or `out/server/modules/`). */
+/**
+ * The example modules shipped with the product: `resources/modules/` at the package root (from
+ * `src-server/modules/` or `out/server/modules/`).
+ */
 export const BUNDLED_MODULES_DIR = fileURLToPath(
   new URL(
     import.meta.url.endsWith('.ts') ? '../../resources/modules/' : '../../../resources/modules/',

@@ -46,13 +46,17 @@ describe('extension modules', () => {
       dataDir,
       'BadResource',
       { style: 'v3' },
-      "export const resources = [{ declaration: { name: 'module-bad/things', description: 'x', security: { permission: 'X', channels: ['nowhere'] }, fields: {}, operations: [] }, actions: {} }];\n",
+      "export const resources = [{ declaration: { name: 'module-bad/things', description: 'x', " +
+        "security: { permission: 'X', channels: ['nowhere'] }, fields: {}, operations: [] }, " +
+        'actions: {} }];\n',
     );
     writeModule(
       dataDir,
       'CoreClash',
       { style: 'v3' },
-      "export const resources = [{ declaration: { name: 'extensions', description: 'x', security: { permission: 'X', channels: ['localhost'] }, fields: {}, operations: [] }, actions: {} }];\n",
+      "export const resources = [{ declaration: { name: 'extensions', description: 'x', security: " +
+        "{ permission: 'X', channels: ['localhost'] }, fields: {}, operations: [] }, actions: {} " +
+        '}];\n',
     );
     writeModule(
       dataDir,

@@ -138,7 +138,8 @@ export const baseComponents = {
       required: false,
       schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$' },
       description:
-        'Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.',
+        'Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished ' +
+        'envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.',
     },
   },
   securitySchemes: {
@@ -155,7 +156,8 @@ export const baseComponents = {
       in: 'cookie',
       name: 'pbx_session',
       description:
-        'Web-interface session from POST /admin-cabinet/session/start; requests that change data must also send X-Requested-With: XMLHttpRequest.',
+        'Web-interface session from POST /admin-cabinet/session/start; requests that change data ' +
+        'must also send X-Requested-With: XMLHttpRequest.',
     },
   },
 };

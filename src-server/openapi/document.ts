@@ -75,7 +75,8 @@ export function buildOpenApiDocument(sources: OpenApiSources): Record<string, un
       title: 'PBX Console API',
       version: sources.version,
       description:
-        'Management API of the PBX: the v3 REST resources (core and extension modules), authentication, the firewall export for bouncers, ' +
+        'Management API of the PBX: the v3 REST resources (core and extension modules), ' +
+        'authentication, the firewall export for bouncers, ' +
         'and the older endpoints. Requests from 127.0.0.1 or ::1 without a credential skip authentication (localhost bypass). ' +
         'Any v3 request may be made asynchronous with the X-Async-Channel header.',
     },
@@ -170,7 +171,9 @@ function addResource(
     patch: {
       verb: 'PATCH',
       path: singleton ? base : `${base}/{id}`,
-      summary: `Change some fields of ${singleton ? declaration.name : `a record of ${declaration.name}`}; only fields present are written.`,
+      summary:
+        `Change some fields of ${singleton ? declaration.name : `a record of ${declaration.name}`}; ` +
+        `only fields present are written.`,
       status: '200',
       data: record,
       body: declaration.requireOnEveryVerb ? withRequired : record,

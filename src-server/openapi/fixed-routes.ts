@@ -259,7 +259,9 @@ export const fixedRoutes: FixedRoute[] = [
     summary:
       'The published decisions as a router feed (the formats of CrowdSec cs-blocklist-mirror), less the whitelist.',
     description:
-      'The key as X-Api-Key, Bearer, or the HTTP Basic password (401 answers carry WWW-Authenticate). ETag and If-None-Match give 304 while nothing changed; gzip for clients that accept it. HEAD answers the same without a body.',
+      'The key as X-Api-Key, Bearer, or the HTTP Basic password (401 answers carry ' +
+      'WWW-Authenticate). ETag and If-None-Match give 304 while nothing changed; gzip for clients ' +
+      'that accept it. HEAD answers the same without a body.',
     access: 'bouncer',
     parameters: [
       {
@@ -346,8 +348,10 @@ export const fixedRoutes: FixedRoute[] = [
     tag: 'events',
     summary: 'Results of asynchronous requests: a Server-Sent Event stream, or one stored result.',
     description:
-      'Without jobId: `text/event-stream`; first `event: ready`, then one `event: result` per finished job, `id` = jobId, `data` = `{jobId, channel, status, envelope}`. ' +
-      'With jobId: the finished envelope with the status the request would have had, 202 while the job runs, 404 when unknown or older than 120 s. ' +
+      'Without jobId: `text/event-stream`; first `event: ready`, then one `event: result` per ' +
+      'finished job, `id` = jobId, `data` = `{jobId, channel, status, envelope}`. ' +
+      'With jobId: the finished envelope with the status the request would have had, 202 while ' +
+      'the job runs, 404 when unknown or older than 120 s. ' +
       'A caller sees only the jobs it started (loopback sees all).',
     access: 'bearer',
     parameters: [

@@ -263,7 +263,8 @@ export class AsyncJobs {
         ? `${used.jobs} asynchronous results (the most one caller may hold is ${MAX_RESULTS_PER_OWNER})`
         : `${used.bytes} bytes of asynchronous results (the most one caller may hold is ${MAX_RESULT_BYTES_PER_OWNER})`;
     throw tooManyRequests(
-      `This caller already holds ${what}; results are kept 120 s. Fetch them or wait ${retryAfter} s, or send the request without X-Async-Channel.`,
+      `This caller already holds ${what}; results are kept 120 s. Fetch them or wait ` +
+        `${retryAfter} s, or send the request without X-Async-Channel.`,
       retryAfter,
     );
   }
@@ -279,7 +280,9 @@ export class AsyncJobs {
     if (used + size <= MAX_RESULT_BYTES_PER_OWNER) return rendered;
     this.options.logger.warn({ owner, size, used }, "async result not kept: over the caller's share");
     return renderError(503, [
-      `The request ran and answered ${rendered.status}, but its result (${size} bytes) was not kept: this caller's kept results already use ${used} of ${MAX_RESULT_BYTES_PER_OWNER} bytes. Fetch or let them expire (120 s); read large results without X-Async-Channel.`,
+      `The request ran and answered ${rendered.status}, but its result (${size} bytes) was not ` +
+        `kept: this caller's kept results already use ${used} of ${MAX_RESULT_BYTES_PER_OWNER} ` +
+        `bytes. Fetch or let them expire (120 s); read large results without X-Async-Channel.`,
     ]);
   }
 

@@ -38,33 +38,37 @@ describe('asynchronous results: a share per caller', () => {
     }
   };
 
-  it('past the count share a caller gets 429 with Retry-After before anything is acknowledged; others are unaffected; expiry frees it', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < MAX_RESULTS_PER_OWNER; i++) {
-      const accepted = await startAsync(keyA, `${DIAG}:echo?n=${i}`);
-      assert.equal(accepted.status, 200, accepted.text);
-      ids.push(accepted.json.data.jobId);
-      // One at a time: the queue's own length limit (503) is not under test.
-      assert.equal((await waitResult(keyA, accepted.json.data.jobId)).status, 200);
-    }
-    const refused = await startAsync(keyA, `${DIAG}:echo?n=over`);
-    assert.equal(refused.status, 429, refused.text);
-    assert.equal(refused.json.result, false);
-    assert.match(refused.json.messages.error[0], new RegExp(`${MAX_RESULTS_PER_OWNER} asynchronous results`));
-    const retryAfter = Number(refused.headers['retry-after']);
-    assert.ok(retryAfter > 0 && retryAfter <= RESULT_LIFETIME_MS / 1000, `Retry-After ${retryAfter}`);
-    assert.equal((await startAsync(keyB, `${DIAG}:echo?n=b`)).status, 200, 'another key keeps its own share');
-    // Every acknowledged result is still there.
-    for (const id of ids) assert.equal((await waitResult(keyA, id)).json.function, 'echo');
-    assert.equal(
-      (await t.call(`${DIAG}:echo?n=sync`, { headers: { 'x-api-key': keyA } })).status,
-      200,
-      'synchronous requests are not limited by it',
-    );
-    clock.advance(RESULT_LIFETIME_MS + 1);
-    assert.equal((await startAsync(keyA, `${DIAG}:echo?n=after`)).status, 200, 'expired results free the share');
-    clock.advance(RESULT_LIFETIME_MS + 1);
-  });
+  it(
+    'past the count share a caller gets 429 with Retry-After before anything is acknowledged; ' +
+      'others are unaffected; expiry frees it',
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < MAX_RESULTS_PER_OWNER; i++) {
+        const accepted = await startAsync(keyA, `${DIAG}:echo?n=${i}`);
+        assert.equal(accepted.status, 200, accepted.text);
+        ids.push(accepted.json.data.jobId);
+        // One at a time: the queue's own length limit (503) is not under test.
+        assert.equal((await waitResult(keyA, accepted.json.data.jobId)).status, 200);
+      }
+      const refused = await startAsync(keyA, `${DIAG}:echo?n=over`);
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.json.result, false);
+      assert.match(refused.json.messages.error[0], new RegExp(`${MAX_RESULTS_PER_OWNER} asynchronous results`));
+      const retryAfter = Number(refused.headers['retry-after']);
+      assert.ok(retryAfter > 0 && retryAfter <= RESULT_LIFETIME_MS / 1000, `Retry-After ${retryAfter}`);
+      assert.equal((await startAsync(keyB, `${DIAG}:echo?n=b`)).status, 200, 'another key keeps its own share');
+      // Every acknowledged result is still there.
+      for (const id of ids) assert.equal((await waitResult(keyA, id)).json.function, 'echo');
+      assert.equal(
+        (await t.call(`${DIAG}:echo?n=sync`, { headers: { 'x-api-key': keyA } })).status,
+        200,
+        'synchronous requests are not limited by it',
+      );
+      clock.advance(RESULT_LIFETIME_MS + 1);
+      assert.equal((await startAsync(keyA, `${DIAG}:echo?n=after`)).status, 200, 'expired results free the share');
+      clock.advance(RESULT_LIFETIME_MS + 1);
+    },
+  );
 
   it('past the byte share a finished result says it ran and was not kept; smaller ones still fit; expiry frees the bytes', async () => {
     const kb = 1024;

@@ -168,7 +168,10 @@ describe(
       const maxDelayMs = histogram.max / 1e6;
       pingTimes.sort((x, y) => x - y);
       console.log(
-        `# 100k upstream decisions applied in ${appliedMs} ms; event loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms; ping p99 ${pingTimes[Math.floor(pingTimes.length * 0.99)]} ms; all in the export ${firstPollMs} ms later`,
+        `# 100k upstream decisions applied in ${appliedMs} ms; event loop delay max ` +
+          `${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms; ping ` +
+          `p99 ${pingTimes[Math.floor(pingTimes.length * 0.99)]} ms; all in the export ${firstPollMs} ` +
+          `ms later`,
       );
       assert.ok(served.new.filter((d) => d.origin === 'cscli').length >= count);
       assert.equal(pbx.server.services.firewall.bans.isBanned('10.0.1.2'), true);

@@ -207,7 +207,10 @@ export class LapiPuller {
     const touched = new Set<string>();
     const upsert = statement(
       db,
-      'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(lapi_id) DO UPDATE SET value = excluded.value, scope = excluded.scope, scenario = excluded.scenario, origin = excluded.origin, expires_at = excluded.expires_at',
+      'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, ' +
+        'expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(lapi_id) DO UPDATE SET value = ' +
+        'excluded.value, scope = excluded.scope, scenario = excluded.scenario, origin = ' +
+        'excluded.origin, expires_at = excluded.expires_at',
     );
     const remove = statement(db, 'DELETE FROM crowdsec_upstream_decisions WHERE lapi_id = ?');
     const kept = startup ? new Set<number>() : undefined;

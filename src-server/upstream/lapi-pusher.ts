@@ -232,7 +232,8 @@ export class LapiPusher {
         if (entry.kind === 'add')
           statement(
             db,
-            'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO UPDATE SET pushed_at = excluded.pushed_at',
+            'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO ' +
+              'UPDATE SET pushed_at = excluded.pushed_at',
           ).run(entry.value, now);
         else statement(db, 'DELETE FROM crowdsec_shared_filters WHERE value = ?').run(entry.value);
       }

@@ -26,7 +26,10 @@ export interface LinkStatus {
   pull: DirectionStatus & {
     /** Upstream decisions held now (before whitelist and echo checks). */
     decisions: number;
-    /** Decisions not applied, by reason: `scope:Country`, `scope:AS`, `type:captcha`, `protected` (whitelist, trusted, loopback), `echo` (this PBX's own), `invalid`. */
+    /**
+     * Decisions not applied, by reason: `scope:Country`, `scope:AS`, `type:captcha`, `protected` (whitelist,
+     * trusted, loopback), `echo` (this PBX's own), `invalid`.
+     */
     skipped: Record<string, number>;
     /** Answers dropped (malformed, too large, too slow), in total. */
     droppedAnswers: number;

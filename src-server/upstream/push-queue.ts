@@ -72,7 +72,8 @@ export class PushQueue {
       'INSERT INTO crowdsec_push_queue (kind, value, scope, scenario, reason, expires_at, queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     const pushed = this.db.prepare(
-      'INSERT INTO crowdsec_pushed (value, scenario, until) VALUES (?, ?, ?) ON CONFLICT(value, scenario) DO UPDATE SET until = MAX(until, excluded.until)',
+      'INSERT INTO crowdsec_pushed (value, scenario, until) VALUES (?, ?, ?) ON CONFLICT(value, ' +
+        'scenario) DO UPDATE SET until = MAX(until, excluded.until)',
     );
     const lifted = this.db.prepare('UPDATE crowdsec_pushed SET until = ? WHERE value = ? AND scenario = ?');
     // An add never sent needs no delete of its own: it is simply not sent.
@@ -165,7 +166,8 @@ export class PushQueue {
     if (over <= 0) return;
     const ended = this.db
       .prepare(
-        "DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE kind = 'add' AND expires_at <= ? AND sent_batch IS NULL ORDER BY id LIMIT ?)",
+        'DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE kind ' +
+          "= 'add' AND expires_at <= ? AND sent_batch IS NULL ORDER BY id LIMIT ?)",
       )
       .run(now, over).changes;
     over -= ended;
@@ -173,7 +175,8 @@ export class PushQueue {
       over > 0
         ? this.db
             .prepare(
-              'DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE sent_batch IS NULL ORDER BY id LIMIT ?)',
+              'DELETE FROM crowdsec_push_queue WHERE id IN (SELECT id FROM crowdsec_push_queue WHERE ' +
+                'sent_batch IS NULL ORDER BY id LIMIT ?)',
             )
             .run(over).changes
         : 0;

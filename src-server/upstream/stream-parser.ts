@@ -49,7 +49,8 @@ function pack(list, out) {
   if (!Array.isArray(list)) throw new Error('"new" and "deleted" must be arrays or null');
   const lines = [];
   for (const d of list) {
-    if (!d || typeof d !== 'object' || typeof d.value !== 'string' || typeof d.scope !== 'string' || typeof d.id !== 'number' || typeof d.duration !== 'string') {
+    if (!d || typeof d !== 'object' || typeof d.value !== 'string' || typeof d.scope !== 'string' ||
+      typeof d.id !== 'number' || typeof d.duration !== 'string') {
       out.malformed++;
       continue;
     }
@@ -68,7 +69,8 @@ function pack(list, out) {
       out.malformed++;
       continue;
     }
-    lines.push(d.id + '\t' + clean(d.value) + '\t' + (scope === 'ip' ? 'Ip' : 'Range') + '\t' + clean(d.scenario ?? '') + '\t' + clean(d.origin ?? '') + '\t' + ms);
+    lines.push(d.id + '\t' + clean(d.value) + '\t' + (scope === 'ip' ? 'Ip' : 'Range') +
+      '\t' + clean(d.scenario ?? '') + '\t' + clean(d.origin ?? '') + '\t' + ms);
   }
   return { text: lines.join('\n'), count: lines.length };
 }
@@ -79,7 +81,9 @@ parentPort.on('message', ({ seq, buffer }) => {
     const out = { skipped: {}, malformed: 0 };
     const added = pack(answer.new, out);
     const deleted = pack(answer.deleted, out);
-    parentPort.postMessage({ seq, ok: true, result: { added: added.text, deleted: deleted.text, addedCount: added.count, deletedCount: deleted.count, skipped: out.skipped, malformed: out.malformed } });
+    parentPort.postMessage({ seq, ok: true, result: {
+      added: added.text, deleted: deleted.text, addedCount: added.count, deletedCount: deleted.count,
+      skipped: out.skipped, malformed: out.malformed } });
   } catch (error) {
     parentPort.postMessage({ seq, ok: false, error: error instanceof Error ? error.message : String(error) });
   }

@@ -42,7 +42,8 @@ const idOf = (data: unknown, idField: string): string | undefined => {
  * worker, same connection), and the diff of the declared fields is stored with secrets masked.
  * Custom methods record the written body fields. A failed write is recorded with its status and no
  * diff. `secretNames` are the write-only and sensitive fields of every resource, masked at any depth
- * (a backup import carries the AMI secret inside `config`). The audit row never changes the answer: a failure to record it is logged by the caller.
+ * (a backup import carries the AMI secret inside `config`). The audit row never changes the answer: a failure
+ * to record it is logged by the caller.
  */
 export async function runAuditedWrite(
   definition: ResourceDefinition,

@@ -40,7 +40,10 @@ export function ApiKeysRoute() {
     <>
       <PageHeader
         title="API keys"
-        description="Keys for bouncers and scripts. Bind each bouncer key to a filter that admits only its host, so a leaked key is useless elsewhere."
+        description={
+          'Keys for bouncers and scripts. Bind each bouncer key to a filter that admits only its ' +
+          'host, so a leaked key is useless elsewhere.'
+        }
       />
       <ApiKeysTable
         filterField={(props) => <NetworkFilterSelect {...props} />}

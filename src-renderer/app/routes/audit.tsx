@@ -6,7 +6,10 @@ export function AuditRoute() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change through any channel: who made it, from where, and the fields it changed (secrets are never shown). Rejected API keys and failed logins too."
+        description={
+          'Every change through any channel: who made it, from where, and the fields it changed ' +
+          '(secrets are never shown). Rejected API keys and failed logins too.'
+        }
       />
       <AuditLogTable />
     </>

@@ -25,7 +25,11 @@ export function NetworkFiltersRoute() {
     <>
       <PageHeader
         title="Network filters"
-        description="Firewall rules per network: which services (SIP, the web console, AMI, IAX) it may reach, whether it is trusted (never banned), which addresses every bouncer blocks, and which API keys are bound to it."
+        description={
+          'Firewall rules per network: which services (SIP, the web console, AMI, IAX) it may reach, ' +
+          'whether it is trusted (never banned), which addresses every bouncer blocks, and which API ' +
+          'keys are bound to it.'
+        }
       />
       <NetworkFiltersTable binding={binding} />
     </>

@@ -86,7 +86,11 @@ export function SettingsRoute() {
     <>
       <PageHeader
         title="Settings"
-        description="Export saves network filters, ban rules, the whitelist, queue, retention and AMI settings (without the AMI secret) and API key metadata to a file; Import previews the changes before it applies them."
+        description={
+          'Export saves network filters, ban rules, the whitelist, queue, retention and AMI settings ' +
+          '(without the AMI secret) and API key metadata to a file; Import previews the changes ' +
+          'before it applies them.'
+        }
         actions={<BackupButtons />}
       />
       <Stack gap="lg">

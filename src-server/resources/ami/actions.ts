@@ -62,7 +62,8 @@ function checkedSave(save: ActionHandler, ctx: ActionContext): ReturnType<Action
   if (moved.length && !reentered && stored !== '') {
     return failure(
       403,
-      `Changing ${moved.join(', ')} makes the server send the stored AMI secret to a new destination: it needs the SENSITIVE level, or the secret re-entered in the same request.`,
+      `Changing ${moved.join(', ')} makes the server send the stored AMI secret to a new ` +
+        `destination: it needs the SENSITIVE level, or the secret re-entered in the same request.`,
     );
   }
   return save(ctx);

@@ -43,7 +43,9 @@ export const amiDeclaration: ResourceDeclaration = {
         default: '',
         writeOnly: true,
         description:
-          'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing host, port or username (the server logs in there with it) unless the same request re-enters the stored secret.',
+          'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing ' +
+          'host, port or username (the server logs in there with it) unless the same request ' +
+          're-enters the stored secret.',
       },
     ),
   },

@@ -33,7 +33,9 @@ interface ApiKeyRow {
 }
 
 const COLUMNS =
-  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, expires_at, rotated_at';
+  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
+  'expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
+  'expires_at, rotated_at';
 
 type KeyStatus = 'active' | 'disabled' | 'expired';
 
@@ -88,7 +90,8 @@ function checkExpiry(ctx: ActionContext, values: Record<string, unknown>, existi
   return at > ctx.now()
     ? []
     : [
-        `expires_at: must be in the future (it is ${new Date(at).toISOString()}; now is ${new Date(ctx.now()).toISOString()}), or null for a key that never expires.`,
+        `expires_at: must be in the future (it is ${new Date(at).toISOString()}; now is ` +
+          `${new Date(ctx.now()).toISOString()}), or null for a key that never expires.`,
       ];
 }
 

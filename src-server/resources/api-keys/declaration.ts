@@ -73,7 +73,8 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         writeOnly: true,
         sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
         description:
-          'The key itself: 64 hex characters with real entropy (patterned keys get 422); generated when absent on create. Only a generated key is shown, once, in the create answer.',
+          'The key itself: 64 hex characters with real entropy (patterned keys get 422); generated ' +
+          'when absent on create. Only a generated key is shown, once, in the create answer.',
       },
     ),
     allowed_paths: field.json(allowedPathsSchema, {
@@ -97,17 +98,22 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     expand_ranges: field.boolean({
       default: false,
       description:
-        'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges (crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
+        'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, ' +
+        'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
+        '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
     }),
     bouncer_setup: field.text(z.enum(['iptables', 'nftables', 'custom-bouncer']).nullable(), {
       default: null,
       description:
-        'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching configuration on Rotate and Details; it changes nothing the server serves.',
+        'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, ' +
+        'or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers ' +
+        'the matching configuration on Rotate and Details; it changes nothing the server serves.',
     }),
     enabled: field.boolean({
       default: true,
       description:
-        'false disables the key: every request with it gets 401 "this API key is disabled", the bouncer export included. true enables it again.',
+        'false disables the key: every request with it gets 401 "this API key is disabled", the ' +
+        'bouncer export included. true enables it again.',
     }),
     expires_at: field.text(expirySchema, {
       default: null,
@@ -157,7 +163,9 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       scope: 'resource',
       level: 'ADMIN',
       description:
-        'Replaces the key value: the record (id, grants, binding, bouncer cursor, state) stays, the old value stops working at once, and the new one is shown once as `key` in this answer. Needs the same grants as editing the key.',
+        'Replaces the key value: the record (id, grants, binding, bouncer cursor, state) stays, the ' +
+        'old value stops working at once, and the new one is shown once as `key` in this answer. ' +
+        'Needs the same grants as editing the key.',
     },
   },
 };

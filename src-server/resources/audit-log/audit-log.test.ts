@@ -125,35 +125,39 @@ describe('audit log over HTTP', () => {
     assert.deepEqual(change(entry!, 'maxretry'), { field: 'maxretry', before: 20, after: 9 });
   });
 
-  it('an API key write: channel api_key, the key id and description, the address; a refused write is recorded with its status', async () => {
-    const key = createTestApiKey(t.server.services.db, {
-      description: 'fail2ban robot',
-      allowedPaths: { '/api/v3/fail2ban': 'write' },
-    });
-    const answer = await t.remote(`${V3}/fail2ban`, {
-      method: 'PATCH',
-      headers: { 'x-api-key': key.key },
-      body: { maxretry: 7 },
-    });
-    assert.equal(answer.status, 200, answer.text);
-    const [entry] = await entries(`actor=key:${key.id}`);
-    assert.ok(entry);
-    assert.equal(entry.channel, 'api_key');
-    assert.equal(entry.keyId, key.id);
-    assert.equal(entry.keyDescription, 'fail2ban robot');
-    assert.equal(entry.address, REMOTE);
-    assert.deepEqual(change(entry, 'maxretry'), { field: 'maxretry', before: 9, after: 7 });
+  it(
+    'an API key write: channel api_key, the key id and description, the address; a refused ' +
+      'write is recorded with its status',
+    async () => {
+      const key = createTestApiKey(t.server.services.db, {
+        description: 'fail2ban robot',
+        allowedPaths: { '/api/v3/fail2ban': 'write' },
+      });
+      const answer = await t.remote(`${V3}/fail2ban`, {
+        method: 'PATCH',
+        headers: { 'x-api-key': key.key },
+        body: { maxretry: 7 },
+      });
+      assert.equal(answer.status, 200, answer.text);
+      const [entry] = await entries(`actor=key:${key.id}`);
+      assert.ok(entry);
+      assert.equal(entry.channel, 'api_key');
+      assert.equal(entry.keyId, key.id);
+      assert.equal(entry.keyDescription, 'fail2ban robot');
+      assert.equal(entry.address, REMOTE);
+      assert.deepEqual(change(entry, 'maxretry'), { field: 'maxretry', before: 9, after: 7 });
 
-    const bad = await t.remote(`${V3}/fail2ban`, {
-      method: 'PATCH',
-      headers: { 'x-api-key': key.key },
-      body: { maxretry: 0 },
-    });
-    assert.equal(bad.status, 422);
-    const [refused] = await entries(`actor=${key.id}`);
-    assert.equal(refused!.status, 422);
-    assert.deepEqual(refused!.diff, []);
-  });
+      const bad = await t.remote(`${V3}/fail2ban`, {
+        method: 'PATCH',
+        headers: { 'x-api-key': key.key },
+        body: { maxretry: 0 },
+      });
+      assert.equal(bad.status, 422);
+      const [refused] = await entries(`actor=${key.id}`);
+      assert.equal(refused!.status, 422);
+      assert.deepEqual(refused!.diff, []);
+    },
+  );
 
   it('rejected API key uses: an unknown key (401) and a key outside its allowed_paths (403), with the reason', async () => {
     const unknown = randomBytes(32).toString('hex');
@@ -351,54 +355,58 @@ describe('audit log: repeated rejections share one entry (count, first and last 
   });
   after(() => t.close());
 
-  it('a bouncer polling with a disabled key: the first poll is listed within the flush delay, 1,000 polls are one entry of count 1,000', async () => {
-    const key = createTestApiKey(t.server.services.db, { description: 'old bouncer', allowedPaths: BOUNCER_PATHS });
-    t.server.services.db
-      .prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?')
-      .run(new Date().toISOString(), key.id);
-    const query = `kind=rejected-key&actor=key:${key.id}`;
+  it(
+    'a bouncer polling with a disabled key: the first poll is listed within the flush delay, ' +
+      '1,000 polls are one entry of count 1,000',
+    async () => {
+      const key = createTestApiKey(t.server.services.db, { description: 'old bouncer', allowedPaths: BOUNCER_PATHS });
+      t.server.services.db
+        .prepare('UPDATE api_keys SET disabled_at = ? WHERE id = ?')
+        .run(new Date().toISOString(), key.id);
+      const query = `kind=rejected-key&actor=key:${key.id}`;
 
-    const started = Date.now();
-    assert.equal((await poll(key.key, FIRST)).status, 401);
-    let first: Entry | undefined;
-    while (!first && Date.now() - started < FLUSH_MS + 500) {
-      [first] = await listed(query);
-      if (!first) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.ok(first, 'the first rejection is listed without waiting for a window');
-    assert.ok(Date.now() - started <= FLUSH_MS + 500, `listed after ${Date.now() - started} ms`);
-    assert.equal(first.count, 1);
-    assert.equal(first.reason, 'disabled API key');
-
-    // 999 more polls, one every 0.5 s of server time (the whole run spans just under the window).
-    for (let i = 1; i < 1000; i++) {
-      clock.advance(500);
+      const started = Date.now();
       assert.equal((await poll(key.key, FIRST)).status, 401);
-    }
-    const rows = await entries(query);
-    assert.equal(rows.length, 1, JSON.stringify(rows.map((e) => e.count)));
-    const [row] = rows;
-    assert.equal(row!.id, first.id);
-    assert.equal(row!.count, 1000);
-    assert.equal(row!.at, first.at);
-    assert.equal(Date.parse(row!.lastAt) - Date.parse(row!.at), 999 * 500);
-    assert.equal(row!.keyDescription, 'old bouncer');
-    assert.equal(row!.address, FIRST);
-    assert.equal(row!.path, STREAM);
-    assert.deepEqual(await t.call(`${AUDIT}/${row!.id}`).then((r) => [r.json.data.count, r.json.data.lastAt]), [
-      1000,
-      row!.lastAt,
-    ]);
+      let first: Entry | undefined;
+      while (!first && Date.now() - started < FLUSH_MS + 500) {
+        [first] = await listed(query);
+        if (!first) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(first, 'the first rejection is listed without waiting for a window');
+      assert.ok(Date.now() - started <= FLUSH_MS + 500, `listed after ${Date.now() - started} ms`);
+      assert.equal(first.count, 1);
+      assert.equal(first.reason, 'disabled API key');
 
-    // A window after the first poll, the next one starts a new entry; the old one keeps its count.
-    clock.advance(REJECTION_WINDOW_MS - 999 * 500);
-    assert.equal((await poll(key.key, FIRST)).status, 401);
-    const [next, old] = await entries(query);
-    assert.equal(old!.id, row!.id);
-    assert.equal(old!.count, 1000);
-    assert.equal(next!.count, 1);
-    assert.equal(Date.parse(next!.at), Date.parse(row!.at) + REJECTION_WINDOW_MS);
-  });
+      // 999 more polls, one every 0.5 s of server time (the whole run spans just under the window).
+      for (let i = 1; i < 1000; i++) {
+        clock.advance(500);
+        assert.equal((await poll(key.key, FIRST)).status, 401);
+      }
+      const rows = await entries(query);
+      assert.equal(rows.length, 1, JSON.stringify(rows.map((e) => e.count)));
+      const [row] = rows;
+      assert.equal(row!.id, first.id);
+      assert.equal(row!.count, 1000);
+      assert.equal(row!.at, first.at);
+      assert.equal(Date.parse(row!.lastAt) - Date.parse(row!.at), 999 * 500);
+      assert.equal(row!.keyDescription, 'old bouncer');
+      assert.equal(row!.address, FIRST);
+      assert.equal(row!.path, STREAM);
+      assert.deepEqual(await t.call(`${AUDIT}/${row!.id}`).then((r) => [r.json.data.count, r.json.data.lastAt]), [
+        1000,
+        row!.lastAt,
+      ]);
+
+      // A window after the first poll, the next one starts a new entry; the old one keeps its count.
+      clock.advance(REJECTION_WINDOW_MS - 999 * 500);
+      assert.equal((await poll(key.key, FIRST)).status, 401);
+      const [next, old] = await entries(query);
+      assert.equal(old!.id, row!.id);
+      assert.equal(old!.count, 1000);
+      assert.equal(next!.count, 1);
+      assert.equal(Date.parse(next!.at), Date.parse(row!.at) + REJECTION_WINDOW_MS);
+    },
+  );
 
   it('two sources: two entries; a key bound to another network: its 403s are one entry per source', async () => {
     const key = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS });

@@ -11,7 +11,12 @@ const change = z.object({ field: z.string(), before: z.unknown().optional(), aft
 /** The audit log: read-only. Entries are written by the workers (writes) and the web thread (rejections). */
 export const auditLogDeclaration: ResourceDeclaration = {
   name: 'audit-log',
-  description: `Audit log, newest first: every write through any channel (who, channel, source address, resource, record, operation, status, the changed fields with secrets masked), rejected API key uses and failed logins. Identical rejections within ${WINDOW} of the first share one entry with their \`count\`, first (\`at\`) and last (\`lastAt\`) time. Entries older than general-settings \`auditRetentionDays\` are pruned.`,
+  description:
+    `Audit log, newest first: every write through any channel (who, channel, source address, ` +
+    `resource, record, operation, status, the changed fields with secrets masked), rejected API ` +
+    `key uses and failed logins. Identical rejections within ${WINDOW} of the first share one ` +
+    `entry with their \`count\`, first (\`at\`) and last (\`lastAt\`) time. Entries older than ` +
+    `general-settings \`auditRetentionDays\` are pruned.`,
   processor: 'AuditLogProcessor',
   kind: 'collection',
   idField: 'id',
@@ -58,7 +63,10 @@ export const auditLogDeclaration: ResourceDeclaration = {
     }),
     count: field.integer(z.number().int().min(1), {
       ...readOnly,
-      description: `How many identical rejections the entry stands for: the same kind, key or login tried, source address, request, status and reason within ${WINDOW} of the first are one entry. 1 for a write.`,
+      description:
+        `How many identical rejections the entry stands for: the same kind, key or login tried, ` +
+        `source address, request, status and reason within ${WINDOW} of the first are one entry. 1 ` +
+        `for a write.`,
     }),
     lastAt: field.text(z.string(), {
       ...readOnly,

@@ -22,7 +22,9 @@ export const authDeclaration: ResourceDeclaration = {
       level: 'READ',
       public: true,
       description:
-        'JSON or form body `login`, `password`, optional `rememberMe`. Answers `{accessToken, tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, 429 after 10 failures in 300 s.',
+        'JSON or form body `login`, `password`, optional `rememberMe`. Answers `{accessToken, ' +
+        'tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, ' +
+        '429 after 10 failures in 300 s.',
       input: z.object({ login: z.string(), password: z.string(), rememberMe: z.boolean().optional() }),
     },
     refresh: {
@@ -41,7 +43,8 @@ export const authDeclaration: ResourceDeclaration = {
       level: 'READ',
       public: true,
       description:
-        'Revokes the refresh token family, the web session and the login session of a presented Bearer JWT (so that token is refused at once), and clears the cookies.',
+        'Revokes the refresh token family, the web session and the login session of a presented ' +
+        'Bearer JWT (so that token is refused at once), and clears the cookies.',
     },
     status: {
       verbs: ['GET'],
@@ -58,7 +61,8 @@ export const authDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description:
-        'Sets a password: `{password, currentPassword?, login?}`. From localhost no current password is needed; other callers must give it. Other sessions of the user are revoked.',
+        'Sets a password: `{password, currentPassword?, login?}`. From localhost no current ' +
+        'password is needed; other callers must give it. Other sessions of the user are revoked.',
       input: z.object({ password: z.string(), currentPassword: z.string().optional(), login: z.string().optional() }),
     },
   },

@@ -37,34 +37,41 @@ describe('backup and restore of the ban policy', () => {
   });
   after(() => Promise.all([source.close(), target.close()]));
 
-  test('every new setting travels: preset values, category rules, increment, IPv6 prefix, whitelist entries with comment and end', async () => {
-    const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const policy = {
-      preset: 'enhanced',
-      categories: { sip: { maxretry: 3 }, http: { bantime: 900 } },
-      bantimeIncrement: true,
-      bantimeMultipliers: [1, 2, 4],
-      bantimeFactor: 1.5,
-      bantimeMaxtime: 2_592_000,
-      bantimeRndtime: 30,
-      bantimeOveralljails: true,
-      ipv6ByPrefix: true,
-      ipv6Prefix: 56,
-      whitelistEntries: [
-        { value: '198.51.100.7', comment: 'customer office during the migration', until },
-        { value: '2001:db8:9::/48', comment: 'monitoring', until: null },
-      ],
-    };
-    const saved = await source.call(`${V3}/fail2ban`, { method: 'PATCH', body: policy });
-    assert.equal(saved.status, 200, saved.text);
-    const exported = (await source.call(`${V3}/backup:exportConfig`)).json.data;
-    assert.deepEqual(exported.fail2ban.whitelistEntries, policy.whitelistEntries);
-    assert.equal('preset' in exported.fail2ban, false, 'the preset is derived from the numbers, not stored');
-    const restored = await target.call(IMPORT, { method: 'POST', body: { config: exported } });
-    assert.equal(restored.status, 200, restored.text);
-    assert.deepEqual((await target.call(`${V3}/fail2ban`)).json.data, (await source.call(`${V3}/fail2ban`)).json.data);
-    assert.equal(target.server.services.firewall!.state.settings.ipv6Prefix, 56, 'the web thread follows the import');
-  });
+  test(
+    'every new setting travels: preset values, category rules, increment, IPv6 prefix, ' +
+      'whitelist entries with comment and end',
+    async () => {
+      const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      const policy = {
+        preset: 'enhanced',
+        categories: { sip: { maxretry: 3 }, http: { bantime: 900 } },
+        bantimeIncrement: true,
+        bantimeMultipliers: [1, 2, 4],
+        bantimeFactor: 1.5,
+        bantimeMaxtime: 2_592_000,
+        bantimeRndtime: 30,
+        bantimeOveralljails: true,
+        ipv6ByPrefix: true,
+        ipv6Prefix: 56,
+        whitelistEntries: [
+          { value: '198.51.100.7', comment: 'customer office during the migration', until },
+          { value: '2001:db8:9::/48', comment: 'monitoring', until: null },
+        ],
+      };
+      const saved = await source.call(`${V3}/fail2ban`, { method: 'PATCH', body: policy });
+      assert.equal(saved.status, 200, saved.text);
+      const exported = (await source.call(`${V3}/backup:exportConfig`)).json.data;
+      assert.deepEqual(exported.fail2ban.whitelistEntries, policy.whitelistEntries);
+      assert.equal('preset' in exported.fail2ban, false, 'the preset is derived from the numbers, not stored');
+      const restored = await target.call(IMPORT, { method: 'POST', body: { config: exported } });
+      assert.equal(restored.status, 200, restored.text);
+      assert.deepEqual(
+        (await target.call(`${V3}/fail2ban`)).json.data,
+        (await source.call(`${V3}/fail2ban`)).json.data,
+      );
+      assert.equal(target.server.services.firewall!.state.settings.ipv6Prefix, 56, 'the web thread follows the import');
+    },
+  );
 
   test('a backup from before this change still restores: the new settings take their defaults', async () => {
     const restored = await target.call(IMPORT, { method: 'POST', body: { config: OLD_BACKUP } });

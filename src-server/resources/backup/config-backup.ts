@@ -106,7 +106,8 @@ interface KeyRow {
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
   const rows = db
     .prepare(
-      'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at FROM api_keys ORDER BY id',
+      'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
+        'disabled_at, expires_at FROM api_keys ORDER BY id',
     )
     .all() as KeyRow[];
   return rows.map((row) => ({
@@ -235,13 +236,15 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     if (lost.length) return lost;
     db.prepare('DELETE FROM network_filters').run();
     const insert = db.prepare(
-      'INSERT INTO network_filters (id, permit, deny, description, newer_block_ip, local_network, rules) VALUES (@id, @permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
+      'INSERT INTO network_filters (id, permit, deny, description, newer_block_ip, local_network, ' +
+        'rules) VALUES (@id, @permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
     );
     for (const row of plan.filters) insert.run(row);
     // A sequence an older import pushed past the bound restarts after the largest id kept; a sound one
     // is left alone, so the id of a deleted filter (which a stale key may still name) is never reused.
     db.prepare(
-      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`,
+      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE ` +
+        `name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`,
     ).run();
     for (const [key, value] of plan.settings) writeSetting(db, key, value);
     return [];
@@ -269,7 +272,11 @@ function boundKeysLost(db: Db, importedIds: Set<string>): string[] {
   const filters = new Map(loadFilters(db).map((f) => [String(f.id), f]));
   return lost.map((key) => {
     const filter = filters.get(key.networkfilterid);
-    return `apiKeys: the key "${key.description}" on this server is bound to network filter ${filter ? filterLabel(filter) : key.networkfilterid}, which this import removes; bind the key elsewhere or delete it first.`;
+    return (
+      `apiKeys: the key "${key.description}" on this server is bound to network filter ` +
+      `${filter ? filterLabel(filter) : key.networkfilterid}, which this import removes; bind the ` +
+      `key elsewhere or delete it first.`
+    );
   });
 }
 
@@ -378,7 +385,8 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
         ok: false,
         status: 403,
         errors: [
-          `ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new destination: it needs the SENSITIVE level, or a file with the secret.`,
+          `ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new ` +
+            `destination: it needs the SENSITIVE level, or a file with the secret.`,
         ],
       };
     }
@@ -412,7 +420,9 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     const ref = String(outcome.complete.networkfilterid ?? 'none');
     if (ref !== 'none' && ref !== 'localhost' && !importedIds.has(ref)) {
       warnings.push(
-        `${at}.networkfilterid: the key "${String(outcome.complete.description).slice(0, 60)}" was bound to network filter ${ref}, which this file does not hold (it was deleted before the export); keys are not restored, so nothing refers to it.`,
+        `${at}.networkfilterid: the key "${String(outcome.complete.description).slice(0, 60)}" was ` +
+          `bound to network filter ${ref}, which this file does not hold (it was deleted before the ` +
+          `export); keys are not restored, so nothing refers to it.`,
       );
     }
   });

@@ -5,7 +5,8 @@ import type { ResourceDeclaration } from '../types.ts';
 export const backupDeclaration: ResourceDeclaration = {
   name: 'backup',
   description:
-    'Configuration backup: network filters, fail2ban rules (whitelist included), general settings, AMI settings and API key metadata as one versioned JSON document.',
+    'Configuration backup: network filters, fail2ban rules (whitelist included), general ' +
+    'settings, AMI settings and API key metadata as one versioned JSON document.',
   processor: 'BackupProcessor',
   security: { permission: 'Backup', channels: ['localhost', 'bearer_token'] },
   fields: {},
@@ -16,7 +17,10 @@ export const backupDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description:
-        'The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only (never a key value or hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE level.',
+        'The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, ' +
+        'networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only ' +
+        '(never a key value or hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE ' +
+        'level.',
       input: z.object({ secrets: z.enum(['true', 'false']).optional() }),
     },
     importConfig: {
@@ -24,7 +28,15 @@ export const backupDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description:
-        '`{config, dryRun}`: validates every section with the resources\' own rules, then replaces filters (ids kept), fail2ban, general settings and AMI in one transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the section and field, and nothing is written: types are strict (`"77"` for a number is refused, never converted) and filter ids run from 1 to 2147483647. Key metadata naming a filter the file lacks is accepted with an entry in `warnings`. Validation runs outside the write transaction; a dry run never takes the write lock. An AMI secret in the file needs SENSITIVE.',
+        "`{config, dryRun}`: validates every section with the resources' own rules, then replaces " +
+        'filters (ids kept), fail2ban, general settings and AMI in one transaction. Answers what ' +
+        'was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys ' +
+        'are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the ' +
+        'section and field, and nothing is written: types are strict (`"77"` for a number is ' +
+        'refused, never converted) and filter ids run from 1 to 2147483647. Key metadata naming a ' +
+        'filter the file lacks is accepted with an entry in `warnings`. Validation runs outside the ' +
+        'write transaction; a dry run never takes the write lock. An AMI secret in the file needs ' +
+        'SENSITIVE.',
       input: z.object({ config: z.record(z.string(), z.unknown()), dryRun: z.boolean().optional() }),
     },
   },

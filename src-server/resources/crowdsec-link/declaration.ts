@@ -36,7 +36,9 @@ const credential = (description: string, writeOnly: boolean) =>
 export const crowdsecLinkDeclaration: ResourceDeclaration = {
   name: 'crowdsec-link',
   description:
-    'Share bans with other sites through a CrowdSec Local API (LAPI): this PBX pushes its bans as a CrowdSec machine and pulls the LAPI decisions as a bouncer. Changes apply live. Its whitelist, trusted networks and loopback are never banned, whatever the LAPI says.',
+    'Share bans with other sites through a CrowdSec Local API (LAPI): this PBX pushes its bans ' +
+    'as a CrowdSec machine and pulls the LAPI decisions as a bouncer. Changes apply live. Its ' +
+    'whitelist, trusted networks and loopback are never banned, whatever the LAPI says.',
   processor: 'CrowdsecLinkProcessor',
   kind: 'singleton',
   security: {
@@ -83,7 +85,8 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
     shareFilters: field.boolean({
       default: false,
       description:
-        'Share network-filter deny entries too (scenario `pbx/manual`, 596 h, renewed every 20 days while the entry exists; removed upstream when the entry is).',
+        'Share network-filter deny entries too (scenario `pbx/manual`, 596 h, renewed every 20 days ' +
+        'while the entry exists; removed upstream when the entry is).',
     }),
     pullEnabled: field.boolean({
       default: false,
@@ -93,7 +96,8 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
     republish: field.boolean({
       default: true,
       description:
-        'Publish pulled decisions to this PBX’s own bouncers and feeds too, with their upstream origin and scenario; false enforces them on this server only (403).',
+        'Publish pulled decisions to this PBX’s own bouncers and feeds too, with their upstream ' +
+        'origin and scenario; false enforces them on this server only (403).',
     }),
     pullIntervalSeconds: field.integer(boundedInteger(SETTING_BOUNDS['crowdsec-link'].pullIntervalSeconds), {
       default: 10,
@@ -107,7 +111,9 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description:
-        'Link state: `{enabled, connected, state, queueLength, lastPushAt, lastPullAt, lastError, push, pull}`; `state` is `off`, `connecting`, `connected` or `error`, with the reason in `lastError`.',
+        'Link state: `{enabled, connected, state, queueLength, lastPushAt, lastPullAt, lastError, ' +
+        'push, pull}`; `state` is `off`, `connecting`, `connected` or `error`, with the reason in ' +
+        '`lastError`.',
     },
   },
 };

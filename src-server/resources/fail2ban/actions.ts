@@ -68,7 +68,8 @@ export function validateFail2ban(db: Db, complete: Record<string, unknown>, opti
     const longest = Math.max(settings.bantime, ...BAN_CATEGORIES.map((c) => ruleFor(settings, c).bantime));
     if (settings.bantimeMaxtime < longest) {
       errors.push(
-        `bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); an incremented ban is never shorter than its bantime.`,
+        `bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); ` +
+          `an incremented ban is never shorter than its bantime.`,
       );
     }
   }

@@ -92,14 +92,19 @@ const sanitizeEntries = (value: unknown): unknown =>
 export const fail2banDeclaration: ResourceDeclaration = {
   name: 'fail2ban',
   description:
-    'Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a bantime-second ban, per category (SIP, IAX, AMI, HTTP) with presets; repeat offenders banned longer; IPv6 by prefix; the whitelist.',
+    'Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a ' +
+    'bantime-second ban, per category (SIP, IAX, AMI, HTTP) with presets; repeat offenders ' +
+    'banned longer; IPv6 by prefix; the whitelist.',
   processor: 'Fail2BanManagementProcessor',
   kind: 'singleton',
   security: { permission: 'Fail2Ban', channels: ['localhost', 'bearer_token'] },
   fields: {
     preset: field.text(z.enum(PRESET_CHOICES, { error: `one of ${PRESET_CHOICES.join(', ')}` }), {
       description:
-        'MikoPBX preset: weak (20 failures / 10 min / 10 min ban), normal (10 / 1 h / 1 day), enhanced (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days). Writing one sets maxretry, findtime and bantime (unless given too) and clears the category overrides; read back, it is "custom" as soon as a value differs.',
+        'MikoPBX preset: weak (20 failures / 10 min / 10 min ban), normal (10 / 1 h / 1 day), ' +
+        'enhanced (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days). Writing one sets maxretry, ' +
+        'findtime and bantime (unless given too) and clears the category overrides; read back, it ' +
+        'is "custom" as soon as a value differs.',
     }),
     maxretry: field.integer(boundedInteger(bounds.maxretry), {
       default: FAIL2BAN_DEFAULTS.maxretry,
@@ -107,7 +112,9 @@ export const fail2banDeclaration: ResourceDeclaration = {
     }),
     bantime: field.integer(boundedInteger(bounds.bantime), {
       default: FAIL2BAN_DEFAULTS.bantime,
-      description: `Ban length in seconds (${rangeText(bounds.bantime)}). Bans longer than ipset's 2147483 s are published capped and renewed by each poll.`,
+      description:
+        `Ban length in seconds (${rangeText(bounds.bantime)}). Bans longer than ipset's 2147483 s ` +
+        `are published capped and renewed by each poll.`,
     }),
     findtime: field.integer(boundedInteger(bounds.findtime), {
       default: FAIL2BAN_DEFAULTS.findtime,
@@ -116,7 +123,9 @@ export const fail2banDeclaration: ResourceDeclaration = {
     categories: field.json(categoriesSchema, {
       sanitize: dropNulls,
       default: () => ({}),
-      description: `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?}}; a value left out (or null) falls back to the global one.`,
+      description:
+        `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?}}; a ` +
+        `value left out (or null) falls back to the global one.`,
     }),
     whitelist: field.text(z.string().max(10_000), {
       // Stored canonical (IPv4-mapped IPv6 unwrapped, IPv6 compressed), separators as written.
@@ -128,7 +137,9 @@ export const fail2banDeclaration: ResourceDeclaration = {
       sanitize: sanitizeEntries,
       default: () => [],
       description:
-        'Whitelist entries with a comment and an optional end: [{value, comment, until (ISO time, or null for good)}]. Saving one lifts the active bans it covers; at its end it disappears. Published on /v1/whitelist while in force.',
+        'Whitelist entries with a comment and an optional end: [{value, comment, until (ISO time, ' +
+        'or null for good)}]. Saving one lifts the active bans it covers; at its end it disappears. ' +
+        'Published on /v1/whitelist while in force.',
     }),
     PBXFirewallMaxReqSec: field.integer(boundedInteger(bounds.PBXFirewallMaxReqSec), {
       default: FAIL2BAN_DEFAULTS.PBXFirewallMaxReqSec,
@@ -153,15 +164,22 @@ export const fail2banDeclaration: ResourceDeclaration = {
     bantimeMultipliers: field.json(multipliersSchema, {
       sanitize: splitMultipliers,
       default: null,
-      description: `bantime.multipliers: up to ${MAX_MULTIPLIERS} numbers ("1 2 4 8"); the ban after n earlier ones lasts bantime × factor × multipliers[n] (the last repeats). null: the doubling formula.`,
+      description:
+        `bantime.multipliers: up to ${MAX_MULTIPLIERS} numbers ("1 2 4 8"); the ban after n earlier ` +
+        `ones lasts bantime × factor × multipliers[n] (the last repeats). null: the doubling ` +
+        `formula.`,
     }),
     bantimeMaxtime: field.integer(boundedInteger(bounds.bantimeMaxtime), {
       default: FAIL2BAN_DEFAULTS.bantimeMaxtime,
-      description: `bantime.maxtime in seconds (${rangeText(bounds.bantimeMaxtime)}): no incremented ban is longer. Not below any bantime while increment is on.`,
+      description:
+        `bantime.maxtime in seconds (${rangeText(bounds.bantimeMaxtime)}): no incremented ban is ` +
+        `longer. Not below any bantime while increment is on.`,
     }),
     bantimeRndtime: field.integer(boundedInteger(bounds.bantimeRndtime), {
       default: FAIL2BAN_DEFAULTS.bantimeRndtime,
-      description: `bantime.rndtime in seconds (${rangeText(bounds.bantimeRndtime)}): up to this much is added at random to an incremented ban.`,
+      description:
+        `bantime.rndtime in seconds (${rangeText(bounds.bantimeRndtime)}): up to this much is added ` +
+        `at random to an incremented ban.`,
     }),
     bantimeOveralljails: field.boolean({
       default: FAIL2BAN_DEFAULTS.bantimeOveralljails,

@@ -39,14 +39,17 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     if (mode === 'create') {
       const info = ctx.db
         .prepare(
-          'INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, rules) VALUES (@permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
+          'INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, ' +
+            'rules) VALUES (@permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
         )
         .run(row);
       id = Number(info.lastInsertRowid);
     } else {
       ctx.db
         .prepare(
-          'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id = @id',
+          'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, ' +
+            'newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id ' +
+            '= @id',
         )
         .run({ ...row, id: existing!.id });
       id = existing!.id;

@@ -47,7 +47,10 @@ export function boundKeyRefusal(
 ): string | undefined {
   if (callerBinding(ctx) !== String(existing.id)) return undefined;
   if (!holds(existing.permit, next.permit)) {
-    return `permit: this API key is bound to network filter ${filterLabel(existing)} and cannot widen it to ${next.permit}; only a key not bound to it (or the console) can.`;
+    return (
+      `permit: this API key is bound to network filter ${filterLabel(existing)} and cannot widen ` +
+      `it to ${next.permit}; only a key not bound to it (or the console) can.`
+    );
   }
   if (next.newer_block_ip === 1 && !existing.newer_block_ip) {
     return `newer_block_ip: this API key is bound to network filter ${filterLabel(existing)} and cannot make it trusted.`;
@@ -87,7 +90,9 @@ export const deleteFilter: ActionHandler = (ctx) =>
     if (bound.length && target === undefined) {
       return failure(
         409,
-        `Network filter ${filterLabel(filter)} is the allowed source of the API keys ${named(bound)}. Bind them elsewhere first, or delete with ?moveKeysTo=<another filter's id> or ?moveKeysTo=localhost.`,
+        `Network filter ${filterLabel(filter)} is the allowed source of the API keys ` +
+          `${named(bound)}. Bind them elsewhere first, or delete with ?moveKeysTo=<another filter's ` +
+          `id> or ?moveKeysTo=localhost.`,
       );
     }
     if (bound.length) {

@@ -41,7 +41,11 @@ const emptyToUndefined = (value: unknown) =>
 export const firewallDeclaration: ResourceDeclaration = {
   name: 'firewall',
   description:
-    'Network filters: trusted networks, per-service allow/block rules and deny entries, plus intrusion bans. Ranges are stored as their network (203.0.113.77/24 is 203.0.113.0/24). DELETE of a filter API keys are bound to answers 409 naming them, unless `?moveKeysTo=<another filter id>` or `?moveKeysTo=localhost` moves them; a key bound to a filter cannot widen it, make it trusted or delete it (403).',
+    'Network filters: trusted networks, per-service allow/block rules and deny entries, plus ' +
+    'intrusion bans. Ranges are stored as their network (203.0.113.77/24 is 203.0.113.0/24). ' +
+    'DELETE of a filter API keys are bound to answers 409 naming them, unless ' +
+    '`?moveKeysTo=<another filter id>` or `?moveKeysTo=localhost` moves them; a key bound to a ' +
+    'filter cannot widen it, make it trusted or delete it (403).',
   processor: 'FirewallManagementProcessor',
   kind: 'collection',
   idField: 'id',
@@ -78,7 +82,9 @@ export const firewallDeclaration: ResourceDeclaration = {
       // Not marked writeOnly: that would make PUT keep the stored rules like a secret; it is never read back anyway.
       default: () => ({ SIP: true, WEB: true, AMI: true, IAX: true }),
       description:
-        "Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this server; the reference PBX's other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back in `rules` only.",
+        'Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this ' +
+        "server; the reference PBX's other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are " +
+        'stored and read back in `rules` only.',
     }),
     rules: field.json(z.record(z.string(), z.enum(['allow', 'block'])), {
       readOnly: true,
@@ -98,21 +104,32 @@ export const firewallDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description:
-        'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the ban.',
+        'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, ' +
+        'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
+        'keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled ' +
+        'within the hour, enabled, not expired) were sent the ban.',
     },
     lookup: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description:
-        '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario, origin, scope, source: ban|filter, ban?, filter?, secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans, range bans and filter entries that hold it) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty lists.',
+        '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: ' +
+        '[{value, scenario, origin, scope, source: ban|filter, ban?, filter?, secondsLeft, ' +
+        'delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active ' +
+        'decision that covers the address (its bans, range bans and filter entries that hold it) ' +
+        'and every entry that protects it. A malformed address gets 400; an address nothing covers ' +
+        'gets empty lists.',
     },
     banIp: {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
       description:
-        'Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time. `duration`: seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
+        'Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time. ' +
+        '`duration`: seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the ' +
+        'default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when ' +
+        'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
       input: z.object({
         ip: z.string(),
         duration: z.union([z.number().int(), z.string()]).optional(),
@@ -139,7 +156,10 @@ export const firewallDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'WRITE',
       description:
-        'Lifts every ban inside `ip` (address or CIDR) and whitelists it with `comment`, for good or `until` an ISO time (a fail2ban whitelistEntries entry), in one transaction and one audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an overlap with a filter deny entry, gets 422.',
+        'Lifts every ban inside `ip` (address or CIDR) and whitelists it with `comment`, for good ' +
+        'or `until` an ISO time (a fail2ban whitelistEntries entry), in one transaction and one ' +
+        'audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an ' +
+        'overlap with a filter deny entry, gets 422.',
       input: z.object({
         ip: z.string(),
         comment: z.string().max(200).optional(),
@@ -151,14 +171,22 @@ export const firewallDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description:
-        'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. `search` (part of the address or reason), `category` (sip, http, ami, iax, manual), `state` (active, expired, lifted), `limit`, `offset`.',
+        'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. ' +
+        '`search` (part of the address or reason), `category` (sip, http, ami, iax, manual), ' +
+        '`state` (active, expired, lifted), `limit`, `offset`.',
     },
     importBans: {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
       description:
-        'Bulk ban import, all or nothing: `format` json, csv (with a header), values (one per line) or opnsense (address, CIDR or a-b range, then a description); `content` the list (or send it as a text/plain body with the other fields in the query string, up to 20 MB); `duration` for entries without one (default 4h; "permanent" allowed); `reason`; `dryRun`. Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); duplicates are merged.',
+        'Bulk ban import, all or nothing: `format` json, csv (with a header), values (one per line) ' +
+        'or opnsense (address, CIDR or a-b range, then a description); `content` the list (or send ' +
+        'it as a text/plain body with the other fields in the query string, up to 20 MB); ' +
+        '`duration` for entries without one (default 4h; "permanent" allowed); `reason`; `dryRun`. ' +
+        'Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line ' +
+        'numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); ' +
+        'duplicates are merged.',
       input: z.object({
         format: z.enum(['json', 'csv', 'values', 'opnsense']).optional(),
         content: z.string().optional(),
@@ -172,14 +200,18 @@ export const firewallDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description:
-        'Bans in force as a list importBans reads back: `format` json (default), csv, values or opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, content}.',
+        'Bans in force as a list importBans reads back: `format` json (default), csv, values or ' +
+        'opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, ' +
+        'content}.',
     },
     getBouncerStatus: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description:
-        '{bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still locking them out.',
+        '{bouncers, rejections}: per API key its last poll and counts, and per source address ' +
+        '(key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on ' +
+        'the export this week, with any ban still locking them out.',
     },
     getBanHistory: {
       verbs: ['GET'],

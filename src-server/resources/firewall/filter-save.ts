@@ -110,11 +110,13 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
       // A block of the host's own loopback would lock the PBX out, so the export never publishes it:
       // accepting it would show a block that no bouncer ever applies.
       errors.push(
-        `deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is never published to bouncers, so it would block nothing. Remove it.`,
+        `deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is ` +
+          `never published to bouncers, so it would block nothing. Remove it.`,
       );
     } else if (!isCatchAll(parseCidr(canonical)!) && coversUnspecified(parseCidr(canonical)!)) {
       errors.push(
-        `deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space; no traffic comes from there. Block the real addresses instead.`,
+        `deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped ` +
+          `space; no traffic comes from there. Block the real addresses instead.`,
       );
     } else out.push(canonical);
   }

@@ -120,64 +120,68 @@ describe('firewall: network filters CRUD', () => {
     );
   });
 
-  test("the reference PBX's other service categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back; unknown ones get 422", async () => {
-    const created = await t.call(FIREWALL, {
-      method: 'POST',
-      body: {
-        permit: '198.18.0.0/15',
-        description: 'reference script',
-        currentRules: {
-          SIP: true,
-          WEB: true,
-          AMI: false,
-          IAX: true,
-          SSH: false,
-          AJAM: false,
-          ICMP: true,
-          NTP: 'allow',
-          TFTP: '0',
-          CTICLIENT: true,
+  test(
+    "the reference PBX's other service categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are " +
+      'stored and read back; unknown ones get 422',
+    async () => {
+      const created = await t.call(FIREWALL, {
+        method: 'POST',
+        body: {
+          permit: '198.18.0.0/15',
+          description: 'reference script',
+          currentRules: {
+            SIP: true,
+            WEB: true,
+            AMI: false,
+            IAX: true,
+            SSH: false,
+            AJAM: false,
+            ICMP: true,
+            NTP: 'allow',
+            TFTP: '0',
+            CTICLIENT: true,
+          },
         },
-      },
-    });
-    assert.equal(created.status, 201, created.text);
-    const expected = {
-      SIP: 'allow',
-      WEB: 'allow',
-      AMI: 'block',
-      IAX: 'allow',
-      SSH: 'block',
-      AJAM: 'block',
-      ICMP: 'allow',
-      NTP: 'allow',
-      TFTP: 'block',
-      CTICLIENT: 'allow',
-    };
-    assert.deepEqual(created.json.data.rules, expected);
-    const id = created.json.data.id as number;
-    assert.deepEqual((await t.call(`${FIREWALL}/${id}`)).json.data.rules, expected);
-    // A PATCH of one category keeps the others, stored-only ones included.
-    const patched = await t.call(`${FIREWALL}/${id}`, { method: 'PATCH', body: { currentRules: { ssh: true } } });
-    assert.deepEqual(patched.json.data.rules, { ...expected, SSH: 'allow' });
-    // Only SIP/WEB/AMI/IAX drive this server: network-filters:getForSelect knows no SSH category.
-    assert.equal((await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=SSH')).status, 422);
-    const unknown = await t.call(FIREWALL, {
-      method: 'POST',
-      body: { permit: '198.18.0.0/15', currentRules: { TELNET: false } },
-    });
-    assert.equal(unknown.status, 422, unknown.text);
-    assert.match(unknown.json.messages.error.join(' '), /currentRules.*SSH, AJAM/);
-    // Filters without them read back only the four categories.
-    const plain = await createFilter(t, { permit: '198.51.100.0/24' });
-    assert.deepEqual((await t.call(`${FIREWALL}/${plain.id}`)).json.data.rules, {
-      SIP: 'allow',
-      WEB: 'allow',
-      AMI: 'allow',
-      IAX: 'allow',
-    });
-    await t.call(`${FIREWALL}/${id}`, { method: 'DELETE' });
-    await t.call(`${FIREWALL}/${plain.id}`, { method: 'DELETE' });
-  });
+      });
+      assert.equal(created.status, 201, created.text);
+      const expected = {
+        SIP: 'allow',
+        WEB: 'allow',
+        AMI: 'block',
+        IAX: 'allow',
+        SSH: 'block',
+        AJAM: 'block',
+        ICMP: 'allow',
+        NTP: 'allow',
+        TFTP: 'block',
+        CTICLIENT: 'allow',
+      };
+      assert.deepEqual(created.json.data.rules, expected);
+      const id = created.json.data.id as number;
+      assert.deepEqual((await t.call(`${FIREWALL}/${id}`)).json.data.rules, expected);
+      // A PATCH of one category keeps the others, stored-only ones included.
+      const patched = await t.call(`${FIREWALL}/${id}`, { method: 'PATCH', body: { currentRules: { ssh: true } } });
+      assert.deepEqual(patched.json.data.rules, { ...expected, SSH: 'allow' });
+      // Only SIP/WEB/AMI/IAX drive this server: network-filters:getForSelect knows no SSH category.
+      assert.equal((await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=SSH')).status, 422);
+      const unknown = await t.call(FIREWALL, {
+        method: 'POST',
+        body: { permit: '198.18.0.0/15', currentRules: { TELNET: false } },
+      });
+      assert.equal(unknown.status, 422, unknown.text);
+      assert.match(unknown.json.messages.error.join(' '), /currentRules.*SSH, AJAM/);
+      // Filters without them read back only the four categories.
+      const plain = await createFilter(t, { permit: '198.51.100.0/24' });
+      assert.deepEqual((await t.call(`${FIREWALL}/${plain.id}`)).json.data.rules, {
+        SIP: 'allow',
+        WEB: 'allow',
+        AMI: 'allow',
+        IAX: 'allow',
+      });
+      await t.call(`${FIREWALL}/${id}`, { method: 'DELETE' });
+      await t.call(`${FIREWALL}/${plain.id}`, { method: 'DELETE' });
+    },
+  );
 
   test('a deny entry overlapping the whitelist or a trusted network gets 422 (both directions)', async () => {
     const trusted = await createFilter(t, { permit: '172.16.0.0/16', newer_block_ip: true });

@@ -53,7 +53,8 @@ export const banIp: ActionHandler = (ctx) => {
       );
     else if (coversUnspecified(cidr)) {
       errors.push(
-        `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space (::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
+        `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space ` +
+          `(::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
       );
     } else {
       const fail2ban = readFail2ban(ctx.db);

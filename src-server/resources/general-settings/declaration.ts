@@ -29,7 +29,10 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
     }),
     banHistoryRetentionDays: field.integer(boundedInteger(bounds.banHistoryRetentionDays), {
       default: DEFAULT_BAN_HISTORY_DAYS,
-      description: `Days the ban history keeps a ban after it ended (${rangeText(bounds.banHistoryRetentionDays)}); older rows are pruned every minute. Bans in force are never pruned.`,
+      description:
+        `Days the ban history keeps a ban after it ended ` +
+        `(${rangeText(bounds.banHistoryRetentionDays)}); older rows are pruned every minute. Bans ` +
+        `in force are never pruned.`,
     }),
     auditRetentionDays: field.integer(boundedInteger(bounds.auditRetentionDays), {
       default: DEFAULT_AUDIT_RETENTION_DAYS,

@@ -14,7 +14,8 @@ export const HTTPS_REKEY_KEY = 'https-renewals';
 export const httpsDeclaration: ResourceDeclaration = {
   name: 'https',
   description:
-    'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply live, without a restart: system:getCertificate reports `pending` until they have.',
+    'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply ' +
+    'live, without a restart: system:getCertificate reports `pending` until they have.',
   processor: 'HttpsSettingsProcessor',
   kind: 'singleton',
   security: {
@@ -45,7 +46,10 @@ export const httpsDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description:
-        'Re-keys the running listener without a restart: a new self-signed certificate and key are generated, or the configured certificate files are read again (after a renewal on disk). Bouncers that pinned the old certificate need the new one. Answers `{renewals}`; 409 when HTTPS is off.',
+        'Re-keys the running listener without a restart: a new self-signed certificate and key are ' +
+        'generated, or the configured certificate files are read again (after a renewal on disk). ' +
+        'Bouncers that pinned the old certificate need the new one. Answers `{renewals}`; 409 when ' +
+        'HTTPS is off.',
     },
   },
 };

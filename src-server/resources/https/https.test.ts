@@ -104,151 +104,163 @@ async function operatorCertificate(dir: string, name: string) {
   return { certFile, keyFile, fingerprint256: new X509Certificate(pems.cert).fingerprint256 };
 }
 
-test('the https singleton applies live: enable with a user certificate, re-key, keep the old port when the new one is taken, disable', async () => {
-  const t = await startTestServer();
-  try {
-    const off = await t.call('/pbxcore/api/v3/system:getCertificate');
-    assert.deepEqual(off.json.data, {
-      enabled: false,
-      pending: false,
-      pem: null,
-      port: null,
-      fingerprint256: null,
-      subject: null,
-      validTo: null,
-      source: null,
-      error: null,
-    });
-    const defaults = await t.call('/pbxcore/api/v3/https');
-    assert.deepEqual(defaults.json.data, { enabled: false, port: 8443, certificatePath: '', privateKeyPath: '' });
-    const renewWhileOff = await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' });
-    assert.equal(renewWhileOff.status, 409);
-    assert.match(renewWhileOff.json.messages.error[0], /HTTPS is not running/);
+test(
+  'the https singleton applies live: enable with a user certificate, re-key, keep the old ' +
+    'port when the new one is taken, disable',
+  async () => {
+    const t = await startTestServer();
+    try {
+      const off = await t.call('/pbxcore/api/v3/system:getCertificate');
+      assert.deepEqual(off.json.data, {
+        enabled: false,
+        pending: false,
+        pem: null,
+        port: null,
+        fingerprint256: null,
+        subject: null,
+        validTo: null,
+        source: null,
+        error: null,
+      });
+      const defaults = await t.call('/pbxcore/api/v3/https');
+      assert.deepEqual(defaults.json.data, { enabled: false, port: 8443, certificatePath: '', privateKeyPath: '' });
+      const renewWhileOff = await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' });
+      assert.equal(renewWhileOff.status, 409);
+      assert.match(renewWhileOff.json.messages.error[0], /HTTPS is not running/);
 
-    const half = await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { certificatePath: '/etc/hostname' } });
-    assert.equal(half.status, 422);
+      const half = await t.call('/pbxcore/api/v3/https', {
+        method: 'PATCH',
+        body: { certificatePath: '/etc/hostname' },
+      });
+      assert.equal(half.status, 422);
 
-    // Enabled with the operator's certificate: served without a restart.
-    const first = await operatorCertificate(t.dataDir, 'operator.example');
-    const port = await freePort();
-    const saved = await t.call('/pbxcore/api/v3/https', {
-      method: 'PATCH',
-      body: { enabled: true, port, certificatePath: first.certFile, privateKeyPath: first.keyFile },
-    });
-    assert.equal(saved.status, 200, saved.text);
-    const on = await applied(t);
-    assert.equal(on.enabled, true);
-    assert.equal(on.port, port);
-    assert.equal(on.source, 'configured');
-    assert.equal(on.error, null);
-    assert.equal(on.fingerprint256, first.fingerprint256);
-    assert.match(on.subject, /operator\.example/);
-    assert.equal(await servedFingerprint(port), first.fingerprint256);
-    const info = await t.call('/pbxcore/api/v3/system:getInfo');
-    assert.equal(info.json.data.httpsPort, port, 'bouncer URLs follow the live port');
-    assert.ok(
-      info.json.data.bouncerApiUrls.every((url: string) => url.startsWith('https://') && url.includes(`:${port}/`)),
-      info.text,
-    );
+      // Enabled with the operator's certificate: served without a restart.
+      const first = await operatorCertificate(t.dataDir, 'operator.example');
+      const port = await freePort();
+      const saved = await t.call('/pbxcore/api/v3/https', {
+        method: 'PATCH',
+        body: { enabled: true, port, certificatePath: first.certFile, privateKeyPath: first.keyFile },
+      });
+      assert.equal(saved.status, 200, saved.text);
+      const on = await applied(t);
+      assert.equal(on.enabled, true);
+      assert.equal(on.port, port);
+      assert.equal(on.source, 'configured');
+      assert.equal(on.error, null);
+      assert.equal(on.fingerprint256, first.fingerprint256);
+      assert.match(on.subject, /operator\.example/);
+      assert.equal(await servedFingerprint(port), first.fingerprint256);
+      const info = await t.call('/pbxcore/api/v3/system:getInfo');
+      assert.equal(info.json.data.httpsPort, port, 'bouncer URLs follow the live port');
+      assert.ok(
+        info.json.data.bouncerApiUrls.every((url: string) => url.startsWith('https://') && url.includes(`:${port}/`)),
+        info.text,
+      );
 
-    // Saved but not yet seen by the web thread: pending, until the change notice arrives.
-    writeSetting(t.server.services.db, 'https', {
-      ...defaults.json.data,
-      enabled: true,
-      certificatePath: first.certFile,
-      privateKeyPath: first.keyFile,
-      port: port + 1,
-    });
-    assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, true);
-    writeSetting(t.server.services.db, 'https', {
-      ...defaults.json.data,
-      enabled: true,
-      port,
-      certificatePath: first.certFile,
-      privateKeyPath: first.keyFile,
-    });
-    assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, false);
+      // Saved but not yet seen by the web thread: pending, until the change notice arrives.
+      writeSetting(t.server.services.db, 'https', {
+        ...defaults.json.data,
+        enabled: true,
+        certificatePath: first.certFile,
+        privateKeyPath: first.keyFile,
+        port: port + 1,
+      });
+      assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, true);
+      writeSetting(t.server.services.db, 'https', {
+        ...defaults.json.data,
+        enabled: true,
+        port,
+        certificatePath: first.certFile,
+        privateKeyPath: first.keyFile,
+      });
+      assert.equal((await t.call('/pbxcore/api/v3/system:getCertificate')).json.data.pending, false);
 
-    // A renewed certificate on disk (same paths): "reload" re-keys the running listener.
-    const second = await operatorCertificate(t.dataDir, 'renewed.example');
-    assert.equal(await servedFingerprint(port), first.fingerprint256, 'files on disk alone change nothing until asked');
-    const renewed = await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' });
-    assert.equal(renewed.status, 200, renewed.text);
-    assert.equal(renewed.json.data.renewals, 1);
-    assert.equal((await applied(t)).fingerprint256, second.fingerprint256);
-    assert.equal(await servedFingerprint(port), second.fingerprint256);
+      // A renewed certificate on disk (same paths): "reload" re-keys the running listener.
+      const second = await operatorCertificate(t.dataDir, 'renewed.example');
+      assert.equal(
+        await servedFingerprint(port),
+        first.fingerprint256,
+        'files on disk alone change nothing until asked',
+      );
+      const renewed = await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' });
+      assert.equal(renewed.status, 200, renewed.text);
+      assert.equal(renewed.json.data.renewals, 1);
+      assert.equal((await applied(t)).fingerprint256, second.fingerprint256);
+      assert.equal(await servedFingerprint(port), second.fingerprint256);
 
-    // Back to the self-signed certificate, then a new self-signed key pair on request.
-    assert.equal(
-      (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { certificatePath: '', privateKeyPath: '' } }))
-        .status,
-      200,
-    );
-    const selfSigned = await applied(t);
-    assert.equal(selfSigned.source, 'self-signed');
-    assert.equal(await servedFingerprint(port), selfSigned.fingerprint256);
-    assert.equal((await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' })).status, 200);
-    const rekeyed = await applied(t);
-    assert.notEqual(rekeyed.fingerprint256, selfSigned.fingerprint256);
-    assert.equal(await servedFingerprint(port), rekeyed.fingerprint256);
-    assert.equal(
-      new X509Certificate(readFileSync(join(t.dataDir, 'tls', 'self-signed-cert.pem'))).fingerprint256,
-      rekeyed.fingerprint256,
-    );
-    assert.equal(statSync(join(t.dataDir, 'tls', 'self-signed-key.pem')).mode & 0o777, 0o600);
+      // Back to the self-signed certificate, then a new self-signed key pair on request.
+      assert.equal(
+        (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { certificatePath: '', privateKeyPath: '' } }))
+          .status,
+        200,
+      );
+      const selfSigned = await applied(t);
+      assert.equal(selfSigned.source, 'self-signed');
+      assert.equal(await servedFingerprint(port), selfSigned.fingerprint256);
+      assert.equal((await t.call('/pbxcore/api/v3/https:renewCertificate', { method: 'POST' })).status, 200);
+      const rekeyed = await applied(t);
+      assert.notEqual(rekeyed.fingerprint256, selfSigned.fingerprint256);
+      assert.equal(await servedFingerprint(port), rekeyed.fingerprint256);
+      assert.equal(
+        new X509Certificate(readFileSync(join(t.dataDir, 'tls', 'self-signed-cert.pem'))).fingerprint256,
+        rekeyed.fingerprint256,
+      );
+      assert.equal(statSync(join(t.dataDir, 'tls', 'self-signed-key.pem')).mode & 0o777, 0o600);
 
-    // A new port that cannot be bound: the listener stays where it was, and the console is told why.
-    const taken = await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { port: t.server.port } });
-    assert.equal(taken.status, 200);
-    const refused = await applied(t);
-    assert.equal(refused.enabled, true);
-    assert.equal(refused.port, port);
-    assert.match(refused.error, /The new HTTPS settings were not applied: .*EADDRINUSE.*keeps running on port/);
-    assert.equal(
-      (await request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
-      200,
-    );
+      // A new port that cannot be bound: the listener stays where it was, and the console is told why.
+      const taken = await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { port: t.server.port } });
+      assert.equal(taken.status, 200);
+      const refused = await applied(t);
+      assert.equal(refused.enabled, true);
+      assert.equal(refused.port, port);
+      assert.match(refused.error, /The new HTTPS settings were not applied: .*EADDRINUSE.*keeps running on port/);
+      assert.equal(
+        (await request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
+        200,
+      );
 
-    // A free port: bound first, then the old one closes.
-    const moved = await freePort();
-    assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { port: moved } })).status, 200);
-    const onMoved = await applied(t);
-    assert.equal(onMoved.port, moved);
-    assert.equal(onMoved.error, null);
-    assert.equal(
-      (await request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
-      200,
-    );
-    await assert.rejects(
-      request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
-      /ECONNREFUSED/,
-    );
+      // A free port: bound first, then the old one closes.
+      const moved = await freePort();
+      assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { port: moved } })).status, 200);
+      const onMoved = await applied(t);
+      assert.equal(onMoved.port, moved);
+      assert.equal(onMoved.error, null);
+      assert.equal(
+        (await request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false })).status,
+        200,
+      );
+      await assert.rejects(
+        request(`https://127.0.0.1:${port}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
+        /ECONNREFUSED/,
+      );
 
-    // Disabled: the port closes at once; the setting holds across a restart.
-    assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: false } })).status, 200);
-    assert.equal((await applied(t)).enabled, false);
-    await assert.rejects(
-      request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
-      /ECONNREFUSED/,
-    );
-    assert.equal((await t.call('/pbxcore/api/v3/system:getInfo')).json.data.httpsPort, null);
-    await t.restart();
-    assert.equal((await applied(t)).enabled, false);
+      // Disabled: the port closes at once; the setting holds across a restart.
+      assert.equal((await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: false } })).status, 200);
+      assert.equal((await applied(t)).enabled, false);
+      await assert.rejects(
+        request(`https://127.0.0.1:${moved}/pbxcore/api/v3/system:ping`, { rejectUnauthorized: false }),
+        /ECONNREFUSED/,
+      );
+      assert.equal((await t.call('/pbxcore/api/v3/system:getInfo')).json.data.httpsPort, null);
+      await t.restart();
+      assert.equal((await applied(t)).enabled, false);
 
-    // A setting that cannot work at start (port taken) leaves HTTP up and says why.
-    assert.equal(
-      (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: true, port: t.server.port } })).status,
-      200,
-    );
-    const notApplied = await applied(t);
-    assert.equal(notApplied.enabled, false);
-    assert.match(notApplied.error, /not applied: .*EADDRINUSE/);
-    await t.restart();
-    const failed = await t.call('/pbxcore/api/v3/system:getCertificate');
-    assert.equal(failed.status, 200);
-    assert.equal(failed.json.data.enabled, false);
-    assert.match(failed.json.data.error, /HTTPS was not started: .*EADDRINUSE/);
-  } finally {
-    await t.close();
-  }
-});
+      // A setting that cannot work at start (port taken) leaves HTTP up and says why.
+      assert.equal(
+        (await t.call('/pbxcore/api/v3/https', { method: 'PATCH', body: { enabled: true, port: t.server.port } }))
+          .status,
+        200,
+      );
+      const notApplied = await applied(t);
+      assert.equal(notApplied.enabled, false);
+      assert.match(notApplied.error, /not applied: .*EADDRINUSE/);
+      await t.restart();
+      const failed = await t.call('/pbxcore/api/v3/system:getCertificate');
+      assert.equal(failed.status, 200);
+      assert.equal(failed.json.data.enabled, false);
+      assert.match(failed.json.data.error, /HTTPS was not started: .*EADDRINUSE/);
+    } finally {
+      await t.close();
+    }
+  },
+);

@@ -26,7 +26,10 @@ export const systemDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description:
-        'The HTTPS listener as it runs now: `{enabled, port, fingerprint256, subject, validTo, source, pem, pending, error}` (nulls when HTTPS is off). `pending` is true from a save of `https` (or https:renewCertificate) until the change is live; `error` says why the last change was not applied.',
+        'The HTTPS listener as it runs now: `{enabled, port, fingerprint256, subject, validTo, ' +
+        'source, pem, pending, error}` (nulls when HTTPS is off). `pending` is true from a save of ' +
+        '`https` (or https:renewCertificate) until the change is live; `error` says why the last ' +
+        'change was not applied.',
     },
   },
 };

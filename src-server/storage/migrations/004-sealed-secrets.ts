@@ -24,7 +24,9 @@ function sealedColumn(table: string, context: string): string {
 function sealedAmiSecret(): string {
   const secret = "json_extract(NEW.value, '$.secret')";
   const when = `NEW.key = 'ami' AND json_valid(NEW.value) AND json_type(NEW.value, '$.secret') = 'text' AND ${unsealed(secret)}`;
-  const seal = `UPDATE settings SET value = json_set(NEW.value, '$.secret', ${SEAL_SECRET_FUNCTION}(${secret}, '${SECRET_CONTEXTS.ami}')) WHERE key = NEW.key;`;
+  const seal =
+    `UPDATE settings SET value = json_set(NEW.value, '$.secret', ` +
+    `${SEAL_SECRET_FUNCTION}(${secret}, '${SECRET_CONTEXTS.ami}')) WHERE key = NEW.key;`;
   return `
     CREATE TRIGGER ami_secret_sealed_on_insert AFTER INSERT ON settings WHEN ${when} BEGIN ${seal} END;
     CREATE TRIGGER ami_secret_sealed_on_update AFTER UPDATE OF value ON settings WHEN ${when} BEGIN ${seal} END;

@@ -44,7 +44,9 @@ export const canonicalRangesMigration: Migration = {
     const now = Date.now();
     const bans = db
       .prepare(
-        "SELECT id, category, ip, expires_at, lifted_at FROM firewall_bans WHERE ip LIKE '%/%' OR (category = 'manual' AND lifted_at IS NULL AND expires_at > ?) ORDER BY expires_at DESC, id DESC",
+        "SELECT id, category, ip, expires_at, lifted_at FROM firewall_bans WHERE ip LIKE '%/%' OR " +
+          "(category = 'manual' AND lifted_at IS NULL AND expires_at > ?) ORDER BY expires_at DESC, " +
+          'id DESC',
       )
       .all(now) as BanRow[];
     const setIp = db.prepare('UPDATE firewall_bans SET ip = ? WHERE id = ?');
@@ -86,7 +88,8 @@ export const canonicalRangesMigration: Migration = {
     }
 
     db.prepare(
-      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters WHERE id <= ${MAX_ID}) WHERE name = 'network_filters' AND seq > ${MAX_ID}`,
+      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters WHERE ` +
+        `id <= ${MAX_ID}) WHERE name = 'network_filters' AND seq > ${MAX_ID}`,
     ).run();
   },
 };

@@ -15,7 +15,8 @@ export const banNumbersMigration: Migration = {
       UPDATE firewall_bans SET ban_number = (
         SELECT COUNT(*) FROM firewall_bans AS earlier
         WHERE earlier.ip = firewall_bans.ip AND earlier.category = firewall_bans.category
-          AND (earlier.banned_at < firewall_bans.banned_at OR (earlier.banned_at = firewall_bans.banned_at AND earlier.id <= firewall_bans.id))
+          AND (earlier.banned_at < firewall_bans.banned_at
+            OR (earlier.banned_at = firewall_bans.banned_at AND earlier.id <= firewall_bans.id))
       ) WHERE category <> 'manual';
     `);
   },

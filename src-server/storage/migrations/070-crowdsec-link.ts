@@ -21,7 +21,11 @@ function sealedLinkSecrets(): string {
   const seal = Object.entries(CROWDSEC_LINK_SECRETS)
     .map(([member, context]) => {
       const current = `json_extract(value, '$.${member}')`;
-      return `UPDATE settings SET value = json_set(value, '$.${member}', ${SEAL_SECRET_FUNCTION}(${current}, '${context}')) WHERE key = NEW.key AND json_valid(value) AND json_type(value, '$.${member}') = 'text' AND ${unsealed(current)};`;
+      return (
+        `UPDATE settings SET value = json_set(value, '$.${member}', ` +
+        `${SEAL_SECRET_FUNCTION}(${current}, '${context}')) WHERE key = NEW.key AND ` +
+        `json_valid(value) AND json_type(value, '$.${member}') = 'text' AND ${unsealed(current)};`
+      );
     })
     .join(' ');
   const when = `NEW.key = '${CROWDSEC_LINK_SETTING_KEY}'`;

@@ -21,7 +21,8 @@ test('migration 026 stores every range as its network, merges bans that now name
   const bare = Number(ban.run('manual', '192.0.2.8', now, now + 600_000, null).lastInsertRowid);
   const slash32 = Number(ban.run('manual', '192.0.2.8/32', now, now + 900_000, null).lastInsertRowid);
   db.prepare(
-    "INSERT INTO network_filters (id, permit, deny) VALUES (1, '192.0.2.5/24', '203.0.113.7/24,203.0.113.0/24,198.51.100.1/32,198.51.100.1')",
+    "INSERT INTO network_filters (id, permit, deny) VALUES (1, '192.0.2.5/24', " +
+      "'203.0.113.7/24,203.0.113.0/24,198.51.100.1/32,198.51.100.1')",
   ).run();
   db.prepare("INSERT INTO network_filters (id, permit, deny) VALUES (2, '10.0.0.1/32', '0.0.0.0/0')").run();
   db.prepare("INSERT INTO settings (key, value) VALUES ('fail2ban', ?)").run(

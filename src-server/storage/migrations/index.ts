@@ -21,7 +21,8 @@ import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
- * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 50-54 ban policy, 60-69 audit log, 70-79 the CrowdSec LAPI link.
+ * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 50-54 ban policy, 60-69
+ * audit log, 70-79 the CrowdSec LAPI link.
  */
 export const allMigrations: readonly Migration[] = [
   coreMigration,

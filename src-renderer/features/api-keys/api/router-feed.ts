@@ -60,7 +60,8 @@ export function urlTableSteps(apiUrl: string, apiKey: string): Array<{ product: 
         `Name: ${FEED_LIST_NAME.replace('-', '_')}; Type: URL Table (IPs); Refresh Frequency: 0 days, 1 hour (or less).`,
         `Content: ${url}`,
         'Save and Apply.',
-        `Firewall → Rules → WAN → Add: Action Block, Source ${FEED_LIST_NAME.replace('-', '_')}, Destination any; place it above your allow rules, then Apply.`,
+        `Firewall → Rules → WAN → Add: Action Block, Source ${FEED_LIST_NAME.replace('-', '_')}, ` +
+          `Destination any; place it above your allow rules, then Apply.`,
       ],
     },
     {
@@ -70,7 +71,8 @@ export function urlTableSteps(apiUrl: string, apiKey: string): Array<{ product: 
         `Name: ${FEED_LIST_NAME.replace('-', '_')}; Type: URL Table (IPs); Update Freq.: 1 (days; pfBlockerNG refreshes hourly).`,
         `URL: ${url}`,
         'Save and Apply Changes.',
-        `Firewall → Rules → WAN → Add: Action Block, Source: Single host or alias ${FEED_LIST_NAME.replace('-', '_')}; place it above your pass rules, then Apply.`,
+        `Firewall → Rules → WAN → Add: Action Block, Source: Single host or alias ` +
+          `${FEED_LIST_NAME.replace('-', '_')}; place it above your pass rules, then Apply.`,
       ],
     },
   ];

@@ -78,7 +78,9 @@ export function ApiKeyDetailsModal({
             ]}
             empty={{
               title: 'Never used',
-              hint: 'The key has not been used yet. Each address it is used from appears here (the 20 most recent, updated at most once a minute).',
+              hint:
+                'The key has not been used yet. Each address it is used from appears here (the 20 most ' +
+                'recent, updated at most once a minute).',
             }}
           />
         </Stack>

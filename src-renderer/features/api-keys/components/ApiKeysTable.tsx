@@ -139,7 +139,8 @@ export function ApiKeysTable({
           label: 'Search API keys',
           placeholder: 'Search description, access, source',
           text: (k) =>
-            `${k.description} ${k.key_display} ${statusOf(k, now)} ${accessText(k)} ${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
+            `${k.description} ${k.key_display} ${statusOf(k, now)} ${accessText(k)} ` +
+            `${describeFilter(k.networkfilterid)} ${k.last_used_ip ?? ''}`,
         }}
         columns={[
           {
@@ -230,7 +231,9 @@ export function ApiKeysTable({
         dialog={disabling}
         title={(key) => `Disable “${key.description}”?`}
         message={(key) =>
-          `The key (${key.key_display}) is disabled at once: every request with it gets 401, a bouncer's polls included. Its record, access, binding and bouncer cursor stay, and Enable makes the same key work again.`
+          `The key (${key.key_display}) is disabled at once: every request with it gets 401, a ` +
+          `bouncer's polls included. Its record, access, binding and bouncer cursor stay, and Enable ` +
+          `makes the same key work again.`
         }
         confirmLabel="Disable key"
         loading={setEnabled.isPending}
@@ -244,22 +247,22 @@ export function ApiKeysTable({
         dialog={rotating}
         title={(key) => `Rotate “${key.description}”?`}
         message={(key) =>
-          `The current value (${key.key_display}) stops working at once and a new one is shown once. The record, its access, binding, expiry and bouncer cursor stay: give the new value to the bouncer or script.`
+          `The current value (${key.key_display}) stops working at once and a new one is shown once. ` +
+          `The record, its access, binding, expiry and bouncer cursor stay: give the new value to the ` +
+          `bouncer or script.`
         }
         confirmLabel="Rotate key"
         loading={rotate.isPending}
         // The new value gets the configuration of the bouncer the key was made for.
         onConfirm={(key) =>
-          rotate
-            .mutateAsync(key)
-            .then((issued) =>
-              setReissued({
-                issued,
-                forBouncer: isBouncerKey(key),
-                setup: bouncerSetupOf(key),
-                localOnly: key.networkfilterid === 'localhost',
-              }),
-            )
+          rotate.mutateAsync(key).then((issued) =>
+            setReissued({
+              issued,
+              forBouncer: isBouncerKey(key),
+              setup: bouncerSetupOf(key),
+              localOnly: key.networkfilterid === 'localhost',
+            }),
+          )
         }
       />
       <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />

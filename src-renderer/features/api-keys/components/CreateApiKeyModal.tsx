@@ -129,12 +129,19 @@ function BackendChoice({
         <Radio
           value="nftables"
           label="nftables"
-          description={`The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single addresses. Wider networks are only enforced in iptables mode.`}
+          description={
+            `The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ` +
+            `${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single ` +
+            `addresses. Wider networks are only enforced in iptables mode.`
+          }
         />
         <Radio
           value="custom-bouncer"
           label="crowdsec-custom-bouncer (your script)"
-          description={`Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers applied bans for ${CUSTOM_CACHE_RETENTION}.`}
+          description={
+            `Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers ` +
+            `applied bans for ${CUSTOM_CACHE_RETENTION}.`
+          }
         />
       </Stack>
     </Radio.Group>
@@ -258,7 +265,10 @@ export function CreateApiKeyModal({
                 <Radio
                   value="router"
                   label="Router feed: blocklist for routers and firewalls"
-                  description="Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no CrowdSec software needed)."
+                  description={
+                    'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
+                    'CrowdSec software needed).'
+                  }
                 />
                 <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
               </Stack>

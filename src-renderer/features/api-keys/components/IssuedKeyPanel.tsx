@@ -67,7 +67,10 @@ function CertificatePin({ certificate, apiUrl }: { certificate: ServerCertificat
         </Group>
       ) : (
         <CopyBlock
-          value={`openssl s_client -connect ${url.hostname}:${url.port || '443'} -servername ${servername} </dev/null 2>/dev/null | openssl x509 > ${CA_CERT_PATH}`}
+          value={
+            `openssl s_client -connect ${url.hostname}:${url.port || '443'} -servername ${servername} ` +
+            `</dev/null 2>/dev/null | openssl x509 > ${CA_CERT_PATH}`
+          }
           label="command that saves the certificate"
           block
         />

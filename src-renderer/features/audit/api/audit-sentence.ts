@@ -131,7 +131,16 @@ export function auditSentence(entry: AuditEntry): string {
       return `Changed ${named}${changes ? `: ${changes}` : ''}${refused}`;
     }
     case 'banIp':
-      return `Banned ${text(after.ip)}${typeof after.duration === 'number' ? ` for ${formatExactDuration(after.duration)}` : after.duration === 'permanent' ? ' for good' : ''}${after.reason ? ` (${text(after.reason)})` : ''}${refused}`;
+      return (
+        `Banned ${text(after.ip)}` +
+        (typeof after.duration === 'number'
+          ? ` for ${formatExactDuration(after.duration)}`
+          : after.duration === 'permanent'
+            ? ' for good'
+            : '') +
+        (after.reason ? ` (${text(after.reason)})` : '') +
+        refused
+      );
     case 'unbanIp':
       return `Unbanned ${text(after.ip)}${refused}`;
     case 'unbanIps':

@@ -272,7 +272,9 @@ export function AuditLogTable() {
           ? { title: 'No entry matches the filters', hint: 'Change the search, the kind, the channel or the dates.' }
           : {
               title: 'Nothing recorded yet',
-              hint: 'Every change through the console, a token, a session or an API key is recorded here, with rejected keys and failed logins.',
+              hint:
+                'Every change through the console, a token, a session or an API key is recorded here, with ' +
+                'rejected keys and failed logins.',
             }
       }
       footer={

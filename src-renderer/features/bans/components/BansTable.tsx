@@ -171,7 +171,9 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         ]}
         empty={{
           title: 'No active bans',
-          hint: 'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are banned here automatically; "Ban an address" bans one yourself.',
+          hint:
+            'Addresses that fail to authenticate too often (SIP, IAX, AMI or this web console) are ' +
+            'banned here automatically; "Ban an address" bans one yourself.',
         }}
         noMatch={{ title: 'No ban matches the filter', hint: 'Clear the IP filter or pick another category.' }}
         footer={

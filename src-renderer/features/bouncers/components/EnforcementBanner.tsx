@@ -27,7 +27,8 @@ export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number
         {status.data.bouncers.length === 0
           ? 'No API key is set up for a firewall bouncer yet, so the bans listed here stop nothing beyond this server.'
           : refused > 0
-            ? `${refused === 1 ? 'One bouncer is' : `${refused} bouncers are`} refused (see Bouncers below): fix its key, or install a new one.`
+            ? `${refused === 1 ? 'One bouncer is' : `${refused} bouncers are`} refused (see Bouncers ` +
+              `below): fix its key, or install a new one.`
             : 'Check that the bouncer service runs on the firewall host and reaches this server.'}{' '}
         <Anchor {...linkProps(keysHref)} size="sm" underline="always" fw={600} c="inherit">
           Open the bouncer keys

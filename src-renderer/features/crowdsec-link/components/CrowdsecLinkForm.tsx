@@ -180,7 +180,10 @@ export function CrowdsecLinkForm() {
             </SimpleGrid>
             <Switch
               label="Also publish pulled decisions to this PBX's bouncers and feeds"
-              description="With their upstream origin (crowdsec, cscli, CAPI…). Off: they are enforced on this server only. The whitelist, trusted networks and loopback always win."
+              description={
+                'With their upstream origin (crowdsec, cscli, CAPI…). Off: they are enforced on this server ' +
+                'only. The whitelist, trusted networks and loopback always win.'
+              }
               disabled={!values.pullEnabled}
               checked={values.republish}
               onChange={(e) => set('republish', e.currentTarget.checked)}

@@ -108,7 +108,11 @@ export function FilterFormModal({
           </SimpleGrid>
           <TextInput
             label="Deny"
-            description="Addresses or networks every bouncer blocks on all services, separated by commas. Keep 0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for “everything else”."
+            description={
+              'Addresses or networks every bouncer blocks on all services, separated by commas. Keep ' +
+              "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
+              '“everything else”.'
+            }
             value={values.deny}
             onChange={(e) => edit({ deny: e.currentTarget.value })}
             error={errors.byField.deny}
@@ -120,7 +124,11 @@ export function FilterFormModal({
                   key={category}
                   label={`Allow ${category}`}
                   // The rule's effect in words, as a firewall rule page states it.
-                  description={`${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ${values.permit.trim() || 'this network'}: ${values.currentRules[category] ? 'allowed' : 'blocked'}.`}
+                  description={
+                    `${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ` +
+                    `${values.permit.trim() || 'this network'}: ` +
+                    `${values.currentRules[category] ? 'allowed' : 'blocked'}.`
+                  }
                   checked={values.currentRules[category]}
                   onChange={(e) =>
                     edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })

@@ -121,12 +121,16 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
             <Text size="xs" c="dimmed" data-testid="bouncer-filter-effect">
               {grantServices
                 ? 'The filter admits the key from this address and also allows SIP, the web console, AMI and IAX from it.'
-                : 'The filter admits the key from this address only. It grants the host nothing else: SIP, the web console, AMI and IAX from it stay blocked, which is all a firewall box needs.'}
+                : 'The filter admits the key from this address only. It grants the host nothing else: SIP, ' +
+                  'the web console, AMI and IAX from it stay blocked, which is all a firewall box needs.'}
             </Text>
             <Checkbox
               size="xs"
               label="Also allow SIP, the web console, AMI and IAX from this host"
-              description="Only for a host that is also a phone, a trunk or an admin workstation: it could then register, sign in and use the manager interface."
+              description={
+                'Only for a host that is also a phone, a trunk or an admin workstation: it could then ' +
+                'register, sign in and use the manager interface.'
+              }
               checked={grantServices}
               onChange={(e) => setGrantServices(e.currentTarget.checked)}
             />

@@ -150,7 +150,8 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
           label: 'Search network filters',
           placeholder: 'Search network, description, key',
           text: (f) =>
-            `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
+            `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ` +
+            `${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
         }}
         actions={(f) => [
           { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(f) },
@@ -158,7 +159,9 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
         ]}
         empty={{
           title: 'No network filters',
-          hint: 'Every address may reach every service. Add a filter to trust your LAN, to bind a bouncer key to its host, or block a network.',
+          hint:
+            'Every address may reach every service. Add a filter to trust your LAN, to bind a bouncer ' +
+            'key to its host, or block a network.',
         }}
       />
       <FilterFormModal opened={formOpened} onClose={form.close} filter={editing} />

@@ -78,7 +78,9 @@ export function PeerDetail({ id }: { id: string }) {
               unknownState
                 ? {
                     title: 'Unknown: the Asterisk manager is not connected',
-                    hint: 'Whether the phone is registered, its address, user agent and round trip come from Asterisk over AMI. Connect it in Settings to see them here.',
+                    hint:
+                      'Whether the phone is registered, its address, user agent and round trip come from Asterisk ' +
+                      'over AMI. Connect it in Settings to see them here.',
                     action: (
                       <Anchor {...linkProps(paths.settings)} size="sm">
                         Check the AMI connection in Settings

@@ -89,21 +89,23 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
         }
         message={(source) =>
           source === 'configured'
-            ? 'The listener reads the certificate and key files again (after a renewal on disk) and serves them to new connections at once. Bouncers that pinned the old certificate need the new one.'
-            : 'A new key pair and certificate are generated and served to new connections at once. Bouncers that pinned the old certificate (ca_cert_path) stop connecting until they get the new one from their key dialog.'
+            ? 'The listener reads the certificate and key files again (after a renewal on disk) and ' +
+              'serves them to new connections at once. Bouncers that pinned the old certificate need the ' +
+              'new one.'
+            : 'A new key pair and certificate are generated and served to new connections at once. ' +
+              'Bouncers that pinned the old certificate (ca_cert_path) stop connecting until they get the ' +
+              'new one from their key dialog.'
         }
         confirmLabel={'Re-key now'}
         loading={renew.isPending}
         onConfirm={() =>
-          renew
-            .mutateAsync()
-            .then(() =>
-              notifications.show({
-                color: 'teal',
-                title: 'Re-keying HTTPS',
-                message: 'The new certificate is being put in place; its fingerprint shows here once live.',
-              }),
-            )
+          renew.mutateAsync().then(() =>
+            notifications.show({
+              color: 'teal',
+              title: 'Re-keying HTTPS',
+              message: 'The new certificate is being put in place; its fingerprint shows here once live.',
+            }),
+          )
         }
       />
     </Stack>
@@ -134,7 +136,10 @@ export function HttpsSettingsForm() {
           <>
             <Switch
               label="Serve HTTPS"
-              description="A self-signed certificate is created on first use unless you give your own. Bouncers on other hosts should then use the https api_url."
+              description={
+                'A self-signed certificate is created on first use unless you give your own. Bouncers on ' +
+                'other hosts should then use the https api_url.'
+              }
               checked={values.enabled}
               onChange={(e) => set('enabled', e.currentTarget.checked)}
             />

@@ -30,7 +30,10 @@ export function RetentionSettingsForm() {
         <>
           <BoundedNumberInput
             label="Keep ban history for"
-            description="Bans that ended (lifted or expired) longer ago are pruned from the ban history every minute; bans in force never are."
+            description={
+              'Bans that ended (lifted or expired) longer ago are pruned from the ban history every ' +
+              'minute; bans in force never are.'
+            }
             unit="days"
             {...banHistory}
             value={values.banHistoryRetentionDays}

@@ -191,7 +191,10 @@ export function Fail2banSettingsForm() {
             <Divider label="Repeat offenders" labelPosition="left" />
             <Switch
               label="Ban repeat offenders longer"
-              description="fail2ban's bantime.increment: each new ban of an address lasts longer than the one before, counted from the ban history."
+              description={
+                "fail2ban's bantime.increment: each new ban of an address lasts longer than the one before, " +
+                'counted from the ban history.'
+              }
               checked={values.bantimeIncrement}
               onChange={(e) => set('bantimeIncrement', e.currentTarget.checked)}
             />
@@ -205,7 +208,11 @@ export function Fail2banSettingsForm() {
             <Divider label="IPv6" labelPosition="left" />
             <Switch
               label="Count and ban IPv6 by prefix"
-              description="Failures from any address of one prefix count together, and the whole prefix is banned. A whitelisted or trusted address inside keeps the ban to single addresses. Bouncers in nftables mode cannot hold a prefix this wide: use iptables mode for IPv6."
+              description={
+                'Failures from any address of one prefix count together, and the whole prefix is banned. A ' +
+                'whitelisted or trusted address inside keeps the ban to single addresses. Bouncers in ' +
+                'nftables mode cannot hold a prefix this wide: use iptables mode for IPv6.'
+              }
               checked={values.ipv6ByPrefix}
               onChange={(e) => set('ipv6ByPrefix', e.currentTarget.checked)}
             />

@@ -28,7 +28,10 @@ export function RepeatOffenderFields({
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
       <TextInput
         label="Multipliers"
-        description="Up to 20 numbers, e.g. 1 2 4 8: the ban after n earlier ones lasts ban duration × factor × the n-th number (the last repeats). Empty: doubling each time."
+        description={
+          'Up to 20 numbers, e.g. 1 2 4 8: the ban after n earlier ones lasts ban duration × factor × ' +
+          'the n-th number (the last repeats). Empty: doubling each time.'
+        }
         inputWrapperOrder={['label', 'input', 'description', 'error']}
         value={values.multipliers}
         onChange={(e) => onChange({ multipliers: e.currentTarget.value })}
