@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 // Pinned to 4.6.1: later versions resolve through unrs-resolver, whose per-platform binaries are not
@@ -94,6 +95,40 @@ const serverLayerZones = [
     message: 'test-support/ is test-only and never ships: only *.test.ts files may import it.',
   },
 ];
+/**
+ * src-shared/ is read by the server and bundled into the console: plain TypeScript that needs no
+ * Node (no node:* or built-in module, no Node globals) and imports nothing of src-server, src-main or
+ * src-renderer, only its own files.
+ */
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map(escapeRegex);
+const sharedIsNodeFree = {
+  files: ['src-shared/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(node:.*|(${NODE_BUILTINS.join('|')})(/.*)?)$`,
+            message: 'src-shared/ is Node-free: the console bundles it. Keep Node code in src-server/.',
+          },
+          {
+            regex: '^\\.\\./',
+            message: 'src-shared/ imports only its own files: never src-server/, src-main/ or src-renderer/.',
+          },
+        ],
+      },
+    ],
+    'no-restricted-globals': [
+      'error',
+      ...['process', 'Buffer', 'require', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+        name,
+        message: 'src-shared/ is Node-free: the console bundles it.',
+      })),
+    ],
+  },
+};
+
 const DOMAIN_FILES = SERVER_DOMAIN.map((folder) => `src-server/${folder}/**/*.ts`);
 
 export default tseslint.config(
@@ -112,6 +147,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...featureIsolation,
+  sharedIsNodeFree,
   {
     files: ['src-server/**/*.ts'],
     plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle } } },

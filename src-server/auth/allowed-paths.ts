@@ -1,6 +1,8 @@
 import { parseV3Path } from '../wire/v3-path.ts';
 
-export type PathPermission = 'read' | 'write';
+import type { PathPermission } from '../../src-shared/access.ts';
+
+export type { PathPermission } from '../../src-shared/access.ts';
 export type AllowedPaths = Record<string, PathPermission>;
 
 const V3_ROOT = '/api/v3/';

@@ -1,49 +1,15 @@
 import { z } from 'zod';
 
-/** The inclusive range of an integer setting, and what to say about it in the 422 message and the docs. */
-export interface IntegerBound {
-  min: number;
-  max: number;
-  /** Unit shown after the numbers (`s`). */
-  unit?: string;
-  /** Why the maximum is what it is, when it is not obvious. */
-  reason?: string;
-}
+import type { IntegerBound } from '../../src-shared/setting-bounds.ts';
 
-/** ipset (and so the iptables and nftables bouncers) refuses timeouts above 2^31/1000 seconds. */
-export const IPSET_MAX_TIMEOUT_SECONDS = 2_147_483;
-
-/** The longest ban a rule may give: a year. Longer than ipset's cap, bans are published capped and renewed by each poll. */
-export const MAX_BAN_SECONDS = 31_536_000;
-
-/**
- * Every numeric setting the API stores, with its bounds: one table that the declarations, the
- * 422 messages and docs/settings.md all follow. Outside the bounds a write gets 422 naming the
- * bound; nothing is clamped.
- */
-export const SETTING_BOUNDS = {
-  fail2ban: {
-    maxretry: { min: 1, max: 100 },
-    findtime: { min: 60, max: 604_800, unit: 's', reason: '7 days' },
-    bantime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
-    PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
-    bantimeMaxtime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
-    bantimeRndtime: { min: 0, max: 86_400, unit: 's', reason: '1 day' },
-    ipv6Prefix: { min: 32, max: 128, reason: 'a /32 is a whole provider allocation' },
-  },
-  'general-settings': {
-    APIQueueMaxLength: { min: 1, max: 10_000 },
-    APIRequestTTL: { min: 1, max: 3600, unit: 's', reason: '1 hour' },
-    auditRetentionDays: { min: 1, max: 3650, unit: 'days', reason: '10 years' },
-    banHistoryRetentionDays: { min: 1, max: 3650, unit: 'days', reason: '10 years' },
-  },
-  https: {
-    port: { min: 1, max: 65_535, reason: 'the largest TCP port' },
-  },
-  'crowdsec-link': {
-    pullIntervalSeconds: { min: 1, max: 3600, unit: 's', reason: '1 hour' },
-  },
-} as const satisfies Record<string, Record<string, IntegerBound>>;
+// The table is shared with the console (src-shared/); the zod schemas and texts built from it stay here.
+export {
+  BANTIME_FACTOR_BOUND,
+  IPSET_MAX_TIMEOUT_SECONDS,
+  MAX_BAN_SECONDS,
+  SETTING_BOUNDS,
+  type IntegerBound,
+} from '../../src-shared/setting-bounds.ts';
 
 /** `60 s`, `90 days`, `1 day`: a plural unit word loses its `s` for one (symbols such as `s` stay). */
 const withUnit = (value: number, bound: IntegerBound) => {

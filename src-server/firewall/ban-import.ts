@@ -4,12 +4,9 @@ import { parseStrictCidr } from './addresses.ts';
 import { FILTER_CATEGORIES } from './filters.ts';
 import { MANUAL_BAN_BOUNDS } from './ban-queries.ts';
 
-/**
- * Ban lists in the formats of `cscli decisions import` (json, csv with a header, values one per
- * line) and of OPNsense alias imports (an address, CIDR or `a-b` range, then a description).
- */
-export const BAN_LIST_FORMATS = ['json', 'csv', 'values', 'opnsense'] as const;
-export type BanListFormat = (typeof BAN_LIST_FORMATS)[number];
+import type { BanListFormat } from '../../src-shared/formats.ts';
+
+export { BAN_LIST_FORMATS, type BanListFormat } from '../../src-shared/formats.ts';
 
 /** One ban read from a list: `line` is the line (json: the entry) it came from. */
 export interface ImportedBan {

@@ -6,9 +6,9 @@ import type { Member } from './published-decisions.ts';
 import { whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
 
-/** The feed formats of CrowdSec's cs-blocklist-mirror (pkg/formatters), in its order. */
-export const BLOCKLIST_FORMATS = ['plain_text', 'mikrotik', 'f5', 'juniper'] as const;
-export type BlocklistFormat = (typeof BLOCKLIST_FORMATS)[number];
+import { BLOCKLIST_FORMATS, type BlocklistFormat } from '../../src-shared/formats.ts';
+
+export { BLOCKLIST_FORMATS, type BlocklistFormat } from '../../src-shared/formats.ts';
 
 /** What a feed request asks for (cs-blocklist-mirror's query options). */
 export interface BlocklistOptions {

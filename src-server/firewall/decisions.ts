@@ -1,13 +1,10 @@
 import { crc32 } from 'node:zlib';
 
-/** Automatic-ban categories (SPEC scenario `pbx/<category>`). */
-export const BAN_CATEGORIES = ['sip', 'http', 'ami', 'iax'] as const;
-export type BanCategory = (typeof BAN_CATEGORIES)[number];
+import type { BanCategory } from '../../src-shared/categories.ts';
+
+export { BAN_CATEGORIES, type BanCategory, type BanKind } from '../../src-shared/categories.ts';
 
 export const MANUAL_SCENARIO = 'pbx/manual';
-
-/** What a ban row is: an automatic-ban category, or `manual` (the operator's ban, scenario `pbx/manual`). */
-export type BanKind = BanCategory | 'manual';
 
 /**
  * The longest duration any decision carries: ipset's maximum timeout (2147483 s, about 24.8 days).

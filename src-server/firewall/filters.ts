@@ -2,9 +2,11 @@ import type { Db } from '../storage/database.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { coversHostLoopback, isCatchAll, splitList } from './addresses.ts';
 
+import { SERVICE_CATEGORIES, type ServiceCategory } from '../../src-shared/categories.ts';
+
 /** Rule categories of a network filter that drive this server. WEB is the `http` ban category. */
-export const FILTER_CATEGORIES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
-export type FilterCategory = (typeof FILTER_CATEGORIES)[number];
+export const FILTER_CATEGORIES = SERVICE_CATEGORIES;
+export type FilterCategory = ServiceCategory;
 /**
  * The reference PBX's other service categories: accepted, stored and read back so scripts written
  * for it work, but nothing here acts on them (this server runs no SSH, NTP or TFTP service).

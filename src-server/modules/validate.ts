@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { ACCESS_LEVELS as LEVELS } from '../../src-shared/access.ts';
 import type { ResourceDefinition } from '../resources/types.ts';
 import type { ModuleExports, ModuleRoute, ModuleStyle } from './types.ts';
 
 const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const LEVELS = ['READ', 'WRITE', 'ADMIN', 'SENSITIVE'] as const;
 const CRUD = ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'] as const;
 /** `module-{slug}/{resource}`: the v3 grammar's module form. */
 export const MODULE_RESOURCE_NAME = /^module-[a-z0-9]+(-[a-z0-9]+)*\/[A-Za-z0-9][A-Za-z0-9_-]*$/;

@@ -1,3 +1,4 @@
+import { BLOCKLIST_FORMATS } from '../../src-shared/formats.ts';
 import { BEARER_SECURITY, envelopeOf, ref, type JsonSchema } from './components.ts';
 
 /**
@@ -267,7 +268,7 @@ export const fixedRoutes: FixedRoute[] = [
       {
         name: 'format',
         in: 'query',
-        schema: { enum: ['plain_text', 'mikrotik', 'f5', 'juniper'], default: 'plain_text' },
+        schema: { enum: [...BLOCKLIST_FORMATS], default: BLOCKLIST_FORMATS[0] },
         description: 'Feed format; another value gets 400.',
       },
       { name: 'ipv4only', in: 'query', schema: { type: 'string' }, description: 'Present: IPv4 entries only.' },

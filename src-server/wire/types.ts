@@ -1,10 +1,11 @@
 /**
  * Plain types that cross a boundary: between the web thread and the workers (queue/messages.ts),
- * and between the domain and the HTTP layer. Leaf file: imports nothing.
+ * and between the domain and the HTTP layer. Leaf file: imports nothing of the server (only src-shared/).
  */
+import type { AccessLevel } from '../../src-shared/access.ts';
 
 export type HttpVerb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Level = 'READ' | 'WRITE' | 'ADMIN' | 'SENSITIVE';
+export type Level = AccessLevel;
 /** How a caller may reach a resource: the localhost bypass, a Bearer credential (or session), or anonymously. */
 export type Channel = 'localhost' | 'bearer_token' | 'public';
 export type CrudOperation = 'getList' | 'getRecord' | 'create' | 'update' | 'patch' | 'delete';

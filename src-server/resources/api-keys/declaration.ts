@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -102,7 +103,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
         '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
     }),
-    bouncer_setup: field.text(z.enum(['iptables', 'nftables', 'custom-bouncer']).nullable(), {
+    bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
       default: null,
       description:
         'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, ' +
@@ -122,7 +123,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
     }),
     key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
-    status: field.text(z.enum(['active', 'disabled', 'expired']), {
+    status: field.text(z.enum(KEY_STATUSES), {
       readOnly: true,
       description: 'active, disabled (enabled is false) or expired (expires_at has passed).',
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
+import { BANTIME_FACTOR_BOUND, boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { canonicalListText } from '../../firewall/addresses.ts';
 import { PRESET_CHOICES } from '../../firewall/ban-policy.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
@@ -151,14 +151,13 @@ export const fail2banDeclaration: ResourceDeclaration = {
     }),
     bantimeFactor: field.json(
       z
-        .number({ error: 'must be a number from 1 to 100' })
-        .min(1, { error: 'must be at least 1' })
-        .max(100, { error: 'must be at most 100' }),
+        .number({ error: `must be a number from ${BANTIME_FACTOR_BOUND.min} to ${BANTIME_FACTOR_BOUND.max}` })
+        .min(BANTIME_FACTOR_BOUND.min, { error: `must be at least ${BANTIME_FACTOR_BOUND.min}` })
+        .max(BANTIME_FACTOR_BOUND.max, { error: `must be at most ${BANTIME_FACTOR_BOUND.max}` }),
       {
         sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
         default: FAIL2BAN_DEFAULTS.bantimeFactor,
-        description:
-          'bantime.factor (1-100): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].',
+        description: `bantime.factor (${BANTIME_FACTOR_BOUND.min}-${BANTIME_FACTOR_BOUND.max}): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].`,
       },
     ),
     bantimeMultipliers: field.json(multipliersSchema, {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SERVICE_CATEGORIES } from '../../../src-shared/categories.ts';
+import { BAN_LIST_FORMATS } from '../../../src-shared/formats.ts';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
@@ -134,7 +136,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         ip: z.string(),
         duration: z.union([z.number().int(), z.string()]).optional(),
         reason: z.string().max(200).optional(),
-        services: z.array(z.enum(['SIP', 'WEB', 'AMI', 'IAX'])).optional(),
+        services: z.array(z.enum(SERVICE_CATEGORIES)).optional(),
       }),
     },
     unbanIp: {
@@ -188,7 +190,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         'numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); ' +
         'duplicates are merged.',
       input: z.object({
-        format: z.enum(['json', 'csv', 'values', 'opnsense']).optional(),
+        format: z.enum(BAN_LIST_FORMATS).optional(),
         content: z.string().optional(),
         duration: z.union([z.number().int(), z.string()]).optional(),
         reason: z.string().max(200).optional(),

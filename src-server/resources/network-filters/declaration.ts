@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SERVICE_CATEGORIES } from '../../../src-shared/categories.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
@@ -26,7 +27,7 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Filters as `{value, text}`; with `?category=SIP|AMI|IAX|WEB`, only those allowing that category.',
-      input: z.object({ category: z.enum(['SIP', 'AMI', 'IAX', 'WEB']).optional() }),
+      input: z.object({ category: z.enum(SERVICE_CATEGORIES).optional() }),
     },
   },
 };

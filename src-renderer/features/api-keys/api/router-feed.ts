@@ -1,11 +1,12 @@
+import type { BlocklistFormat } from '../../../../src-shared/formats.ts';
 /** The blocklist feed's formats (those of CrowdSec's cs-blocklist-mirror). */
 export const FEED_FORMATS = [
   { value: 'plain_text', label: 'Plain text: one address or network per line (pfSense, OPNsense, Linux ipset)' },
   { value: 'mikrotik', label: 'MikroTik RouterOS script' },
   { value: 'f5', label: 'F5 BIG-IP (address,mask,bl,category)' },
   { value: 'juniper', label: 'Juniper SRX (one CIDR per line)' },
-] as const;
-export type FeedFormat = (typeof FEED_FORMATS)[number]['value'];
+] as const satisfies readonly { value: BlocklistFormat; label: string }[];
+export type FeedFormat = BlocklistFormat;
 
 /** The address list (and set) name routers get: MikroTik list, firewall alias. */
 export const FEED_LIST_NAME = 'pbx-blocklist';

@@ -1,4 +1,7 @@
-export type Permission = 'read' | 'write';
+import type { BouncerSetup, KeyStatus, PathPermission } from '../../../../src-shared/access.ts';
+
+export type { BouncerSetup, KeyStatus };
+export type Permission = PathPermission;
 
 /** An API key record as listed (the key itself is never read back). */
 export interface ApiKey {
@@ -26,11 +29,6 @@ export interface ApiKey {
   /** The most recent source addresses, each with its last use (newest first). */
   sources?: KeySource[];
 }
-
-export type KeyStatus = 'active' | 'disabled' | 'expired';
-
-/** The bouncer a key is for: the firewall bouncer in either mode, or the custom bouncer. */
-export type BouncerSetup = 'iptables' | 'nftables' | 'custom-bouncer';
 
 /** How each bouncer setup is named on screen. */
 export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {

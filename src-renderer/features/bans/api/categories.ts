@@ -1,3 +1,10 @@
+import type { BanKind } from '../../../../src-shared/categories.ts';
+
+export {
+  SERVICE_CATEGORIES as BAN_SERVICES,
+  type ServiceCategory as BanService,
+} from '../../../../src-shared/categories.ts';
+
 /** Ban categories as the API names them, with the label operators know them by. */
 export const BAN_CATEGORIES = [
   { value: 'sip', label: 'SIP', color: 'blue' },
@@ -5,14 +12,8 @@ export const BAN_CATEGORIES = [
   { value: 'ami', label: 'AMI', color: 'orange' },
   { value: 'iax', label: 'IAX', color: 'teal' },
   { value: 'manual', label: 'Manual', color: 'red' },
-] as const;
-
-export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
+] as const satisfies readonly { value: BanKind; label: string; color: string }[];
 
 export const categoryLabel = (value: string) =>
   BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
 export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
-
-/** The services of this server a manual ban can cover (all when none is chosen). */
-export const BAN_SERVICES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
-export type BanService = (typeof BAN_SERVICES)[number];

@@ -1,3 +1,4 @@
+import type { BanListFormat } from '../../../../src-shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
@@ -10,8 +11,8 @@ export const BAN_LIST_FORMATS = [
   { value: 'opnsense', label: 'OPNsense: address, CIDR or a-b range, then a description' },
   { value: 'csv', label: 'CSV with a header (cscli: value,duration,reason,scope,type)' },
   { value: 'json', label: 'JSON (cscli: [{"value", "duration", "reason", ...}])' },
-] as const;
-export type BanListFormat = (typeof BAN_LIST_FORMATS)[number]['value'];
+] as const satisfies readonly { value: BanListFormat; label: string }[];
+export type { BanListFormat };
 
 export interface ImportBansInput {
   format: BanListFormat;

@@ -1,7 +1,9 @@
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { crowdsecLinkStatusKey } from './get-crowdsec-link-status.ts';
 
-export type SharedCategory = 'sip' | 'http' | 'ami' | 'iax';
+import type { BanCategory as SharedCategory } from '../../../../src-shared/categories.ts';
+
+export type { SharedCategory };
 
 export interface CrowdsecLinkSettings {
   enabled: boolean;

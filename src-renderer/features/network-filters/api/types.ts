@@ -1,5 +1,7 @@
-export const FILTER_CATEGORIES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;
-export type FilterCategory = (typeof FILTER_CATEGORIES)[number];
+import { SERVICE_CATEGORIES, type ServiceCategory } from '../../../../src-shared/categories.ts';
+
+export const FILTER_CATEGORIES = SERVICE_CATEGORIES;
+export type FilterCategory = ServiceCategory;
 
 export const CATEGORY_HINTS: Record<FilterCategory, string> = {
   SIP: 'SIP signalling (5060/5061) and RTP media',

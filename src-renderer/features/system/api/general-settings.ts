@@ -1,3 +1,4 @@
+import { inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 
 export interface GeneralSettings {
@@ -9,13 +10,8 @@ export interface GeneralSettings {
   auditRetentionDays: number;
 }
 
-/** The server's bounds (src-server/config/setting-bounds.ts), shown beside the fields; the server enforces them. */
-export const GENERAL_SETTINGS_BOUNDS = {
-  APIQueueMaxLength: { min: 1, max: 10_000 },
-  APIRequestTTL: { min: 1, max: 3600 },
-  banHistoryRetentionDays: { min: 1, max: 3650 },
-  auditRetentionDays: { min: 1, max: 3650 },
-} as const;
+/** The server's bounds (src-shared/setting-bounds.ts), shown beside the fields; the server enforces them. */
+export const GENERAL_SETTINGS_BOUNDS = inputRanges(SETTING_BOUNDS['general-settings']);
 
 /** The `general-settings` singleton: request queue limits and how long the ban history and the audit log keep rows. */
 export const generalSettings = settingsResource<GeneralSettings>({

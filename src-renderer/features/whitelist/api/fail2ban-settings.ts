@@ -1,14 +1,16 @@
+import type { BanCategory } from '../../../../src-shared/categories.ts';
+import { BANTIME_FACTOR_BOUND, inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
 /** The automatic-ban categories, in the order the console shows them. */
-export const RULE_CATEGORIES = [
+export const RULE_CATEGORIES: readonly { value: BanCategory; label: string }[] = [
   { value: 'sip', label: 'SIP' },
   { value: 'iax', label: 'IAX' },
   { value: 'ami', label: 'AMI' },
   { value: 'http', label: 'HTTP (web)' },
-] as const;
-export type RuleCategory = (typeof RULE_CATEGORIES)[number]['value'];
+];
+export type RuleCategory = BanCategory;
 
 export interface BanRule {
   maxretry: number;
@@ -44,17 +46,8 @@ export interface Fail2banSettings extends BanRule {
   whitelistEntries: WhitelistEntry[];
 }
 
-/** The server's bounds, shown beside the fields (the server enforces them; the form never clamps). Copy of config/setting-bounds.ts. */
-export const FAIL2BAN_BOUNDS = {
-  maxretry: { min: 1, max: 100 },
-  findtime: { min: 60, max: 604_800 },
-  bantime: { min: 60, max: 31_536_000 },
-  PBXFirewallMaxReqSec: { min: 1, max: 100_000 },
-  bantimeMaxtime: { min: 60, max: 31_536_000 },
-  bantimeRndtime: { min: 0, max: 86_400 },
-  ipv6Prefix: { min: 32, max: 128 },
-  bantimeFactor: { min: 1, max: 100 },
-} as const;
+/** The server's bounds (src-shared/), shown beside the fields: the server enforces them; the form never clamps. */
+export const FAIL2BAN_BOUNDS = inputRanges({ ...SETTING_BOUNDS.fail2ban, bantimeFactor: BANTIME_FACTOR_BOUND });
 
 /** MikoPBX's presets (the server's firewall/ban-policy.ts has the same table). */
 export const BAN_PRESETS: Record<Exclude<PresetChoice, 'custom'>, BanRule & { label: string }> = {
