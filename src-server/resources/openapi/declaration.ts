@@ -1,20 +1,65 @@
+import { z } from 'zod';
 import type { ResourceDeclaration } from '../types.ts';
 
-/** The OpenAPI 3.1 description of the whole API, generated from the declarations. */
+/** The document's formats: JSON (the default) or YAML text. */
+export const SPEC_FORMATS = ['json', 'yaml'] as const;
+
+/** `?format=json|yaml` of `GET openapi` and `openapi:getSpecification`. */
+export const specificationQuery = z.object({
+  format: z.enum(SPEC_FORMATS, { error: `must be one of: ${SPEC_FORMATS.join(', ')}` }).optional(),
+});
+
+const FORMAT_HINT = 'With `format=yaml`, `data` is the document as YAML text.';
+
+/** The OpenAPI 3.1 description of the whole API, generated from the declarations, and the reference PBX's helpers. */
 export const openapiDeclaration: ResourceDeclaration = {
   name: 'openapi',
   description: 'OpenAPI 3.1 description of this API, generated from the same declarations that serve it.',
   processor: 'OpenApiProcessor',
+  // GET openapi answers like openapi:getSpecification (the reference PBX's `GET openapi?format=yaml`).
+  kind: 'singleton',
   security: { permission: 'OpenApi', channels: ['localhost', 'bearer_token'] },
   fields: {},
-  operations: [],
+  operations: ['getRecord'],
   customMethods: {
     getSpecification: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
+      input: specificationQuery,
       description:
-        'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older endpoints.',
+        'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older ' +
+        `endpoints. ${FORMAT_HINT}`,
+    },
+    getValidationSchemas: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'The input schema of every operation, keyed `{path}:{operation}`: `parameters` (type, required, ' +
+        'validation, default, enum per parameter) and the whole JSON Schema in `schema`.',
+    },
+    getAclRules: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        'Access rules: `resources` (permission and channels per path), `operations` (level, verbs and the ' +
+        'allowed_paths grant per verb, keyed `{path}:{operation}`) and `permissions` (the levels of each).',
+    },
+    getDetailedPermissions: {
+      verbs: ['GET'],
+      scope: 'collection',
+      level: 'READ',
+      description:
+        '`categories`: PBX_CORE_REST and one per module, each `{type: "REST", controllers}`; a controller ' +
+        "has `name`, `label`, `actions`, and each action's `levels` and `grants`.",
+    },
+    clearCache: {
+      verbs: ['POST', 'DELETE'],
+      scope: 'collection',
+      level: 'WRITE',
+      description: "Drops this worker's cached document; the next request builds it again from the declarations.",
     },
   },
 };
