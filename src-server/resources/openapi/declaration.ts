@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { NO_QUERY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 /** The OpenAPI 3.1 description of the whole API, generated from the declarations. */
@@ -15,6 +17,13 @@ export const openapiDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older endpoints.',
+      input: NO_QUERY,
+      output: z.looseObject({
+        openapi: z.string(),
+        info: z.looseObject({ title: z.string(), version: z.string() }),
+        paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+        components: z.record(z.string(), z.unknown()),
+      }),
     },
   },
 };
