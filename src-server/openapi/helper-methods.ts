@@ -25,7 +25,17 @@ const typeOf = (schema: JsonSchema): string => {
   return 'mixed';
 };
 
-function parameterRule(schema: JsonSchema, required: boolean): ParameterRule {
+/** `anyOf: [X, {type: null}]` (a nullable field) reads as X with `nullable: true` in `validation`. */
+function unwrapNullable(schema: JsonSchema): JsonSchema {
+  const options = schema.anyOf as JsonSchema[] | undefined;
+  const others = options?.filter((option) => option.type !== 'null') ?? [];
+  if (!options || others.length !== 1 || others.length === options.length) return schema;
+  const { anyOf: _options, ...rest } = schema;
+  return { ...rest, ...others[0], nullable: true };
+}
+
+function parameterRule(original: JsonSchema, required: boolean): ParameterRule {
+  const schema = unwrapNullable(original);
   const { type: _type, default: fallback, enum: values, description: _text, ...validation } = schema;
   return {
     type: typeOf(schema),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field } from '../fields.ts';
+import { NO_QUERY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 /** Settings key of the `ami` singleton. */
@@ -57,6 +58,13 @@ export const amiDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Link state: `{enabled, connected, lastError, stateAgeSeconds}`; the age is null when no state was ever read.',
+      input: NO_QUERY,
+      output: z.object({
+        enabled: z.boolean(),
+        connected: z.boolean(),
+        lastError: z.string().nullable(),
+        stateAgeSeconds: z.number().nullable(),
+      }),
     },
   },
 };

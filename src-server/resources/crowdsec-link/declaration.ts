@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { field } from '../fields.ts';
+import { isoTime, NO_QUERY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 /** Longest credential accepted (login, password, bouncer key). */
@@ -16,6 +17,15 @@ export function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/** One direction (push or pull) of the link as the web thread last reported it; times in epoch ms. */
+const direction = z.object({
+  enabled: z.boolean(),
+  state: z.enum(['off', 'waiting', 'ok', 'error']),
+  lastOkAt: z.number().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.number().nullable(),
+});
 
 /** Credentials are kept exactly as typed (no trimming): a password may hold spaces. */
 const credential = (description: string, writeOnly: boolean) =>
@@ -114,6 +124,29 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
         'Link state: `{enabled, connected, state, queueLength, lastPushAt, lastPullAt, lastError, ' +
         'push, pull}`; `state` is `off`, `connecting`, `connected` or `error`, with the reason in ' +
         '`lastError`.',
+      input: NO_QUERY,
+      output: z.object({
+        enabled: z.boolean(),
+        connected: z.boolean(),
+        state: z.enum(['off', 'connecting', 'connected', 'error']),
+        queueLength: z.number().int(),
+        lastPushAt: isoTime.nullable(),
+        lastPullAt: isoTime.nullable(),
+        lastError: z.string().nullable(),
+        lastErrorAt: isoTime.nullable(),
+        push: direction.extend({
+          lastSentAt: z.number().nullable().describe('Epoch ms when the LAPI last accepted alerts or a deletion.'),
+          sent: z.number().int(),
+          deleted: z.number().int(),
+          dropped: z.number().int(),
+        }),
+        pull: direction.extend({
+          decisions: z.number().int(),
+          skipped: z.record(z.string(), z.number().int()),
+          droppedAnswers: z.number().int(),
+        }),
+        reportedAt: isoTime.nullable(),
+      }),
     },
   },
 };

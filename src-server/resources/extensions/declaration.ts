@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field } from '../fields.ts';
+import { NO_QUERY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 export const extensionsDeclaration: ResourceDeclaration = {
@@ -30,6 +31,8 @@ export const extensionsDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Extensions as `{value, text}` pairs for pickers.',
+      input: NO_QUERY,
+      output: z.array(z.object({ value: z.string(), text: z.string() })),
     },
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { field } from '../fields.ts';
+import { NO_BODY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 /** Settings key of the `https` singleton. */
@@ -50,6 +51,8 @@ export const httpsDeclaration: ResourceDeclaration = {
         'generated, or the configured certificate files are read again (after a renewal on disk). ' +
         'Bouncers that pinned the old certificate need the new one. Answers `{renewals}`; 409 when ' +
         'HTTPS is off.',
+      input: NO_BODY,
+      output: z.object({ renewals: z.number().int().min(1) }),
     },
   },
 };

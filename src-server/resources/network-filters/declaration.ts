@@ -28,6 +28,7 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
       level: 'READ',
       description: 'Filters as `{value, text}`; with `?category=SIP|AMI|IAX|WEB`, only those allowing that category.',
       input: z.object({ category: z.enum(SERVICE_CATEGORIES).optional() }),
+      output: z.array(z.object({ value: z.string(), text: z.string(), permit: z.string(), description: z.string() })),
     },
   },
 };

@@ -6,7 +6,7 @@ import { readSetting } from '../../storage/settings.ts';
 import { failure, invalid, ok } from '../results.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
 import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from '../types.ts';
-import { specificationQuery } from './declaration.ts';
+import { specificationQuery } from './schemas.ts';
 
 /** The document this worker last built, per declaration set and version: building it walks every schema. */
 let cached: {

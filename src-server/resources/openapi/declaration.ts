@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import { NO_BODY, NO_QUERY } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
-
-/** The document's formats: JSON (the default) or YAML text. */
-export const SPEC_FORMATS = ['json', 'yaml'] as const;
-
-/** `?format=json|yaml` of `GET openapi` and `openapi:getSpecification`. */
-export const specificationQuery = z.object({
-  format: z.enum(SPEC_FORMATS, { error: `must be one of: ${SPEC_FORMATS.join(', ')}` }).optional(),
-});
+import {
+  aclRulesOutput,
+  clearCacheOutput,
+  detailedPermissionsOutput,
+  specificationOutput,
+  specificationQuery,
+  validationSchemasOutput,
+} from './schemas.ts';
 
 const FORMAT_HINT = 'With `format=yaml`, `data` is the document as YAML text.';
 
@@ -26,10 +26,11 @@ export const openapiDeclaration: ResourceDeclaration = {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
-      input: specificationQuery,
       description:
         'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older ' +
         `endpoints. ${FORMAT_HINT}`,
+      input: specificationQuery,
+      output: specificationOutput,
     },
     getValidationSchemas: {
       verbs: ['GET'],
@@ -38,6 +39,8 @@ export const openapiDeclaration: ResourceDeclaration = {
       description:
         'The input schema of every operation, keyed `{path}:{operation}`: `parameters` (type, required, ' +
         'validation, default, enum per parameter) and the whole JSON Schema in `schema`.',
+      input: NO_QUERY,
+      output: validationSchemasOutput,
     },
     getAclRules: {
       verbs: ['GET'],
@@ -46,6 +49,8 @@ export const openapiDeclaration: ResourceDeclaration = {
       description:
         'Access rules: `resources` (permission and channels per path), `operations` (level, verbs and the ' +
         'allowed_paths grant per verb, keyed `{path}:{operation}`) and `permissions` (the levels of each).',
+      input: NO_QUERY,
+      output: aclRulesOutput,
     },
     getDetailedPermissions: {
       verbs: ['GET'],
@@ -54,12 +59,16 @@ export const openapiDeclaration: ResourceDeclaration = {
       description:
         '`categories`: PBX_CORE_REST and one per module, each `{type: "REST", controllers}`; a controller ' +
         "has `name`, `label`, `actions`, and each action's `levels` and `grants`.",
+      input: NO_QUERY,
+      output: detailedPermissionsOutput,
     },
     clearCache: {
       verbs: ['POST', 'DELETE'],
       scope: 'collection',
       level: 'WRITE',
       description: "Drops this worker's cached document; the next request builds it again from the declarations.",
+      input: NO_BODY,
+      output: clearCacheOutput,
     },
   },
 };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { SETTING_BOUNDS } from '../../../src-shared/setting-bounds.ts';
+import { MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';
@@ -28,8 +29,10 @@ describe('openapi helper methods', () => {
     assert.equal(banIp.parameters.ip.required, true);
     assert.equal(banIp.parameters.ip.type, 'string');
     assert.equal(banIp.parameters.reason.required, false);
-    assert.equal(banIp.parameters.reason.validation.maxLength, 200);
+    assert.equal(banIp.parameters.reason.validation.maxLength, MAX_REASON_CHARS);
     assert.deepEqual(banIp.parameters.services.validation.items.enum, ['SIP', 'WEB', 'AMI', 'IAX']);
+    assert.equal(banIp.parameters.services.type, 'array');
+    assert.equal(banIp.parameters.services.validation.nullable, true);
     assert.equal(banIp.schema.type, 'object');
 
     const maxretry = schemas[`${V3}fail2ban:update`].parameters.maxretry;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field } from '../fields.ts';
+import { PAGE_QUERY, registryItem } from '../contract.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
 /** Host name or address, optionally with a port. */
@@ -36,6 +37,8 @@ export const providersDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
+      input: z.object(PAGE_QUERY),
+      output: z.array(registryItem.extend({ description: z.string() })),
     },
   },
 };
