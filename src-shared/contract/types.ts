@@ -1,0 +1,35 @@
+/**
+ * Type accessors over the generated contract (openapi.d.ts): they pick a wire type out of the
+ * OpenAPI document's operations and schemas, and define none of their own. The console's API types
+ * are aliases built with these, so a change of the server's declarations reaches the console's
+ * typecheck.
+ */
+import type { components, operations } from './openapi.d.ts';
+
+export type OperationId = keyof operations;
+
+type SuccessOf<Responses> = Responses extends { 200: infer A } ? A : Responses extends { 201: infer A } ? A : never;
+type JsonOf<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
+type DataOf<Envelope> = Envelope extends { data?: infer Data } ? Data : never;
+
+/** `data` of the operation's success answer (200, or 201 for a create). */
+export type Answer<Op extends OperationId> = NonNullable<DataOf<JsonOf<SuccessOf<operations[Op]['responses']>>>>;
+
+/** One item of a list answer (`getList`, or a custom method answering an array). */
+export type Item<Op extends OperationId> = Answer<Op> extends readonly (infer T)[] ? T : never;
+
+/** The operation's JSON request body. */
+export type Body<Op extends OperationId> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+
+/** The operation's query parameters. */
+export type Query<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
+
+/** A named schema of the document (a resource's record: `Firewall`, `ApiKeys`...). */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/**
+ * A record as the server reads it back: the CRUD actions answer every field that is not write-only,
+ * so each readable field is present (the document's record schema also serves the write bodies,
+ * where they are optional).
+ */
+export type Stored<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
