@@ -40,7 +40,7 @@ function wrapCommentLine(line: string): string[] {
 export async function contractTypes(declarations: readonly ResourceDeclaration[]): Promise<string> {
   // A fixed version: the types must not change with the release number.
   const document = buildOpenApiDocument({ declarations, version: '0.0.0' });
-  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], { readWriteMarkers: true });
   const text = HEADER + astToString(ast);
   const options = await resolveConfig(CONTRACT_TYPES_PATH);
   const formatted = await format(text, { ...options, parser: 'typescript' });

@@ -4,7 +4,7 @@
  * are aliases built with these, so a change of the server's declarations reaches the console's
  * typecheck.
  */
-import type { components, operations } from './openapi.d.ts';
+import type { components, operations, Readable, Writable } from './openapi.d.ts';
 
 export type OperationId = keyof operations;
 
@@ -12,20 +12,22 @@ type SuccessOf<Responses> = Responses extends { 200: infer A } ? A : Responses e
 type JsonOf<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
 type DataOf<Envelope> = Envelope extends { data?: infer Data } ? Data : never;
 
-/** `data` of the operation's success answer (200, or 201 for a create). */
-export type Answer<Op extends OperationId> = NonNullable<DataOf<JsonOf<SuccessOf<operations[Op]['responses']>>>>;
+/** `data` of the operation's success answer (200, or 201 for a create), without write-only fields. */
+export type Answer<Op extends OperationId> = Readable<
+  NonNullable<DataOf<JsonOf<SuccessOf<operations[Op]['responses']>>>>
+>;
 
 /** One item of a list answer (`getList`, or a custom method answering an array). */
 export type Item<Op extends OperationId> = Answer<Op> extends readonly (infer T)[] ? T : never;
 
-/** The operation's JSON request body. */
-export type Body<Op extends OperationId> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+/** The operation's JSON request body, without read-only fields. */
+export type Body<Op extends OperationId> = Writable<JsonOf<NonNullable<operations[Op]['requestBody']>>>;
 
 /** The operation's query parameters. */
 export type Query<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
 
-/** A named schema of the document (a resource's record: `Firewall`, `ApiKeys`...). */
-export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+/** A named schema of the document as read (a resource's record: `Firewall`, `ApiKeys`...). */
+export type Schema<Name extends keyof components['schemas']> = Readable<components['schemas'][Name]>;
 
 /**
  * A record as the server reads it back: the CRUD actions answer every field that is not write-only,
@@ -33,3 +35,6 @@ export type Schema<Name extends keyof components['schemas']> = components['schem
  * where they are optional).
  */
 export type Stored<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/** A resource's record as read back: every readable field present. */
+export type RecordOf<Name extends keyof components['schemas']> = Stored<Schema<Name>>;

@@ -10,4 +10,4 @@ export const apiKeyQueryOptions = (id: ApiKey['id']) =>
   queryOptions({ queryKey: [...apiKeysKey, String(id)], queryFn: () => getApiKey(id), refetchInterval: 15_000 });
 
 export const useApiKey = (id: ApiKey['id'] | null) =>
-  useQuery({ ...apiKeyQueryOptions(id ?? ''), enabled: id !== null });
+  useQuery({ ...apiKeyQueryOptions(id ?? 0), enabled: id !== null });

@@ -1,34 +1,11 @@
 import type { BouncerSetup, KeyStatus, PathPermission } from '../../../../src-shared/access.ts';
+import type { Answer, Body, RecordOf } from '../../../../src-shared/contract/types.ts';
 
 export type { BouncerSetup, KeyStatus };
 export type Permission = PathPermission;
 
 /** An API key record as listed (the key itself is never read back). */
-export interface ApiKey {
-  id: number | string;
-  description: string;
-  key_display: string;
-  has_key?: boolean;
-  allowed_paths: Record<string, Permission> | string;
-  full_permissions: boolean | number;
-  networkfilterid: string;
-  /** Bouncer export option: ranges up to /16 (IPv4) and /112 (IPv6) arrive as single addresses. */
-  expand_ranges?: boolean;
-  /** The bouncer the key was made for (remembered for Rotate and Details); null for other keys. */
-  bouncer_setup?: BouncerSetup | null;
-  created_at: string;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-  /** false: every request with the key gets 401 ("this API key is disabled"). */
-  enabled?: boolean;
-  status?: KeyStatus;
-  disabled_at?: string | null;
-  /** ISO date-time after which the key is refused; null = never. */
-  expires_at?: string | null;
-  rotated_at?: string | null;
-  /** The most recent source addresses, each with its last use (newest first). */
-  sources?: KeySource[];
-}
+export type ApiKey = RecordOf<'ApiKeys'>;
 
 /** How each bouncer setup is named on screen. */
 export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {
@@ -41,17 +18,10 @@ export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {
 export const bouncerSetupOf = (key: Pick<ApiKey, 'bouncer_setup' | 'expand_ranges'>): BouncerSetup =>
   key.bouncer_setup ?? (key.expand_ranges ? 'nftables' : 'iptables');
 
-export interface KeySource {
-  ip: string;
-  last_used_at: string;
-}
+export type KeySource = ApiKey['sources'][number];
 
 /** What the Edit dialog changes (api-keys needs the description on every verb). */
-export interface ApiKeyEdit {
-  description: string;
-  networkfilterid: string;
-  expires_at: string | null;
-}
+export type ApiKeyEdit = Required<Pick<Body<'api-keys.patch'>, 'description' | 'networkfilterid' | 'expires_at'>>;
 
 /** The key's state at `now`, so a key shows Expired as soon as its expiry passes (not at the next refetch). */
 export function statusOf(key: Pick<ApiKey, 'status' | 'enabled' | 'expires_at'>, now = Date.now()): KeyStatus {
@@ -60,15 +30,13 @@ export function statusOf(key: Pick<ApiKey, 'status' | 'enabled' | 'expires_at'>,
   return key.status ?? 'active';
 }
 
-export interface ApiKeyInput {
-  description: string;
-  allowed_paths: Record<string, Permission>;
-  full_permissions: boolean;
-  networkfilterid: string;
-  /** For crowdsec-firewall-bouncer in nftables mode, which cannot hold ranges. */
-  expand_ranges: boolean;
-  bouncer_setup: BouncerSetup | null;
-}
+/** What POST api-keys takes from the create dialog. */
+export type ApiKeyInput = Required<
+  Pick<
+    Body<'api-keys.create'>,
+    'description' | 'allowed_paths' | 'full_permissions' | 'networkfilterid' | 'expand_ranges' | 'bouncer_setup'
+  >
+>;
 
 /** The create (or rotate) answer: the only time the key is seen. */
 export interface IssuedKey {
@@ -92,8 +60,8 @@ export function allowedPathsOf(key: Pick<ApiKey, 'allowed_paths'>): Record<strin
 }
 
 /** The HTTPS certificate bouncers pin (from system:getCertificate, supplied by the app). */
-export interface ServerCertificate {
-  fingerprint256: string;
+export type ServerCertificate = {
+  fingerprint256: NonNullable<Answer<'system.getCertificate'>['fingerprint256']>;
   /** The certificate in PEM, when the server gives it (offered as a download). */
-  pem?: string | null;
-}
+  pem?: Answer<'system.getCertificate'>['pem'];
+};

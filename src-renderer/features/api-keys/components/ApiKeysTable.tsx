@@ -44,7 +44,7 @@ const isBouncerKey = (key: ApiKey) => {
   );
 };
 
-const hasFullAccess = (key: ApiKey) => key.full_permissions === true || key.full_permissions === 1;
+const hasFullAccess = (key: ApiKey) => key.full_permissions;
 
 /** The key's access in words, for the search box. */
 const accessText = (key: ApiKey) =>

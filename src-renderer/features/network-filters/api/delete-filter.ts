@@ -5,7 +5,7 @@ import type { NetworkFilter } from './types.ts';
 
 /** DELETE firewall/{id}: its deny entries leave the decision stream on the next poll. */
 /** A 409 (keys still bound to it) is shown in the dialog, so the request is quiet. */
-export const deleteNetworkFilter = (id: string | number) =>
+export const deleteNetworkFilter = (id: number) =>
   api.delete<unknown>(`firewall/${encodeURIComponent(String(id))}`, { quiet: true });
 
 export const useDeleteNetworkFilter = () => {
@@ -13,9 +13,7 @@ export const useDeleteNetworkFilter = () => {
   return useMutation({
     mutationFn: deleteNetworkFilter,
     onSuccess: (_answer, id) => {
-      queryClient.setQueryData<NetworkFilter[]>(networkFiltersKey, (list) =>
-        list?.filter((f) => String(f.id) !== String(id)),
-      );
+      queryClient.setQueryData<NetworkFilter[]>(networkFiltersKey, (list) => list?.filter((f) => f.id !== id));
       void queryClient.invalidateQueries({ queryKey: networkFiltersKey });
     },
   });

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { networkFiltersKey } from './get-filters.ts';
-import type { NetworkFilter, NetworkFilterInput } from './types.ts';
+import type { NetworkFilter, NetworkFilterBody } from './types.ts';
 
 /** POST firewall (create) or PUT firewall/{id} (full update). Errors are shown inline by the form. */
-export const saveNetworkFilter = ({ id, input }: { id?: string | number; input: NetworkFilterInput }) =>
+export const saveNetworkFilter = ({ id, input }: { id?: number; input: NetworkFilterBody }) =>
   id === undefined
     ? api.post<NetworkFilter>('firewall', input, { quiet: true })
     : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });

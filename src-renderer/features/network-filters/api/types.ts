@@ -1,4 +1,5 @@
 import { SERVICE_CATEGORIES, type ServiceCategory } from '../../../../src-shared/categories.ts';
+import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
 
 export const FILTER_CATEGORIES = SERVICE_CATEGORIES;
 export type FilterCategory = ServiceCategory;
@@ -18,19 +19,13 @@ export const CATEGORY_NAMES: Record<FilterCategory, string> = {
   IAX: 'IAX',
 };
 
-/** A network filter as the API reads it. */
-export interface NetworkFilter {
-  id: string | number;
-  permit: string;
-  deny: string;
-  description: string;
-  newer_block_ip: boolean | number | string;
-  local_network: boolean | number | string;
-  /** SIP, WEB, AMI, IAX, plus any of the reference PBX's other categories (SSH, NTP...) a script set. */
-  rules: Partial<Record<string, 'allow' | 'block'>>;
-}
+/** A network filter as the API reads it (the write-side `currentRules` is read back as `rules`). */
+export type NetworkFilter = Omit<RecordOf<'Firewall'>, 'currentRules'>;
 
-/** A network filter as the API writes it: `currentRules` true = allow. */
+/** What POST firewall and PUT firewall/{id} take. */
+export type NetworkFilterBody = Body<'firewall.create'>;
+
+/** The filter form's values, sent as they are: `currentRules` true = allow. */
 export interface NetworkFilterInput {
   permit: string;
   deny: string;

@@ -2,13 +2,13 @@ import { Badge, Box, Card, Code, Group, Text, Title } from '@mantine/core';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { plural } from '../../../lib/format.ts';
 import { useFail2ban } from '../api/fail2ban-settings.ts';
-import { useEffectiveWhitelist, whitelistEntryText } from '../api/get-effective-whitelist.ts';
+import { useEffectiveWhitelist } from '../api/get-effective-whitelist.ts';
 
 /** The whitelist exactly as bouncers get it from /v1/whitelist: this list plus trusted network filters. */
 export function EffectiveWhitelist() {
   const list = useEffectiveWhitelist();
   const fail2ban = useFail2ban();
-  const entries = (list.data ?? []).map(whitelistEntryText);
+  const entries = list.data ?? [];
   // Where an entry comes from: the list on the left, or a network filter marked trusted.
   const fromWhitelist = new Set([
     ...(fail2ban.data?.whitelist ?? '').split(/[\s,]+/).filter(Boolean),
