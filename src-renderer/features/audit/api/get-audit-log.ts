@@ -1,38 +1,13 @@
+import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-export type AuditKind = 'write' | 'rejected-key' | 'failed-login';
-export type AuditChannel = 'localhost' | 'jwt' | 'session' | 'api_key';
-
-/** One changed field; secrets arrive already masked ("•••• (changed)"). */
-export interface AuditChange {
-  field: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** One audit log entry: a write, a rejected API key use or a failed login. */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  kind: AuditKind;
-  channel: AuditChannel | null;
-  actor: string | null;
-  keyId: number | null;
-  keyDescription: string | null;
-  address: string;
-  resource: string | null;
-  recordId: string | null;
-  operation: string | null;
-  verb: string | null;
-  path: string | null;
-  status: number;
-  reason: string | null;
-  diff: AuditChange[];
-  /** Identical rejections within 10 minutes share one entry: how many, and when the last came (`at` is the first). */
-  count: number;
-  lastAt: string;
-}
+/** One audit log entry: a write, a rejected API key use or a failed login (secrets in `diff` arrive masked). */
+export type AuditEntry = RecordOf<'AuditLog'>;
+export type AuditKind = AuditEntry['kind'];
+export type AuditChannel = NonNullable<AuditEntry['channel']>;
+/** One changed field. */
+export type AuditChange = AuditEntry['diff'][number];
 
 export interface AuditFilter {
   search: string;

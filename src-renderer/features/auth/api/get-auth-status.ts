@@ -1,10 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface AuthStatus {
-  adminPasswordSet: boolean;
-  viaLocalhost: boolean;
-}
+export type AuthStatus = Answer<'auth.status'>;
 
 export const authStatusKey = ['auth', 'status'] as const;
 

@@ -1,11 +1,9 @@
+import type { Body } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { authStatusKey } from './get-auth-status.ts';
 
-export interface SetPasswordInput {
-  password: string;
-  currentPassword?: string;
-}
+export type SetPasswordInput = Body<'auth.setPassword'>;
 
 /** auth:setPassword: over loopback no current password is needed; remotely it is. */
 export const setPassword = (input: SetPasswordInput) => api.post<unknown>('auth:setPassword', input, { quiet: true });

@@ -1,33 +1,11 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { api } from '../../../lib/api-client.ts';
 
 /** An export, as backup:exportConfig gives it (the console treats the sections as opaque). */
-export interface ConfigBackup {
-  format: string;
-  version: number;
-  serverVersion: string;
-  exportedAt: string;
-  [section: string]: unknown;
-}
+export type ConfigBackup = Answer<'backup.exportConfig'>;
 
-export interface SectionChanges {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
-
-export interface ImportReport {
-  dryRun: boolean;
-  applied: boolean;
-  sections: {
-    networkFilters: SectionChanges;
-    fail2ban: SectionChanges;
-    generalSettings: SectionChanges;
-    ami: SectionChanges;
-    apiKeys: SectionChanges & { notRestored: number; note: string };
-  };
-  /** Accepted, but worth a look (key metadata naming a filter the file lacks). */
-  warnings: string[];
-}
+export type ImportReport = Answer<'backup.importConfig'>;
+export type SectionChanges = ImportReport['sections']['fail2ban'];
 
 /** backup:exportConfig: the configuration as one JSON document (no secrets). */
 export const exportConfig = () => api.get<ConfigBackup>('backup:exportConfig');

@@ -1,14 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface BanHistoryPoint {
-  t: string | number;
-  sip: number;
-  http: number;
-  ami: number;
-  iax: number;
-  manual?: number;
-}
+export type BanHistoryPoint = Answer<'firewall.getBanHistory'>['points'][number];
 
 /** Every history range shares this prefix, so one invalidation refreshes them all. */
 export const banHistoryKey = ['bans', 'history'] as const;
@@ -16,7 +10,7 @@ const banHistoryRangeKey = (minutes: number) => [...banHistoryKey, minutes] as c
 
 /** firewall:getBanHistory: bans started per category, one point per minute over the last `minutes`. */
 export const getBanHistory = async (minutes: number) =>
-  (await api.get<{ points?: BanHistoryPoint[] }>('firewall:getBanHistory', { minutes }))?.points ?? [];
+  (await api.get<Answer<'firewall.getBanHistory'>>('firewall:getBanHistory', { minutes }))?.points ?? [];
 
 export const banHistoryQueryOptions = (minutes: number) =>
   queryOptions({

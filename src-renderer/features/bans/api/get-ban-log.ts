@@ -1,26 +1,11 @@
+import type { Item } from '../../../../src-shared/contract/types.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import type { BanService } from './categories.ts';
 
-export type BanLogState = 'active' | 'expired' | 'lifted';
-
 /** One ban in the history: when it started, how it ended (or will), and who did what. */
-export interface BanLogEntry {
-  id: number;
-  ip: string;
-  category: string;
-  scenario: string;
-  reason: string;
-  services: BanService[] | null;
-  bannedAt: string;
-  bannedBy: string;
-  /** When it ended or will end; null for a permanent ban still in force. */
-  endsAt: string | null;
-  state: BanLogState;
-  liftedBy: string | null;
-  /** The rank among this source's bans in its category (1 for the first). */
-  banNumber?: number;
-}
+export type BanLogEntry = Item<'firewall.getBanLog'>;
+export type BanLogState = BanLogEntry['state'];
 
 export interface BanLogFilter {
   search: string;

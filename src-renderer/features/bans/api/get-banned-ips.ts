@@ -1,32 +1,12 @@
+import type { Item } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { BanService } from './categories.ts';
 
 /** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
-export interface Delivery {
-  served: number;
-  of: number;
-  keys: Array<{ keyId: number; description: string }>;
-}
 
-export interface BannedIp {
-  /** An address, or the CIDR of a manual range ban. */
-  ip: string;
-  category: string;
-  reason?: string;
-  bannedAt: string | number;
-  expiresAt: string | number;
-  /** Null for a permanent manual ban. */
-  secondsLeft: number | null;
-  /** Who banned it: "fail2ban" for automatic bans, the user or API key for manual ones. */
-  bannedBy?: string;
-  /** Manual bans: the services of this server that refuse it (null: all). */
-  services?: BanService[] | null;
-  permanent?: boolean;
-  /** Automatic bans: the rank among this source's bans in its category ("3rd ban"). */
-  banNumber?: number;
-  delivery?: Delivery;
-}
+export type BannedIp = Item<'firewall.getBannedIps'>;
+export type Delivery = NonNullable<BannedIp['delivery']>;
 
 export const bannedIpsKey = ['bans', 'active'] as const;
 

@@ -1,3 +1,4 @@
+import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import type { BanListFormat } from '../../../../src-shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -14,26 +15,11 @@ export const BAN_LIST_FORMATS = [
 ] as const satisfies readonly { value: BanListFormat; label: string }[];
 export type { BanListFormat };
 
-export interface ImportBansInput {
-  format: BanListFormat;
-  content: string;
-  /** For entries without their own: seconds, or "permanent". */
-  duration: number | 'permanent';
-  reason?: string;
-  dryRun: boolean;
-}
+/** The body of firewall:importBans; the console always sends `dryRun` as a boolean (the server also takes 0/1). */
+export type ImportBansInput = Omit<Body<'firewall.importBans'>, 'dryRun'> & { dryRun: boolean };
 
 /** What an import did, or would do (dry run). */
-export interface ImportOutcome {
-  dryRun: boolean;
-  entries: number;
-  bans: number;
-  added: number;
-  extended: number;
-  unchanged: number;
-  merged: number;
-  changes: Array<{ value: string; action: 'add' | 'extend'; duration: string; reason: string; lines: number[] }>;
-}
+export type ImportOutcome = Answer<'firewall.importBans'>;
 
 /** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
 export const importBans = (input: ImportBansInput) =>

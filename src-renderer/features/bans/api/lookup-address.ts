@@ -1,35 +1,15 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { Delivery } from './get-banned-ips.ts';
 
 /** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
-export interface CoveringDecision {
-  value: string;
-  scenario: string;
-  origin: string;
-  scope: 'Ip' | 'Range';
-  source: 'ban' | 'filter';
-  ban?: { category: string; reason: string; bannedBy: string; bannedAt: string };
-  filter?: { id: number; description: string; permit: string };
-  /** Null when it never ends on its own (a filter entry, a permanent ban). */
-  secondsLeft: number | null;
-  delivery: Delivery;
-}
 
 /** A whitelist entry or trusted network that keeps the address from being banned. */
-export interface Protection {
-  kind: 'whitelist' | 'trusted-filter';
-  value: string;
-  filter?: { id: number; description: string };
-}
 
-export interface AddressLookup {
-  address: string;
-  blocked: boolean;
-  loopback: string | null;
-  decisions: CoveringDecision[];
-  protections: Protection[];
-}
+export type AddressLookup = Answer<'firewall.lookup'>;
+export type CoveringDecision = AddressLookup['decisions'][number];
+export type Protection = AddressLookup['protections'][number];
 
 /** firewall:lookup: "Why is this address blocked?". Quiet: a malformed address's 400 shows under the field. */
 export const lookupAddress = (ip: string) => api.get<AddressLookup>('firewall:lookup', { ip }, { quiet: true });

@@ -1,23 +1,20 @@
+import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { afterUnban } from './unban-ip.ts';
 
-export interface UnbanAndWhitelistInput {
-  ip: string;
-  comment: string;
-  /** ISO time the whitelist entry ends; null for good. */
-  until: string | null;
-}
+export type UnbanAndWhitelistInput = Body<'firewall.unbanAndWhitelist'>;
 
 /**
  * firewall:unbanAndWhitelist: lifts every ban inside the address or range and whitelists it, in one
  * step and one audit entry. Notices say what was lifted.
  */
 export async function unbanAndWhitelist(input: UnbanAndWhitelistInput) {
-  const { data, notices } = await apiRequest<{ ip: string; lifted: Array<{ ip: string; category: string }> }>(
-    'firewall:unbanAndWhitelist',
-    { method: 'POST', body: input, quiet: true },
-  );
+  const { data, notices } = await apiRequest<Answer<'firewall.unbanAndWhitelist'>>('firewall:unbanAndWhitelist', {
+    method: 'POST',
+    body: input,
+    quiet: true,
+  });
   return { ...data, notices };
 }
 

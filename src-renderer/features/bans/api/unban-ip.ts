@@ -1,3 +1,4 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
@@ -14,7 +15,7 @@ export function afterUnban(queryClient: QueryClient, ips: readonly string[]) {
 }
 
 /** firewall:unbanIp: lifts every ban of that address (or a manual range ban); bouncers get `deleted` on their next poll. */
-export const unbanIp = (ip: string) => api.post<unknown>('firewall:unbanIp', { ip });
+export const unbanIp = (ip: string) => api.post<Answer<'firewall.unbanIp'>>('firewall:unbanIp', { ip });
 
 export const useUnbanIp = () => {
   const queryClient = useQueryClient();

@@ -1,9 +1,10 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { afterUnban } from './unban-ip.ts';
 
 /** firewall:unbanIps: lifts the bans of up to 1000 addresses (or manual range bans) in one transaction. */
-export const unbanIps = (ips: string[]) => api.post<{ ips: string[]; lifted: number }>('firewall:unbanIps', { ips });
+export const unbanIps = (ips: string[]) => api.post<Answer<'firewall.unbanIps'>>('firewall:unbanIps', { ips });
 
 export const useUnbanIps = () => {
   const queryClient = useQueryClient();
