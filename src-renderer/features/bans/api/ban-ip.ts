@@ -1,7 +1,6 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import type { BanService } from './categories.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey } from './get-banned-ips.ts';

@@ -1,7 +1,6 @@
 import type { Item } from '../../../../src-shared/contract/types.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
-import type { BanService } from './categories.ts';
 
 /** One ban in the history: when it started, how it ended (or will), and who did what. */
 export type BanLogEntry = Item<'firewall.getBanLog'>;

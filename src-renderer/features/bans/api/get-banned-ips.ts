@@ -1,11 +1,9 @@
 import type { Item } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import type { BanService } from './categories.ts';
-
-/** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
 
 export type BannedIp = Item<'firewall.getBannedIps'>;
+/** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
 export type Delivery = NonNullable<BannedIp['delivery']>;
 
 export const bannedIpsKey = ['bans', 'active'] as const;

@@ -1,7 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import type { Delivery } from './get-banned-ips.ts';
 
 /** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
 
