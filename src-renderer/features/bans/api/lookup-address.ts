@@ -2,12 +2,10 @@ import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-/** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
-
-/** A whitelist entry or trusted network that keeps the address from being banned. */
-
 export type AddressLookup = Answer<'firewall.lookup'>;
+/** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
 export type CoveringDecision = AddressLookup['decisions'][number];
+/** A whitelist entry or trusted network that keeps the address from being banned. */
 export type Protection = AddressLookup['protections'][number];
 
 /** firewall:lookup: "Why is this address blocked?". Quiet: a malformed address's 400 shows under the field. */

@@ -1,66 +1,17 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-/** One source address a key polled from (`key@ip`), with what the bouncer reports of itself. */
-export interface BouncerHost {
-  ip: string;
-  firstSeen: string;
-  lastSeen: string;
-  polls: number;
-  userAgent: string;
-  type: string | null;
-  name: string | null;
-  version: string | null;
-  os: string | null;
-  /** What it reports it dropped, per origin and unit. */
-  dropped: Record<string, Record<string, number>>;
-  metricsAt: string | null;
-}
-
+export type BouncerOverview = Answer<'firewall.getBouncerStatus'>;
+export type BouncerStatus = BouncerOverview['bouncers'][number];
 /** The bouncer's state from its last attempt (the server decides: see firewall:getBouncerStatus). */
-export type BouncerState = 'served' | 'refused' | 'silent' | 'never';
-
+export type BouncerState = BouncerStatus['state'];
 /** Why the key's last poll was refused, while that refusal is its last attempt. */
-export interface BouncerRefusal {
-  at: string;
-  ip: string;
-  code: 'disabled' | 'expired' | 'wrong-source' | 'not-allowed' | string;
-  reason: string;
-}
-
-export interface BouncerStatus {
-  keyId: number;
-  description: string;
-  state: BouncerState;
-  refusal: BouncerRefusal | null;
-  lastPollAt: string | null;
-  lastPollIp: string | null;
-  polls: number;
-  lastNew: number;
-  lastDeleted: number;
-  hosts: BouncerHost[];
-  /** Refusals from this key's hosts, or of this key from elsewhere. */
-  refused: BouncerRejection[];
-}
-
+export type BouncerRefusal = NonNullable<BouncerStatus['refusal']>;
+/** One source address a key polled from (`key@ip`), with what the bouncer reports of itself. */
+export type BouncerHost = BouncerStatus['hosts'][number];
 /** A source refused on the export this week, and whether a ban still locks it out. */
-export interface BouncerRejection {
-  ip: string;
-  keyId: number | null;
-  /** The refused key's name (null for an unknown or malformed key). */
-  keyDescription: string | null;
-  reason: string;
-  firstAt: string;
-  lastAt: string;
-  count: number;
-  banned: boolean;
-  bannedCategories: string[];
-}
-
-export interface BouncerOverview {
-  bouncers: BouncerStatus[];
-  rejections: BouncerRejection[];
-}
+export type BouncerRejection = BouncerOverview['rejections'][number];
 
 export const bouncerStatusKey = ['bouncers', 'status'] as const;
 

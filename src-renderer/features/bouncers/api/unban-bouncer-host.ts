@@ -1,9 +1,10 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { bouncerStatusKey } from './get-bouncer-status.ts';
 
 /** firewall:unbanIp for a refused bouncer host, so it is served at its next poll. */
-export const unbanBouncerHost = (ip: string) => api.post<unknown>('firewall:unbanIp', { ip });
+export const unbanBouncerHost = (ip: string) => api.post<Answer<'firewall.unbanIp'>>('firewall:unbanIp', { ip });
 
 export const useUnbanBouncerHost = () => {
   const queryClient = useQueryClient();

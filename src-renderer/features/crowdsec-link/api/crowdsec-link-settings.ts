@@ -1,3 +1,4 @@
+import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { crowdsecLinkStatusKey } from './get-crowdsec-link-status.ts';
 
@@ -5,23 +6,9 @@ import type { BanCategory as SharedCategory } from '../../../../src-shared/categ
 
 export type { SharedCategory };
 
-export interface CrowdsecLinkSettings {
-  enabled: boolean;
-  url: string;
-  siteName: string;
-  pushEnabled: boolean;
-  machineLogin: string;
-  /** Write-only: never read back. */
-  machinePassword?: string;
-  shareCategories: SharedCategory[];
-  shareManual: boolean;
-  shareFilters: boolean;
-  pullEnabled: boolean;
-  /** Write-only: never read back. */
-  bouncerKey?: string;
-  republish: boolean;
-  pullIntervalSeconds: number;
-}
+/** The settings as read, and the write-only secrets the form may send. */
+export type CrowdsecLinkSettings = RecordOf<'CrowdsecLink'> &
+  Pick<Body<'crowdsec-link.patch'>, 'machinePassword' | 'bouncerKey'>;
 
 /** The `crowdsec-link` singleton: the link to an upstream CrowdSec LAPI, applied live. */
 export const crowdsecLinkSettings = settingsResource<CrowdsecLinkSettings>({

@@ -1,26 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-interface DirectionStatus {
-  enabled: boolean;
-  state: 'off' | 'waiting' | 'ok' | 'error';
-  lastOkAt: number | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-}
-
-export interface CrowdsecLinkStatus {
-  enabled: boolean;
-  connected: boolean;
-  state: 'off' | 'connecting' | 'connected' | 'error';
-  queueLength: number;
-  lastPushAt: string | null;
-  lastPullAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  push: DirectionStatus & { sent: number; deleted: number; dropped: number };
-  pull: DirectionStatus & { decisions: number; skipped: Record<string, number>; droppedAnswers: number };
-}
+export type CrowdsecLinkStatus = Answer<'crowdsec-link.getStatus'>;
 
 export const crowdsecLinkStatusKey = ['crowdsec-link', 'status'] as const;
 

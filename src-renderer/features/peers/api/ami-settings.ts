@@ -1,16 +1,11 @@
+import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { amiStatusKey } from './get-ami-status.ts';
 import { peerStatusesKey } from './get-peer-statuses.ts';
 import { providerStatusesKey } from './get-provider-statuses.ts';
 
-export interface AmiSettings {
-  enabled: boolean;
-  host: string;
-  port: number;
-  username: string;
-  /** Write-only: never read back. */
-  secret?: string;
-}
+/** The settings as read, and the write-only secret the form may send. */
+export type AmiSettings = RecordOf<'Ami'> & Pick<Body<'ami.patch'>, 'secret'>;
 
 /** The `ami` singleton: the Asterisk manager connection; saving it restarts the connection and the live states. */
 export const amiSettings = settingsResource<AmiSettings>({

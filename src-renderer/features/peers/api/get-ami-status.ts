@@ -1,12 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface AmiStatus {
-  enabled: boolean;
-  connected: boolean;
-  lastError: string | null;
-  stateAgeSeconds: number | null;
-}
+export type AmiStatus = Answer<'ami.getStatus'>;
 
 export const amiStatusKey = ['ami', 'status'] as const;
 

@@ -1,12 +1,8 @@
+import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface Extension {
-  number: string;
-  username: string;
-  callerid?: string;
-  disabled?: boolean;
-}
+export type Extension = RecordOf<'Extensions'>;
 
 export const extensionsKey = ['peers', 'extension-records'] as const;
 

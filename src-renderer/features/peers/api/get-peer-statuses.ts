@@ -1,18 +1,15 @@
+import type { Answer, Item } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** An extension's live state; extra fields are shown when the server sends them. */
-export interface PeerStatus {
-  id: string;
-  state: string;
-  [field: string]: unknown;
-}
+export type PeerStatus = Item<'sip.getPeersStatuses'>;
 
 export const peerStatusesKey = ['peers', 'extensions'] as const;
 
 /** sip:getPeersStatuses: every extension with its live state. */
 export const getPeerStatuses = async () => {
-  const data = await api.get<PeerStatus[] | null>('sip:getPeersStatuses');
+  const data = await api.get<Answer<'sip.getPeersStatuses'> | null>('sip:getPeersStatuses');
   return Array.isArray(data) ? data : [];
 };
 

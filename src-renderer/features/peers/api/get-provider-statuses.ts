@@ -1,14 +1,9 @@
+import type { Item } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** A provider's registration state. */
-export interface ProviderStatus {
-  id: string;
-  state: string;
-  username?: string;
-  host?: string;
-  [field: string]: unknown;
-}
+export type ProviderStatus = Item<'providers.getStatuses'>;
 
 export const providerStatusesKey = ['peers', 'providers'] as const;
 

@@ -1,15 +1,12 @@
+import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { extensionsKey, type Extension } from './get-extensions.ts';
 import { peerStatusesKey } from './get-peer-statuses.ts';
 
 /** What the extension form writes; an empty secret on an edit keeps the stored one. */
-export interface ExtensionInput {
-  number: string;
-  username: string;
-  callerid: string;
-  secret: string;
-}
+/** The extension form's values, sent as they are (an empty secret is left out of an edit). */
+export type ExtensionInput = Required<Pick<Body<'extensions.create'>, 'number' | 'username' | 'callerid' | 'secret'>>;
 
 /** POST extensions, or PATCH extensions/{number} (without the secret when it is left empty). Errors show under their fields. */
 export function saveExtension({ input, existing }: { input: ExtensionInput; existing?: string }) {
@@ -21,7 +18,8 @@ export function saveExtension({ input, existing }: { input: ExtensionInput; exis
 }
 
 /** DELETE extensions/{number}. */
-export const deleteExtension = (number: string) => api.delete<unknown>(`extensions/${encodeURIComponent(number)}`);
+export const deleteExtension = (number: string) =>
+  api.delete<Answer<'extensions.delete'>>(`extensions/${encodeURIComponent(number)}`);
 
 /** Saves or deletes, then refreshes the names and the live states. */
 function useExtensionMutation<T>(mutationFn: (arg: T) => Promise<unknown>) {

@@ -41,7 +41,7 @@ function display(key: string, value: string): string {
 /** One extension's contact details, refreshed every 5 seconds. */
 export function PeerDetail({ id }: { id: string }) {
   const detail = usePeerDetail(id);
-  const data = detail.data ?? {};
+  const data: Record<string, string | undefined> = detail.data ?? {};
   const known = (k: string) => data[k] !== undefined && data[k] !== null && String(data[k]) !== '';
   // Only what Asterisk reported: empty fields are not listed one by one as "—".
   const keys = [

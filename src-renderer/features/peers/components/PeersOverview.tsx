@@ -73,8 +73,7 @@ function ExtensionsTable() {
           },
           {
             header: 'Name',
-            render: (p) =>
-              text(records.get(p.id)?.username ?? (typeof p.username === 'string' ? p.username : undefined)),
+            render: (p) => text(records.get(p.id)?.username),
           },
           { header: 'State', render: (p) => <PeerStateBadge state={p.state} /> },
           {

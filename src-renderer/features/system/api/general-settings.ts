@@ -1,14 +1,8 @@
+import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 
-export interface GeneralSettings {
-  APIQueueMaxLength: number;
-  APIRequestTTL: number;
-  /** Days the ban history keeps a ban after it ended. */
-  banHistoryRetentionDays: number;
-  /** Days the audit log keeps an entry. */
-  auditRetentionDays: number;
-}
+export type GeneralSettings = RecordOf<'GeneralSettings'>;
 
 /** The server's bounds (src-shared/setting-bounds.ts), shown beside the fields; the server enforces them. */
 export const GENERAL_SETTINGS_BOUNDS = inputRanges(SETTING_BOUNDS['general-settings']);

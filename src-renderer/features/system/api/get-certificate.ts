@@ -1,20 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface CertificateInfo {
-  enabled: boolean;
-  port: number | null;
-  fingerprint256: string | null;
-  /** The certificate in PEM, for bouncers to pin (when the server gives it). */
-  pem?: string | null;
-  subject: string | null;
-  validTo: string | null;
-  source?: 'self-signed' | 'configured' | null;
-  /** Why the last change was not applied (port taken, unreadable certificate); the listener kept its previous state. */
-  error?: string | null;
-  /** True from a save or renewal until the server has applied it (a second or less). */
-  pending?: boolean;
-}
+export type CertificateInfo = Answer<'system.getCertificate'>;
 
 export const certificateKey = ['system', 'certificate'] as const;
 

@@ -1,14 +1,8 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
-export interface SystemInfo {
-  version: string;
-  uptimeSeconds: number;
-  addresses: string[];
-  httpPort: number;
-  httpsPort: number | null;
-  bouncerApiUrls: string[];
-}
+export type SystemInfo = Answer<'system.getInfo'>;
 
 export const systemInfoKey = ['system', 'info'] as const;
 

@@ -1,16 +1,11 @@
+import type { Answer, RecordOf } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { certificateKey } from './get-certificate.ts';
 import { systemInfoKey } from './get-system-info.ts';
 
-export interface HttpsSettings {
-  enabled: boolean;
-  port: number;
-  /** PEM files of an own certificate; empty uses the generated self-signed one. */
-  certificatePath: string;
-  privateKeyPath: string;
-}
+export type HttpsSettings = RecordOf<'Https'>;
 
 /** The `https` singleton: whether the HTTPS listener runs, on which port, with which certificate. */
 export const httpsSettings = settingsResource<HttpsSettings>({
@@ -23,7 +18,7 @@ export const httpsSettings = settingsResource<HttpsSettings>({
 export function useRenewCertificate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ renewals: number }>('https:renewCertificate'),
+    mutationFn: () => api.post<Answer<'https.renewCertificate'>>('https:renewCertificate'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: certificateKey }),
   });
 }
