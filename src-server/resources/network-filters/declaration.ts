@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../fields.ts';
 import type { ResourceDeclaration } from '../types.ts';
 
@@ -26,7 +27,15 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Filters as `{value, text}`; with `?category=SIP|AMI|IAX|WEB`, only those allowing that category.',
-      input: z.object({ category: z.enum(['SIP', 'AMI', 'IAX', 'WEB']).optional() }),
+      input: z.object({
+        category: z
+          .string()
+          .refine((v) => v === '' || (FILTER_CATEGORIES as readonly string[]).includes(v.toUpperCase()), {
+            error: `category must be one of ${FILTER_CATEGORIES.join(', ')}.`,
+          })
+          .optional()
+          .describe(`${FILTER_CATEGORIES.join(', ')} in any case; empty or absent for every filter.`),
+      }),
       output: z.array(z.object({ value: z.string(), text: z.string(), permit: z.string(), description: z.string() })),
     },
   },
