@@ -111,7 +111,6 @@ export const unbanIps: ActionHandler = (ctx) => {
   return ok({ ips: [...new Set(values)], lifted });
 };
 
-
 /** `firewall:getBanLog?search=&category=&state=&limit=&offset=`: every ban, unban and expiry, newest first. */
 export const getBanLog: ActionHandler = (ctx) => {
   const page = parsePageRequest(ctx.query);
