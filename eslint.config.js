@@ -49,6 +49,7 @@ const SERVER_DOMAIN = [
   'auth',
   'firewall',
   'resources',
+  'resource-kit',
   'queue',
   'peers',
   'modules',

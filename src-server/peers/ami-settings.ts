@@ -1,5 +1,5 @@
 import { amiDeclaration, AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
-import { readSingleton } from '../resources/singleton.ts';
+import { readSingleton } from '../resource-kit/singleton.ts';
 import { revealSecret, type Db } from '../storage/database.ts';
 import { SECRET_CONTEXTS } from '../storage/migrations/004-sealed-secrets.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Settings key of the `ami` singleton. */
 export const AMI_SETTINGS_KEY = 'ami';

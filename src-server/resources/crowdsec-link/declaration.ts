@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Longest credential accepted (login, password, bouncer key). */
 export const MAX_CREDENTIAL_LENGTH = 256;
