@@ -5,7 +5,8 @@ import { failure, ok } from '../../resource-kit/results.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
 import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
 import type { ActionContext, ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
-import { amiDeclaration, AMI_SETTINGS_KEY } from './declaration.ts';
+import { AMI_SETTINGS_KEY } from '../../peers/ami-settings-schema.ts';
+import { amiDeclaration } from './declaration.ts';
 
 /** The fields that decide where (and as whom) the server sends the stored secret when it logs in. */
 const DESTINATION_FIELDS = ['host', 'port', 'username'] as const;

@@ -3,7 +3,8 @@ import { initialLinkStatus, pushQueueLength, readLinkStatus, type DirectionStatu
 import { invalid, ok } from '../../resource-kit/results.ts';
 import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
 import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
-import { crowdsecLinkDeclaration, MAX_CREDENTIAL_LENGTH } from './declaration.ts';
+import { MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
+import { crowdsecLinkDeclaration } from './declaration.ts';
 
 const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
 
