@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { coreResources } from '../resources/index.ts';
-import type { CustomMethodDecl } from '../resources/types.ts';
+import type { CustomMethodDecl } from '../resource-kit/types.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';

@@ -1,7 +1,7 @@
 import { HttpError } from '../wire/errors.ts';
 import { withCheckedInput } from './input-check.ts';
 import type { ActionResult } from '../wire/envelope.ts';
-import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
+import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 
 /**
  * Finds the handler for a CRUD operation or custom method of a resource. A custom method's

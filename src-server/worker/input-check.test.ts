@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { NO_BODY } from '../resources/contract.ts';
-import { ok } from '../resources/results.ts';
-import type { ActionContext, CustomMethodDecl } from '../resources/types.ts';
+import { NO_BODY } from '../resource-kit/contract.ts';
+import { ok } from '../resource-kit/results.ts';
+import type { ActionContext, CustomMethodDecl } from '../resource-kit/types.ts';
 import { describeIssue, withCheckedInput } from './input-check.ts';
 
 const method = (input: z.ZodType): CustomMethodDecl => ({

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { invalid } from '../resources/results.ts';
-import type { ActionHandler, CustomMethodDecl } from '../resources/types.ts';
+import { invalid } from '../resource-kit/results.ts';
+import type { ActionHandler, CustomMethodDecl } from '../resource-kit/types.ts';
 
 /** A repeated query parameter counts by its last value, as the actions read it. */
 const lastOfEach = (query: Record<string, string | string[]>): Record<string, string | undefined> =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
 
 /** Read-only view of the network filters (written through `firewall`), for pickers. */
 export const networkFiltersDeclaration: ResourceDeclaration = {
