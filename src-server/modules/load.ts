@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import type { ActionHandler, ResourceActions, ResourceDeclaration, ResourceDefinition } from '../resources/types.ts';
-import { ANY_INPUT, ANY_OUTPUT } from '../resources/contract.ts';
+import type { ActionHandler, ResourceActions, ResourceDeclaration, ResourceDefinition } from '../resource-kit/types.ts';
+import { ANY_INPUT, ANY_OUTPUT } from '../resource-kit/contract.ts';
 import { moduleSdk } from './sdk.ts';
 import type { ModuleEntry, ModuleExports } from './types.ts';
 import { ACTION_NAME, routeLevel } from './validate.ts';

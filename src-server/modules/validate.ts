@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_LEVELS as LEVELS } from '../../src-shared/access.ts';
-import type { ResourceDefinition } from '../resources/types.ts';
+import type { ResourceDefinition } from '../resource-kit/types.ts';
 import type { ModuleExports, ModuleRoute, ModuleStyle } from './types.ts';
 
 const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
-import type { ResourceDeclaration } from '../resources/types.ts';
+import type { ResourceDeclaration } from '../resource-kit/types.ts';
 import { buildOpenApiDocument } from './document.ts';
 
 /** Where the console's API types live: generated, committed, and compared with the contract by a test. */

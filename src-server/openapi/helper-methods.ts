@@ -1,5 +1,5 @@
 import type { PathPermission } from '../../src-shared/access.ts';
-import type { HttpVerb, Level, ResourceDeclaration } from '../resources/types.ts';
+import type { HttpVerb, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import type { JsonSchema } from './components.ts';
 import { V3 } from './document.ts';
 import { listOperations, type ListedOperation } from './operation-list.ts';

@@ -1,5 +1,5 @@
 import { parseLegacyResourceName } from '../modules/load.ts';
-import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resources/types.ts';
+import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import type { JsonSchema } from './components.ts';
 import { V3 } from './document.ts';
 import { jsonSchemaOf, recordSchema, requiredFields } from './field-schemas.ts';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ANY_INPUT, ANY_OUTPUT } from '../resources/contract.ts';
-import { ok } from '../resources/results.ts';
-import type { ActionContext, ResourceDefinition } from '../resources/types.ts';
+import { ok } from '../resource-kit/results.ts';
+import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
+import { ANY_INPUT, ANY_OUTPUT } from '../resource-kit/contract.ts';
 
 /**
  * A resource used only by tests (loaded through `resourceModules`), to exercise the queue:

@@ -5485,7 +5485,7 @@ export interface operations {
   'network-filters.getForSelect': {
     parameters: {
       query?: {
-        category?: 'SIP' | 'WEB' | 'AMI' | 'IAX';
+        category?: string;
       };
       header?: {
         /**

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
-import { field } from '../fields.ts';
-import { NO_BODY, NO_QUERY, recordOutput } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
 
 /** Forms send allowed_paths as JSON text; JSON clients send an object. */
 const parseJsonText = (value: unknown): unknown => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NO_BODY, NO_QUERY } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
 
 /**
  * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket

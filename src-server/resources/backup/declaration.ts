@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoTime } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { isoTime } from '../../resource-kit/contract.ts';
 
 /** What importConfig takes. */
 const SHAPE = 'the request body must be {config: <an export>, dryRun?: boolean}.';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { field } from '../fields.ts';
-import { NO_QUERY } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_QUERY } from '../../resource-kit/contract.ts';
 
 export const extensionsDeclaration: ResourceDeclaration = {
   name: 'extensions',

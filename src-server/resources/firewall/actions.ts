@@ -7,11 +7,11 @@ import { composeWhitelist } from '../../firewall/whitelist.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type { ActionResult, Messages } from '../../wire/envelope.ts';
-import { recordActions } from '../crud.ts';
-import { failure, invalid, ok } from '../results.ts';
-import type { ActionContext, ResourceActions } from '../types.ts';
+import { recordActions } from '../../resource-kit/crud.ts';
+import { failure, invalid, ok } from '../../resource-kit/results.ts';
+import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
 import { bouncerStatus } from './bouncer-status.ts';
-import { actorOf } from '../actor.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
 import { unbanAndWhitelist } from './unban-and-whitelist.ts';
@@ -115,9 +115,7 @@ export const firewallActions: ResourceActions = {
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);
-      const minutes = raw === undefined ? 60 : Number(raw);
-      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
-        return invalid(['minutes must be an integer from 1 to 1440.']);
+      const minutes = raw === undefined ? 60 : Number(raw); // 1-1440: the declared input
       return ok({ points: banHistory(ctx.db, ctx.now(), minutes) });
     },
     getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db), ctx.now())),

@@ -9,9 +9,9 @@ import {
 } from '../../firewall/ban-import.ts';
 import { renderBanExport } from '../../firewall/ban-export.ts';
 import { listActiveBans } from '../../firewall/ban-queries.ts';
-import { invalid, ok } from '../results.ts';
-import type { ActionContext, ActionHandler } from '../types.ts';
-import { actorOf } from '../actor.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
 
 /** Largest import body (the HTTP layer answers 413 above it). */
 export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -109,13 +109,9 @@ export const importBans: ActionHandler = (ctx) => {
  * `source=manual` (the default) exports the operator's bans, `all` adds the intrusion bans.
  */
 export const exportBans: ActionHandler = (ctx) => {
+  // The declared input allows only the known formats and sources.
   const format = (single(ctx.query.format) ?? 'json') as BanListFormat;
   const source = single(ctx.query.source) ?? 'manual';
-  const errors: string[] = [];
-  if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(format));
-  if (source !== 'manual' && source !== 'all')
-    errors.push("source: manual (the operator's bans, the default) or all (with intrusion bans).");
-  if (errors.length) return invalid(errors);
   const bans = listActiveBans(ctx.db, ctx.now()).filter((ban) => source === 'all' || ban.category === 'manual');
   return ok({ format, source, count: bans.length, content: renderBanExport(bans, format) });
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BAN_LIST_FORMATS } from '../../firewall/ban-import.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
-import { isoTime } from '../contract.ts';
+import { isoTime } from '../../resource-kit/contract.ts';
 
 /** The output schemas of the firewall's custom methods (the shape of `data`), used by its declaration. */
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { DEFAULT_DENY, FILTER_CATEGORIES, RULE_CATEGORIES } from '../../firewall/filters.ts';
-import { NO_QUERY, PAGE_QUERY } from '../contract.ts';
+import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
+import { NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
 
 const rulesSchema = z
   .record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' }))

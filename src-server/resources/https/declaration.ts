@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
-import { field } from '../fields.ts';
-import { NO_BODY } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY } from '../../resource-kit/contract.ts';
 
 /** Settings key of the `https` singleton. */
 export const HTTPS_SETTING_KEY = 'https';

@@ -3,9 +3,9 @@ import { workerCatalog } from '../../modules/worker-modules.ts';
 import { buildOpenApiDocument } from '../../openapi/document.ts';
 import { aclRules, detailedPermissions, validationSchemas } from '../../openapi/helper-methods.ts';
 import { readSetting } from '../../storage/settings.ts';
-import { failure, invalid, ok } from '../results.ts';
+import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
-import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from '../types.ts';
+import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from '../../resource-kit/types.ts';
 import { specificationQuery } from './schemas.ts';
 
 /** The document this worker last built, per declaration set and version: building it walks every schema. */

@@ -1,5 +1,5 @@
-import { NO_BODY, NO_QUERY } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import {
   aclRulesOutput,
   clearCacheOutput,

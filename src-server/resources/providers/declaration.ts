@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { field } from '../fields.ts';
-import { PAGE_QUERY, registryItem } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
 
 /** Host name or address, optionally with a port. */
 const hostSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { DETAIL_FIELDS } from '../../peers/peer-status.ts';
-import { NO_QUERY, PAGE_QUERY, registryItem } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { NO_QUERY, PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
 
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
 export const sipDeclaration: ResourceDeclaration = {

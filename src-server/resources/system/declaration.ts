@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NO_QUERY } from '../contract.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_QUERY } from '../../resource-kit/contract.ts';
 
 export const systemDeclaration: ResourceDeclaration = {
   name: 'system',
