@@ -4,7 +4,8 @@ import type { Db } from '../storage/database.ts';
 import { PERMANENT_UNTIL } from './ban-queries.ts';
 import { isCanonicalIpv4, type ImportedBan, type LineError } from './ban-import.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { loadFilters, trustedRanges } from './filters.ts';
+import { trustedRanges } from './filters.ts';
+import { loadFilters } from './filter-store.ts';
 
 /** What an import does to one address or range. */
 export type ImportAction = 'add' | 'extend' | 'keep';

@@ -9,7 +9,8 @@ import {
 import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
 import { BAN_CATEGORIES, type BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
-import { FILTER_CATEGORIES, loadFilters, trustedRanges } from '../../firewall/filters.ts';
+import { FILTER_CATEGORIES, trustedRanges } from '../../firewall/filters.ts';
+import { loadFilters } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { parsePageRequest, paginationOf } from '../pagination.ts';
 import { created, invalid, ok } from '../results.ts';

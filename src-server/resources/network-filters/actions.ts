@@ -1,4 +1,5 @@
-import { FILTER_CATEGORIES, loadFilter, loadFilters, type FilterCategory } from '../../firewall/filters.ts';
+import { FILTER_CATEGORIES, type FilterCategory } from '../../firewall/filters.ts';
+import { loadFilter, loadFilters } from '../../firewall/filter-store.ts';
 import { parsePageRequest, paginationOf } from '../pagination.ts';
 import { invalid, ok, recordNotFound } from '../results.ts';
 import type { ResourceActions } from '../types.ts';
