@@ -2,8 +2,8 @@ import { filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
 import { loadFilter, removeFilter } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type ipaddr from 'ipaddr.js';
-import { failure, invalid, ok, recordNotFound } from '../results.ts';
-import type { ActionContext, ActionHandler } from '../types.ts';
+import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
 
 /** An API key whose allowed source is a network filter. */
 interface BoundKey {

@@ -22,8 +22,8 @@ import {
 import { loadFilters, type FilterRow } from '../../firewall/filter-store.ts';
 import { networkText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
-import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext, HttpVerb } from '../types.ts';
+import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
+import type { ActionContext, HttpVerb } from '../../resource-kit/types.ts';
 import { firewallDeclaration } from './declaration.ts';
 
 /** The columns of a filter to store (the store's row before it has an id). */

@@ -12,10 +12,10 @@ import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.
 import { FILTER_CATEGORIES, trustedRanges } from '../../firewall/filters.ts';
 import { loadFilters } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
-import { parsePageRequest, paginationOf } from '../pagination.ts';
-import { created, invalid, ok } from '../results.ts';
-import { actorOf } from '../actor.ts';
-import type { ActionHandler } from '../types.ts';
+import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { created, invalid, ok } from '../../resource-kit/results.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
+import type { ActionHandler } from '../../resource-kit/types.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 

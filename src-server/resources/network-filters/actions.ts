@@ -1,8 +1,8 @@
 import { FILTER_CATEGORIES, type FilterCategory } from '../../firewall/filters.ts';
 import { loadFilter, loadFilters } from '../../firewall/filter-store.ts';
-import { parsePageRequest, paginationOf } from '../pagination.ts';
-import { invalid, ok, recordNotFound } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { networkFiltersDeclaration } from './declaration.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
