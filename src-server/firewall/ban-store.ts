@@ -65,7 +65,7 @@ const toBan = (row: BanRow): ActiveBan => ({
 });
 
 /** A manual ban as the record stores it. */
-export interface ManualRow {
+interface ManualRow {
   value: string;
   reason: string;
   services: readonly string[] | null;

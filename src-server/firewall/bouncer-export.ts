@@ -17,8 +17,6 @@ import type { IntrusionDetector } from './intrusion-detector.ts';
 import { publishedCandidates } from './published-query.ts';
 import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from './usage-metrics.ts';
 
-export type { RenderedFeed } from './blocklist-feed.ts';
-
 type Query = Record<string, string | string[] | undefined>;
 
 /** A JSON answer made of pre-rendered parts, sent as they are (never joined into one buffer). */
@@ -70,7 +68,7 @@ export interface BouncerExport {
 }
 
 /** What the export is built from: the firewall's parts and the server's clock and log. */
-export interface BouncerExportParts {
+interface BouncerExportParts {
   db: Db;
   clock: Clock;
   logger: Logger;
