@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { recordOutput } from '../resource-kit/contract.ts';
 import { coreResources } from '../resources/index.ts';
 import type { CustomMethodDecl } from '../resource-kit/types.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
@@ -101,11 +102,30 @@ describe('custom method answers match their declared output schemas', () => {
     await check('backup:importConfig', { body: { config, dryRun: true } });
   });
 
+  it('answers CRUD reads with the readable fields as declared (a field may be absent, never of another type)', async () => {
+    for (const { declaration } of coreResources) {
+      const shape = recordOutput(declaration.fields).partial();
+      const reads = declaration.kind === 'singleton' ? ['getRecord'] : ['getList'];
+      for (const op of reads.filter((o) => (declaration.operations as string[]).includes(o))) {
+        const res = await t.call(`${V3}${declaration.name}`);
+        assert.equal(res.status, 200, `${declaration.name}: ${res.text.slice(0, 200)}`);
+        const records = (op === 'getList' ? res.json.data : [res.json.data]) as unknown[];
+        for (const record of records) {
+          const parsed = shape.safeParse(record);
+          assert.ok(parsed.success, `${declaration.name}.${op}: ${parsed.error?.message}`);
+        }
+        checked.add(`${declaration.name}.${op}`);
+      }
+    }
+    assert.ok(checked.has('firewall.getList') && checked.has('fail2ban.getRecord') && checked.has('api-keys.getList'));
+  });
+
   it('leaves out only methods a plain test server cannot answer successfully', () => {
     // auth:* run on the web thread (their answers are covered by the auth tests); sip:getStatus needs a live
     // AMI contact (404 without one); https:renewCertificate needs the HTTPS listener running (409 otherwise).
     const unseeded = ['sip:getStatus', 'https:renewCertificate'];
     const left = [...methods.keys()].filter((op) => !checked.has(op) && !op.startsWith('auth:'));
+    // CRUD reads are checked too (the test above), keyed resource.operation.
     assert.deepEqual(left.sort(), unseeded.sort());
   });
 });
