@@ -1,16 +1,12 @@
 // The one HTTP client of the console: adds the bearer token, unwraps the SPEC envelope, turns
 // `messages.error` into notifications and a 401 into the login screen.
 import { notifications } from '@mantine/notifications';
+import type { Schema } from '../../src-shared/contract/types.ts';
 import { API_BASE } from '../config/paths.ts';
 import { getAuthSession, refreshAccessToken, requireLogin } from './auth-session.ts';
 import { markContact, markUnreachable } from './connection-state.ts';
 
-export interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type Pagination = Schema<'Pagination'>;
 
 interface Envelope<T> {
   result: boolean;

@@ -1,3 +1,4 @@
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import { apiKeysKey } from './get-api-keys.ts';
@@ -8,7 +9,7 @@ import type { ApiKey, IssuedKey } from './types.ts';
  * cursor stay). The old value stops working at once; the new one is in this answer only.
  */
 export const rotateApiKey = async (key: ApiKey): Promise<IssuedKey> => {
-  const answer = await api.post<ApiKey & { key?: string }>(`api-keys/${encodeURIComponent(String(key.id))}:rotate`);
+  const answer = await api.post<Answer<'api-keys.rotate'>>(`api-keys/${encodeURIComponent(String(key.id))}:rotate`);
   if (!answer?.key) throw new ApiError(500, ['The server did not return the new key. Rotate the key again.']);
   const { key: value, ...record } = answer;
   return { key: value, record };

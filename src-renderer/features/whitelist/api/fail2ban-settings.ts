@@ -1,5 +1,6 @@
 import type { BanCategory } from '../../../../src-shared/categories.ts';
 import { BANTIME_FACTOR_BOUND, inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
+import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
@@ -12,39 +13,15 @@ export const RULE_CATEGORIES: readonly { value: BanCategory; label: string }[] =
 ];
 export type RuleCategory = BanCategory;
 
-export interface BanRule {
-  maxretry: number;
-  findtime: number;
-  bantime: number;
-}
+/** One category's thresholds (the global ones have the same shape). */
+export type BanRule = Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime'>;
 
 /** A whitelist entry with a comment and an optional end (ISO time; null: for good). */
-export interface WhitelistEntry {
-  value: string;
-  comment: string;
-  until: string | null;
-}
+export type WhitelistEntry = Fail2banSettings['whitelistEntries'][number];
 
-export type PresetChoice = 'weak' | 'normal' | 'enhanced' | 'paranoid' | 'custom';
+export type PresetChoice = Fail2banSettings['preset'];
 
-export interface Fail2banSettings extends BanRule {
-  /** IPs or CIDRs separated by spaces or commas. */
-  whitelist: string;
-  PBXFirewallMaxReqSec: number;
-  /** Read back: the preset the rules match, or "custom". */
-  preset: PresetChoice;
-  /** Per-category overrides; a value left out falls back to the global one. */
-  categories: Partial<Record<RuleCategory, Partial<BanRule>>>;
-  bantimeIncrement: boolean;
-  bantimeFactor: number;
-  bantimeMultipliers: number[] | null;
-  bantimeMaxtime: number;
-  bantimeRndtime: number;
-  bantimeOveralljails: boolean;
-  ipv6ByPrefix: boolean;
-  ipv6Prefix: number;
-  whitelistEntries: WhitelistEntry[];
-}
+export type Fail2banSettings = RecordOf<'Fail2ban'>;
 
 /** The server's bounds (src-shared/), shown beside the fields: the server enforces them; the form never clamps. */
 export const FAIL2BAN_BOUNDS = inputRanges({ ...SETTING_BOUNDS.fail2ban, bantimeFactor: BANTIME_FACTOR_BOUND });
