@@ -8,13 +8,8 @@ import { markContact, markUnreachable } from './connection-state.ts';
 
 export type Pagination = Schema<'Pagination'>;
 
-interface Envelope<T> {
-  result: boolean;
-  data: T;
-  messages: unknown;
-  pagination?: Pagination;
-  httpCode?: number;
-}
+/** The SPEC envelope every answer comes in, with `data` as the caller's accessor names it. */
+type Envelope<T> = Omit<Schema<'Envelope'>, 'data'> & { data: T };
 
 /** A failed API call: the HTTP status and the server's error messages. */
 export class ApiError extends Error {
