@@ -1,6 +1,5 @@
 /** An API key's grant on one path of `allowed_paths`: write includes read. */
-export const PATH_PERMISSIONS = ['read', 'write'] as const;
-export type PathPermission = (typeof PATH_PERMISSIONS)[number];
+export type PathPermission = 'read' | 'write';
 
 /** Operation levels: ADMIN includes WRITE includes READ; SENSITIVE includes READ. */
 export const ACCESS_LEVELS = ['READ', 'WRITE', 'ADMIN', 'SENSITIVE'] as const;

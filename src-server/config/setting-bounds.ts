@@ -5,7 +5,6 @@ import type { IntegerBound } from '../../src-shared/setting-bounds.ts';
 // The table is shared with the console (src-shared/); the zod schemas and texts built from it stay here.
 export {
   BANTIME_FACTOR_BOUND,
-  IPSET_MAX_TIMEOUT_SECONDS,
   MAX_BAN_SECONDS,
   SETTING_BOUNDS,
   type IntegerBound,

@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 
 import type { BanCategory } from '../../src-shared/categories.ts';
+import { IPSET_MAX_TIMEOUT_SECONDS } from '../../src-shared/setting-bounds.ts';
 
 export { BAN_CATEGORIES, type BanCategory, type BanKind } from '../../src-shared/categories.ts';
 
@@ -10,7 +11,7 @@ export const MANUAL_SCENARIO = 'pbx/manual';
  * The longest duration any decision carries: ipset's maximum timeout (2147483 s, about 24.8 days).
  * The firewall bouncer's iptables mode warns on every poll about anything longer.
  */
-export const MAX_DECISION_SECONDS = 2_147_483;
+export const MAX_DECISION_SECONDS = IPSET_MAX_TIMEOUT_SECONDS;
 
 /**
  * Filter deny entries never expire on their own. They are published with the longest whole-hour

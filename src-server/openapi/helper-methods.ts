@@ -66,7 +66,7 @@ export function validationSchemas(
 }
 
 /** The allowed_paths grant a level needs for a verb (auth/authorize.ts); SENSITIVE needs full_permissions. */
-export function grantFor(level: Level, verb: HttpVerb): PathPermission | 'full_permissions' {
+function grantFor(level: Level, verb: HttpVerb): PathPermission | 'full_permissions' {
   if (level === 'SENSITIVE') return 'full_permissions';
   if (level === 'READ') return verb === 'GET' ? 'read' : 'write';
   return 'write';

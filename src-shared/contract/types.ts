@@ -6,7 +6,7 @@
  */
 import type { components, operations, Readable, Writable } from './openapi.d.ts';
 
-export type OperationId = keyof operations;
+type OperationId = keyof operations;
 
 type SuccessOf<Responses> = Responses extends { 200: infer A } ? A : Responses extends { 201: infer A } ? A : never;
 type JsonOf<Part> = Part extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -22,9 +22,6 @@ export type Item<Op extends OperationId> = Answer<Op> extends readonly (infer T)
 
 /** The operation's JSON request body, without read-only fields. */
 export type Body<Op extends OperationId> = Writable<JsonOf<NonNullable<operations[Op]['requestBody']>>>;
-
-/** The operation's query parameters. */
-export type Query<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
 
 /** A named schema of the document as read (a resource's record: `Firewall`, `ApiKeys`...). */
 export type Schema<Name extends keyof components['schemas']> = Readable<components['schemas'][Name]>;

@@ -3,7 +3,7 @@ import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
-import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
+import { BAN_KINDS } from '../../../src-shared/categories.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
@@ -39,7 +39,6 @@ const WHITELIST_IP_REQUIRED = 'the banned address or range to whitelist is requi
 const DURATION_TEXT = 'give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".';
 const SERVICES_TEXT = `a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`;
 const IPS_TEXT = 'a list of 1 to 1000 addresses (or banned ranges).';
-const BAN_KINDS = [...BAN_CATEGORIES, 'manual'] as const;
 const BAN_STATES = ['active', 'expired', 'lifted'] as const;
 const reasonText = z
   .string({ error: `text of at most ${MAX_REASON_CHARS} characters.` })

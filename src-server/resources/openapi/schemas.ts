@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCESS_LEVELS } from '../../../src-shared/access.ts';
 
 /** The document's formats: JSON (the default) or YAML text. */
-export const SPEC_FORMATS = ['json', 'yaml'] as const;
+const SPEC_FORMATS = ['json', 'yaml'] as const;
 
 /** `?format=json|yaml` of `GET openapi` and `openapi:getSpecification`. */
 export const specificationQuery = z.object({
