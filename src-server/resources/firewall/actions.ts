@@ -1,6 +1,5 @@
 import { lookupAddress } from '../../firewall/address-lookup.ts';
-import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
-import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
+import { banHistory } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
@@ -10,6 +9,7 @@ import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../crud.ts';
 import { failure, invalid, ok } from '../results.ts';
 import type { ActionContext, ResourceActions } from '../types.ts';
+import { getBannedIps } from './banned-ips.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
@@ -92,15 +92,7 @@ export const firewallActions: ResourceActions = {
         local_network: false,
         rules: defaultRules(),
       }),
-    getBannedIps: (ctx) => {
-      const delivered = deliveryLookup(ctx.db, ctx.now());
-      return ok(
-        listActiveBans(ctx.db, ctx.now()).map((ban) => ({
-          ...ban,
-          delivery: delivered(ban.ip, scenarioOfBan(ban.category)),
-        })),
-      );
-    },
+    getBannedIps,
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
       return outcome.ok ? ok(outcome.lookup) : failure(400, outcome.message);

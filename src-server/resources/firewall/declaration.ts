@@ -107,7 +107,11 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, ' +
         'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
         'keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled ' +
-        'within the hour, enabled, not expired) were sent the ban.',
+        'within the hour, enabled, not expired) were sent the ban. Then the upstream CrowdSec LAPI ' +
+        'decisions this server enforces (category `upstream`, `bannedAt` null, `bannedBy` the ' +
+        'origin, `upstream: {origin, scenario, liftable: false}`): lift them on the LAPI, or ' +
+        'whitelist the address here. At most 1,000 upstream bans are listed, longest-lasting first; ' +
+        '`pagination.total` counts every ban in force, upstream included.',
     },
     lookup: {
       verbs: ['GET'],
