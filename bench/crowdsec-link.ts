@@ -176,6 +176,14 @@ async function pull(republish: boolean) {
       await sleep(50);
     const appliedMs = Math.round(performance.now() - started);
     await sleep(3000); // the polls that serve the grown export
+    // The console's Bans page meanwhile: 1,000 upstream bans listed, all counted (in a worker).
+    const pageStarted = performance.now();
+    const page = await t.call(`${V3}firewall:getBannedIps`);
+    const bansPage = {
+      ms: Math.round(performance.now() - pageStarted),
+      listed: (page.json.data as unknown[]).length,
+      total: page.json.pagination?.total as number,
+    };
     loop.disable();
     clearInterval(ticker);
     if (process.env.BENCH_GAPS) (await import('node:fs')).writeFileSync(process.env.BENCH_GAPS, JSON.stringify(gaps));
@@ -188,6 +196,7 @@ async function pull(republish: boolean) {
       exportPollP99MsDuringAndAfter: Math.round(p99(fleet.times)),
       eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
       eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
+      bansPage,
     };
   } finally {
     await t.close();
