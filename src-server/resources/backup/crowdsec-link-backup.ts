@@ -1,9 +1,10 @@
 import { revealSecret, type Db } from '../../storage/database.ts';
 import { CROWDSEC_LINK_SECRETS, CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
 import { validateLinkSettings } from '../crowdsec-link/actions.ts';
-import { crowdsecLinkDeclaration, MAX_CREDENTIAL_LENGTH } from '../crowdsec-link/declaration.ts';
-import { prepareSave } from '../save.ts';
-import { readSingleton } from '../singleton.ts';
+import { MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
+import { crowdsecLinkDeclaration } from '../crowdsec-link/declaration.ts';
+import { prepareSave } from '../../resource-kit/save.ts';
+import { readSingleton } from '../../resource-kit/singleton.ts';
 
 /** The link's write-only members: in an export only with `secrets`, like the AMI secret. */
 const SECRETS = Object.keys(CROWDSEC_LINK_SECRETS) as Array<keyof typeof CROWDSEC_LINK_SECRETS>;

@@ -1,8 +1,8 @@
 import { listActiveBans } from '../../firewall/ban-queries.ts';
 import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from '../../upstream/upstream-bans.ts';
-import { ok } from '../results.ts';
-import type { ActionHandler } from '../types.ts';
+import { ok } from '../../resource-kit/results.ts';
+import type { ActionHandler } from '../../resource-kit/types.ts';
 
 /**
  * `firewall:getBannedIps`: this PBX's own bans (intrusion and manual), then the upstream LAPI
