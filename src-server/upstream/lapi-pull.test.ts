@@ -194,6 +194,16 @@ describe(
       assert.deepEqual([cut.bans.length, cut.total], [1, upstreamListed]);
       assert.equal(cut.bans[0]!.ip, '198.51.100.20', 'the longest-lasting first');
 
+      // An unban here does not lift the LAPI's decision, and says so.
+      const unban = await pbx.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: '198.51.100.20' } });
+      assert.equal(unban.status, 200, unban.text);
+      assert.equal(unban.json.data.lifted, 0);
+      assert.match(
+        unban.json.messages.warning.join(' '),
+        /198\.51\.100\.20 stays banned by the upstream CrowdSec LAPI \(CAPI: crowdsecurity\/ssh-bf\): lift it there/,
+      );
+      assert.equal(pbx.server.services.firewall.bans.isBanned('198.51.100.20'), true);
+
       // "Ignore here" is the whitelist: it wins over upstream, and the ban leaves the list.
       const whitelisted = await pbx.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '198.51.100.20' } });
       assert.equal(whitelisted.status, 200, whitelisted.text);
@@ -208,7 +218,9 @@ describe(
       );
       assert.equal(off.pagination.total, 1);
       await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { pullEnabled: true } });
-      await pbx.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: '192.0.2.99' } });
+      const local = await pbx.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: '192.0.2.99' } });
+      assert.equal(local.json.data.lifted, 1);
+      assert.deepEqual(local.json.messages, [], 'a local ban lifted: no upstream notice');
     });
 
     test('100,000 upstream decisions are enforced without holding the event loop, then republished to this PBX’s bouncers', async () => {

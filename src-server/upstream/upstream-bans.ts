@@ -32,6 +32,31 @@ export interface UpstreamBan {
   };
 }
 
+/** Whether the link pulls (what it pulled is enforced only then). */
+function pulling(db: Db): boolean {
+  const settings = readSetting<Record<string, unknown>>(db, CROWDSEC_LINK_SETTING_KEY);
+  return settings?.enabled === true && settings.pullEnabled === true && Boolean(settings.url);
+}
+
+/**
+ * Why `value` stays banned after a local unban, when an upstream decision holds it here: a notice
+ * for `firewall:unbanIp` (the LAPI's decision is not lifted here). Undefined when none does.
+ */
+export function upstreamUnbanNotice(db: Db, value: string, now: number): string | undefined {
+  if (!pulling(db)) return undefined;
+  const row = db
+    .prepare(
+      'SELECT value, scenario, origin, expires_at FROM crowdsec_upstream_decisions WHERE value = ? AND ' +
+        'expires_at > ? ORDER BY expires_at DESC LIMIT 1',
+    )
+    .get(value, now) as Row | undefined;
+  if (!row || new ProtectedValues(new FirewallState(db, { now: () => now })).isProtected(value)) return undefined;
+  return (
+    `${value} stays banned by the upstream CrowdSec LAPI (${row.origin}: ${row.scenario}): lift it there ` +
+    `(cscli decisions delete --ip ${value}), or whitelist it here to ignore it on this PBX.`
+  );
+}
+
 interface Row {
   value: string;
   scenario: string;
@@ -50,8 +75,7 @@ export function listUpstreamBans(
   now: number,
   limit = UPSTREAM_LIST_LIMIT,
 ): { bans: UpstreamBan[]; total: number } {
-  const settings = readSetting<Record<string, unknown>>(db, CROWDSEC_LINK_SETTING_KEY);
-  if (settings?.enabled !== true || settings.pullEnabled !== true || !settings.url) return { bans: [], total: 0 };
+  if (!pulling(db)) return { bans: [], total: 0 };
   // SQLite takes the bare columns from the row that holds the MAX: each value's longest decision.
   const rows = db
     .prepare(

@@ -145,7 +145,10 @@ export const firewallDeclaration: ResourceDeclaration = {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
-      description: 'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR.',
+      description:
+        'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An ' +
+        'upstream CrowdSec LAPI decision of the same value is not lifted (it belongs to the LAPI): ' +
+        'the answer then carries a warning saying where to lift it.',
       input: z.object({ ip: z.string() }),
     },
     unbanIps: {

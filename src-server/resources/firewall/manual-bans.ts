@@ -15,6 +15,7 @@ import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts
 import { created, invalid, ok } from '../../resource-kit/results.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import type { ActionHandler } from '../../resource-kit/types.ts';
+import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
@@ -107,7 +108,8 @@ export const unbanIp: ActionHandler = (ctx) => {
     ]);
   const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
   ctx.emit({ type: 'bans-lifted', ip: value });
-  return ok({ ip: value, lifted });
+  const upstream = upstreamUnbanNotice(ctx.db, value, ctx.now());
+  return ok({ ip: value, lifted }, upstream ? { messages: { warning: [upstream] } } : {});
 };
 
 /** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */
