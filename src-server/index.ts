@@ -174,7 +174,15 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         stopAuditFeed();
         audit.stop();
       });
-      const crowdsecLink = startCrowdsecLink({ db, clock, bus, logger, bans: firewall.bans, state: firewall.state });
+      const crowdsecLink = startCrowdsecLink({
+        db,
+        clock,
+        bus,
+        logger,
+        bans: firewall.bans,
+        state: firewall.state,
+        settle: () => void firewall.snapshots.get(),
+      });
       stops.push(() => crowdsecLink.stop());
       const built: Services = {
         config,

@@ -23,6 +23,7 @@ export interface ImportReport {
     fail2ban: SectionChanges;
     generalSettings: SectionChanges;
     ami: SectionChanges;
+    crowdsecLink: SectionChanges;
     apiKeys: SectionChanges & { notRestored: number; note: string };
   };
   /** Accepted, but worth a look (key metadata naming a filter the file lacks). */

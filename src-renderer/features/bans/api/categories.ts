@@ -9,9 +9,13 @@ export const BAN_CATEGORIES = [
 
 export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
 
+/** Decisions of an upstream CrowdSec LAPI this server enforces (Many sites): listed with the bans, not this server's own. */
+export const UPSTREAM_CATEGORY = { value: 'upstream', label: 'Upstream', color: 'gray' } as const;
+
+const ALL_CATEGORIES = [...BAN_CATEGORIES, UPSTREAM_CATEGORY];
 export const categoryLabel = (value: string) =>
-  BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
-export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
+  ALL_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
+export const categoryColor = (value: string) => ALL_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
 
 /** The services of this server a manual ban can cover (all when none is chosen). */
 export const BAN_SERVICES = ['SIP', 'WEB', 'AMI', 'IAX'] as const;

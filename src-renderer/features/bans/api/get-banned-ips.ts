@@ -14,7 +14,8 @@ export interface BannedIp {
   ip: string;
   category: string;
   reason?: string;
-  bannedAt: string | number;
+  /** Null for an upstream decision: the LAPI does not say when it started. */
+  bannedAt: string | number | null;
   expiresAt: string | number;
   /** Null for a permanent manual ban. */
   secondsLeft: number | null;
@@ -26,6 +27,8 @@ export interface BannedIp {
   /** Automatic bans: the rank among this source's bans in its category ("3rd ban"). */
   banNumber?: number;
   delivery?: Delivery;
+  /** An upstream CrowdSec LAPI decision (category `upstream`): lifted on the LAPI, or ignored here by whitelisting. */
+  upstream?: { origin: string; scenario: string; liftable: boolean };
 }
 
 export const bannedIpsKey = ['bans', 'active'] as const;
