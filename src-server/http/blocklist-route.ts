@@ -13,7 +13,7 @@ import {
   type BlocklistOptions,
 } from '../firewall/blocklist.ts';
 import { renderBlocklist } from '../firewall/blocklist-formats.ts';
-import { renderError } from '../wire/envelope.ts';
+import { renderFamilyError } from './family-errors.ts';
 import { badRequest, HttpError, methodNotAllowed } from '../wire/errors.ts';
 import { authenticateBouncer, BOUNCER_PREFIX, type BouncerParts } from './bouncer-routes.ts';
 import { sendEnvelope } from './respond.ts';
@@ -120,7 +120,7 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const headers = error.status === 401 ? { ...error.headers, 'WWW-Authenticate': CHALLENGE } : error.headers;
-      sendEnvelope(ctx, renderError(error.status, error.messages, { message: error.messages.join('; ') }), headers);
+      sendEnvelope(ctx, renderFamilyError('bouncer', error.status, error.messages), headers);
     }
   });
 }

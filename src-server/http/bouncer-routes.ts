@@ -4,7 +4,7 @@ import { authenticateApiKeyOnly, refusedKeyOf } from '../auth/api-key-auth.ts';
 import type { StoredApiKey } from '../auth/api-key-store.ts';
 import { presentedCredential, type PresentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
-import { renderError } from '../wire/envelope.ts';
+import { renderFamilyError } from './family-errors.ts';
 import { badRequest, forbidden, HttpError, methodNotAllowed, notFound, payloadTooLarge } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 import type { Services } from '../services.ts';
@@ -135,8 +135,7 @@ function acceptUsageMetrics(ctx: Context, parts: BouncerParts, key: StoredApiKey
 
 /** The bouncer's error shape: the envelope plus a top-level `message`, which CrowdSec clients print. */
 function sendBouncerError(ctx: Context, error: HttpError): void {
-  const message = error.messages.join('; ');
-  sendEnvelope(ctx, renderError(error.status, error.messages, { message }), error.headers);
+  sendEnvelope(ctx, renderFamilyError('bouncer', error.status, error.messages), error.headers);
 }
 
 const ENDPOINTS: Record<string, string[]> = {

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { badRequest } from '../wire/errors.ts';
 import { authenticate, authorize, enqueue, pipeline, respond } from '../http/pipeline.ts';
 import { verbOf } from '../http/v3-operation.ts';
-import { LEGACY_EXTRA } from './legacy-envelope.ts';
+import { LEGACY_MEMBERS } from '../http/family-errors.ts';
 import type { Services } from '../services.ts';
 import type { LegacyModule } from '../modules/install.ts';
 import { ACTION_NAME } from '../modules/validate.ts';
@@ -62,7 +62,7 @@ function moduleAction(services: Services, module: LegacyModule, actionOf: (ctx: 
       operation: actionOf(ctx),
       verb: verbOf(ctx.method)!,
       processor: module.entry.name,
-      envelopeExtra: LEGACY_EXTRA,
+      envelopeExtra: LEGACY_MEMBERS,
     })),
     respond(services),
   );

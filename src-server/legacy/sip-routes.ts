@@ -5,7 +5,8 @@ import { badRequest, payloadTooLarge } from '../wire/errors.ts';
 import { authenticate, authorize, enqueue, pipeline, respond, type JobSpec } from '../http/pipeline.ts';
 import { sipDeclaration } from '../resources/sip/declaration.ts';
 import type { Services } from '../services.ts';
-import { LEGACY_EXTRA, legacyErrors } from './legacy-envelope.ts';
+import { LEGACY_MEMBERS } from '../http/family-errors.ts';
+import { legacyErrors } from './legacy-envelope.ts';
 
 export const LEGACY_SIP_PREFIX = '/pbxcore/api/sip/';
 
@@ -71,7 +72,7 @@ export function legacySipRoutes(router: Router, services: Services, peers: PeerD
     id,
     processor: SIP_PROCESSOR,
     body: {},
-    envelopeExtra: LEGACY_EXTRA,
+    envelopeExtra: LEGACY_MEMBERS,
   });
   const queued = (...steps: Middleware[]) =>
     pipeline(legacyErrors, authenticate(services), authorizeSipRead, ...steps, respond(services));
