@@ -16,6 +16,7 @@ import { renderBlocklist } from '../firewall/blocklist-formats.ts';
 import { renderFamilyError } from './family-errors.ts';
 import { badRequest, HttpError, methodNotAllowed } from '../wire/errors.ts';
 import { authenticateBouncer, BOUNCER_PREFIX, type BouncerParts } from './bouncer-routes.ts';
+import type { Services } from '../services.ts';
 import { sendEnvelope } from './respond.ts';
 
 export const BLOCKLIST_PATH = `${BOUNCER_PREFIX}/blocklist`;
@@ -50,7 +51,8 @@ function matchesEtag(header: string, etag: string): boolean {
  * with the bouncer export's key check (and its ban rules); the key may also come as the HTTP
  * Basic password. ETag/If-None-Match answer 304 while the content is unchanged.
  */
-export function registerBlocklistRoute(router: Router, parts: BouncerParts): void {
+export function registerBlocklistRoutes(router: Router, services: Services): void {
+  const parts: BouncerParts = { services, ...services.firewall };
   const cache = new Map<string, RenderedFeed>();
 
   const lists = new Map<string, { stamp: string; entries: BlocklistEntry[] }>();

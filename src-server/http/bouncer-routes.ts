@@ -189,7 +189,8 @@ export function authenticateBouncer(ctx: Context, parts: BouncerParts, credentia
 }
 
 /** Registers `/firewall-bouncer/v1/...`: served on the web thread from the shared snapshot, never through the queue. */
-export function registerBouncerRoutes(router: Router, parts: BouncerParts): void {
+export function registerBouncerRoutes(router: Router, services: Services): void {
+  const parts: BouncerParts = { services, ...services.firewall };
   router.all(BOUNCER_PATH, async (ctx) => {
     try {
       // Authentication comes first so an anonymous caller learns nothing about the paths.

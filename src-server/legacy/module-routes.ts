@@ -17,8 +17,8 @@ export const v1RoutePath = (name: string) => `/pbxcore/api/modules/${name}/:acti
  * Registers the v1 and v2 module routes. Each request goes through the one pipeline, like v3:
  * public check, authentication, permission check, then the worker pool.
  */
-export function registerModuleRoutes(router: Router, services: Services, legacy: readonly LegacyModule[]): void {
-  for (const module of legacy) {
+export function registerModuleRoutes(router: Router, services: Services): void {
+  for (const module of services.modules.legacy) {
     const { entry, declaration } = module;
     if (entry.style === 'v2') {
       for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {

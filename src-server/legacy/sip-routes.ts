@@ -60,7 +60,8 @@ export function peerOf(body: unknown): string {
  * Bearer, localhost), run on the worker queue through the one pipeline, answered in the legacy
  * envelope (the worker renders it with `jsonapi`).
  */
-export function legacySipRoutes(router: Router, services: Services, peers: PeerDetailRefresher): void {
+export function registerLegacySipRoutes(router: Router, services: Services): void {
+  const peers: PeerDetailRefresher = services.peers;
   const sip = services.registry.get('sip');
   if (!sip) throw new Error('Resource sip is not registered.');
   const authorizeSipRead = authorize(() => ({ declaration: sip.declaration, level: 'READ' }));
