@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderFamilyError, routeFamilyOf } from './family-errors.ts';
+import { renderFamilyError, routeFamilyOf, type RouteFamily } from './family-errors.ts';
 
-const bodyOf = (family: Parameters<typeof renderFamilyError>[0]) =>
+const bodyOf = (family: RouteFamily) =>
   JSON.parse(renderFamilyError(family, 401, ['Missing API key.', 'Send X-Api-Key.']).body) as Record<string, unknown>;
 
 describe('family error members', () => {
