@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
@@ -36,6 +37,8 @@ interface StoredDecision {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Pause before a slice tries the write lock again. */
+const LOCK_RETRY_MS = 100;
 /** Republished decisions join the export this many at a time, this far apart (see applyValues). */
 const PUBLISH_SLICE = 10_000;
 const PUBLISH_PACE_MS = 250;
@@ -218,10 +221,22 @@ export class LapiPuller {
 
     let writes: Array<() => void> = [];
     const flush = async () => {
-      if (this.stopped) throw new Error('stopped');
-      db.transaction(() => {
-        for (const write of writes) write();
-      })();
+      // Each slice waits at most briefly for the write lock, and tries again after a pause while a
+      // worker's long write holds it: the web thread never sits out the connection's busy_timeout.
+      for (;;) {
+        if (this.stopped) throw new Error('stopped');
+        try {
+          writeWithShortWait(db, () =>
+            db.transaction(() => {
+              for (const write of writes) write();
+            })(),
+          );
+          break;
+        } catch (error) {
+          if (!isSqliteBusy(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+        }
+      }
       writes = [];
       await yieldToLoop();
     };
