@@ -5,7 +5,9 @@
 // 2. Pull: a 100,000-decision stream (served by a stand-in LAPI in another process, so its JSON costs
 //    nothing here) pulled by a PBX while 20 bouncers poll its export: poll p99 and the web thread's
 //    worst event-loop delay, with the decisions republished to the export and without.
-//   node --import tsx bench/crowdsec-link.ts
+//   node --import tsx bench/crowdsec-link.ts [push] [pull] [pull-republish]   (all three when none is named)
+//   BENCH_GAPS=gaps.json writes each event-loop gap over 60 ms as [start, end] in µs of the monotonic
+//   clock, the time base of `node --cpu-prof` profiles: what ran in a stall can be read off the profile.
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startCrowdsecLapi } from '../e2e/support/crowdsec-lapi.ts';
@@ -18,27 +20,59 @@ const V3 = '/pbxcore/api/v3/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
 
-/** 20 bouncer keys polling the PBX's export (gzip) every `everyMs` until stopped; returns each poll's time. */
+/**
+ * The bouncers' side of a poll, run in a child process: reading and gunzipping a 100k-decision
+ * export in the measured thread would time the bench, not the server. Prints each poll's time.
+ */
+const POLLER_SOURCE = `
+  const http = require('node:http');
+  const { gunzip } = require('node:zlib');
+  const [url, everyMs, ...keys] = process.argv.slice(1);
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const get = (key) => new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error('poll answered ' + res.statusCode));
+        const raw = Buffer.concat(chunks);
+        if (res.headers['content-encoding'] !== 'gzip') return resolve();
+        gunzip(raw, (error) => (error ? reject(error) : resolve()));
+      });
+    });
+    req.on('error', reject);
+  });
+  for (const key of keys)
+    (async () => {
+      for (;;) {
+        const started = performance.now();
+        await get(key);
+        process.stdout.write((performance.now() - started).toFixed(1) + '\\n');
+        await sleep(Number(everyMs));
+      }
+    })().catch((error) => { console.error(String(error)); process.exit(1); });
+`;
+
+/** `count` bouncer keys polling the PBX's export (gzip, as Go clients ask) every `everyMs` until stopped; returns each poll's time. */
 async function pollers(t: TestServer, count = 20, everyMs = 200) {
   const keys = Array.from({ length: count }, () => createTestApiKey(t.server.services.db).key);
   for (const key of keys) await poll(t, key, '?startup=true');
   const times: number[] = [];
-  let running = true;
-  const loops = keys.map(async (key) => {
-    while (running) {
-      const started = performance.now();
-      // As CrowdSec bouncers do: gzip (Go's client asks for it), read to the end.
-      const answer = await t.call(STREAM, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } });
-      if (answer.status !== 200) throw new Error(`poll answered ${answer.status}`);
-      times.push(performance.now() - started);
-      await sleep(everyMs);
-    }
+  const child = spawn(process.execPath, ['-e', POLLER_SOURCE, `${t.url}${STREAM}`, String(everyMs), ...keys], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) times.push(Number(line));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
     times,
     async stop() {
-      running = false;
-      await Promise.all(loops);
+      child.kill();
+      await exited;
     },
   };
 }
@@ -118,6 +152,13 @@ async function pull(republish: boolean) {
     fleet.times.length = 0;
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
+    const gaps: Array<[number, number]> = [];
+    let lastTick = process.hrtime.bigint();
+    const ticker = setInterval(() => {
+      const nowTick = process.hrtime.bigint();
+      if (nowTick - lastTick > 60_000_000n) gaps.push([Number(lastTick / 1000n), Number(nowTick / 1000n)]);
+      lastTick = nowTick;
+    }, 5);
     const started = performance.now();
     await t.call(`${V3}crowdsec-link`, {
       method: 'PUT',
@@ -135,7 +176,17 @@ async function pull(republish: boolean) {
       await sleep(50);
     const appliedMs = Math.round(performance.now() - started);
     await sleep(3000); // the polls that serve the grown export
+    // The console's Bans page meanwhile: 1,000 upstream bans listed, all counted (in a worker).
+    const pageStarted = performance.now();
+    const page = await t.call(`${V3}firewall:getBannedIps`);
+    const bansPage = {
+      ms: Math.round(performance.now() - pageStarted),
+      listed: (page.json.data as unknown[]).length,
+      total: page.json.pagination?.total as number,
+    };
     loop.disable();
+    clearInterval(ticker);
+    if (process.env.BENCH_GAPS) (await import('node:fs')).writeFileSync(process.env.BENCH_GAPS, JSON.stringify(gaps));
     await fleet.stop();
     return {
       decisions: count,
@@ -145,6 +196,7 @@ async function pull(republish: boolean) {
       exportPollP99MsDuringAndAfter: Math.round(p99(fleet.times)),
       eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
       eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
+      bansPage,
     };
   } finally {
     await t.close();
@@ -152,13 +204,21 @@ async function pull(republish: boolean) {
   }
 }
 
-const push = await pushBurst();
-const pullGuardOnly = await pull(false);
-const pullRepublished = await pull(true);
+// Parts named on the command line run alone (short runs while profiling); none named runs all three.
+const parts = new Set(process.argv.slice(2));
+const wanted = (name: string) => parts.size === 0 || parts.has(name);
+const push = wanted('push') ? await pushBurst() : undefined;
+const pullGuardOnly = wanted('pull') ? await pull(false) : undefined;
+const pullRepublished = wanted('pull-republish') ? await pull(true) : undefined;
 const { loadavg } = await import('node:os');
 console.log(
   JSON.stringify(
-    { benchmark: 'crowdsec-link', loadAverage1m: loadavg()[0], push, pull: [pullGuardOnly, pullRepublished] },
+    {
+      benchmark: 'crowdsec-link',
+      loadAverage1m: loadavg()[0],
+      push,
+      pull: [pullGuardOnly, pullRepublished].filter(Boolean),
+    },
     null,
     2,
   ),

@@ -174,6 +174,19 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     assert.equal((await ping(b, '127.0.0.4')).status, 200, "B's whitelist wins");
     assert.ok(!(await bouncerView(b)).has("127.0.0.4 manual 'ban' from 'cscli-admin'"));
     assert.ok((await status(b)).pull.skipped.protected >= 1);
+    // The Bans page lists what each site enforces of it, marked upstream and not liftable there.
+    const listed = async (site: Site) =>
+      new Map(
+        ((await site.pbx.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string; upstream?: unknown }>)
+          .filter((ban) => ban.upstream)
+          .map((ban) => [ban.ip, ban.upstream]),
+      );
+    const upstream = { origin: 'cscli', scenario: "manual 'ban' from 'cscli-admin'", liftable: false };
+    const [onA, onB] = [await listed(a), await listed(b)];
+    assert.deepEqual(onA.get('127.0.0.3'), upstream);
+    assert.deepEqual(onA.get('127.0.0.4'), upstream);
+    assert.deepEqual(onB.get('127.0.0.3'), upstream);
+    assert.ok(!onB.has('127.0.0.4') && !onA.has('127.0.0.1'), 'protected values are not listed');
   });
 
   test('with the LAPI stopped for 60 s (and A restarted meanwhile), bans made meanwhile arrive after, each exactly once', async () => {

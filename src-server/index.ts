@@ -8,16 +8,17 @@ import Router from '@koa/router';
 import { applyInitialAdminPassword } from './auth/admin-bootstrap.ts';
 import { createAuthRuntime } from './auth/runtime.ts';
 import { createFirewallService } from './firewall/firewall-service.ts';
-import { loginRoutes } from './http/auth-routes.ts';
+import { registerAuthRoutes } from './http/auth-routes.ts';
 import { BOUNCER_PREFIX, registerBouncerRoutes } from './http/bouncer-routes.ts';
-import { registerBlocklistRoute } from './http/blocklist-route.ts';
-import { registerEventsRoute } from './http/events-route.ts';
+import { registerBlocklistRoutes } from './http/blocklist-route.ts';
+import { registerEventsRoutes } from './http/events-route.ts';
+import type { RouteRegistrar } from './http/route-registrar.ts';
 import { banGuard, requestRateGuard } from './http/guards.ts';
 import { startHttpsListener, type HttpsListener } from './http/https-listener.ts';
-import { sipStatusRoute } from './http/sip-status-route.ts';
+import { registerSipStatusRoutes } from './http/sip-status-route.ts';
 import { registerModuleRoutes } from './legacy/module-routes.ts';
-import { sessionStartRoute } from './legacy/session-start.ts';
-import { legacySipRoutes } from './legacy/sip-routes.ts';
+import { registerSessionStartRoutes } from './legacy/session-start.ts';
+import { registerLegacySipRoutes } from './legacy/sip-routes.ts';
 import { startPeerService } from './peers/peer-service.ts';
 import { AsyncJobs } from './queue/async-jobs.ts';
 import { ServerBus } from './bus.ts';
@@ -174,7 +175,15 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         stopAuditFeed();
         audit.stop();
       });
-      const crowdsecLink = startCrowdsecLink({ db, clock, bus, logger, bans: firewall.bans, state: firewall.state });
+      const crowdsecLink = startCrowdsecLink({
+        db,
+        clock,
+        bus,
+        logger,
+        bans: firewall.bans,
+        state: firewall.state,
+        settle: () => void firewall.snapshots.get(),
+      });
       stops.push(() => crowdsecLink.stop());
       const built: Services = {
         config,
@@ -198,14 +207,20 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       // Every route outside the v3 grammar, in match order; all queued ones run the one pipeline (http/pipeline.ts).
       router = new Router();
       // The feed first: the export's catch-all below would answer its path with 404.
-      registerBlocklistRoute(router, { services: built, ...firewall });
-      registerBouncerRoutes(router, { services: built, ...firewall });
-      loginRoutes(built, router);
-      sessionStartRoute(built, router);
-      sipStatusRoute(router, built, peers.monitor);
-      legacySipRoutes(router, built, peers.monitor);
-      registerModuleRoutes(router, built, modules.legacy);
-      stops.push(registerEventsRoute(router, built, asyncJobs));
+      const registrars: RouteRegistrar[] = [
+        registerBlocklistRoutes,
+        registerBouncerRoutes,
+        registerAuthRoutes,
+        registerSessionStartRoutes,
+        registerSipStatusRoutes,
+        registerLegacySipRoutes,
+        registerModuleRoutes,
+        registerEventsRoutes,
+      ];
+      for (const register of registrars) {
+        const stop = register(router, built);
+        if (stop) stops.push(stop);
+      }
       const guards = [
         banGuard(firewall.bans, (path) => path.startsWith(BOUNCER_PREFIX)),
         requestRateGuard(firewall.state, clock),

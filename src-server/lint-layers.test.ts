@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,29 @@ function importFrom(probe: string, target: string): string {
   const spec = relative(join(ROOT, probe, '..'), join(ROOT, target));
   return `import * as probe from '${spec.startsWith('.') ? spec : `./${spec}`}';\nexport const used = probe;\n`;
 }
+/** Folder-level import edges of the production files (tests and test-support aside), read from disk. */
+function productionEdges(): Array<{ from: string; to: string; file: string }> {
+  const unitOf = (path: string) => relative(SERVER, path).split('/')[0]!;
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return files(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    });
+  const edges: Array<{ from: string; to: string; file: string }> = [];
+  for (const file of files(SERVER).filter((path) => unitOf(path) !== 'test-support')) {
+    for (const match of readFileSync(file, 'utf8').matchAll(
+      /(?:from\s+|import\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g,
+    )) {
+      const target = join(file, '..', match[1]!);
+      if (!target.startsWith(SERVER + '/')) continue;
+      const [from, to] = [unitOf(file), unitOf(target)];
+      if (from !== to) edges.push({ from, to, file: relative(ROOT, file) });
+    }
+  }
+  return edges;
+}
+
 const layerMessages = (messages: Linter.LintMessage[], unit: string) =>
   messages.filter(
     (m) => m.ruleId === 'import-x/no-restricted-paths' && m.message.includes(`src-server/${unit} is in row`),
@@ -50,6 +73,17 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
     const listed = ROWS.flat();
     assert.deepEqual([...listed].sort(), [...new Set(listed)].sort(), 'no unit is in two rows');
     assert.deepEqual([...units].sort(), [...listed].sort());
+  });
+
+  it('the real imports: 0 folder pairs import each other, 0 imports go up the rows', () => {
+    const rowOf = new Map(ROWS.flatMap((row, index) => row.map((unit) => [unit, index] as const)));
+    const edges = productionEdges();
+    assert.ok(edges.length > 100, 'the scan sees the imports');
+    const pairs = new Set(edges.map((e) => `${e.from} -> ${e.to}`));
+    const mutual = [...pairs].filter((pair) => pairs.has(pair.split(' -> ').reverse().join(' -> ')));
+    assert.deepEqual(mutual, []);
+    const upward = edges.filter((e) => rowOf.get(e.to)! <= rowOf.get(e.from)!);
+    assert.deepEqual(upward, []);
   });
 
   it('a clean file passes: downward imports only', async () => {

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/database.ts';
-import { MANUAL_SCENARIO, type BanKind, type Scenario } from './decisions.ts';
+import { MANUAL_SCENARIO, type BanKind, type DecisionKey, type Scenario } from './decisions.ts';
 
 /**
  * A bouncer is "silent" after this long without a poll: three times the longest recommended poll
@@ -42,9 +42,10 @@ export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
 /**
  * A function telling, for a published decision, which active bouncers were sent it: those whose
  * newest answer's version is at or after the version that published it. "Sent" is what the server
- * knows: HTTP has no acknowledgement, and each answer carries the whole set.
+ * knows: HTTP has no acknowledgement, and each answer carries the whole set. Any scenario: this
+ * PBX's own, or that of an upstream decision it republishes.
  */
-export function deliveryLookup(db: Db, now: number): (value: string, scenario: Scenario) => Delivery {
+export function deliveryLookup(db: Db, now: number): (value: string, scenario: DecisionKey['scenario']) => Delivery {
   const bouncers = activeBouncers(db, now);
   const addedAt = db
     .prepare('SELECT added_version FROM bouncer_decisions WHERE value = ? AND scenario = ? AND removed_version IS NULL')

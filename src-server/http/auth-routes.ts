@@ -85,7 +85,7 @@ async function revokePresentedToken(services: Services, ctx: Context, now: numbe
 }
 
 /** auth:login, auth:refresh, auth:logout, auth:status and auth:setPassword on the web thread. */
-export function loginRoutes(services: Services, router: Router): void {
+export function registerAuthRoutes(router: Router, services: Services): void {
   router.post(`${V3}login`, async (ctx) => {
     const body = bodyOf(ctx);
     const user = await loginWithPassword(services, ctx, body.login, body.password);

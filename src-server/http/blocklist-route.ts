@@ -2,9 +2,10 @@ import type Router from '@koa/router';
 import { basicPasswordCredential } from '../auth/basic-credential.ts';
 import { presentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
-import { renderError } from '../wire/envelope.ts';
+import { renderFamilyError } from './family-errors.ts';
 import { HttpError, methodNotAllowed } from '../wire/errors.ts';
 import { authenticateBouncer, BOUNCER_PREFIX, type BouncerParts } from './bouncer-routes.ts';
+import type { Services } from '../services.ts';
 import { sendEnvelope } from './respond.ts';
 
 export const BLOCKLIST_PATH = `${BOUNCER_PREFIX}/blocklist`;
@@ -25,7 +26,8 @@ function matchesEtag(header: string, etag: string): boolean {
  * with the bouncer export's key check (and its ban rules); the key may also come as the HTTP
  * Basic password. ETag/If-None-Match answer 304 while the content is unchanged.
  */
-export function registerBlocklistRoute(router: Router, parts: BouncerParts): void {
+export function registerBlocklistRoutes(router: Router, services: Services): void {
+  const parts: BouncerParts = { services, ...services.firewall };
   const bouncer = parts.bouncerExport;
   router.all(BLOCKLIST_PATH, async (ctx) => {
     try {
@@ -50,7 +52,7 @@ export function registerBlocklistRoute(router: Router, parts: BouncerParts): voi
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const headers = error.status === 401 ? { ...error.headers, 'WWW-Authenticate': CHALLENGE } : error.headers;
-      sendEnvelope(ctx, renderError(error.status, error.messages, { message: error.messages.join('; ') }), headers);
+      sendEnvelope(ctx, renderFamilyError('bouncer', error.status, error.messages), headers);
     }
   });
 }

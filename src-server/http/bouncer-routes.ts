@@ -4,7 +4,7 @@ import { authenticateApiKeyOnly, refusedKeyOf } from '../auth/api-key-auth.ts';
 import type { StoredApiKey } from '../auth/api-key-store.ts';
 import { presentedCredential, type PresentedCredential } from '../auth/credentials.ts';
 import { remoteIp } from '../auth/remote-address.ts';
-import { renderError } from '../wire/envelope.ts';
+import { renderFamilyError } from './family-errors.ts';
 import { forbidden, HttpError, methodNotAllowed, notFound } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 import type { Services } from '../services.ts';
@@ -82,8 +82,7 @@ function acceptUsageMetrics(ctx: Context, bouncer: BouncerExport, key: StoredApi
 
 /** The bouncer's error shape: the envelope plus a top-level `message`, which CrowdSec clients print. */
 function sendBouncerError(ctx: Context, error: HttpError): void {
-  const message = error.messages.join('; ');
-  sendEnvelope(ctx, renderError(error.status, error.messages, { message }), error.headers);
+  sendEnvelope(ctx, renderFamilyError('bouncer', error.status, error.messages), error.headers);
 }
 
 const ENDPOINTS: Record<string, string[]> = {
@@ -121,7 +120,8 @@ export function authenticateBouncer(ctx: Context, parts: BouncerParts, credentia
 }
 
 /** Registers `/firewall-bouncer/v1/...`: served on the web thread from the shared snapshot, never through the queue. */
-export function registerBouncerRoutes(router: Router, parts: BouncerParts): void {
+export function registerBouncerRoutes(router: Router, services: Services): void {
+  const parts: BouncerParts = { services, ...services.firewall };
   router.all(BOUNCER_PATH, async (ctx) => {
     try {
       // Authentication comes first so an anonymous caller learns nothing about the paths.

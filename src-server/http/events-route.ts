@@ -11,7 +11,7 @@ import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { canReadSensitive } from '../auth/authorize.ts';
 import type { Principal } from '../auth/principal.ts';
 import { isLocalhostSocket, remoteIp } from '../auth/remote-address.ts';
-import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamSlotLimits } from './stream-slots.ts';
+import { DEFAULT_STREAM_LIMITS, StreamSlots } from './stream-slots.ts';
 
 /** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
 export const KEEPALIVE_MS = 15_000;
@@ -21,14 +21,10 @@ export const KEEPALIVE_MS = 15_000;
  * asynchronous jobs. With `&jobId=<id>` it answers once with the job's stored envelope
  * (its own status), 202 while it runs, 404 when unknown or older than 120 s.
  */
-export function registerEventsRoute(
-  router: Router,
-  services: Services,
-  jobs: AsyncJobs,
-  limits: StreamSlotLimits = DEFAULT_STREAM_LIMITS,
-): () => void {
+export function registerEventsRoutes(router: Router, services: Services): () => void {
+  const jobs = services.asyncJobs;
   const streams = new Set<ServerResponse>();
-  const slots = new StreamSlots(limits);
+  const slots = new StreamSlots(DEFAULT_STREAM_LIMITS);
   const authorizeRead = authorize(() => ({ declaration: eventsDeclaration, level: 'READ' }));
   router.get(EVENTS_PATH, pipeline(authenticate(services), authorizeRead), async (ctx: Context) => {
     const principal = principalOf(ctx);

@@ -4,21 +4,11 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import { HttpError, uriTooLong } from '../wire/errors.ts';
+import { renderFamilyError, routeFamilyOf } from './family-errors.ts';
 import { sendEnvelope } from './respond.ts';
 import { SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers.ts';
 
 export const MAX_URL_LENGTH = 4096;
-
-/**
- * Members a route family adds to every error, also to those raised before its route runs (URL and
- * body limits, guards, unknown verbs): the bouncer export's top-level `message` (CrowdSec clients
- * print it) and the legacy and module v1/v2 routes' `jsonapi`.
- */
-export function familyErrorMembers(path: string, messages: string[]): Record<string, unknown> {
-  if (path.startsWith('/pbxcore/api/v3/firewall-bouncer/')) return { message: messages.join('; ') };
-  if (path.startsWith('/pbxcore/api/') && !path.startsWith('/pbxcore/api/v3/')) return { jsonapi: { version: '1.0' } };
-  return {};
-}
 
 /** One error path: every failure ends as the SPEC's envelope. Unknown errors are logged and never leaked. */
 export function errorRenderer(logger: Logger) {
@@ -27,17 +17,13 @@ export function errorRenderer(logger: Logger) {
       await next();
     } catch (error) {
       if (error instanceof HttpError) {
-        sendEnvelope(
-          ctx,
-          renderError(error.status, error.messages, familyErrorMembers(ctx.path, error.messages)),
-          error.headers,
-        );
+        sendEnvelope(ctx, renderFamilyError(routeFamilyOf(ctx.path), error.status, error.messages), error.headers);
         return;
       }
       const status = (error as { status?: number; expose?: boolean }).status;
       if (status && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
         const messages = [(error as Error).message];
-        sendEnvelope(ctx, renderError(status, messages, familyErrorMembers(ctx.path, messages)));
+        sendEnvelope(ctx, renderFamilyError(routeFamilyOf(ctx.path), status, messages));
         return;
       }
       logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
@@ -138,7 +124,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const [, method = '', path = ''] =
     /^([A-Z]+) (\S+) /.exec((error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 8192).toString('latin1') ?? '') ??
     [];
-  const rendered = renderError(status, [message], familyErrorMembers(path.split('?')[0]!, [message]));
+  const rendered = renderFamilyError(routeFamilyOf(path.split('?')[0]!), status, [message]);
   const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
   socket.end(
     rawResponseHead(status, reason, rendered, transportHeaders(socket)) + (method === 'HEAD' ? '' : rendered.body),

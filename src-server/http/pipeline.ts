@@ -6,6 +6,7 @@ import { reportRejection } from '../auth/credentials.ts';
 import { HttpError } from '../wire/errors.ts';
 import { asyncChannelOf } from '../queue/async-jobs.ts';
 import type { JobOutcome } from '../queue/request-queue.ts';
+import { publishWorkerEvents } from '../queue/worker-events.ts';
 import type { Services } from '../services.ts';
 import { renderEnvelope, renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import type { HttpVerb } from '../wire/types.ts';
@@ -163,9 +164,9 @@ async function sendOutcome(
   processor: string,
   extra: Record<string, unknown>,
 ): Promise<void> {
+  publishWorkerEvents(services.bus, outcome);
   switch (outcome.kind) {
     case 'done':
-      for (const event of outcome.events) services.bus.emit(event);
       if (outcome.compressed) await sendCompressed(ctx, outcome.status, outcome.hash, outcome.body as Uint8Array);
       else sendEnvelope(ctx, { status: outcome.status, hash: outcome.hash, body: outcome.body as string });
       return;

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import type { PeerMonitor } from '../peers/peer-monitor.ts';
 import type { Services } from '../services.ts';
 import { authenticate, authorize, enqueue, pipeline, respond } from './pipeline.ts';
 
@@ -10,7 +9,8 @@ const ID_PATTERN = /^[^/:]{1,64}$/;
  * Asterisk for this peer's detail (bounded wait, skipped while Asterisk is down), then the action
  * runs on the queue like any v3 request and reads the fresh row.
  */
-export function sipStatusRoute(router: Router, services: Services, monitor: PeerMonitor): void {
+export function registerSipStatusRoutes(router: Router, services: Services): void {
+  const monitor = services.peers;
   const sip = services.registry.get('sip');
   if (!sip) throw new Error('Resource sip is not registered.');
   const serve = pipeline(

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { badRequest } from '../wire/errors.ts';
 import { authenticate, authorize, enqueue, pipeline, respond } from '../http/pipeline.ts';
 import { verbOf } from '../http/v3-operation.ts';
-import { LEGACY_EXTRA } from './legacy-envelope.ts';
+import { LEGACY_MEMBERS } from '../http/family-errors.ts';
 import type { Services } from '../services.ts';
 import type { LegacyModule } from '../modules/install.ts';
 import { ACTION_NAME } from '../modules/validate.ts';
@@ -17,8 +17,8 @@ export const v1RoutePath = (name: string) => `/pbxcore/api/modules/${name}/:acti
  * Registers the v1 and v2 module routes. Each request goes through the one pipeline, like v3:
  * public check, authentication, permission check, then the worker pool.
  */
-export function registerModuleRoutes(router: Router, services: Services, legacy: readonly LegacyModule[]): void {
-  for (const module of legacy) {
+export function registerModuleRoutes(router: Router, services: Services): void {
+  for (const module of services.modules.legacy) {
     const { entry, declaration } = module;
     if (entry.style === 'v2') {
       for (const [action, method] of Object.entries(declaration.customMethods ?? {})) {
@@ -62,7 +62,7 @@ function moduleAction(services: Services, module: LegacyModule, actionOf: (ctx: 
       operation: actionOf(ctx),
       verb: verbOf(ctx.method)!,
       processor: module.entry.name,
-      envelopeExtra: LEGACY_EXTRA,
+      envelopeExtra: LEGACY_MEMBERS,
     })),
     respond(services),
   );

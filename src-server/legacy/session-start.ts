@@ -25,7 +25,7 @@ function answer(
 }
 
 /** The older web-interface login: form body, XMLHttpRequest header, server-side session cookie. */
-export function sessionStartRoute(services: Services, router: Router): void {
+export function registerSessionStartRoutes(router: Router, services: Services): void {
   router.post('/admin-cabinet/session/start', async (ctx) => {
     if (ctx.get('x-requested-with').toLowerCase() !== 'xmlhttprequest') {
       return answer(ctx, 403, false, ['This endpoint needs the header X-Requested-With: XMLHttpRequest.']);

@@ -5,7 +5,8 @@ import { badRequest, payloadTooLarge } from '../wire/errors.ts';
 import { authenticate, authorize, enqueue, pipeline, respond, type JobSpec } from '../http/pipeline.ts';
 import { sipDeclaration } from '../resources/sip/declaration.ts';
 import type { Services } from '../services.ts';
-import { LEGACY_EXTRA, legacyErrors } from './legacy-envelope.ts';
+import { LEGACY_MEMBERS } from '../http/family-errors.ts';
+import { legacyErrors } from './legacy-envelope.ts';
 
 export const LEGACY_SIP_PREFIX = '/pbxcore/api/sip/';
 
@@ -59,7 +60,8 @@ export function peerOf(body: unknown): string {
  * Bearer, localhost), run on the worker queue through the one pipeline, answered in the legacy
  * envelope (the worker renders it with `jsonapi`).
  */
-export function legacySipRoutes(router: Router, services: Services, peers: PeerDetailRefresher): void {
+export function registerLegacySipRoutes(router: Router, services: Services): void {
+  const peers: PeerDetailRefresher = services.peers;
   const sip = services.registry.get('sip');
   if (!sip) throw new Error('Resource sip is not registered.');
   const authorizeSipRead = authorize(() => ({ declaration: sip.declaration, level: 'READ' }));
@@ -71,7 +73,7 @@ export function legacySipRoutes(router: Router, services: Services, peers: PeerD
     id,
     processor: SIP_PROCESSOR,
     body: {},
-    envelopeExtra: LEGACY_EXTRA,
+    envelopeExtra: LEGACY_MEMBERS,
   });
   const queued = (...steps: Middleware[]) =>
     pipeline(legacyErrors, authenticate(services), authorizeSipRead, ...steps, respond(services));

@@ -11,6 +11,7 @@ import { malformedChannel, queueFull } from './errors.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
 import { RESULT_LIFETIME_MS, ResultStore } from './result-store.ts';
+import { publishWorkerEvents } from './worker-events.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -196,9 +197,9 @@ export class AsyncJobs {
   }
 
   private async render(outcome: JobOutcome, meta: { function: string; processor: string }): Promise<RenderedEnvelope> {
+    publishWorkerEvents(this.options.bus, outcome);
     switch (outcome.kind) {
       case 'done':
-        for (const event of outcome.events) this.options.bus.emit(event);
         return {
           status: outcome.status,
           hash: outcome.hash,

@@ -7,6 +7,7 @@ import { createTestApiKey } from '../test-support/api-keys.ts';
 import { poll } from '../test-support/bouncer.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { ANSWER_TIMEOUT_MS, LapiError, lapiRequest, MAX_ANSWER_BYTES } from './lapi-http.ts';
+import { listUpstreamBans } from './upstream-bans.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -132,6 +133,94 @@ describe(
       assert.equal(error.kind, 'timeout');
       assert.ok(Date.now() - started < 2000);
       fake.closeAllConnections();
+    });
+
+    test('firewall:getBannedIps lists the upstream bans in force with origin and scenario, not liftable, counted apart', async () => {
+      const upstreamBody = JSON.stringify({
+        new: [
+          decision(20, '198.51.100.20', { origin: 'CAPI', scenario: 'crowdsecurity/ssh-bf', duration: '2h' }),
+          // Same value, shorter: the longest decision is the one enforced and listed.
+          decision(21, '198.51.100.20', { duration: '1h' }),
+          decision(22, '203.0.113.0/24', {
+            scope: 'Range',
+            origin: 'crowdsec',
+            scenario: 'crowdsecurity/http-probing',
+          }),
+          decision(23, '127.0.0.1'), // this host's loopback: never banned here, so never listed
+        ],
+        deleted: null,
+      });
+      answer = (_req, res) => res.end(upstreamBody);
+      const manual = await pbx.call(`${V3}firewall:banIp`, {
+        method: 'POST',
+        body: { ip: '192.0.2.99', duration: 3600 },
+      });
+      assert.equal(manual.status, 201, manual.text);
+      type Listed = { ip: string; category: string; bannedBy: string; secondsLeft: number; upstream?: unknown };
+      const banned = async () => {
+        const answer = await pbx.call(`${V3}firewall:getBannedIps`);
+        assert.equal(answer.status, 200, answer.text);
+        return answer.json as { data: Listed[]; pagination: { total: number; hasMore: boolean } };
+      };
+      const listed = await waitFor(15_000, 'the upstream bans listed', async () => {
+        const answer = await banned();
+        return answer.data.some((b) => b.ip === '203.0.113.0/24') ? answer : undefined;
+      });
+      const byIp = new Map(listed.data.map((b) => [b.ip, b]));
+      assert.equal(byIp.get('192.0.2.99')?.category, 'manual');
+      assert.equal(byIp.get('192.0.2.99')?.upstream, undefined, "this PBX's own ban is not marked upstream");
+      const capi = byIp.get('198.51.100.20')!;
+      assert.equal(capi.category, 'upstream');
+      assert.equal(capi.bannedBy, 'CAPI');
+      assert.deepEqual(capi.upstream, { origin: 'CAPI', scenario: 'crowdsecurity/ssh-bf', liftable: false });
+      assert.equal(
+        pbx.server.services.firewall.bans.isBanned('198.51.100.20'),
+        true,
+        'listed as the guard enforces it',
+      );
+      assert.ok(capi.secondsLeft > 3600 && capi.secondsLeft <= 7200, `${capi.secondsLeft} s left`);
+      assert.deepEqual(byIp.get('203.0.113.0/24')?.upstream, {
+        origin: 'crowdsec',
+        scenario: 'crowdsecurity/http-probing',
+        liftable: false,
+      });
+      assert.ok(!byIp.has('127.0.0.1'), 'a decision this PBX does not enforce is not listed');
+      const upstreamListed = listed.data.filter((b) => b.category === 'upstream').length;
+      assert.ok(upstreamListed >= 2);
+      assert.equal(listed.pagination.total, listed.data.length, 'the total counts own and upstream bans');
+      assert.equal(listed.pagination.hasMore, false);
+      // A long upstream list is cut, never its count.
+      const cut = listUpstreamBans(pbx.server.services.db, Date.now(), 1);
+      assert.deepEqual([cut.bans.length, cut.total], [1, upstreamListed]);
+      assert.equal(cut.bans[0]!.ip, '198.51.100.20', 'the longest-lasting first');
+
+      // An unban here does not lift the LAPI's decision, and says so.
+      const unban = await pbx.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: '198.51.100.20' } });
+      assert.equal(unban.status, 200, unban.text);
+      assert.equal(unban.json.data.lifted, 0);
+      assert.match(
+        unban.json.messages.warning.join(' '),
+        /198\.51\.100\.20 stays banned by the upstream CrowdSec LAPI \(CAPI: crowdsecurity\/ssh-bf\): lift it there/,
+      );
+      assert.equal(pbx.server.services.firewall.bans.isBanned('198.51.100.20'), true);
+
+      // "Ignore here" is the whitelist: it wins over upstream, and the ban leaves the list.
+      const whitelisted = await pbx.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '198.51.100.20' } });
+      assert.equal(whitelisted.status, 200, whitelisted.text);
+      assert.ok(!(await banned()).data.some((b) => b.ip === '198.51.100.20'));
+      await pbx.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '' } });
+      // Pulling off: nothing upstream is enforced, so nothing is listed.
+      await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { pullEnabled: false } });
+      const off = await banned();
+      assert.deepEqual(
+        off.data.map((b) => b.ip),
+        ['192.0.2.99'],
+      );
+      assert.equal(off.pagination.total, 1);
+      await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { pullEnabled: true } });
+      const local = await pbx.call(`${V3}firewall:unbanIp`, { method: 'POST', body: { ip: '192.0.2.99' } });
+      assert.equal(local.json.data.lifted, 1);
+      assert.deepEqual(local.json.messages, [], 'a local ban lifted: no upstream notice');
     });
 
     test('100,000 upstream decisions are enforced without holding the event loop, then republished to this PBX’s bouncers', async () => {

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
+import { CHUNKS } from '../firewall/chunked-decisions.ts';
+import { decisionId } from '../firewall/decisions.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
@@ -36,9 +39,11 @@ interface StoredDecision {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** Republished decisions join the export this many at a time, this far apart (see applyValues). */
-const PUBLISH_SLICE = 10_000;
-const PUBLISH_PACE_MS = 250;
+/** Pause before a slice tries the write lock again. */
+const LOCK_RETRY_MS = 100;
+/** Republished decisions join the export this many at a time (a few of its chunks), this far apart (see applyValues). */
+const PUBLISH_SLICE = 2_000;
+const PUBLISH_PACE_MS = 25;
 
 /**
  * This PBX as a bouncer of the LAPI: polls its decision stream and enforces what it says here,
@@ -73,6 +78,8 @@ export class LapiPuller {
       parser: StreamParser;
       status: LinkStatusRecorder;
       settings: () => LinkSettings;
+      /** Brings the export up to date now (its snapshot build), so each paced slice is built on its own. */
+      settle?: () => void;
     },
   ) {
     this.protectedValues = new ProtectedValues(deps.state);
@@ -218,10 +225,22 @@ export class LapiPuller {
 
     let writes: Array<() => void> = [];
     const flush = async () => {
-      if (this.stopped) throw new Error('stopped');
-      db.transaction(() => {
-        for (const write of writes) write();
-      })();
+      // Each slice waits at most briefly for the write lock, and tries again after a pause while a
+      // worker's long write holds it: the web thread never sits out the connection's busy_timeout.
+      for (;;) {
+        if (this.stopped) throw new Error('stopped');
+        try {
+          writeWithShortWait(db, () =>
+            db.transaction(() => {
+              for (const write of writes) write();
+            })(),
+          );
+          break;
+        } catch (error) {
+          if (!isSqliteBusy(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+        }
+      }
       writes = [];
       await yieldToLoop();
     };
@@ -289,7 +308,12 @@ export class LapiPuller {
     // a few paced slices (each a snapshot change and a decision-log write). A value the export
     // already publishes stays published meanwhile (no deleted-then-new flicker for its bouncers).
     const staged = publish && values.length > SLICE;
-    const all: Array<{ value: string; ban: ActiveBan | undefined }> = [];
+    // Staged values by the export chunk they land in (its decision id modulo CHUNKS): the export
+    // renders and compresses by chunk, so a slice taken in chunk order re-renders a few chunks, not
+    // all of them (in pull order every slice touched every chunk).
+    const byChunk: Array<Array<{ value: string; ban: ActiveBan | undefined }>> = staged
+      ? Array.from({ length: CHUNKS }, () => [])
+      : [];
     for (let i = 0; i < values.length; i += SLICE) {
       const now = clock.now();
       const updates = values.slice(i, i + SLICE).map((value) => {
@@ -313,7 +337,11 @@ export class LapiPuller {
         return { value, ban };
       });
       if (staged) {
-        all.push(...updates);
+        for (const u of updates) {
+          // A value cleared leaves the chunk of the decision it published.
+          const scenario = (u.ban ?? bans.get('upstream', u.value))?.scenario ?? '';
+          byChunk[decisionId(u.value, scenario) % CHUNKS]!.push(u);
+        }
         bans.setUpstream(
           updates.filter((u) => !bans.isUpstreamPublished(u.value)),
           false,
@@ -321,11 +349,14 @@ export class LapiPuller {
       } else bans.setUpstream(updates, publish);
       if (i + SLICE < values.length) await yieldToLoop();
     }
-    // Then into the export in large slices, paced: each is one snapshot change and one decision-log write.
-    for (let i = 0; staged && i < all.length; i += PUBLISH_SLICE) {
+    // Then into the export in paced slices, each one snapshot change and one decision-log write.
+    const all = byChunk.flat();
+    for (let i = 0; i < all.length; i += PUBLISH_SLICE) {
       if (i > 0) await new Promise<void>((resolve) => setTimeout(resolve, PUBLISH_PACE_MS));
       if (this.stopped) return;
       bans.setUpstream(all.slice(i, i + PUBLISH_SLICE), true);
+      // Built here, not by the next poll: polls that lag would otherwise build many slices at once.
+      this.deps.settle?.();
     }
     this.deps.status.status.pull.decisions = this.held.size;
     this.deps.status.changed();

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { initialLinkStatus, writeLinkStatus, type DirectionStatus, type LinkStatus } from './link-state.ts';
 
@@ -51,9 +52,12 @@ export class LinkStatusRecorder {
     this.timer = undefined;
     this.status.updatedAt = this.clock.now();
     try {
-      writeLinkStatus(this.db, this.status);
-    } catch {
-      // The database is closing (stop): the next start writes a fresh status.
+      // A short wait at most: a worker's long write (an import) must not stall the web thread; the
+      // status is written again at the next change or in WRITE_EVERY_MS.
+      writeWithShortWait(this.db, () => writeLinkStatus(this.db, this.status));
+    } catch (error) {
+      if (isSqliteBusy(error)) this.changed();
+      // Otherwise the database is closing (stop): the next start writes a fresh status.
     }
   }
 }

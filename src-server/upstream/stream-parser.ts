@@ -105,8 +105,10 @@ export class StreamParser {
   parse(body: Buffer): Promise<ParsedStream> {
     const worker = this.start();
     const seq = ++this.seq;
-    // A copy the worker owns: the answer's buffer may be a slice of Node's shared pool.
-    const copy = new Uint8Array(body).buffer;
+    // A copy the worker owns (the answer's buffer may be a slice of Node's shared pool), made by one
+    // memcpy: `new Uint8Array(buffer)` copied element by element, ~300 ms on the web thread for 20 MB.
+    const copy = new ArrayBuffer(body.byteLength);
+    new Uint8Array(copy).set(body);
     return new Promise<ParsedStream>((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
       worker.postMessage({ seq, buffer: copy }, [copy]);

@@ -377,8 +377,8 @@ export interface paths {
     };
     /**
      * The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, networkFilters, fail2ban,
-     * generalSettings, ami, apiKeys}`. API keys are metadata only (never a key value or hash). `?secrets=true` adds
-     * the AMI secret and needs the SENSITIVE level.
+     * generalSettings, ami, crowdsecLink, apiKeys}`. API keys are metadata only (never a key value or hash).
+     * `?secrets=true` adds the AMI secret and the link password and bouncer key, and needs the SENSITIVE level.
      */
     get: operations['backup.exportConfig'];
     put?: never;
@@ -400,12 +400,13 @@ export interface paths {
     put?: never;
     /**
      * `{config, dryRun}`: validates every section with the resources' own rules, then replaces filters (ids kept),
-     * fail2ban, general settings and AMI in one transaction. Answers what was (or, with `dryRun: true`, would be)
-     * added, changed and removed per section. API keys are never restored: keys are secrets, issue new ones.
-     * Invalid input gets 422 naming the section and field, and nothing is written: types are strict (`"77"` for a
-     * number is refused, never converted) and filter ids run from 1 to 2147483647. Key metadata naming a filter the
-     * file lacks is accepted with an entry in `warnings`. Validation runs outside the write transaction; a dry run
-     * never takes the write lock. An AMI secret in the file needs SENSITIVE.
+     * fail2ban, general settings, AMI and the CrowdSec link (when the file has it) in one transaction. Answers what
+     * was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys are never restored:
+     * keys are secrets, issue new ones. Invalid input gets 422 naming the section and field, and nothing is
+     * written: types are strict (`"77"` for a number is refused, never converted) and filter ids run from 1 to
+     * 2147483647. Key metadata naming a filter the file lacks is accepted with an entry in `warnings`. Validation
+     * runs outside the write transaction; a dry run never takes the write lock. An AMI secret or link credential in
+     * the file needs SENSITIVE, and so does moving stored ones to another host or LAPI.
      */
     post: operations['backup.importConfig'];
     delete?: never;
@@ -738,7 +739,10 @@ export interface paths {
      * Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when
      * permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}].
      * `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the
-     * ban.
+     * ban. Then the upstream CrowdSec LAPI decisions this server enforces (category `upstream`, `bannedAt` null,
+     * `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift them on the LAPI, or whitelist
+     * the address here. At most 1,000 upstream bans are listed, longest-lasting first; `pagination.total` counts
+     * every ban in force, upstream included.
      */
     get: operations['firewall.getBannedIps'];
     put?: never;
@@ -881,7 +885,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. */
+    /**
+     * Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An upstream CrowdSec
+     * LAPI decision of the same value is not lifted (it belongs to the LAPI): the answer then carries a warning
+     * saying where to lift it.
+     */
     post: operations['firewall.unbanIp'];
     delete?: never;
     options?: never;
@@ -3109,8 +3117,9 @@ export interface operations {
     responses: {
       /**
        * @description The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded,
-       * networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only (never a key value or
-       * hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE level.
+       * networkFilters, fail2ban, generalSettings, ami, crowdsecLink, apiKeys}`. API keys are metadata only (never
+       * a key value or hash). `?secrets=true` adds the AMI secret and the link password and bouncer key, and needs
+       * the SENSITIVE level.
        */
       200: {
         headers: {
@@ -3136,6 +3145,9 @@ export interface operations {
                 [key: string]: unknown;
               };
               ami: {
+                [key: string]: unknown;
+              };
+              crowdsecLink: {
                 [key: string]: unknown;
               };
               apiKeys: {
@@ -3177,12 +3189,14 @@ export interface operations {
     responses: {
       /**
        * @description `{config, dryRun}`: validates every section with the resources' own rules, then replaces
-       * filters (ids kept), fail2ban, general settings and AMI in one transaction. Answers what was (or, with
-       * `dryRun: true`, would be) added, changed and removed per section. API keys are never restored: keys are
-       * secrets, issue new ones. Invalid input gets 422 naming the section and field, and nothing is written: types
-       * are strict (`"77"` for a number is refused, never converted) and filter ids run from 1 to 2147483647. Key
-       * metadata naming a filter the file lacks is accepted with an entry in `warnings`. Validation runs outside
-       * the write transaction; a dry run never takes the write lock. An AMI secret in the file needs SENSITIVE.
+       * filters (ids kept), fail2ban, general settings, AMI and the CrowdSec link (when the file has it) in one
+       * transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and removed per section.
+       * API keys are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the section
+       * and field, and nothing is written: types are strict (`"77"` for a number is refused, never converted) and
+       * filter ids run from 1 to 2147483647. Key metadata naming a filter the file lacks is accepted with an entry
+       * in `warnings`. Validation runs outside the write transaction; a dry run never takes the write lock. An AMI
+       * secret or link credential in the file needs SENSITIVE, and so does moving stored ones to another host or
+       * LAPI.
        */
       200: {
         headers: {
@@ -3210,6 +3224,11 @@ export interface operations {
                   removed: string[];
                 };
                 ami: {
+                  added: string[];
+                  changed: string[];
+                  removed: string[];
+                };
+                crowdsecLink: {
                   added: string[];
                   changed: string[];
                   removed: string[];
@@ -4401,7 +4420,10 @@ export interface operations {
        * @description Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft
        * (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId,
        * description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not
-       * expired) were sent the ban.
+       * expired) were sent the ban. Then the upstream CrowdSec LAPI decisions this server enforces (category
+       * `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift
+       * them on the LAPI, or whitelist the address here. At most 1,000 upstream bans are listed, longest-lasting
+       * first; `pagination.total` counts every ban in force, upstream included.
        */
       200: {
         headers: {
@@ -4411,11 +4433,10 @@ export interface operations {
           'application/json': components['schemas']['Envelope'] & {
             data?: {
               ip: string;
-              /** @enum {string} */
-              category: 'sip' | 'http' | 'ami' | 'iax' | 'manual';
+              category: ('sip' | 'http' | 'ami' | 'iax' | 'manual') | 'upstream';
               reason?: string;
-              /** @description ISO 8601 time (UTC). */
-              bannedAt: string;
+              /** @description null for an upstream decision (the LAPI does not say when it started). */
+              bannedAt: string | null;
               /** @description ISO 8601 time (UTC). */
               expiresAt: string;
               secondsLeft: number | null;
@@ -4431,6 +4452,16 @@ export interface operations {
                   keyId: number;
                   description: string;
                 }[];
+              };
+              /**
+               * @description Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the
+               * address here.
+               */
+              upstream?: {
+                origin: string;
+                scenario: string;
+                /** @constant */
+                liftable: false;
               };
             }[];
           };
@@ -4871,7 +4902,11 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. */
+      /**
+       * @description Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An
+       * upstream CrowdSec LAPI decision of the same value is not lifted (it belongs to the LAPI): the answer then
+       * carries a warning saying where to lift it.
+       */
       200: {
         headers: {
           [name: string]: unknown;

@@ -23,6 +23,8 @@ import { generalSettingsDeclaration } from '../general-settings/declaration.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
 import { readSingleton } from '../../resource-kit/singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
+import { exportLinkSection, planLinkImport } from './crowdsec-link-backup.ts';
 
 /** What `format` says in every export; `version` is this file layout's version. */
 export const BACKUP_FORMAT = 'pbx-console-config';
@@ -42,6 +44,8 @@ export interface ConfigBackup {
   fail2ban: Record<string, unknown>;
   generalSettings: Record<string, unknown>;
   ami: Record<string, unknown>;
+  /** The CrowdSec LAPI link (absent from backups made before it): its password and key only with secrets. */
+  crowdsecLink?: Record<string, unknown>;
   apiKeys: Array<Record<string, unknown>>;
 }
 
@@ -60,6 +64,7 @@ export interface ImportReport {
     fail2ban: SectionChanges;
     generalSettings: SectionChanges;
     ami: SectionChanges;
+    crowdsecLink: SectionChanges;
     apiKeys: SectionChanges & { notRestored: number; note: string };
   };
   /** What was accepted but deserves a look (key metadata referring to a filter the file lacks). */
@@ -126,8 +131,8 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
 
 /**
  * The configuration as one JSON document: network filters, fail2ban rules (whitelist included),
- * general settings, AMI settings (its secret only when `secrets`) and API key metadata (never a
- * key value or hash).
+ * general settings, AMI settings (its secret only when `secrets`), the CrowdSec link (its password
+ * and bouncer key only when `secrets`) and API key metadata (never a key value or hash).
  */
 export function exportConfig(db: Db, options: { secrets: boolean; serverVersion: string; now: number }): ConfigBackup {
   const ami = singletonValues(amiDeclaration, db, AMI_SETTINGS_KEY);
@@ -142,6 +147,7 @@ export function exportConfig(db: Db, options: { secrets: boolean; serverVersion:
     fail2ban: singletonValues(fail2banDeclaration, db, FAIL2BAN_SETTING_KEY),
     generalSettings: singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY),
     ami,
+    crowdsecLink: exportLinkSection(db, options.secrets),
     apiKeys: keyMetadata(db),
   };
 }
@@ -169,6 +175,8 @@ function shapeErrors(config: unknown): string[] {
   if (!Array.isArray(config.networkFilters)) errors.push('networkFilters: must be an array.');
   for (const name of ['fail2ban', 'generalSettings', 'ami'] as const)
     if (!isObject(config[name])) errors.push(`${name}: must be an object.`);
+  if (config.crowdsecLink !== undefined && !isObject(config.crowdsecLink))
+    errors.push('crowdsecLink: must be an object when present.');
   if (config.apiKeys !== undefined && !Array.isArray(config.apiKeys))
     errors.push('apiKeys: must be an array when present.');
   return errors;
@@ -215,7 +223,7 @@ type PlanOutcome = { ok: true; plan: ImportPlan } | { ok: false; status: 403 | 4
 
 /**
  * Validates the whole document with the resources' own rules, then replaces the configuration in
- * one short transaction: filters (ids kept), fail2ban, general settings, AMI. Validation runs
+ * one short transaction: filters (ids kept), fail2ban, general settings, AMI, the CrowdSec link. Validation runs
  * first, outside any write transaction and in O(n log n) (overlaps through a range index), so the
  * write lock is held only for the writes themselves: the web thread, which writes cursors and bans,
  * is never kept waiting. A dry run writes nothing. API keys are never created (see
@@ -246,6 +254,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     ['fail2ban', 'fail2ban'],
     ['generalSettings', 'general-settings'],
     ['ami', 'ami'],
+    ['crowdsecLink', 'crowdsec-link'],
   ] as const) {
     const c = plan.report.sections[section];
     if (c.added.length || c.changed.length || c.removed.length) options.changed?.(resource);
@@ -279,6 +288,7 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     fail2ban: none(),
     generalSettings: none(),
     ami: none(),
+    crowdsecLink: none(),
     apiKeys: { ...none(), notRestored: 0, note: KEYS_NOT_RESTORED },
   };
   const settings: ImportPlan['settings'] = [];
@@ -386,6 +396,17 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
       ...changedFields(amiBefore, publicValues(amiDeclaration, ami.complete)),
       ...(secretChanged ? ['secret'] : []),
     ];
+  }
+
+  // The CrowdSec link, when the file has it (older backups do not: the link is left as it is).
+  if (doc.crowdsecLink !== undefined) {
+    const link = planLinkImport(db, doc.crowdsecLink, options.canWriteSecrets);
+    if (!link.ok && link.status === 403) return link;
+    if (!link.ok) errors.push(...link.errors);
+    else {
+      settings.push([CROWDSEC_LINK_SETTING_KEY, link.value]);
+      sections.crowdsecLink.changed = link.changed;
+    }
   }
 
   // API key metadata: validated, never restored; a reference to a filter the file lacks is only a warning.

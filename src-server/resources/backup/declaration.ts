@@ -17,7 +17,7 @@ export const backupDeclaration: ResourceDeclaration = {
   name: 'backup',
   description:
     'Configuration backup: network filters, fail2ban rules (whitelist included), general ' +
-    'settings, AMI settings and API key metadata as one versioned JSON document.',
+    'settings, AMI settings, the CrowdSec link and API key metadata as one versioned JSON document.',
   processor: 'BackupProcessor',
   security: { permission: 'Backup', channels: ['localhost', 'bearer_token'] },
   fields: {},
@@ -29,9 +29,9 @@ export const backupDeclaration: ResourceDeclaration = {
       level: 'ADMIN',
       description:
         'The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, ' +
-        'networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only ' +
-        '(never a key value or hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE ' +
-        'level.',
+        'networkFilters, fail2ban, generalSettings, ami, crowdsecLink, apiKeys}`. API keys are ' +
+        'metadata only (never a key value or hash). `?secrets=true` adds the AMI secret and the ' +
+        'link password and bouncer key, and needs the SENSITIVE level.',
       input: z.object({ secrets: z.enum(['true', 'false'], { error: 'must be true or false.' }).optional() }),
       output: z.object({
         format: z.literal('pbx-console-config'),
@@ -43,6 +43,7 @@ export const backupDeclaration: ResourceDeclaration = {
         fail2ban: z.record(z.string(), z.unknown()),
         generalSettings: z.record(z.string(), z.unknown()),
         ami: z.record(z.string(), z.unknown()),
+        crowdsecLink: z.record(z.string(), z.unknown()),
         apiKeys: z.array(z.record(z.string(), z.unknown())),
       }),
     },
@@ -52,14 +53,15 @@ export const backupDeclaration: ResourceDeclaration = {
       level: 'ADMIN',
       description:
         "`{config, dryRun}`: validates every section with the resources' own rules, then replaces " +
-        'filters (ids kept), fail2ban, general settings and AMI in one transaction. Answers what ' +
+        'filters (ids kept), fail2ban, general settings, AMI and the CrowdSec link (when the file has ' +
+        'it) in one transaction. Answers what ' +
         'was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys ' +
         'are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the ' +
         'section and field, and nothing is written: types are strict (`"77"` for a number is ' +
         'refused, never converted) and filter ids run from 1 to 2147483647. Key metadata naming a ' +
         'filter the file lacks is accepted with an entry in `warnings`. Validation runs outside the ' +
-        'write transaction; a dry run never takes the write lock. An AMI secret in the file needs ' +
-        'SENSITIVE.',
+        'write transaction; a dry run never takes the write lock. An AMI secret or link credential ' +
+        'in the file needs SENSITIVE, and so does moving stored ones to another host or LAPI.',
       input: z.object(
         {
           config: z.custom((v) => v !== undefined, { error: SHAPE }),
@@ -75,6 +77,7 @@ export const backupDeclaration: ResourceDeclaration = {
           fail2ban: sectionChanges,
           generalSettings: sectionChanges,
           ami: sectionChanges,
+          crowdsecLink: sectionChanges,
           apiKeys: sectionChanges.extend({ notRestored: z.number().int(), note: z.string() }),
         }),
         warnings: z.array(z.string()),

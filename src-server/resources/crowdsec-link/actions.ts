@@ -8,8 +8,8 @@ import { crowdsecLinkDeclaration } from './declaration.ts';
 
 const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
 
-/** What the link needs when it is on: a URL, and the credentials of each direction it uses. */
-function validate(complete: Record<string, unknown>): string[] {
+/** What the link needs when it is on: a URL, and the credentials of each direction it uses (backup import too). */
+export function validateLinkSettings(complete: Record<string, unknown>): string[] {
   if (complete.enabled !== true) return [];
   const problems: string[] = [];
   const missing = (name: string) => String(complete[name] ?? '') === '';
@@ -24,7 +24,10 @@ function validate(complete: Record<string, unknown>): string[] {
   return problems;
 }
 
-const settings = singletonActions(crowdsecLinkDeclaration, { settingKey: CROWDSEC_LINK_SETTING_KEY, validate });
+const settings = singletonActions(crowdsecLinkDeclaration, {
+  settingKey: CROWDSEC_LINK_SETTING_KEY,
+  validate: validateLinkSettings,
+});
 
 /** A credential sent empty is a mistake, never "clear it": 422 naming the field (turn the link off with `enabled: false`). */
 const refuseEmptyCredentials =

@@ -1,6 +1,5 @@
 import { lookupAddress } from '../../firewall/address-lookup.ts';
-import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
-import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
+import { banHistory } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, type NetworkFilter } from '../../firewall/filters.ts';
 import { insertFilter, loadFilter, loadFilters, removeFilter, updateFilter } from '../../firewall/filter-store.ts';
@@ -11,6 +10,7 @@ import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
+import { getBannedIps } from './banned-ips.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
@@ -80,15 +80,7 @@ export const firewallActions: ResourceActions = {
         local_network: false,
         rules: defaultRules(),
       }),
-    getBannedIps: (ctx) => {
-      const delivered = deliveryLookup(ctx.db, ctx.now());
-      return ok(
-        listActiveBans(ctx.db, ctx.now()).map((ban) => ({
-          ...ban,
-          delivery: delivered(ban.ip, scenarioOfBan(ban.category)),
-        })),
-      );
-    },
+    getBannedIps,
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
       return outcome.ok ? ok(outcome.lookup) : failure(400, outcome.message);

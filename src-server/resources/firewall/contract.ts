@@ -30,9 +30,9 @@ export const defaultFilter = z.object({
 export const bannedIps = z.array(
   z.object({
     ip: z.string(),
-    category: banKind,
+    category: z.union([banKind, z.literal('upstream')]),
     reason: z.string().optional(),
-    bannedAt: isoTime,
+    bannedAt: isoTime.nullable().describe('null for an upstream decision (the LAPI does not say when it started).'),
     expiresAt: isoTime,
     secondsLeft: z.number().int().nullable(),
     bannedBy: z.string(),
@@ -40,6 +40,10 @@ export const bannedIps = z.array(
     permanent: z.boolean(),
     banNumber: z.number().int(),
     delivery,
+    upstream: z
+      .object({ origin: z.string(), scenario: z.string(), liftable: z.literal(false) })
+      .optional()
+      .describe('Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the address here.'),
   }),
 );
 

@@ -128,7 +128,11 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, ' +
         'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
         'keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled ' +
-        'within the hour, enabled, not expired) were sent the ban.',
+        'within the hour, enabled, not expired) were sent the ban. Then the upstream CrowdSec LAPI ' +
+        'decisions this server enforces (category `upstream`, `bannedAt` null, `bannedBy` the ' +
+        'origin, `upstream: {origin, scenario, liftable: false}`): lift them on the LAPI, or ' +
+        'whitelist the address here. At most 1,000 upstream bans are listed, longest-lasting first; ' +
+        '`pagination.total` counts every ban in force, upstream included.',
       input: NO_QUERY,
       output: out.bannedIps,
     },
@@ -171,7 +175,10 @@ export const firewallDeclaration: ResourceDeclaration = {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
-      description: 'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR.',
+      description:
+        'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An ' +
+        'upstream CrowdSec LAPI decision of the same value is not lifted (it belongs to the LAPI): ' +
+        'the answer then carries a warning saying where to lift it.',
       input: z.object({ ip: z.string({ error: 'ip is required.' }).min(1, { error: 'ip is required.' }) }),
       output: out.unbannedIp,
     },

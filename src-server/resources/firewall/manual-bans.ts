@@ -16,6 +16,7 @@ import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts
 import { created, invalid, ok } from '../../resource-kit/results.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import type { ActionHandler } from '../../resource-kit/types.ts';
+import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
@@ -90,7 +91,8 @@ export const unbanIp: ActionHandler = (ctx) => {
     return invalid([`ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).`]);
   const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
   ctx.emit({ type: 'bans-lifted', ip: value });
-  return ok({ ip: value, lifted });
+  const upstream = upstreamUnbanNotice(ctx.db, value, ctx.now());
+  return ok({ ip: value, lifted }, upstream ? { messages: { warning: [upstream] } } : {});
 };
 
 /** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */

@@ -12,6 +12,7 @@ const SECTION_NAMES: Record<keyof ImportReport['sections'], string> = {
   fail2ban: 'Ban rules and whitelist',
   generalSettings: 'Request queue and general settings',
   ami: 'Asterisk manager (AMI)',
+  crowdsecLink: 'Many sites (CrowdSec link)',
   apiKeys: 'API keys',
 };
 

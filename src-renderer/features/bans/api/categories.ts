@@ -14,6 +14,10 @@ export const BAN_CATEGORIES = [
   { value: 'manual', label: 'Manual', color: 'red' },
 ] as const satisfies readonly { value: BanKind; label: string; color: string }[];
 
+/** Decisions of an upstream CrowdSec LAPI this server enforces (Many sites): listed with the bans, not this server's own. */
+export const UPSTREAM_CATEGORY = { value: 'upstream', label: 'Upstream', color: 'gray' } as const;
+
+const ALL_CATEGORIES = [...BAN_CATEGORIES, UPSTREAM_CATEGORY];
 export const categoryLabel = (value: string) =>
-  BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
-export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
+  ALL_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
+export const categoryColor = (value: string) => ALL_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';

@@ -8,7 +8,7 @@ import { formatDateTime, formatDuration, plural, toMillis } from '../../../lib/f
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { BAN_CATEGORIES, BAN_SERVICES } from '../api/categories.ts';
+import { BAN_CATEGORIES, BAN_SERVICES, UPSTREAM_CATEGORY } from '../api/categories.ts';
 import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
@@ -57,14 +57,22 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
     () => [...(bans.data ?? [])].sort((a, b) => (toMillis(b.bannedAt) ?? 0) - (toMillis(a.bannedAt) ?? 0)),
     [bans.data],
   );
-  // Only rows still listed count: a ban that ended since it was ticked is not unbanned again.
-  const selectedIps = [...new Set(list.filter((ban) => selected.has(rowKeyOf(ban))).map((ban) => ban.ip))];
+  // Only rows still listed count: a ban that ended since it was ticked is not unbanned again. An
+  // upstream decision is not lifted here (the LAPI would send it back): it is never unbanned.
+  const selectedIps = [
+    ...new Set(list.filter((ban) => selected.has(rowKeyOf(ban)) && !ban.upstream).map((ban) => ban.ip)),
+  ];
+  const upstreamCount = list.filter((b) => b.category === UPSTREAM_CATEGORY.value).length;
   const categories = [
     { value: 'all', label: `All (${list.length})` },
     ...BAN_CATEGORIES.map((c) => ({
       value: c.value,
       label: `${c.label} (${list.filter((b) => b.category === c.value).length})`,
     })),
+    // Upstream decisions (Many sites) are counted apart from this server's own bans, when there are any.
+    ...(upstreamCount
+      ? [{ value: UPSTREAM_CATEGORY.value, label: `${UPSTREAM_CATEGORY.label} (${upstreamCount})` }]
+      : []),
   ];
 
   return (
@@ -161,7 +169,10 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
           { header: 'Delivered', render: (ban) => <DeliveryCell delivery={ban.delivery} subject={ban.ip} /> },
         ]}
         actions={(ban) => [
-          { label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) },
+          // An upstream decision belongs to the LAPI: lift it there, or whitelist it here (the whitelist wins).
+          ...(ban.upstream
+            ? []
+            : [{ label: 'Unban', icon: <IconLockOpen size={14} />, onClick: () => unbanning.open(ban.ip) }]),
           {
             label: 'Unban and whitelist…',
             shortLabel: 'Whitelist…',
