@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { request } from './test-support/http.ts';
+import { makeTempDir, removeTempDir } from './test-support/temp-db.ts';
 
 const CLI = new URL('./cli.ts', import.meta.url).pathname;
 
 describe('pbx-console CLI', () => {
   it('serve prints one line with the URL, answers, and stops cleanly on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
+    const dataDir = makeTempDir('pbx-cli-');
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
@@ -38,7 +36,7 @@ describe('pbx-console CLI', () => {
       assert.equal(stdout.trim().split('\n').length, 1, 'exactly one line on stdout');
     } finally {
       child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { startTestServer } from '../test-support/server.ts';
+import { withTempDir } from '../test-support/temp-db.ts';
 
 const CLI = new URL('../cli.ts', import.meta.url).pathname;
 
@@ -23,8 +21,7 @@ async function runCli(args: string[], stdin?: string): Promise<{ code: number; s
 }
 
 test('admin set-password reads stdin or --password, and the account can then log in remotely', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-admin-cli-'));
-  try {
+  await withTempDir('pbx-admin-cli-', async (dataDir) => {
     const short = await runCli(['admin', 'set-password', '--data-dir', dataDir, '--password', 'short']);
     assert.equal(short.code, 1);
     assert.match(short.stderr, /at least 8 characters/);
@@ -69,7 +66,5 @@ test('admin set-password reads stdin or --password, and the account can then log
 
     const bad = await runCli(['admin', 'reset']);
     assert.equal(bad.code, 2);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });

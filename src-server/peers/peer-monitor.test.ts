@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { ServerBus } from '../bus.ts';
 import { ManualClock } from '../clock.ts';
 import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
-import { openDatabase } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { AmiTestServer } from '../test-support/ami-server.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import { PeerMonitor } from './peer-monitor.ts';
 import { readDetail, readLink } from './peer-state-store.ts';
 
 describe('PeerMonitor', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'peer-monitor-'));
-  const db = openDatabase(join(dir, 'db.sqlite'));
+  const { db, dispose } = openTempDb('peer-monitor-');
   const clock = new ManualClock();
   let ami: AmiTestServer;
   let monitor: PeerMonitor;
 
   before(async () => {
-    migrate(db);
     db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
     ami = await AmiTestServer.start();
     ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
@@ -44,8 +38,7 @@ describe('PeerMonitor', () => {
   after(async () => {
     await monitor.stop();
     await ami.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   });
 
   it('refreshes a detail on demand once it is over a second old', async () => {

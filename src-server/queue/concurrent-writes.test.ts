@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
+import { captureLogs } from '../test-support/captured-logs.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 
-/** A pino logger whose lines are kept for the test to read. */
-function capturingLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n'))
-        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, sink), lines };
-}
-
 describe('concurrent writes', () => {
-  const { logger, lines } = capturingLogger();
+  const { logger, lines } = captureLogs('warn');
   let t: TestServer;
   before(async () => {
     t = await startTestServer({ logger });

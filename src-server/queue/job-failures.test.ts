@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { HttpError } from '../wire/errors.ts';
 import { MAX_BODY_DEPTH } from '../http/body.ts';
 import { FAILED_JOBS_RETENTION } from '../storage/failed-jobs.ts';
+import { captureLogs } from '../test-support/captured-logs.ts';
 import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('job failures: input errors, unexpected errors and the failed_jobs table', () => {
-  const lines: Array<Record<string, any>> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- log lines
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines
+  const { logger, lines } = captureLogs<Record<string, any>>('warn');
   let t: TestServer;
   const parkedCount = () =>
     (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
@@ -25,7 +19,7 @@ describe('job failures: input errors, unexpected errors and the failed_jobs tabl
   before(async () => {
     t = await startTestServer({
       resourceModules: [DIAGNOSTICS_MODULE],
-      logger: pino({ level: 'warn' }, sink),
+      logger,
       exampleModules: true,
     });
   });

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type CreateServerOptions, type PbxServer } from '../index.ts';
 import { request, type TestRequestOptions, type TestResponse } from './http.ts';
+import { makeTempDir, removeTempDir } from './temp-db.ts';
 
 export const REMOTE = '127.0.0.2';
 export const DIAGNOSTICS_MODULE = fileURLToPath(new URL('./diagnostics-resource.ts', import.meta.url));
@@ -25,7 +23,7 @@ export async function startTestServer(
   options: CreateServerOptions & { keepDataDir?: string } = {},
 ): Promise<TestServer> {
   const { keepDataDir, ...rest } = options;
-  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'pbx-test-'));
+  const dataDir = keepDataDir ?? makeTempDir('pbx-test-');
   const make = () =>
     createServer({
       host: '127.0.0.1',
@@ -60,7 +58,7 @@ export async function startTestServer(
     },
     async close() {
       await server.stop();
-      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) removeTempDir(dataDir);
     },
   };
   return handle;

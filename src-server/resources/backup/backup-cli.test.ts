@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { makeTempDir, removeTempDir } from '../../test-support/temp-db.ts';
 
 const CLI = new URL('../../cli.ts', import.meta.url).pathname;
 const V3 = '/pbxcore/api/v3';
@@ -31,8 +32,8 @@ async function stateOf(t: TestServer) {
 
 describe('pbx-console export and import', () => {
   it('export from one stopped server, dry run, import into another data directory: the same state through the API', async () => {
-    const dirA = mkdtempSync(join(tmpdir(), 'pbx-cli-a-'));
-    const dirB = mkdtempSync(join(tmpdir(), 'pbx-cli-b-'));
+    const dirA = makeTempDir('pbx-cli-a-');
+    const dirB = makeTempDir('pbx-cli-b-');
     try {
       const a = await startTestServer({ keepDataDir: dirA });
       await a.call(`${V3}/firewall`, {
@@ -86,8 +87,8 @@ describe('pbx-console export and import', () => {
         await b.close();
       }
     } finally {
-      rmSync(dirA, { recursive: true, force: true });
-      rmSync(dirB, { recursive: true, force: true });
+      removeTempDir(dirA);
+      removeTempDir(dirB);
     }
   });
 });
