@@ -7,8 +7,6 @@ export const BAN_CATEGORIES = [
   { value: 'manual', label: 'Manual', color: 'red' },
 ] as const;
 
-export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
-
 export const categoryLabel = (value: string) =>
   BAN_CATEGORIES.find((c) => c.value === value)?.label ?? value.toUpperCase();
 export const categoryColor = (value: string) => BAN_CATEGORIES.find((c) => c.value === value)?.color ?? 'gray';
