@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { captureLogs } from '../test-support/captured-logs.ts';
 import { ADMIN_PASSWORD, loginToken } from '../test-support/credentials.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 /**
  * Issue 19 item 3: a unique secret is planted in every secret-bearing field of every operation
@@ -18,7 +18,6 @@ import { startTestServer, type TestServer } from '../test-support/server.ts';
 const V3 = '/pbxcore/api/v3';
 
 describe('secrets never reach the audit log or the logs, at any depth', () => {
-  let t: TestServer;
   const logs = captureLogs('debug', { server: true });
   const planted: string[] = [];
   /** Secrets also stored nowhere in clear (hashed, sealed or not stored): absent from the raw file too. */
@@ -36,14 +35,11 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     return key;
   };
 
-  before(async () => {
-    t = await startTestServer({
-      adminPassword: ADMIN_PASSWORD,
-      exampleModules: true,
-      logger: logs.logger,
-    });
+  const t = useTestServer({
+    adminPassword: ADMIN_PASSWORD,
+    exampleModules: true,
+    logger: logs.logger,
   });
-  after(() => t?.close());
 
   it('every secret-bearing write, top level and nested, accepted or refused', async () => {
     const ok = async (

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { TestResponse } from '../test-support/http.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 const EXT = '/pbxcore/api/v3/extensions';
 
@@ -20,12 +20,10 @@ function raw(port: number, payload: Buffer | string): Promise<string> {
 const envelopeOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
 describe('bad input never crashes and never gets a 500', () => {
-  let t: TestServer;
+  const t = useTestServer({ bodyLimitBytes: 64 * 1024 });
   before(async () => {
-    t = await startTestServer({ bodyLimitBytes: 64 * 1024 });
     await t.call(EXT, { method: 'POST', body: { number: '201', username: 'Alice', secret: 'secret-201' } });
   });
-  after(() => t.close());
 
   const expectError = async (status: number, response: Promise<TestResponse>, pattern: RegExp) => {
     const res = await response;

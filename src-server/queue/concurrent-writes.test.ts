@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { captureLogs } from '../test-support/captured-logs.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 describe('concurrent writes', () => {
   const { logger, lines } = captureLogs('warn');
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer({ logger });
-  });
-  after(() => t.close());
+  const t = useTestServer({ logger });
 
   it('1,000 valid filter creations with 20 in flight all succeed, and none needed a retry', async () => {
     const total = 1000;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { HttpError } from '../wire/errors.ts';
 import { MAX_BODY_DEPTH } from '../http/body.ts';
 import { FAILED_JOBS_RETENTION } from '../storage/failed-jobs.ts';
 import { captureLogs } from '../test-support/captured-logs.ts';
-import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -12,18 +12,14 @@ const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 describe('job failures: input errors, unexpected errors and the failed_jobs table', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines
   const { logger, lines } = captureLogs<Record<string, any>>('warn');
-  let t: TestServer;
   const parkedCount = () =>
     (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
 
-  before(async () => {
-    t = await startTestServer({
-      resourceModules: [DIAGNOSTICS_MODULE],
-      logger,
-      exampleModules: true,
-    });
+  const t = useTestServer({
+    resourceModules: [DIAGNOSTICS_MODULE],
+    logger,
+    exampleModules: true,
   });
-  after(() => t.close());
 
   it('refuses a deeply nested JSON body with 400 before queueing, on every queued route, authenticated or not', async () => {
     const body = nested(10_000); // 20 KB

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type CreateServerOptions, type PbxServer } from '../index.ts';
 import { request, type TestRequestOptions, type TestResponse } from './http.ts';
@@ -62,4 +64,32 @@ export async function startTestServer(
     },
   };
   return handle;
+}
+
+/**
+ * A test server for the current suite: started in its `before` hook, closed in its `after` hook. The handle
+ * reads through to the running server, so it can be declared where the suite's tests can see it.
+ */
+export function useTestServer(options: Parameters<typeof startTestServer>[0] = {}): TestServer {
+  let started: TestServer | undefined;
+  before(async () => {
+    started = await startTestServer(options);
+  });
+  after(() => started?.close());
+  const running = () => started ?? assert.fail("the test server starts in the suite's before hook");
+  return {
+    get server() {
+      return running().server;
+    },
+    get url() {
+      return running().url;
+    },
+    get dataDir() {
+      return running().dataDir;
+    },
+    call: (path, o) => running().call(path, o),
+    remote: (path, o) => running().remote(path, o),
+    restart: () => running().restart(),
+    close: () => running().close(),
+  };
 }
