@@ -1,24 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { test } from 'node:test';
+import { runCli } from '../test-support/cli.ts';
 import { startTestServer } from '../test-support/server.ts';
 import { withTempDir } from '../test-support/temp-db.ts';
-
-const CLI = new URL('../cli.ts', import.meta.url).pathname;
-
-async function runCli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdin.end(stdin ?? '');
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
-}
 
 test('admin set-password reads stdin or --password, and the account can then log in remotely', async () => {
   await withTempDir('pbx-admin-cli-', async (dataDir) => {

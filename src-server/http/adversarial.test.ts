@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -29,6 +28,7 @@ import { normalisePath } from '../auth/allowed-paths.ts';
 import { MAX_LOGIN_FAILURES } from '../auth/login-limiter.ts';
 import { setUserPassword } from '../auth/users.ts';
 import { captureLogs } from '../test-support/captured-logs.ts';
+import { spawnServe } from '../test-support/cli.ts';
 import { request } from '../test-support/http.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
 import type { Db } from '../storage/database.ts';
@@ -508,30 +508,14 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
 });
 
 describe('crash safety', () => {
-  const CLI = new URL('../cli.ts', import.meta.url).pathname;
-
   it('kill -9 during writes loses 0 acknowledged writes', async () => {
     const dataDir = makeTempDir('pbx-crash-');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-      {
-        env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const serve = spawnServe(dataDir, 'inherit');
+    const child = serve.child;
     const acknowledged: string[] = [];
     const serverErrors: string[] = [];
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-      });
+      const url = await serve.url;
       let next = 1000;
       let killed = false;
       const writer = async () => {

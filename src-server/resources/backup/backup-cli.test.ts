@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli as run } from '../../test-support/cli.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 import { makeTempDir, removeTempDir } from '../../test-support/temp-db.ts';
 
-const CLI = new URL('../../cli.ts', import.meta.url).pathname;
 const V3 = '/pbxcore/api/v3';
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
-}
 
 async function stateOf(t: TestServer) {
   const out: Record<string, unknown> = {};
