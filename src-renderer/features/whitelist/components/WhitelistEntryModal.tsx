@@ -1,6 +1,7 @@
 import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
+import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
@@ -83,16 +84,12 @@ export function WhitelistEntryModal({
     <Modal opened={opened} onClose={onClose} title="Add to whitelist" centered size="md">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput
-            label="Address or network"
+          <AddressInput
             description="An IPv4 or IPv6 address, or a network in CIDR form. Its active bans are lifted."
             placeholder="192.0.2.7 or 10.20.0.0/16"
-            required
-            data-autofocus
             value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
+            onChange={setValue}
             error={errors.byField.value}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
           <TextInput
             label="Comment"
