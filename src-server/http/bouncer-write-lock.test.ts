@@ -42,4 +42,32 @@ describe('stream polls while another connection holds the write lock', () => {
     assert.deepEqual(afterwards.new, []);
     assert.deepEqual(values(afterwards.deleted), ['198.51.100.20 pbx/sip']);
   });
+
+  test('known keys polling a new version while the lock is held never wait for it; the flush saves them after', async () => {
+    const keys = Array.from({ length: 50 }, (_, i) => createTestApiKey(t.server.services.db, { description: `b${i}` }));
+    for (const { key } of keys) await poll(t, key);
+    banThroughFailures(t, 'sip', '198.51.100.21');
+    const version = t.server.services.firewall!.snapshots.get().version;
+
+    const other = openDatabase(join(t.dataDir, 'pbx.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    let elapsedMs: number;
+    try {
+      const started = performance.now();
+      for (const { key } of keys) assert.deepEqual(values((await poll(t, key)).new), ['198.51.100.21 pbx/sip']);
+      elapsedMs = performance.now() - started;
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    // Waiting even the short 50 ms for the lock would take at least 2.5 s for these 50 polls.
+    assert.ok(elapsedMs < 2000, `50 polls took ${Math.round(elapsedMs)} ms while the lock was held`);
+
+    t.server.services.firewall!.cursors.flush();
+    const stored = t.server.services.db
+      .prepare('SELECT sent_versions FROM bouncer_cursors WHERE key_id = ?')
+      .pluck()
+      .get(keys[0]!.id) as string;
+    assert.equal(JSON.parse(stored).at(-1), version, 'the flush saved the window once the lock was free');
+  });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { coreResources } from '../resources/index.ts';
-import { ResourceRegistry } from '../resources/registry.ts';
+import { ResourceRegistry } from '../resource-kit/registry.ts';
 import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
 import { captureLogs } from '../test-support/captured-logs.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { ServerBus } from '../bus.ts';
 import { ManualClock } from '../clock.ts';
-import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { AmiTestServer } from '../test-support/ami-server.ts';
 import { openTempDb } from '../test-support/temp-db.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, it } from 'node:test';
-import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { openTempDb } from '../test-support/temp-db.ts';
 import { clearState, writeLink, writeSnapshot } from './peer-state-store.ts';
