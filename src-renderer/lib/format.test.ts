@@ -70,21 +70,7 @@ describe('format', () => {
     assert.equal(plural(1, 'entry', 'entries'), '1 entry');
     assert.equal(plural(0, 'entry', 'entries'), '0 entries');
     assert.equal(plural(3, 'entry', 'entries'), '3 entries');
-    const ranks = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal);
-    assert.deepEqual(ranks, [
-      '1st',
-      '2nd',
-      '3rd',
-      '4th',
-      '11th',
-      '12th',
-      '13th',
-      '21st',
-      '22nd',
-      '23rd',
-      '101st',
-      '111th',
-      '112th',
-    ]);
+    const ranks = '1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 23rd 101st 111th 112th'.split(' ');
+    for (const rank of ranks) assert.equal(ordinal(parseInt(rank, 10)), rank);
   });
 });
