@@ -15,18 +15,22 @@ describe('PeerMonitor', () => {
   const clock = new ManualClock();
   let ami: AmiTestServer;
   let monitor: PeerMonitor;
-
-  before(async () => {
-    db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
-    ami = await AmiTestServer.start();
-    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
+  /** Stores AMI settings that reach the test AMI server, with `changes` on top. */
+  const writeAmi = (changes: Record<string, unknown> = {}) =>
     writeSetting(db, AMI_SETTINGS_KEY, {
       enabled: true,
       host: ami.host,
       port: ami.port,
       username: 'admin',
       secret: 'amp111',
+      ...changes,
     });
+
+  before(async () => {
+    db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
+    ami = await AmiTestServer.start();
+    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
+    writeAmi();
     monitor = new PeerMonitor(
       { db, bus: new ServerBus(), logger: pino({ level: 'silent' }), clock },
       { refreshIntervalMs: 3_600_000 },
@@ -68,22 +72,9 @@ describe('PeerMonitor', () => {
   });
 
   it('serialises settings changes so only one client ever runs', async () => {
-    writeSetting(db, AMI_SETTINGS_KEY, {
-      enabled: true,
-      host: ami.host,
-      port: ami.port,
-      username: 'admin',
-      secret: 'amp111',
-      n: 1,
-    });
+    writeAmi({ n: 1 });
     const first = monitor.applySettings();
-    writeSetting(db, AMI_SETTINGS_KEY, {
-      enabled: true,
-      host: '127.0.0.1',
-      port: ami.port,
-      username: 'admin',
-      secret: 'amp111',
-    });
+    writeAmi({ host: '127.0.0.1' });
     await Promise.all([first, monitor.applySettings()]);
     await ami.waitFor(() => monitor.connected);
     await new Promise((r) => setTimeout(r, 100));
