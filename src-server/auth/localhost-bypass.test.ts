@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { before, describe, it } from 'node:test';
 import type { BusEvent } from '../bus.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
+import { rawRequest } from '../test-support/http.ts';
 import { useTestServer } from '../test-support/server.ts';
 import { parseHostHeader } from './localhost-bypass.ts';
 
@@ -11,17 +11,6 @@ const EXT = `${V3}/extensions`;
 const KEYS = `${V3}/api-keys`;
 const STREAM = `${V3}/firewall-bouncer/v1/decisions/stream`;
 const LEGACY = '/pbxcore/api/sip/getPeersStatuses';
-
-/** Raw bytes on a loopback socket (for requests a client library will not send), the raw answer back. */
-function rawRequest(port: number, payload: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-  });
-}
 
 describe('credentials: only Authorization: Bearer counts', () => {
   let key: string;
