@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { manualBanValues, loadFilters } from '../../firewall/filters.ts';
+import { manualBanValues } from '../../firewall/filters.ts';
+import { loadFilters } from '../../firewall/filter-store.ts';
 import { migrate } from '../../storage/migrations.ts';
 import { useTestServer } from '../../test-support/server.ts';
 
