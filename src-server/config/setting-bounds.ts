@@ -10,9 +10,6 @@ export interface IntegerBound {
   reason?: string;
 }
 
-/** ipset (and so the iptables and nftables bouncers) refuses timeouts above 2^31/1000 seconds. */
-export const IPSET_MAX_TIMEOUT_SECONDS = 2_147_483;
-
 /** The longest ban a rule may give: a year. Longer than ipset's cap, bans are published capped and renewed by each poll. */
 export const MAX_BAN_SECONDS = 31_536_000;
 

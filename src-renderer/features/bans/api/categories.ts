@@ -7,8 +7,6 @@ export const BAN_CATEGORIES = [
   { value: 'manual', label: 'Manual', color: 'red' },
 ] as const;
 
-export type BanCategory = (typeof BAN_CATEGORIES)[number]['value'];
-
 /** Decisions of an upstream CrowdSec LAPI this server enforces (Many sites): listed with the bans, not this server's own. */
 export const UPSTREAM_CATEGORY = { value: 'upstream', label: 'Upstream', color: 'gray' } as const;
 
