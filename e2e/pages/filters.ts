@@ -1,0 +1,111 @@
+import type { Locator } from 'playwright-core';
+import { visible } from '../support/page-helpers.ts';
+import { Screen } from './screen.ts';
+
+export type Service = 'SIP' | 'WEB' | 'AMI' | 'IAX';
+
+export interface FilterFields {
+  permit?: string;
+  deny?: string;
+  description?: string;
+  /** Services whose "Allow" box is cleared. */
+  block?: Service[];
+  trusted?: boolean;
+  local?: boolean;
+}
+
+/** The "New network filter" and "Edit filter" dialogs. */
+export class FilterDialog {
+  constructor(
+    readonly screen: FiltersScreen,
+    readonly root: Locator,
+  ) {}
+
+  async fill(fields: FilterFields): Promise<void> {
+    if (fields.permit !== undefined) await this.root.getByRole('textbox', { name: 'Network' }).fill(fields.permit);
+    if (fields.deny !== undefined) await this.root.getByRole('textbox', { name: 'Deny' }).fill(fields.deny);
+    if (fields.description !== undefined) await this.root.getByLabel('Description').fill(fields.description);
+    for (const service of fields.block ?? []) await this.allow(service).uncheck();
+    if (fields.trusted) await this.root.getByRole('switch', { name: /^Trusted/ }).check({ force: true });
+    if (fields.local) await this.root.getByRole('switch', { name: /^Local network/ }).check({ force: true });
+  }
+
+  /** The "Allow <service>" box. */
+  allow(service: Service): Locator {
+    return this.root.getByLabel(`Allow ${service}`);
+  }
+
+  /** Presses "Create filter" or "Save filter", whichever the dialog has. */
+  submit(): Promise<void> {
+    return this.root.getByRole('button', { name: /^(Create|Save) filter$/ }).click();
+  }
+
+  /** Submits and waits for the dialog to close. */
+  async save(): Promise<void> {
+    await this.submit();
+    await this.screen.dialogsClosed();
+  }
+
+  async cancel(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Cancel' }).click();
+    await this.screen.dialogsClosed();
+  }
+
+  /** The error under the Network or Deny field. */
+  error(field: 'Network' | 'Deny'): Locator {
+    return this.screen.fieldError(this.root, field);
+  }
+
+  /** Waits for a text of the dialog (an error from the form). */
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.root.getByText(text));
+  }
+}
+
+/** The Network filters screen. */
+export class FiltersScreen extends Screen {
+  show(): Promise<void> {
+    return this.open('Network filters');
+  }
+
+  /** The row of a filter, by its network. */
+  row(permit: string): Locator {
+    return this.byTestId('filter-row', permit);
+  }
+
+  async openNew(): Promise<FilterDialog> {
+    await this.press('New filter');
+    return new FilterDialog(this, await visible(this.dialog('New network filter')));
+  }
+
+  /** Creates a filter with the "New filter" dialog and waits for its row. */
+  async create(fields: FilterFields & { permit: string }): Promise<Locator> {
+    const dialog = await this.openNew();
+    await dialog.fill(fields);
+    await dialog.save();
+    return visible(this.row(fields.permit));
+  }
+
+  async edit(permit: string): Promise<FilterDialog> {
+    await this.rowAction(permit, 'Edit', this.row(permit));
+    return new FilterDialog(this, await visible(this.dialog(`Edit filter ${permit}`)));
+  }
+
+  /** The "Block a network" dialog. */
+  async openBlock(): Promise<Locator> {
+    await this.press('Block a network');
+    return visible(this.dialog('Block a network'));
+  }
+
+  /** The per-service rule a row shows, e.g. "SIP from 10.0.0.0/8: blocked". */
+  rule(row: Locator, label: string): Locator {
+    return row.getByLabel(label);
+  }
+
+  /** Deletes a filter no key uses, after the confirmation. */
+  async delete(permit: string): Promise<void> {
+    await this.rowAction(permit, 'Delete');
+    await this.confirm('Delete filter');
+    await this.row(permit).waitFor({ state: 'detached' });
+  }
+}
