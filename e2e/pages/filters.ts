@@ -62,6 +62,48 @@ export class FilterDialog {
   }
 }
 
+/** The "Block a network" dialog: a filter that denies one address or network. */
+export class BlockDialog {
+  constructor(readonly root: Locator) {}
+
+  async fill(fields: { address?: string; reason?: string }): Promise<void> {
+    if (fields.address !== undefined) await this.root.getByLabel('Address or network').fill(fields.address);
+    if (fields.reason !== undefined) await this.root.getByLabel('Reason').fill(fields.reason);
+  }
+
+  submit(): Promise<void> {
+    return this.root.getByRole('button', { name: 'Block' }).click();
+  }
+
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.root.getByText(text));
+  }
+}
+
+/** The confirmation of a filter's delete, with the keys that must move first. */
+export class DeleteFilterDialog {
+  constructor(
+    readonly screen: FiltersScreen,
+    readonly root: Locator,
+  ) {}
+
+  usedBy(key: string): Locator {
+    return this.root.getByTestId('filter-used-by').filter({ hasText: key });
+  }
+
+  moveTo(source: string): Promise<void> {
+    return this.screen.choose('Move the key to', source, this.root);
+  }
+
+  moveAndDelete(): Promise<void> {
+    return this.root.getByRole('button', { name: 'Move key and delete' }).click();
+  }
+
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.root.getByText(text));
+  }
+}
+
 /** The Network filters screen. */
 export class FiltersScreen extends Screen {
   show(): Promise<void> {
@@ -92,14 +134,25 @@ export class FiltersScreen extends Screen {
   }
 
   /** The "Block a network" dialog. */
-  async openBlock(): Promise<Locator> {
+  async openBlock(): Promise<BlockDialog> {
     await this.press('Block a network');
-    return visible(this.dialog('Block a network'));
+    return new BlockDialog(await visible(this.dialog('Block a network')));
   }
 
   /** The per-service rule a row shows, e.g. "SIP from 10.0.0.0/8: blocked". */
   rule(row: Locator, label: string): Locator {
     return row.getByLabel(label);
+  }
+
+  /** The "Used by" cell of a row, when it names a key. */
+  usedBy(row: Locator, key: string): Locator {
+    return row.getByTestId('filter-used-by-cell').filter({ hasText: key });
+  }
+
+  /** Delete from the row's menu: the confirmation, which lists the keys bound to the filter. */
+  async openDelete(permit: string): Promise<DeleteFilterDialog> {
+    await this.rowAction(/Actions for/, 'Delete', this.row(permit));
+    return new DeleteFilterDialog(this, await visible(this.dialog(`Delete the filter for ${permit}?`)));
   }
 
   /** Deletes a filter no key uses, after the confirmation. */

@@ -78,6 +78,11 @@ export class Screen {
     return chooseOption(this.page, scope.getByRole('combobox', { name }), option);
   }
 
+  /** An option of the open combobox list. */
+  option(name: string | RegExp): Locator {
+    return this.page.getByRole('option', { name });
+  }
+
   /** The texts of the options a combobox offers, once it is open. */
   options(): Promise<string[]> {
     return this.page.getByRole('option').allInnerTexts();

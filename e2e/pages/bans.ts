@@ -1,0 +1,120 @@
+import type { Locator } from 'playwright-core';
+import { visible } from '../support/page-helpers.ts';
+import { Screen } from './screen.ts';
+
+export interface BanFields {
+  address?: string;
+  duration?: string;
+  /** 'min', 'h', 'd'... or 'Permanent'. */
+  unit?: string;
+  reason?: string;
+  /** Services whose box is cleared ("Web (console and API)", "AMI"...). */
+  spare?: string[];
+}
+
+/** The "Ban an address" dialog. */
+export class BanDialog {
+  constructor(
+    readonly screen: BansScreen,
+    readonly root: Locator,
+  ) {}
+
+  get address(): Locator {
+    return this.root.getByLabel('Address or network');
+  }
+
+  get duration(): Locator {
+    return this.root.getByLabel('Duration', { exact: true });
+  }
+
+  async fill(fields: BanFields): Promise<void> {
+    if (fields.address !== undefined) await this.address.fill(fields.address);
+    if (fields.duration !== undefined) await this.duration.fill(fields.duration);
+    if (fields.unit !== undefined) await this.root.getByLabel('Unit of duration').selectOption(fields.unit);
+    if (fields.reason !== undefined) await this.root.getByLabel('Reason (optional)').fill(fields.reason);
+    for (const service of fields.spare ?? []) await this.root.getByLabel(service, { exact: true }).uncheck();
+  }
+
+  /** Presses Ban (the server may refuse it). */
+  submit(): Promise<void> {
+    return this.root.getByRole('button', { name: 'Ban', exact: true }).click();
+  }
+
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.root.getByText(text));
+  }
+}
+
+/** The Bans screen (active bans) and its Ban history tab. */
+export class BansScreen extends Screen {
+  show(): Promise<void> {
+    return this.open('Bans');
+  }
+
+  async openBan(): Promise<BanDialog> {
+    await this.press('Ban an address');
+    return new BanDialog(this, await visible(this.dialog('Ban an address')));
+  }
+
+  /** Bans through the dialog and waits for it to close. */
+  async ban(fields: BanFields): Promise<void> {
+    const dialog = await this.openBan();
+    await dialog.fill(fields);
+    await dialog.submit();
+    await this.dialogsClosed();
+  }
+
+  /** Every active ban row, or those containing a text. */
+  row(hasText?: string | RegExp): Locator {
+    return this.byTestId('ban-row', hasText);
+  }
+
+  /** A row's countdown ("29 min 59 s", "Permanent"). */
+  timeLeft(row: Locator): Locator {
+    return row.getByTestId('ban-time-left');
+  }
+
+  /** Unban from the row, then the confirmation. */
+  async unban(ip: string): Promise<void> {
+    await this.row(ip)
+      .getByRole('button', { name: `Unban ${ip}` })
+      .click();
+    await this.confirm('Unban');
+  }
+
+  /** A category chip of the active bans ("All (3)", "SIP (0)"). */
+  category(name: RegExp): Promise<void> {
+    return this.page.getByText(name).click();
+  }
+
+  filterByIp(text: string): Promise<void> {
+    return this.page.getByLabel('Filter by IP address').fill(text);
+  }
+
+  /** The tick box of a row, or of every row shown ('all'). */
+  select(ip: string | 'all'): Promise<void> {
+    const name = ip === 'all' ? 'Select all bans shown' : `Select ${ip}`;
+    return this.page.getByRole('checkbox', { name, exact: true }).check();
+  }
+
+  get unbanSelected(): Locator {
+    return this.button(/^Unban selected/);
+  }
+
+  showHistory(): Promise<void> {
+    return this.follow('Ban history', 'Ban history');
+  }
+
+  showActive(): Promise<void> {
+    return this.follow('Active bans', 'Bans');
+  }
+
+  /** Every row of the ban history, or those containing a text. */
+  historyRow(hasText?: string | RegExp): Locator {
+    return this.byTestId('ban-log-row', hasText);
+  }
+
+  searchHistory(text: string): Promise<void> {
+    return this.page.getByLabel('Search').fill(text);
+  }
+}
