@@ -25,9 +25,19 @@ export class Screen {
     await visible(this.page.getByRole('heading', { level: 1, name: heading }));
   }
 
+  /** The colour scheme the console applied ('light' or 'dark'). */
+  colorScheme(): Promise<string | null> {
+    return this.page.locator('html').getAttribute('data-mantine-color-scheme');
+  }
+
   /** A dialog by its title; any dialog without one. */
   dialog(name?: string | RegExp): Locator {
     return name === undefined ? this.page.getByRole('dialog') : this.page.getByRole('dialog', { name });
+  }
+
+  /** The content box of the open modal (for its opening transition). */
+  modal(): Locator {
+    return this.page.locator('.mantine-Modal-content');
   }
 
   /** Waits until every dialog is gone. */
