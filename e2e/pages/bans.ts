@@ -82,6 +82,54 @@ export class BansScreen extends Screen {
     await this.confirm('Unban');
   }
 
+  /** "Unban and whitelist" on a row: opens its dialog. */
+  unbanAndWhitelist(ip: string): Promise<void> {
+    return this.row(ip)
+      .getByRole('button', { name: `Unban and whitelist ${ip}` })
+      .click();
+  }
+
+  /** The "3rd ban" rank of a row, or of every row shown. */
+  banNumber(row?: Locator): Locator {
+    return (row ?? this.page).getByTestId('ban-number');
+  }
+
+  /** The Delivered cell of a row ("1 of 1 bouncer", "No bouncer"). */
+  delivery(ip: string): Locator {
+    return this.row(ip).getByTestId('ban-delivery');
+  }
+
+  /** The "Why is this address blocked?" field. */
+  get lookupField(): Locator {
+    return this.page.getByRole('textbox', { name: 'Address' });
+  }
+
+  /** Asks "Why is this address blocked?" (the answer may be an error under the field). */
+  async lookUp(address: string): Promise<void> {
+    await this.lookupField.fill(address);
+    await this.press('Look up');
+  }
+
+  /** Every lookup answer, or the one about an address. */
+  lookupAnswer(address?: string): Locator {
+    return this.byTestId('lookup-answer', address);
+  }
+
+  /** The decisions of an answer (or of every answer shown). */
+  lookupDecision(answer?: Locator): Locator {
+    return (answer ?? this.page).getByTestId('lookup-decision');
+  }
+
+  /** What protects the address, in an answer (or in every answer shown). */
+  lookupProtection(answer?: Locator): Locator {
+    return (answer ?? this.page).getByTestId('lookup-protection');
+  }
+
+  /** The element with a DOM id (an error a field is described by). */
+  byId(id: string): Locator {
+    return this.page.locator(`[id="${id}"]`);
+  }
+
   /** A category chip of the active bans ("All (3)", "SIP (0)"). */
   category(name: RegExp): Promise<void> {
     return this.page.getByText(name).click();
