@@ -12,6 +12,32 @@ export class DashboardScreen extends Screen {
     return this.byTestId('bouncer-row', description);
   }
 
+  /** The badge of a bouncer's state: Served, Never polled, Silent since…, Refused. */
+  bouncerState(description: string): Locator {
+    return this.bouncer(description).getByTestId('bouncer-state');
+  }
+
+  /** Why a bouncer's polls are refused. */
+  bouncerRefusal(description?: string): Locator {
+    return (description === undefined ? this.page : this.bouncer(description)).getByTestId('bouncer-refusal');
+  }
+
+  /** The box listing refused polls. */
+  get rejections(): Locator {
+    return this.page.getByTestId('bouncer-rejections');
+  }
+
+  /** The "bans are not being enforced" banner. */
+  get banner(): Locator {
+    return this.page.getByTestId('enforcement-banner');
+  }
+
+  /** Follows the banner's link to the API keys screen. */
+  async openKeysFromBanner(): Promise<void> {
+    await this.banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
+    await this.page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+  }
+
   /** The count of active bans of a category (http, sip, manual...). */
   banCount(category: string): Promise<string> {
     return this.page.getByTestId(`ban-count-${category}`).innerText();

@@ -30,6 +30,16 @@ export class Screen {
     return this.page.locator('html').getAttribute('data-mantine-color-scheme');
   }
 
+  /** Every button, link and input of the main area (for layout checks). */
+  controls(): Locator {
+    return this.page.locator('main button, main a, main input');
+  }
+
+  /** The paragraph inside an element (where a cell's colour is set). */
+  paragraph(scope: Locator): Locator {
+    return scope.locator('p');
+  }
+
   /** A dialog by its title; any dialog without one. */
   dialog(name?: string | RegExp): Locator {
     return name === undefined ? this.page.getByRole('dialog') : this.page.getByRole('dialog', { name });
