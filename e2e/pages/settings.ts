@@ -73,6 +73,11 @@ export class SettingsForm {
   byTestId(id: string): Locator {
     return this.root.getByTestId(id);
   }
+
+  /** Waits for a text of the form (an error under a field). */
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.root.getByText(text));
+  }
 }
 
 /** The Settings screen. */
