@@ -127,11 +127,13 @@ export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): b
   const cutoff = new Date(nowMs - TOUCH_INTERVAL_MS).toISOString();
   let wrote = false;
   // A last-use stamp is statistics: a locked database (a long import in a worker) must not hold up or
-  // fail the request that presented the key. It is tried again at the key's next use.
+  // fail the request that presented the key, even for the short background wait. It is tried again
+  // at the key's next use.
   const stored = tryBackgroundWrite(
     db,
     () => (wrote = writeKeyUse(db, keyId, ip, at, cutoff)),
     () => seen.delete(entry),
+    0,
   );
   return stored && wrote;
 }

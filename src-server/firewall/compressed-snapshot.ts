@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
+import { crc32Combine } from './crc32-combine.ts';
 import { snapshotParts, type DecisionSnapshot } from './decision-snapshot.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -20,7 +21,8 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
 
 /** The compressed head every poll of one snapshot (in one form) shares: `{"new":[` and the decisions. */
 interface SharedHead {
-  deflated: Buffer;
+  /** The parts' deflate segments, in order (written as they are: never joined into one copy). */
+  deflated: readonly Buffer[];
   /** CRC-32 and length of the uncompressed text it stands for. */
   crc: number;
   length: number;
@@ -36,6 +38,8 @@ interface SharedHead {
  */
 export class SnapshotCompressor {
   private readonly segments = new WeakMap<Buffer, Promise<Buffer>>();
+  /** Each part's CRC-32, computed once: a snapshot's CRC is combined from its parts' (crc32Combine). */
+  private readonly crcs = new WeakMap<Buffer, number>();
   private readonly heads = new WeakMap<DecisionSnapshot, Map<boolean, Promise<SharedHead>>>();
   private readonly done = new WeakSet<Promise<SharedHead>>();
   private readonly lastReady = new Map<boolean, DecisionSnapshot>();
@@ -71,7 +75,7 @@ export class SnapshotCompressor {
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc32(tailText, head.crc) >>> 0, 0);
     trailer.writeUInt32LE((head.length + tailText.length) % 2 ** 32, 4);
-    return [GZIP_HEADER, head.deflated, deflateRawSync(tailText, { level: 1 }), trailer];
+    return [GZIP_HEADER, ...head.deflated, deflateRawSync(tailText, { level: 1 }), trailer];
   }
 
   private segment(part: Buffer): Promise<Buffer> {
@@ -110,9 +114,15 @@ export class SnapshotCompressor {
     let crc = 0;
     let length = 0;
     for (const part of parts) {
-      crc = crc32(part, crc);
+      crc = crc32Combine(crc, this.crcOf(part), part.length);
       length += part.length;
     }
-    return { deflated: Buffer.concat(deflated), crc, length };
+    return { deflated, crc, length };
+  }
+
+  private crcOf(part: Buffer): number {
+    let crc = this.crcs.get(part);
+    if (crc === undefined) this.crcs.set(part, (crc = crc32(part)));
+    return crc;
   }
 }

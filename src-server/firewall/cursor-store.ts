@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import { writeWithShortWait } from '../storage/background-write.ts';
+import { BACKGROUND_BUSY_WAIT_MS, isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 
 /** SPEC: a cursor lives 1 hour, renewed by each poll. */
@@ -153,7 +153,10 @@ export class CursorStore {
     this.cursors.set(keyId, cursor);
     const newVersion = previous?.sent[previous.sent.length - 1] !== version;
     this.dirty.add(keyId);
-    if (newVersion) this.write([keyId]);
+    // A key's first record waits briefly for the lock: without any stored window, a crash would
+    // make its next poll a first one, with no `deleted`. Later ones never wait: when a worker holds
+    // the lock, the stored window stays older, which only repeats deletions (the flush retries).
+    if (newVersion) this.write([keyId], previous?.sent.length ? 0 : BACKGROUND_BUSY_WAIT_MS);
   }
 
   /** Records a known key's refused poll (shown until the key is served again). */
@@ -183,35 +186,40 @@ export class CursorStore {
    * disk) keeps them pending for the next flush: the process never goes down for it, and the disk
    * then holds an older window, which can only repeat deletions, never lose one.
    */
-  private write(keyIds: number[]): void {
+  private write(keyIds: number[], waitMs = BACKGROUND_BUSY_WAIT_MS): void {
     try {
       // At most a short wait for the lock: this runs on the web thread, before an answer's first byte.
-      writeWithShortWait(this.db, () =>
-        this.db.transaction(() => {
-          for (const keyId of keyIds) {
-            const cursor = this.cursors.get(keyId);
-            if (!cursor) continue;
-            this.save.run({
-              keyId,
-              version: cursor.sent[cursor.sent.length - 1] ?? null,
-              sentVersions: JSON.stringify(cursor.sent),
-              expiresAt: cursor.expiresAt,
-              lastPollAt: cursor.lastPollAt,
-              lastPollIp: cursor.lastPollIp,
-              polls: cursor.polls,
-              lastNew: cursor.lastNew,
-              lastDeleted: cursor.lastDeleted,
-              refusedAt: cursor.refusal?.at ?? null,
-              refusedIp: cursor.refusal?.ip ?? null,
-              refusedCode: cursor.refusal?.code ?? null,
-              refusedReason: cursor.refusal?.reason ?? null,
-            });
-          }
-        })(),
+      writeWithShortWait(
+        this.db,
+        () =>
+          this.db.transaction(() => {
+            for (const keyId of keyIds) {
+              const cursor = this.cursors.get(keyId);
+              if (!cursor) continue;
+              this.save.run({
+                keyId,
+                version: cursor.sent[cursor.sent.length - 1] ?? null,
+                sentVersions: JSON.stringify(cursor.sent),
+                expiresAt: cursor.expiresAt,
+                lastPollAt: cursor.lastPollAt,
+                lastPollIp: cursor.lastPollIp,
+                polls: cursor.polls,
+                lastNew: cursor.lastNew,
+                lastDeleted: cursor.lastDeleted,
+                refusedAt: cursor.refusal?.at ?? null,
+                refusedIp: cursor.refusal?.ip ?? null,
+                refusedCode: cursor.refusal?.code ?? null,
+                refusedReason: cursor.refusal?.reason ?? null,
+              });
+            }
+          })(),
+        waitMs,
       );
       for (const keyId of keyIds) this.dirty.delete(keyId);
     } catch (error) {
       for (const keyId of keyIds) this.dirty.add(keyId);
+      // A write-through that found the lock held is retried by the next flush: only a flush's failure is news.
+      if (waitMs === 0 && isSqliteBusy(error)) return;
       this.logger?.warn(
         { err: error, pending: this.dirty.size },
         'bouncer cursors not saved yet; retrying at the next flush',

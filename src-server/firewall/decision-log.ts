@@ -1,3 +1,4 @@
+import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { identityOf, type DecisionKey, type Scenario } from './decisions.ts';
 
@@ -142,6 +143,24 @@ export class DecisionLog {
     for (const [identity, key] of adds) this.published.set(identity, { key, addedVersion: version });
     this.version = version;
     return version;
+  }
+
+  /**
+   * publishChanges for the web thread: waits at most BACKGROUND_BUSY_WAIT_MS for the write lock
+   * (a worker's long write must not stall every poll) and returns undefined when it is held; the
+   * caller keeps the change and tries again. Other errors throw.
+   */
+  tryPublishChanges(
+    added: ReadonlyMap<string, DecisionKey>,
+    gone: ReadonlySet<string>,
+    now: number,
+  ): number | undefined {
+    try {
+      return writeWithShortWait(this.db, () => this.publishChanges(added, gone, now));
+    } catch (error) {
+      if (isSqliteBusy(error)) return undefined;
+      throw error;
+    }
   }
 
   /**

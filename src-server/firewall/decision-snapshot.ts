@@ -58,6 +58,14 @@ export class DecisionSnapshotCache {
   private revision = -1;
   private readonly expiries = new ExpiryQueue();
   private pending: BanChange[] = [];
+  /**
+   * Membership changes not yet in the decision log: a worker held the write lock when they were
+   * made. Kept until the log takes them, so no deletion is lost; until then polls get the last
+   * snapshot the log covers.
+   */
+  private unlogged = new Map<string, DecisionKey>();
+  /** How many builds found the log's write lock held and served the previous snapshot (the benchmark reads it). */
+  deferredBuilds = 0;
   private bansLoaded = false;
   private loggedOnce = false;
   /** How many times the snapshot was built (tests and the benchmark read it). */
@@ -94,6 +102,7 @@ export class DecisionSnapshotCache {
     const changed =
       !this.bansLoaded ||
       this.pending.length > 0 ||
+      this.unlogged.size > 0 ||
       this.state.revision !== this.revision ||
       now >= this.expiries.nextAt();
     const ticked = this.published.hasTicking && now - (this.current?.builtAt ?? 0) >= TICK_MS;
@@ -107,7 +116,7 @@ export class DecisionSnapshotCache {
     if (!this.bansLoaded) this.loadBans(now);
     else this.applyBanChanges(now);
     for (const ban of this.expiries.popExpired(now)) this.published.clearBan(ban);
-    const touched = this.published.takeTouched();
+    for (const [identity, key] of this.published.takeTouched()) this.unlogged.set(identity, key);
     let version: number;
     if (!this.loggedOnce) {
       // At start nothing in memory knows what changed while the server was stopped: compare it all.
@@ -117,12 +126,21 @@ export class DecisionSnapshotCache {
     } else {
       const added = new Map<string, DecisionKey>();
       const gone = new Set<string>();
-      for (const [identity, key] of touched) {
+      for (const [identity, key] of this.unlogged) {
         if (this.published.plain.has(identity)) added.set(identity, key);
         else gone.add(identity);
       }
-      version = this.log.publishChanges(added, gone, now);
+      const logged = this.current
+        ? this.log.tryPublishChanges(added, gone, now)
+        : this.log.publishChanges(added, gone, now);
+      if (logged === undefined) {
+        // The lock is held: the previous snapshot (which the log covers) serves until the next poll retries.
+        this.deferredBuilds++;
+        return this.current!;
+      }
+      version = logged;
     }
+    this.unlogged.clear();
     if (version !== previousVersion) this.publishes++;
     this.render(now);
     this.builds++;

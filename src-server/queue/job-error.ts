@@ -1,3 +1,5 @@
+import { isSqliteBusy } from '../storage/background-write.ts';
+
 /**
  * Errors between the web thread and the workers travel as plain typed objects (structured clone
  * keeps neither the class nor fields such as `code` of a SqliteError) and are rebuilt here.
@@ -76,7 +78,4 @@ export class JobError extends Error {
 }
 
 /** SQLite reports a locked database as SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, ...). */
-export function isBusyError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
-}
+export const isBusyError = isSqliteBusy;

@@ -44,3 +44,9 @@ export function tryBackgroundWrite(
     return false;
   }
 }
+
+/** SQLite reports a held write lock as SQLITE_BUSY or one of its extended codes (SQLITE_BUSY_SNAPSHOT, ...). */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
+}
