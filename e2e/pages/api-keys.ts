@@ -9,6 +9,7 @@ export const BACKEND_RADIO = { iptables: 'iptables + ipset (recommended)', nftab
 export const PURPOSE_RADIO = {
   firewallBouncer: 'Firewall bouncer: read-only firewall export',
   customBouncer: 'crowdsec-custom-bouncer (your script)',
+  routerFeed: 'Router feed: blocklist for routers and firewalls',
 } as const;
 
 export const LOCALHOST_SOURCE = 'This computer only (localhost)';
@@ -118,6 +119,12 @@ export class IssuedKey {
     return this.root.getByLabel('Host name or address');
   }
 
+  /** Opens a combobox of the panel and picks an option (from the list that opens in a portal). */
+  async pick(combobox: string, option: string | RegExp): Promise<void> {
+    await this.root.getByRole('combobox', { name: combobox }).click();
+    await this.screen.option(option).click();
+  }
+
   /** One of the configuration switches: "Firewall bouncer", "Custom bouncer", "curl check". */
   tab(name: string): Locator {
     return this.root.getByText(name, { exact: true });
@@ -168,6 +175,11 @@ export class ApiKeysScreen extends Screen {
     return new IssuedKey(this, await visible(this.page.getByTestId('issued-key')));
   }
 
+  /** A part of the issued-key dialog by its test id (the "router-feed" panel), with the same helpers. */
+  async panel(testId: string): Promise<IssuedKey> {
+    return new IssuedKey(this, await visible(this.page.getByTestId(testId)));
+  }
+
   /** Every key row, or the one with a description. */
   row(description?: string): Locator {
     return this.byTestId('api-key-row', description);
@@ -181,6 +193,16 @@ export class ApiKeysScreen extends Screen {
   /** Picks an item of a key's actions menu. */
   action(description: string, item: string): Promise<void> {
     return this.rowAction(description, item);
+  }
+
+  /** Opens a key's details: from its actions menu, or its own Details button where there is one. */
+  async openDetails(row: Locator): Promise<void> {
+    await row
+      .getByRole('button', { name: /Actions for|Details/ })
+      .first()
+      .click();
+    const details = this.page.getByRole('menuitem', { name: 'Details' });
+    if (await details.count()) await details.click();
   }
 
   /** Rotate… then the confirmation: the new value is shown once. */

@@ -45,6 +45,45 @@ export class BanDialog {
   }
 }
 
+/** The "Import bans" and "Export bans" dialogs. */
+export class BanListDialog {
+  constructor(
+    readonly screen: BansScreen,
+    readonly root: Locator,
+  ) {}
+
+  /** Picks the list's format (options open in a portal). */
+  async format(option: RegExp): Promise<void> {
+    await this.root.getByRole('combobox', { name: 'Format' }).click();
+    await this.screen.option(option).click();
+  }
+
+  /** Pastes the list to import. */
+  list(text: string): Promise<void> {
+    return this.root.getByLabel('List').fill(text);
+  }
+
+  button(name: string): Locator {
+    return this.root.getByRole('button', { name, exact: true });
+  }
+
+  /** The refusal shown after a preview. */
+  alert(): Promise<Locator> {
+    return visible(this.root.getByRole('alert'));
+  }
+
+  /** What the preview says would be imported. */
+  outcome(): Promise<Locator> {
+    return visible(this.root.getByTestId('import-outcome'));
+  }
+
+  /** Presses Download and returns the downloaded file's path. */
+  async download(): Promise<string | null> {
+    const [download] = await Promise.all([this.screen.page.waitForEvent('download'), this.button('Download').click()]);
+    return download.path();
+  }
+}
+
 /** The Bans screen (active bans) and its Ban history tab. */
 export class BansScreen extends Screen {
   show(): Promise<void> {
@@ -62,6 +101,16 @@ export class BansScreen extends Screen {
     await dialog.fill(fields);
     await dialog.submit();
     await this.dialogsClosed();
+  }
+
+  async openImport(): Promise<BanListDialog> {
+    await this.press('Import…');
+    return new BanListDialog(this, await visible(this.dialog('Import bans')));
+  }
+
+  async openExport(): Promise<BanListDialog> {
+    await this.press('Export…');
+    return new BanListDialog(this, await visible(this.dialog('Export bans')));
   }
 
   /** Every active ban row, or those containing a text. */

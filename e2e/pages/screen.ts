@@ -70,6 +70,11 @@ export class Screen {
     return this.page.getByText(text, { exact });
   }
 
+  /** A text inside an element (a dialog, a row). */
+  textIn(scope: Locator, text: string | RegExp): Locator {
+    return scope.getByText(text);
+  }
+
   /** Waits for a text (a notice, an empty state) to be shown and returns it. */
   see(text: string | RegExp): Promise<Locator> {
     return visible(this.text(text));

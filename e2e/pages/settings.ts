@@ -1,84 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
+import { Form } from './form.ts';
 import { Screen } from './screen.ts';
-
-/** One form of the Settings screen (each saves on its own). */
-export class SettingsForm {
-  constructor(
-    readonly screen: SettingsScreen,
-    readonly root: Locator,
-  ) {}
-
-  /** A text field, by its label. */
-  field(name: string, exact?: boolean): Locator {
-    return this.root.getByRole('textbox', { name, exact });
-  }
-
-  /** Fills text fields by label. */
-  async fill(fields: Record<string, string>): Promise<void> {
-    for (const [name, value] of Object.entries(fields)) await this.root.getByLabel(name).fill(value);
-  }
-
-  /** Sets a duration: its number and its unit ("Unit of <name>"). */
-  async duration(name: string, value: string, unit: string): Promise<void> {
-    await this.field(name).fill(value);
-    await this.root.getByRole('combobox', { name: `Unit of ${name.toLowerCase()}` }).selectOption(unit);
-  }
-
-  /** Clicks a preset of the "ban-preset" segments (their radios are visually hidden). */
-  preset(name: string): Promise<void> {
-    return this.root.getByTestId('ban-preset').getByText(name, { exact: true }).click();
-  }
-
-  /** A text field of the per-service rule table. */
-  categoryRule(name: string): Locator {
-    return this.root.getByTestId('category-rules').getByRole('textbox', { name });
-  }
-
-  radio(name: string): Locator {
-    return this.root.getByRole('radio', { name });
-  }
-
-  /** Flips a switch by clicking it. */
-  toggle(name: string): Promise<void> {
-    return this.root.getByRole('switch', { name }).click();
-  }
-
-  /** The whole wrapper of a text field: label, hint and error. */
-  wrapper(textbox: string): Locator {
-    return this.root.locator('.mantine-InputWrapper-root', {
-      has: this.screen.page.getByRole('textbox', { name: textbox }),
-    });
-  }
-
-  /** The first heading of the form (a dialog's title). */
-  heading(): Promise<string> {
-    return this.root.getByRole('heading').first().innerText();
-  }
-
-  /** Ticks a switch or box by its label (Mantine switches hide the input: forced). */
-  check(label: string): Promise<void> {
-    return this.root.getByLabel(label).check({ force: true });
-  }
-
-  save(button: string): Promise<void> {
-    return this.root.getByRole('button', { name: button }).click();
-  }
-
-  /** The error under a text field. */
-  error(textbox: string): Locator {
-    return this.screen.fieldError(this.root, textbox);
-  }
-
-  byTestId(id: string): Locator {
-    return this.root.getByTestId(id);
-  }
-
-  /** Waits for a text of the form (an error under a field). */
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
-  }
-}
 
 /** The Settings screen. */
 export class SettingsScreen extends Screen {
@@ -87,13 +10,13 @@ export class SettingsScreen extends Screen {
   }
 
   /** A form by its accessible name ("AMI connection", "Ban rules", "Queue limits"...). */
-  async form(name: string): Promise<SettingsForm> {
-    return new SettingsForm(this, await visible(this.page.getByRole('form', { name })));
+  async form(name: string): Promise<Form> {
+    return new Form(this, await visible(this.page.getByRole('form', { name })));
   }
 
   /** A form that is not on this screen (a dialog's), with the same helpers. */
-  formIn(root: Locator): SettingsForm {
-    return new SettingsForm(this, root);
+  formIn(root: Locator): Form {
+    return new Form(this, root);
   }
 
   /** The running HTTPS listener's description (with its fingerprint). */
