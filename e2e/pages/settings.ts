@@ -3,6 +3,56 @@ import { visible } from '../support/page-helpers.ts';
 import { Form } from './form.ts';
 import { Screen } from './screen.ts';
 
+/** The HTTPS section of Settings: the form and what the running listener reports. */
+export class HttpsSection {
+  constructor(
+    readonly screen: SettingsScreen,
+    readonly root: Locator,
+  ) {}
+
+  /** What the listener reports: Not running, Applying…, Running on port N, an alert. */
+  get runtime(): Locator {
+    return this.root.getByTestId('https-runtime');
+  }
+
+  /** A text of the runtime report. */
+  status(text: string): Locator {
+    return this.runtime.getByText(text);
+  }
+
+  /** The refusal the runtime report shows. */
+  get alert(): Locator {
+    return this.runtime.getByRole('alert');
+  }
+
+  /** The fingerprint the console shows. */
+  async fingerprint(): Promise<string> {
+    return (await this.runtime.locator('code').first().innerText()).trim();
+  }
+
+  get serve(): Locator {
+    return this.root.getByRole('switch', { name: 'Serve HTTPS' });
+  }
+
+  get port(): Locator {
+    return this.root.getByRole('textbox', { name: 'HTTPS port' });
+  }
+
+  get rekey(): Locator {
+    return this.root.getByRole('button', { name: 'New self-signed certificate' });
+  }
+
+  text(text: string | RegExp): Locator {
+    return this.root.getByText(text);
+  }
+
+  /** Saves and waits for the notice. */
+  async save(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Save HTTPS settings' }).click();
+    await this.screen.see('HTTPS settings saved');
+  }
+}
+
 /** The Settings screen. */
 export class SettingsScreen extends Screen {
   show(): Promise<void> {
@@ -17,6 +67,11 @@ export class SettingsScreen extends Screen {
   /** A form that is not on this screen (a dialog's), with the same helpers. */
   formIn(root: Locator): Form {
     return new Form(this, root);
+  }
+
+  /** The HTTPS section. */
+  https(): HttpsSection {
+    return new HttpsSection(this, this.page.getByRole('region', { name: 'HTTPS' }));
   }
 
   /** The running HTTPS listener's description (with its fingerprint). */
