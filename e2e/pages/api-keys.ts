@@ -190,6 +190,16 @@ export class ApiKeysScreen extends Screen {
     return this.row(description).getByTestId('api-key-status').textContent();
   }
 
+  /** A key's expiry cell ("Never" or a date). */
+  expiry(description: string): Locator {
+    return this.row(description).getByTestId('api-key-expiry');
+  }
+
+  /** In the open Details dialog: a place the key was used from. */
+  usedFrom(address: string): Locator {
+    return this.page.getByTestId('api-key-details').getByTestId('api-key-source').filter({ hasText: address });
+  }
+
   /** Picks an item of a key's actions menu. */
   action(description: string, item: string): Promise<void> {
     return this.rowAction(description, item);
