@@ -45,9 +45,9 @@ export class Form {
   }
 
   /** The whole wrapper of a text field: label, hint and error. */
-  wrapper(textbox: string): Locator {
+  wrapper(textbox: string, exact?: boolean): Locator {
     return this.root.locator('.mantine-InputWrapper-root', {
-      has: this.screen.page.getByRole('textbox', { name: textbox }),
+      has: this.screen.page.getByRole('textbox', { name: textbox, exact }),
     });
   }
 
