@@ -86,6 +86,20 @@ export class Form {
     return this.root.getByTestId(id);
   }
 
+  button(name: string, exact?: boolean): Locator {
+    return this.root.getByRole('button', { name, exact });
+  }
+
+  /** A table of the form, by its accessible name. */
+  table(name: string): Locator {
+    return this.root.getByRole('table', { name });
+  }
+
+  /** A list of the form, by its accessible name. */
+  list(name: string): Locator {
+    return this.root.getByRole('list', { name });
+  }
+
   /** Waits for a text of the form (an error under a field). */
   see(text: string | RegExp): Promise<Locator> {
     return visible(this.root.getByText(text));

@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Download, Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
 import { Form } from './form.ts';
 import { Screen } from './screen.ts';
@@ -67,6 +67,19 @@ export class SettingsScreen extends Screen {
   /** A form that is not on this screen (a dialog's), with the same helpers. */
   formIn(root: Locator): Form {
     return new Form(this, root);
+  }
+
+  /** Export: the configuration file the browser downloads. */
+  async exportConfig(): Promise<Download> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.press('Export')]);
+    return download;
+  }
+
+  /** Import: picks a file in the file chooser and returns the dialog that previews it. */
+  async importConfig(file: string, dialog: string | RegExp): Promise<Form> {
+    const [chooser] = await Promise.all([this.page.waitForEvent('filechooser'), this.press('Import')]);
+    await chooser.setFiles(file);
+    return new Form(this, await visible(this.dialog(dialog)));
   }
 
   /** The HTTPS section. */
