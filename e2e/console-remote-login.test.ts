@@ -46,14 +46,14 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     assert.equal(direct.status, 401);
 
     await page.goto(`${relay.url}/api-keys`);
-    await visible(login.heading);
+    await visible(login.signInHeading);
     await browser.screenshot('login');
     await login.signIn('not-the-password');
     await login.see('Invalid login or password.');
 
     // Keyboard only: Enter in the password field signs in.
     await login.signInWithEnter(PASSWORD);
-    await visible(login.screenHeading('API keys'));
+    await visible(login.heading('API keys'));
     await eventually(
       () => login.signedInAs.innerText(),
       (t) => /admin/.test(t),
@@ -76,15 +76,15 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     assert.match((await response.json()).data.accessToken, /^ey/);
     await login.open('API keys');
     await login.see('No API keys');
-    assert.equal(await login.heading.count(), 0);
+    assert.equal(await login.signInHeading.count(), 0);
   });
 
   it('resumes the session from the refresh cookie after a reload, without the password', async () => {
     const { page } = browser;
     await page.reload();
-    await visible(login.screenHeading('API keys'));
+    await visible(login.heading('API keys'));
     await visible(login.signedInAs);
-    assert.equal(await login.heading.count(), 0);
+    assert.equal(await login.signInHeading.count(), 0);
   });
 
   it('changes the admin password from the remote console, which needs the current one', async () => {
@@ -104,10 +104,10 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
   it('signs out: back to the login screen, and a reload does not bring the session back', async () => {
     const { page } = browser;
     await login.signOut.click();
-    await visible(login.heading);
+    await visible(login.signInHeading);
     await login.see('You are signed out.');
     await page.reload();
-    await visible(login.heading);
+    await visible(login.signInHeading);
     assert.equal(await login.signedInAs.count(), 0);
 
     // The new password is the one that works now.

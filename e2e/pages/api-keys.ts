@@ -3,10 +3,10 @@ import { eventually, readClipboard, visible } from '../support/page-helpers.ts';
 import { Screen } from './screen.ts';
 
 /** Names of the backend radios in the key dialog. */
-export const BACKEND_RADIO = { iptables: 'iptables + ipset (recommended)', nftables: 'nftables' } as const;
+const BACKEND_RADIO = { iptables: 'iptables + ipset (recommended)', nftables: 'nftables' } as const;
 
 /** Names of the "what the key is for" radios. */
-export const PURPOSE_RADIO = {
+const PURPOSE_RADIO = {
   firewallBouncer: 'Firewall bouncer: read-only firewall export',
   customBouncer: 'crowdsec-custom-bouncer (your script)',
   routerFeed: 'Router feed: blocklist for routers and firewalls',
@@ -15,7 +15,7 @@ export const PURPOSE_RADIO = {
 export const LOCALHOST_SOURCE = 'This computer only (localhost)';
 
 /** The "New API key" dialog, before the key exists. */
-export class NewKeyDialog {
+class NewKeyDialog {
   constructor(
     readonly screen: ApiKeysScreen,
     readonly root: Locator,
@@ -86,7 +86,7 @@ export class NewKeyDialog {
 }
 
 /** The panel that shows a new key value once, with its configurations. */
-export class IssuedKey {
+class IssuedKey {
   constructor(
     readonly screen: ApiKeysScreen,
     readonly root: Locator,

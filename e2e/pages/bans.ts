@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
 import { Screen } from './screen.ts';
 
-export interface BanFields {
+interface BanFields {
   address?: string;
   duration?: string;
   /** 'min', 'h', 'd'... or 'Permanent'. */
@@ -13,7 +13,7 @@ export interface BanFields {
 }
 
 /** The "Ban an address" dialog. */
-export class BanDialog {
+class BanDialog {
   constructor(
     readonly screen: BansScreen,
     readonly root: Locator,
@@ -46,7 +46,7 @@ export class BanDialog {
 }
 
 /** The "Import bans" and "Export bans" dialogs. */
-export class BanListDialog {
+class BanListDialog {
   constructor(
     readonly screen: BansScreen,
     readonly root: Locator,

@@ -2,9 +2,9 @@ import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
 import { Screen } from './screen.ts';
 
-export type Service = 'SIP' | 'WEB' | 'AMI' | 'IAX';
+type Service = 'SIP' | 'WEB' | 'AMI' | 'IAX';
 
-export interface FilterFields {
+interface FilterFields {
   permit?: string;
   deny?: string;
   description?: string;
@@ -15,7 +15,7 @@ export interface FilterFields {
 }
 
 /** The "New network filter" and "Edit filter" dialogs. */
-export class FilterDialog {
+class FilterDialog {
   constructor(
     readonly screen: FiltersScreen,
     readonly root: Locator,
@@ -63,7 +63,7 @@ export class FilterDialog {
 }
 
 /** The "Block a network" dialog: a filter that denies one address or network. */
-export class BlockDialog {
+class BlockDialog {
   constructor(readonly root: Locator) {}
 
   async fill(fields: { address?: string; reason?: string }): Promise<void> {
@@ -81,7 +81,7 @@ export class BlockDialog {
 }
 
 /** The confirmation of a filter's delete, with the keys that must move first. */
-export class DeleteFilterDialog {
+class DeleteFilterDialog {
   constructor(
     readonly screen: FiltersScreen,
     readonly root: Locator,

@@ -4,7 +4,7 @@ import { Screen } from './screen.ts';
 /** The sign-in screen a remote browser gets, and the header's session controls. */
 export class LoginScreen extends Screen {
   /** The sign-in screen's heading. */
-  get heading(): Locator {
+  get signInHeading(): Locator {
     return this.page.getByRole('heading', { name: 'Sign in to PBX Console' });
   }
 
@@ -37,10 +37,5 @@ export class LoginScreen extends Screen {
   /** The toasts shown. */
   toasts(): Locator {
     return this.page.locator('.mantine-Notification-root');
-  }
-
-  /** A level-1 heading (the screen the console landed on). */
-  screenHeading(name: string): Locator {
-    return this.page.getByRole('heading', { level: 1, name });
   }
 }

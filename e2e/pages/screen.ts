@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
-import { chooseOption, openScreen, visible } from '../support/page-helpers.ts';
+import { chooseOption, eventually, openScreen, visible } from '../support/page-helpers.ts';
 
 /** Whatever holds the browser page: a console session (read once the tests run) or `{ page }`. */
-export interface PageHolder {
+interface PageHolder {
   readonly page: Page;
 }
 
@@ -48,6 +48,33 @@ export class Screen {
   /** The content box of the open modal (for its opening transition). */
   modal(): Locator {
     return this.page.locator('.mantine-Modal-content');
+  }
+
+  /** Waits for the open modal's opening transition to end (axe would measure half-faded text). */
+  async settled(): Promise<void> {
+    // Runs in the page, which has getComputedStyle; the e2e tsconfig has no DOM types.
+    const opacity = () =>
+      this.modal().evaluate(
+        (element) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
+            .opacity,
+      );
+    await eventually(opacity, (value) => value === '1', 'the dialog fully shown');
+  }
+
+  /** A screen's level-1 heading. */
+  heading(name: string, exact?: boolean): Locator {
+    return this.page.getByRole('heading', { level: 1, name, exact });
+  }
+
+  /** How many "Loading …" states are shown. */
+  loading(): Promise<number> {
+    return this.page.getByText(/^Loading .+…$/).count();
+  }
+
+  /** The buttons and links of every row with a test id. */
+  rowControls(testId: string): Locator {
+    return this.page.getByTestId(testId).locator('button, a');
   }
 
   /** Waits until every dialog is gone. */

@@ -1,8 +1,6 @@
 import type { Page } from 'playwright-core';
 import { ApiKeysScreen } from '../pages/api-keys.ts';
 
-export { BACKEND_RADIO } from '../pages/api-keys.ts';
-
 export interface BouncerKeyRequest {
   description: string;
   backend: 'iptables' | 'nftables';

@@ -5,7 +5,7 @@ import type { TestServer } from '../../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './browser.ts';
 import { startConsoleServer } from './console-server.ts';
 
-export interface ConsoleSession {
+interface ConsoleSession {
   readonly server: TestServer;
   readonly browser: ConsoleBrowser;
   readonly page: Page;
@@ -13,7 +13,7 @@ export interface ConsoleSession {
   open(path?: string): Promise<void>;
 }
 
-export interface ConsoleSetup {
+interface ConsoleSetup {
   /** Server options; the admin password defaults to the one the e2e files share. */
   server?: CreateServerOptions;
   colorScheme?: 'light' | 'dark';
