@@ -27,15 +27,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 async function settledDialog(page: Page) {
   const screen = new Screen({ page });
   const dialog = await visible(screen.dialog());
-  const opacity = () =>
-    screen
-      .modal()
-      .evaluate(
-        (element) =>
-          (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
-            .opacity,
-      );
-  await eventually(opacity, (value) => value === '1', 'the dialog fully shown');
+  await screen.settled();
   return dialog;
 }
 

@@ -256,16 +256,8 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await bans.press('Unban selected (2)');
     await visible(bans.dialog('Unban 2 addresses?'));
     await browser.screenshot('bans-bulk-unban');
-    // Axe measures contrast once the opening transition has ended (the e2e tsconfig has no DOM types).
-    const opacity = () =>
-      bans
-        .modal()
-        .evaluate(
-          (element) =>
-            (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
-              .opacity,
-        );
-    await eventually(opacity, (value) => value === '1', 'the confirmation fully shown');
+    // Axe measures contrast once the opening transition has ended.
+    await bans.settled();
     const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
