@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { eventually, readClipboard, visible } from '../support/page-helpers.ts';
+import { Part } from './form.ts';
 import { Screen } from './screen.ts';
 
 /** Names of the backend radios in the key dialog. */
@@ -15,12 +16,7 @@ const PURPOSE_RADIO = {
 export const LOCALHOST_SOURCE = 'This computer only (localhost)';
 
 /** The "New API key" dialog, before the key exists. */
-class NewKeyDialog {
-  constructor(
-    readonly screen: ApiKeysScreen,
-    readonly root: Locator,
-  ) {}
-
+class NewKeyDialog extends Part<ApiKeysScreen> {
   describe(text: string): Promise<void> {
     return this.root.getByLabel('Description').fill(text);
   }
@@ -74,24 +70,10 @@ class NewKeyDialog {
     await this.submit();
     return this.screen.issued();
   }
-
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
-  }
-
-  byTestId(id: string, hasText?: string): Locator {
-    const all = this.root.getByTestId(id);
-    return hasText === undefined ? all : all.filter({ hasText });
-  }
 }
 
 /** The panel that shows a new key value once, with its configurations. */
-class IssuedKey {
-  constructor(
-    readonly screen: ApiKeysScreen,
-    readonly root: Locator,
-  ) {}
-
+class IssuedKey extends Part {
   /** The key value shown. */
   async value(): Promise<string> {
     return (await this.root.locator('code').first().innerText()).trim();
@@ -130,26 +112,10 @@ class IssuedKey {
     return this.root.getByText(name, { exact: true });
   }
 
-  button(name: string): Locator {
-    return this.root.getByRole('button', { name });
-  }
-
   /** Presses a copy button and waits until the clipboard holds what `accept` wants. */
   async copy(button: string, accept: (text: string) => boolean, what: string): Promise<string> {
     await this.button(button).click();
     return eventually(() => readClipboard(this.screen.page), accept, what);
-  }
-
-  text(text: string | RegExp): Locator {
-    return this.root.getByText(text);
-  }
-
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.text(text));
-  }
-
-  byTestId(id: string): Locator {
-    return this.root.getByTestId(id);
   }
 
   /** "I have copied it": the value is gone for good. */

@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
+import { Part } from './form.ts';
 import { Screen } from './screen.ts';
 
 interface BanFields {
@@ -13,12 +14,7 @@ interface BanFields {
 }
 
 /** The "Ban an address" dialog. */
-class BanDialog {
-  constructor(
-    readonly screen: BansScreen,
-    readonly root: Locator,
-  ) {}
-
+class BanDialog extends Part {
   get address(): Locator {
     return this.root.getByLabel('Address or network');
   }
@@ -39,19 +35,10 @@ class BanDialog {
   submit(): Promise<void> {
     return this.root.getByRole('button', { name: 'Ban', exact: true }).click();
   }
-
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
-  }
 }
 
 /** The "Import bans" and "Export bans" dialogs. */
-class BanListDialog {
-  constructor(
-    readonly screen: BansScreen,
-    readonly root: Locator,
-  ) {}
-
+class BanListDialog extends Part {
   /** Picks the list's format (options open in a portal). */
   async format(option: RegExp): Promise<void> {
     await this.root.getByRole('combobox', { name: 'Format' }).click();
@@ -63,8 +50,9 @@ class BanListDialog {
     return this.root.getByLabel('List').fill(text);
   }
 
-  button(name: string): Locator {
-    return this.root.getByRole('button', { name, exact: true });
+  /** Buttons here are matched exactly ("Import" is not "Import bans"). */
+  override button(name: string, exact = true): Locator {
+    return super.button(name, exact);
   }
 
   /** The refusal shown after a preview. */

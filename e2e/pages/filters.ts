@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
+import { Part } from './form.ts';
 import { Screen } from './screen.ts';
 
 type Service = 'SIP' | 'WEB' | 'AMI' | 'IAX';
@@ -15,12 +16,7 @@ interface FilterFields {
 }
 
 /** The "New network filter" and "Edit filter" dialogs. */
-class FilterDialog {
-  constructor(
-    readonly screen: FiltersScreen,
-    readonly root: Locator,
-  ) {}
-
+class FilterDialog extends Part {
   async fill(fields: FilterFields): Promise<void> {
     if (fields.permit !== undefined) await this.root.getByRole('textbox', { name: 'Network' }).fill(fields.permit);
     if (fields.deny !== undefined) await this.root.getByRole('textbox', { name: 'Deny' }).fill(fields.deny);
@@ -57,15 +53,10 @@ class FilterDialog {
   }
 
   /** Waits for a text of the dialog (an error from the form). */
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
-  }
 }
 
 /** The "Block a network" dialog: a filter that denies one address or network. */
-class BlockDialog {
-  constructor(readonly root: Locator) {}
-
+class BlockDialog extends Part {
   async fill(fields: { address?: string; reason?: string }): Promise<void> {
     if (fields.address !== undefined) await this.root.getByLabel('Address or network').fill(fields.address);
     if (fields.reason !== undefined) await this.root.getByLabel('Reason').fill(fields.reason);
@@ -74,19 +65,10 @@ class BlockDialog {
   submit(): Promise<void> {
     return this.root.getByRole('button', { name: 'Block' }).click();
   }
-
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
-  }
 }
 
 /** The confirmation of a filter's delete, with the keys that must move first. */
-class DeleteFilterDialog {
-  constructor(
-    readonly screen: FiltersScreen,
-    readonly root: Locator,
-  ) {}
-
+class DeleteFilterDialog extends Part {
   usedBy(key: string): Locator {
     return this.root.getByTestId('filter-used-by').filter({ hasText: key });
   }
@@ -97,10 +79,6 @@ class DeleteFilterDialog {
 
   moveAndDelete(): Promise<void> {
     return this.root.getByRole('button', { name: 'Move key and delete' }).click();
-  }
-
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
   }
 }
 
@@ -136,7 +114,7 @@ export class FiltersScreen extends Screen {
   /** The "Block a network" dialog. */
   async openBlock(): Promise<BlockDialog> {
     await this.press('Block a network');
-    return new BlockDialog(await visible(this.dialog('Block a network')));
+    return new BlockDialog(this, await visible(this.dialog('Block a network')));
   }
 
   /** The per-service rule a row shows, e.g. "SIP from 10.0.0.0/8: blocked". */

@@ -2,13 +2,35 @@ import type { Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
 import type { Screen } from './screen.ts';
 
-/** A form (one of the Settings screen, or a dialog's): its fields, its errors, its buttons. */
-export class Form {
+/** A part of a screen (a dialog, a panel, a form): what every part offers. */
+export class Part<S extends Screen = Screen> {
   constructor(
-    readonly screen: Screen,
+    readonly screen: S,
     readonly root: Locator,
   ) {}
 
+  button(name: string, exact?: boolean): Locator {
+    return this.root.getByRole('button', { name, exact });
+  }
+
+  text(text: string | RegExp): Locator {
+    return this.root.getByText(text);
+  }
+
+  /** Waits for a text of the part (an error from the form, a notice) and returns it. */
+  see(text: string | RegExp): Promise<Locator> {
+    return visible(this.text(text));
+  }
+
+  /** An element with a test id, narrowed to those containing a text. */
+  byTestId(id: string, hasText?: string): Locator {
+    const all = this.root.getByTestId(id);
+    return hasText === undefined ? all : all.filter({ hasText });
+  }
+}
+
+/** A form (one of the Settings screen, or a dialog's): its fields, its errors, its buttons. */
+export class Form extends Part {
   /** A text field, by its label. */
   field(name: string, exact?: boolean): Locator {
     return this.root.getByRole('textbox', { name, exact });
@@ -82,14 +104,6 @@ export class Form {
     return this.wrapper(textbox).locator('.mantine-InputWrapper-description');
   }
 
-  byTestId(id: string): Locator {
-    return this.root.getByTestId(id);
-  }
-
-  button(name: string, exact?: boolean): Locator {
-    return this.root.getByRole('button', { name, exact });
-  }
-
   /** A table of the form, by its accessible name. */
   table(name: string): Locator {
     return this.root.getByRole('table', { name });
@@ -98,10 +112,5 @@ export class Form {
   /** A list of the form, by its accessible name. */
   list(name: string): Locator {
     return this.root.getByRole('list', { name });
-  }
-
-  /** Waits for a text of the form (an error under a field). */
-  see(text: string | RegExp): Promise<Locator> {
-    return visible(this.root.getByText(text));
   }
 }

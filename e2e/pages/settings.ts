@@ -1,15 +1,10 @@
 import type { Download, Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
-import { Form } from './form.ts';
+import { Form, Part } from './form.ts';
 import { Screen } from './screen.ts';
 
 /** The HTTPS section of Settings: the form and what the running listener reports. */
-export class HttpsSection {
-  constructor(
-    readonly screen: SettingsScreen,
-    readonly root: Locator,
-  ) {}
-
+export class HttpsSection extends Part {
   /** What the listener reports: Not running, Applying…, Running on port N, an alert. */
   get runtime(): Locator {
     return this.root.getByTestId('https-runtime');
@@ -40,10 +35,6 @@ export class HttpsSection {
 
   get rekey(): Locator {
     return this.root.getByRole('button', { name: 'New self-signed certificate' });
-  }
-
-  text(text: string | RegExp): Locator {
-    return this.root.getByText(text);
   }
 
   /** Saves and waits for the notice. */
