@@ -41,57 +41,62 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
 });
 
 /**
- * Server layers (docs/architecture.md): the domain never imports the HTTP layer or Koa, wire/ is a
- * leaf, storage/ imports nothing above it. Paths are relative to the repository root.
+ * The server's layer order (docs/architecture.md), top to bottom, written once. Each row is a set of
+ * folders and files under src-server/. A file imports its own folder and the rows below its row, never
+ * another member of its row nor a row above. Derived from the real imports (folder-level edges); the
+ * test in src-server/lint-layers.test.ts fails when a folder or file of src-server/ is in no row.
  */
-const SERVER_DOMAIN = [
-  'audit',
-  'auth',
-  'firewall',
-  'resources',
-  'queue',
-  'peers',
-  'modules',
-  'storage',
-  'worker',
-  'wire',
-  'tls',
-  'net',
-  'config',
-  'openapi',
-  'upstream',
+export const SERVER_LAYER_ROWS = [
+  ['cli.ts'],
+  ['index.ts'],
+  ['legacy'],
+  ['http'],
+  ['services.ts', 'worker', 'logger.ts', 'terminal-log.ts'],
+  ['resources'],
+  ['openapi'],
+  ['modules', 'upstream', 'peers', 'queue'],
+  ['resource-kit', 'firewall', 'auth', 'audit'],
+  ['storage', 'tls', 'bus.ts'],
+  ['wire', 'net', 'config', 'clock.ts', 'package-info.ts'],
 ];
-const HTTP_LAYER = [
-  'src-server/http',
-  'src-server/legacy',
-  'src-server/index.ts',
-  'src-server/services.ts',
-  'src-server/cli.ts',
-];
-const serverLayerZones = [
-  ...SERVER_DOMAIN.map((folder) => ({
-    target: `./src-server/${folder}`,
-    from: HTTP_LAYER.map((path) => `./${path}`),
+/** Leaves stricter than their row: of the rows below them, they import only these. */
+const LEAF_IMPORTS = { storage: ['net', 'clock.ts'] };
+/** Everything below the HTTP layer's row is domain code: it never imports Koa (nor, by the rows, http/). */
+const HTTP_ROW = SERVER_LAYER_ROWS.findIndex((row) => row.includes('http'));
+const SERVER_DOMAIN = SERVER_LAYER_ROWS.slice(HTTP_ROW + 1)
+  .flat()
+  .filter((unit) => !unit.endsWith('.ts'));
+
+const serverPath = (unit) => `./src-server/${unit}`;
+const rowZones = SERVER_LAYER_ROWS.flatMap((row, index) => {
+  const above = SERVER_LAYER_ROWS.slice(0, index).flat();
+  const below = SERVER_LAYER_ROWS.slice(index + 1).flat();
+  return row.map((unit) => ({
+    target: serverPath(unit),
+    from: [...above, ...row.filter((other) => other !== unit)].map(serverPath),
     message:
-      `src-server/${folder} is domain code: it never imports the HTTP layer (http/, legacy/) or ` +
-      `the composition root; take what it needs as arguments.`,
-  })),
-  {
-    target: './src-server/storage',
-    from: './src-server',
-    except: ['./storage', './net', './clock.ts'],
-    message: 'storage/ is the ground floor: it imports nothing above it (only net/ and clock.ts).',
-  },
-  {
-    target: './src-server/wire',
-    from: './src-server',
-    except: ['./wire'],
-    message: 'wire/ is the leaf every thread shares: it imports nothing of the server.',
-  },
+      `src-server/${unit} is in row ${index + 1} of the layer order (eslint.config.js, docs/architecture.md): ` +
+      `it imports only its own folder and the rows below (${below.join(', ') || 'none: it is a leaf'}).`,
+  }));
+}).filter((zone) => zone.from.length > 0);
+const leafZones = Object.entries(LEAF_IMPORTS).map(([unit, allowed]) => {
+  const row = SERVER_LAYER_ROWS.findIndex((members) => members.includes(unit));
+  const refused = SERVER_LAYER_ROWS.slice(row + 1)
+    .flat()
+    .filter((other) => !allowed.includes(other));
+  return {
+    target: serverPath(unit),
+    from: refused.map(serverPath),
+    message: `src-server/${unit} is the ground floor: below its row it imports only ${allowed.join(' and ')}.`,
+  };
+});
+const serverLayerZones = [
+  ...rowZones,
+  ...leafZones,
   {
     target: './src-server',
     from: './src-server/test-support',
-    message: 'test-support/ is test-only and never ships: only *.test.ts files may import it.',
+    message: 'test-support/ is test-only and never ships: only *.test.ts files (and e2e/, bench/) may import it.',
   },
 ];
 const DOMAIN_FILES = SERVER_DOMAIN.map((folder) => `src-server/${folder}/**/*.ts`);
@@ -124,6 +129,31 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'server/no-import-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: serverLayerZones }],
+    },
+  },
+  {
+    // The desktop shell hosts the server through its one entry point, never its parts or test-support.
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src-main',
+              from: './src-server',
+              except: ['./index.ts'],
+              message: 'src-main/ hosts the server through src-server/index.ts (createServer) only.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

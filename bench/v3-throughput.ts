@@ -10,7 +10,7 @@ import { createServer } from '../src-server/index.ts';
 import { renderEnvelope } from '../src-server/wire/envelope.ts';
 import { extensionsActions } from '../src-server/resources/extensions/actions.ts';
 import { extensionsDeclaration } from '../src-server/resources/extensions/declaration.ts';
-import type { ActionContext } from '../src-server/resources/types.ts';
+import type { ActionContext } from '../src-server/resource-kit/types.ts';
 import { openDatabase } from '../src-server/storage/database.ts';
 import { runLoadInChild } from './support/run-load.ts';
 

@@ -33,7 +33,7 @@ import { installModules } from './modules/install.ts';
 import { GENERAL_SETTINGS_KEY, CachedQueueLimits } from './queue/limits.ts';
 import { RequestQueue } from './queue/request-queue.ts';
 import { coreResources } from './resources/index.ts';
-import { importResourceModule, ResourceRegistry } from './resources/registry.ts';
+import { importResourceModule, ResourceRegistry } from './resource-kit/registry.ts';
 import type { Services } from './services.ts';
 import { openDatabase } from './storage/database.ts';
 import { ensurePrivateDataDir } from './storage/private-files.ts';

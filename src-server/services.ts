@@ -10,7 +10,7 @@ import type { PeerMonitor } from './peers/peer-monitor.ts';
 import type { AsyncJobs } from './queue/async-jobs.ts';
 import type { CachedQueueLimits } from './queue/limits.ts';
 import type { RequestQueue } from './queue/request-queue.ts';
-import type { ResourceRegistry } from './resources/registry.ts';
+import type { ResourceRegistry } from './resource-kit/registry.ts';
 import type { Db } from './storage/database.ts';
 import type { CrowdsecLink } from './upstream/crowdsec-link.ts';
 

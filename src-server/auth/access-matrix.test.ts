@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resources/types.ts';
+import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import { startTestServer, REMOTE, type TestServer } from '../test-support/server.ts';
 import { findWebSession } from './login-sessions.ts';
 import {

@@ -4,7 +4,7 @@ import { renderEnvelope } from '../wire/envelope.ts';
 import { tooManyRequests, unauthorized, unprocessable } from '../wire/errors.ts';
 import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { sendEnvelope } from './respond.ts';
-import { toBoolean } from '../resources/fields.ts';
+import { toBoolean } from '../resource-kit/fields.ts';
 import { authDeclaration } from '../resources/auth/declaration.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { Services } from '../services.ts';

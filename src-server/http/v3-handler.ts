@@ -1,5 +1,5 @@
 import type { Context, Middleware, Next } from 'koa';
-import type { ResourceDeclaration } from '../resources/types.ts';
+import type { ResourceDeclaration } from '../resource-kit/types.ts';
 import type { Services } from '../services.ts';
 import { HttpError, notFound } from '../wire/errors.ts';
 import { parseV3Path, type V3Path } from '../wire/v3-path.ts';

@@ -1,4 +1,4 @@
-import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resources/types.ts';
+import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import { methodNotAllowed, notFound } from '../wire/errors.ts';
 import type { V3Path } from '../wire/v3-path.ts';
 

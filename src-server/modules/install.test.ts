@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { coreResources } from '../resources/index.ts';
-import { ResourceRegistry } from '../resources/registry.ts';
+import { ResourceRegistry } from '../resource-kit/registry.ts';
 import { openDatabase, type Db } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { readSetting } from '../storage/settings.ts';

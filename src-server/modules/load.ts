@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { ActionHandler, ResourceActions, ResourceDeclaration, ResourceDefinition } from '../resources/types.ts';
+import type { ActionHandler, ResourceActions, ResourceDeclaration, ResourceDefinition } from '../resource-kit/types.ts';
 import { moduleSdk } from './sdk.ts';
 import type { ModuleEntry, ModuleExports } from './types.ts';
 import { ACTION_NAME, routeLevel } from './validate.ts';

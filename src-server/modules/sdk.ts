@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../wire/errors.ts';
-import { crudActions } from '../resources/crud.ts';
-import { field } from '../resources/fields.ts';
-import { created, failure, invalid, ok, recordNotFound } from '../resources/results.ts';
-import { singletonActions } from '../resources/singleton.ts';
-import { defineResource } from '../resources/types.ts';
+import { crudActions } from '../resource-kit/crud.ts';
+import { field } from '../resource-kit/fields.ts';
+import { created, failure, invalid, ok, recordNotFound } from '../resource-kit/results.ts';
+import { singletonActions } from '../resource-kit/singleton.ts';
+import { defineResource } from '../resource-kit/types.ts';
 
 /**
  * What a module's `register(sdk)` receives: the same building blocks core resources use, so a

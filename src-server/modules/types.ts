@@ -1,4 +1,4 @@
-import type { ActionHandler, HttpVerb, Level, ResourceDefinition } from '../resources/types.ts';
+import type { ActionHandler, HttpVerb, Level, ResourceDefinition } from '../resource-kit/types.ts';
 import type { Db } from '../storage/database.ts';
 import type { ModuleEntry, ModuleStyle } from '../wire/types.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { ok } from '../resources/results.ts';
-import type { ResourceDefinition } from '../resources/types.ts';
+import { ok } from '../resource-kit/results.ts';
+import type { ResourceDefinition } from '../resource-kit/types.ts';
 import { exportsProblem, routeLevel } from './validate.ts';
 
 const resource = (patch: Record<string, unknown> = {}): ResourceDefinition =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceDefinition } from '../resources/types.ts';
+import type { ResourceDefinition } from '../resource-kit/types.ts';
 import type { ModuleExports, ModuleRoute, ModuleStyle } from './types.ts';
 
 const VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -1,4 +1,4 @@
-import type { ResourceRegistry } from '../resources/registry.ts';
+import type { ResourceRegistry } from '../resource-kit/registry.ts';
 import { importModule, MODULE_LOAD_TIMEOUT_MS, moduleDefinitions, withTimeout } from './load.ts';
 import type { ModuleEntry } from './types.ts';
 

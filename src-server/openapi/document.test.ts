@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { field } from '../resources/fields.ts';
-import type { ResourceDeclaration } from '../resources/types.ts';
+import { field } from '../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../resource-kit/types.ts';
 import { componentName, buildOpenApiDocument } from './document.ts';
 
 type Doc = {

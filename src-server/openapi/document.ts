@@ -1,5 +1,5 @@
 import { parseLegacyResourceName } from '../modules/load.ts';
-import type { CrudOperation, CustomMethodDecl, HttpVerb, ResourceDeclaration } from '../resources/types.ts';
+import type { CrudOperation, CustomMethodDecl, HttpVerb, ResourceDeclaration } from '../resource-kit/types.ts';
 import {
   baseComponents,
   BEARER_SECURITY,

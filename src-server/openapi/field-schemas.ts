@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldDef, ResourceDeclaration } from '../resources/types.ts';
+import type { FieldDef, ResourceDeclaration } from '../resource-kit/types.ts';
 import type { JsonSchema } from './components.ts';
 
 /** JSON Schema of a zod schema (input side); anything zod cannot express becomes `{}` rather than an error. */

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ResourceDeclaration } from '../resources/types.ts';
+import type { ResourceDeclaration } from '../resource-kit/types.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { buildOpenApiDocument } from './document.ts';
 import { routesOf } from '../http/live-routes.ts';

@@ -1,7 +1,7 @@
-import { amiDeclaration, AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
-import { readSingleton } from '../resources/singleton.ts';
+import { readSingleton } from '../resource-kit/singleton.ts';
 import { revealSecret, type Db } from '../storage/database.ts';
 import { SECRET_CONTEXTS } from '../storage/migrations/004-sealed-secrets.ts';
+import { AMI_SETTINGS_FIELDS, AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 
 /** The stored `ami` settings, secret included (web thread and actions only; never sent to clients). */
 export interface AmiSettings {
@@ -15,7 +15,7 @@ export interface AmiSettings {
 
 /** Reads the `ami` singleton over its defaults; the secret is decrypted only if `secret` is read. */
 export function readAmiSettings(db: Db): AmiSettings {
-  const values = readSingleton(amiDeclaration, { db }, AMI_SETTINGS_KEY);
+  const values = readSingleton({ fields: AMI_SETTINGS_FIELDS }, { db }, AMI_SETTINGS_KEY);
   return {
     enabled: values.enabled === true,
     host: String(values.host ?? '127.0.0.1'),

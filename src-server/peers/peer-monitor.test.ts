@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { ServerBus } from '../bus.ts';
 import { ManualClock } from '../clock.ts';
-import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 import { openDatabase } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';

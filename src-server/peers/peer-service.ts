@@ -1,4 +1,4 @@
-import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 import { PeerMonitor, type MonitorDeps } from './peer-monitor.ts';
 
 /** The running AMI monitor and how to stop it. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
-import { AMI_SETTINGS_KEY } from '../resources/ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
 import { openDatabase } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';

@@ -31,7 +31,7 @@ import { sipActions } from './sip/actions.ts';
 import { sipDeclaration } from './sip/declaration.ts';
 import { systemActions } from './system/actions.ts';
 import { systemDeclaration } from './system/declaration.ts';
-import type { ResourceDefinition } from './types.ts';
+import type { ResourceDefinition } from '../resource-kit/types.ts';
 
 /** Every core v3 resource. Workers and the web thread both build their registry from this list. */
 export const coreResources: ResourceDefinition[] = [

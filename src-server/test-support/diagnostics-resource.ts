@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ok } from '../resources/results.ts';
-import type { ActionContext, ResourceDefinition } from '../resources/types.ts';
+import { ok } from '../resource-kit/results.ts';
+import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
 
 /**
  * A resource used only by tests (loaded through `resourceModules`), to exercise the queue:

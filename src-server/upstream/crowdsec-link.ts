@@ -3,8 +3,8 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
-import { crowdsecLinkDeclaration } from '../resources/crowdsec-link/declaration.ts';
 import type { Db } from '../storage/database.ts';
+import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { LapiPuller } from './lapi-puller.ts';
 import { LapiPusher } from './lapi-pusher.ts';
 import { readLinkSettings, type LinkSettings } from './link-settings.ts';
@@ -72,7 +72,8 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
 
   bans.onChange((change) => pusher.onBanChange(change));
   const off = bus.on('resource-changed', (event) => {
-    if (event.resource === crowdsecLinkDeclaration.name) apply();
+    // The resource is named after its settings key, like `ami`.
+    if (event.resource === CROWDSEC_LINK_SETTING_KEY) apply();
     // Filter deny entries may be shared: the pusher compares them at its next run.
     else if (FILTER_RESOURCES.has(event.resource)) pusher.kick();
   });

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import { crowdsecLinkDeclaration } from '../resources/crowdsec-link/declaration.ts';
-import { readSingleton } from '../resources/singleton.ts';
+import { readSingleton } from '../resource-kit/singleton.ts';
 import type { BanKind } from '../firewall/decisions.ts';
 import { revealSecret, type Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SECRETS, CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
+import { CROWDSEC_LINK_FIELDS } from './link-settings-schema.ts';
 
 /** The `crowdsec-link` settings with secrets in clear (web thread only; never sent to clients). */
 export interface LinkSettings {
@@ -25,7 +25,7 @@ export interface LinkSettings {
 
 /** Reads the settings over their defaults, secrets decrypted. */
 export function readLinkSettings(db: Db): LinkSettings {
-  const values = readSingleton(crowdsecLinkDeclaration, { db }, CROWDSEC_LINK_SETTING_KEY);
+  const values = readSingleton({ fields: CROWDSEC_LINK_FIELDS }, { db }, CROWDSEC_LINK_SETTING_KEY);
   const shared = new Set<BanKind>((values.shareCategories as BanKind[] | undefined) ?? []);
   if (values.shareManual === true) shared.add('manual');
   return {

@@ -1,7 +1,7 @@
 import { auditDiff, type FieldChange } from '../audit/diff.ts';
 import { recordWrite } from '../audit/store.ts';
 import type { ActionResult } from '../wire/envelope.ts';
-import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
+import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 import type { JobRequest } from '../queue/messages.ts';
 import { findHandler, runAction } from './dispatch.ts';
 

@@ -1,6 +1,6 @@
 import { HttpError } from '../wire/errors.ts';
 import type { ActionResult } from '../wire/envelope.ts';
-import type { ActionContext, ActionHandler, ResourceDefinition } from '../resources/types.ts';
+import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 
 /** Finds the handler for a CRUD operation or custom method of a resource. */
 export function findHandler(definition: ResourceDefinition, operation: string): ActionHandler | undefined {

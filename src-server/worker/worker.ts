@@ -3,14 +3,14 @@ import { gzipSync } from 'node:zlib';
 import type { BusEvent } from '../bus.ts';
 import { renderEnvelope } from '../wire/envelope.ts';
 import { coreResources } from '../resources/index.ts';
-import { importResourceModule, ResourceRegistry } from '../resources/registry.ts';
+import { importResourceModule, ResourceRegistry } from '../resource-kit/registry.ts';
 import { openDatabase, type Db } from '../storage/database.ts';
 import { isBusyError, toWireError } from '../queue/job-error.ts';
 import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerInit } from '../queue/messages.ts';
 import { retryWhileBusy } from './busy-retry.ts';
 import { findHandler, runAction } from './dispatch.ts';
 import { loadWorkerModules } from '../modules/worker-modules.ts';
-import type { ActionContext } from '../resources/types.ts';
+import type { ActionContext } from '../resource-kit/types.ts';
 import { isAuditedWrite, runAuditedWrite } from './audit-write.ts';
 import { declaredSecretNames } from '../audit/diff.ts';
 

@@ -3,8 +3,8 @@
 
 /** @typedef {import('../../../src-server/modules/sdk.ts').ModuleSdk} ModuleSdk */
 /** @typedef {import('../../../src-server/modules/types.ts').ModuleExports} ModuleExports */
-/** @typedef {import('../../../src-server/resources/types.ts').ResourceDeclaration} ResourceDeclaration */
-/** @typedef {import('../../../src-server/resources/types.ts').ActionContext} ActionContext */
+/** @typedef {import('../../../src-server/resource-kit/types.ts').ResourceDeclaration} ResourceDeclaration */
+/** @typedef {import('../../../src-server/resource-kit/types.ts').ActionContext} ActionContext */
 
 const TABLE = 'module_example_tasks';
 

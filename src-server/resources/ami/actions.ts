@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';
 import { freshnessOf } from '../../peers/peer-status.ts';
-import { failure, ok } from '../results.ts';
-import { prepareSave } from '../save.ts';
-import { readSingleton, singletonActions } from '../singleton.ts';
-import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
-import { amiDeclaration, AMI_SETTINGS_KEY } from './declaration.ts';
+import { failure, ok } from '../../resource-kit/results.ts';
+import { prepareSave } from '../../resource-kit/save.ts';
+import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
+import type { ActionContext, ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
+import { AMI_SETTINGS_KEY } from '../../peers/ami-settings-schema.ts';
+import { amiDeclaration } from './declaration.ts';
 
 /** The fields that decide where (and as whom) the server sends the stored secret when it logs in. */
 const DESTINATION_FIELDS = ['host', 'port', 'username'] as const;

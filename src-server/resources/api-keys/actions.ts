@@ -9,10 +9,10 @@ import {
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
-import { recordActions } from '../crud.ts';
-import { failure, invalid, ok, recordNotFound } from '../results.ts';
-import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext, ResourceActions } from '../types.ts';
+import { recordActions } from '../../resource-kit/crud.ts';
+import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
+import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
 import { apiKeysDeclaration } from './declaration.ts';
 
 interface ApiKeyRow {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { keyWeakness } from '../../auth/key-strength.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Forms send allowed_paths as JSON text; JSON clients send an object. */
 const parseJsonText = (value: unknown): unknown => {

@@ -6,9 +6,9 @@ import {
   type AuditKind,
   type AuditQuery,
 } from '../../audit/store.ts';
-import { DEFAULT_LIMIT, parsePageRequest, paginationOf } from '../pagination.ts';
-import { invalid, ok, recordNotFound } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import { DEFAULT_LIMIT, parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { auditLogDeclaration } from './declaration.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_CHANNELS, AUDIT_KINDS, REJECTION_WINDOW_MS } from '../../audit/store.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const readOnly = { readOnly: true } as const;
 /** The coalescing window in words (audit/recorder.ts). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /**
  * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket

@@ -1,7 +1,7 @@
 import { readSetting } from '../../storage/settings.ts';
-import { failure, invalid, ok } from '../results.ts';
+import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
-import type { ResourceActions } from '../types.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { exportConfig, importConfig } from './config-backup.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);

@@ -12,15 +12,16 @@ import { revealAmiSecret } from '../../peers/ami-settings.ts';
 import { GENERAL_SETTINGS_KEY } from '../../queue/limits.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
-import { AMI_SETTINGS_KEY, amiDeclaration } from '../ami/declaration.ts';
+import { AMI_SETTINGS_KEY } from '../../peers/ami-settings-schema.ts';
+import { amiDeclaration } from '../ami/declaration.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
 import { validateFilterBody, type FilterRow } from '../firewall/filter-save.ts';
 import { generalSettingsDeclaration } from '../general-settings/declaration.ts';
-import { prepareSave } from '../save.ts';
-import { readSingleton } from '../singleton.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { prepareSave } from '../../resource-kit/save.ts';
+import { readSingleton } from '../../resource-kit/singleton.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** What `format` says in every export; `version` is this file layout's version. */
 export const BACKUP_FORMAT = 'pbx-console-config';

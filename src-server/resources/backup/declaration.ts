@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Configuration backup and restore (docs/settings.md "Backup and restore"). */
 export const backupDeclaration: ResourceDeclaration = {

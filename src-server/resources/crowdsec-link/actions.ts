@@ -1,9 +1,10 @@
 import { CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
 import { initialLinkStatus, pushQueueLength, readLinkStatus, type DirectionStatus } from '../../upstream/link-state.ts';
-import { invalid, ok } from '../results.ts';
-import { readSingleton, singletonActions } from '../singleton.ts';
-import type { ActionHandler, ResourceActions } from '../types.ts';
-import { crowdsecLinkDeclaration, MAX_CREDENTIAL_LENGTH } from './declaration.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
+import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
+import { MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
+import { crowdsecLinkDeclaration } from './declaration.ts';
 
 const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
 

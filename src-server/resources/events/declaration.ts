@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Path of the push channel for asynchronous results. */
 export const EVENTS_PATH = '/pbxcore/api/v3/events';

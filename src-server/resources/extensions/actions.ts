@@ -1,6 +1,6 @@
-import { crudActions } from '../crud.ts';
-import { ok } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import { crudActions } from '../../resource-kit/crud.ts';
+import { ok } from '../../resource-kit/results.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { extensionsDeclaration } from './declaration.ts';
 
 export const extensionsActions: ResourceActions = {

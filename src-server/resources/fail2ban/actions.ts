@@ -11,12 +11,12 @@ import {
 import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
-import { actorOf } from '../actor.ts';
-import { toPublicRecord } from '../records.ts';
-import { invalid, ok } from '../results.ts';
-import { prepareSave } from '../save.ts';
-import { readSingleton } from '../singleton.ts';
-import type { ActionContext, ActionHandler, ResourceActions } from '../types.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
+import { toPublicRecord } from '../../resource-kit/records.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import { prepareSave } from '../../resource-kit/save.ts';
+import { readSingleton } from '../../resource-kit/singleton.ts';
+import type { ActionContext, ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
 import { fail2banDeclaration } from './declaration.ts';
 
 /** What validation of a fail2ban record does with whitelist entries that already ended. */

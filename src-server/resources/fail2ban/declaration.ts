@@ -4,8 +4,8 @@ import { canonicalListText } from '../../firewall/addresses.ts';
 import { PRESET_CHOICES } from '../../firewall/ban-policy.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
 import { FAIL2BAN_DEFAULTS } from '../../firewall/fail2ban-settings.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const bounds = SETTING_BOUNDS.fail2ban;
 

@@ -9,9 +9,9 @@ import {
 } from '../../firewall/ban-import.ts';
 import { renderBanExport } from '../../firewall/ban-export.ts';
 import { listActiveBans } from '../../firewall/ban-queries.ts';
-import { invalid, ok } from '../results.ts';
-import type { ActionContext, ActionHandler } from '../types.ts';
-import { actorOf } from '../actor.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
 
 /** Largest import body (the HTTP layer answers 413 above it). */
 export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;

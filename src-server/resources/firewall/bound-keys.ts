@@ -1,8 +1,8 @@
 import { loadFilter, filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type ipaddr from 'ipaddr.js';
-import { failure, invalid, ok, recordNotFound } from '../results.ts';
-import type { ActionContext, ActionHandler } from '../types.ts';
+import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
 
 /** An API key whose allowed source is a network filter. */
 interface BoundKey {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const rulesSchema = z
   .record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' }))

@@ -22,8 +22,8 @@ import {
 } from '../../firewall/filters.ts';
 import { networkText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
-import { prepareSave, type SaveMode } from '../save.ts';
-import type { ActionContext, HttpVerb } from '../types.ts';
+import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
+import type { ActionContext, HttpVerb } from '../../resource-kit/types.ts';
 import { firewallDeclaration } from './declaration.ts';
 
 /** The columns of a filter as stored. */

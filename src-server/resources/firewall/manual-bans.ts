@@ -11,10 +11,10 @@ import { BAN_CATEGORIES, type BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { FILTER_CATEGORIES, loadFilters, trustedRanges } from '../../firewall/filters.ts';
 import { parseCidr } from '../../net/cidr.ts';
-import { parsePageRequest, paginationOf } from '../pagination.ts';
-import { created, invalid, ok } from '../results.ts';
-import { actorOf } from '../actor.ts';
-import type { ActionHandler } from '../types.ts';
+import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { created, invalid, ok } from '../../resource-kit/results.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
+import type { ActionHandler } from '../../resource-kit/types.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 

@@ -3,13 +3,13 @@ import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/fail2ban-settings.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { writeSetting } from '../../storage/settings.ts';
-import { actorOf } from '../actor.ts';
+import { actorOf } from '../../resource-kit/actor.ts';
 import { validateFail2ban } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
-import { invalid, ok } from '../results.ts';
-import { prepareSave } from '../save.ts';
-import { readSingleton } from '../singleton.ts';
-import type { ActionHandler } from '../types.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import { prepareSave } from '../../resource-kit/save.ts';
+import { readSingleton } from '../../resource-kit/singleton.ts';
+import type { ActionHandler } from '../../resource-kit/types.ts';
 
 /**
  * `firewall:unbanAndWhitelist {ip, comment?, until?}`: lifts every ban inside `ip` (an address or

@@ -1,6 +1,6 @@
 import { GENERAL_SETTINGS_KEY } from '../../queue/limits.ts';
-import { singletonActions } from '../singleton.ts';
-import type { ResourceActions } from '../types.ts';
+import { singletonActions } from '../../resource-kit/singleton.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { generalSettingsDeclaration } from './declaration.ts';
 
 export const generalSettingsActions: ResourceActions = singletonActions(generalSettingsDeclaration, {

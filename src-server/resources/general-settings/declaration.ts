@@ -2,8 +2,8 @@ import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../audit/store.ts';
 import { DEFAULT_BAN_HISTORY_DAYS } from '../../firewall/ban-queries.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const bounds = SETTING_BOUNDS['general-settings'];
 

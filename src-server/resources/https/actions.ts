@@ -3,9 +3,9 @@ import { isAbsolute } from 'node:path';
 import { dataDirOf } from '../../storage/database.ts';
 import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { selfSignedCertificate } from '../../tls/tls-certificate.ts';
-import { failure, ok } from '../results.ts';
-import { singletonActions } from '../singleton.ts';
-import type { ActionHandler, ResourceActions } from '../types.ts';
+import { failure, ok } from '../../resource-kit/results.ts';
+import { singletonActions } from '../../resource-kit/singleton.ts';
+import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
 import { HTTPS_REKEY_KEY, HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
 import { readHttpsIntent } from './intent.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readSetting } from '../../storage/settings.ts';
-import { ok } from '../results.ts';
-import type { ActionHandler } from '../types.ts';
+import { ok } from '../../resource-kit/results.ts';
+import type { ActionHandler } from '../../resource-kit/types.ts';
 import { HTTPS_RUNTIME_KEY } from './declaration.ts';
 import { readHttpsIntent, sameIntent, type HttpsIntent } from './intent.ts';
 

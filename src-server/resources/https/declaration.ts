@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Settings key of the `https` singleton. */
 export const HTTPS_SETTING_KEY = 'https';

@@ -1,6 +1,6 @@
 import { readSetting } from '../../storage/settings.ts';
-import type { ActionContext } from '../types.ts';
-import { readSingleton } from '../singleton.ts';
+import type { ActionContext } from '../../resource-kit/types.ts';
+import { readSingleton } from '../../resource-kit/singleton.ts';
 import { HTTPS_REKEY_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { FILTER_CATEGORIES, loadFilter, loadFilters, type FilterCategory } from '../../firewall/filters.ts';
-import { parsePageRequest, paginationOf } from '../pagination.ts';
-import { invalid, ok, recordNotFound } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { networkFiltersDeclaration } from './declaration.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);

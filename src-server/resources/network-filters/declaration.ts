@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { field } from '../fields.ts';
-import type { ResourceDeclaration } from '../types.ts';
+import { field } from '../../resource-kit/fields.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Read-only view of the network filters (written through `firewall`), for pickers. */
 export const networkFiltersDeclaration: ResourceDeclaration = {

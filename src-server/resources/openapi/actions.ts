@@ -1,9 +1,9 @@
 import { workerCatalog } from '../../modules/worker-modules.ts';
 import { buildOpenApiDocument } from '../../openapi/document.ts';
 import { readSetting } from '../../storage/settings.ts';
-import { failure, ok } from '../results.ts';
+import { failure, ok } from '../../resource-kit/results.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
-import type { ResourceActions } from '../types.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 
 export const openapiActions: ResourceActions = {
   custom: {

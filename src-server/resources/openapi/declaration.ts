@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** The OpenAPI 3.1 description of the whole API, generated from the declarations. */
 export const openapiDeclaration: ResourceDeclaration = {

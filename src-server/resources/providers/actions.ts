@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { crudActions } from '../crud.ts';
+import { crudActions } from '../../resource-kit/crud.ts';
 import { getProviderStatuses } from '../sip/actions.ts';
-import type { ResourceActions } from '../types.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { providersDeclaration } from './declaration.ts';
 
 export const providersActions: ResourceActions = {

@@ -1,7 +1,7 @@
 import { freshnessMessages, freshnessOf, peerDetail, peerStatuses, registryStatuses } from '../../peers/peer-status.ts';
-import { paginationOf, parsePageRequest } from '../pagination.ts';
-import { invalid, ok, recordNotFound } from '../results.ts';
-import type { ActionHandler, ResourceActions } from '../types.ts';
+import { paginationOf, parsePageRequest } from '../../resource-kit/pagination.ts';
+import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
+import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
 
 const getPeersStatuses: ActionHandler = (ctx) => {
   const page = parsePageRequest(ctx.query);

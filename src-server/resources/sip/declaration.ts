@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
 export const sipDeclaration: ResourceDeclaration = {

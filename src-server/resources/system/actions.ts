@@ -1,7 +1,7 @@
 import { readSetting } from '../../storage/settings.ts';
 import { getCertificate } from '../https/certificate-action.ts';
-import { ok } from '../results.ts';
-import type { ResourceActions } from '../types.ts';
+import { ok } from '../../resource-kit/results.ts';
+import type { ResourceActions } from '../../resource-kit/types.ts';
 import { bouncerApiUrl, hostAddresses, listeningAddresses } from './info.ts';
 
 /** Written by the web thread at start: what workers cannot know by themselves. */

@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../types.ts';
+import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 export const systemDeclaration: ResourceDeclaration = {
   name: 'system',

@@ -6,7 +6,7 @@ import type { ActionContext, ActionHandler, ResourceDeclaration } from './types.
 
 /** Current values of a singleton: stored values over declared defaults. */
 export function readSingleton(
-  declaration: ResourceDeclaration,
+  declaration: Pick<ResourceDeclaration, 'fields'>,
   ctx: Pick<ActionContext, 'db'>,
   key: string,
 ): Record<string, unknown> {

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+
+// Every lint rule that holds the layers is shown to fire on a deliberate violation, through ESLint's
+// own API and the project's own config, on snippets linted as if they sat inside the tree.
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER = join(ROOT, 'src-server');
+const config = (await import(new URL('../eslint.config.js', import.meta.url).href)) as {
+  SERVER_LAYER_ROWS: string[][];
+};
+const ROWS = config.SERVER_LAYER_ROWS;
+const eslint = new ESLint({ cwd: ROOT });
+
+async function lint(file: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
+  return result!.messages;
+}
+const ruleIds = (messages: Linter.LintMessage[]) => messages.map((m) => m.ruleId);
+const isFile = (unit: string) => unit.endsWith('.ts');
+
+/** A real, non-test file of a row member, so the import resolves. */
+function realFileOf(unit: string): string {
+  if (isFile(unit)) return `src-server/${unit}`;
+  const name = readdirSync(join(SERVER, unit))
+    .filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.test.ts'))
+    .sort()[0];
+  assert.ok(name, `src-server/${unit} has a source file`);
+  return `src-server/${unit}/${name}`;
+}
+/** Where a probe snippet "lives": a new file inside a folder, or the file itself. */
+const probeIn = (unit: string) => (isFile(unit) ? `src-server/${unit}` : `src-server/${unit}/lint-probe.ts`);
+function importFrom(probe: string, target: string): string {
+  const spec = relative(join(ROOT, probe, '..'), join(ROOT, target));
+  return `import * as probe from '${spec.startsWith('.') ? spec : `./${spec}`}';\nexport const used = probe;\n`;
+}
+const layerMessages = (messages: Linter.LintMessage[], unit: string) =>
+  messages.filter(
+    (m) => m.ruleId === 'import-x/no-restricted-paths' && m.message.includes(`src-server/${unit} is in row`),
+  );
+
+describe('lint holds the layers', { timeout: 600_000 }, () => {
+  it('every folder and file of src-server/ is in exactly one row (test-support and tests aside)', () => {
+    const units = readdirSync(SERVER)
+      .filter((entry) => entry !== 'test-support' && !entry.endsWith('.test.ts'))
+      .filter((entry) => statSync(join(SERVER, entry)).isDirectory() || entry.endsWith('.ts'));
+    const listed = ROWS.flat();
+    assert.deepEqual([...listed].sort(), [...new Set(listed)].sort(), 'no unit is in two rows');
+    assert.deepEqual([...units].sort(), [...listed].sort());
+  });
+
+  it('a clean file passes: downward imports only', async () => {
+    const code =
+      "import { ok } from '../resource-kit/results.ts';\nimport { statement } from '../storage/database.ts';\n" +
+      'export const used = [ok, statement];\n';
+    assert.deepEqual(await lint('src-server/resources/lint-probe.ts', code), []);
+  });
+
+  for (const [index, row] of ROWS.entries()) {
+    if (index === 0) continue;
+    for (const unit of row) {
+      it(`row ${index + 1}: src-server/${unit} may not import the row above (${ROWS[index - 1]![0]})`, async () => {
+        const probe = probeIn(unit);
+        const messages = await lint(probe, importFrom(probe, realFileOf(ROWS[index - 1]![0]!)));
+        assert.equal(layerMessages(messages, unit).length, 1, JSON.stringify(messages));
+      });
+    }
+    if (row.length > 1) {
+      it(`row ${index + 1}: ${row[0]} may not import ${row[1]}, a member of its own row`, async () => {
+        const probe = probeIn(row[0]!);
+        const messages = await lint(probe, importFrom(probe, realFileOf(row[1]!)));
+        assert.equal(layerMessages(messages, row[0]!).length, 1, JSON.stringify(messages));
+      });
+    }
+  }
+
+  it('storage/ imports nothing below its row but net/ and clock.ts', async () => {
+    const refused = await lint(
+      'src-server/storage/lint-probe.ts',
+      importFrom('src-server/storage/lint-probe.ts', realFileOf('wire')),
+    );
+    assert.ok(refused.some((m) => m.ruleId === 'import-x/no-restricted-paths' && m.message.includes('ground floor')));
+    const allowed = await lint(
+      'src-server/storage/lint-probe.ts',
+      importFrom('src-server/storage/lint-probe.ts', realFileOf('net')),
+    );
+    assert.deepEqual(allowed, []);
+  });
+
+  it('only tests import test-support/', async () => {
+    const code = "import { request } from '../test-support/http.ts';\nexport const used = request;\n";
+    const messages = await lint('src-server/http/lint-probe.ts', code);
+    assert.ok(messages.some((m) => m.ruleId === 'import-x/no-restricted-paths' && m.message.includes('test-support')));
+    assert.deepEqual(await lint('src-server/http/lint-probe.test.ts', code), []);
+  });
+
+  it('the domain never imports Koa; the HTTP layer may', async () => {
+    const code = "import Koa from 'koa';\nexport const used = Koa;\n";
+    assert.deepEqual(ruleIds(await lint('src-server/firewall/lint-probe.ts', code)), ['no-restricted-imports']);
+    assert.deepEqual(await lint('src-server/http/lint-probe.ts', code), []);
+  });
+
+  it('no import cycle: a value cycle fires both cycle rules, a type-only one server/no-import-cycle', async () => {
+    // storage/settings.ts imported back by firewall/fail2ban-settings.ts, which imports it with a value import.
+    const value = ruleIds(
+      await lint(
+        'src-server/storage/settings.ts',
+        "import { FAIL2BAN_SETTING_KEY } from '../firewall/fail2ban-settings.ts';\nexport const used = FAIL2BAN_SETTING_KEY;\n",
+      ),
+    );
+    assert.ok(value.includes('import-x/no-cycle'), value.join());
+    assert.ok(value.includes('server/no-import-cycle'), value.join());
+    const typeOnly = ruleIds(
+      await lint(
+        'src-server/storage/settings.ts',
+        "import type * as F from '../firewall/fail2ban-settings.ts';\nexport type Used = typeof F;\n",
+      ),
+    );
+    assert.ok(typeOnly.includes('server/no-import-cycle'), typeOnly.join());
+    assert.ok(!typeOnly.includes('import-x/no-cycle'), typeOnly.join());
+  });
+
+  it('src-main/ reaches the server only through src-server/index.ts', async () => {
+    const refused = await lint(
+      'src-main/lint-probe.ts',
+      importFrom('src-main/lint-probe.ts', 'src-server/test-support/http.ts'),
+    );
+    assert.deepEqual(ruleIds(refused), ['import-x/no-restricted-paths']);
+    assert.deepEqual(
+      await lint('src-main/lint-probe.ts', importFrom('src-main/lint-probe.ts', 'src-server/index.ts')),
+      [],
+    );
+  });
+
+  it('renderer features never import each other', async () => {
+    const features = readdirSync(join(ROOT, 'src-renderer/features')).sort();
+    const [mine, other] = [features[0]!, features[1]!];
+    const target = readdirSync(join(ROOT, 'src-renderer/features', other, 'api')).sort()[0]!;
+    const code = `import * as other from '../../${other}/api/${target}';\nexport const used = other;\n`;
+    const probe = `src-renderer/features/${mine}/components/lint-probe.ts`;
+    assert.deepEqual(ruleIds(await lint(probe, code)), ['no-restricted-imports']);
+  });
+});

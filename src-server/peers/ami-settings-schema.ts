@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { field } from '../resource-kit/fields.ts';
+import type { FieldDef } from '../resource-kit/types.ts';
+
+/** Settings key of the `ami` singleton (also the resource's name, so its changes are recognised by it). */
+export const AMI_SETTINGS_KEY = 'ami';
+
+/** The `ami` settings with their bounds and defaults: peers owns them, the `ami` resource serves them. */
+export const AMI_SETTINGS_FIELDS: Record<string, FieldDef> = {
+  enabled: field.boolean({
+    default: false,
+    description: 'Connect to Asterisk; when false every peer is UNKNOWN and every provider OFF.',
+  }),
+  host: field.text(
+    z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9.-]+)$/, 'must be a host name or address'),
+    { default: '127.0.0.1', description: 'Asterisk host.' },
+  ),
+  port: field.integer(z.number().int().min(1).max(65535), { default: 5038, description: 'AMI TCP port.' }),
+  username: field.text(
+    z
+      .string()
+      .max(100)
+      .regex(/^[^\r\n]*$/, 'must be one line'),
+    { default: '', description: 'AMI user (manager.conf).' },
+  ),
+  secret: field.text(
+    z
+      .string()
+      .max(255)
+      .regex(/^[^\r\n]*$/, 'must be one line'),
+    {
+      default: '',
+      writeOnly: true,
+      description:
+        'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing ' +
+        'host, port or username (the server logs in there with it) unless the same request ' +
+        're-enters the stored secret.',
+    },
+  ),
+};
