@@ -7,6 +7,16 @@ export class DashboardScreen extends Screen {
     return this.open('Dashboard');
   }
 
+  /** Waits for the dashboard's first content (the bouncer api_url card). */
+  firstContent(): Promise<void> {
+    return this.text('Bouncer api_url').first().waitFor();
+  }
+
+  /** Waits for the last card to load (Active bans). */
+  complete(): Promise<void> {
+    return this.page.getByRole('heading', { name: 'Active bans' }).waitFor();
+  }
+
   /** A bouncer's row, by its key's description. */
   bouncer(description: string): Locator {
     return this.byTestId('bouncer-row', description);
