@@ -61,6 +61,11 @@ export class Form extends Part {
     return this.root.getByRole('radio', { name });
   }
 
+  /** Turns a switch on. */
+  switchOn(name: string): Promise<void> {
+    return this.root.getByRole('switch', { name }).check();
+  }
+
   /** Flips a switch by clicking it. */
   toggle(name: string): Promise<void> {
     return this.root.getByRole('switch', { name }).click();

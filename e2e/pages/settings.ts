@@ -78,6 +78,11 @@ export class SettingsScreen extends Screen {
     return new HttpsSection(this, this.page.getByRole('region', { name: 'HTTPS' }));
   }
 
+  /** The CrowdSec link's status (Off, Connected, Not working, last push, queue). */
+  crowdsecStatus(): Promise<string> {
+    return this.page.getByTestId('crowdsec-link-status').innerText();
+  }
+
   /** The running HTTPS listener's description (with its fingerprint). */
   httpsRuntime(): Promise<string> {
     return this.page.getByTestId('https-runtime').innerText();
