@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { ActionHandler, ResourceActions, ResourceDeclaration, ResourceDefinition } from '../resource-kit/types.ts';
+import { ANY_INPUT, ANY_OUTPUT } from '../resource-kit/contract.ts';
 import { moduleSdk } from './sdk.ts';
 import type { ModuleEntry, ModuleExports } from './types.ts';
 import { ACTION_NAME, routeLevel } from './validate.ts';
@@ -30,8 +31,19 @@ export async function importModule(entry: ModuleEntry): Promise<ModuleExports> {
 
 /** The resources a module adds to a registry: its own (v3) or one wrapper for its routes (v1, v2). */
 export function moduleDefinitions(entry: ModuleEntry, exported: ModuleExports): ResourceDefinition[] {
-  if (entry.style === 'v3') return exported.resources ?? [];
+  if (entry.style === 'v3') return (exported.resources ?? []).map(withContractDefaults);
   return [legacyDefinition(entry, exported)];
+}
+
+/** A module's custom methods may leave out their schemas: those take and answer anything, as before. */
+function withContractDefaults(definition: ResourceDefinition): ResourceDefinition {
+  const methods = definition.declaration.customMethods;
+  if (!methods) return definition;
+  for (const method of Object.values(methods)) {
+    method.input ??= ANY_INPUT;
+    method.output ??= ANY_OUTPUT;
+  }
+  return definition;
 }
 
 function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): ResourceDefinition {
@@ -53,6 +65,8 @@ function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): Resource
         level: routeLevel(route),
         public: route.public === true,
         description: route.description,
+        input: ANY_INPUT,
+        output: ANY_OUTPUT,
       };
       custom[route.action] = route.handler;
     }
@@ -62,7 +76,14 @@ function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): Resource
   // friends from resolving to Object's own members in the worker's handler lookup.
   // Public actions are listed as custom methods so that routing and OpenAPI read them like v2's.
   for (const action of exported.publicActions ?? []) {
-    declaration.customMethods![action] = { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', public: true };
+    declaration.customMethods![action] = {
+      verbs: ['GET', 'POST'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      input: ANY_INPUT,
+      output: ANY_OUTPUT,
+    };
   }
   const callback = exported.callback!;
   const custom = new Proxy(Object.create(null) as Record<string, ActionHandler>, {

@@ -55,6 +55,7 @@ const declarationSchema = z.object({
         public: z.boolean().optional(),
         description: z.string().optional(),
         input: zodSchema.optional(),
+        output: zodSchema.optional(),
       }),
     )
     .optional(),

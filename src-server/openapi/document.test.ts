@@ -34,8 +34,16 @@ const keys: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       input: z.object({ q: z.string(), max: z.number().optional() }),
+      output: z.array(z.string()),
     },
-    hello: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', public: true },
+    hello: {
+      verbs: ['GET', 'POST'],
+      scope: 'collection',
+      level: 'READ',
+      public: true,
+      input: z.object({}),
+      output: z.object({ hello: z.string() }),
+    },
   },
 };
 const build = () =>

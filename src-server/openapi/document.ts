@@ -116,7 +116,9 @@ function addResource(
   const tags = [declaration.name];
   const required = requiredFields(declaration);
   const hasRecordSchema = declaration.operations.length > 0;
-  if (hasRecordSchema) schemas[schemaName] = recordSchema(declaration);
+  const recordJson = recordSchema(declaration);
+  const idField = declaration.idField ?? 'id';
+  if (hasRecordSchema) schemas[schemaName] = recordJson;
   const record = ref(schemaName);
   const asyncParam = { $ref: '#/components/parameters/asyncChannel' };
   const idParam = { $ref: '#/components/parameters/id' };
@@ -184,7 +186,12 @@ function addResource(
       path: `${base}/{id}`,
       summary: `Delete a record of ${declaration.name}.`,
       status: '200',
-      data: { type: 'object' },
+      data: {
+        type: 'object',
+        description: 'The id of the deleted record.',
+        required: [idField],
+        properties: { [idField]: ((recordJson as JsonSchema).properties as Record<string, JsonSchema>)[idField] ?? {} },
+      },
       errors: [...ERROR_STATUSES.record],
     },
   };
@@ -250,7 +257,7 @@ function customOperation(
   parameters: unknown[],
 ): Operation {
   const summary = method.description ?? `${declaration.name}:${name}`;
-  const input = method.input;
+  const { input } = method;
   return {
     operationId: `${declaration.name}.${name}${method.verbs.length > 1 ? `.${verb.toLowerCase()}` : ''}`,
     tags: [declaration.name],
@@ -258,9 +265,9 @@ function customOperation(
     ...securityOf(declaration, method.public === true),
     'x-permission': `${declaration.security.permission}:${method.level}`,
     parameters: [...parameters, ...(verb === 'GET' ? queryParameters(input) : [])],
-    ...(input && verb !== 'GET' ? { requestBody: { required: false, content: jsonContent(jsonSchemaOf(input)) } } : {}),
+    ...(verb !== 'GET' ? { requestBody: { required: false, content: jsonContent(jsonSchemaOf(input)) } } : {}),
     responses: {
-      '200': { description: summary, content: jsonContent(envelopeOf({})) },
+      '200': { description: summary, content: jsonContent(envelopeOf(jsonSchemaOf(method.output, 'output'))) },
       ...errorResponses([
         ...ERROR_STATUSES.common,
         '405',

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { FieldDef, ResourceDeclaration } from '../resource-kit/types.ts';
 import type { JsonSchema } from './components.ts';
 
-/** JSON Schema of a zod schema (input side); anything zod cannot express becomes `{}` rather than an error. */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+/** JSON Schema of a zod schema (input side by default); anything zod cannot express becomes `{}` rather than an error. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   try {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-      io: 'input',
+      io,
       unrepresentable: 'any',
     }) as JsonSchema;
     return rest;

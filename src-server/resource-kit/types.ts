@@ -42,8 +42,13 @@ export interface CustomMethodDecl {
   /** Answered on the web thread by a route of its own (http/auth-routes.ts): no worker action exists. */
   webThread?: true;
   description?: string;
-  /** Body (or, for GET, query) schema; used for validation hints and OpenAPI. */
-  input?: z.ZodType;
+  /**
+   * Body (for GET: query string) schema. The worker checks it before the action runs (422 naming
+   * the field); OpenAPI documents it. Use NO_QUERY or NO_BODY (resources/contract.ts) when it takes nothing.
+   */
+  input: z.ZodType;
+  /** The shape of `data` in a successful answer: OpenAPI documents it, tests check real answers against it. */
+  output: z.ZodType;
 }
 
 export interface SecurityDecl {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from '../resource-kit/results.ts';
 import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
+import { ANY_INPUT, ANY_OUTPUT } from '../resource-kit/contract.ts';
 
 /**
  * A resource used only by tests (loaded through `resourceModules`), to exercise the queue:
@@ -16,6 +17,8 @@ const count = (ctx: ActionContext, tag: string) => {
   ensureLog(ctx);
   return (ctx.db.prepare('SELECT COUNT(*) AS n FROM diagnostics_log WHERE tag = ?').get(tag) as { n: number }).n;
 };
+/** Test actions take and answer anything. */
+const ANY = { input: ANY_INPUT, output: ANY_OUTPUT };
 const q = (ctx: ActionContext, name: string) => String(ctx.query[name] ?? '');
 
 export const resources: ResourceDefinition[] = [
@@ -27,12 +30,12 @@ export const resources: ResourceDefinition[] = [
       fields: {},
       operations: [],
       customMethods: {
-        sleep: { verbs: ['GET'], scope: 'collection', level: 'READ' },
-        crash: { verbs: ['POST'], scope: 'collection', level: 'WRITE' },
-        flaky: { verbs: ['POST'], scope: 'collection', level: 'WRITE' },
-        echo: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ' },
-        big: { verbs: ['GET'], scope: 'collection', level: 'READ' },
-        runs: { verbs: ['GET'], scope: 'collection', level: 'READ' },
+        sleep: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
+        crash: { verbs: ['POST'], scope: 'collection', level: 'WRITE', ...ANY },
+        flaky: { verbs: ['POST'], scope: 'collection', level: 'WRITE', ...ANY },
+        echo: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', ...ANY },
+        big: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
+        runs: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
       },
     },
     actions: {

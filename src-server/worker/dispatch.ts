@@ -1,13 +1,19 @@
 import { HttpError } from '../wire/errors.ts';
+import { withCheckedInput } from './input-check.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 
-/** Finds the handler for a CRUD operation or custom method of a resource. */
+/**
+ * Finds the handler for a CRUD operation or custom method of a resource. A custom method's
+ * handler checks the declared input first (CRUD input is checked by the save rules, resources/save.ts).
+ */
 export function findHandler(definition: ResourceDefinition, operation: string): ActionHandler | undefined {
-  const { actions } = definition;
+  const { actions, declaration } = definition;
   if (operation in actions && operation !== 'custom')
     return actions[operation as keyof typeof actions] as ActionHandler;
-  return actions.custom?.[operation];
+  const handler = actions.custom?.[operation];
+  const methods = declaration.customMethods ?? {};
+  return handler && Object.hasOwn(methods, operation) ? withCheckedInput(methods[operation]!, handler) : handler;
 }
 
 /** Runs a handler; an HttpError thrown by an action becomes its unsuccessful result. */

@@ -36,6 +36,8 @@ export function register(sdk) {
         scope: 'collection',
         level: 'READ',
         description: 'Counts of open and finished tasks.',
+        input: z.object({}),
+        output: z.object({ open: z.number().int(), done: z.number().int(), caller: z.string().nullable() }),
       },
       getOpenCount: {
         verbs: ['GET'],
@@ -43,8 +45,17 @@ export function register(sdk) {
         level: 'READ',
         public: true,
         description: 'Number of open tasks; public.',
+        input: z.object({}),
+        output: z.object({ open: z.number().int() }),
       },
-      complete: { verbs: ['POST'], scope: 'resource', level: 'WRITE', description: 'Marks one task done.' },
+      complete: {
+        verbs: ['POST'],
+        scope: 'resource',
+        level: 'WRITE',
+        description: 'Marks one task done.',
+        input: z.object({}),
+        output: z.object({ id: z.number().int(), done: z.literal(true) }),
+      },
     },
   };
 

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { AMI_SETTINGS_FIELDS } from '../../peers/ami-settings-schema.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_QUERY } from '../../resource-kit/contract.ts';
 
 /** Connection to the Asterisk manager interface (AMI) that feeds peer status and security events. */
 export const amiDeclaration: ResourceDeclaration = {
@@ -18,6 +20,13 @@ export const amiDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Link state: `{enabled, connected, lastError, stateAgeSeconds}`; the age is null when no state was ever read.',
+      input: NO_QUERY,
+      output: z.object({
+        enabled: z.boolean(),
+        connected: z.boolean(),
+        lastError: z.string().nullable(),
+        stateAgeSeconds: z.number().nullable(),
+      }),
     },
   },
 };

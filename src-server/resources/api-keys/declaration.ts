@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
 
 /** Forms send allowed_paths as JSON text; JSON clients send an object. */
 const parseJsonText = (value: unknown): unknown => {
@@ -151,12 +152,25 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'ADMIN',
       description: 'A fresh 64-hex key, not stored: `{key}`.',
+      input: NO_QUERY,
+      output: z.object({ key: z.string().regex(/^[0-9a-f]{64}$/) }),
     },
     getDefault: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description: 'Default values for a new key record.',
+      input: NO_QUERY,
+      output: z.object({
+        description: z.literal(''),
+        allowed_paths: z.object({}),
+        full_permissions: z.literal(false),
+        networkfilterid: z.literal('none'),
+        expand_ranges: z.literal(false),
+        enabled: z.literal(true),
+        expires_at: z.null(),
+        has_key: z.literal(false),
+      }),
     },
     rotate: {
       verbs: ['POST'],
@@ -166,6 +180,9 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         'Replaces the key value: the record (id, grants, binding, bouncer cursor, state) stays, the ' +
         'old value stops working at once, and the new one is shown once as `key` in this answer. ' +
         'Needs the same grants as editing the key.',
+      input: NO_BODY,
+      // The stored record plus the new key, shown this once.
+      output: z.lazy(() => recordOutput(apiKeysDeclaration.fields).extend({ key: z.string().regex(/^[0-9a-f]{64}$/) })),
     },
   },
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
 
 /**
  * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket
@@ -7,6 +8,14 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
  * method is `webThread`: there are no worker actions); this declaration makes the grammar (405s),
  * permissions and OpenAPI know them.
  */
+/** login and refresh answer the same way. */
+const tokenAnswer = z.object({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().describe('Seconds the access token is valid.'),
+  login: z.string(),
+});
+
 export const authDeclaration: ResourceDeclaration = {
   name: 'auth',
   description: 'Console accounts: JWT login with a rotating refresh cookie, logout, and the admin password.',
@@ -26,6 +35,7 @@ export const authDeclaration: ResourceDeclaration = {
         'tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, ' +
         '429 after 10 failures in 300 s.',
       input: z.object({ login: z.string(), password: z.string(), rememberMe: z.boolean().optional() }),
+      output: tokenAnswer,
     },
     refresh: {
       verbs: ['POST'],
@@ -35,6 +45,8 @@ export const authDeclaration: ResourceDeclaration = {
       public: true,
       description:
         'Exchanges the `refreshToken` cookie for a new access token and rotates the cookie. Reusing a rotated token revokes its session.',
+      input: NO_BODY,
+      output: tokenAnswer,
     },
     logout: {
       verbs: ['POST'],
@@ -45,6 +57,8 @@ export const authDeclaration: ResourceDeclaration = {
       description:
         'Revokes the refresh token family, the web session and the login session of a presented ' +
         'Bearer JWT (so that token is refused at once), and clears the cookies.',
+      input: NO_BODY,
+      output: z.object({ loggedOut: z.literal(true), revoked: z.boolean() }),
     },
     status: {
       verbs: ['GET'],
@@ -54,6 +68,8 @@ export const authDeclaration: ResourceDeclaration = {
       public: true,
       description:
         'Whether an admin password is set, and whether this caller is on loopback: `{adminPasswordSet, viaLocalhost}`.',
+      input: NO_QUERY,
+      output: z.object({ adminPasswordSet: z.boolean(), viaLocalhost: z.boolean() }),
     },
     setPassword: {
       verbs: ['POST'],
@@ -64,6 +80,7 @@ export const authDeclaration: ResourceDeclaration = {
         'Sets a password: `{password, currentPassword?, login?}`. From localhost no current ' +
         'password is needed; other callers must give it. Other sessions of the user are revoked.',
       input: z.object({ password: z.string(), currentPassword: z.string().optional(), login: z.string().optional() }),
+      output: z.object({ login: z.string(), passwordSet: z.literal(true) }),
     },
   },
 };

@@ -9,28 +9,16 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export const backupActions: ResourceActions = {
   custom: {
     exportConfig: (ctx) => {
-      const secrets = single(ctx.query.secrets);
-      if (secrets !== undefined && secrets !== 'true' && secrets !== 'false')
-        return invalid(['secrets: must be true or false.']);
+      const secrets = single(ctx.query.secrets); // true, false or absent (the declared input)
       if (secrets === 'true' && !ctx.canReadSensitive)
         return failure(403, 'Exporting secrets (secrets=true) needs the SENSITIVE level.');
       const version = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY)?.version ?? 'unknown';
       return ok(exportConfig(ctx.db, { secrets: secrets === 'true', serverVersion: version, now: ctx.now() }));
     },
     importConfig: (ctx) => {
-      const body = ctx.body as Record<string, unknown> | null;
-      if (typeof body !== 'object' || body === null || Array.isArray(body) || !('config' in body)) {
-        return invalid(['config: the request body must be {config: <an export>, dryRun?: boolean}.']);
-      }
+      // The declared input holds: an object with `config`, and `dryRun` a boolean or "true"/"false".
+      const body = ctx.body as { config: unknown; dryRun?: boolean | 'true' | 'false' };
       const dryRun = body.dryRun === true || body.dryRun === 'true';
-      if (
-        body.dryRun !== undefined &&
-        typeof body.dryRun !== 'boolean' &&
-        body.dryRun !== 'true' &&
-        body.dryRun !== 'false'
-      ) {
-        return invalid(['dryRun: must be true or false.']);
-      }
       const outcome = importConfig(ctx.db, body.config, {
         dryRun,
         canWriteSecrets: ctx.canReadSensitive,

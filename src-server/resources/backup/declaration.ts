@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { isoTime } from '../../resource-kit/contract.ts';
+
+/** What importConfig takes. */
+const SHAPE = 'the request body must be {config: <an export>, dryRun?: boolean}.';
+
+/** What an import adds, changes and removes in one section. */
+const sectionChanges = z.object({
+  added: z.array(z.string()),
+  changed: z.array(z.string()),
+  removed: z.array(z.string()),
+});
 
 /** Configuration backup and restore (docs/settings.md "Backup and restore"). */
 export const backupDeclaration: ResourceDeclaration = {
@@ -21,7 +32,19 @@ export const backupDeclaration: ResourceDeclaration = {
         'networkFilters, fail2ban, generalSettings, ami, apiKeys}`. API keys are metadata only ' +
         '(never a key value or hash). `?secrets=true` adds the AMI secret and needs the SENSITIVE ' +
         'level.',
-      input: z.object({ secrets: z.enum(['true', 'false']).optional() }),
+      input: z.object({ secrets: z.enum(['true', 'false'], { error: 'must be true or false.' }).optional() }),
+      output: z.object({
+        format: z.literal('pbx-console-config'),
+        version: z.number().int(),
+        serverVersion: z.string(),
+        exportedAt: isoTime,
+        secretsIncluded: z.boolean(),
+        networkFilters: z.array(z.record(z.string(), z.unknown())),
+        fail2ban: z.record(z.string(), z.unknown()),
+        generalSettings: z.record(z.string(), z.unknown()),
+        ami: z.record(z.string(), z.unknown()),
+        apiKeys: z.array(z.record(z.string(), z.unknown())),
+      }),
     },
     importConfig: {
       verbs: ['POST'],
@@ -37,7 +60,25 @@ export const backupDeclaration: ResourceDeclaration = {
         'filter the file lacks is accepted with an entry in `warnings`. Validation runs outside the ' +
         'write transaction; a dry run never takes the write lock. An AMI secret in the file needs ' +
         'SENSITIVE.',
-      input: z.object({ config: z.record(z.string(), z.unknown()), dryRun: z.boolean().optional() }),
+      input: z.object(
+        {
+          config: z.custom((v) => v !== undefined, { error: SHAPE }),
+          dryRun: z.union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false.' }).optional(),
+        },
+        { error: `config: ${SHAPE}` },
+      ),
+      output: z.object({
+        dryRun: z.boolean(),
+        applied: z.boolean(),
+        sections: z.object({
+          networkFilters: sectionChanges,
+          fail2ban: sectionChanges,
+          generalSettings: sectionChanges,
+          ami: sectionChanges,
+          apiKeys: sectionChanges.extend({ notRestored: z.number().int(), note: z.string() }),
+        }),
+        warnings: z.array(z.string()),
+      }),
     },
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_QUERY } from '../../resource-kit/contract.ts';
 
 export const extensionsDeclaration: ResourceDeclaration = {
   name: 'extensions',
@@ -30,6 +31,8 @@ export const extensionsDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Extensions as `{value, text}` pairs for pickers.',
+      input: NO_QUERY,
+      output: z.array(z.object({ value: z.string(), text: z.string() })),
     },
   },
 };

@@ -115,9 +115,7 @@ export const firewallActions: ResourceActions = {
     getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);
-      const minutes = raw === undefined ? 60 : Number(raw);
-      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
-        return invalid(['minutes must be an integer from 1 to 1440.']);
+      const minutes = raw === undefined ? 60 : Number(raw); // 1-1440: the declared input
       return ok({ points: banHistory(ctx.db, ctx.now(), minutes) });
     },
     getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db), ctx.now())),

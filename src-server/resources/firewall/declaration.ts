@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
+import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
+import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
+import { NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
+import * as out from './contract.ts';
 
 const rulesSchema = z
   .record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' }))
@@ -28,6 +33,21 @@ const sanitizeRules = (value: unknown): unknown => {
   }
   return out;
 };
+
+const BAN_IP_REQUIRED = 'an address or CIDR to ban is required.';
+const WHITELIST_IP_REQUIRED = 'the banned address or range to whitelist is required.';
+const DURATION_TEXT = 'give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".';
+const SERVICES_TEXT = `a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`;
+const IPS_TEXT = 'a list of 1 to 1000 addresses (or banned ranges).';
+const BAN_KINDS = [...BAN_CATEGORIES, 'manual'] as const;
+const BAN_STATES = ['active', 'expired', 'lifted'] as const;
+const reasonText = z
+  .string({ error: `text of at most ${MAX_REASON_CHARS} characters.` })
+  .max(MAX_REASON_CHARS, { error: `text of at most ${MAX_REASON_CHARS} characters.` });
+const formatEnum = z.enum(BAN_LIST_FORMATS, {
+  error: (issue) =>
+    `format "${String(issue.input).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`,
+});
 
 /** Empty means "use the default" for optional text fields. */
 const emptyToUndefined = (value: unknown) =>
@@ -98,6 +118,8 @@ export const firewallDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'A new filter with every default applied.',
+      input: NO_QUERY,
+      output: out.defaultFilter,
     },
     getBannedIps: {
       verbs: ['GET'],
@@ -108,6 +130,8 @@ export const firewallDeclaration: ResourceDeclaration = {
         'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
         'keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled ' +
         'within the hour, enabled, not expired) were sent the ban.',
+      input: NO_QUERY,
+      output: out.bannedIps,
     },
     lookup: {
       verbs: ['GET'],
@@ -120,6 +144,8 @@ export const firewallDeclaration: ResourceDeclaration = {
         'decision that covers the address (its bans, range bans and filter entries that hold it) ' +
         'and every entry that protects it. A malformed address gets 400; an address nothing covers ' +
         'gets empty lists.',
+      input: z.object({ ip: z.string().optional().describe('The address to look up.') }),
+      output: out.addressLookup,
     },
     banIp: {
       verbs: ['POST'],
@@ -131,25 +157,37 @@ export const firewallDeclaration: ResourceDeclaration = {
         'default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when ' +
         'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
       input: z.object({
-        ip: z.string(),
-        duration: z.union([z.number().int(), z.string()]).optional(),
-        reason: z.string().max(200).optional(),
-        services: z.array(z.enum(['SIP', 'WEB', 'AMI', 'IAX'])).optional(),
+        ip: z.string({ error: BAN_IP_REQUIRED }).min(1, { error: BAN_IP_REQUIRED }),
+        duration: z.union([z.number(), z.string(), z.null()], { error: DURATION_TEXT }).optional(),
+        reason: reasonText.optional(),
+        services: z
+          .array(z.enum(FILTER_CATEGORIES, { error: SERVICES_TEXT }), { error: SERVICES_TEXT })
+          .min(1, { error: SERVICES_TEXT })
+          .nullable()
+          .optional(),
       }),
+      output: out.bannedIp,
     },
     unbanIp: {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
       description: 'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR.',
-      input: z.object({ ip: z.string() }),
+      input: z.object({ ip: z.string({ error: 'ip is required.' }).min(1, { error: 'ip is required.' }) }),
+      output: out.unbannedIp,
     },
     unbanIps: {
       verbs: ['POST'],
       scope: 'collection',
       level: 'WRITE',
       description: 'Bulk unban: `{ips: [...]}` (1-1000), all validated first, lifted in one transaction.',
-      input: z.object({ ips: z.array(z.string()) }),
+      input: z.object({
+        ips: z
+          .array(z.string({ error: IPS_TEXT }), { error: IPS_TEXT })
+          .min(1, { error: IPS_TEXT })
+          .max(1000, { error: IPS_TEXT }),
+      }),
+      output: out.unbannedIps,
     },
     unbanAndWhitelist: {
       verbs: ['POST'],
@@ -161,10 +199,14 @@ export const firewallDeclaration: ResourceDeclaration = {
         'audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an ' +
         'overlap with a filter deny entry, gets 422.',
       input: z.object({
-        ip: z.string(),
-        comment: z.string().max(200).optional(),
-        until: z.string().nullable().optional(),
+        ip: z.string({ error: WHITELIST_IP_REQUIRED }).min(1, { error: WHITELIST_IP_REQUIRED }),
+        comment: z.string().max(200, { error: 'at most 200 characters' }).nullable().optional(),
+        until: z
+          .string({ error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' })
+          .nullable()
+          .optional(),
       }),
+      output: out.unbannedAndWhitelisted,
     },
     getBanLog: {
       verbs: ['GET'],
@@ -174,6 +216,13 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. ' +
         '`search` (part of the address or reason), `category` (sip, http, ami, iax, manual), ' +
         '`state` (active, expired, lifted), `limit`, `offset`.',
+      input: z.object({
+        search: z.string().optional(),
+        category: z.enum(BAN_KINDS, { error: `one of ${BAN_KINDS.join(', ')}.` }).optional(),
+        state: z.enum(BAN_STATES, { error: `one of ${BAN_STATES.join(', ')}.` }).optional(),
+        ...PAGE_QUERY,
+      }),
+      output: out.banLog,
     },
     importBans: {
       verbs: ['POST'],
@@ -187,13 +236,15 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line ' +
         'numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); ' +
         'duplicates are merged.',
+      // The action reads these from the query string too (a text/plain body carries only `content`), and checks them there.
       input: z.object({
-        format: z.enum(['json', 'csv', 'values', 'opnsense']).optional(),
+        format: formatEnum.optional(),
         content: z.string().optional(),
-        duration: z.union([z.number().int(), z.string()]).optional(),
-        reason: z.string().max(200).optional(),
-        dryRun: z.boolean().optional(),
+        duration: z.union([z.number(), z.string()]).optional(),
+        reason: reasonText.optional(),
+        dryRun: z.union([z.boolean(), z.string(), z.number()]).optional(),
       }),
+      output: out.importedBans,
     },
     exportBans: {
       verbs: ['GET'],
@@ -203,6 +254,13 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Bans in force as a list importBans reads back: `format` json (default), csv, values or ' +
         'opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, ' +
         'content}.',
+      input: z.object({
+        format: formatEnum.optional(),
+        source: z
+          .enum(['manual', 'all'], { error: "manual (the operator's bans, the default) or all (with intrusion bans)." })
+          .optional(),
+      }),
+      output: out.exportedBans,
     },
     getBouncerStatus: {
       verbs: ['GET'],
@@ -212,6 +270,8 @@ export const firewallDeclaration: ResourceDeclaration = {
         '{bouncers, rejections}: per API key its last poll and counts, and per source address ' +
         '(key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on ' +
         'the export this week, with any ban still locking them out.',
+      input: NO_QUERY,
+      output: out.bouncerStatus,
     },
     getBanHistory: {
       verbs: ['GET'],
@@ -219,12 +279,23 @@ export const firewallDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.',
+      input: z.object({
+        minutes: z
+          .string()
+          .refine((v) => Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 1440, {
+            error: 'minutes must be an integer from 1 to 1440.',
+          })
+          .optional(),
+      }),
+      output: out.banHistory,
     },
     getWhitelist: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description: 'Exactly what /firewall-bouncer/v1/whitelist returns.',
+      input: NO_QUERY,
+      output: out.whitelist,
     },
   },
 };

@@ -17,15 +17,11 @@ import type { ActionHandler } from '../../resource-kit/types.ts';
  * transaction and one audit entry. An entry for the same value is replaced.
  */
 export const unbanAndWhitelist: ActionHandler = (ctx) => {
-  const body = (ctx.body ?? {}) as Record<string, unknown>;
-  const raw = typeof body.ip === 'string' ? body.ip : '';
-  const value = raw ? normalizeCidrText(raw) : undefined;
-  if (!value)
-    return invalid([
-      raw
-        ? `ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`
-        : 'ip: the banned address or range to whitelist is required.',
-    ]);
+  // ip is a non-empty string, comment and until strings or null: the declared input.
+  const body = ctx.body as { ip: string; comment?: string | null; until?: string | null };
+  const raw = body.ip;
+  const value = normalizeCidrText(raw);
+  if (!value) return invalid([`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`]);
   const now = ctx.now();
   return ctx.db.transaction(() => {
     const existing = readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY);

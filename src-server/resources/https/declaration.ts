@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_BODY } from '../../resource-kit/contract.ts';
 
 /** Settings key of the `https` singleton. */
 export const HTTPS_SETTING_KEY = 'https';
@@ -50,6 +51,8 @@ export const httpsDeclaration: ResourceDeclaration = {
         'generated, or the configured certificate files are read again (after a renewal on disk). ' +
         'Bouncers that pinned the old certificate need the new one. Answers `{renewals}`; 409 when ' +
         'HTTPS is off.',
+      input: NO_BODY,
+      output: z.object({ renewals: z.number().int().min(1) }),
     },
   },
 };

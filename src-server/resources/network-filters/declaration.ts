@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 
 /** Read-only view of the network filters (written through `firewall`), for pickers. */
 export const networkFiltersDeclaration: ResourceDeclaration = {
@@ -26,7 +27,16 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Filters as `{value, text}`; with `?category=SIP|AMI|IAX|WEB`, only those allowing that category.',
-      input: z.object({ category: z.enum(['SIP', 'AMI', 'IAX', 'WEB']).optional() }),
+      input: z.object({
+        category: z
+          .string()
+          .refine((v) => v === '' || (FILTER_CATEGORIES as readonly string[]).includes(v.toUpperCase()), {
+            error: `category must be one of ${FILTER_CATEGORIES.join(', ')}.`,
+          })
+          .optional()
+          .describe(`${FILTER_CATEGORIES.join(', ')} in any case; empty or absent for every filter.`),
+      }),
+      output: z.array(z.object({ value: z.string(), text: z.string(), permit: z.string(), description: z.string() })),
     },
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
 
 /** Host name or address, optionally with a port. */
 const hostSchema = z
@@ -36,6 +37,8 @@ export const providersDeclaration: ResourceDeclaration = {
       level: 'READ',
       description:
         'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
+      input: z.object(PAGE_QUERY),
+      output: z.array(registryItem.extend({ description: z.string() })),
     },
   },
 };

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { DETAIL_FIELDS } from '../../peers/peer-status.ts';
+import { NO_QUERY, PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
 
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
 export const sipDeclaration: ResourceDeclaration = {
@@ -17,18 +20,24 @@ export const sipDeclaration: ResourceDeclaration = {
       scope: 'collection',
       level: 'READ',
       description: 'Every extension as `{id, state}`; state is `OK` or `UNKNOWN`. Accepts `limit` and `offset`.',
+      input: z.object(PAGE_QUERY),
+      output: z.array(z.object({ id: z.string(), state: z.enum(['OK', 'UNKNOWN']) })),
     },
     getRegistry: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description: 'Every provider as `{state, id, username, host}`; state is `OK` (registered) or `OFF`.',
+      input: z.object(PAGE_QUERY),
+      output: z.array(registryItem),
     },
     getStatus: {
       verbs: ['GET', 'POST'],
       scope: 'resource',
       level: 'READ',
       description: 'Contact detail of one extension (all strings) plus `state`.',
+      input: NO_QUERY,
+      output: z.object(Object.fromEntries([...DETAIL_FIELDS, 'state'].map((name) => [name, z.string()]))),
     },
   },
 };

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { NO_QUERY } from '../../resource-kit/contract.ts';
 
 export const systemDeclaration: ResourceDeclaration = {
   name: 'system',
@@ -14,12 +16,23 @@ export const systemDeclaration: ResourceDeclaration = {
       level: 'READ',
       public: true,
       description: 'Liveness check; answers `{result: true}`.',
+      input: NO_QUERY,
+      output: z.object({ pong: z.literal(true) }),
     },
     getInfo: {
       verbs: ['GET'],
       scope: 'collection',
       level: 'READ',
       description: 'Version, uptime, host addresses, ports and the bouncer api_url for each address.',
+      input: NO_QUERY,
+      output: z.object({
+        version: z.string(),
+        uptimeSeconds: z.number().int().min(0),
+        addresses: z.array(z.string()),
+        httpPort: z.number().int(),
+        httpsPort: z.number().int().nullable(),
+        bouncerApiUrls: z.array(z.string()),
+      }),
     },
     getCertificate: {
       verbs: ['GET'],
@@ -30,6 +43,18 @@ export const systemDeclaration: ResourceDeclaration = {
         'source, pem, pending, error}` (nulls when HTTPS is off). `pending` is true from a save of ' +
         '`https` (or https:renewCertificate) until the change is live; `error` says why the last ' +
         'change was not applied.',
+      input: NO_QUERY,
+      output: z.object({
+        pending: z.boolean(),
+        pem: z.string().nullable(),
+        enabled: z.boolean(),
+        port: z.number().int().nullable(),
+        fingerprint256: z.string().nullable(),
+        subject: z.string().nullable(),
+        validTo: z.string().nullable(),
+        source: z.enum(['self-signed', 'configured']).nullable(),
+        error: z.string().nullable(),
+      }),
     },
   },
 };

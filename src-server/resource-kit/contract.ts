@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { FieldDef } from './types.ts';
+
+/**
+ * Shared pieces of the operation contract: every custom method declares an `input` (its body, or
+ * for GET its query string) and an `output` (the shape of `data` in a successful answer).
+ */
+
+/** A GET method that reads nothing from its query: unknown parameters (cache busters, older clients) are ignored. */
+export const NO_QUERY = z.object({});
+
+/** A method that takes no body: an empty JSON object (or no body at all). */
+export const NO_BODY = z.strictObject({});
+
+/** `limit` and `offset` of a paged custom method; the action checks their range (resources/pagination.ts). */
+export const PAGE_QUERY = {
+  limit: z.string().optional().describe('Page size, 1 to 1000; all records when neither limit nor offset is given.'),
+  offset: z.string().optional().describe('Records to skip; 0 when absent.'),
+};
+
+/** The legacy module styles (v1 callbacks, v2 routes) declare no schemas: anything goes in, anything comes out. */
+export const ANY_INPUT = z.unknown();
+export const ANY_OUTPUT = z.unknown();
+
+/** An ISO 8601 time as the server writes it. */
+export const isoTime = z.string().describe('ISO 8601 time (UTC).');
+
+/** A record as the resource answers it: every field that is not write-only, with its declared schema. */
+export function recordOutput(fields: Record<string, FieldDef>): z.ZodObject {
+  return z.object(
+    Object.fromEntries(
+      Object.entries(fields)
+        .filter(([, def]) => !def.writeOnly)
+        .map(([name, def]) => [name, def.schema]),
+    ),
+  );
+}
+
+/** A provider's registration as sip:getRegistry and providers:getStatuses answer it. */
+export const registryItem = z.object({
+  state: z.enum(['OK', 'OFF']),
+  id: z.string(),
+  username: z.string(),
+  host: z.string(),
+});

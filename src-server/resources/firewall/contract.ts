@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { BAN_LIST_FORMATS } from '../../firewall/ban-import.ts';
+import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
+import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
+import { isoTime } from '../../resource-kit/contract.ts';
+
+/** The output schemas of the firewall's custom methods (the shape of `data`), used by its declaration. */
+
+const banKind = z.enum([...BAN_CATEGORIES, 'manual']);
+const rules = z.record(z.string(), z.enum(['allow', 'block']));
+const services = z.array(z.enum(FILTER_CATEGORIES)).nullable().describe('Services refusing it; null: all.');
+
+/** Which active bouncer keys were sent a decision. */
+const delivery = z.object({
+  served: z.number().int(),
+  of: z.number().int(),
+  keys: z.array(z.object({ keyId: z.number().int(), description: z.string() })),
+});
+
+export const defaultFilter = z.object({
+  id: z.literal('').describe('Empty: the filter is not saved yet.'),
+  permit: z.literal(''),
+  deny: z.string(),
+  description: z.literal(''),
+  newer_block_ip: z.literal(false),
+  local_network: z.literal(false),
+  rules,
+});
+
+export const bannedIps = z.array(
+  z.object({
+    ip: z.string(),
+    category: banKind,
+    reason: z.string().optional(),
+    bannedAt: isoTime,
+    expiresAt: isoTime,
+    secondsLeft: z.number().int().nullable(),
+    bannedBy: z.string(),
+    services,
+    permanent: z.boolean(),
+    banNumber: z.number().int(),
+    delivery,
+  }),
+);
+
+export const addressLookup = z.object({
+  address: z.string(),
+  blocked: z.boolean(),
+  loopback: z.string().nullable(),
+  decisions: z.array(
+    z.object({
+      value: z.string(),
+      scenario: z.string(),
+      origin: z.string(),
+      scope: z.enum(['Ip', 'Range']),
+      source: z.enum(['ban', 'filter']),
+      ban: z.object({ category: banKind, reason: z.string(), bannedBy: z.string(), bannedAt: isoTime }).optional(),
+      filter: z.object({ id: z.number().int(), description: z.string(), permit: z.string() }).optional(),
+      secondsLeft: z.number().int().nullable(),
+      delivery,
+    }),
+  ),
+  protections: z.array(
+    z.object({
+      kind: z.enum(['whitelist', 'trusted-filter']),
+      value: z.string(),
+      filter: z.object({ id: z.number().int(), description: z.string() }).optional(),
+    }),
+  ),
+});
+
+export const bannedIp = z.object({
+  id: z.number().int(),
+  ip: z.string(),
+  written: z.string().optional().describe('The range as sent, when it was stored as its network.'),
+  category: z.literal('manual'),
+  scenario: z.literal('pbx/manual'),
+  permanent: z.boolean(),
+  seconds: z.number().int().nullable(),
+  reason: z.string(),
+  services,
+});
+
+export const unbannedIp = z.object({ ip: z.string(), lifted: z.number().int().describe('Bans lifted.') });
+export const unbannedIps = z.object({ ips: z.array(z.string()), lifted: z.number().int() });
+
+export const unbannedAndWhitelisted = z.object({
+  ip: z.string(),
+  lifted: z.array(z.object({ ip: z.string(), category: banKind })),
+  whitelisted: z.object({ value: z.string(), comment: z.string(), until: isoTime.nullable() }),
+});
+
+export const banLog = z.array(
+  z.object({
+    id: z.number().int(),
+    ip: z.string(),
+    category: banKind,
+    scenario: z.string(),
+    reason: z.string(),
+    services,
+    bannedAt: isoTime,
+    bannedBy: z.string(),
+    endsAt: isoTime.nullable(),
+    state: z.enum(['active', 'expired', 'lifted']),
+    liftedBy: z.string().nullable(),
+    banNumber: z.number().int(),
+  }),
+);
+
+export const importedBans = z.object({
+  dryRun: z.boolean(),
+  format: z.enum(BAN_LIST_FORMATS),
+  entries: z.number().int(),
+  bans: z.number().int(),
+  added: z.number().int(),
+  extended: z.number().int(),
+  unchanged: z.number().int(),
+  merged: z.number().int(),
+  changes: z.array(
+    z.object({
+      value: z.string(),
+      action: z.enum(['add', 'extend', 'keep']),
+      duration: z.string(),
+      reason: z.string(),
+      lines: z.array(z.number().int()),
+    }),
+  ),
+});
+
+export const exportedBans = z.object({
+  format: z.enum(BAN_LIST_FORMATS),
+  source: z.enum(['manual', 'all']),
+  count: z.number().int(),
+  content: z.string(),
+});
+
+const rejection = z.object({
+  ip: z.string(),
+  keyId: z.number().int().nullable(),
+  reason: z.string(),
+  firstAt: isoTime,
+  lastAt: isoTime,
+  count: z.number().int(),
+  clearedAt: isoTime.nullable(),
+  keyDescription: z.string().nullable(),
+  banned: z.boolean(),
+  bannedCategories: z.array(z.string()),
+});
+
+export const bouncerStatus = z.object({
+  bouncers: z.array(
+    z.object({
+      keyId: z.number().int(),
+      description: z.string(),
+      state: z.enum(['served', 'refused', 'silent', 'never']),
+      refusal: z.object({ at: isoTime, ip: z.string(), code: z.string(), reason: z.string() }).nullable(),
+      lastPollAt: isoTime.nullable(),
+      lastPollIp: z.string().nullable(),
+      polls: z.number().int(),
+      lastNew: z.number().int(),
+      lastDeleted: z.number().int(),
+      hosts: z.array(
+        z.object({
+          ip: z.string(),
+          firstSeen: isoTime,
+          lastSeen: isoTime,
+          polls: z.number().int(),
+          userAgent: z.string(),
+          type: z.string().nullable(),
+          name: z.string().nullable(),
+          version: z.string().nullable(),
+          os: z.string().nullable(),
+          dropped: z.record(z.string(), z.record(z.string(), z.number())),
+          metricsAt: isoTime.nullable(),
+        }),
+      ),
+      refused: z.array(rejection),
+    }),
+  ),
+  rejections: z.array(rejection),
+});
+
+export const banHistory = z.object({
+  points: z.array(z.object({ t: isoTime, ...Object.fromEntries(banKind.options.map((k) => [k, z.number().int()])) })),
+});
+
+export const whitelist = z.array(z.string()).describe('Addresses and CIDRs, exactly as /v1/whitelist returns them.');
