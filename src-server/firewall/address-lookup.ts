@@ -5,7 +5,8 @@ import { PERMANENT_UNTIL } from './ban-queries.ts';
 import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type Scenario } from './decisions.ts';
 import { deliveryLookup, scenarioOfBan, type Delivery } from './delivery.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { filterBanValues, loadFilters } from './filters.ts';
+import { filterBanValues } from './filters.ts';
+import { loadFilters } from './filter-store.ts';
 
 /** One active decision that covers the address asked about. */
 export interface CoveringDecision {

@@ -1,10 +1,12 @@
 import { parseCidr } from '../net/cidr.ts';
 import { cidrBounds } from '../net/cidr-ranges.ts';
 import type { Db } from '../storage/database.ts';
+import { BanStore } from './ban-store.ts';
 import { PERMANENT_UNTIL } from './ban-queries.ts';
 import { isCanonicalIpv4, type ImportedBan, type LineError } from './ban-import.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { loadFilters, trustedRanges } from './filters.ts';
+import { trustedRanges } from './filters.ts';
+import { loadFilters } from './filter-store.ts';
 
 /** What an import does to one address or range. */
 export type ImportAction = 'add' | 'extend' | 'keep';
@@ -129,21 +131,12 @@ export function planBanImport(
  * the first new row's id (the rows of one import are consecutive), undefined when none was written.
  */
 export function applyBanImport(db: Db, plan: ImportPlan, now: number, by: string): number | undefined {
-  const lift = db.prepare(
-    "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?",
-  );
-  const insert = db.prepare(
-    "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)",
-  );
   return db.transaction(() => {
     let firstId: number | undefined;
     for (const ban of plan.bans) {
       if (ban.action === 'keep') continue;
-      if (ban.action === 'extend') lift.run(now, `${by} (replaced)`, ban.value, now);
-      const id = Number(
-        insert.run(ban.value, ban.reason, now, until(ban, now), ban.services ? JSON.stringify(ban.services) : null, by)
-          .lastInsertRowid,
-      );
+      if (ban.action === 'extend') BanStore.endManual(db, ban.value, now, `${by} (replaced)`);
+      const id = BanStore.insertManual(db, { ...ban, by }, now, until(ban, now));
       firstId ??= id;
     }
     return firstId;

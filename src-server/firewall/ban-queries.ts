@@ -1,4 +1,5 @@
 import type { Db } from '../storage/database.ts';
+import { BanStore } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanKind } from './decisions.ts';
 
 /** A ban as `firewall:getBannedIps` lists it. */
@@ -65,11 +66,7 @@ export function listActiveBans(db: Db, now: number): BannedIp[] {
  * Bans that already expired keep their history ("expired", nobody lifted them). Returns how many were lifted.
  */
 export function liftBans(db: Db, value: string, now: number, by: string): number {
-  return db
-    .prepare(
-      'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
-    )
-    .run(now, by, value, now).changes;
+  return BanStore.liftInForce(db, value, now, by);
 }
 
 /** What the operator asked for with `firewall:banIp`. */
@@ -88,16 +85,8 @@ export interface ManualBan {
  */
 export function addManualBan(db: Db, ban: ManualBan, now: number): number {
   return db.transaction(() => {
-    db.prepare(
-      "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?",
-    ).run(now, `${ban.by} (replaced)`, ban.value, now);
-    const expires = ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
-    const info = db
-      .prepare(
-        "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)",
-      )
-      .run(ban.value, ban.reason, now, expires, ban.services ? JSON.stringify(ban.services) : null, ban.by);
-    return Number(info.lastInsertRowid);
+    BanStore.endManual(db, ban.value, now, `${ban.by} (replaced)`);
+    return BanStore.insertManual(db, ban, now, ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000);
   })();
 }
 
@@ -201,8 +190,7 @@ export const DEFAULT_BAN_HISTORY_DAYS = 90;
 
 /** Drops history rows that ended more than `days` ago (bans in force never). Returns how many. */
 export function pruneBanHistory(db: Db, now: number, days: number): number {
-  return db.prepare('DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?').run(now - days * 86_400_000)
-    .changes;
+  return BanStore.pruneHistory(db, now - days * 86_400_000);
 }
 
 /** Durations an operator may give a manual ban: a minute up to ten years, or "permanent". */

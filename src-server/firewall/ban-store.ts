@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { writeWithShortWait } from '../storage/background-write.ts';
-import type { Db } from '../storage/database.ts';
+import { statement, type Db } from '../storage/database.ts';
 import { cidrContains, parseCidr, type Cidr } from '../net/cidr.ts';
 import type { BanKind, DecisionKey } from './decisions.ts';
 
@@ -64,6 +64,27 @@ const toBan = (row: BanRow): ActiveBan => ({
   banNumber: row.ban_number ?? 1,
 });
 
+/** A manual ban as the record stores it. */
+interface ManualRow {
+  value: string;
+  reason: string;
+  services: readonly string[] | null;
+  by: string;
+}
+
+const INSERT_AUTOMATIC =
+  'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_MANUAL =
+  "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)";
+const EXTEND = 'UPDATE firewall_bans SET expires_at = ? WHERE id = ?';
+const LIFT_CATEGORY = 'UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = ? AND lifted_at IS NULL';
+const LIFT_IN_FORCE =
+  'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?';
+const LIFT_ROW = 'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE id = ?';
+const END_MANUAL =
+  "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?";
+const PRUNE = 'DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?';
+
 /**
  * The web thread's bans: SQLite is the record (bans survive restarts), memory answers every
  * request. Expiry is judged at read time against the clock, so a ban ends exactly on time
@@ -82,17 +103,10 @@ export class BanStore {
   private readonly listeners: Array<(change: BanChange) => void> = [];
   /** Bumped on every change, so caches built from the bans know when to rebuild. */
   revision = 0;
-  private readonly insertBan;
-  private readonly extendBan;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
-    this.insertBan = db.prepare(
-      'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.extendBan = db.prepare('UPDATE firewall_bans SET expires_at = ? WHERE id = ?');
     this.reload();
   }
 
@@ -259,14 +273,14 @@ export class BanStore {
     const current = this.get(category, ip);
     if (current) {
       const later = Math.max(current.expiresAt, expiresAt);
-      writeWithShortWait(this.db, () => this.extendBan.run(later, current.id));
+      writeWithShortWait(this.db, () => statement(this.db, EXTEND).run(later, current.id));
       current.expiresAt = later;
       this.changed({ added: [current], removed: [], reset: false });
       return current;
     }
     // A short wait for the lock: this runs on the web thread, and a failure is the caller's to report.
     const info = writeWithShortWait(this.db, () =>
-      this.insertBan.run(category, ip, reason.slice(0, 200), now, expiresAt, banNumber),
+      statement(this.db, INSERT_AUTOMATIC).run(category, ip, reason.slice(0, 200), now, expiresAt, banNumber),
     );
     const ban: ActiveBan = {
       id: Number(info.lastInsertRowid),
@@ -281,6 +295,15 @@ export class BanStore {
     this.remember(ban);
     this.changed({ added: [ban], removed: replaced ? [replaced] : [], reset: false });
     return ban;
+  }
+
+  /**
+   * Lifts the (category, ip) ban in the record and re-reads the address. Waits briefly for the
+   * write lock and throws when it is busy: the caller decides whether to retry.
+   */
+  lift(category: BanKind, ip: string): void {
+    statement(this.db, LIFT_CATEGORY).run(this.clock.now(), ip, category);
+    this.reloadIp(ip);
   }
 
   /**
@@ -320,5 +343,36 @@ export class BanStore {
   private changed(change: BanChange): void {
     this.revision++;
     for (const listener of this.listeners) listener(change);
+  }
+
+  // The record's writes that workers run (they hold no BanStore): the web thread learns of them by
+  // bus events (`bans-added`, `bans-lifted`, `bans-imported`) and re-reads. Every ban write is here.
+
+  /** Lifts every ban of `value` in force at `now`, all categories (expired ones keep their history). Returns how many. */
+  static liftInForce(db: Db, value: string, now: number, by: string): number {
+    return statement(db, LIFT_IN_FORCE).run(now, by, value, now).changes;
+  }
+
+  /** Lifts one ban by its row id. */
+  static liftRow(db: Db, id: number, now: number, by: string): void {
+    statement(db, LIFT_ROW).run(now, by, id);
+  }
+
+  /** Ends the manual ban of `value` in force (lifted by `by`), as a new manual ban of it replaces it. */
+  static endManual(db: Db, value: string, now: number, by: string): void {
+    statement(db, END_MANUAL).run(now, by, value, now);
+  }
+
+  /** Records a manual ban until `expiresAt` (services null: all). Returns the new row's id. */
+  static insertManual(db: Db, ban: ManualRow, now: number, expiresAt: number): number {
+    const services = ban.services ? JSON.stringify(ban.services) : null;
+    return Number(
+      statement(db, INSERT_MANUAL).run(ban.value, ban.reason, now, expiresAt, services, ban.by).lastInsertRowid,
+    );
+  }
+
+  /** Drops history rows that ended before `before` (bans in force never). Returns how many. */
+  static pruneHistory(db: Db, before: number): number {
+    return statement(db, PRUNE).run(before).changes;
   }
 }

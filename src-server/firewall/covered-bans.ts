@@ -1,6 +1,7 @@
 import type ipaddr from 'ipaddr.js';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
+import { BanStore } from './ban-store.ts';
 import { cidrsOverlap } from './addresses.ts';
 import type { BusEvent } from '../wire/types.ts';
 import type { BanKind } from './decisions.ts';
@@ -69,13 +70,12 @@ export function liftBansCoveredBy(
       `SELECT id, category, ip FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? AND (${filter.sql})`,
     )
     .all(now, ...filter.params) as Array<{ id: number; category: BanKind; ip: string }>;
-  const lift = db.prepare('UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE id = ?');
   for (const row of rows) {
     const cidr = parseCidr(row.ip);
     if (!cidr) continue;
     const inside = ranges.find((r) => within(cidr, r.cidr));
     if (inside) {
-      lift.run(now, `${by} (whitelisted ${inside.text})`, row.id);
+      BanStore.liftRow(db, row.id, now, `${by} (whitelisted ${inside.text})`);
       outcome.lifted.push({ ip: row.ip, category: row.category });
       continue;
     }

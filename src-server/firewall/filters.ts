@@ -1,4 +1,3 @@
-import type { Db } from '../storage/database.ts';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { coversHostLoopback, isCatchAll, splitList } from './addresses.ts';
 
@@ -26,16 +25,6 @@ export interface NetworkFilter {
   rules: FilterRules;
 }
 
-interface FilterRow {
-  id: number;
-  permit: string;
-  deny: string;
-  description: string;
-  newer_block_ip: number;
-  local_network: number;
-  rules: string;
-}
-
 export const DEFAULT_DENY = '0.0.0.0/0';
 
 /** Every category allowed: what a filter without explicit rules means. */
@@ -57,29 +46,6 @@ export function parseRules(text: string): FilterRules {
     // A corrupt value reads as the default; the next save rewrites it.
   }
   return rules;
-}
-
-export function rowToFilter(row: FilterRow): NetworkFilter {
-  return {
-    id: row.id,
-    permit: row.permit,
-    deny: row.deny,
-    description: row.description,
-    newer_block_ip: row.newer_block_ip === 1,
-    local_network: row.local_network === 1,
-    rules: parseRules(row.rules),
-  };
-}
-
-/** All filters in id order. */
-export function loadFilters(db: Db): NetworkFilter[] {
-  return (db.prepare('SELECT * FROM network_filters ORDER BY id').all() as FilterRow[]).map(rowToFilter);
-}
-
-/** One filter, or undefined. */
-export function loadFilter(db: Db, id: number | string): NetworkFilter | undefined {
-  const row = db.prepare('SELECT * FROM network_filters WHERE id = ?').get(id) as FilterRow | undefined;
-  return row ? rowToFilter(row) : undefined;
 }
 
 /** The ranges of a filter's deny list (invalid entries, which the writer never stores, are skipped). */

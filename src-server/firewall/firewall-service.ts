@@ -7,6 +7,7 @@ import { normalizeAddress } from './addresses.ts';
 import { absorbImportedBans } from './ban-import-absorb.ts';
 import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
+import { createBouncerExport, type BouncerExport } from './bouncer-export.ts';
 import { BouncerHosts } from './bouncer-hosts.ts';
 import { NEW_OPEN, SnapshotCompressor } from './compressed-snapshot.ts';
 import { CursorStore } from './cursor-store.ts';
@@ -43,6 +44,8 @@ export interface FirewallService {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  /** The `/firewall-bouncer` export's one entry point, built from the parts above. */
+  bouncerExport: BouncerExport;
   /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
   stop(): void;
 }
@@ -110,16 +113,13 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const flushTimer = setInterval(flush, CURSOR_FLUSH_MS);
   flushTimer.unref();
 
+  const compressor = new SnapshotCompressor(NEW_OPEN);
+  const deletedTails = new DeletedTails(log, snapshots.published);
+  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts };
   return {
-    state,
-    bans,
-    detector,
-    snapshots,
+    ...exportParts,
     log,
-    compressor: new SnapshotCompressor(NEW_OPEN),
-    deletedTails: new DeletedTails(log, snapshots.published),
-    cursors,
-    hosts,
+    bouncerExport: createBouncerExport({ ...exportParts, db, clock, logger: deps.logger }),
     stop() {
       clearInterval(pruneTimer);
       clearInterval(flushTimer);

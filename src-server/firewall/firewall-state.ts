@@ -10,7 +10,8 @@ import {
   whitelistRanges,
   type Fail2banSettings,
 } from './fail2ban-settings.ts';
-import { loadFilters, trustedRanges, type NetworkFilter } from './filters.ts';
+import { trustedRanges, type NetworkFilter } from './filters.ts';
+import { loadFilters } from './filter-store.ts';
 import { composeWhitelist, inAnyRange } from './whitelist.ts';
 
 /**

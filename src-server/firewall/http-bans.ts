@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
@@ -18,7 +17,7 @@ export function isBannedAddress(bans: BanStore, ip: string): boolean {
  * is no proof against password guessing. Returns whether a ban was lifted.
  */
 export function liftHttpBan(
-  deps: { db: Db; clock: Clock; logger: Logger },
+  deps: { db: Db; logger: Logger },
   bans: BanStore,
   detector: IntrusionDetector,
   ip: string,
@@ -27,18 +26,15 @@ export function liftHttpBan(
   const address = normalizeAddress(ip) ?? ip;
   const ban = bans.get('http', address);
   if (!ban || !ban.reason.startsWith(WRONG_KEY_REASON)) return false;
-  const lift = () =>
-    void deps.db
-      .prepare("UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = 'http' AND lifted_at IS NULL")
-      .run(deps.clock.now(), address);
   // The bouncer is served either way: a locked database only postpones the lift to its next poll.
   if (
-    !tryBackgroundWrite(deps.db, lift, (error) =>
-      deps.logger.warn({ err: error, ip: address }, 'http ban not lifted yet; tried again at the next poll'),
+    !tryBackgroundWrite(
+      deps.db,
+      () => bans.lift('http', address),
+      (error) => deps.logger.warn({ err: error, ip: address }, 'http ban not lifted yet; tried again at the next poll'),
     )
   )
     return false;
-  bans.reloadIp(address);
   detector.forgetIp(address);
   deps.logger.info({ ip: address, reason }, 'ban lifted');
   return true;

@@ -8,6 +8,7 @@ import {
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
+import { loadFilter } from '../../firewall/filter-store.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
@@ -98,8 +99,7 @@ function checkExpiry(ctx: ActionContext, values: Record<string, unknown>, existi
 function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): string[] {
   const id = String(complete.networkfilterid ?? 'none');
   if (id === 'none' || id === 'localhost') return [];
-  const exists = ctx.db.prepare('SELECT 1 FROM network_filters WHERE id = ?').get(Number(id));
-  return exists ? [] : [`networkfilterid: there is no network filter with id ${id}.`];
+  return loadFilter(ctx.db, Number(id)) ? [] : [`networkfilterid: there is no network filter with id ${id}.`];
 }
 
 function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean {

@@ -5,7 +5,8 @@ import {
   whitelistRanges,
   type Fail2banSettings,
 } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel, loadFilters, rowToFilter, type NetworkFilter } from '../../firewall/filters.ts';
+import { denyRanges, filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
+import { loadFilters, replaceFilters, rowToFilter, type FilterRow } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { RangeIndex } from '../../net/range-index.ts';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';
@@ -17,7 +18,7 @@ import { amiDeclaration } from '../ami/declaration.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
-import { validateFilterBody, type FilterRow } from '../firewall/filter-save.ts';
+import { validateFilterBody } from '../firewall/filter-save.ts';
 import { generalSettingsDeclaration } from '../general-settings/declaration.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
 import { readSingleton } from '../../resource-kit/singleton.ts';
@@ -204,7 +205,7 @@ function idError(at: string, id: unknown, why: string): string | undefined {
 
 /** What a validated document writes, and the report it answers with. */
 interface ImportPlan {
-  filters: Array<FilterRow & { id: number }>;
+  filters: FilterRow[];
   settings: Array<[key: string, value: Record<string, unknown>]>;
   importedIds: Set<string>;
   report: ImportReport;
@@ -235,18 +236,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     // A key bound to a removed filter may have been created since validation: checked again under the lock.
     const lost = boundKeysLost(db, plan.importedIds);
     if (lost.length) return lost;
-    db.prepare('DELETE FROM network_filters').run();
-    const insert = db.prepare(
-      'INSERT INTO network_filters (id, permit, deny, description, newer_block_ip, local_network, ' +
-        'rules) VALUES (@id, @permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
-    );
-    for (const row of plan.filters) insert.run(row);
-    // A sequence an older import pushed past the bound restarts after the largest id kept; a sound one
-    // is left alone, so the id of a deleted filter (which a stale key may still name) is never reused.
-    db.prepare(
-      `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE ` +
-        `name = 'network_filters' AND seq > ${MAX_IMPORT_ID}`,
-    ).run();
+    replaceFilters(db, plan.filters, MAX_IMPORT_ID);
     for (const [key, value] of plan.settings) writeSetting(db, key, value);
     return [];
   })();

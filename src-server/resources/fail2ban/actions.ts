@@ -8,7 +8,8 @@ import {
   fail2banFromStored,
   whitelistRanges,
 } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel, loadFilters } from '../../firewall/filters.ts';
+import { denyRanges, filterLabel } from '../../firewall/filters.ts';
+import { loadFilters } from '../../firewall/filter-store.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { actorOf } from '../../resource-kit/actor.ts';

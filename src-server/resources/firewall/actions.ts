@@ -2,7 +2,8 @@ import { lookupAddress } from '../../firewall/address-lookup.ts';
 import { banHistory, listActiveBans } from '../../firewall/ban-queries.ts';
 import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
-import { defaultRules, DEFAULT_DENY, loadFilter, loadFilters, type NetworkFilter } from '../../firewall/filters.ts';
+import { defaultRules, DEFAULT_DENY, type NetworkFilter } from '../../firewall/filters.ts';
+import { insertFilter, loadFilter, loadFilters, removeFilter, updateFilter } from '../../firewall/filter-store.ts';
 import { composeWhitelist } from '../../firewall/whitelist.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { parseCidr } from '../../net/cidr.ts';
@@ -36,29 +37,16 @@ const filterActions = recordActions<NetworkFilter>(firewallDeclaration, {
     const refusal = existing && boundKeyRefusal(ctx, existing, row);
     if (refusal) return failure(403, refusal);
     let id: number;
-    if (mode === 'create') {
-      const info = ctx.db
-        .prepare(
-          'INSERT INTO network_filters (permit, deny, description, newer_block_ip, local_network, ' +
-            'rules) VALUES (@permit, @deny, @description, @newer_block_ip, @local_network, @rules)',
-        )
-        .run(row);
-      id = Number(info.lastInsertRowid);
-    } else {
-      ctx.db
-        .prepare(
-          'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, ' +
-            'newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id ' +
-            '= @id',
-        )
-        .run({ ...row, id: existing!.id });
+    if (mode === 'create') id = insertFilter(ctx.db, row);
+    else {
       id = existing!.id;
+      updateFilter(ctx.db, id, row);
     }
     return { id, ...liftTrusted(ctx, row) };
   },
   // Never reached: `delete` is deleteFilter (bound keys are refused or moved first).
   remove: (ctx, filter) => {
-    ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);
+    removeFilter(ctx.db, filter.id);
     return filter.id;
   },
 });

@@ -1,4 +1,5 @@
-import { loadFilter, filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
+import { filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
+import { loadFilter, removeFilter } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type ipaddr from 'ipaddr.js';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
@@ -101,7 +102,7 @@ export const deleteFilter: ActionHandler = (ctx) =>
         .run(target!, String(filter.id));
       ctx.emit({ type: 'resource-changed', resource: 'api-keys' });
     }
-    ctx.db.prepare('DELETE FROM network_filters WHERE id = ?').run(filter.id);
+    removeFilter(ctx.db, filter.id);
     ctx.emit({ type: 'resource-changed', resource: 'firewall' });
     return ok({ id: filter.id, movedKeys: bound.map((k) => ({ ...k, networkfilterid: target })) });
   })();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { manualBanValues, loadFilters } from '../../firewall/filters.ts';
+import { manualBanValues } from '../../firewall/filters.ts';
+import { loadFilters } from '../../firewall/filter-store.ts';
 import { migrate } from '../../storage/migrations.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 

@@ -15,28 +15,21 @@ import {
   defaultRules,
   denyRanges,
   filterLabel,
-  loadFilters,
   trustedRanges,
   type FilterRules,
   type NetworkFilter,
 } from '../../firewall/filters.ts';
+import { loadFilters, type FilterRow } from '../../firewall/filter-store.ts';
 import { networkText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
 import type { ActionContext, HttpVerb } from '../../resource-kit/types.ts';
 import { firewallDeclaration } from './declaration.ts';
 
-/** The columns of a filter as stored. */
-export interface FilterRow {
-  permit: string;
-  deny: string;
-  description: string;
-  newer_block_ip: number;
-  local_network: number;
-  rules: string;
-}
+/** The columns of a filter to store (the store's row before it has an id). */
+type FilterColumns = Omit<FilterRow, 'id'>;
 
-export type FilterSaveOutcome = { ok: true; row: FilterRow } | { ok: false; errors: string[] };
+export type FilterSaveOutcome = { ok: true; row: FilterColumns } | { ok: false; errors: string[] };
 
 /** A stored filter in the write shape, the base for PUT and PATCH. */
 function writeShape(filter: NetworkFilter): Record<string, unknown> {
@@ -158,7 +151,7 @@ function overlapErrors(db: Db, id: number | undefined, permit: Cidr, trusted: bo
 
 /** A filter body that passed every rule of its own (the overlap rules need the other filters). */
 export interface ValidFilter {
-  row: FilterRow;
+  row: FilterColumns;
   permit: Cidr;
   trusted: boolean;
 }

@@ -9,7 +9,8 @@ import {
 import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
 import type { BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
-import { loadFilters, trustedRanges } from '../../firewall/filters.ts';
+import { trustedRanges } from '../../firewall/filters.ts';
+import { loadFilters } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';

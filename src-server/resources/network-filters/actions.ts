@@ -1,4 +1,5 @@
-import { loadFilter, loadFilters, type FilterCategory } from '../../firewall/filters.ts';
+import type { FilterCategory } from '../../firewall/filters.ts';
+import { loadFilter, loadFilters } from '../../firewall/filter-store.ts';
 import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
 import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import type { ResourceActions } from '../../resource-kit/types.ts';
