@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Runs the test suite with Node's own runner, TypeScript through tsx.
-// Usage: node .ci/test.mjs [dir-or-file ...]   (default: src-server src-main e2e)
+// Usage: node .ci/test.mjs [dir-or-file ...]   (default: src-server src-main src-renderer e2e)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['src-server', 'src-main', 'e2e'];
+const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['src-server', 'src-main', 'src-renderer', 'e2e'];
 
 function collect(path, out) {
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -2,12 +2,12 @@
 // serious and critical violations and photographed at desktop (1440 and 1280 px) and phone (390 px) widths.
 // On the phone width nothing may overflow sideways and every row action must be on screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { Screen as ConsoleScreen } from './pages/screen.ts';
+import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
@@ -81,10 +81,11 @@ async function expectCreated(server: TestServer, path: string, body: unknown): P
 
 /** The screen is drawn (not a blank page from unloaded assets) and its data has arrived. */
 async function waitForScreen(page: Page, screen: Screen): Promise<void> {
-  await visible(page.getByRole('heading', { level: 1, name: screen.heading, exact: true }));
-  await visible(page.getByText(screen.ready, { exact: false }));
+  const shown = new ConsoleScreen({ page });
+  await visible(shown.heading(screen.heading, true));
+  await visible(shown.text(screen.ready, false));
   await eventually(
-    () => page.getByText(/^Loading .+…$/).count(),
+    () => shown.loading(),
     (n) => n === 0,
     `${screen.name}: every loading state to end`,
   );
@@ -105,93 +106,91 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describe('console: every screen is accessible and fits desktop and phone widths', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'a11y-e2e-password' });
-    for (const number of ['201', '202', '203'])
-      await expectCreated(server, 'extensions', { number, username: `User ${number}`, secret: 'long-enough-secret' });
-    await expectCreated(server, 'providers', { description: 'Main trunk', host: 'sip.example.net', username: 'acme' });
-    const office = {
-      permit: '10.20.0.0/16',
-      deny: '0.0.0.0/0',
-      description: 'Office LAN',
-      newer_block_ip: true,
-      local_network: true,
-    };
-    await expectCreated(server, 'firewall', {
-      ...office,
-      currentRules: { SIP: true, WEB: true, AMI: false, IAX: false },
-    });
-    await expectCreated(server, 'firewall', {
-      permit: '203.0.113.0/24',
-      deny: '203.0.113.0/24',
-      description: 'Scanner seen on SIP',
-      newer_block_ip: false,
-      local_network: false,
-      currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
-    });
-    const bouncerPaths = { '/api/v3/firewall-bouncer': 'read' };
-    await expectCreated(server, 'api-keys', {
-      description: 'Bouncer on fw1.example.net',
-      allowed_paths: bouncerPaths,
-      full_permissions: false,
-      networkfilterid: 'none',
-    });
-    await expectCreated(server, 'api-keys', {
-      description: 'Provisioning script',
-      allowed_paths: { '/api/v3/extensions': 'write', '/api/v3/providers': 'read' },
-      full_permissions: false,
-      networkfilterid: 'localhost',
-    });
-    // A bouncer refused with an unknown key (one failure, under the default limit: no ban): the
-    // dashboard's "Refused bouncer requests" box is checked too.
-    const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
-      headers: { 'X-Api-Key': 'f'.repeat(64) },
-      localAddress: '127.0.0.4',
-    });
-    assert.equal(refused.status, 401, refused.text);
-    const rules = await server.call(`${V3}fail2ban`, {
-      method: 'PATCH',
-      body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' },
-    });
-    assert.equal(rules.status, 200, rules.text);
-    // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.
-    for (const address of ['127.0.0.2', '127.0.0.3']) {
-      const failed = await server.call(`${V3}auth:login`, {
-        method: 'POST',
-        body: { login: 'admin', password: 'wrong-password' },
-        localAddress: address,
+  const app = useConsole({
+    server: { adminPassword: 'a11y-e2e-password' },
+    prepare: async (server) => {
+      for (const number of ['201', '202', '203'])
+        await expectCreated(server, 'extensions', { number, username: `User ${number}`, secret: 'long-enough-secret' });
+      await expectCreated(server, 'providers', {
+        description: 'Main trunk',
+        host: 'sip.example.net',
+        username: 'acme',
       });
-      assert.equal(failed.status, 401, failed.text);
-    }
-    // A manual ban for good, with a reason and some services: "Permanent", "Manual" and "Refused on" on screen.
-    await expectCreated(server, 'firewall:banIp', {
-      ip: '100.64.0.9',
-      duration: 'permanent',
-      reason: 'Toll fraud from this carrier-grade NAT',
-      services: ['SIP', 'IAX'],
-    });
-    await eventually(
-      async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length,
-      (n) => n >= 3,
-      'three bans',
-    );
-    browser = await launchConsoleBrowser();
+      const office = {
+        permit: '10.20.0.0/16',
+        deny: '0.0.0.0/0',
+        description: 'Office LAN',
+        newer_block_ip: true,
+        local_network: true,
+      };
+      await expectCreated(server, 'firewall', {
+        ...office,
+        currentRules: { SIP: true, WEB: true, AMI: false, IAX: false },
+      });
+      await expectCreated(server, 'firewall', {
+        permit: '203.0.113.0/24',
+        deny: '203.0.113.0/24',
+        description: 'Scanner seen on SIP',
+        newer_block_ip: false,
+        local_network: false,
+        currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
+      });
+      const bouncerPaths = { '/api/v3/firewall-bouncer': 'read' };
+      await expectCreated(server, 'api-keys', {
+        description: 'Bouncer on fw1.example.net',
+        allowed_paths: bouncerPaths,
+        full_permissions: false,
+        networkfilterid: 'none',
+      });
+      await expectCreated(server, 'api-keys', {
+        description: 'Provisioning script',
+        allowed_paths: { '/api/v3/extensions': 'write', '/api/v3/providers': 'read' },
+        full_permissions: false,
+        networkfilterid: 'localhost',
+      });
+      // A bouncer refused with an unknown key (one failure, under the default limit: no ban): the
+      // dashboard's "Refused bouncer requests" box is checked too.
+      const refused = await server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', {
+        headers: { 'X-Api-Key': 'f'.repeat(64) },
+        localAddress: '127.0.0.4',
+      });
+      assert.equal(refused.status, 401, refused.text);
+      const rules = await server.call(`${V3}fail2ban`, {
+        method: 'PATCH',
+        body: { maxretry: 1, whitelist: '198.51.100.7 192.0.2.0/24' },
+      });
+      assert.equal(rules.status, 200, rules.text);
+      // Failed sign-ins from other loopback addresses are real intrusion attempts: each bans its address.
+      for (const address of ['127.0.0.2', '127.0.0.3']) {
+        const failed = await server.call(`${V3}auth:login`, {
+          method: 'POST',
+          body: { login: 'admin', password: 'wrong-password' },
+          localAddress: address,
+        });
+        assert.equal(failed.status, 401, failed.text);
+      }
+      // A manual ban for good, with a reason and some services: "Permanent", "Manual" and "Refused on" on screen.
+      await expectCreated(server, 'firewall:banIp', {
+        ip: '100.64.0.9',
+        duration: 'permanent',
+        reason: 'Toll fraud from this carrier-grade NAT',
+        services: ['SIP', 'IAX'],
+      });
+      await eventually(
+        async () => ((await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[]).length,
+        (n) => n >= 3,
+        'three bans',
+      );
+    },
   });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const shell = new ConsoleScreen(app);
 
   for (const screen of SCREENS) {
     it(`${screen.path}: loads, survives a reload, has no serious axe violation and fits 1440, 1280 and 390 px`, async () => {
-      const { page } = browser;
+      const { browser, page } = app;
       await page.setViewportSize({ width: WIDTHS[0], height: 900 });
       // A direct load of the address, then a reload: what an operator's bookmark and F5 do.
-      await page.goto(`${server.url}${screen.path}`);
+      await app.open(screen.path);
       await waitForScreen(page, screen);
       await page.reload();
       await waitForScreen(page, screen);
@@ -208,7 +207,7 @@ describe('console: every screen is accessible and fits desktop and phone widths'
         );
 
         if (screen.rowTestId) {
-          const controls = page.getByTestId(screen.rowTestId).locator('button, a');
+          const controls = shell.rowControls(screen.rowTestId);
           assert.ok((await controls.count()) > 0, `${screen.name}: rows have actions`);
           for (const control of await controls.all()) {
             const box = await control.boundingBox();
@@ -222,20 +221,10 @@ describe('console: every screen is accessible and fits desktop and phone widths'
         await browser.screenshot(`layout-${screen.name}-${width}`);
 
         for (const dialog of screen.dialogs ?? []) {
-          await page.getByRole('button', { name: dialog.button, exact: true }).click();
-          const opened = await visible(page.getByRole('dialog'));
+          await shell.press(dialog.button, true);
+          const opened = await visible(shell.dialog());
           // Let the opening transition end, or axe measures half-transparent text.
-          // (Runs in the page, which has getComputedStyle; the e2e tsconfig has no DOM types.)
-          const opacity = () =>
-            page
-              .locator('.mantine-Modal-content')
-              .evaluate(
-                (element) =>
-                  (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(
-                    element,
-                  ).opacity,
-              );
-          await eventually(opacity, (value) => value === '1', `${dialog.button}: the dialog fully shown`);
+          await shell.settled();
           assert.deepEqual(
             await seriousViolations(page),
             [],
@@ -247,8 +236,8 @@ describe('console: every screen is accessible and fits desktop and phone widths'
             `${screen.name} dialog "${dialog.button}" at ${width} px is off screen (${JSON.stringify(box)})`,
           );
           await browser.screenshot(`layout-${screen.name}-${dialog.name}-${width}`);
-          await opened.getByRole('button', { name: 'Close' }).click();
-          await page.getByRole('dialog').waitFor({ state: 'detached' });
+          await shell.confirm('Close');
+          await shell.dialogsClosed();
         }
       }
     });

@@ -3,10 +3,10 @@
 // and an expiry that passes (the stream stops).
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { before, describe, it } from 'node:test';
+import { ApiKeysScreen } from './pages/api-keys.ts';
+import { Form } from './pages/form.ts';
+import { useConsole } from './support/console-session.ts';
 import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
 import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
 import { eventually, visible } from './support/page-helpers.ts';
@@ -21,50 +21,38 @@ interface Rejection {
 }
 
 describe('console: disable, enable, rotate and expire a bouncer key', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
   let bouncer: RunningBouncer | undefined;
   let apiKey = '';
   let apiUrl = '';
+  const app = useConsole({ cleanup: async () => await bouncer?.stop() });
+  const apiKeys = new ApiKeysScreen(app);
 
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-    apiUrl = `${server.url}/pbxcore/api/v3/firewall-bouncer/`;
-  });
-
-  after(async () => {
-    await bouncer?.stop();
-    await browser?.close();
-    await server?.close();
+  before(() => {
+    apiUrl = `${app.server.url}/pbxcore/api/v3/firewall-bouncer/`;
   });
 
   /** The server's record of the bouncer host's refused polls (firewall:getBouncerStatus). */
   const refusal = async () => {
-    const status = await server.call(`${V3}firewall:getBouncerStatus`);
+    const status = await app.server.call(`${V3}firewall:getBouncerStatus`);
     return (status.json.data.rejections as Rejection[]).find((r) => r.ip === '127.0.0.1');
   };
   /** Waits until the bouncer's polls have been refused at least twice with a reason matching `reason`. */
   const pollsRefused = (reason: RegExp, what: string) =>
     eventually(refusal, (r) => r !== undefined && reason.test(r.reason) && r.count >= 2, what, 20_000);
   const block = async (network: string) => {
-    const made = await server.call(`${V3}firewall`, {
+    const made = await app.server.call(`${V3}firewall`, {
       method: 'POST',
       body: { permit: network, deny: network, description: 'lifecycle e2e' },
     });
     assert.equal(made.status, 201, made.text);
     return made.json.data.id as number;
   };
-  const rowAction = async (name: string) => {
-    const { page } = browser;
-    await page.getByRole('button', { name: `Actions for ${DESCRIPTION}` }).click();
-    await page.getByRole('menuitem', { name }).click();
-  };
+  const rowAction = (name: string) => apiKeys.action(DESCRIPTION, name);
   /** No serious or critical axe violation on the page as it is (open dialogs included). */
   const accessible = async (what: string) => {
     // Let a dialog's opening transition end: half-faded text would be measured as low contrast.
-    await browser.page.waitForTimeout(400);
-    const violations = (await new AxeBuilder({ page: browser.page }).analyze()).violations.filter(
+    await app.page.waitForTimeout(400);
+    const violations = (await new AxeBuilder({ page: app.page }).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
     assert.deepEqual(
@@ -73,19 +61,18 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
       what,
     );
   };
-  const statusBadge = () =>
-    browser.page.getByTestId('api-key-row').filter({ hasText: DESCRIPTION }).getByTestId('api-key-status');
+  const status = () => apiKeys.status(DESCRIPTION);
 
   it('disable: the bouncer polls get 401 "this API key is disabled"; enable: served again, with what it missed', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
+    const { server, browser, page } = app;
+    await app.open();
     ({ apiKey } = await createBouncerKeyInConsole(page, {
       description: DESCRIPTION,
       backend: 'iptables',
       bouncerHostIp: '127.0.0.1',
     }));
     await eventually(
-      () => statusBadge().textContent(),
+      () => status(),
       (t) => t === 'Active',
       'the Active badge',
     );
@@ -95,10 +82,10 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     await bouncer.waitFor('add', '203.0.113.0/24');
 
     await rowAction('Disable…');
-    const confirm = await visible(page.getByRole('dialog', { name: `Disable “${DESCRIPTION}”?` }));
-    await confirm.getByRole('button', { name: 'Disable key' }).click();
+    await visible(apiKeys.dialog(`Disable “${DESCRIPTION}”?`));
+    await apiKeys.confirm('Disable key', `Disable “${DESCRIPTION}”?`);
     await eventually(
-      () => statusBadge().textContent(),
+      () => status(),
       (t) => t === 'Disabled',
       'the Disabled badge',
     );
@@ -114,7 +101,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
 
     await rowAction('Enable');
     await eventually(
-      () => statusBadge().textContent(),
+      () => status(),
       (t) => t === 'Active',
       'the Active badge again',
     );
@@ -123,20 +110,18 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   });
 
   it('rotate: the new value is shown once with its configuration; the old one is refused, the new one served', async () => {
-    const { page } = browser;
+    const { browser, page } = app;
     await rowAction('Rotate…');
-    await (await visible(page.getByRole('dialog', { name: `Rotate “${DESCRIPTION}”?` })))
-      .getByRole('button', { name: 'Rotate key' })
-      .click();
-    const issued = await visible(page.getByTestId('issued-key'));
-    const rotated = (await issued.locator('code').first().innerText()).trim();
+    await visible(apiKeys.dialog(`Rotate “${DESCRIPTION}”?`));
+    await apiKeys.confirm('Rotate key', `Rotate “${DESCRIPTION}”?`);
+    const issued = await apiKeys.issued();
+    const rotated = await issued.value();
     assert.match(rotated, /^[0-9a-f]{64}$/);
     assert.notEqual(rotated, apiKey);
-    await visible(issued.getByText('crowdsec-firewall-bouncer configuration (iptables mode)'));
-    await issued.getByText('Custom bouncer', { exact: true }).click();
-    await visible(issued.getByText(`api_key: ${rotated}`));
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.see('crowdsec-firewall-bouncer configuration (iptables mode)');
+    await issued.tab('Custom bouncer').click();
+    await issued.see(`api_key: ${rotated}`);
+    await issued.close();
     assert.ok(!(await page.content()).includes(rotated), 'the new value is gone from the page');
 
     // The running bouncer still has the old value: refused as an unknown key.
@@ -152,18 +137,17 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
 
     // The details show where the key was used from.
     await rowAction('Details');
-    const details = await visible(page.getByTestId('api-key-details'));
-    await visible(details.getByTestId('api-key-source').filter({ hasText: '127.0.0.1' }));
+    await visible(apiKeys.usedFrom('127.0.0.1'));
     await browser.screenshot('api-key-details');
     await accessible('the Details dialog');
     await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await apiKeys.dialogsClosed();
   });
 
   it('an expiry that passes stops the stream: the polls get 401 "expired" and the key shows Expired', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     await rowAction('Edit…');
-    const dialog = await visible(page.getByRole('dialog', { name: `Edit “${DESCRIPTION}”` }));
+    const dialog = new Form(apiKeys, await visible(apiKeys.dialog(`Edit “${DESCRIPTION}”`)));
     // The page and the server share this machine's clock and time zone: 12 s from now, local time.
     // (A string, so the page runs it as written: no helper names from the TypeScript transform.)
     const expiry = await page.evaluate<string>(`(() => {
@@ -173,22 +157,16 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
       return day + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
     })()`);
     await accessible('the Edit dialog');
-    await dialog.getByLabel('Expires').fill(expiry);
-    await dialog.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await dialog.fill({ Expires: expiry });
+    await dialog.save('Save changes');
+    await apiKeys.dialogsClosed();
     const record = (
       (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; expires_at: string | null }>
     ).find((k) => k.description === DESCRIPTION);
     assert.ok(record?.expires_at, 'the expiry was saved');
     const expiresAt = Date.parse(record.expires_at);
     assert.ok(Math.abs(expiresAt - (Date.now() + 12_000)) < 10_000, `expiry ${record.expires_at} is about 12 s away`);
-    await visible(
-      page
-        .getByTestId('api-key-row')
-        .filter({ hasText: DESCRIPTION })
-        .getByTestId('api-key-expiry')
-        .filter({ hasNotText: 'Never' }),
-    );
+    await visible(apiKeys.expiry(DESCRIPTION).filter({ hasNotText: 'Never' }));
 
     await block('192.0.2.0/24');
     await bouncer!.waitFor('add', '192.0.2.0/24');
@@ -197,7 +175,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     assert.ok(Date.now() >= expiresAt);
     assert.match(refused?.reason ?? '', /expired/);
     await eventually(
-      () => statusBadge().textContent(),
+      () => status(),
       (t) => t === 'Expired',
       'the Expired badge',
     );

@@ -3,56 +3,37 @@
 // changed fields; the secret only as "•••• (changed)".
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { describe, it } from 'node:test';
+import { AuditLogScreen } from './pages/audit-log.ts';
+import { FiltersScreen } from './pages/filters.ts';
+import { useConsole } from './support/console-session.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const SECRET = 'audit-e2e-ami-secret';
 
 describe('console: audit log', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole();
+  const filters = new FiltersScreen(app);
+  const audit = new AuditLogScreen(app);
 
   it('a network blocked in the console is in the audit log with its fields; a written secret is masked', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'Network filters');
-    await page.getByRole('button', { name: 'New filter' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New network filter' }));
-    await dialog.getByRole('textbox', { name: 'Network' }).fill('198.51.100.0/24');
-    await dialog.getByLabel('Description').fill('Blocked carrier');
-    await dialog.getByLabel('Allow SIP').uncheck();
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await visible(page.getByTestId('filter-row').filter({ hasText: '198.51.100.0/24' }));
+    const { server, browser, page } = app;
+    await app.open();
+    await filters.show();
+    await filters.create({ permit: '198.51.100.0/24', description: 'Blocked carrier', block: ['SIP'] });
 
     const ami = await server.call(`${V3}ami`, { method: 'PATCH', body: { username: 'auditor', secret: SECRET } });
     assert.equal(ami.status, 200, ami.text);
 
-    await openScreen(page, 'Audit log');
-    const created = await visible(
-      page.getByTestId('audit-row').filter({ hasText: /Created network filter 198\.51\.100\.0\/24/ }),
-    );
+    await audit.show();
+    const created = await visible(audit.rows(/Created network filter 198\.51\.100\.0\/24/));
     const text = await created.innerText();
     assert.match(text, /change/i);
     assert.match(text, /Localhost \(this machine\)/);
     assert.match(text, /127\.0\.0\.1/);
     assert.match(text, /201/);
-    await created.getByRole('button', { name: /Show \d+ changes/ }).click();
-    const diff = await visible(created.getByRole('table', { name: 'Changed fields' }));
+    const diff = await audit.changes(created);
     await eventually(
       () => diff.innerText(),
       (t) =>
@@ -65,11 +46,8 @@ describe('console: audit log', () => {
     );
     await browser.screenshot('audit-log');
 
-    const secretRow = await visible(
-      page.getByTestId('audit-row').filter({ hasText: 'Changed Asterisk manager connection' }),
-    );
-    await secretRow.getByRole('button', { name: /Show \d+ changes/ }).click();
-    const masked = await visible(secretRow.getByRole('table', { name: 'Changed fields' }));
+    const secretRow = await visible(audit.rows('Changed Asterisk manager connection'));
+    const masked = await audit.changes(secretRow);
     await eventually(
       () => masked.innerText(),
       (t) => /Secret/.test(t) && /•••• \(changed\)/.test(t) && /auditor/.test(t),
@@ -78,31 +56,27 @@ describe('console: audit log', () => {
     assert.ok(!(await page.content()).includes(SECRET), 'the secret never reaches the page');
 
     // The same entries as a CSV file, in the sentences the table shows.
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
-    ]);
-    assert.match(download.suggestedFilename(), /^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync(await download.path(), 'utf8');
+    const download = await audit.exportCsv();
+    assert.match(download.name, /^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(download.path, 'utf8');
     assert.match(csv, /^When,What,Who,From,Status,Changes,Attempts\r\n/);
     assert.match(csv, /Created network filter 198\.51\.100\.0\/24/);
     assert.match(csv, /Changed Asterisk manager connection: /);
     assert.ok(!csv.includes(SECRET), 'the secret is not in the export');
 
     // A date range: a window that ended before these entries shows none of them.
-    await page.getByLabel('To', { exact: true }).fill('2020-01-01T00:00');
-    await visible(page.getByText('No entry matches the filters'));
-    await page.getByLabel('To', { exact: true }).fill('');
-    await visible(page.getByTestId('audit-row').filter({ hasText: /Created network filter/ }));
+    await audit.until('2020-01-01T00:00');
+    await audit.see('No entry matches the filters');
+    await audit.until('');
+    await visible(audit.rows(/Created network filter/));
 
     // Filters go to the server: only rejected keys leaves nothing here.
-    await page.getByRole('combobox', { name: 'Kind' }).click();
-    await page.getByRole('option', { name: 'Rejected key' }).click();
-    await visible(page.getByText('No entry matches the filters'));
+    await audit.showKind('Rejected key');
+    await audit.see('No entry matches the filters');
   });
 
   it('a bouncer polling with an unknown key is one entry with its count, not one per poll', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     // Three polls (under the default five failures that ban): each refused, all in one entry.
     for (let poll = 0; poll < 3; poll++) {
       const refused = await server.remote(`${V3}firewall-bouncer/v1/decisions/stream`, {
@@ -117,15 +91,14 @@ describe('console: audit log', () => {
       'the rejection written',
     );
     await page.reload();
-    await page.getByRole('combobox', { name: 'Kind' }).click();
-    await page.getByRole('option', { name: 'Rejected key' }).click();
-    const row = await visible(page.getByTestId('audit-row').filter({ hasText: '127.0.0.2' }));
+    await audit.showKind('Rejected key');
+    const row = await visible(audit.rows('127.0.0.2'));
     await eventually(
-      () => row.getByTestId('audit-repeats').innerText(),
+      () => audit.repeats(row),
       (t) => /^3 attempts, the last at /.test(t),
       'the repeat count',
     );
-    assert.equal(await page.getByTestId('audit-row').count(), 1, 'one entry for the three polls');
+    assert.equal(await audit.rows().count(), 1, 'one entry for the three polls');
     await browser.screenshot('audit-log-repeats');
   });
 });

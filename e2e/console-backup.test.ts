@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
-import { openScreen, visible } from './support/page-helpers.ts';
+import { SettingsScreen } from './pages/settings.ts';
+import { visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
@@ -24,6 +25,11 @@ describe('console: configuration export and import', () => {
   let browser: ConsoleBrowser;
   const dir = mkdtempSync(join(tmpdir(), 'pbx-e2e-backup-'));
   let exportedFile = '';
+  const settings = new SettingsScreen({
+    get page() {
+      return browser.page;
+    },
+  });
 
   before(async () => {
     source = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
@@ -68,11 +74,8 @@ describe('console: configuration export and import', () => {
   it('exports from one server and imports into a fresh one after a preview', async () => {
     const { page } = browser;
     await page.goto(`${source.url}/`);
-    await openScreen(page, 'Settings');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export' }).click(),
-    ]);
+    await settings.show();
+    const download = await settings.exportConfig();
     assert.match(download.suggestedFilename(), /^pbx-console-config-\d{4}-\d{2}-\d{2}\.json$/);
     const file = join(dir, download.suggestedFilename());
     await download.saveAs(file);
@@ -81,14 +84,9 @@ describe('console: configuration export and import', () => {
     assert.equal(doc.apiKeys.length, 1);
 
     await page.goto(`${target.url}/`);
-    await openScreen(page, 'Settings');
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import' }).click(),
-    ]);
-    await chooser.setFiles(file);
-    const dialog = await visible(page.getByRole('dialog', { name: /^Import pbx-console-config/ }));
-    const preview = await visible(dialog.getByRole('table', { name: 'What the import changes' }));
+    await settings.show();
+    const dialog = await settings.importConfig(file, /^Import pbx-console-config/);
+    const preview = await visible(dialog.table('What the import changes'));
     const text = await preview.innerText();
     assert.match(text, /Added: "Office" \(192\.0\.2\.0\/24\)/);
     // Each changed setting with its value now and in the file.
@@ -96,29 +94,23 @@ describe('console: configuration export and import', () => {
     assert.match(text, /1 not restored: keys are secrets; issue new ones/);
     await browser.screenshot('settings-import-preview');
     assert.deepEqual((await target.call(`${V3}firewall`)).json.data, [], 'the preview wrote nothing');
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await dialog.save('Apply');
+    await settings.dialogsClosed();
     assert.deepEqual(await stateOf(target), await stateOf(source));
     exportedFile = file;
   });
 
   it('a file that fails validation lists the errors, naming the section and field, and offers no Apply', async () => {
-    const { page } = browser;
     const bad = join(dir, 'bad.json');
     const doc = JSON.parse(readFileSync(exportedFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(bad, JSON.stringify({ ...doc, generalSettings: { APIQueueMaxLength: 0 } }));
     const before = await stateOf(target);
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import' }).click(),
-    ]);
-    await chooser.setFiles(bad);
-    const dialog = await visible(page.getByRole('dialog', { name: 'Import bad.json' }));
-    const errors = await visible(dialog.getByRole('list', { name: 'Import errors' }));
+    const dialog = await settings.importConfig(bad, 'Import bad.json');
+    const errors = await visible(dialog.list('Import errors'));
     assert.match(await errors.innerText(), /generalSettings\.APIQueueMaxLength:/);
-    assert.equal(await dialog.getByRole('button', { name: 'Apply' }).count(), 0);
-    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await dialog.button('Apply').count(), 0);
+    await dialog.button('Close', true).last().click();
+    await settings.dialogsClosed();
     assert.deepEqual(await stateOf(target), before);
   });
 });

@@ -8,68 +8,47 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
+import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, openScreen, readClipboard, visible, chooseOption } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: bouncer configurations pin the HTTPS certificate', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
   let bouncer: RunningBouncer | undefined;
   const scratch = mkdtempSync(join(tmpdir(), 'pbx-pin-'));
-
-  before(async () => {
-    server = await startConsoleServer({ httpsPort: 0 });
-    browser = await launchConsoleBrowser();
+  const app = useConsole({
+    server: { adminPassword: undefined, httpsPort: 0 },
+    cleanup: async () => await bouncer?.stop(),
   });
-
-  after(async () => {
-    await bouncer?.stop();
-    await browser?.close();
-    await server?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const apiKeys = new ApiKeysScreen(app);
+  after(() => rmSync(scratch, { recursive: true, force: true }));
 
   it(
     'a custom-bouncer key over HTTPS: ca_cert_path, the fingerprint, a working save line, and ' +
       'the real bouncer verifies the server',
     async () => {
+      const { server, browser, page } = app;
       const certificate = (await server.call(`${V3}system:getCertificate`)).json.data as {
         port: number;
         fingerprint256: string;
         pem?: string;
       };
       assert.ok(certificate.port && certificate.fingerprint256, JSON.stringify(certificate));
-      const { page } = browser;
-      await page.goto(`${server.url}/`);
-      await openScreen(page, 'API keys');
-      await page.getByRole('button', { name: 'New API key' }).click();
-      const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-      await dialog.getByLabel('Description').fill('Custom bouncer over HTTPS');
-      await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
+      await app.open();
+      await apiKeys.show();
+      const dialog = await apiKeys.openNew();
+      await dialog.describe('Custom bouncer over HTTPS');
+      await dialog.purpose('customBouncer').check();
       // The bouncer runs on this computer: the key is bound to it (there is no default source).
-      await chooseOption(
-        page,
-        dialog.getByRole('combobox', { name: 'Allowed source' }),
-        'This computer only (localhost)',
-      );
-      await dialog.getByRole('button', { name: 'Create key' }).click();
-
-      const issued = await visible(page.getByTestId('issued-key'));
-      const apiKey = (await issued.locator('code').first().innerText()).trim();
+      await dialog.chooseSource(LOCALHOST_SOURCE);
+      const issued = await dialog.create();
+      const apiKey = await issued.value();
       const apiUrl = `https://127.0.0.1:${certificate.port}/pbxcore/api/v3/firewall-bouncer/`;
-      await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
-      await page.getByRole('option', { name: apiUrl }).click();
-      assert.equal(
-        (await issued.getByTestId('certificate-fingerprint').innerText()).trim(),
-        certificate.fingerprint256,
-      );
+      await issued.chooseAddress(apiUrl);
+      assert.equal((await issued.byTestId('certificate-fingerprint').innerText()).trim(), certificate.fingerprint256);
       await browser.screenshot('api-keys-https-pin');
       const violations = (
         await new AxeBuilder({ page }).include('[data-testid="issued-key"]').analyze()
@@ -80,9 +59,8 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
         'the issued key panel has no serious axe violation',
       );
 
-      await issued.getByRole('button', { name: 'Copy custom bouncer configuration' }).click();
-      const yaml = await eventually(
-        () => readClipboard(page),
+      const yaml = await issued.copy(
+        'Copy custom bouncer configuration',
         (text) => text.includes(`api_key: ${apiKey}`),
         'the YAML on the clipboard',
       );
@@ -95,14 +73,13 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
       if (certificate.pem) {
         const [download] = await Promise.all([
           page.waitForEvent('download'),
-          issued.getByRole('button', { name: 'Download certificate (PEM)' }).click(),
+          issued.button('Download certificate (PEM)').click(),
         ]);
         assert.equal(download.suggestedFilename(), 'pbx.pem');
         await download.saveAs(pemFile);
       } else {
-        await issued.getByRole('button', { name: 'Copy command that saves the certificate' }).click();
-        const line = await eventually(
-          () => readClipboard(page),
+        const line = await issued.copy(
+          'Copy command that saves the certificate',
           (text) => text.startsWith('openssl '),
           'the save line on the clipboard',
         );
@@ -117,13 +94,8 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
         'the saved certificate is the one whose fingerprint is shown',
       );
 
-      await issued.getByText('curl check', { exact: true }).click();
-      await issued.getByRole('button', { name: 'Copy curl check' }).click();
-      const curl = await eventually(
-        () => readClipboard(page),
-        (text) => text.startsWith('curl '),
-        'the curl line',
-      );
+      await issued.tab('curl check').click();
+      const curl = await issued.copy('Copy curl check', (text) => text.startsWith('curl '), 'the curl line');
       assert.ok(curl.includes('--cacert /etc/crowdsec/bouncers/pbx.pem '), curl);
       const { stdout } = await promisify(execFile)(
         'sh',
@@ -131,7 +103,7 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
         { encoding: 'utf8', timeout: 15_000 },
       );
       assert.ok('new' in (JSON.parse(stdout) as object), stdout);
-      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await apiKeys.press('I have copied it');
 
       const banned = await server.call(`${V3}firewall:banIp`, {
         method: 'POST',

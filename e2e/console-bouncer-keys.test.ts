@@ -1,94 +1,69 @@
 // Flows 1 and 2 of the console: a bouncer key bound to a filter for the bouncer host, shown once
 // with its YAML; then blocks, deletes and unbans seen by a real crowdsec-custom-bouncer.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { BACKEND_RADIO, createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
+import { describe, it } from 'node:test';
+import { ApiKeysScreen } from './pages/api-keys.ts';
+import { BansScreen } from './pages/bans.ts';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { FiltersScreen } from './pages/filters.ts';
+import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
+import { useConsole } from './support/console-session.ts';
 import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, openScreen, readClipboard, visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: bouncer keys, blocks and unbans', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
   let bouncer: RunningBouncer | undefined;
   let apiKey = '';
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await bouncer?.stop();
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole({ cleanup: async () => await bouncer?.stop() });
+  const apiKeys = new ApiKeysScreen(app);
+  const filters = new FiltersScreen(app);
+  const bansScreen = new BansScreen(app);
+  const dashboard = new DashboardScreen(app);
 
   it('creates a filter for the bouncer host inline, a key bound to it, and shows the key once with its YAML', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'API keys');
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
+    const { server, browser, page } = app;
+    await app.open();
+    await apiKeys.show();
+    const dialog = await apiKeys.openNew();
 
     // Submitting without a description shows the error beside the field, not a request.
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    await visible(dialog.getByText('Say what the key is for'));
+    await dialog.submit();
+    await dialog.see('Say what the key is for');
 
-    await dialog.getByLabel('Description').fill('Bouncer on fw1');
-    assert.equal(
-      await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).isChecked(),
-      true,
-    );
+    await dialog.describe('Bouncer on fw1');
+    assert.equal(await dialog.purpose('firewallBouncer').isChecked(), true);
     // The backend is chosen before the key exists; iptables (ranges of any size) is the default, and the
     // nftables choice says plainly what it cannot enforce.
-    assert.equal(await dialog.getByRole('radio', { name: BACKEND_RADIO.iptables, exact: true }).isChecked(), true);
-    await visible(
-      dialog.getByText(
-        /up to \/16 \(IPv4\) and \/112 \(IPv6\) expanded into single addresses\. Wider networks are only enforced in iptables mode/,
-      ),
+    assert.equal(await dialog.backend('iptables').isChecked(), true);
+    await dialog.see(
+      /up to \/16 \(IPv4\) and \/112 \(IPv6\) expanded into single addresses\. Wider networks are only enforced in iptables mode/,
     );
-    await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
-    await dialog.getByLabel('Bouncer host IP').fill('127.0.0.1');
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await eventually(
-      () => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(),
-      (v) => v.startsWith('127.0.0.1/32'),
-      'the new filter to be selected',
-    );
+    await dialog.newBouncerHostFilter('127.0.0.1', '127.0.0.1/32');
     await browser.screenshot('api-keys-create');
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-
-    const issued = await visible(page.getByTestId('issued-key'));
-    apiKey = (await issued.locator('code').first().innerText()).trim();
+    const issued = await dialog.create();
+    apiKey = await issued.value();
     assert.match(apiKey, /^[0-9a-f]{64}$/);
     // Every listening address is offered, loopback included, and a host the operator types.
     const port = new URL(server.url).port;
     const loopbackUrl = `http://127.0.0.1:${port}/pbxcore/api/v3/firewall-bouncer/`;
-    const address = issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' });
-    await address.click();
-    await visible(page.getByRole('option', { name: loopbackUrl }));
-    await page.getByRole('option', { name: 'Another host name or address…' }).click();
-    const host = issued.getByLabel('Host name or address');
-    await host.fill('http://pbx.example.net:8088');
-    await visible(issued.getByText('Enter only a host name or an IP address, without scheme, port or path.'));
+    await issued.address.click();
+    await visible(apiKeys.option(loopbackUrl));
+    await apiKeys.option('Another host name or address…').click();
+    await issued.hostField.fill('http://pbx.example.net:8088');
+    await issued.see('Enter only a host name or an IP address, without scheme, port or path.');
     assert.equal(
-      await issued.getByRole('button', { name: 'Copy bouncer configuration' }).count(),
+      await issued.button('Copy bouncer configuration').count(),
       0,
       'no configuration to copy with an invalid host',
     );
-    await host.fill('PBX.example.net');
-    await visible(issued.getByText(`api_url: http://pbx.example.net:${port}/pbxcore/api/v3/firewall-bouncer/`));
-    await address.click();
-    await page.getByRole('option', { name: loopbackUrl }).click();
+    await issued.hostField.fill('PBX.example.net');
+    await issued.see(`api_url: http://pbx.example.net:${port}/pbxcore/api/v3/firewall-bouncer/`);
+    await issued.chooseAddress(loopbackUrl);
 
-    await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-    const yaml = await eventually(
-      () => readClipboard(page),
+    const yaml = await issued.copy(
+      'Copy bouncer configuration',
       (text) => text.includes('api_key:'),
       'the YAML on the clipboard',
     );
@@ -105,8 +80,7 @@ describe('console: bouncer keys, blocks and unbans', () => {
     );
     assert.doesNotMatch(yaml, /^nftables:/m);
     await browser.screenshot('api-keys-new-key');
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.close();
 
     // The key is bound to the filter, and can never be seen again: not in the page, not after a reload, not from the API.
     const filters = (await server.call(`${V3}firewall`)).json.data as Array<{ id: number; permit: string }>;
@@ -118,20 +92,20 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.deepEqual(keys.data[0].allowed_paths, { '/api/v3/firewall-bouncer': 'read' });
     assert.equal(keys.data[0].expand_ranges, false, 'an iptables bouncer receives ranges as ranges');
     assert.ok(!JSON.stringify(keys).includes(apiKey));
-    await visible(page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' }));
+    await visible(apiKeys.row('Bouncer on fw1'));
     assert.ok(!(await page.content()).includes(apiKey), 'the key is gone from the page once closed');
     await page.reload();
-    await visible(page.getByTestId('api-key-row'));
+    await visible(apiKeys.row());
     assert.ok(!(await page.content()).includes(apiKey), 'the key is not shown after a reload');
   });
 
   it('blocks a network: the real bouncer polling with that key gets add, then del when the filter is deleted', async () => {
-    const { page } = browser;
+    const { server, browser } = app;
     bouncer = startCustomBouncer(`${server.url}/pbxcore/api/v3/firewall-bouncer/`, apiKey);
 
     // The dashboard shows the bouncer polling from the bound host.
-    await openScreen(page, 'Dashboard');
-    const row = await visible(page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' }));
+    await dashboard.show();
+    const row = await visible(dashboard.bouncer('Bouncer on fw1'));
     await eventually(
       () => row.getAttribute('data-state'),
       (s) => s === 'served',
@@ -140,29 +114,24 @@ describe('console: bouncer keys, blocks and unbans', () => {
     assert.match(await row.innerText(), /127\.0\.0\.1/);
     await browser.screenshot('dashboard');
 
-    await openScreen(page, 'Network filters');
-    await page.getByRole('button', { name: 'Block a network' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'Block a network' }));
-    await dialog.getByLabel('Address or network').fill('203.0.113.300/24');
-    await dialog.getByRole('button', { name: 'Block' }).click();
+    await filters.show();
+    const dialog = await filters.openBlock();
+    await dialog.fill({ address: '203.0.113.300/24' });
+    await dialog.submit();
     // The server's 422 shows beside the field.
-    await visible(dialog.getByText(/not a valid/i));
-    await dialog.getByLabel('Address or network').fill('203.0.113.0/24');
-    await dialog.getByLabel('Reason').fill('Scanner seen on SIP');
-    await dialog.getByRole('button', { name: 'Block' }).click();
-    await visible(page.getByTestId('filter-row').filter({ hasText: '203.0.113.0/24' }));
+    await dialog.see(/not a valid/i);
+    await dialog.fill({ address: '203.0.113.0/24', reason: 'Scanner seen on SIP' });
+    await dialog.submit();
+    await visible(filters.row('203.0.113.0/24'));
     await browser.screenshot('network-filters');
     await bouncer.waitFor('add', '203.0.113.0/24');
 
-    await page.getByRole('button', { name: 'Actions for 203.0.113.0/24' }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete filter' }).click();
-    await page.getByTestId('filter-row').filter({ hasText: '203.0.113.0/24' }).waitFor({ state: 'detached' });
+    await filters.delete('203.0.113.0/24');
     await bouncer.waitFor('del', '203.0.113.0/24');
   });
 
   it('unbans an address from the Bans screen: the bouncer gets del', async () => {
-    const { page } = browser;
+    const { server, browser } = app;
     assert.equal((await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 1 } })).status, 200);
     // A failed login from another host is a real intrusion attempt: it bans 127.0.0.2 in the http category.
     const failed = await server.remote(`${V3}auth:login`, {
@@ -173,50 +142,49 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await bouncer!.waitFor('add', '127.0.0.2');
 
     // The dashboard counts it under Web, and the history chart has it.
-    await openScreen(page, 'Dashboard');
+    await dashboard.show();
     await eventually(
-      () => page.getByTestId('ban-count-http').innerText(),
+      () => dashboard.banCount('http'),
       (t) => /\b1\b/.test(t),
       'one web ban on the dashboard',
     );
-    assert.match(await page.getByTestId('ban-count-sip').innerText(), /\b0\b/);
-    await page.locator('svg[aria-labelledby="ban-history-title"] rect[data-series="http"]').first().waitFor();
+    assert.match(await dashboard.banCount('sip'), /\b0\b/);
+    await dashboard.chartBar('http');
     await browser.screenshot('dashboard-bans');
 
-    await openScreen(page, 'Bans');
-    const row = await visible(page.getByTestId('ban-row').filter({ hasText: '127.0.0.2' }));
+    await bansScreen.show();
+    const row = await visible(bansScreen.row('127.0.0.2'));
     assert.match(await row.innerText(), /\bweb\b/i);
-    const first = await row.getByTestId('ban-time-left').innerText();
+    const first = await bansScreen.timeLeft(row).innerText();
     const later = await eventually(
-      () => row.getByTestId('ban-time-left').innerText(),
+      () => bansScreen.timeLeft(row).innerText(),
       (text) => text !== first,
       'the countdown to tick',
     );
     assert.notEqual(later, first);
     // Filters: another category hides it, the IP filter keeps it.
-    await page.getByText(/^SIP \(\d+\)$/).click();
-    await visible(page.getByText('No ban matches the filter'));
-    await page.getByText(/^All \(\d+\)$/).click();
-    await page.getByLabel('Filter by IP address').fill('127.0.0.2');
-    await visible(page.getByTestId('ban-row'));
+    await bansScreen.category(/^SIP \(\d+\)$/);
+    await bansScreen.see('No ban matches the filter');
+    await bansScreen.category(/^All \(\d+\)$/);
+    await bansScreen.filterByIp('127.0.0.2');
+    await visible(bansScreen.row());
     await browser.screenshot('bans');
 
-    await row.getByRole('button', { name: 'Unban 127.0.0.2' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
-    await visible(page.getByText('No active bans'));
+    await bansScreen.unban('127.0.0.2');
+    await bansScreen.see('No active bans');
     await bouncer!.waitFor('del', '127.0.0.2');
     const bans = (await server.call(`${V3}firewall:getBannedIps`)).json.data;
     assert.deepEqual(bans, []);
   });
 
   it('revoke disables the key (refused at once, enable restores it); rotate shows a new value once; delete asks first', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     await bouncer?.stop();
     bouncer = undefined;
 
     // A bouncer that stopped polling is judged silent by the server (after 30 s without a poll) and the dashboard says so.
-    await openScreen(page, 'Dashboard');
-    const bouncerRow = page.getByTestId('bouncer-row').filter({ hasText: 'Bouncer on fw1' });
+    await dashboard.show();
+    const bouncerRow = dashboard.bouncer('Bouncer on fw1');
     await eventually(
       () => bouncerRow.getAttribute('data-state'),
       (s) => s === 'silent',
@@ -228,8 +196,8 @@ describe('console: bouncer keys, blocks and unbans', () => {
     const stream = (key: string) =>
       server.call('/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream', { headers: { 'X-Api-Key': key } });
 
-    await openScreen(page, 'API keys');
-    const row = page.getByTestId('api-key-row').filter({ hasText: 'Bouncer on fw1' });
+    await apiKeys.show();
+    const row = apiKeys.row('Bouncer on fw1');
     await eventually(
       () => row.innerText(),
       (t) => /from 127\.0\.0\.1/.test(t),
@@ -238,62 +206,44 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await browser.screenshot('api-keys');
 
     // Revoking is disabling: the same key is refused with 401 and a clear message until it is enabled.
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Disable…' }).click();
-    await page
-      .getByRole('dialog', { name: /Disable/ })
-      .getByRole('button', { name: 'Disable key' })
-      .click();
+    await apiKeys.disable('Bouncer on fw1');
     await eventually(
-      () => row.getByTestId('api-key-status').textContent(),
+      () => apiKeys.status('Bouncer on fw1'),
       (t) => t === 'Disabled',
       'the Disabled badge',
     );
     const disabled = await stream(apiKey);
     assert.equal(disabled.status, 401, 'the disabled key is refused');
     assert.match(disabled.json.message, /this API key is disabled/i);
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Enable' }).click();
+    await apiKeys.action('Bouncer on fw1', 'Enable');
     await eventually(
-      () => row.getByTestId('api-key-status').textContent(),
+      () => apiKeys.status('Bouncer on fw1'),
       (t) => t === 'Active',
       'the Active badge',
     );
     assert.equal((await stream(apiKey)).status, 200, 'enabled again');
 
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Rotate…' }).click();
-    await page
-      .getByRole('dialog', { name: /Rotate/ })
-      .getByRole('button', { name: 'Rotate key' })
-      .click();
-    const issued = await visible(page.getByTestId('issued-key'));
-    const replacement = (await issued.locator('code').first().innerText()).trim();
+    const issued = await apiKeys.rotate('Bouncer on fw1');
+    const replacement = await issued.value();
     assert.match(replacement, /^[0-9a-f]{64}$/);
     assert.notEqual(replacement, apiKey);
     assert.equal((await stream(apiKey)).status, 401, 'the rotated-away value is refused');
     assert.equal((await stream(replacement)).status, 200, 'the new value works from the bound host');
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.close();
     assert.ok(!(await page.content()).includes(replacement));
 
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Delete…' }).click();
-    const confirm = await visible(page.getByRole('dialog', { name: /Delete/ }));
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await apiKeys.action('Bouncer on fw1', 'Delete…');
+    await visible(apiKeys.dialog(/Delete/));
+    await apiKeys.confirm('Cancel', /Delete/);
     await visible(row);
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw1' }).click();
-    await page.getByRole('menuitem', { name: 'Delete…' }).click();
-    await page
-      .getByRole('dialog', { name: /Delete/ })
-      .getByRole('button', { name: 'Delete key' })
-      .click();
-    await visible(page.getByText('No API keys'));
+    await apiKeys.action('Bouncer on fw1', 'Delete…');
+    await apiKeys.confirm('Delete key', /Delete/);
+    await apiKeys.see('No API keys');
     assert.equal((await stream(replacement)).status, 401, 'a deleted key is refused');
   });
 
   it('an nftables bouncer key has the server expand ranges, and its YAML has the nftables section', async () => {
-    const { page } = browser;
+    const { server, page } = app;
     const { apiKey: key, yaml } = await createBouncerKeyInConsole(page, {
       description: 'Bouncer on fw2 (nftables)',
       backend: 'nftables',
@@ -328,23 +278,15 @@ describe('console: bouncer keys, blocks and unbans', () => {
     await server.call(`${V3}firewall/${filter.json.data.id}`, { method: 'DELETE' });
 
     // Its new value after a rotation keeps the record's backend: the configuration is for nftables mode.
-    await page.getByRole('button', { name: 'Actions for Bouncer on fw2 (nftables)' }).click();
-    await page.getByRole('menuitem', { name: 'Rotate…' }).click();
-    await page
-      .getByRole('dialog', { name: /Rotate/ })
-      .getByRole('button', { name: 'Rotate key' })
-      .click();
-    const issued = await visible(page.getByTestId('issued-key'));
-    const replacement = (await issued.locator('code').first().innerText()).trim();
-    await visible(issued.getByText('crowdsec-firewall-bouncer configuration (nftables mode)'));
-    await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-    const reissued = await eventually(
-      () => readClipboard(page),
+    const issued = await apiKeys.rotate('Bouncer on fw2 (nftables)');
+    const replacement = await issued.value();
+    await issued.see('crowdsec-firewall-bouncer configuration (nftables mode)');
+    const reissued = await issued.copy(
+      'Copy bouncer configuration',
       (text) => text.includes(`api_key: ${replacement}`),
       'the replacement configuration',
     );
     assert.match(reissued, /^mode: nftables$/m);
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.close();
   });
 });

@@ -3,14 +3,14 @@
 // the Delivered column on bans, and "Why is this address blocked?" on the Bans page. Axe and the
 // 390 px layout are checked on the screens in the states these steps leave them in.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { BOUNCER_PATHS } from '../src-server/test-support/api-keys.ts';
 import { poll, STREAM } from '../src-server/test-support/bouncer.ts';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { BansScreen } from './pages/bans.ts';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
@@ -22,13 +22,14 @@ interface BannedIp {
 }
 
 describe('console: enforcement visible (bouncer state, delivery, banner, address lookup)', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
+  const app = useConsole({ server: { adminPassword: 'enforcement-e2e-password' } });
+  const dashboard = new DashboardScreen(app);
+  const bans = new BansScreen(app);
   let fw1 = { id: 0, key: '' };
   let fw2 = { id: 0, key: '' };
 
   const post = async (path: string, body: unknown) => {
-    const answer = await server.call(`${V3}${path}`, { method: 'POST', body });
+    const answer = await app.server.call(`${V3}${path}`, { method: 'POST', body });
     assert.ok(answer.status === 200 || answer.status === 201, `POST ${path}: ${answer.status} ${answer.text}`);
     return answer.json.data as Record<string, unknown>;
   };
@@ -41,8 +42,6 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     });
     return { id: made.id as number, key: made.key as string };
   };
-  /** The bouncer card's row of one key. */
-  const bouncerRow = (description: string) => browser.page.getByTestId('bouncer-row').filter({ hasText: description });
 
   /** No serious or critical axe violation, nothing wider than the window, at 1280 and 390 px; screenshots of each. */
   async function checkLayout(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
@@ -56,7 +55,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       assert.deepEqual(serious, [], `${name} at ${width} px`);
       const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
       assert.ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide: something is off screen`);
-      for (const control of await page.locator('main button, main a, main input').all()) {
+      for (const control of await dashboard.controls().all()) {
         if (!(await control.isVisible())) continue;
         const box = await control.boundingBox();
         const label = (await control.getAttribute('aria-label')) ?? (await control.innerText().catch(() => '')) ?? '';
@@ -65,48 +64,37 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
           `${name} at ${width} px: "${label}" is off screen (${JSON.stringify(box)})`,
         );
       }
-      await browser.screenshot(`enforcement-${name}-${width}`);
+      await app.browser.screenshot(`enforcement-${name}-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'enforcement-e2e-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it(
     'bans with no bouncer polling: the dashboard banner says they are not enforced, links to ' +
       'the keys, and the key reads "Never polled"',
     async () => {
-      const { page } = browser;
+      const { page } = app;
       fw1 = await makeBouncerKey('fw1');
       await post('firewall:banIp', { ip: '198.51.100.20', duration: 3600, reason: 'SIP scanner' });
-      await page.goto(`${server.url}/`);
-      const banner = await visible(page.getByTestId('enforcement-banner'));
+      await app.open();
+      const banner = await visible(dashboard.banner);
       assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer has polled in the last 30 s/);
       await eventually(
-        () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+        () => dashboard.bouncerState('fw1').textContent(),
         (t) => t === 'Never polled',
         'fw1 "Never polled"',
       );
-      await checkLayout(page, 'dashboard-banner', () => visible(page.getByTestId('enforcement-banner')));
+      await checkLayout(page, 'dashboard-banner', () => visible(dashboard.banner));
 
-      await banner.getByRole('link', { name: 'Open the bouncer keys' }).click();
-      await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      await dashboard.openKeysFromBanner();
       assert.equal(new URL(page.url()).pathname, '/api-keys');
 
       // With no active bouncer key, the ban reached none: "No bouncer", in the warning colour.
-      await page.goto(`${server.url}/bans`);
-      const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
+      await app.open('/bans');
+      const cell = bans.delivery('198.51.100.20');
       assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
-      const colour = await cell
-        .locator('p')
+      const colour = await bans
+        .paragraph(cell)
         .evaluate(
           (element) =>
             (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(element)
@@ -118,7 +106,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
   );
 
   it('a bouncer that polls is "Served" (the banner goes) and each ban it was sent reads "1 of 1 bouncers" with its name', async () => {
-    const { page } = browser;
+    const { server, page } = app;
     fw2 = await makeBouncerKey('fw2');
     const answer = await poll(server, fw2.key, '?startup=true');
     assert.ok(
@@ -126,15 +114,15 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       'the ban is in the answer',
     );
 
-    await page.goto(`${server.url}/`);
+    await app.open();
     await eventually(
-      () => bouncerRow('fw2').getByTestId('bouncer-state').textContent(),
+      () => dashboard.bouncerState('fw2').textContent(),
       (t) => t === 'Served',
       'fw2 "Served"',
       20_000,
     );
     await eventually(
-      () => page.getByTestId('enforcement-banner').count(),
+      () => dashboard.banner.count(),
       (n) => n === 0,
       'the banner gone once a bouncer is served',
     );
@@ -148,8 +136,8 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       (d) => d?.served === 1 && d.of === 1,
       'the ban delivered to fw2 (API)',
     );
-    await page.goto(`${server.url}/bans`);
-    const cell = page.getByTestId('ban-row').filter({ hasText: '198.51.100.20' }).getByTestId('ban-delivery');
+    await app.open('/bans');
+    const cell = bans.delivery('198.51.100.20');
     await eventually(
       () => cell.innerText(),
       (t) => t === '1 of 1 bouncer',
@@ -157,12 +145,12 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       20_000,
     );
     await cell.click();
-    await visible(page.getByText('Sent to fw2.'));
+    await bans.see('Sent to fw2.');
     await page.keyboard.press('Escape');
   });
 
   it('a bouncer that stops polling reads "Silent since HH:MM" in orange after 30 s, and the banner is back', async () => {
-    const { page } = browser;
+    const { server, page } = app;
     // Age the stored last poll by 31 s rather than wait: the status is read from SQLite in a worker.
     server.server.services.firewall!.cursors.flush();
     server.server.services.db
@@ -176,8 +164,8 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       lastPollAt,
     );
 
-    await page.goto(`${server.url}/`);
-    const badge = bouncerRow('fw2').getByTestId('bouncer-state');
+    await app.open();
+    const badge = dashboard.bouncerState('fw2');
     await eventually(
       () => badge.textContent(),
       (t) => t === `Silent since ${expected}`,
@@ -192,17 +180,14 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     );
     const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
     assert.ok(r > g && g > b, `the Silent badge is orange (${colour})`);
-    assert.match(
-      await (await visible(page.getByTestId('enforcement-banner'))).innerText(),
-      /1 ban is not being enforced/,
-    );
+    assert.match(await (await visible(dashboard.banner)).innerText(), /1 ban is not being enforced/);
   });
 
   it(
     '"Why is this address blocked?" lists a filter entry, a range ban (time left, bouncers ' +
       'sent) and what protects an address; a malformed one gets the 400 under the field',
     async () => {
-      const { page } = browser;
+      const { server, page } = app;
       await post('firewall', { permit: '192.0.2.0/24', deny: '203.0.113.0/24', description: 'Blocklist' });
       await post('firewall', { permit: '10.77.0.0/16', description: 'Head office', newer_block_ip: true });
       const whitelisted = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '10.77.5.0/24' } });
@@ -218,23 +203,22 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
         'the range ban delivered to fw2 (API)',
       );
 
-      await page.goto(`${server.url}/bans`);
-      const field = await visible(page.getByRole('textbox', { name: 'Address' }));
+      await app.open('/bans');
+      const field = await visible(bans.lookupField);
       const ask = async (address: string) => {
-        await field.fill(address);
-        await page.getByRole('button', { name: 'Look up' }).click();
-        return visible(page.getByTestId('lookup-answer').filter({ hasText: address }));
+        await bans.lookUp(address);
+        return visible(bans.lookupAnswer(address));
       };
 
       const filtered = await ask('203.0.113.9');
-      const filterEntry = await filtered.getByTestId('lookup-decision').innerText();
+      const filterEntry = await bans.lookupDecision(filtered).innerText();
       assert.match(filterEntry, /Network filter 'Blocklist' 203\.0\.113\.0\/24/);
       assert.match(filterEntry, /never ends/);
       assert.match(filterEntry, /sent to 1 of 1 bouncer: fw2/);
 
       const ranged = await ask('100.64.0.9');
-      const rangeBan = await ranged.getByTestId('lookup-decision').innerText();
-      await checkLayout(page, 'bans-lookup-range', () => visible(page.getByTestId('lookup-decision')));
+      const rangeBan = await bans.lookupDecision(ranged).innerText();
+      await checkLayout(page, 'bans-lookup-range', () => visible(bans.lookupDecision()));
       assert.match(rangeBan, /Manual ban of the range 100\.64\.0\.0\/24/);
       assert.match(rangeBan, /(1 h 59 min|2 h 00 min) left/);
       assert.match(rangeBan, /sent to 1 of 1 bouncer: fw2/);
@@ -242,27 +226,24 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
 
       const kept = await ask('10.77.5.1');
       assert.match(await kept.innerText(), /Nothing blocks 10\.77\.5\.1/);
-      const protections = (await kept.getByTestId('lookup-protection').allInnerTexts()).sort();
+      const protections = (await bans.lookupProtection(kept).allInnerTexts()).sort();
       assert.deepEqual(protections, ["Trusted network 'Head office' 10.77.0.0/16", 'Whitelist 10.77.5.0/24']);
-      await checkLayout(page, 'bans-lookup', () => visible(page.getByTestId('lookup-protection')));
+      await checkLayout(page, 'bans-lookup', () => visible(bans.lookupProtection()));
 
       const loopback = await ask('127.0.0.1');
       assert.match(await loopback.innerText(), /this host's own loopback address: it is never banned/);
 
       assert.match(await (await ask('192.0.2.200')).innerText(), /Nothing blocks 192\.0\.2\.200/);
 
-      await field.fill('not-an-ip');
-      await page.getByRole('button', { name: 'Look up' }).click();
+      await bans.lookUp('not-an-ip');
       const error = await eventually(
         () => field.getAttribute('aria-describedby'),
         (id) => id !== null && id !== '',
         'the field described by an error',
       );
-      const message = await page
-        .locator(`[id="${error!.split(' ').find((id) => id.includes('error')) ?? error}"]`)
-        .innerText();
+      const message = await bans.byId(error!.split(' ').find((id) => id.includes('error')) ?? error!).innerText();
       assert.match(message, /ip "not-an-ip" is not an IPv4 or IPv6 address/);
-      assert.equal(await page.getByTestId('lookup-answer').count(), 0, 'no answer shown beside the error');
+      assert.equal(await bans.lookupAnswer().count(), 0, 'no answer shown beside the error');
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
     },
   );
@@ -271,7 +252,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     'a key that polled and then expired reads "Refused … key expired" (not green), the refused ' +
       'box names the key, and the banner is back',
     async () => {
-      const { page } = browser;
+      const { server, page } = app;
       const expiry = new Date(Date.now() + 2_000).toISOString();
       const edited = await server.call(`${V3}api-keys/${fw2.id}`, {
         method: 'PATCH',
@@ -282,19 +263,19 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       const refused = await server.call(STREAM, { headers: { 'X-Api-Key': fw2.key } });
       assert.equal(refused.status, 401, refused.text);
 
-      await page.goto(`${server.url}/`);
-      const row = bouncerRow('fw2');
+      await app.open();
+      const row = dashboard.bouncer('fw2');
       await eventually(
-        () => row.getByTestId('bouncer-state').textContent(),
+        () => dashboard.bouncerState('fw2').textContent(),
         (t) => t === 'Refused',
         'fw2 "Refused"',
         20_000,
       );
-      const refusal = await row.getByTestId('bouncer-refusal').innerText();
+      const refusal = await dashboard.bouncerRefusal('fw2').innerText();
       assert.match(refusal, /Refused: key expired \(key “fw2”\)/);
       // Not green: the state badge is the filled red of a refusal, not the teal of a served bouncer.
-      const badgeColour = await row
-        .getByTestId('bouncer-state')
+      const badgeColour = await dashboard
+        .bouncerState('fw2')
         .evaluate(
           (element) =>
             (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
@@ -305,12 +286,12 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       assert.ok(r > g && r > b, `the Refused badge is red, not green (${badgeColour})`);
       assert.equal(await row.getAttribute('data-state'), 'refused');
 
-      const box = await visible(page.getByTestId('bouncer-rejections'));
+      const box = await visible(dashboard.rejections);
       assert.match(await box.innerText(), /Key “fw2”: .*expired/);
-      const banner = await visible(page.getByTestId('enforcement-banner'));
+      const banner = await visible(dashboard.banner);
       assert.match(await banner.innerText(), /2 bans are not being enforced/);
       assert.match(await banner.innerText(), /One bouncer is refused/);
-      await checkLayout(page, 'dashboard-refused', () => visible(page.getByTestId('bouncer-refusal')));
+      await checkLayout(page, 'dashboard-refused', () => visible(dashboard.bouncerRefusal()));
 
       // A disabled key's polls: "Refused: key disabled", named.
       const disabled = await server.call(`${V3}api-keys/${fw1.id}`, {
@@ -320,15 +301,12 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       assert.equal(disabled.status, 200, disabled.text);
       assert.equal((await server.call(STREAM, { headers: { 'X-Api-Key': fw1.key } })).status, 401);
       await eventually(
-        () => bouncerRow('fw1').getByTestId('bouncer-state').textContent(),
+        () => dashboard.bouncerState('fw1').textContent(),
         (t) => t === 'Refused',
         'fw1 "Refused"',
         20_000,
       );
-      assert.match(
-        await bouncerRow('fw1').getByTestId('bouncer-refusal').innerText(),
-        /Refused: key disabled \(key “fw1”\)/,
-      );
+      assert.match(await dashboard.bouncerRefusal('fw1').innerText(), /Refused: key disabled \(key “fw1”\)/);
     },
   );
 });

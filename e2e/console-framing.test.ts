@@ -4,41 +4,36 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { after, describe, it } from 'node:test';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
 describe('console: framing is refused, the policy does not break the console', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-  let attacker: Server;
+  let attacker: Server | undefined;
   let attackerUrl = '';
-
-  before(async () => {
-    server = await startConsoleServer();
-    // The framing page: another origin on this machine, as a web page opened in the technician's browser would be.
-    attacker = createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" ` +
-          `src="${server.url}/" width="1200" height="800"></iframe>`,
-      );
-    });
-    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
-    attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
-    browser = await launchConsoleBrowser();
+  const app = useConsole({
+    server: { adminPassword: undefined },
+    prepare: async (server) => {
+      // The framing page: another origin on this machine, as a web page opened in the technician's browser would be.
+      const framing = createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><title>Win a prize</title><h1>Click the button</h1><iframe id="console" ` +
+            `src="${server.url}/" width="1200" height="800"></iframe>`,
+        );
+      });
+      attacker = framing;
+      await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve));
+      attackerUrl = `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`;
+    },
   });
-
-  after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => attacker?.close(resolve));
-    await server?.close();
-  });
+  // After the browser, whose connections to it would keep it open.
+  after(() => new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve())));
+  const dashboard = new DashboardScreen(app);
 
   it('opened directly, the console draws its dashboard and reports no policy violation', async () => {
-    const { page } = browser;
+    const { server, page } = app;
     const violations: string[] = [];
     const onMessage = (message: { type(): string; text(): string }) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -48,8 +43,8 @@ describe('console: framing is refused, the policy does not break the console', (
       const answer = await page.goto(`${server.url}/`);
       assert.equal(answer?.status(), 200);
       assert.match((await answer!.allHeaders())['content-security-policy'] ?? '', /frame-ancestors 'none'/);
-      await visible(page.getByRole('heading', { level: 1, name: 'Dashboard', exact: true }));
-      await visible(page.getByText('Bouncer api_url'));
+      await visible(dashboard.heading('Dashboard', true));
+      await dashboard.see('Bouncer api_url');
       assert.deepEqual(violations, []);
     } finally {
       page.off('console', onMessage);
@@ -57,6 +52,7 @@ describe('console: framing is refused, the policy does not break the console', (
   });
 
   it('framed by a page on another origin, the frame shows nothing of the console', async () => {
+    const { server, browser } = app;
     const page = await browser.context.newPage();
     try {
       const refusals: string[] = [];

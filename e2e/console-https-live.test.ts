@@ -4,13 +4,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Locator } from 'playwright-core';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { SettingsScreen, type HttpsSection } from './pages/settings.ts';
+import { useConsole } from './support/console-session.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 import { freePort, servedFingerprint } from '../src-server/test-support/tls.ts';
 
 /** curl's exit code and body for a ping over HTTPS (-k: the certificate is checked by fingerprint above). */
@@ -28,47 +26,32 @@ async function curlPing(port: number): Promise<{ code: number; body: string }> {
 }
 
 describe('console: HTTPS applies live', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-  let section: Locator;
+  const app = useConsole({ server: { adminPassword: undefined } });
+  const settings = new SettingsScreen(app);
+  let section: HttpsSection;
   let port = 0;
 
-  const runtime = () => section.getByTestId('https-runtime');
-  const fingerprintShown = async () => (await runtime().locator('code').first().innerText()).trim();
-  const save = async () => {
-    await section.getByRole('button', { name: 'Save HTTPS settings' }).click();
-    await visible(browser.page.getByText('HTTPS settings saved'));
-  };
-
-  before(async () => {
-    server = await startConsoleServer({});
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const fingerprintShown = () => section.fingerprint();
 
   it('enabling HTTPS starts the listener at once, with the fingerprint it serves', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'Settings');
-    section = page.getByRole('region', { name: 'HTTPS' });
-    await visible(runtime().getByText('Not running'));
+    const { browser } = app;
+    await app.open();
+    await settings.show();
+    section = settings.https();
+    await visible(section.status('Not running'));
 
     port = await freePort();
-    await section.getByRole('switch', { name: 'Serve HTTPS' }).check();
-    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(port));
-    await save();
-    await visible(runtime().getByText(`Running on port ${port}`));
+    await section.serve.check();
+    await section.port.fill(String(port));
+    await section.save();
+    await visible(section.status(`Running on port ${port}`));
     const shown = await fingerprintShown();
     assert.match(shown, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     assert.equal(await servedFingerprint(port), shown, 'the console shows the certificate the port serves');
     const ping = await curlPing(port);
     assert.equal(ping.code, 0);
     assert.equal(JSON.parse(ping.body).result, true);
-    assert.equal(await section.getByText(/Restart/i).count(), 0, 'nothing asks for a restart');
+    assert.equal(await section.text(/Restart/i).count(), 0, 'nothing asks for a restart');
     await browser.screenshot('settings-https-live');
     const violations = (
       await new AxeBuilder({ page: browser.page }).include('[aria-labelledby="settings-https"]').analyze()
@@ -81,7 +64,7 @@ describe('console: HTTPS applies live', () => {
   });
 
   it('a saved change shows as Applying… until the listener has it', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     // Saved, but the web thread is not yet told: exactly the window the console must show.
     const next = await freePort();
     const db = server.server.services.db;
@@ -90,62 +73,60 @@ describe('console: HTTPS applies live', () => {
     ) as Record<string, unknown>;
     db.prepare("UPDATE settings SET value = ? WHERE key = 'https'").run(JSON.stringify({ ...saved, port: next }));
     await page.reload();
-    section = page.getByRole('region', { name: 'HTTPS' });
-    await visible(runtime().getByText('Applying…'));
-    assert.equal(await runtime().getAttribute('aria-busy'), 'true');
-    assert.ok(
-      await section.getByRole('button', { name: 'New self-signed certificate' }).isDisabled(),
-      'no re-key while a change is pending',
-    );
+    section = settings.https();
+    await visible(section.status('Applying…'));
+    assert.equal(await section.runtime.getAttribute('aria-busy'), 'true');
+    assert.ok(await section.rekey.isDisabled(), 'no re-key while a change is pending');
     await browser.screenshot('settings-https-applying');
     assert.equal((await curlPing(port)).code, 0, 'the listener serves its port until the change is applied');
 
     server.server.services.bus.emit({ type: 'resource-changed', resource: 'https' });
-    await visible(runtime().getByText(`Running on port ${next}`));
-    assert.equal(await runtime().getByText('Applying…').count(), 0);
+    await visible(section.status(`Running on port ${next}`));
+    assert.equal(await section.status('Applying…').count(), 0);
     assert.equal((await curlPing(next)).code, 0);
     port = next;
   });
 
   it('a new self-signed certificate is served at once, after a confirmation that warns pinned bouncers', async () => {
-    const { page } = browser;
     const before = await fingerprintShown();
-    await section.getByRole('button', { name: 'New self-signed certificate' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'Replace the self-signed certificate?' }));
-    await visible(dialog.getByText(/pinned the old certificate/));
-    await dialog.getByRole('button', { name: 'Re-key now' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await section.rekey.click();
+    const dialog = settings.formIn(await visible(settings.dialog('Replace the self-signed certificate?')));
+    await dialog.see(/pinned the old certificate/);
+    await dialog.save('Re-key now');
+    await settings.dialogsClosed();
     const after = await eventually(
       fingerprintShown,
       (f) => f !== before && /^([0-9A-F]{2}:){31}/.test(f),
       'the new fingerprint in the console',
     );
     assert.equal(await servedFingerprint(port), after);
-    await visible(runtime().getByText(`Running on port ${port}`));
+    await visible(section.status(`Running on port ${port}`));
   });
 
   it('a port that is taken leaves the listener where it was, and the console says why', async () => {
-    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(server.server.port));
-    await save();
-    const alert = await visible(runtime().getByRole('alert'));
+    const { server, browser } = app;
+    await section.port.fill(String(server.server.port));
+    await section.save();
+    const alert = await visible(section.alert);
     assert.match(await alert.innerText(), /not applied[\s\S]*EADDRINUSE[\s\S]*keeps running on port/);
-    await visible(runtime().getByText(`Running on port ${port}`));
+    await visible(section.status(`Running on port ${port}`));
     assert.equal((await curlPing(port)).code, 0, 'the old port still answers');
     await browser.screenshot('settings-https-port-taken');
   });
 
   it('a free port moves the listener; turning HTTPS off closes it', async () => {
+    const { server } = app;
     const moved = await freePort();
-    await section.getByRole('textbox', { name: 'HTTPS port' }).fill(String(moved));
-    await save();
-    await visible(runtime().getByText(`Running on port ${moved}`));
-    assert.equal(await runtime().getByRole('alert').count(), 0, 'the earlier error is gone');
+    await section.port.fill(String(moved));
+    await section.save();
+    await visible(section.status(`Running on port ${moved}`));
+    assert.equal(await section.alert.count(), 0, 'the earlier error is gone');
     assert.equal((await curlPing(moved)).code, 0);
     assert.equal((await curlPing(port)).code, 7, 'curl: the old port refuses connections');
 
-    await section.getByRole('switch', { name: 'Serve HTTPS' }).uncheck();
-    await save();
-    await visible(runtime().getByText('Not running'));
+    await section.serve.uncheck();
+    await section.save();
+    await visible(section.status('Not running'));
     assert.equal((await curlPing(moved)).code, 7);
     const info = (await server.call('/pbxcore/api/v3/system:getInfo')).json.data as { httpsPort: number | null };
     assert.equal(info.httpsPort, null);

@@ -2,11 +2,10 @@
 // Network.emulateNetworkConditions). The first screen must need under 250 KB on the wire, arrive
 // compressed, and a reload must fetch only index.html (hashed assets come from the cache).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { CDPSession } from 'playwright-core';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { useConsole } from './support/console-session.ts';
 
 const FIRST_SCREEN_BUDGET = 250 * 1024;
 const LINK = {
@@ -66,30 +65,22 @@ function recordTransfers(cdp: CDPSession): { transfers: Transfer[]; reset(): voi
 const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
 
 describe('console load over a 10 Mbit/s, 50 ms link', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-  before(async () => {
-    server = await startConsoleServer();
-    browser = await launchConsoleBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole({ server: { adminPassword: undefined } });
+  const dashboard = new DashboardScreen(app);
 
   it('shows the first screen with under 250 KB compressed, then a reload fetches only index.html', async (context) => {
-    const { page } = browser;
+    const { browser, page } = app;
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', LINK);
     const log = recordTransfers(cdp);
 
     const started = Date.now();
-    await page.goto(`${server.url}/`);
-    await page.getByText('Bouncer api_url').first().waitFor();
+    await app.open();
+    await dashboard.firstContent();
     const firstScreenMs = Date.now() - started;
     const firstScreen = [...log.transfers];
-    await page.getByRole('heading', { name: 'Active bans' }).waitFor();
+    await dashboard.complete();
     const completeMs = Date.now() - started;
     await page.waitForLoadState('networkidle');
 
@@ -102,7 +93,7 @@ describe('console load over a 10 Mbit/s, 50 ms link', () => {
     log.reset();
     const reloadStarted = Date.now();
     await page.reload();
-    await page.getByRole('heading', { name: 'Active bans' }).waitFor();
+    await dashboard.complete();
     const reloadMs = Date.now() - reloadStarted;
     // The favicon is not part of the build (Chromium asks for it and gets the page's 404 or shell).
     const fetched = log.transfers

@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
+import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
+import { BansScreen } from './pages/bans.ts';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, openScreen, readClipboard, visible, chooseOption } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 /** The preset polls every 10 s: a decision reaches the bouncer within two polls. */
@@ -25,8 +26,6 @@ const POLL = 10_000;
 const EXPIRING = '203.0.113.61';
 
 describe('console: manual bans, history and bulk unban with the custom-bouncer preset', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
   let bouncer: RunningBouncer | undefined;
   let bouncerStarted = 0;
   /** When the 1-minute ban ends, as the server lists it (epoch ms). */
@@ -34,46 +33,30 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
   /** The bouncer's `del` for the 1-minute ban, and when it was seen. */
   let expiredDel: Promise<{ line: string; at: number }> | undefined;
 
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await bouncer?.stop();
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole({ cleanup: async () => await bouncer?.stop() });
+  const apiKeys = new ApiKeysScreen(app);
+  const bans = new BansScreen(app);
+  const dashboard = new DashboardScreen(app);
 
   it('the custom-bouncer preset gives a YAML that runs with the real bouncer, and a curl check that works', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'API keys');
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-    await dialog.getByLabel('Description').fill('Custom bouncer on fw3');
-    await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
+    const { server, browser } = app;
+    await app.open();
+    await apiKeys.show();
+    const dialog = await apiKeys.openNew();
+    await dialog.describe('Custom bouncer on fw3');
+    await dialog.purpose('customBouncer').check();
     // The bouncer runs on this computer: the key is bound to it (there is no default source).
-    await chooseOption(
-      page,
-      dialog.getByRole('combobox', { name: 'Allowed source' }),
-      'This computer only (localhost)',
-    );
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-
-    const issued = await visible(page.getByTestId('issued-key'));
-    const apiKey = (await issued.locator('code').first().innerText()).trim();
+    await dialog.chooseSource(LOCALHOST_SOURCE);
+    const issued = await dialog.create();
+    const apiKey = await issued.value();
     assert.match(apiKey, /^[0-9a-f]{64}$/);
-    const address = issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' });
     const port = new URL(server.url).port;
     const apiUrl = `http://127.0.0.1:${port}/pbxcore/api/v3/firewall-bouncer/`;
-    await address.click();
-    await page.getByRole('option', { name: apiUrl }).click();
+    await issued.chooseAddress(apiUrl);
     await browser.screenshot('api-keys-custom-bouncer');
 
-    await issued.getByRole('button', { name: 'Copy custom bouncer configuration' }).click();
-    const yaml = await eventually(
-      () => readClipboard(page),
+    const yaml = await issued.copy(
+      'Copy custom bouncer configuration',
       (text) => text.includes('bin_path:'),
       'the custom bouncer YAML on the clipboard',
     );
@@ -85,10 +68,9 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     assert.match(yaml, /^# Far above update_frequency, the script runs once per ban, not on\n# every poll/m);
     assert.match(yaml, /^insecure_skip_verify: false$/m);
 
-    await issued.getByText('curl check', { exact: true }).click();
-    await issued.getByRole('button', { name: 'Copy curl check' }).click();
-    const curl = await eventually(
-      () => readClipboard(page),
+    await issued.tab('curl check').click();
+    const curl = await issued.copy(
+      'Copy curl check',
       (text) => text.startsWith('curl '),
       'the curl line on the clipboard',
     );
@@ -97,25 +79,17 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     const { stdout } = await promisify(execFile)('sh', ['-c', curl], { encoding: 'utf8', timeout: 15_000 });
     const answer = JSON.parse(stdout) as { new: unknown; deleted: unknown };
     assert.ok('new' in answer && 'deleted' in answer, JSON.stringify(answer));
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.close();
 
     bouncer = startCustomBouncerWithConfig(yaml);
     bouncerStarted = Date.now();
   });
 
   it('bans an address for 1 min and leaves it to run out (its end is checked in a later step)', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Bans');
-    await page.getByRole('button', { name: 'Ban an address' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
-    await dialog.getByLabel('Address or network').fill(EXPIRING);
-    await dialog.getByLabel('Duration', { exact: true }).fill('1');
-    await dialog.getByLabel('Unit of duration').selectOption('min');
-    await dialog.getByLabel('Reason (optional)').fill('Short trial ban');
-    await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await visible(page.getByText(`${EXPIRING} is banned for 1 min.`));
+    const { server } = app;
+    await bans.show();
+    await bans.ban({ address: EXPIRING, duration: '1', unit: 'min', reason: 'Short trial ban' });
+    await bans.see(`${EXPIRING} is banned for 1 min.`);
 
     const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
       ip: string;
@@ -126,9 +100,9 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     expiringEndsAt = Date.parse(listed.expiresAt);
     const left = expiringEndsAt - Date.now();
     assert.ok(left > 50_000 && left <= 60_000, `it ends in a minute: ${listed.expiresAt}`);
-    const row = await visible(page.getByTestId('ban-row').filter({ hasText: EXPIRING }));
+    const row = await visible(bans.row(EXPIRING));
     assert.match(await row.innerText(), /Short trial ban/);
-    assert.match(await row.getByTestId('ban-time-left').innerText(), /^(1 min 00 s|[1-5]?\d s)$/);
+    assert.match(await bans.timeLeft(row).innerText(), /^(1 min 00 s|[1-5]?\d s)$/);
 
     // Watched from now, so the time the bouncer is told to remove it is known to within a read of its
     // calls: due at the first poll after the end, within two polls. Awaited in the later step.
@@ -144,44 +118,40 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     'bans an address for 30 min: the bouncer gets add with its seconds as pbx/manual, the Bans ' +
       'table counts down, lifting it early sends del',
     async () => {
-      const { page } = browser;
-      await openScreen(page, 'Bans');
-      await page.getByRole('button', { name: 'Ban an address' }).click();
-      const dialog = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
-      const ip = dialog.getByLabel('Address or network');
+      const { server, browser } = app;
+      await bans.show();
+      const dialog = await bans.openBan();
+      const ip = dialog.address;
 
       // Refusals are the server's, shown under the field they name.
-      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-      await visible(dialog.getByText('Enter an address (192.0.2.7) or a network (192.0.2.0/24).'));
+      await dialog.submit();
+      await dialog.see('Enter an address (192.0.2.7) or a network (192.0.2.0/24).');
       await ip.fill('127.0.0.1');
-      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-      await visible(dialog.getByText(/covers this PBX's own loopback address/));
+      await dialog.submit();
+      await dialog.see(/covers this PBX's own loopback address/);
       assert.equal(await ip.getAttribute('aria-invalid'), 'true');
-      await ip.fill('198.51.100.23');
-      await dialog.getByLabel('Duration', { exact: true }).fill('0');
-      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-      await visible(dialog.getByText(/must be from 1 minute/i));
-      assert.equal(await dialog.getByLabel('Duration', { exact: true }).getAttribute('aria-invalid'), 'true');
+      await dialog.fill({ address: '198.51.100.23', duration: '0' });
+      await dialog.submit();
+      await dialog.see(/must be from 1 minute/i);
+      assert.equal(await dialog.duration.getAttribute('aria-invalid'), 'true');
       assert.notEqual(await ip.getAttribute('aria-invalid'), 'true', 'the address field has no error any more');
 
-      await dialog.getByLabel('Duration', { exact: true }).fill('30');
-      await dialog.getByLabel('Unit of duration').selectOption('min');
-      await dialog.getByLabel('Reason (optional)').fill('Toll fraud attempts');
+      await dialog.fill({ duration: '30', unit: 'min', reason: 'Toll fraud attempts' });
       await browser.screenshot('bans-ban-dialog');
-      await dialog.getByRole('button', { name: 'Ban', exact: true }).click();
-      await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await visible(page.getByText('198.51.100.23 is banned for 30 min.'));
+      await dialog.submit();
+      await bans.dialogsClosed();
+      await bans.see('198.51.100.23 is banned for 30 min.');
 
       const line = await bouncer!.waitForLine(/^add 198\.51\.100\.23 \d+ pbx\/manual /, POLLS);
       const seconds = Number(line.split(' ')[2]);
       assert.ok(seconds > 1700 && seconds <= 1800, `the bouncer is told the real time left: ${line}`);
 
-      const row = await visible(page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }));
+      const row = await visible(bans.row('198.51.100.23'));
       const text = await row.innerText();
       assert.match(text, /Manual/i);
       assert.match(text, /Toll fraud attempts/);
       assert.match(text, /by localhost/);
-      const countdown = row.getByTestId('ban-time-left');
+      const countdown = bans.timeLeft(row);
       const first = await countdown.innerText();
       assert.match(first, /^(29|30) min \d\d s$/);
       await eventually(
@@ -191,17 +161,14 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       );
 
       // For good, from SIP only: "Permanent" instead of a countdown.
-      await page.getByRole('button', { name: 'Ban an address' }).click();
-      const again = await visible(page.getByRole('dialog', { name: 'Ban an address' }));
-      await again.getByLabel('Address or network').fill('192.0.2.0/24');
-      await again.getByLabel('Unit of duration').selectOption('Permanent');
-      assert.equal(await again.getByLabel('Duration', { exact: true }).isDisabled(), true);
-      for (const service of ['Web (console and API)', 'AMI', 'IAX'])
-        await again.getByLabel(service, { exact: true }).uncheck();
-      await again.getByRole('button', { name: 'Ban', exact: true }).click();
-      await visible(page.getByText('192.0.2.0/24 is banned until you lift the ban.'));
-      const range = await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
-      assert.equal(await range.getByTestId('ban-time-left').innerText(), 'Permanent');
+      const again = await bans.openBan();
+      await again.fill({ address: '192.0.2.0/24', unit: 'Permanent' });
+      assert.equal(await again.duration.isDisabled(), true);
+      await again.fill({ spare: ['Web (console and API)', 'AMI', 'IAX'] });
+      await again.submit();
+      await bans.see('192.0.2.0/24 is banned until you lift the ban.');
+      const range = await visible(bans.row('192.0.2.0/24'));
+      assert.equal(await bans.timeLeft(range).innerText(), 'Permanent');
       assert.match(await range.innerText(), /Refused on SIP/);
       const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
         ip: string;
@@ -214,29 +181,24 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
 
       // The dashboard counts manual bans and charts the bans started per minute: these two, and the
       // 1-minute ban while it is in force (this step usually gets here well within its minute).
-      await openScreen(page, 'Dashboard');
+      await dashboard.show();
       const manual = () => (Date.now() < expiringEndsAt ? 3 : 2);
       await eventually(
-        () => page.getByTestId('ban-count-manual').innerText(),
+        () => dashboard.banCount('manual'),
         (t) => new RegExp(`\\b${manual()}\\b`).test(t),
         'the manual bans on the dashboard',
       );
-      await visible(page.getByText('Bans started per minute'));
-      await openScreen(page, 'Bans');
+      await dashboard.see('Bans started per minute');
+      await bans.show();
 
-      await page
-        .getByTestId('ban-row')
-        .filter({ hasText: '198.51.100.23' })
-        .getByRole('button', { name: 'Unban 198.51.100.23' })
-        .click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Unban' }).click();
-      await page.getByTestId('ban-row').filter({ hasText: '198.51.100.23' }).waitFor({ state: 'detached' });
+      await bans.unban('198.51.100.23');
+      await bans.row('198.51.100.23').waitFor({ state: 'detached' });
       await bouncer!.waitFor('del', '198.51.100.23', POLLS);
     },
   );
 
   it('the history page lists the ban and its early lift, filters by state, category and search, and pages on the server', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     // Thirty more bans, so the history has a second page.
     for (let i = 1; i <= 30; i++) {
       const made = await server.call(`${V3}firewall:banIp`, {
@@ -245,15 +207,14 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       });
       assert.equal(made.status, 201, made.text);
     }
-    await page.getByRole('link', { name: 'Ban history' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Ban history' }));
+    await bans.showHistory();
     assert.equal(new URL(page.url()).pathname, '/bans/history');
 
     // With the 1-minute ban, in force or not.
-    await visible(page.getByText(/^1–25 of 33$/));
-    await page.getByRole('button', { name: 'Next' }).click();
-    await visible(page.getByText(/^26–33 of 33$/));
-    const lifted = await visible(page.getByTestId('ban-log-row').filter({ hasText: '198.51.100.23' }));
+    await bans.see(/^1–25 of 33$/);
+    await bans.press('Next');
+    await bans.see(/^26–33 of 33$/);
+    const lifted = await visible(bans.historyRow('198.51.100.23'));
     const text = await lifted.innerText();
     assert.match(text, /Manual/i);
     assert.match(text, /pbx\/manual/);
@@ -263,53 +224,40 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await browser.screenshot('bans-history');
 
     // A filter starts again from the first page.
-    await page.getByRole('combobox', { name: 'State' }).click();
-    await page.getByRole('option', { name: 'Lifted' }).click();
+    await bans.choose('State', 'Lifted');
     await eventually(
-      () => page.getByTestId('ban-log-row').count(),
+      () => bans.historyRow().count(),
       (n) => n === 1,
       'only the lifted ban',
     );
-    await visible(page.getByText(/^1–1 of 1$/));
-    await page.getByRole('combobox', { name: 'State' }).click();
-    await page.getByRole('option', { name: 'Active' }).click();
-    await page.getByLabel('Search').fill('192.0.2');
+    await bans.see(/^1–1 of 1$/);
+    await bans.choose('State', 'Active');
+    await bans.searchHistory('192.0.2');
     await eventually(
-      () => page.getByTestId('ban-log-row').allInnerTexts(),
+      () => bans.historyRow().allInnerTexts(),
       (rows) => rows.length === 1 && /192\.0\.2\.0\/24[\s\S]*Permanent[\s\S]*Active/i.test(rows[0]!),
       'the permanent range ban',
     );
-    await page.getByLabel('Search').fill('no such ban');
-    await visible(page.getByText('No ban matches the filters'));
-    await page.getByLabel('Search').fill('');
-    await page.getByRole('combobox', { name: 'Category' }).click();
-    await page.getByRole('option', { name: 'SIP' }).click();
-    await visible(page.getByText('No ban matches the filters'));
+    await bans.searchHistory('no such ban');
+    await bans.see('No ban matches the filters');
+    await bans.searchHistory('');
+    await bans.choose('Category', 'SIP');
+    await bans.see('No ban matches the filters');
   });
 
   it('bulk unban: ticked rows, then every row shown, are lifted after a confirmation and the bouncer gets del for each', async () => {
-    const { page } = browser;
+    const { server, browser, page } = app;
     // The bouncer has the scanners' bans first, so lifting them must reach it as del.
     for (const i of [1, 2, 30]) await bouncer!.waitFor('add', `203.0.113.${i}`, POLLS);
-    await page.getByRole('link', { name: 'Active bans' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Bans' }));
-    const unbanSelected = page.getByRole('button', { name: /^Unban selected/ });
-    assert.equal(await unbanSelected.isDisabled(), true, 'nothing selected yet');
-    await page.getByRole('checkbox', { name: 'Select 203.0.113.1', exact: true }).check();
-    await page.getByRole('checkbox', { name: 'Select 203.0.113.2', exact: true }).check();
-    await page.getByRole('button', { name: 'Unban selected (2)' }).click();
-    const confirm = await visible(page.getByRole('dialog', { name: 'Unban 2 addresses?' }));
+    await bans.showActive();
+    assert.equal(await bans.unbanSelected.isDisabled(), true, 'nothing selected yet');
+    await bans.select('203.0.113.1');
+    await bans.select('203.0.113.2');
+    await bans.press('Unban selected (2)');
+    await visible(bans.dialog('Unban 2 addresses?'));
     await browser.screenshot('bans-bulk-unban');
-    // Axe measures contrast once the opening transition has ended (the e2e tsconfig has no DOM types).
-    const opacity = () =>
-      page
-        .locator('.mantine-Modal-content')
-        .evaluate(
-          (element) =>
-            (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(element)
-              .opacity,
-        );
-    await eventually(opacity, (value) => value === '1', 'the confirmation fully shown');
+    // Axe measures contrast once the opening transition has ended.
+    await bans.settled();
     const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
@@ -318,30 +266,24 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       [],
       'the table with ticked rows and the confirmation have no serious axe violation',
     );
-    await confirm.getByRole('button', { name: 'Unban 2 addresses' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await visible(page.getByText('2 addresses are no longer banned.'));
-    await page
-      .getByTestId('ban-row')
-      .filter({ hasText: /203\.0\.113\.1\b/ })
-      .waitFor({ state: 'detached' });
+    await bans.confirm('Unban 2 addresses', 'Unban 2 addresses?');
+    await bans.dialogsClosed();
+    await bans.see('2 addresses are no longer banned.');
+    await bans.row(/203\.0\.113\.1\b/).waitFor({ state: 'detached' });
     await bouncer!.waitFor('del', '203.0.113.1', POLLS);
     await bouncer!.waitFor('del', '203.0.113.2', POLLS);
 
     // Every row the filter shows: the 28 scanners, not the permanent range.
-    await page.getByLabel('Filter by IP address').fill('Scanner');
+    await bans.filterByIp('Scanner');
     await eventually(
-      () => page.getByTestId('ban-row').count(),
+      () => bans.row().count(),
       (n) => n === 28,
       'the 28 scanner bans',
     );
-    await page.getByRole('checkbox', { name: 'Select all bans shown' }).check();
-    await page.getByRole('button', { name: 'Unban selected (28)' }).click();
-    await page
-      .getByRole('dialog', { name: 'Unban 28 addresses?' })
-      .getByRole('button', { name: 'Unban 28 addresses' })
-      .click();
-    await visible(page.getByText('No ban matches the filter'));
+    await bans.select('all');
+    await bans.press('Unban selected (28)');
+    await bans.confirm('Unban 28 addresses', 'Unban 28 addresses?');
+    await bans.see('No ban matches the filter');
     const left = ((await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{ ip: string }>).map(
       (b) => b.ip,
     );
@@ -358,15 +300,11 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     'the 1-minute ban runs out by itself: the bouncer gets del after its end, the Bans table ' +
       'drops it, the history says Expired',
     async () => {
-      const { page } = browser;
       // The Bans table has been open since the bulk unban: it drops the row on its own refresh.
-      await page.getByLabel('Filter by IP address').fill('');
-      await visible(page.getByTestId('ban-row').filter({ hasText: '192.0.2.0/24' }));
+      await bans.filterByIp('');
+      await visible(bans.row('192.0.2.0/24'));
       const refreshed = Math.max(0, expiringEndsAt - Date.now()) + POLL + 5_000;
-      await page
-        .getByTestId('ban-row')
-        .filter({ hasText: EXPIRING })
-        .waitFor({ state: 'detached', timeout: refreshed });
+      await bans.row(EXPIRING).waitFor({ state: 'detached', timeout: refreshed });
       assert.ok(Date.now() >= expiringEndsAt, 'the row stayed until the ban ended');
 
       const { line, at } = await expiredDel!;
@@ -378,11 +316,10 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       const seconds = Number(calls[added]!.split(' ')[2]);
       assert.ok(seconds > 0 && seconds <= 60, `the bouncer is told the time left of a 1-minute ban: ${calls[added]}`);
 
-      await page.getByRole('link', { name: 'Ban history' }).click();
-      await visible(page.getByRole('heading', { level: 1, name: 'Ban history' }));
-      await page.getByLabel('Search').fill(EXPIRING);
+      await bans.showHistory();
+      await bans.searchHistory(EXPIRING);
       const rows = await eventually(
-        () => page.getByTestId('ban-log-row').allInnerTexts(),
+        () => bans.historyRow().allInnerTexts(),
         (texts) => texts.length === 1 && texts[0]!.startsWith(EXPIRING) && /Expired/i.test(texts[0]!),
         'the 1-minute ban alone, shown as expired',
       );

@@ -2,63 +2,49 @@
 // validation messages under their fields; names show; without AMI a peer's page says once what is
 // unknown and why instead of a wall of dashes.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { describe, it } from 'node:test';
+import { PeersScreen } from './pages/peers.ts';
+import { useConsole } from './support/console-session.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: extensions from the Peers page', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole();
+  const peers = new PeersScreen(app);
 
   const stored = async () =>
-    (await server.call(`${V3}extensions`)).json.data as Array<{ number: string; username: string; callerid: string }>;
+    (await app.server.call(`${V3}extensions`)).json.data as Array<{
+      number: string;
+      username: string;
+      callerid: string;
+    }>;
 
   it('adds an extension after the server refuses bad fields under their names, then edits and removes it', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'Peers');
-    await page.getByRole('button', { name: 'New extension' }).first().click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New extension' }));
-    const fieldError = (name: string) =>
-      dialog
-        .locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) })
-        .locator('.mantine-InputWrapper-error');
+    const { browser } = app;
+    await app.open();
+    await peers.show();
+    const dialog = await peers.openNewExtension();
 
-    await dialog.getByRole('textbox', { name: 'Number', exact: true }).fill('2a');
-    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Alice');
-    await dialog.getByLabel('SIP password').fill('long-enough-secret');
-    await dialog.getByRole('button', { name: 'Add extension' }).click();
-    assert.match(await (await visible(fieldError('Number'))).innerText(), /2 to 8 digits/);
+    await dialog.field('Number', true).fill('2a');
+    await dialog.field('Name', true).fill('Alice');
+    await dialog.fill({ 'SIP password': 'long-enough-secret' });
+    await dialog.save('Add extension');
+    assert.match(await (await visible(dialog.error('Number'))).innerText(), /2 to 8 digits/);
     assert.deepEqual(await stored(), [], 'nothing stored');
 
-    await dialog.getByRole('textbox', { name: 'Number', exact: true }).fill('201');
-    await dialog.getByLabel('SIP password').fill('short');
-    await dialog.getByRole('button', { name: 'Add extension' }).click();
-    const password = dialog
-      .locator('.mantine-InputWrapper-root', { has: page.getByLabel('SIP password') })
-      .locator('.mantine-InputWrapper-error');
+    await dialog.field('Number', true).fill('201');
+    await dialog.fill({ 'SIP password': 'short' });
+    await dialog.save('Add extension');
+    const password = dialog.errorByLabel('SIP password');
     assert.match(await (await visible(password)).innerText(), /at least 8 characters/);
     assert.deepEqual(await stored(), [], 'nothing stored');
     await browser.screenshot('peers-extension-refused');
 
-    await dialog.getByLabel('SIP password').fill('long-enough-secret');
-    await dialog.getByRole('button', { name: 'Add extension' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    const row = await visible(page.getByTestId('extension-row').filter({ hasText: '201' }));
+    await dialog.fill({ 'SIP password': 'long-enough-secret' });
+    await dialog.save('Add extension');
+    await peers.dialogsClosed();
+    const row = await visible(peers.extension('201'));
     await eventually(
       () => row.innerText(),
       (t) => t.includes('Alice'),
@@ -69,12 +55,10 @@ describe('console: extensions from the Peers page', () => {
       [['201', 'Alice']],
     );
 
-    await row.getByRole('button', { name: /Actions for/ }).click();
-    await page.getByRole('menuitem', { name: 'Edit' }).click();
-    const edit = await visible(page.getByRole('dialog', { name: 'Edit extension 201' }));
-    await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Alice Smith');
-    await edit.getByRole('button', { name: 'Save extension' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const edit = await peers.editExtension('201');
+    await edit.field('Name', true).fill('Alice Smith');
+    await edit.save('Save extension');
+    await peers.dialogsClosed();
     await eventually(
       () => row.innerText(),
       (t) => t.includes('Alice Smith'),
@@ -82,27 +66,21 @@ describe('console: extensions from the Peers page', () => {
     );
     assert.equal((await stored())[0]?.username, 'Alice Smith');
 
-    await row.getByRole('button', { name: /Actions for/ }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete extension 201?' })
-      .getByRole('button', { name: 'Delete extension' })
-      .click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await peers.deleteExtension('201');
     await eventually(stored, (list) => list.length === 0, 'the extension removed');
   });
 
   it('without AMI, a peer page says once what is unknown and why', async () => {
-    const { page } = browser;
+    const { server, browser } = app;
     const created = await server.call(`${V3}extensions`, {
       method: 'POST',
       body: { number: '202', username: 'Bob', secret: 'long-enough-secret' },
     });
     assert.equal(created.status, 201, created.text);
-    await page.goto(`${server.url}/peers/202`);
-    await visible(page.getByText('Unknown: the Asterisk manager is not connected'));
-    await visible(page.getByRole('link', { name: 'Check the AMI connection in Settings' }));
-    assert.equal(await page.locator('dd').filter({ hasText: /^—$/ }).count(), 0, 'no wall of dashes');
+    await app.open('/peers/202');
+    await peers.see('Unknown: the Asterisk manager is not connected');
+    await visible(peers.link('Check the AMI connection in Settings'));
+    assert.equal(await peers.detailValues(/^—$/).count(), 0, 'no wall of dashes');
     await browser.screenshot('peer-detail-no-ami');
   });
 });

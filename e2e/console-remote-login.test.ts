@@ -6,7 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { launchConsoleBrowser, SCREENSHOTS, type ConsoleBrowser } from './support/browser.ts';
 import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { LoginScreen } from './pages/login.ts';
+import { SettingsScreen } from './pages/settings.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 import { startTcpRelay, type TcpRelay } from './support/tcp-relay.ts';
 
 const PASSWORD = 'remote-e2e-password';
@@ -16,6 +18,12 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
   let server: TestServer;
   let relay: TcpRelay;
   let browser: ConsoleBrowser;
+  const login = new LoginScreen({
+    get page() {
+      return browser.page;
+    },
+  });
+  const settings = new SettingsScreen(login);
 
   before(async () => {
     server = await startConsoleServer({ adminPassword: PASSWORD });
@@ -38,24 +46,22 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     assert.equal(direct.status, 401);
 
     await page.goto(`${relay.url}/api-keys`);
-    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
+    await visible(login.signInHeading);
     await browser.screenshot('login');
-    await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await visible(page.getByText('Invalid login or password.'));
+    await login.signIn('not-the-password');
+    await login.see('Invalid login or password.');
 
     // Keyboard only: Enter in the password field signs in.
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('textbox', { name: 'Password' }).press('Enter');
-    await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
+    await login.signInWithEnter(PASSWORD);
+    await visible(login.heading('API keys'));
     await eventually(
-      () => page.getByTestId('signed-in-as').innerText(),
+      () => login.signedInAs.innerText(),
       (t) => /admin/.test(t),
       'the signed-in user in the header',
     );
-    await visible(page.getByText('No API keys'));
-    await openScreen(page, 'Dashboard');
-    await visible(page.getByTestId('server-addresses'));
+    await login.see('No API keys');
+    await login.open('Dashboard');
+    await visible(login.byTestId('server-addresses'));
     await browser.screenshot('dashboard-remote');
   });
 
@@ -68,55 +74,52 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
     const response = await renewal;
     assert.equal(response.status(), 200);
     assert.match((await response.json()).data.accessToken, /^ey/);
-    await openScreen(page, 'API keys');
-    await visible(page.getByText('No API keys'));
-    assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
+    await login.open('API keys');
+    await login.see('No API keys');
+    assert.equal(await login.signInHeading.count(), 0);
   });
 
   it('resumes the session from the refresh cookie after a reload, without the password', async () => {
     const { page } = browser;
     await page.reload();
-    await visible(page.getByRole('heading', { level: 1, name: 'API keys' }));
-    await visible(page.getByTestId('signed-in-as'));
-    assert.equal(await page.getByRole('heading', { name: 'Sign in to PBX Console' }).count(), 0);
+    await visible(login.heading('API keys'));
+    await visible(login.signedInAs);
+    assert.equal(await login.signInHeading.count(), 0);
   });
 
   it('changes the admin password from the remote console, which needs the current one', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Settings');
-    const form = page.getByRole('form', { name: 'Administrator password' });
-    await form.getByRole('textbox', { name: 'Current password' }).fill('not-the-current-one');
-    await form.getByRole('textbox', { name: 'New password', exact: true }).fill(NEW_PASSWORD);
-    await form.getByRole('textbox', { name: 'Repeat the new password' }).fill(NEW_PASSWORD);
-    await form.getByRole('button', { name: 'Change password' }).click();
-    await visible(form.getByText('Is not correct.'));
-    await form.getByRole('textbox', { name: 'Current password' }).fill(PASSWORD);
-    await form.getByRole('button', { name: 'Change password' }).click();
-    await visible(page.getByText('Password saved'));
+    await settings.show();
+    const form = await settings.form('Administrator password');
+    await form.field('Current password').fill('not-the-current-one');
+    await form.field('New password', true).fill(NEW_PASSWORD);
+    await form.field('Repeat the new password').fill(NEW_PASSWORD);
+    await form.save('Change password');
+    await form.see('Is not correct.');
+    await form.field('Current password').fill(PASSWORD);
+    await form.save('Change password');
+    await settings.see('Password saved');
     await browser.screenshot('settings-remote');
   });
 
   it('signs out: back to the login screen, and a reload does not bring the session back', async () => {
     const { page } = browser;
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
-    await visible(page.getByText('You are signed out.'));
+    await login.signOut.click();
+    await visible(login.signInHeading);
+    await login.see('You are signed out.');
     await page.reload();
-    await visible(page.getByRole('heading', { name: 'Sign in to PBX Console' }));
-    assert.equal(await page.getByTestId('signed-in-as').count(), 0);
+    await visible(login.signInHeading);
+    assert.equal(await login.signedInAs.count(), 0);
 
     // The new password is the one that works now.
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await visible(page.getByText('Invalid login or password.'));
-    await page.getByRole('textbox', { name: 'Password' }).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await visible(page.getByTestId('signed-in-as'));
+    await login.signIn(PASSWORD);
+    await login.see('Invalid login or password.');
+    await login.signIn(NEW_PASSWORD);
+    await visible(login.signedInAs);
   });
 
   it('when its own address is banned, the failing polls show one toast, away from Sign out', async () => {
     const { page } = browser;
-    await openScreen(page, 'Dashboard');
+    await login.open('Dashboard');
     assert.equal(
       (await server.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 1 } })).status,
       200,
@@ -131,7 +134,7 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
       ).status,
       401,
     );
-    const toasts = page.locator('.mantine-Notification-root');
+    const toasts = login.toasts();
     await visible(toasts.filter({ hasText: 'Your address is banned' }));
     // The dashboard polls every 5 seconds: the same failure again and again, shown once.
     const seen: number[] = [];
@@ -151,7 +154,7 @@ describe('console: remote sign-in through a relay from 127.0.0.2', () => {
       `the toast sits at the bottom of the window, not over the header (${JSON.stringify(box)})`,
     );
     // Nothing covers Sign out: a trial click checks that the button itself would receive it.
-    await page.getByRole('button', { name: 'Sign out' }).click({ trial: true });
+    await login.signOut.click({ trial: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'remote-banned-toast.png') });
   });
 });

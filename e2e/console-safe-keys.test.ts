@@ -3,63 +3,46 @@
 // offered only loopback addresses; a filter lists the keys bound to it, and deleting it moves them
 // first; a key bound to a filter that is gone says so; filters read as per-service rules.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { chooseOption, eventually, openScreen, visible } from './support/page-helpers.ts';
+import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
+import { FiltersScreen } from './pages/filters.ts';
+import { useConsole } from './support/console-session.ts';
+import { visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: safe keys and filters', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
-
-  before(async () => {
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password' });
-    browser = await launchConsoleBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = useConsole();
+  const apiKeys = new ApiKeysScreen(app);
+  const filters = new FiltersScreen(app);
 
   it('a new bouncer key has no source until one is chosen, and the bouncer-host filter grants only the export', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'API keys');
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-    await dialog.getByLabel('Description').fill('edge firewall');
-    const source = dialog.getByRole('combobox', { name: 'Allowed source' });
+    const { server, browser, page } = app;
+    await app.open();
+    await apiKeys.show();
+    const dialog = await apiKeys.openNew();
+    await dialog.describe('edge firewall');
+    const source = dialog.source;
     assert.equal(await source.inputValue(), '', 'no source chosen by default');
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    await visible(dialog.getByText(/Choose where the key will be used from/));
+    await dialog.submit();
+    await dialog.see(/Choose where the key will be used from/);
     assert.equal((await server.call(`${V3}api-keys`)).json.data.length, 0, 'nothing created without a source');
 
     // "Any address" is there, last, with its consequence in its name.
     await source.click();
-    const options = await page.getByRole('option').allInnerTexts();
+    const options = await apiKeys.options();
     assert.equal(options.at(-1), 'Any address: the key works wherever it leaks to (not recommended)');
     assert.equal(options[0], 'This computer only (localhost)');
     await page.keyboard.press('Escape');
 
-    await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
-    await visible(dialog.getByTestId('bouncer-filter-effect').filter({ hasText: 'grants the host nothing else' }));
-    await dialog.getByLabel('Bouncer host IP').fill('192.0.2.10');
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await eventually(
-      () => source.inputValue(),
-      (v) => v.startsWith('192.0.2.10/32'),
-      'the new filter to be selected',
-    );
+    await dialog.openBouncerHostFilter();
+    await visible(dialog.byTestId('bouncer-filter-effect', 'grants the host nothing else'));
+    await dialog.createBouncerHostFilter('192.0.2.10', '192.0.2.10/32');
     await browser.screenshot('safe-keys-new-key');
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    await visible(page.getByTestId('issued-key'));
-    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await dialog.create();
+    await apiKeys.press('I have copied it');
 
     const filter = (
       (await server.call(`${V3}firewall`)).json.data as Array<{
@@ -86,64 +69,53 @@ describe('console: safe keys and filters', () => {
   });
 
   it('a key for this computer is offered only loopback addresses, and Rotate says what its button does', async () => {
-    const { page } = browser;
-    await page.getByRole('button', { name: 'New API key' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-    await dialog.getByLabel('Description').fill('local custom bouncer');
-    await dialog.getByRole('radio', { name: 'crowdsec-custom-bouncer (your script)' }).check();
-    await chooseOption(
-      page,
-      dialog.getByRole('combobox', { name: 'Allowed source' }),
-      'This computer only (localhost)',
-    );
-    await dialog.getByRole('button', { name: 'Create key' }).click();
-    const issued = await visible(page.getByTestId('issued-key'));
-    await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
-    const offered = await page.getByRole('option').allInnerTexts();
+    const { server, page } = app;
+    const dialog = await apiKeys.openNew();
+    await dialog.describe('local custom bouncer');
+    await dialog.purpose('customBouncer').check();
+    await dialog.chooseSource(LOCALHOST_SOURCE);
+    const issued = await dialog.create();
+    await issued.address.click();
+    const offered = await apiKeys.options();
     assert.ok(offered.length >= 1);
     for (const url of offered)
       assert.match(url, /^https?:\/\/(127\.|\[::1\]|localhost)/, `${url} is a loopback address`);
     await page.keyboard.press('Escape');
-    await visible(issued.getByText('This key is accepted from this computer only'));
-    await page.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await issued.see('This key is accepted from this computer only');
+    await issued.close();
 
-    const row = page.getByTestId('api-key-row').filter({ hasText: 'local custom bouncer' });
-    await row.getByRole('button', { name: /Actions for/ }).click();
-    await page.getByRole('menuitem', { name: 'Rotate…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
-    const rotated = await visible(page.getByRole('dialog', { name: 'Key rotated: new value' }));
+    const row = apiKeys.row('local custom bouncer');
+    await apiKeys.rowAction(/Actions for/, 'Rotate…', row);
+    await apiKeys.confirm('Rotate key');
+    const rotated = await visible(apiKeys.dialog('Key rotated: new value'));
     // The bouncer chosen at creation is remembered: Rotate opens on the custom bouncer's configuration.
     await visible(rotated.getByRole('button', { name: 'Copy custom bouncer configuration' }));
     assert.equal(await rotated.getByRole('button', { name: 'Done' }).count(), 0);
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await apiKeys.dialogsClosed();
     const stored = (
       (await server.call(`${V3}api-keys`)).json.data as Array<{ description: string; bouncer_setup: string | null }>
     ).find((k) => k.description === 'local custom bouncer');
     assert.equal(stored?.bouncer_setup, 'custom-bouncer');
-    await row.getByRole('button', { name: /Actions for/ }).click();
-    await page.getByRole('menuitem', { name: 'Details' }).click();
-    const details = await visible(page.getByRole('dialog'));
+    await apiKeys.rowAction(/Actions for/, 'Details', row);
+    const details = await visible(apiKeys.dialog());
     await visible(details.getByText('crowdsec-custom-bouncer (a script)'));
     await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await apiKeys.dialogsClosed();
   });
 
   it('Network filters: per-service rules in words, "Used by" names the keys, and a delete moves them first', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Network filters');
-    const row = await visible(page.getByTestId('filter-row').filter({ hasText: '192.0.2.10/32' }));
-    await visible(row.getByLabel('SIP from 192.0.2.10/32: blocked'));
-    await visible(row.getByTestId('filter-used-by-cell').filter({ hasText: 'edge firewall' }));
+    const { server, browser } = app;
+    await filters.show();
+    const row = await visible(filters.row('192.0.2.10/32'));
+    await visible(filters.rule(row, 'SIP from 192.0.2.10/32: blocked'));
+    await visible(filters.usedBy(row, 'edge firewall'));
     await browser.screenshot('safe-keys-filters');
 
-    await row.getByRole('button', { name: /Actions for/ }).click();
-    await page.getByRole('menuitem', { name: 'Delete' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'Delete the filter for 192.0.2.10/32?' }));
-    await visible(dialog.getByTestId('filter-used-by').filter({ hasText: 'edge firewall' }));
-    await dialog.getByRole('button', { name: 'Move key and delete' }).click();
-    await visible(dialog.getByText('Choose where the keys go first'));
+    const dialog = await filters.openDelete('192.0.2.10/32');
+    await visible(dialog.usedBy('edge firewall'));
+    await dialog.moveAndDelete();
+    await dialog.see('Choose where the keys go first');
     assert.ok(
       ((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some(
         (f) => f.permit === '192.0.2.10/32',
@@ -151,13 +123,9 @@ describe('console: safe keys and filters', () => {
       'nothing deleted yet',
     );
     await browser.screenshot('safe-keys-delete-filter');
-    await chooseOption(
-      page,
-      dialog.getByRole('combobox', { name: 'Move the key to' }),
-      'This computer only (localhost)',
-    );
-    await dialog.getByRole('button', { name: 'Move key and delete' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await dialog.moveTo(LOCALHOST_SOURCE);
+    await dialog.moveAndDelete();
+    await dialog.root.waitFor({ state: 'detached' });
     assert.ok(
       !((await server.call(`${V3}firewall`)).json.data as Array<{ permit: string }>).some(
         (f) => f.permit === '192.0.2.10/32',
@@ -179,21 +147,15 @@ describe('console: safe keys and filters', () => {
     'on a phone (390 px) the issued key dialog fits: the configuration switch and its lines ' +
       'stay on screen, no serious axe violation',
     async () => {
-      const { page } = browser;
+      const { browser, page } = app;
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.goto(`${server.url}/api-keys`);
-      await page.getByRole('button', { name: 'New API key' }).click();
-      const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-      await dialog.getByLabel('Description').fill('phone check');
-      await chooseOption(
-        page,
-        dialog.getByRole('combobox', { name: 'Allowed source' }),
-        'This computer only (localhost)',
-      );
-      await dialog.getByRole('button', { name: 'Create key' }).click();
-      const issued = await visible(page.getByTestId('issued-key'));
+      await app.open('/api-keys');
+      const dialog = await apiKeys.openNew();
+      await dialog.describe('phone check');
+      await dialog.chooseSource(LOCALHOST_SOURCE);
+      const issued = await dialog.create();
       for (const option of ['Firewall bouncer', 'Custom bouncer', 'curl check']) {
-        const box = await issued.getByText(option, { exact: true }).boundingBox();
+        const box = await issued.tab(option).boundingBox();
         assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `"${option}" is on screen (${JSON.stringify(box)})`);
       }
       const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
@@ -206,13 +168,13 @@ describe('console: safe keys and filters', () => {
         [],
       );
       await browser.screenshot('safe-keys-issued-390');
-      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await apiKeys.press('I have copied it');
       await page.setViewportSize({ width: 1360, height: 900 });
     },
   );
 
   it('a key whose filter is gone says so instead of naming it', async () => {
-    const { page } = browser;
+    const { server } = app;
     // A binding left from before deletes were guarded: the filter row removed underneath the key.
     const db = server.server.services.db;
     const filterId = Number(
@@ -225,8 +187,8 @@ describe('console: safe keys and filters', () => {
     );
     createTestApiKey(db, { description: 'orphaned key', networkFilterId: String(filterId) });
     db.prepare('DELETE FROM network_filters WHERE id = ?').run(filterId);
-    await page.goto(`${server.url}/api-keys`);
-    const row = await visible(page.getByTestId('api-key-row').filter({ hasText: 'orphaned key' }));
+    await app.open('/api-keys');
+    const row = await visible(apiKeys.row('orphaned key'));
     await visible(row.getByText('Deleted filter: refused from every address'));
     assert.equal(await row.getByText(`Filter #${filterId}`).count(), 0);
   });

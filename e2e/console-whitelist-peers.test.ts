@@ -3,19 +3,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
-import type { TestServer } from '../src-server/test-support/server.ts';
-import { launchConsoleBrowser, type ConsoleBrowser } from './support/browser.ts';
-import { startConsoleServer } from './support/console-server.ts';
-import { eventually, openScreen, visible } from './support/page-helpers.ts';
+import { DashboardScreen } from './pages/dashboard.ts';
+import { FiltersScreen } from './pages/filters.ts';
+import { PeersScreen } from './pages/peers.ts';
+import { SettingsScreen } from './pages/settings.ts';
+import { WhitelistScreen } from './pages/whitelist.ts';
+import { useConsole } from './support/console-session.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: whitelist and peers', () => {
-  let server: TestServer;
-  let browser: ConsoleBrowser;
   let ami: AmiTestServer;
   let providerId = '';
 
+  // The AMI test server starts before the console server and stops after it.
   before(async () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 'ami-e2e-secret' });
     ami.endpoints.set('100', {
@@ -29,69 +31,63 @@ describe('console: whitelist and peers', () => {
       },
     });
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
-    server = await startConsoleServer({ adminPassword: 'e2e-admin-password', httpsPort: 0 });
-    for (const number of ['100', '101']) {
-      const created = await server.call(`${V3}extensions`, {
+  });
+  const app = useConsole({
+    server: { httpsPort: 0 },
+    prepare: async (server) => {
+      for (const number of ['100', '101']) {
+        const created = await server.call(`${V3}extensions`, {
+          method: 'POST',
+          body: { number, username: `User ${number}`, secret: 'long-enough-secret' },
+        });
+        assert.equal(created.status, 201, created.text);
+      }
+      const provider = await server.call(`${V3}providers`, {
         method: 'POST',
-        body: { number, username: `User ${number}`, secret: 'long-enough-secret' },
+        body: { description: 'Main trunk', host: 'sip.example.net', username: 'acme' },
       });
-      assert.equal(created.status, 201, created.text);
-    }
-    const provider = await server.call(`${V3}providers`, {
-      method: 'POST',
-      body: { description: 'Main trunk', host: 'sip.example.net', username: 'acme' },
-    });
-    assert.equal(provider.status, 201, provider.text);
-    providerId = provider.json.data.id;
-    ami.registrations.set(providerId, { status: 'Registered' });
-    browser = await launchConsoleBrowser();
+      assert.equal(provider.status, 201, provider.text);
+      providerId = provider.json.data.id;
+      ami.registrations.set(providerId, { status: 'Registered' });
+    },
   });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await ami?.close();
-  });
+  after(async () => await ami?.close());
+  const filters = new FiltersScreen(app);
+  const whitelist = new WhitelistScreen(app);
+  const settings = new SettingsScreen(app);
+  const peers = new PeersScreen(app);
+  const dashboard = new DashboardScreen(app);
 
   it('creates a trusted network filter with per-category rules, with inline errors, and edits it', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/`);
-    await openScreen(page, 'Network filters');
-    await visible(page.getByText('No network filters'));
-    await page.getByRole('button', { name: 'New filter' }).click();
-    const dialog = await visible(page.getByRole('dialog', { name: 'New network filter' }));
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await visible(dialog.getByText('Enter an address or a network'));
-    await dialog.getByRole('textbox', { name: 'Network' }).fill('fe80::1%eth0');
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
+    const { server, browser } = app;
+    await app.open();
+    await filters.show();
+    await filters.see('No network filters');
+    const dialog = await filters.openNew();
+    await dialog.submit();
+    await dialog.see('Enter an address or a network');
+    await dialog.fill({ permit: 'fe80::1%eth0' });
+    await dialog.submit();
     // The server's 422 lands under the field it names.
-    const error = await visible(dialog.locator('.mantine-InputWrapper-error'));
+    const error = await visible(filters.errors(dialog.root));
     assert.match(await error.innerText(), /fe80::1%eth0/);
-    await dialog.getByRole('textbox', { name: 'Network' }).fill('10.20.0.0/16');
-    await dialog.getByLabel('Description').fill('Office');
-    await dialog.getByLabel('Allow AMI').uncheck();
-    await dialog.getByLabel('Allow IAX').uncheck();
-    await dialog.getByRole('switch', { name: /^Trusted/ }).check({ force: true });
+    await dialog.fill({ permit: '10.20.0.0/16', description: 'Office', block: ['AMI', 'IAX'], trusted: true });
     await browser.screenshot('network-filters-form');
-    await dialog.getByRole('button', { name: 'Create filter' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await dialog.save();
 
-    const row = await visible(page.getByTestId('filter-row').filter({ hasText: '10.20.0.0/16' }));
+    const row = await visible(filters.row('10.20.0.0/16'));
     assert.match(await row.innerText(), /trusted/i);
-    assert.equal(await row.getByLabel('AMI from 10.20.0.0/16: blocked').count(), 1);
-    assert.equal(await row.getByLabel('SIP from 10.20.0.0/16: allowed').count(), 1);
+    assert.equal(await filters.rule(row, 'AMI from 10.20.0.0/16: blocked').count(), 1);
+    assert.equal(await filters.rule(row, 'SIP from 10.20.0.0/16: allowed').count(), 1);
     const stored = ((await server.call(`${V3}firewall`)).json.data as Array<Record<string, unknown>>).find(
       (f) => f.permit === '10.20.0.0/16',
     )!;
     assert.deepEqual(stored.rules, { SIP: 'allow', WEB: 'allow', AMI: 'block', IAX: 'block' });
 
-    await row.getByRole('button', { name: 'Actions for 10.20.0.0/16' }).click();
-    await page.getByRole('menuitem', { name: 'Edit' }).click();
-    const edit = await visible(page.getByRole('dialog', { name: 'Edit filter 10.20.0.0/16' }));
-    assert.equal(await edit.getByLabel('Allow AMI').isChecked(), false);
-    await edit.getByRole('switch', { name: /^Local network/ }).check({ force: true });
-    await edit.getByRole('button', { name: 'Save filter' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const edit = await filters.edit('10.20.0.0/16');
+    assert.equal(await edit.allow('AMI').isChecked(), false);
+    await edit.fill({ local: true });
+    await edit.save();
     await eventually(
       () => row.innerText(),
       (t) => /local/i.test(t),
@@ -100,48 +96,36 @@ describe('console: whitelist and peers', () => {
 
     // A deny entry that overlaps the trusted network is refused; the message names `deny` and shows
     // under Deny, not under Network (it mentions "the trusted network").
-    await page.getByRole('button', { name: 'New filter' }).click();
-    const overlap = await visible(page.getByRole('dialog', { name: 'New network filter' }));
-    await overlap.getByRole('textbox', { name: 'Network' }).fill('192.0.2.50');
-    await overlap.getByRole('textbox', { name: 'Deny' }).fill('10.20.5.0/24');
-    await overlap.getByRole('button', { name: 'Create filter' }).click();
-    const fieldError = (name: string) =>
-      overlap
-        .locator('.mantine-InputWrapper-root', { has: page.getByRole('textbox', { name, exact: true }) })
-        .locator('.mantine-InputWrapper-error');
+    const overlap = await filters.openNew();
+    await overlap.fill({ permit: '192.0.2.50', deny: '10.20.5.0/24' });
+    await overlap.submit();
     assert.match(
-      await (await visible(fieldError('Deny'))).innerText(),
+      await (await visible(overlap.error('Deny'))).innerText(),
       /overlaps the trusted network 10\.20\.0\.0\/16/,
     );
-    assert.equal(await fieldError('Network').count(), 0);
-    await overlap.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await overlap.error('Network').count(), 0);
+    await overlap.cancel();
   });
 
   it('edits the fail2ban whitelist and shows it in the effective list, with trusted filters', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Whitelist');
-    const effective = page.getByTestId('effective-whitelist');
+    const { server, browser } = app;
+    await whitelist.show();
+    const effective = whitelist.effective;
     await eventually(
       () => effective.innerText(),
       (t) => t.includes('10.20.0.0/16'),
       'the trusted filter in the effective list',
     );
 
-    const input = page.getByRole('combobox', { name: 'Whitelisted addresses' });
-    await input.fill('not-an-address');
-    await input.press('Enter');
-    await page.getByRole('button', { name: 'Save whitelist' }).click();
+    await whitelist.type('not-an-address');
+    await whitelist.save();
     // The server's 422 appears under the field.
-    const error = await visible(page.locator('.mantine-InputWrapper-error'));
+    const error = await visible(whitelist.errors());
     assert.match(await error.innerText(), /not-an-address/);
-    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await whitelist.press('Discard changes');
 
-    await input.fill('198.51.100.7');
-    await input.press('Enter');
-    await input.fill('192.0.2.0/24');
-    await input.press('Enter');
-    await page.getByRole('button', { name: 'Save whitelist' }).click();
+    await whitelist.type('198.51.100.7', '192.0.2.0/24');
+    await whitelist.save();
     await eventually(
       () => effective.innerText(),
       (t) => t.includes('198.51.100.7') && t.includes('192.0.2.0/24') && t.includes('10.20.0.0/16'),
@@ -150,65 +134,56 @@ describe('console: whitelist and peers', () => {
 
     // The effective list is exactly what bouncers get from /v1/whitelist.
     const fromApi = (await server.call(`${V3}firewall:getWhitelist`)).json.data as unknown[];
-    const shown = (await effective.locator('[data-entry]').allInnerTexts()).map((t) => t.trim());
+    const shown = await whitelist.effectiveEntries();
     assert.deepEqual(shown, fromApi.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).map(String));
     assert.match((await server.call(`${V3}fail2ban`)).json.data.whitelist, /198\.51\.100\.7.*192\.0\.2\.0\/24/);
     await browser.screenshot('whitelist');
   });
 
   it('connects AMI from Settings; the dashboard and the peers page show live states from the AMI test server', async () => {
-    const { page } = browser;
-    await openScreen(page, 'Peers');
-    const row = (id: string) => page.getByTestId('extension-row').filter({ hasText: id });
+    const { server, browser, page } = app;
+    await peers.show();
     // Before AMI is configured nothing is invented: every extension is UNKNOWN.
     await eventually(
-      () => row('100').getByTestId('peer-state').innerText(),
+      () => peers.state(peers.extension('100')),
       (s) => s === 'UNKNOWN',
       'extension 100 UNKNOWN without AMI',
     );
-    await visible(page.getByText('Asterisk manager not configured'));
+    await peers.see('Asterisk manager not configured');
 
-    await openScreen(page, 'Settings');
-    const form = page.getByRole('form', { name: 'AMI connection' });
-    await form.getByLabel('Connect to the Asterisk manager').check({ force: true });
-    await form.getByLabel('Host').fill(ami.host);
-    await form.getByLabel('Port').fill(String(ami.port));
-    await form.getByLabel('User').fill('console');
-    await form.getByLabel('Secret').fill('ami-e2e-secret');
-    await form.getByRole('button', { name: 'Save AMI connection' }).click();
-    await visible(page.getByText('AMI settings saved'));
+    await settings.show();
+    const form = await settings.form('AMI connection');
+    await form.check('Connect to the Asterisk manager');
+    await form.fill({ Host: ami.host, Port: String(ami.port), User: 'console', Secret: 'ami-e2e-secret' });
+    await form.save('Save AMI connection');
+    await settings.see('AMI settings saved');
 
     // Ban rules and queue limits save through their own forms. Times are typed in a unit.
-    const rules = page.getByRole('form', { name: 'Ban rules' });
-    await rules.getByRole('textbox', { name: 'Failures before a ban' }).fill('5');
-    await rules.getByRole('textbox', { name: 'Ban duration' }).fill('2');
-    await rules.getByRole('combobox', { name: 'Unit of ban duration' }).selectOption('h');
-    await rules.getByRole('button', { name: 'Save ban rules' }).click();
-    await visible(page.getByText('Ban rules saved'));
+    const rules = await settings.form('Ban rules');
+    await rules.field('Failures before a ban').fill('5');
+    await rules.duration('Ban duration', '2', 'h');
+    await rules.save('Save ban rules');
+    await settings.see('Ban rules saved');
     const saved = (await server.call(`${V3}fail2ban`)).json.data;
     assert.equal(saved.maxretry, 5);
     assert.equal(saved.bantime, 7200);
     // Out of bounds: nothing is clamped; the value stays as typed and the server's answer shows under the field.
-    await rules.getByRole('textbox', { name: 'Counting window' }).fill('30');
-    await rules.getByRole('combobox', { name: 'Unit of counting window' }).selectOption('s');
-    await rules.getByRole('button', { name: 'Save ban rules' }).click();
-    const windowField = rules.locator('.mantine-InputWrapper-root', {
-      has: page.getByRole('textbox', { name: 'Counting window' }),
-    });
+    await rules.duration('Counting window', '30', 's');
+    await rules.save('Save ban rules');
     // The server's bound, in the units of the field's hint ("From 1 min to …").
-    assert.match(await (await visible(windowField.locator('.mantine-InputWrapper-error'))).innerText(), /1 min/);
-    assert.equal(await rules.getByRole('textbox', { name: 'Counting window' }).inputValue(), '30');
+    assert.match(await (await visible(rules.error('Counting window'))).innerText(), /1 min/);
+    assert.equal(await rules.field('Counting window').inputValue(), '30');
     assert.equal((await server.call(`${V3}fail2ban`)).json.data.findtime, saved.findtime);
-    const queue = page.getByRole('form', { name: 'Queue limits' });
-    await queue.getByRole('textbox', { name: 'Queue length' }).fill('80');
-    await queue.getByRole('button', { name: 'Save queue limits' }).click();
-    await visible(page.getByText('Queue limits saved'));
+    const queue = await settings.form('Queue limits');
+    await queue.field('Queue length').fill('80');
+    await queue.save('Save queue limits');
+    await settings.see('Queue limits saved');
     assert.equal((await server.call(`${V3}general-settings`)).json.data.APIQueueMaxLength, 80);
     // The HTTPS listener of this server runs with a self-signed certificate: its fingerprint is shown.
     const certificate = (await server.call(`${V3}system:getCertificate`)).json.data;
     assert.match(certificate.fingerprint256, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/i);
     await eventually(
-      () => page.getByTestId('https-runtime').innerText(),
+      () => settings.httpsRuntime(),
       (t) => t.includes(certificate.fingerprint256),
       'the certificate fingerprint',
     );
@@ -218,50 +193,48 @@ describe('console: whitelist and peers', () => {
     const asked = new Promise<string>((resolve) =>
       page.once('dialog', (dialog) => void dialog.accept().then(() => resolve(dialog.message()))),
     );
-    await openScreen(page, 'Dashboard');
+    await dashboard.show();
     assert.match(await asked, /not saved/);
     await eventually(
-      () => page.getByTestId('ami-state').innerText(),
+      () => dashboard.amiState(),
       (s) => /connected/i.test(s) && !/dis/i.test(s),
       'AMI connected on the dashboard',
     );
 
-    await openScreen(page, 'Peers');
+    await peers.show();
     await eventually(
-      () => row('100').getByTestId('peer-state').innerText(),
+      () => peers.state(peers.extension('100')),
       (s) => s === 'OK',
       'extension 100 OK',
     );
-    assert.equal(await page.getByText(/Asterisk manager (not configured|disconnected)/).count(), 0);
-    assert.equal(await row('101').getByTestId('peer-state').innerText(), 'UNKNOWN');
-    await page.getByRole('tab', { name: /Providers/ }).click();
-    const provider = page.getByTestId('provider-row').filter({ hasText: 'Main trunk' });
+    assert.equal(await peers.text(/Asterisk manager (not configured|disconnected)/).count(), 0);
+    assert.equal(await peers.state(peers.extension('101')), 'UNKNOWN');
+    await peers.tab(/Providers/);
     await eventually(
-      () => provider.getByTestId('peer-state').innerText(),
+      () => peers.state(peers.provider('Main trunk')),
       (s) => s === 'OK',
       'the provider registered',
     );
     await browser.screenshot('peers-providers');
 
     // Live: 101 registers in Asterisk and the page follows without a reload.
-    await page.getByRole('tab', { name: /Extensions/ }).click();
+    await peers.tab(/Extensions/);
     ami.endpoints.set('101', {
       deviceState: 'Not in use',
       contact: { uri: 'sip:101@192.0.2.6:5060', status: 'Reachable' },
     });
     ami.emitEvent({ Event: 'DeviceStateChange', Device: 'PJSIP/101', State: 'NOT_INUSE' });
     await eventually(
-      () => row('101').getByTestId('peer-state').innerText(),
+      () => peers.state(peers.extension('101')),
       (s) => s === 'OK',
       'extension 101 OK after it registers',
       20_000,
     );
     await browser.screenshot('peers');
 
-    await row('100').getByRole('link', { name: '100', exact: true }).click();
-    await visible(page.getByRole('heading', { name: 'Extension 100' }));
+    await peers.openExtension('100');
     await eventually(
-      () => page.locator('dl').innerText(),
+      () => peers.details(),
       (t) => t.includes('Yealink T46U') && t.includes('192.0.2.5:5060'),
       'the contact detail of 100',
     );
@@ -269,9 +242,9 @@ describe('console: whitelist and peers', () => {
 
     // Dark mode follows the system.
     await page.emulateMedia({ colorScheme: 'dark' });
-    await openScreen(page, 'Dashboard');
+    await dashboard.show();
     await eventually(
-      () => page.locator('html').getAttribute('data-mantine-color-scheme'),
+      () => dashboard.colorScheme(),
       (v) => v === 'dark',
       'the dark scheme',
     );

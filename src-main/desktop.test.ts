@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServer } from '../src-server/index.ts';
 import { request } from '../src-server/test-support/http.ts';
+import { makeTempDir, removeTempDir } from '../src-server/test-support/temp-db.ts';
 import { readDesktopSettings } from './desktop-settings.ts';
 import { startEmbeddedServer } from './embedded-server.ts';
 import { describeStartFailure } from './start-failure.ts';
@@ -16,12 +16,12 @@ describe('desktop host', () => {
   let outDir: string;
 
   before(() => {
-    userData = mkdtempSync(join(tmpdir(), 'pbx-desktop-'));
-    outDir = mkdtempSync(join(tmpdir(), 'pbx-desktop-out-'));
+    userData = makeTempDir('pbx-desktop-');
+    outDir = makeTempDir('pbx-desktop-out-');
   });
   after(() => {
-    rmSync(userData, { recursive: true, force: true });
-    rmSync(outDir, { recursive: true, force: true });
+    removeTempDir(userData);
+    removeTempDir(outDir);
   });
 
   it('listens on loopback with a free port unless desktop.json or PBX_* say otherwise', () => {

@@ -1,44 +1,29 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
+import { CLI, spawnServe } from './test-support/cli.ts';
 import { request } from './test-support/http.ts';
-
-const CLI = new URL('./cli.ts', import.meta.url).pathname;
+import { makeTempDir, removeTempDir } from './test-support/temp-db.ts';
 
 describe('pbx-console CLI', () => {
   it('serve prints one line with the URL, answers, and stops cleanly on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-      {
-        env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-      },
-    );
+    const dataDir = makeTempDir('pbx-cli-');
+    const serve = spawnServe(dataDir);
+    const child = serve.child;
     try {
-      let stdout = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-      });
+      const url = await serve.url;
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.notEqual(url, 'http://127.0.0.1:0', 'port 0 resolves to the real port');
       assert.equal((await request(`${url}/pbxcore/api/v3/system:ping`)).status, 200);
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');
       assert.equal(code, 0);
+      const stdout = serve.stdout();
       assert.equal(stdout.trim().split('\n').length, 1, 'exactly one line on stdout');
     } finally {
       child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { createLogger } from './logger.ts';
+import type { createLogger } from './logger.ts';
+import { captureLogs } from './test-support/captured-logs.ts';
 
 function capture(tty: boolean): { lines: () => string; log: ReturnType<typeof createLogger> } {
-  const sink = new PassThrough();
-  let text = '';
-  sink.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { log: createLogger('info', { tty, destination: sink }), lines: () => text };
+  const { logger, text } = captureLogs('info', { server: true, tty });
+  return { log: logger, lines: text };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import pino from 'pino';
 import { ManualClock } from './clock.ts';
 import { createTestApiKey, BOUNCER_PATHS } from './test-support/api-keys.ts';
 import { poll } from './test-support/bouncer.ts';
+import { captureLogs } from './test-support/captured-logs.ts';
 import { startTestServer } from './test-support/server.ts';
 import { listenUrls, RefusalWarnings, REPEAT_WARNING_MS, SILENT_AFTER_MS, SilentBouncerWatch } from './terminal-log.ts';
 
@@ -12,20 +11,6 @@ interface Line {
   level: number;
   msg: string;
   [field: string]: unknown;
-}
-
-/** A JSON logger at the default level (info) whose lines the test reads back. */
-function captureLogger(level = 'info') {
-  const sink = new PassThrough();
-  const lines: Line[] = [];
-  let pending = '';
-  sink.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const complete = pending.split('\n');
-    pending = complete.pop()!;
-    for (const text of complete) if (text.trim()) lines.push(JSON.parse(text) as Line);
-  });
-  return { logger: pino({ level }, sink), lines };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
@@ -46,7 +31,7 @@ describe('terminal log', () => {
   });
 
   it('warns once per refused key and source per 10 minutes, then sums up the repeats', async () => {
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs<Line>();
     const clock = new ManualClock();
     const warnings = new RefusalWarnings(logger, clock);
     const refusal = {
@@ -90,7 +75,7 @@ describe('terminal log', () => {
     const clock = new ManualClock();
     const t = await startTestServer({ clock });
     try {
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs<Line>();
       const { key } = createTestApiKey(t.server.services.db, {
         description: 'edge firewall',
         allowedPaths: BOUNCER_PATHS,
@@ -120,7 +105,7 @@ describe('terminal log', () => {
   });
 
   it('writes one line per request at debug, without its query string', async () => {
-    const { logger, lines } = captureLogger('debug');
+    const { logger, lines } = captureLogs<Line>('debug');
     const t = await startTestServer({ logger, logLevel: 'debug' });
     try {
       const before = lines.length;
@@ -141,7 +126,7 @@ describe('terminal log', () => {
       'level, and the events still show',
     async (context) => {
       const clock = new ManualClock();
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs<Line>();
       const t = await startTestServer({ clock, logger, logLevel: 'info' });
       const { key } = createTestApiKey(t.server.services.db, {
         description: 'edge firewall',

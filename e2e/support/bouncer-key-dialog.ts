@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { eventually, openScreen, readClipboard, visible } from './page-helpers.ts';
+import { ApiKeysScreen } from '../pages/api-keys.ts';
 
 export interface BouncerKeyRequest {
   description: string;
@@ -16,44 +16,26 @@ export interface IssuedBouncerKey {
   yaml: string;
 }
 
-/** Names of the backend radios in the key dialog. */
-export const BACKEND_RADIO = { iptables: 'iptables + ipset (recommended)', nftables: 'nftables' } as const;
-
 /**
  * Creates a firewall-bouncer key as an operator does: API keys screen, New API key, the backend and
  * a filter for the bouncer host, then copies the key's configuration and closes the dialog.
  */
 export async function createBouncerKeyInConsole(page: Page, request: BouncerKeyRequest): Promise<IssuedBouncerKey> {
-  await openScreen(page, 'API keys');
-  await page.getByRole('button', { name: 'New API key' }).click();
-  const dialog = await visible(page.getByRole('dialog', { name: 'New API key' }));
-  await dialog.getByLabel('Description').fill(request.description);
-  await dialog.getByRole('radio', { name: 'Firewall bouncer: read-only firewall export' }).check();
-  await dialog.getByRole('radio', { name: BACKEND_RADIO[request.backend], exact: true }).check();
-  await dialog.getByRole('button', { name: 'New filter for the bouncer host' }).click();
-  await dialog.getByLabel('Bouncer host IP').fill(request.bouncerHostIp);
-  await dialog.getByRole('button', { name: 'Create filter' }).click();
-  await eventually(
-    () => dialog.getByRole('combobox', { name: 'Allowed source' }).inputValue(),
-    (v) => v.startsWith(`${request.bouncerHostIp}/`),
-    'the new filter to be selected',
-  );
-  await dialog.getByRole('button', { name: 'Create key' }).click();
-
-  const issued = await visible(page.getByTestId('issued-key'));
-  const apiKey = (await issued.locator('code').first().innerText()).trim();
-  if (request.apiHost) {
-    await issued.getByRole('combobox', { name: 'Address the bouncer host reaches this server on' }).click();
-    await page.getByRole('option', { name: 'Another host name or address…' }).click();
-    await issued.getByLabel('Host name or address').fill(request.apiHost);
-  }
-  await issued.getByRole('button', { name: 'Copy bouncer configuration' }).click();
-  const yaml = await eventually(
-    () => readClipboard(page),
+  const keys = new ApiKeysScreen({ page });
+  await keys.show();
+  const dialog = await keys.openNew();
+  await dialog.describe(request.description);
+  await dialog.purpose('firewallBouncer').check();
+  await dialog.backend(request.backend).check();
+  await dialog.newBouncerHostFilter(request.bouncerHostIp);
+  const issued = await dialog.create();
+  const apiKey = await issued.value();
+  if (request.apiHost) await issued.anotherHost(request.apiHost);
+  const yaml = await issued.copy(
+    'Copy bouncer configuration',
     (text) => text.includes(`api_key: ${apiKey}`),
     'the configuration on the clipboard',
   );
-  await page.getByRole('button', { name: 'I have copied it' }).click();
-  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await issued.close();
   return { apiKey, yaml };
 }

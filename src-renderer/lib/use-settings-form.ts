@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { fieldErrors } from './field-errors.ts';
 import type { SettingsResource } from './settings-resource.ts';
 import { useUnsavedEdits } from './unsaved-edits.ts';
@@ -50,10 +50,23 @@ export function useSettingsForm<T extends object, V extends object, F extends st
     });
   };
 
-  return { query, save, values, setValues, set, errors: fieldErrors(save.error, fields), submit };
+  const errors = fieldErrors(save.error, fields);
+  /** A field's value, setter and server error, to spread onto its input: `<BoundedNumberInput {...field('port')} />`. */
+  const field = <K extends keyof V & F>(key: K) => ({
+    value: values?.[key] as V[K], // the inputs render only once the values are loaded
+    onChange: (value: V[K]) => set(key, value),
+    error: errors.byField[key],
+  });
+  /** The same for a text input, whose change is an event. */
+  const textField = <K extends keyof V & F>(key: K) => ({
+    ...field(key),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value as V[K]),
+  });
+
+  return { query, save, values, setValues, set, field, textField, errors, submit };
 }
 
 export type SettingsForm<V extends object, F extends string> = Pick<
   ReturnType<typeof useSettingsForm<object, V, F>>,
-  'query' | 'save' | 'values' | 'set' | 'errors' | 'submit'
+  'query' | 'save' | 'values' | 'set' | 'field' | 'textField' | 'errors' | 'submit'
 >;

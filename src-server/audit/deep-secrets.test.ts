@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { createLogger } from '../logger.ts';
+import { captureLogs } from '../test-support/captured-logs.ts';
 import { ADMIN_PASSWORD, loginToken } from '../test-support/credentials.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 /**
  * Issue 19 item 3: a unique secret is planted in every secret-bearing field of every operation
@@ -19,8 +18,7 @@ import { startTestServer, type TestServer } from '../test-support/server.ts';
 const V3 = '/pbxcore/api/v3';
 
 describe('secrets never reach the audit log or the logs, at any depth', () => {
-  let t: TestServer;
-  let logged = '';
+  const logs = captureLogs('debug', { server: true });
   const planted: string[] = [];
   /** Secrets also stored nowhere in clear (hashed, sealed or not stored): absent from the raw file too. */
   const neverInClear: string[] = [];
@@ -37,16 +35,11 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
     return key;
   };
 
-  before(async () => {
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) => (logged += chunk.toString()));
-    t = await startTestServer({
-      adminPassword: ADMIN_PASSWORD,
-      exampleModules: true,
-      logger: createLogger('debug', { tty: false, destination: sink }),
-    });
+  const t = useTestServer({
+    adminPassword: ADMIN_PASSWORD,
+    exampleModules: true,
+    logger: logs.logger,
   });
-  after(() => t?.close());
 
   it('every secret-bearing write, top level and nested, accepted or refused', async () => {
     const ok = async (
@@ -137,6 +130,7 @@ describe('secrets never reach the audit log or the logs, at any depth', () => {
 
   it('the audit log (API, search, table and file) and the log output hold none of them', async () => {
     t.server.services.audit.flush();
+    const logged = logs.text();
     const all = await t.call(`${V3}/audit-log?limit=1000`);
     assert.equal(all.status, 200);
     assert.ok(all.json.data.length >= 15, 'the writes and rejections are recorded');

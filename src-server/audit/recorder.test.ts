@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ManualClock } from '../clock.ts';
-import { openDatabase, type Db } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import type { AuditRejection } from '../wire/types.ts';
 import { AuditRecorder, MAX_OPEN_ROWS } from './recorder.ts';
 import { findAuditEntry, queryAuditLog, REJECTION_WINDOW_MS, type AuditEntry } from './store.ts';
@@ -22,23 +18,14 @@ const disabled = (address: string, keyId = 7): AuditRejection => ({
 });
 
 describe('AuditRecorder: repeated rejections share one row (real SQLite file)', () => {
-  let dir: string;
-  let db: Db;
+  const { db, dispose } = openTempDb('pbx-audit-');
   let clock: ManualClock;
   let recorder: AuditRecorder;
 
   const all = (): AuditEntry[] => queryAuditLog(db, { limit: 100_000, offset: 0 }).entries;
   const rowCount = () => (db.prepare('SELECT COUNT(*) AS n FROM audit_log').get() as { n: number }).n;
 
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pbx-audit-'));
-    db = openDatabase(join(dir, 'pbx.sqlite'));
-    migrate(db);
-  });
-  after(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(dispose);
   beforeEach(() => {
     db.exec('DELETE FROM audit_log');
     clock = new ManualClock();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { before, describe, test } from 'node:test';
+import { REMOTE, useTestServer } from '../test-support/server.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { ADMIN_PASSWORD, makeCredentials, type TestCredentials } from '../test-support/credentials.ts';
 import { normalisePath } from './allowed-paths.ts';
@@ -40,12 +40,11 @@ function privilegedOperations(paths: Record<string, Record<string, { 'x-permissi
 }
 
 describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', () => {
-  let t: TestServer;
   let creds: TestCredentials;
   let operations: Operation[];
 
+  const t = useTestServer({ adminPassword: ADMIN_PASSWORD, exampleModules: true });
   before(async () => {
-    t = await startTestServer({ adminPassword: ADMIN_PASSWORD, exampleModules: true });
     // Hundreds of refusals from 127.0.0.2: keep the intrusion-ban component from banning the client.
     const saved = await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: REMOTE } });
     assert.equal(saved.status, 200, saved.text);
@@ -54,7 +53,6 @@ describe('levels: ADMIN and SENSITIVE need their own grant whatever the verb', (
     assert.equal(spec.status, 200);
     operations = privilegedOperations(spec.json.data.paths);
   });
-  after(() => t?.close());
 
   test('the document lists the ADMIN reads the issue names', () => {
     const listed = new Set(operations.map((o) => `${o.method} ${o.path}`));

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Channel, CrudOperation, Level, ResourceDeclaration } from '../resource-kit/types.ts';
-import { startTestServer, REMOTE, type TestServer } from '../test-support/server.ts';
+import { REMOTE, type TestServer, useTestServer } from '../test-support/server.ts';
 import { findWebSession } from './login-sessions.ts';
 import {
   ADMIN_PASSWORD,
@@ -319,7 +319,6 @@ function assertSameAsBaseline(answer: Answer, baseline: Answer, label: string): 
 }
 
 describe('access matrix', () => {
-  let t: TestServer;
   let creds: TestCredentials;
   let routes: Route[];
   let session = '';
@@ -327,8 +326,8 @@ describe('access matrix', () => {
   const bodies = new Map<string, string | undefined>();
   const keyOf = (r: Route) => `${r.method} ${r.path}`;
 
+  const t = useTestServer({ adminPassword: ADMIN_PASSWORD });
   before(async () => {
-    t = await startTestServer({ adminPassword: ADMIN_PASSWORD });
     const registry = t.server.services.registry;
     // The matrix presents hundreds of bad credentials from 127.0.0.2: keep the intrusion-ban
     // component (when present) from banning the test client half-way.
@@ -358,7 +357,6 @@ describe('access matrix', () => {
       baselines.set(keyOf(route), await send(t, route, headers, body, '127.0.0.1'));
     }
   });
-  after(() => t?.close());
 
   test('the route list covers the registry and the fixed non-v3 routes', () => {
     for (const { declaration } of t.server.services.registry.all()) {

@@ -1,30 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import { runCli } from '../test-support/cli.ts';
 import { startTestServer } from '../test-support/server.ts';
-
-const CLI = new URL('../cli.ts', import.meta.url).pathname;
-
-async function runCli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdin.end(stdin ?? '');
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
-}
+import { withTempDir } from '../test-support/temp-db.ts';
 
 test('admin set-password reads stdin or --password, and the account can then log in remotely', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-admin-cli-'));
-  try {
+  await withTempDir('pbx-admin-cli-', async (dataDir) => {
     const short = await runCli(['admin', 'set-password', '--data-dir', dataDir, '--password', 'short']);
     assert.equal(short.code, 1);
     assert.match(short.stderr, /at least 8 characters/);
@@ -69,7 +50,5 @@ test('admin set-password reads stdin or --password, and the account can then log
 
     const bad = await runCli(['admin', 'reset']);
     assert.equal(bad.code, 2);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { openDatabase, type Db } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
+import { after, test } from 'node:test';
+import { openTempDb } from '../test-support/temp-db.ts';
 import {
   findApiKey,
   generateApiKey,
@@ -16,17 +12,8 @@ import {
 } from './api-key-store.ts';
 import { sourceAllowed } from './network-binding.ts';
 
-let dir: string;
-let db: Db;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pbx-keys-'));
-  db = openDatabase(join(dir, 'pbx.sqlite'));
-  migrate(db);
-});
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, dispose } = openTempDb('pbx-keys-');
+after(dispose);
 
 function insertKey(key: string, networkfilterid = 'none'): number {
   return Number(

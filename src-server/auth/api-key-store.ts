@@ -25,6 +25,18 @@ export interface StoredApiKey {
   expiresAt: string | null;
 }
 
+/** The api_keys columns a key's grants are read from (the key itself, the backup's key metadata). */
+export interface ApiKeyGrantRow {
+  id: number;
+  description: string;
+  allowed_paths: string;
+  full_permissions: number;
+  networkfilterid: string;
+  expand_ranges: number;
+  disabled_at: string | null;
+  expires_at: string | null;
+}
+
 /** How many source addresses are remembered per key (the most recent ones). */
 export const MAX_KEY_SOURCES = 20;
 
@@ -71,18 +83,7 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
     db,
     'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
       'disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
-  ).get(hashApiKey(key)) as
-    | {
-        id: number;
-        description: string;
-        allowed_paths: string;
-        full_permissions: number;
-        networkfilterid: string;
-        expand_ranges: number;
-        disabled_at: string | null;
-        expires_at: string | null;
-      }
-    | undefined;
+  ).get(hashApiKey(key)) as ApiKeyGrantRow | undefined;
   if (!row) return undefined;
   return {
     id: row.id,

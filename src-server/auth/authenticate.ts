@@ -13,11 +13,6 @@ import type { AuthDeps, AuthRequest } from './request.ts';
 export const SESSION_COOKIE = 'pbx_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** True when the request presents any credential at all (even a malformed one such as `Bearer None`). */
-export function presentsCredential(ctx: AuthRequest): boolean {
-  return presentedCredential(ctx) !== undefined;
-}
-
 /**
  * The SPEC's evaluation order: (1) public endpoint (credentials ignored), (2) Bearer credential
  * (JWT or API key, `X-Api-Key` too; any credential presented is validated, from localhost too),

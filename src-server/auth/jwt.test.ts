@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SignJWT } from 'jose';
 import { loadJwtSecret, signAccessToken, verifyAccessToken } from './jwt.ts';
+import { withTempDir } from '../test-support/temp-db.ts';
 
 const now = Date.parse('2026-06-01T12:00:00Z');
 const claims = { sub: 'admin', role: 'admin' as const, sid: 'family-1' };
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 test('the secret is generated once, with mode 0600, and kept', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-jwt-'));
-  try {
+  withTempDir('pbx-jwt-', (dir) => {
     const first = loadJwtSecret(dir);
     assert.equal(first.length, 64);
     assert.equal(statSync(join(dir, 'jwt-secret')).mode & 0o777, 0o600);
@@ -22,9 +21,7 @@ test('the secret is generated once, with mode 0600, and kept', () => {
     loadJwtSecret(dir);
     assert.equal(statSync(join(dir, 'jwt-secret')).mode & 0o777, 0o600, 'a loosened mode is tightened');
     assert.match(readFileSync(join(dir, 'jwt-secret'), 'utf8'), /^[0-9a-f]{128}$/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a signed token verifies for 900 s and not after', async () => {

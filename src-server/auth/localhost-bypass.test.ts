@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { BusEvent } from '../bus.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { rawRequest } from '../test-support/http.ts';
+import { useTestServer } from '../test-support/server.ts';
 import { parseHostHeader } from './localhost-bypass.ts';
 
 const V3 = '/pbxcore/api/v3';
@@ -12,29 +12,16 @@ const KEYS = `${V3}/api-keys`;
 const STREAM = `${V3}/firewall-bouncer/v1/decisions/stream`;
 const LEGACY = '/pbxcore/api/sip/getPeersStatuses';
 
-/** Raw bytes on a loopback socket (for requests a client library will not send), the raw answer back. */
-function rawRequest(port: number, payload: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-  });
-}
-
 describe('credentials: only Authorization: Bearer counts', () => {
-  let t: TestServer;
   let key: string;
   const failures: BusEvent[] = [];
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     key = createTestApiKey(t.server.services.db, {
       allowedPaths: { '/api/v3/extensions': 'read', '/api/v3/firewall-bouncer': 'read', '/api/sip': 'read' },
     }).key;
     t.server.services.bus.on('security-failure', (e) => failures.push(e));
   });
-  after(() => t.close());
 
   it("a proxy's Basic (or any other scheme) does not hide X-Api-Key: v3, bouncer export and legacy", async () => {
     for (const scheme of ['Basic YWRtaW46YWRtaW4=', 'Negotiate YIIB', 'Digest username="a"', 'Token abc', '']) {
@@ -76,16 +63,14 @@ describe('credentials: only Authorization: Bearer counts', () => {
 });
 
 describe('the localhost bypass needs a loopback socket, a loopback or trusted Host, and same-origin writes', () => {
-  let t: TestServer;
   let own: string;
   let n = 400;
   const body = () => ({ number: String(n++), username: 'x', secret: 'abcdefgh12' });
   const keyCount = () => (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+  const t = useTestServer({ trustedHosts: ['pbx.lan', 'console.example:9999'] });
   before(async () => {
-    t = await startTestServer({ trustedHosts: ['pbx.lan', 'console.example:9999'] });
     own = t.url;
   });
-  after(() => t.close());
 
   it('a DNS-rebinding page (Host: attacker.example) is remote: 401 for reads and writes, on every route family', async () => {
     for (const host of [

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import pino from 'pino';
+import { captureLogs } from '../test-support/captured-logs.ts';
 import { DIAGNOSTICS_MODULE, REMOTE, startTestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3';
@@ -11,14 +10,7 @@ test(
   'keys, tokens and passwords never appear in lists, records, logs, the database or forwarded ' +
     'headers; workers get the SPEC session context',
   async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const logger = pino({ level: 'trace' }, sink);
+    const { logger, text } = captureLogs('trace');
     const t = await startTestServer({ adminPassword: PASSWORD, logger, resourceModules: [DIAGNOSTICS_MODULE] });
     try {
       const made = await t.call(`${V3}/api-keys`, {
@@ -102,7 +94,7 @@ test(
       assert.equal((await t.remote(`${V3}/extensions`, { headers: { 'x-api-key': key } })).status, 401);
 
       logger.flush();
-      const log = lines.join('');
+      const log = text();
       assert.ok(log.includes('"msg":"request"'), 'the access log was captured');
       for (const secret of [key, token, PASSWORD, 'guessed-password-123', cookie.split('=')[1]!]) {
         assert.equal(log.includes(secret), false, `a secret (${secret.slice(0, 6)}...) reached the log`);

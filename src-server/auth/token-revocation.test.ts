@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { ADMIN_PASSWORD } from '../test-support/credentials.ts';
-import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { REMOTE, useTestServer } from '../test-support/server.ts';
 import { IAT_SKEW_SECONDS, loadJwtSecret } from './jwt.ts';
 
 /** Issue 19 item 13: logout revokes the presented Bearer token; a JWT issued in the future is refused. */
@@ -13,7 +13,6 @@ const V3 = '/pbxcore/api/v3';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('Bearer tokens: logout and iat', () => {
-  let t: TestServer;
   const login = async () => {
     const answer = await t.remote(`${V3}/auth:login`, {
       method: 'POST',
@@ -30,12 +29,11 @@ describe('Bearer tokens: logout and iat', () => {
     (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
   const extensions = (headers: Record<string, string>) => t.remote(`${V3}/extensions`, { headers });
 
+  const t = useTestServer({ adminPassword: ADMIN_PASSWORD });
   before(async () => {
-    t = await startTestServer({ adminPassword: ADMIN_PASSWORD });
     // Refused tokens are security failures: keep the intrusion-ban component from banning the client.
     assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { whitelist: REMOTE } })).status, 200);
   });
-  after(() => t?.close());
 
   test("auth:logout with only a Bearer JWT revokes it (and its session's refresh token); other sessions stay", async () => {
     const mine = await login();

@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../storage/database.ts';
 import { migrate } from '../storage/migrations.ts';
 import { startTestServer } from '../test-support/server.ts';
 import { setUserPassword } from './users.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 const V3 = '/pbxcore/api/v3';
 const PBX_PASSWORD = 'from the environment';
 
 /** A data directory whose only account is `ops`, an admin-role user created before the first start. */
 async function dataDirWithOtherAdmin(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-users-'));
+  const dataDir = makeTempDir('pbx-users-');
   const db = openDatabase(join(dataDir, 'pbx.sqlite'));
   try {
     migrate(db);
@@ -42,7 +41,7 @@ describe('the admin account and PBX_ADMIN_PASSWORD', () => {
       assert.equal(ops.status, 200, 'the other account keeps its own password');
     } finally {
       await t.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 
@@ -61,7 +60,7 @@ describe('the admin account and PBX_ADMIN_PASSWORD', () => {
       );
     } finally {
       await t.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { coreResources } from '../resources/index.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 import { SETTING_BOUNDS, type IntegerBound } from './setting-bounds.ts';
 
 const DOCS = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
@@ -51,11 +51,7 @@ describe('numeric setting bounds', () => {
 });
 
 describe('numeric settings over HTTP: 422 naming the bound outside, stored as sent inside', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   const cases = Object.entries(SETTING_BOUNDS).flatMap(([resource, fields]) =>
     Object.entries(fields as Record<string, IntegerBound>).map(([name, bound]) => ({ resource, name, bound })),

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDatabase } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
 import { banDecisionKey, BanStore, type ActiveBan, type BanChange } from './ban-store.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 
 const upstreamBan = (value: string, expiresAt: number): ActiveBan => ({
   id: -7,
@@ -19,10 +15,8 @@ const upstreamBan = (value: string, expiresAt: number): ActiveBan => ({
 });
 
 test('upstream bans: refused by the guard, published only when asked, kept across reloads, never in firewall_bans', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-ban-store-'));
-  const db = openDatabase(join(dir, 'pbx.sqlite'));
+  const { db, dispose } = openTempDb('pbx-ban-store-');
   try {
-    migrate(db);
     let now = 1_000_000;
     const store = new BanStore(db, { now: () => now });
     const changes: BanChange[] = [];
@@ -56,7 +50,6 @@ test('upstream bans: refused by the guard, published only when asked, kept acros
     now += 60_000;
     assert.equal(store.isBanned('192.0.2.10'), false, 'expiry is judged at read time');
   } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   }
 });

@@ -7,7 +7,6 @@ import { parseCidr } from '../net/cidr.ts';
  * of a Range decision, so those keys get one Ip decision per address instead. Wider ranges stay
  * one Range decision (only the iptables/ipset mode enforces them).
  */
-export const MAX_EXPANDED_ADDRESSES = 65_536;
 export const MAX_EXPANDED_PREFIX = { ipv4: 16, ipv6: 112 } as const;
 
 /**

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   BAD_IMPORT_IDS,
@@ -30,11 +27,12 @@ import { STREAM } from '../test-support/bouncer.ts';
 import { normalisePath } from '../auth/allowed-paths.ts';
 import { MAX_LOGIN_FAILURES } from '../auth/login-limiter.ts';
 import { setUserPassword } from '../auth/users.ts';
-import { createLogger } from '../logger.ts';
-import { PassThrough } from 'node:stream';
+import { captureLogs } from '../test-support/captured-logs.ts';
+import { spawnServe } from '../test-support/cli.ts';
 import { request } from '../test-support/http.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
 import type { Db } from '../storage/database.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 /**
  * The project's adversarial suite: every path and verb of the served OpenAPI document (v3, the
@@ -340,7 +338,7 @@ describe('adversarial input on every route', () => {
 
 describe('adversarial security categories: levels, deep secrets, limiter keys, stream fairness, headers', () => {
   let t: TestServer;
-  let logged = '';
+  const logs = captureLogs('debug', { server: true });
   let paths: Record<string, Record<string, { 'x-permission'?: string }>>;
   const ADMIN = 'adversarial security admin';
   const VIEWER = 'adversarial security viewer';
@@ -348,12 +346,10 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
     (await t.call(`${V3}/auth:login`, { method: 'POST', body: { login, password } })).json.data.accessToken as string;
 
   before(async () => {
-    const sink = new PassThrough();
-    sink.on('data', (chunk: Buffer) => (logged += chunk.toString()));
     t = await startTestServer({
       adminPassword: ADMIN,
       exampleModules: true,
-      logger: createLogger('debug', { tty: false, destination: sink }),
+      logger: logs.logger,
     });
     assert.equal((await t.call(`${V3}/fail2ban`, { method: 'PATCH', body: { whitelist: REMOTE } })).status, 200);
     await setUserPassword(t.server.services.db, 'viewer', VIEWER, 'viewer');
@@ -423,6 +419,7 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
       401,
     );
     t.server.services.audit.flush();
+    const logged = logs.text();
     const table = JSON.stringify(t.server.services.db.prepare('SELECT * FROM audit_log').all());
     const recorded = t.server.services.db
       .prepare(`SELECT count(*) FROM audit_log WHERE diff LIKE '%"field":"config"%'`)
@@ -511,30 +508,14 @@ describe('adversarial security categories: levels, deep secrets, limiter keys, s
 });
 
 describe('crash safety', () => {
-  const CLI = new URL('../cli.ts', import.meta.url).pathname;
-
   it('kill -9 during writes loses 0 acknowledged writes', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-crash-'));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-      {
-        env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const dataDir = makeTempDir('pbx-crash-');
+    const serve = spawnServe(dataDir, 'inherit');
+    const child = serve.child;
     const acknowledged: string[] = [];
     const serverErrors: string[] = [];
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-      });
+      const url = await serve.url;
       let next = 1000;
       let killed = false;
       const writer = async () => {
@@ -575,7 +556,7 @@ describe('crash safety', () => {
       assert.equal(answer.status, 200, 'the restarted server serves the last acknowledged write');
     } finally {
       await t.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 });

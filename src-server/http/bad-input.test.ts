@@ -1,31 +1,17 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import type { TestResponse } from '../test-support/http.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { before, describe, it } from 'node:test';
+import { rawRequest as raw, type TestResponse } from '../test-support/http.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 const EXT = '/pbxcore/api/v3/extensions';
-
-/** Writes raw bytes on a socket and returns the raw response text. */
-function raw(port: number, payload: Buffer | string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', reject);
-  });
-}
 
 const envelopeOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
 describe('bad input never crashes and never gets a 500', () => {
-  let t: TestServer;
+  const t = useTestServer({ bodyLimitBytes: 64 * 1024 });
   before(async () => {
-    t = await startTestServer({ bodyLimitBytes: 64 * 1024 });
     await t.call(EXT, { method: 'POST', body: { number: '201', username: 'Alice', secret: 'secret-201' } });
   });
-  after(() => t.close());
 
   const expectError = async (status: number, response: Promise<TestResponse>, pattern: RegExp) => {
     const res = await response;

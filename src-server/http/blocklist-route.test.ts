@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { banThroughFailures, createFilter, poll } from '../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 const FEED = '/pbxcore/api/v3/firewall-bouncer/blocklist';
 const basic = (password: string, user = 'router') => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -26,15 +26,13 @@ function rawGet(
 }
 
 describe('blocklist feed over HTTP', () => {
-  let t: TestServer;
   let key: string;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     key = createTestApiKey(t.server.services.db).key;
     await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.0/24, 203.0.113.50', description: 'blocks' });
     banThroughFailures(t, 'sip', '203.0.113.9');
   });
-  after(() => t.close());
 
   test("the plain_text feed is the stream's values, one per line", async () => {
     const stream = await poll(t, key);

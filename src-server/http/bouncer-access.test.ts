@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { BOUNCER_PATHS, createTestApiKey } from '../test-support/api-keys.ts';
-import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { REMOTE, useTestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, WHITELIST } from '../test-support/bouncer.ts';
 
 const DECISIONS = '/pbxcore/api/v3/firewall-bouncer/v1/decisions';
@@ -19,13 +19,11 @@ function assertBouncerError(response: { status: number; json: Record<string, unk
 }
 
 describe('bouncer export: credentials (401/403 matrix)', () => {
-  let t: TestServer;
   let good: string;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     good = createTestApiKey(t.server.services.db).key;
   });
-  after(() => t.close());
 
   test('no credential: 401 from anywhere, localhost included (no bypass)', async () => {
     for (const path of PATHS) {
@@ -115,11 +113,7 @@ describe('bouncer export: credentials (401/403 matrix)', () => {
 });
 
 describe('bouncer export: HEAD and repeated bad credentials', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('HEAD answers like GET without a body on all three paths, and does not move the cursor', async () => {
     const { key } = createTestApiKey(t.server.services.db, { allowedPaths: BOUNCER_PATHS });

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
@@ -8,6 +6,7 @@ import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM } from '../test-support/bouncer.ts';
+import { withTempDir } from '../test-support/temp-db.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 
@@ -244,8 +243,7 @@ describe('a change costs what changed, whatever the number of keys', () => {
 
 describe('no state of a stored cursor can make a poll fail', () => {
   test('damaged, negative, future and huge windows: every poll is answered, the worst case a larger deleted', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cursor-damage-'));
-    try {
+    await withTempDir('pbx-cursor-damage-', async (dataDir) => {
       let t = await startTestServer({ keepDataDir: dataDir });
       const { id, key } = createTestApiKey(t.server.services.db, { description: 'damaged' });
       const filter = await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.90, 198.51.100.91' });
@@ -271,8 +269,6 @@ describe('no state of a stored cursor can make a poll fail', () => {
         assert.ok(answer.json.new.some((d: { value: string }) => d.value === '198.51.100.91'));
         await t.close();
       }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

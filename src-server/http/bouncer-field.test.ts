@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { REPEAT_POLLS } from '../firewall/cursor-store.ts';
 import { MANUAL_DURATION, MAX_DECISION_SECONDS, decisionId } from '../firewall/decisions.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { type TestServer, useTestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
 
 const DECISIONS = '/pbxcore/api/v3/firewall-bouncer/v1/decisions';
@@ -18,11 +18,7 @@ function seconds(duration: string): number {
 }
 
 describe('bouncer export in the field: durations, identity, expansion', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('no decision lasts longer than ipset accepts (2147483 s)', async () => {
     const { key } = createTestApiKey(t.server.services.db);
@@ -106,11 +102,7 @@ describe('bouncer export in the field: durations, identity, expansion', () => {
 });
 
 describe('bouncer export: a poll cut mid-body loses no deletion', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   /** Reads the first bytes of a stream answer, then drops the connection. */
   function pollAndHangUp(key: string): Promise<number> {
@@ -173,7 +165,6 @@ async function keyId(t: TestServer, key: string): Promise<number> {
 }
 
 describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
-  let t: TestServer;
   let key: string;
   const ask = async (query: string) => t.call(`${DECISIONS}${query}`, { headers: { 'X-Api-Key': key } });
   const listed = async (query: string) => {
@@ -181,14 +172,13 @@ describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
     assert.equal(response.status, 200, `${query}: ${response.text}`);
     return response.json === null ? null : values(response.json as Decision[]);
   };
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     key = createTestApiKey(t.server.services.db).key;
     await createFilter(t, { permit: '192.0.2.0/24', deny: '198.51.100.0/24, 203.0.113.7' });
     banThroughFailures(t, 'sip', '198.51.100.7');
     banThroughFailures(t, 'http', '10.1.1.1');
   });
-  after(() => t.close());
 
   test('each filter selects, and a filter that matches nothing answers null', async () => {
     assert.deepEqual(await listed(''), [
@@ -245,11 +235,7 @@ describe('GET /v1/decisions filters like the CrowdSec LAPI', () => {
 });
 
 describe('POST /v1/usage-metrics', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   const report = (dropped: number) => ({
     remediation_components: [
@@ -334,11 +320,7 @@ describe('POST /v1/usage-metrics', () => {
 });
 
 describe('a bouncer locked out by a wrong key', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('shows on its key with the ban, and is served within one poll once its key is right', async () => {
     assert.equal((await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { maxretry: 3 } })).status, 200);

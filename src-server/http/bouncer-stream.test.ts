@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
@@ -11,6 +9,7 @@ import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 const FIELDS = ['duration', 'id', 'origin', 'scenario', 'scope', 'type', 'value'];
 
@@ -382,7 +381,7 @@ describe('decision stream: time (injectable clock)', () => {
 
 describe('decision stream: restart persistence', () => {
   test('a ban lifted, a ban expired and a filter entry deleted while stopped still reach each key in deleted', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bouncer-restart-'));
+    const dataDir = makeTempDir('pbx-bouncer-restart-');
     const clock = new ManualClock(Date.now()); // the queue stamps jobs with this clock and workers compare with Date.now()
     try {
       let t = await startTestServer({ keepDataDir: dataDir, clock });
@@ -416,7 +415,7 @@ describe('decision stream: restart persistence', () => {
       await assertRepeated(t, a, expected, REPEAT_POLLS - 1);
       await t.close();
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     }
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { banThroughFailures, poll, values } from '../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -13,12 +13,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // log is written on the web thread: it must neither wait out the lock (every poll would stall) nor
 // fail the poll, and the change it could not log must reach the key once the lock is free.
 describe('stream polls while another connection holds the write lock', () => {
-  let t: TestServer;
   const clock = new ManualClock(Date.now());
-  before(async () => {
-    t = await startTestServer({ clock });
-  });
-  after(() => t.close());
+  const t = useTestServer({ clock });
 
   test('a poll is answered at once from the last logged snapshot, and the deletion arrives after', async () => {
     const { key } = createTestApiKey(t.server.services.db, { description: 'edge firewall' });

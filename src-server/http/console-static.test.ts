@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 const PAGE = '<!doctype html><title>console</title><script type="module" src="/assets/index-AbC123.js"></script>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
@@ -26,13 +26,13 @@ describe('console files', () => {
   let staticDir: string;
   let server: TestServer;
   before(async () => {
-    staticDir = mkdtempSync(join(tmpdir(), 'pbx-console-build-'));
+    staticDir = makeTempDir('pbx-console-build-');
     writeBuild(staticDir);
     server = await startTestServer({ staticDir });
   });
   after(async () => {
     await server.close();
-    rmSync(staticDir, { recursive: true, force: true });
+    removeTempDir(staticDir);
   });
 
   it('sends the brotli file to a browser that accepts it, with its type, and the same content once decoded', async () => {

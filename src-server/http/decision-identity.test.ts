@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 import { createFilter, poll, values, type Decision } from '../test-support/bouncer.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
@@ -20,11 +20,7 @@ function assertDisjoint(answer: { new: Decision[]; deleted: Decision[] }): void 
 }
 
 describe('decision identity: one decision per (value, scenario)', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test(
     'a filter entry and a manual ban of one address are one decision with the longest duration; ' +

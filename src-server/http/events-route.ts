@@ -77,8 +77,6 @@ export function registerEventsRoutes(router: Router, services: Services): () => 
   };
 }
 
-/** At most this many streams at once: each holds a socket and a timer. */
-export const MAX_STREAMS = DEFAULT_STREAM_LIMITS.total;
 /** A refused stream is worth retrying once others have closed, not at once. */
 const STREAM_RETRY_SECONDS = 10;
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect as connectTcp } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { before, describe, it } from 'node:test';
+import { useTestServer } from '../test-support/server.ts';
 
 /** Writes raw bytes (over TLS when asked) and returns the whole raw response once the server closes. */
 function raw(port: number, payload: string, tls = false): Promise<string> {
@@ -29,14 +29,12 @@ function parse(response: string) {
 }
 
 describe('answers written on the socket, outside Koa', () => {
-  let t: TestServer;
   let httpsPort: number;
+  const t = useTestServer({ httpsPort: 0 });
   before(async () => {
-    t = await startTestServer({ httpsPort: 0 });
     const runtime = (await t.call('/pbxcore/api/v3/system:getCertificate')).json.data;
     httpsPort = runtime.port;
   });
-  after(() => t.close());
 
   const assertEnvelopeWithETag = (answer: ReturnType<typeof parse>, status: number, pattern: RegExp) => {
     assert.equal(answer.status, status);

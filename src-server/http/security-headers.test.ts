@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as connectTcp } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { STRICT_TRANSPORT_SECURITY } from './security-headers.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 /** Issue 19 item 12: the security headers are on every answer of the console and the API, HSTS over TLS only. */
 
@@ -64,7 +64,7 @@ function assertSecurityHeaders(headers: Headers, tls: boolean, label: string): v
 describe('security headers on every answer', () => {
   let t: TestServer;
   let httpsPort: number;
-  const staticDir = mkdtempSync(join(tmpdir(), 'pbx-static-'));
+  const staticDir = makeTempDir('pbx-static-');
 
   before(async () => {
     mkdirSync(join(staticDir, 'assets'));
@@ -78,7 +78,7 @@ describe('security headers on every answer', () => {
   });
   after(async () => {
     await t?.close();
-    rmSync(staticDir, { recursive: true, force: true });
+    removeTempDir(staticDir);
   });
 
   const REQUESTS: Array<[string, string, number, string?]> = [

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { before, describe, it } from 'node:test';
+import { useTestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3';
 const alice = { number: '201', username: 'Alice', secret: 'secret-201' };
 
 describe('v3 grammar over HTTP', () => {
-  let t: TestServer;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     assert.equal((await t.call(`${V3}/extensions`, { method: 'POST', body: alice })).status, 201);
   });
-  after(() => t.close());
 
   it('routes every row of the SPEC grammar to its operation', async () => {
     const rows: Array<[string, string, number, string]> = [

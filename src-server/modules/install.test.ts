@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
 import { coreResources } from '../resources/index.ts';
 import { ResourceRegistry } from '../resource-kit/registry.ts';
-import { openDatabase, type Db } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
+import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
+import { captureLogs } from '../test-support/captured-logs.ts';
+import { openTempDb, type TempDb, withTempDir } from '../test-support/temp-db.ts';
 import { BUNDLED_MODULES_DIR, installModules, MODULES_SETTING_KEY } from './install.ts';
 import type { ModuleReport } from './types.ts';
 
 describe('installModules', () => {
+  let temp: TempDb;
   let root: string;
   let db: Db;
-  const lines: Array<{ msg: string; module?: string; reason?: string }> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { logger, lines } = captureLogs<{ msg: string; module?: string; reason?: string }>('info');
 
   const writeModule = (dir: string, name: string, manifest: Record<string, unknown>, source: string) => {
     mkdirSync(join(dir, name), { recursive: true });
@@ -28,9 +27,8 @@ describe('installModules', () => {
   };
 
   before(() => {
-    root = mkdtempSync(join(tmpdir(), 'pbx-install-'));
-    db = openDatabase(join(root, 'pbx.sqlite'));
-    migrate(db);
+    temp = openTempDb('pbx-install-');
+    ({ dir: root, db } = temp);
     const modules = join(root, 'modules');
     writeModule(modules, 'Hangs', { style: 'v1' }, 'export function register() { return new Promise(() => {}); }\n');
     writeModule(
@@ -71,10 +69,7 @@ describe('installModules', () => {
       "export const routes = [{ action: 'b', methods: ['GET'], handler: () => ({ result: true }) }];\n",
     );
   });
-  after(() => {
-    db.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  after(() => temp.dispose());
 
   it('loads what it can, skips the rest with a log line, and records every report', async () => {
     const registry = new ResourceRegistry(coreResources);
@@ -112,8 +107,7 @@ describe('installModules', () => {
   });
 
   it('finds nothing, and fails nothing, without a modules folder', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'pbx-install-empty-'));
-    try {
+    await withTempDir('pbx-install-empty-', async (empty) => {
       const installed = await installModules({
         dataDir: empty,
         registry: new ResourceRegistry(),
@@ -122,21 +116,16 @@ describe('installModules', () => {
         bundledDir: join(empty, 'none'),
       });
       assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
-    } finally {
-      rmSync(empty, { recursive: true, force: true });
-    }
+    });
   });
 
   it('loads the bundled examples only when asked', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'pbx-install-noexamples-'));
-    try {
+    await withTempDir('pbx-install-noexamples-', async (empty) => {
       const registry = new ResourceRegistry();
       const installed = await installModules({ dataDir: empty, registry, db, logger });
       assert.deepEqual(installed, { reports: [], entries: [], legacy: [] });
       assert.equal(registry.get('module-example-tasks/tasks'), undefined);
-    } finally {
-      rmSync(empty, { recursive: true, force: true });
-    }
+    });
   });
 
   it('ships the examples where it looks for them', () => {

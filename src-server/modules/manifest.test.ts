@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readManifest, slugOf } from './manifest.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 describe('module manifest', () => {
-  const root = mkdtempSync(join(tmpdir(), 'pbx-manifest-'));
-  after(() => rmSync(root, { recursive: true, force: true }));
+  const root = makeTempDir('pbx-manifest-');
+  after(() => removeTempDir(root));
   const folder = (name: string, manifest: unknown) => {
     const dir = join(root, name);
     mkdirSync(dir, { recursive: true });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 const TASKS = '/pbxcore/api/v3/module-example-tasks/tasks';
 
@@ -40,7 +40,7 @@ describe('extension modules', () => {
   let fullKey: string;
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'pbx-modules-'));
+    dataDir = makeTempDir('pbx-modules-');
     writeModule(dataDir, 'Broken', { style: 'v2' }, "throw new Error('boom while loading');\n");
     writeModule(
       dataDir,
@@ -75,7 +75,7 @@ describe('extension modules', () => {
   });
   after(async () => {
     await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeTempDir(dataDir);
   });
 
   describe('status', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { describe, it } from 'node:test';
+import { useTestServer } from '../test-support/server.ts';
 
 /** Every route of the three bundled example modules, one request each, as a caller on loopback. */
 const MODULE_ROUTES = [
@@ -12,11 +12,7 @@ const MODULE_ROUTES = [
 
 describe('module loading in workers', () => {
   const loadTimeoutMs = 300;
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer({ moduleLoadTimeoutMs: loadTimeoutMs, exampleModules: true });
-  });
-  after(() => t.close());
+  const t = useTestServer({ moduleLoadTimeoutMs: loadTimeoutMs, exampleModules: true });
 
   it('finishes before a worker takes jobs, so a pool left idle longer than the load timeout serves every module', async () => {
     // Idle workers used to be parked right after start (piscina's Atomics.wait), with their module

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { ResourceDeclaration } from '../resource-kit/types.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 import { buildOpenApiDocument } from './document.ts';
 import { routesOf } from '../http/live-routes.ts';
 
@@ -32,16 +32,14 @@ function grammarRoutes(declaration: ResourceDeclaration): Array<[string, string]
 }
 
 describe('OpenAPI 3.1 document', () => {
-  let server: TestServer;
   let document: { openapi: string; paths: Paths; components: Record<string, Record<string, unknown>> };
 
+  const server = useTestServer({ exampleModules: true });
   before(async () => {
-    server = await startTestServer({ exampleModules: true });
     const res = await server.call(SPEC_PATH);
     assert.equal(res.status, 200);
     document = res.json.data;
   });
-  after(() => server.close());
 
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.equal(document.openapi, '3.1.0');

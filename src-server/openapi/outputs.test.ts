@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { recordOutput } from '../resource-kit/contract.ts';
 import { coreResources } from '../resources/index.ts';
 import type { CustomMethodDecl } from '../resource-kit/types.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const methods = new Map<string, CustomMethodDecl>(
@@ -18,7 +18,6 @@ const methods = new Map<string, CustomMethodDecl>(
  * checks them while serving).
  */
 describe('custom method answers match their declared output schemas', () => {
-  let t: TestServer;
   let keyId: number;
   const checked = new Set<string>();
 
@@ -37,8 +36,8 @@ describe('custom method answers match their declared output schemas', () => {
     return res.json.data as Record<string, unknown>;
   };
 
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     const seed = async (path: string, method: string, body: unknown) => {
       const res = await t.call(`${V3}${path}`, { method, body });
       assert.ok(res.status < 300, `${path}: ${res.text}`);
@@ -55,7 +54,6 @@ describe('custom method answers match their declared output schemas', () => {
     keyId = Number((await seed('api-keys', 'POST', { description: 'bouncer', full_permissions: true })).id);
     await seed('fail2ban', 'PATCH', { whitelistEntries: [{ value: '192.0.2.9', comment: 'lab', until: null }] });
   });
-  after(() => t.close());
 
   it('answers the firewall methods in their declared shapes', async () => {
     await check('firewall:banIp', {

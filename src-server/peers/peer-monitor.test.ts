@@ -1,38 +1,36 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { ServerBus } from '../bus.ts';
 import { ManualClock } from '../clock.ts';
 import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
-import { openDatabase } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { AmiTestServer } from '../test-support/ami-server.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import { PeerMonitor } from './peer-monitor.ts';
 import { readDetail, readLink } from './peer-state-store.ts';
 
 describe('PeerMonitor', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'peer-monitor-'));
-  const db = openDatabase(join(dir, 'db.sqlite'));
+  const { db, dispose } = openTempDb('peer-monitor-');
   const clock = new ManualClock();
   let ami: AmiTestServer;
   let monitor: PeerMonitor;
-
-  before(async () => {
-    migrate(db);
-    db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
-    ami = await AmiTestServer.start();
-    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
+  /** Stores AMI settings that reach the test AMI server, with `changes` on top. */
+  const writeAmi = (changes: Record<string, unknown> = {}) =>
     writeSetting(db, AMI_SETTINGS_KEY, {
       enabled: true,
       host: ami.host,
       port: ami.port,
       username: 'admin',
       secret: 'amp111',
+      ...changes,
     });
+
+  before(async () => {
+    db.exec("INSERT INTO extensions (number, username) VALUES ('100', 'a')");
+    ami = await AmiTestServer.start();
+    ami.endpoints.set('100', { deviceState: 'Not in use', contact: { uri: 'sip:100@192.0.2.5', userAgent: 'v1' } });
+    writeAmi();
     monitor = new PeerMonitor(
       { db, bus: new ServerBus(), logger: pino({ level: 'silent' }), clock },
       { refreshIntervalMs: 3_600_000 },
@@ -44,8 +42,7 @@ describe('PeerMonitor', () => {
   after(async () => {
     await monitor.stop();
     await ami.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+    dispose();
   });
 
   it('refreshes a detail on demand once it is over a second old', async () => {
@@ -75,22 +72,9 @@ describe('PeerMonitor', () => {
   });
 
   it('serialises settings changes so only one client ever runs', async () => {
-    writeSetting(db, AMI_SETTINGS_KEY, {
-      enabled: true,
-      host: ami.host,
-      port: ami.port,
-      username: 'admin',
-      secret: 'amp111',
-      n: 1,
-    });
+    writeAmi({ n: 1 });
     const first = monitor.applySettings();
-    writeSetting(db, AMI_SETTINGS_KEY, {
-      enabled: true,
-      host: '127.0.0.1',
-      port: ami.port,
-      username: 'admin',
-      secret: 'amp111',
-    });
+    writeAmi({ host: '127.0.0.1' });
     await Promise.all([first, monitor.applySettings()]);
     await ami.waitFor(() => monitor.connected);
     await new Promise((r) => setTimeout(r, 100));

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { AMI_SETTINGS_KEY } from './ami-settings-schema.ts';
-import { openDatabase } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import { clearState, writeLink, writeSnapshot } from './peer-state-store.ts';
 import {
   freshnessMessages,
@@ -18,13 +14,8 @@ import {
   STALE_STATE_LIMIT_MS,
 } from './peer-status.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'peer-status-'));
-const db = openDatabase(join(dir, 'db.sqlite'));
-migrate(db);
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, dispose } = openTempDb('peer-status-');
+after(dispose);
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
-import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
 import { RESULT_LIFETIME_MS } from './result-store.ts';
 
 const EVENTS = '/pbxcore/api/v3/events';
@@ -70,12 +70,8 @@ function openEventStream(url: string, headers: Record<string, string> = {}, loca
 
 describe('asynchronous requests', () => {
   const clock = new ManualClock(Date.now());
-  let server: TestServer;
 
-  before(async () => {
-    server = await startTestServer({ clock, resourceModules: [DIAGNOSTICS_MODULE] });
-  });
-  after(() => server.close());
+  const server = useTestServer({ clock, resourceModules: [DIAGNOSTICS_MODULE] });
 
   it('answers 200 at once with {jobId, channel} and pushes the finished envelope over SSE', async () => {
     const stream = openEventStream(`${server.url}${EVENTS}?channel=ops`);

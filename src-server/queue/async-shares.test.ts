@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
 import { MAX_RESULT_BYTES_PER_OWNER, MAX_RESULTS_PER_OWNER } from './async-jobs.ts';
 import { RESULT_LIFETIME_MS } from './result-store.ts';
 
@@ -16,17 +16,15 @@ const DIAG = '/pbxcore/api/v3/diagnostics';
 
 describe('asynchronous results: a share per caller', () => {
   const clock = new ManualClock(Date.now());
-  let t: TestServer;
   let keyA: string;
   let keyB: string;
 
+  const t = useTestServer({ clock, resourceModules: [DIAGNOSTICS_MODULE] });
   before(async () => {
-    t = await startTestServer({ clock, resourceModules: [DIAGNOSTICS_MODULE] });
     const paths = { '/api/v3/diagnostics': 'read', '/api/v3/events': 'read' } as const;
     keyA = createTestApiKey(t.server.services.db, { allowedPaths: paths }).key;
     keyB = createTestApiKey(t.server.services.db, { allowedPaths: paths }).key;
   });
-  after(() => t?.close());
 
   const startAsync = (key: string, path: string, channel = 'share') =>
     t.call(path, { headers: { 'x-api-key': key, 'x-async-channel': channel } });

@@ -1,29 +1,11 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
-
-/** A pino logger whose lines are kept for the test to read. */
-function capturingLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n'))
-        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, sink), lines };
-}
+import { describe, it } from 'node:test';
+import { captureLogs } from '../test-support/captured-logs.ts';
+import { useTestServer } from '../test-support/server.ts';
 
 describe('concurrent writes', () => {
-  const { logger, lines } = capturingLogger();
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer({ logger });
-  });
-  after(() => t.close());
+  const { logger, lines } = captureLogs('warn');
+  const t = useTestServer({ logger });
 
   it('1,000 valid filter creations with 20 in flight all succeed, and none needed a retry', async () => {
     const total = 1000;

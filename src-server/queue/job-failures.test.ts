@@ -1,35 +1,25 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
+import { describe, it } from 'node:test';
 import { HttpError } from '../wire/errors.ts';
 import { MAX_BODY_DEPTH } from '../http/body.ts';
 import { FAILED_JOBS_RETENTION } from '../storage/failed-jobs.ts';
-import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { captureLogs } from '../test-support/captured-logs.ts';
+import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('job failures: input errors, unexpected errors and the failed_jobs table', () => {
-  const lines: Array<Record<string, any>> = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- log lines
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  let t: TestServer;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines
+  const { logger, lines } = captureLogs<Record<string, any>>('warn');
   const parkedCount = () =>
     (t.server.services.db.prepare('SELECT COUNT(*) AS n FROM failed_jobs').get() as { n: number }).n;
 
-  before(async () => {
-    t = await startTestServer({
-      resourceModules: [DIAGNOSTICS_MODULE],
-      logger: pino({ level: 'warn' }, sink),
-      exampleModules: true,
-    });
+  const t = useTestServer({
+    resourceModules: [DIAGNOSTICS_MODULE],
+    logger,
+    exampleModules: true,
   });
-  after(() => t.close());
 
   it('refuses a deeply nested JSON body with 400 before queueing, on every queued route, authenticated or not', async () => {
     const body = nested(10_000); // 20 KB

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
-import { openDatabase } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
 import { writeSetting } from '../storage/settings.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import { CachedQueueLimits, GENERAL_SETTINGS_KEY } from './limits.ts';
 import { ResultStore } from './result-store.ts';
 
 describe('queue limits', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-limits-'));
-  const db = openDatabase(join(dir, 'db.sqlite'));
-  migrate(db);
-  after(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { db, dispose } = openTempDb('pbx-limits-');
+  after(dispose);
 
   it('defaults to 50 queued requests and a 35 s TTL', () => {
     assert.deepEqual(new CachedQueueLimits(db, new ManualClock()).current(), { maxLength: 50, ttlMs: 35_000 });

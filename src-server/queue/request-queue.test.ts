@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
-import { DIAGNOSTICS_MODULE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { describe, it } from 'node:test';
+import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 
@@ -23,11 +23,7 @@ function rawGet(
 }
 
 describe('request queue and worker pool', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE] });
-  });
-  after(() => t.close());
+  const t = useTestServer({ resourceModules: [DIAGNOSTICS_MODULE] });
 
   it('runs actions on 3 worker threads, reported as pid', async () => {
     const results = await Promise.all(Array.from({ length: 3 }, (_, i) => t.call(`${DIAG}:sleep?ms=300&tag=pid${i}`)));

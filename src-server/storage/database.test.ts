@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type Db } from './database.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 describe('database connections', () => {
   let dir: string;
@@ -11,7 +11,7 @@ describe('database connections', () => {
   let a: Db;
   let b: Db;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pbx-db-'));
+    dir = makeTempDir('pbx-db-');
     file = join(dir, 'data', 'pbx.sqlite');
     a = openDatabase(file);
     b = openDatabase(file);
@@ -21,7 +21,7 @@ describe('database connections', () => {
   after(() => {
     a.close();
     b.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   });
 
   it('begins every transaction IMMEDIATE: the write lock is held from the start, so read-then-write cannot lose its snapshot', () => {

@@ -86,12 +86,3 @@ export function maskChanges<Change extends MaskableChange>(
     return masked;
   });
 }
-
-/** Whether `value` holds any unmasked secret-named member (tests and the migration's check). */
-export function holdsSecret(
-  value: unknown,
-  secretNames: ReadonlySet<string> = new Set(),
-  mask: string = MASKED,
-): boolean {
-  return JSON.stringify(maskSecretsDeep(value, secretNames, mask)) !== JSON.stringify(value);
-}

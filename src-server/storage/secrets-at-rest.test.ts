@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readAmiSettings } from '../peers/ami-settings.ts';
@@ -11,6 +10,7 @@ import { migrate } from './migrations.ts';
 import { allMigrations } from './migrations/index.ts';
 import { sealedSecretsMigration } from './migrations/004-sealed-secrets.ts';
 import { SEALED_PREFIX } from './secret-box.ts';
+import { withTempDir } from '../test-support/temp-db.ts';
 
 const V3 = '/pbxcore/api/v3';
 const SECRETS = { extension: 'sip-ext-secret-7d1f', provider: 'sip-trunk-secret-42c9', ami: 'ami-secret-b93e' };
@@ -109,8 +109,7 @@ describe('the data directory and secrets at rest', () => {
 
 describe('secrets stored in clear by an older version', () => {
   it('are sealed at the next start, and their clear bytes leave the file', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-old-secrets-'));
-    try {
+    await withTempDir('pbx-old-secrets-', async (dataDir) => {
       const old = openDatabase(join(dataDir, 'pbx.sqlite'));
       migrate(
         old,
@@ -141,8 +140,6 @@ describe('secrets stored in clear by an older version', () => {
       } finally {
         await t.close();
       }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

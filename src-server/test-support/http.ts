@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
 export interface TestResponse {
@@ -65,5 +66,16 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
     req.on('error', reject);
     if (payload) req.write(payload);
     req.end();
+  });
+}
+
+/** Raw bytes on a loopback socket (for requests a client library will not send); the raw answer back as text. */
+export function rawRequest(port: number, payload: Buffer | string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(payload));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
   });
 }

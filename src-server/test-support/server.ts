@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createServer, type CreateServerOptions, type PbxServer } from '../index.ts';
 import { request, type TestRequestOptions, type TestResponse } from './http.ts';
+import { makeTempDir, removeTempDir } from './temp-db.ts';
 
 export const REMOTE = '127.0.0.2';
 export const DIAGNOSTICS_MODULE = fileURLToPath(new URL('./diagnostics-resource.ts', import.meta.url));
@@ -25,7 +25,7 @@ export async function startTestServer(
   options: CreateServerOptions & { keepDataDir?: string } = {},
 ): Promise<TestServer> {
   const { keepDataDir, ...rest } = options;
-  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'pbx-test-'));
+  const dataDir = keepDataDir ?? makeTempDir('pbx-test-');
   const make = () =>
     createServer({
       host: '127.0.0.1',
@@ -60,8 +60,36 @@ export async function startTestServer(
     },
     async close() {
       await server.stop();
-      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) removeTempDir(dataDir);
     },
   };
   return handle;
+}
+
+/**
+ * A test server for the current suite: started in its `before` hook, closed in its `after` hook. The handle
+ * reads through to the running server, so it can be declared where the suite's tests can see it.
+ */
+export function useTestServer(options: Parameters<typeof startTestServer>[0] = {}): TestServer {
+  let started: TestServer | undefined;
+  before(async () => {
+    started = await startTestServer(options);
+  });
+  after(() => started?.close());
+  const running = () => started ?? assert.fail("the test server starts in the suite's before hook");
+  return {
+    get server() {
+      return running().server;
+    },
+    get url() {
+      return running().url;
+    },
+    get dataDir() {
+      return running().dataDir;
+    },
+    call: (path, o) => running().call(path, o),
+    remote: (path, o) => running().remote(path, o),
+    restart: () => running().restart(),
+    close: () => running().close(),
+  };
 }

@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { openDatabase, type Db } from '../storage/database.ts';
-import { migrate } from '../storage/migrations.ts';
+import type { Db } from '../storage/database.ts';
+import { openTempDb } from '../test-support/temp-db.ts';
 import { ECHO_GRACE_MS, PushQueue, type NewPush } from './push-queue.ts';
 
+/** Runs `run` with a migrated database; `open()` gives a new connection to it each time. */
 function withDb(run: (open: () => Db) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-push-queue-'));
-  const opened: Db[] = [];
+  const temp = openTempDb('pbx-push-queue-');
   try {
-    run(() => {
-      const db = openDatabase(join(dir, 'pbx.sqlite'));
-      migrate(db);
-      opened.push(db);
-      return db;
-    });
+    run(temp.connect);
   } finally {
-    for (const db of opened) if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
+    temp.dispose();
   }
 }
 

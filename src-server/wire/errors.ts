@@ -59,4 +59,3 @@ export const serviceUnavailable = (
   message = 'The service is temporarily unavailable, please retry later.',
   retryAfterSeconds = 1,
 ) => new HttpError(503, [message], { 'Retry-After': String(retryAfterSeconds) });
-export const gatewayTimeout = (message: string) => new HttpError(504, [message]);

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type Db } from '../storage/database.ts';
 import { retryWhileBusy } from './busy-retry.ts';
+import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
 describe('retryWhileBusy', () => {
   let dir: string;
   let holder: Db;
   let writer: Db;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pbx-busy-'));
+    dir = makeTempDir('pbx-busy-');
     holder = openDatabase(join(dir, 'pbx.sqlite'));
     writer = openDatabase(join(dir, 'pbx.sqlite'));
     holder.exec('CREATE TABLE t (n INTEGER)');
@@ -20,7 +19,7 @@ describe('retryWhileBusy', () => {
   after(() => {
     holder.close();
     writer.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   });
 
   it('retries a write while another connection holds the lock, with growing waits, and succeeds once it is released', async () => {

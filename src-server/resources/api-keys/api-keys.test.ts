@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 
 const BASE = '/pbxcore/api/v3/api-keys';
-let t: TestServer;
 
-before(async () => {
-  t = await startTestServer();
-});
-after(() => t.close());
+const t = useTestServer();
 
 test('create without a key generates one, shows it once, and never reads it back', async () => {
   const made = await t.call(BASE, {

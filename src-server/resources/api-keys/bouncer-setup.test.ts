@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { describe, it } from 'node:test';
+import { useTestServer } from '../../test-support/server.ts';
 
 const KEYS = '/pbxcore/api/v3/api-keys';
 
 describe('api-keys bouncer_setup', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(async () => t.close());
+  const t = useTestServer();
 
   it('remembers the bouncer a key was made for, and reads null for other keys', async () => {
     const created = await t.call(KEYS, {

@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli as run } from '../../test-support/cli.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { makeTempDir, removeTempDir } from '../../test-support/temp-db.ts';
 
-const CLI = new URL('../../cli.ts', import.meta.url).pathname;
 const V3 = '/pbxcore/api/v3';
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
-}
 
 async function stateOf(t: TestServer) {
   const out: Record<string, unknown> = {};
@@ -31,8 +18,8 @@ async function stateOf(t: TestServer) {
 
 describe('pbx-console export and import', () => {
   it('export from one stopped server, dry run, import into another data directory: the same state through the API', async () => {
-    const dirA = mkdtempSync(join(tmpdir(), 'pbx-cli-a-'));
-    const dirB = mkdtempSync(join(tmpdir(), 'pbx-cli-b-'));
+    const dirA = makeTempDir('pbx-cli-a-');
+    const dirB = makeTempDir('pbx-cli-b-');
     try {
       const a = await startTestServer({ keepDataDir: dirA });
       await a.call(`${V3}/firewall`, {
@@ -86,8 +73,8 @@ describe('pbx-console export and import', () => {
         await b.close();
       }
     } finally {
-      rmSync(dirA, { recursive: true, force: true });
-      rmSync(dirB, { recursive: true, force: true });
+      removeTempDir(dirA);
+      removeTempDir(dirB);
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { ApiKeyGrantRow } from '../../auth/api-key-store.ts';
 import { isCatchAll } from '../../firewall/addresses.ts';
 import {
   FAIL2BAN_SETTING_KEY,
@@ -99,24 +100,13 @@ function singletonValues(declaration: ResourceDeclaration, db: Db, key: string):
   return out;
 }
 
-interface KeyRow {
-  id: number;
-  description: string;
-  allowed_paths: string;
-  full_permissions: number;
-  networkfilterid: string;
-  expand_ranges: number;
-  disabled_at: string | null;
-  expires_at: string | null;
-}
-
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
   const rows = db
     .prepare(
       'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
         'disabled_at, expires_at FROM api_keys ORDER BY id',
     )
-    .all() as KeyRow[];
+    .all() as ApiKeyGrantRow[];
   return rows.map((row) => ({
     id: row.id,
     description: row.description,
@@ -266,7 +256,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
 function boundKeysLost(db: Db, importedIds: Set<string>): string[] {
   const bound = db
     .prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')")
-    .all() as KeyRow[];
+    .all() as Array<Pick<ApiKeyGrantRow, 'id' | 'description' | 'networkfilterid'>>;
   const lost = bound.filter((key) => !importedIds.has(key.networkfilterid));
   if (!lost.length) return [];
   const filters = new Map(loadFilters(db).map((f) => [String(f.id), f]));

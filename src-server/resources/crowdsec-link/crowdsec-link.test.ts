@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { describe, test } from 'node:test';
+import { useTestServer } from '../../test-support/server.ts';
 
 const PATH = '/pbxcore/api/v3/crowdsec-link';
 
 describe('crowdsec-link settings', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   const patch = (body: Record<string, unknown>) => t.call(PATH, { method: 'PATCH', body });
 

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { describe, it } from 'node:test';
+import { useTestServer } from '../../test-support/server.ts';
 
 const EXT = '/pbxcore/api/v3/extensions';
 
 describe('extensions: save semantics and pagination', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   it('creates with defaults, 201, and never returns the secret', async () => {
     const res = await t.call(EXT, {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { before, beforeEach, describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { poll, WHITELIST } from '../../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3';
 const FAIL2BAN = `${V3}/fail2ban`;
@@ -19,7 +19,6 @@ const DEFAULT_RULES = {
 };
 
 describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
-  let t: TestServer;
   let key: string;
   const fail = (category: 'sip' | 'http' | 'ami' | 'iax', ip: string, times = 1) => {
     for (let i = 0; i < times; i++)
@@ -44,11 +43,10 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
   };
   const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
 
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     key = createTestApiKey(t.server.services.db).key;
   });
-  after(() => t.close());
   beforeEach(async () => {
     assert.equal((await patch(DEFAULT_RULES)).status, 200);
     await t.call(`${FIREWALL}:unbanIps`, {

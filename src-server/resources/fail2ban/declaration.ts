@@ -157,7 +157,9 @@ export const fail2banDeclaration: ResourceDeclaration = {
       {
         sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
         default: FAIL2BAN_DEFAULTS.bantimeFactor,
-        description: `bantime.factor (${BANTIME_FACTOR_BOUND.min}-${BANTIME_FACTOR_BOUND.max}): the n-th earlier ban multiplies bantime by factor × 2^n, or factor × multipliers[n].`,
+        description:
+          `bantime.factor (${BANTIME_FACTOR_BOUND.min}-${BANTIME_FACTOR_BOUND.max}): the n-th earlier ban ` +
+          'multiplies bantime by factor × 2^n, or factor × multipliers[n].',
       },
     ),
     bantimeMultipliers: field.json(multipliersSchema, {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { describe, test } from 'node:test';
+import { useTestServer } from '../../test-support/server.ts';
 
 const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
 /** The fields issue 20 added, at their defaults. */
@@ -19,11 +19,7 @@ const POLICY_DEFAULTS = {
 };
 
 describe('fail2ban singleton', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('defaults, validation per ARCHITECTURE, unknown fields ignored and never echoed', async () => {
     const initial = await t.call(FAIL2BAN);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { createFilter, poll } from '../../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { startTestServer, type TestServer, useTestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 type Banned = {
@@ -20,16 +20,14 @@ const banned = async (t: TestServer): Promise<Banned[]> => (await t.call(`${FIRE
 const manual = async (t: TestServer) => (await banned(t)).filter((b) => b.category === 'manual');
 
 describe('ban import and export (firewall:importBans, firewall:exportBans)', () => {
-  let t: TestServer;
+  const t = useTestServer();
   before(async () => {
-    t = await startTestServer();
     assert.equal(
       (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status,
       200,
     );
     await createFilter(t, { permit: '10.20.0.0/16', newer_block_ip: true, description: 'office' });
   });
-  after(() => t.close());
 
   test('bad lines: 422 listing every line number and reason, and nothing is imported', async () => {
     const content = [
@@ -225,11 +223,7 @@ describe('ban export round trip', () => {
 });
 
 describe('a 100,000-line import', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('imports in one request and reaches bouncers', async (context) => {
     const lines: string[] = [];

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { createFilter } from '../../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3';
 const FIREWALL = `${V3}/firewall`;
 
-let t: TestServer;
-before(async () => {
-  t = await startTestServer();
-});
-after(() => t.close());
+const t = useTestServer();
 
 const networkOf = (id: number) =>
   t.server.services.db.prepare('SELECT networkfilterid FROM api_keys WHERE id = ?').pluck().get(id);

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { manualBanValues } from '../../firewall/filters.ts';
 import { loadFilters } from '../../firewall/filter-store.ts';
 import { migrate } from '../../storage/migrations.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
 
 describe('network filters store and check canonical addresses', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   it('stores IPv4-mapped and uncompressed IPv6 entries canonical, ranges included', async () => {
     const res = await t.call(FIREWALL, {

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { banThroughFailures, createFilter, WHITELIST } from '../../test-support/bouncer.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 
 describe('firewall: network filters CRUD', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('write shape in, read shape out: network/subnet become permit, currentRules become rules', async () => {
     const created = await t.call(FIREWALL, {
@@ -251,11 +247,7 @@ describe('firewall: network filters CRUD', () => {
 });
 
 describe('firewall: bans, whitelist and read-only views', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('getBannedIps lists active bans; unbanIp lifts every category of one ip', async () => {
     banThroughFailures(t, 'sip', '10.50.0.1');

@@ -1,27 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { ManualClock } from '../../clock.ts';
 import { banLog } from '../../firewall/ban-queries.ts';
 import { MAX_DECISION_SECONDS } from '../../firewall/decisions.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { useTestServer } from '../../test-support/server.ts';
 import { poll, values } from '../../test-support/bouncer.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
 
 describe('manual bans (firewall:banIp) and the ban history', () => {
-  let t: TestServer;
   // Workers stamp bans with the real time: the test clock starts there, and the one test that moves it runs last.
   const clock = new ManualClock(Date.now());
   const ban = (body: Record<string, unknown>) => t.call(`${FIREWALL}:banIp`, { method: 'POST', body });
+  const t = useTestServer({ clock });
   before(async () => {
-    t = await startTestServer({ clock });
     assert.equal(
       (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '192.0.2.0/24' } })).status,
       200,
     );
   });
-  after(() => t.close());
 
   test('bad input gets 422 with the reason, and nothing is stored', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [

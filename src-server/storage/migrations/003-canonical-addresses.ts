@@ -1,5 +1,5 @@
 import { cidrText, parseAddress, parseCidr } from '../../net/cidr.ts';
-import type { Migration } from './migration.ts';
+import { rewriteFilterAddresses, type Migration } from './migration.ts';
 
 /** One stored entry in canonical text; anything that does not parse is left as it was. */
 function canonicalEntry(entry: string): string {
@@ -22,19 +22,7 @@ export const canonicalAddressesMigration: Migration = {
   version: 3,
   name: 'canonical addresses in filters and the fail2ban whitelist',
   up(db) {
-    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{
-      id: number;
-      permit: string;
-      deny: string;
-    }>;
-    const update = db.prepare('UPDATE network_filters SET permit = ?, deny = ? WHERE id = ?');
-    for (const { id, permit, deny } of filters) {
-      const next = {
-        permit: canonicalEntry(permit),
-        deny: [...new Set(deny.split(',').map((e) => canonicalEntry(e.trim())))].join(','),
-      };
-      if (next.permit !== permit || next.deny !== deny) update.run(next.permit, next.deny, id);
-    }
+    rewriteFilterAddresses(db, canonicalEntry, canonicalEntry);
     const row = db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string } | undefined;
     if (!row) return;
     const settings = JSON.parse(row.value) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { networkText, parseCidr } from '../../net/cidr.ts';
-import type { Migration } from './migration.ts';
+import { rewriteFilterAddresses, type Migration } from './migration.ts';
 
 /** Largest id an import may write (2^31 - 1): a sequence past it was pushed there by an unbounded import. */
 const MAX_ID = 2 ** 31 - 1;
@@ -63,19 +63,7 @@ export const canonicalRangesMigration: Migration = {
       else claimed.add(canonical);
     }
 
-    const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{
-      id: number;
-      permit: string;
-      deny: string;
-    }>;
-    const update = db.prepare('UPDATE network_filters SET permit = ?, deny = ? WHERE id = ?');
-    for (const { id, permit, deny } of filters) {
-      const next = {
-        permit: canonicalRange(permit),
-        deny: [...new Set(deny.split(',').map((e) => canonicalValue(e.trim())))].join(','),
-      };
-      if (next.permit !== permit || next.deny !== deny) update.run(next.permit, next.deny, id);
-    }
+    rewriteFilterAddresses(db, canonicalRange, canonicalValue);
 
     const row = db.prepare("SELECT value FROM settings WHERE key = 'fail2ban'").get() as { value: string } | undefined;
     const settings = row ? (JSON.parse(row.value) as Record<string, unknown>) : undefined;

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../database.ts';
 import { migrate } from '../migrations.ts';
 import { MASKED } from '../secret-mask.ts';
 import { allMigrations } from './index.ts';
+import { withTempDir } from '../../test-support/temp-db.ts';
 
 test('migration 062 masks nested secrets in rows already written, and leaves no old bytes in the file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pbx-m062-'));
-  try {
+  withTempDir('pbx-m062-', (dir) => {
     const file = join(dir, 'pbx.sqlite');
     const db = openDatabase(file);
     migrate(
@@ -56,7 +55,5 @@ test('migration 062 masks nested secrets in rows already written, and leaves no 
       }
       assert.ok(!bytes.includes(leaked), `${path} still holds the old secret`);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

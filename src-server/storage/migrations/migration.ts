@@ -11,3 +11,27 @@ export interface Migration {
    */
   compactAfter?: boolean;
 }
+
+/**
+ * Rewrites every network filter's addresses: `permit` through `permitOf`, each `deny` entry through
+ * `denyEntryOf` (duplicates dropped). Only the rows that change are written.
+ */
+export function rewriteFilterAddresses(
+  db: Db,
+  permitOf: (permit: string) => string,
+  denyEntryOf: (entry: string) => string,
+): void {
+  const filters = db.prepare('SELECT id, permit, deny FROM network_filters').all() as Array<{
+    id: number;
+    permit: string;
+    deny: string;
+  }>;
+  const update = db.prepare('UPDATE network_filters SET permit = ?, deny = ? WHERE id = ?');
+  for (const { id, permit, deny } of filters) {
+    const next = {
+      permit: permitOf(permit),
+      deny: [...new Set(deny.split(',').map((e) => denyEntryOf(e.trim())))].join(','),
+    };
+    if (next.permit !== permit || next.deny !== deny) update.run(next.permit, next.deny, id);
+  }
+}

@@ -1,8 +1,9 @@
-import { Badge, Button, Collapse, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Collapse, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconFileSpreadsheet } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { FilterSelect } from '../../../components/FilterSelect.tsx';
 import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
@@ -179,27 +180,27 @@ export function AuditLogTable() {
             }}
             width={narrow ? '100%' : 280}
           />
-          <Select
+          <FilterSelect
             label="Kind"
-            data={[{ value: '', label: 'Every kind' }, ...KINDS.map((k) => ({ value: k.value, label: k.label }))]}
+            every="Every kind"
+            options={KINDS}
             value={kind}
             onChange={(value) => {
-              setKind((value ?? '') as '' | AuditKind);
+              setKind(value);
               setOffset(0);
             }}
-            allowDeselect={false}
-            w={narrow ? '100%' : 170}
+            width={narrow ? '100%' : 170}
           />
-          <Select
+          <FilterSelect
             label="Channel"
-            data={[{ value: '', label: 'Every channel' }, ...CHANNELS.map((c) => ({ value: c.value, label: c.label }))]}
+            every="Every channel"
+            options={CHANNELS}
             value={channel}
             onChange={(value) => {
-              setChannel((value ?? '') as '' | AuditChannel);
+              setChannel(value);
               setOffset(0);
             }}
-            allowDeselect={false}
-            w={narrow ? '100%' : 170}
+            width={narrow ? '100%' : 170}
           />
           <TextInput
             type="datetime-local"

@@ -1,6 +1,7 @@
 import { Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
+import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
@@ -78,16 +79,12 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
     <Modal opened={opened} onClose={onClose} title="Ban an address" centered size="md">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput
-            label="Address or network"
+          <AddressInput
             description="An IPv4 or IPv6 address, or a network in CIDR form."
             placeholder="192.0.2.7 or 192.0.2.0/24"
-            required
-            data-autofocus
             value={ip}
-            onChange={(e) => setIp(e.currentTarget.value)}
+            onChange={setIp}
             error={ipError}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
           <DurationInput
             label="Duration"

@@ -1,7 +1,8 @@
-import { Group, Select, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { FilterSelect } from '../../../components/FilterSelect.tsx';
 import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
@@ -67,24 +68,21 @@ export function BanLogTable() {
             }}
             width={narrow ? '100%' : 260}
           />
-          <Select
+          <FilterSelect
             label="Category"
-            data={[
-              { value: '', label: 'All categories' },
-              ...BAN_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
-            ]}
+            every="All categories"
+            options={BAN_CATEGORIES}
             value={category}
-            onChange={(value) => refilter(setCategory)(value ?? '')}
-            allowDeselect={false}
-            w={narrow ? '100%' : 180}
+            onChange={refilter(setCategory)}
+            width={narrow ? '100%' : 180}
           />
-          <Select
+          <FilterSelect
             label="State"
-            data={[{ value: '', label: 'Any state' }, ...STATES.map((s) => ({ value: s.value, label: s.label }))]}
+            every="Any state"
+            options={STATES}
             value={state}
-            onChange={(value) => refilter(setState)((value ?? '') as '' | BanLogState)}
-            allowDeselect={false}
-            w={narrow ? '100%' : 160}
+            onChange={refilter(setState)}
+            width={narrow ? '100%' : 160}
           />
         </Group>
       }

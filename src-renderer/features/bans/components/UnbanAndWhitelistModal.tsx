@@ -1,11 +1,11 @@
 import { Modal, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
+import { notifySaved } from '../../../lib/notify-saved.ts';
 import { useUnbanAndWhitelist } from '../api/unban-and-whitelist.ts';
 
 const FIELDS = ['ip', 'comment', 'until'] as const;
@@ -39,18 +39,11 @@ export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onC
       {
         onSuccess: (answer) => {
           const how = until === null ? 'for good' : `for ${formatExactDuration(seconds)}`;
-          notifications.show({
-            color: 'teal',
-            title: 'Unbanned and whitelisted',
-            message: [`${answer.ip} is whitelisted ${how}.`, ...answer.notices.info].join(' '),
-          });
-          for (const warning of answer.notices.warning)
-            notifications.show({
-              color: 'yellow',
-              title: 'Still blocked elsewhere',
-              message: warning,
-              autoClose: 12_000,
-            });
+          notifySaved(
+            { title: 'Unbanned and whitelisted', message: `${answer.ip} is whitelisted ${how}.` },
+            answer.notices,
+            'Still blocked elsewhere',
+          );
           onClose();
         },
       },

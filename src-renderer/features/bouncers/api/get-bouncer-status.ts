@@ -4,8 +4,6 @@ import { api } from '../../../lib/api-client.ts';
 
 export type BouncerOverview = Answer<'firewall.getBouncerStatus'>;
 export type BouncerStatus = BouncerOverview['bouncers'][number];
-/** The bouncer's state from its last attempt (the server decides: see firewall:getBouncerStatus). */
-export type BouncerState = BouncerStatus['state'];
 /** Why the key's last poll was refused, while that refusal is its last attempt. */
 export type BouncerRefusal = NonNullable<BouncerStatus['refusal']>;
 /** One source address a key polled from (`key@ip`), with what the bouncer reports of itself. */

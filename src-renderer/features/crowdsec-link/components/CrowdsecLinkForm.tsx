@@ -56,7 +56,7 @@ export function CrowdsecLinkForm() {
     fields: FIELDS,
     saved: { title: 'CrowdSec link saved', message: 'It applies now: the status above shows when the LAPI answers.' },
   });
-  const { errors, set } = form;
+  const { errors, set, field, textField } = form;
   return (
     <Stack maw={720}>
       <CrowdsecLinkStatus />
@@ -69,20 +69,12 @@ export function CrowdsecLinkForm() {
               onChange={(e) => set('enabled', e.currentTarget.checked)}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label="LAPI URL"
-                placeholder="http://192.0.2.10:8080/"
-                value={values.url}
-                onChange={(e) => set('url', e.currentTarget.value)}
-                error={errors.byField.url}
-              />
+              <TextInput label="LAPI URL" placeholder="http://192.0.2.10:8080/" {...textField('url')} />
               <TextInput
                 label="This site's name"
                 description="Shown in the alerts this PBX pushes; empty uses the host name."
                 inputWrapperOrder={['label', 'input', 'description', 'error']}
-                value={values.siteName}
-                onChange={(e) => set('siteName', e.currentTarget.value)}
-                error={errors.byField.siteName}
+                {...textField('siteName')}
               />
             </SimpleGrid>
             <Switch
@@ -95,9 +87,7 @@ export function CrowdsecLinkForm() {
                 label="Machine login"
                 autoComplete="off"
                 disabled={!values.pushEnabled}
-                value={values.machineLogin}
-                onChange={(e) => set('machineLogin', e.currentTarget.value)}
-                error={errors.byField.machineLogin}
+                {...textField('machineLogin')}
               />
               <PasswordInput
                 label="Machine password"
@@ -173,9 +163,7 @@ export function CrowdsecLinkForm() {
                 min={1}
                 max={3600}
                 disabled={!values.pullEnabled}
-                value={values.pullIntervalSeconds}
-                onChange={(v) => set('pullIntervalSeconds', v)}
-                error={errors.byField.pullIntervalSeconds}
+                {...field('pullIntervalSeconds')}
               />
             </SimpleGrid>
             <Switch

@@ -21,7 +21,7 @@ export function AmiSettingsForm() {
     fields: FIELDS,
     saved: { title: 'AMI settings saved', message: 'The connection restarts with them.' },
   });
-  const { errors, set } = form;
+  const { errors, set, field, textField } = form;
   return (
     <SettingsForm form={form} label="AMI settings" name="AMI connection" submitLabel="Save AMI connection" maw={560}>
       {(values) => (
@@ -32,28 +32,9 @@ export function AmiSettingsForm() {
             onChange={(e) => set('enabled', e.currentTarget.checked)}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Host"
-              required
-              value={values.host}
-              onChange={(e) => set('host', e.currentTarget.value)}
-              error={errors.byField.host}
-            />
-            <BoundedNumberInput
-              label="Port"
-              min={1}
-              max={65535}
-              value={values.port}
-              onChange={(v) => set('port', v)}
-              error={errors.byField.port}
-            />
-            <TextInput
-              label="User"
-              autoComplete="off"
-              value={values.username}
-              onChange={(e) => set('username', e.currentTarget.value)}
-              error={errors.byField.username}
-            />
+            <TextInput label="Host" required {...textField('host')} />
+            <BoundedNumberInput label="Port" min={1} max={65535} {...field('port')} />
+            <TextInput label="User" autoComplete="off" {...textField('username')} />
             <PasswordInput
               label="Secret"
               inputWrapperOrder={['label', 'input', 'description', 'error']}

@@ -127,7 +127,7 @@ export function HttpsSettingsForm() {
       message: 'They apply now, without a restart: the status above shows when they are live.',
     },
   });
-  const { errors, set } = form;
+  const { errors, set, textField } = form;
   return (
     <Stack maw={640}>
       <HttpsRuntime enabledInSettings={Boolean(form.query.data?.enabled)} />
@@ -158,17 +158,13 @@ export function HttpsSettingsForm() {
                 label="Certificate file (optional)"
                 placeholder="/etc/ssl/pbx/fullchain.pem"
                 disabled={!values.enabled}
-                value={values.certificatePath}
-                onChange={(e) => set('certificatePath', e.currentTarget.value)}
-                error={errors.byField.certificatePath}
+                {...textField('certificatePath')}
               />
               <TextInput
                 label="Private key file (optional)"
                 placeholder="/etc/ssl/pbx/privkey.pem"
                 disabled={!values.enabled}
-                value={values.privateKeyPath}
-                onChange={(e) => set('privateKeyPath', e.currentTarget.value)}
-                error={errors.byField.privateKeyPath}
+                {...textField('privateKeyPath')}
               />
             </SimpleGrid>
           </>

@@ -14,28 +14,24 @@ export function QueueLimitsForm() {
     fields: FIELDS,
     saved: { title: 'Queue limits saved', message: 'They apply within 10 seconds.' },
   });
-  const { errors, set } = form;
+  const { field } = form;
   const { APIQueueMaxLength: length, APIRequestTTL: ttl } = GENERAL_SETTINGS_BOUNDS;
   return (
     <SettingsForm form={form} label="queue limits" name="Queue limits" submitLabel="Save queue limits" maw={420}>
-      {(values) => (
+      {() => (
         <>
           <BoundedNumberInput
             label="Queue length"
             description="Requests that may wait for a worker; beyond this the server answers 503 at once."
             {...length}
-            value={values.APIQueueMaxLength}
-            onChange={(v) => set('APIQueueMaxLength', v)}
-            error={errors.byField.APIQueueMaxLength}
+            {...field('APIQueueMaxLength')}
           />
           <DurationInput
             label="Request age limit"
             description="A request still queued after this long is dropped: its client has given up."
             units={['s', 'min', 'h']}
             {...ttl}
-            value={values.APIRequestTTL}
-            onChange={(v) => set('APIRequestTTL', v)}
-            error={errors.byField.APIRequestTTL}
+            {...field('APIRequestTTL')}
           />
         </>
       )}

@@ -22,11 +22,11 @@ export function RetentionSettingsForm() {
       message: 'The next prune uses it: within a minute for the ban history, an hour for the audit log.',
     },
   });
-  const { errors, set } = form;
+  const { field } = form;
   const { banHistoryRetentionDays: banHistory, auditRetentionDays: audit } = GENERAL_SETTINGS_BOUNDS;
   return (
     <SettingsForm form={form} label="retention" name="Retention" submitLabel="Save retention" maw={420}>
-      {(values) => (
+      {() => (
         <>
           <BoundedNumberInput
             label="Keep ban history for"
@@ -36,18 +36,14 @@ export function RetentionSettingsForm() {
             }
             unit="days"
             {...banHistory}
-            value={values.banHistoryRetentionDays}
-            onChange={(v) => set('banHistoryRetentionDays', v)}
-            error={errors.byField.banHistoryRetentionDays}
+            {...field('banHistoryRetentionDays')}
           />
           <BoundedNumberInput
             label="Keep audit log for"
             description="Audit log entries older than this are deleted every hour."
             unit="days"
             {...audit}
-            value={values.auditRetentionDays}
-            onChange={(v) => set('auditRetentionDays', v)}
-            error={errors.byField.auditRetentionDays}
+            {...field('auditRetentionDays')}
           />
         </>
       )}

@@ -93,7 +93,7 @@ export function Fail2banSettingsForm() {
     fields: FIELDS,
     saved: { title: 'Ban rules saved', message: 'New bans use them at once.' },
   });
-  const { errors, set, setValues } = form;
+  const { errors, set, setValues, field } = form;
   const choosePreset = (choice: string) => {
     if (choice === 'custom') return;
     const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
@@ -145,36 +145,24 @@ export function Fail2banSettingsForm() {
               </Text>
             </Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <BoundedNumberInput
-                label="Failures before a ban"
-                {...FAIL2BAN_BOUNDS.maxretry}
-                value={values.maxretry}
-                onChange={(v) => set('maxretry', v)}
-                error={errors.byField.maxretry}
-              />
+              <BoundedNumberInput label="Failures before a ban" {...FAIL2BAN_BOUNDS.maxretry} {...field('maxretry')} />
               <DurationInput
                 label="Counting window"
                 description="Failures older than this are forgotten."
                 {...FAIL2BAN_BOUNDS.findtime}
-                value={values.findtime}
-                onChange={(v) => set('findtime', v)}
-                error={errors.byField.findtime}
+                {...field('findtime')}
               />
               <DurationInput
                 label="Ban duration"
                 description="How long a banned address stays blocked. Over 24.8 days, bouncers get it in 24.8-day steps."
                 {...FAIL2BAN_BOUNDS.bantime}
-                value={values.bantime}
-                onChange={(v) => set('bantime', v)}
-                error={errors.byField.bantime}
+                {...field('bantime')}
               />
               <BoundedNumberInput
                 label="Max requests per second"
                 description="Per address, on the web interface."
                 {...FAIL2BAN_BOUNDS.PBXFirewallMaxReqSec}
-                value={values.PBXFirewallMaxReqSec}
-                onChange={(v) => set('PBXFirewallMaxReqSec', v)}
-                error={errors.byField.PBXFirewallMaxReqSec}
+                {...field('PBXFirewallMaxReqSec')}
               />
             </SimpleGrid>
             <CategoryRulesTable
@@ -220,9 +208,7 @@ export function Fail2banSettingsForm() {
               <BoundedNumberInput
                 label="IPv6 prefix length"
                 {...FAIL2BAN_BOUNDS.ipv6Prefix}
-                value={values.ipv6Prefix}
-                onChange={(v) => set('ipv6Prefix', v)}
-                error={errors.byField.ipv6Prefix}
+                {...field('ipv6Prefix')}
                 maw={280}
               />
             )}

@@ -1,11 +1,12 @@
 import { Modal, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useEffect, useState, type FormEvent } from 'react';
+import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormError } from '../../../components/FormError.tsx';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { notifySaved } from '../../../lib/notify-saved.ts';
 import type { WhitelistEntry } from '../api/fail2ban-settings.ts';
 import { useSaveWhitelistEntries } from '../api/save-whitelist-entries.ts';
 
@@ -58,21 +59,14 @@ export function WhitelistEntryModal({
       [...entries.filter((e) => e.value !== value.trim()), { value: value.trim(), comment: comment.trim(), until }],
       {
         onSuccess: ({ notices }) => {
-          notifications.show({
-            color: 'teal',
-            title: 'Whitelisted',
-            message: [
-              `${value.trim()} is never banned${until ? ' until the end you chose' : ''}.`,
-              ...notices.info,
-            ].join(' '),
-          });
-          for (const warning of notices.warning)
-            notifications.show({
-              color: 'yellow',
-              title: 'Still blocked elsewhere',
-              message: warning,
-              autoClose: 12_000,
-            });
+          notifySaved(
+            {
+              title: 'Whitelisted',
+              message: `${value.trim()} is never banned${until ? ' until the end you chose' : ''}.`,
+            },
+            notices,
+            'Still blocked elsewhere',
+          );
           onClose();
         },
       },
@@ -83,16 +77,12 @@ export function WhitelistEntryModal({
     <Modal opened={opened} onClose={onClose} title="Add to whitelist" centered size="md">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput
-            label="Address or network"
+          <AddressInput
             description="An IPv4 or IPv6 address, or a network in CIDR form. Its active bans are lifted."
             placeholder="192.0.2.7 or 10.20.0.0/16"
-            required
-            data-autofocus
             value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
+            onChange={setValue}
             error={errors.byField.value}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
           <TextInput
             label="Comment"

@@ -1,0 +1,64 @@
+import { after, before } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { CreateServerOptions } from '../../src-server/index.ts';
+import type { TestServer } from '../../src-server/test-support/server.ts';
+import { launchConsoleBrowser, type ConsoleBrowser } from './browser.ts';
+import { startConsoleServer } from './console-server.ts';
+
+interface ConsoleSession {
+  readonly server: TestServer;
+  readonly browser: ConsoleBrowser;
+  readonly page: Page;
+  /** Loads the console (or one of its paths) from the server. */
+  open(path?: string): Promise<void>;
+}
+
+interface ConsoleSetup {
+  /** Server options; the admin password defaults to the one the e2e files share. */
+  server?: CreateServerOptions;
+  colorScheme?: 'light' | 'dark';
+  /** Runs once the server is up, before the browser starts (seeding through the API...). */
+  prepare?: (server: TestServer) => Promise<void>;
+  /** Runs after the browser is closed and before the server stops (stopping a bouncer...). */
+  cleanup?: () => Promise<void>;
+}
+
+/**
+ * The setup every console e2e file shares, as hooks of the enclosing describe: the server on an
+ * ephemeral port with a fresh data directory, headless Chromium, both closed at the end.
+ */
+export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
+  let server: TestServer | undefined;
+  let browser: ConsoleBrowser | undefined;
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`The ${what} is not started: use the session inside a test.`);
+    return value;
+  };
+
+  before(async () => {
+    server = await startConsoleServer({ adminPassword: 'e2e-admin-password', ...setup.server });
+    await setup.prepare?.(server);
+    browser = await launchConsoleBrowser({ colorScheme: setup.colorScheme });
+  });
+
+  after(async () => {
+    await setup.cleanup?.();
+    await browser?.close();
+    await server?.close();
+  });
+
+  return {
+    get server() {
+      return ready(server, 'server');
+    },
+    get browser() {
+      return ready(browser, 'browser');
+    },
+    get page() {
+      return ready(browser, 'browser').page;
+    },
+    async open(path = '/') {
+      await ready(browser, 'browser').page.goto(`${ready(server, 'server').url}${path}`);
+    },
+  };
+}
