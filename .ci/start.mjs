@@ -17,8 +17,12 @@ function run(script) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const serverBuilt = existsSync('out/server/cli.js') && newest('out/server') >= newest('src-server');
-const consoleBuilt = existsSync('out/renderer/index.html') && newest('out/renderer') >= newest('src-renderer');
+// src-shared (bounds, enums, contract types) is part of both builds.
+const shared = newest('src-shared');
+const serverBuilt =
+  existsSync('out/server/cli.js') && newest('out/server') >= newest('src-server') && newest('out/src-shared') >= shared;
+const consoleBuilt =
+  existsSync('out/renderer/index.html') && newest('out/renderer') >= Math.max(newest('src-renderer'), shared);
 if (!serverBuilt) run('build:server');
 if (!consoleBuilt) run('build:console');
 

@@ -177,8 +177,10 @@ export class ApiKeysScreen extends Screen {
       .getByRole('button', { name: /Actions for|Details/ })
       .first()
       .click();
+    // A row menu opens with an animation: wait for its item (or the dialog, where the button opens it directly).
     const details = this.page.getByRole('menuitem', { name: 'Details' });
-    if (await details.count()) await details.click();
+    await details.or(this.page.getByRole('dialog')).first().waitFor({ state: 'visible' });
+    if (await details.isVisible()) await details.click();
   }
 
   /** Rotate… then the confirmation: the new value is shown once. */
