@@ -167,6 +167,8 @@ function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      // Node flags to try on the server (e.g. BENCH_NODE_FLAGS=--max-semi-space-size=32).
+      ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
