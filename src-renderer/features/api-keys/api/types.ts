@@ -39,10 +39,11 @@ export type ApiKeyInput = Required<
 >;
 
 /** The create (or rotate) answer: the only time the key is seen. */
-export interface IssuedKey {
-  key: string;
+export type IssuedKey = {
+  /** The contract's write-only `key`, answered once by a create or a rotate. */
+  key: NonNullable<Body<'api-keys.create'>['key']>;
   record: ApiKey | null;
-}
+};
 
 /** The firewall-export preset: read-only access to the bouncer endpoints and nothing else. */
 export const BOUNCER_PRESET: Record<string, Permission> = { '/api/v3/firewall-bouncer': 'read' };

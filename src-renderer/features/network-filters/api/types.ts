@@ -25,16 +25,16 @@ export type NetworkFilter = Omit<RecordOf<'Firewall'>, 'currentRules'>;
 /** What POST firewall and PUT firewall/{id} take. */
 export type NetworkFilterBody = Body<'firewall.create'>;
 
-/** The filter form's values, sent as they are: `currentRules` true = allow. */
-export interface NetworkFilterInput {
-  permit: string;
-  deny: string;
-  description: string;
-  newer_block_ip: boolean;
-  local_network: boolean;
-  /** The four this server acts on, plus the stored-only ones the filter has (kept as they are by an edit). */
-  currentRules: Record<FilterCategory, boolean> & Record<string, boolean>;
-}
+/**
+ * The filter form's values, sent as they are: the contract's write body with every field the form
+ * fills, and `currentRules` (true = allow) holding the four this server acts on, plus the
+ * stored-only ones the filter has (kept as they are by an edit).
+ */
+export type NetworkFilterInput = Required<
+  Pick<NetworkFilterBody, 'permit' | 'deny' | 'description' | 'newer_block_ip' | 'local_network'>
+> & {
+  currentRules: Record<FilterCategory, boolean> & NonNullable<NetworkFilterBody['currentRules']>;
+};
 
 /** The API may give flags as booleans, 0/1 or "0"/"1". */
 export const isSet = (flag: unknown) => flag === true || flag === 1 || flag === '1' || flag === 'true';
