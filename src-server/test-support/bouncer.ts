@@ -48,3 +48,21 @@ export async function createFilter(
   if (response.status !== 201) throw new Error(`filter create answered ${response.status}: ${response.text}`);
   return response.json.data;
 }
+
+/**
+ * Polls with `startup=true` until `check` holds on the answer, or fails after `ms`. A poll that finds SQLite's write
+ * lock held (a worker's audit row, a flush) is served the last logged snapshot, so a change can show one poll later.
+ */
+export async function pollUntil(
+  t: TestServer,
+  key: string,
+  check: (answer: { new: Decision[]; deleted: Decision[] }) => boolean,
+  ms = 3000,
+): Promise<{ new: Decision[]; deleted: Decision[] }> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answer = await poll(t, key, '?startup=true');
+    if (check(answer) || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

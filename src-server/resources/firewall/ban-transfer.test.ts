@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { createFilter, poll } from '../../test-support/bouncer.ts';
+import { createFilter, poll, pollUntil } from '../../test-support/bouncer.ts';
 import { startTestServer, type TestServer, useTestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';
@@ -102,8 +102,9 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       assert.equal(ban.bannedBy, 'localhost (import)');
     }
     // Published to bouncers as pbx/manual.
-    const stream = await poll(t, createTestApiKey(t.server.services.db).key);
-    assert.ok(stream.new.some((d) => d.value === '198.51.100.0/24' && d.scenario === 'pbx/manual'));
+    const published = (a: { new: Array<{ value: string; scenario: string }> }) =>
+      a.new.some((d) => d.value === '198.51.100.0/24' && d.scenario === 'pbx/manual');
+    assert.ok(published(await pollUntil(t, createTestApiKey(t.server.services.db).key, published)));
     // The audit log has one row for the import, with the list's size and not the list.
     const rows = t.server.services.db
       .prepare("SELECT diff FROM audit_log WHERE operation = 'importBans' AND status = 200")
@@ -123,7 +124,9 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     assert.deepEqual([longer.json.data.added, longer.json.data.extended], [0, 1]);
     assert.equal((await manual(t)).find((b) => b.ip === '203.0.113.9')!.secondsLeft, null);
     // The web thread took the longer ban in place of the old one: the stream carries its duration.
-    const after = await poll(t, createTestApiKey(t.server.services.db).key);
+    const after = await pollUntil(t, createTestApiKey(t.server.services.db).key, (a) =>
+      a.new.some((d) => d.value === '203.0.113.9' && d.duration === '2147483s'),
+    );
     assert.deepEqual(
       after.new.filter((d) => d.value === '203.0.113.9').map((d) => [d.scenario, d.duration]),
       [['pbx/manual', '2147483s']],
