@@ -2,10 +2,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireNetworkNamespace } from './netns.ts';
+import { ensureRendererBuilt } from './renderer-build.ts';
 
 export const FIREWALL_BOUNCER = process.env.PBX_E2E_FIREWALL_BOUNCER ?? '/usr/bin/crowdsec-firewall-bouncer';
 /** The Debian package's own configuration; the operator's settings go in `<this>.local`, which overrides it. */
 export const PACKAGE_CONFIG = '/etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml';
+
+/**
+ * The `before` of a kernel suite with the real bouncer: the package, curl and the given programs must be
+ * there, and the console is built now, since nothing outside is reachable from inside the namespace.
+ */
+export async function prepareFirewallBouncerSuite(programs: string[]): Promise<void> {
+  requireNetworkNamespace([FIREWALL_BOUNCER, PACKAGE_CONFIG, ...programs, '/usr/bin/curl']);
+  await ensureRendererBuilt();
+}
 
 /**
  * `yaml` with its file-system paths (log_dir, pid_dir) moved under `dir`, and nothing else changed.
