@@ -2,7 +2,7 @@
 // with live states from the AMI test server (AMI configured through the Settings screen).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
+import { AmiTestServer, deskPhone100 } from '../src-server/test-support/ami-server.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -15,16 +15,7 @@ describe('console: whitelist and peers', () => {
   // The AMI test server starts before the console server and stops after it.
   before(async () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 'ami-e2e-secret' });
-    ami.endpoints.set('100', {
-      deviceState: 'Not in use',
-      contact: {
-        uri: 'sip:100@192.0.2.5:5060',
-        userAgent: 'Yealink T46U',
-        viaAddress: '192.0.2.5:5060',
-        status: 'Reachable',
-        roundtripUsec: '1234',
-      },
-    });
+    ami.endpoints.set('100', deskPhone100({ status: 'Reachable' }));
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
   });
   const app = useConsole({
