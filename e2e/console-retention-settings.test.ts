@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Form } from './pages/form.ts';
-import { SettingsScreen } from './pages/settings.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
@@ -14,7 +13,7 @@ const AUDIT = 'Keep audit log for';
 
 describe('console: retention settings', () => {
   const app = useConsole();
-  const settings = new SettingsScreen(app);
+  const { settings } = app.screens;
 
   const stored = async () => (await app.server.call(`${V3}general-settings`)).json.data as Record<string, number>;
 
