@@ -30,7 +30,7 @@ interface ConsoleSetup {
 
 /**
  * The setup every console e2e file shares, as hooks of the enclosing describe: the server on an
- * ephemeral port with a fresh data directory, headless Chromium, both closed at the end.
+ * ephemeral port with a fresh data directory, headless Chromium (on `openAt` when given), both closed at the end.
  */
 export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
   let server: TestServer | undefined;
@@ -55,7 +55,8 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
     await server?.close();
   });
 
-  const session: ConsoleSession = {
+  const page = () => ready(browser, 'browser').page;
+  return {
     get server() {
       return ready(server, 'server');
     },
@@ -63,15 +64,15 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
       return ready(browser, 'browser');
     },
     get page() {
-      return ready(browser, 'browser').page;
+      return page();
     },
-    get screens() {
-      return screens;
-    },
+    screens: consoleScreens({
+      get page() {
+        return page();
+      },
+    }),
     async open(path = '/') {
-      await ready(browser, 'browser').page.goto(`${ready(server, 'server').url}${path}`);
+      await page().goto(`${ready(server, 'server').url}${path}`);
     },
   };
-  const screens = consoleScreens(session);
-  return session;
 }
