@@ -91,9 +91,25 @@ const STARTUP_QUIRKS = [
  * Warning and error lines of a bouncer log (logrus text format) and any "Ban duration too long",
  * except the start-up quirks above, which the server cannot cause or avoid.
  */
-export function problemLines(log: string): string[] {
+function problemLines(log: string): string[] {
   return log
     .split('\n')
     .filter((line) => /level=(warning|error|fatal|panic)\b/.test(line) || /Ban duration too long/i.test(line))
     .filter((line) => !STARTUP_QUIRKS.some((quirk) => quirk.test(line)));
+}
+
+/** What a scenario reports of its bouncer once it stops it: whether it had exited early, its log and the problems in it. */
+interface BouncerReport {
+  bouncerExitedEarly: boolean;
+  log: string;
+  problems: string[];
+}
+
+/** Stops the bouncer (if it was started) and reads its report; an empty report without a bouncer. */
+export async function stopAndReport(bouncer: RunningFirewallBouncer | undefined): Promise<Partial<BouncerReport>> {
+  if (!bouncer) return {};
+  const bouncerExitedEarly = bouncer.exited();
+  await bouncer.stop();
+  const log = bouncer.log();
+  return { bouncerExitedEarly, log, problems: problemLines(log) };
 }
