@@ -9,7 +9,7 @@ import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { BAN_CATEGORIES, BAN_SERVICES, UPSTREAM_CATEGORY } from '../api/categories.ts';
-import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
+import { useBannedIps, useUpstreamBanTotal, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
@@ -62,9 +62,11 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const selectedIps = [
     ...new Set(list.filter((ban) => selected.has(rowKeyOf(ban)) && !ban.upstream).map((ban) => ban.ip)),
   ];
-  const upstreamCount = list.filter((b) => b.category === UPSTREAM_CATEGORY.value).length;
+  // Every upstream decision enforced, not only the ones listed (at most 1,000 of a community blocklist's many).
+  const upstreamCount = useUpstreamBanTotal();
+  const upstreamListed = list.filter((b) => b.category === UPSTREAM_CATEGORY.value).length;
   const categories = [
-    { value: 'all', label: `All (${list.length})` },
+    { value: 'all', label: `All (${list.length - upstreamListed + upstreamCount})` },
     ...BAN_CATEGORIES.map((c) => ({
       value: c.value,
       label: `${c.label} (${list.filter((b) => b.category === c.value).length})`,
@@ -190,6 +192,9 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         footer={
           <Text size="xs" c="dimmed" mt="sm">
             Refreshed every 10 seconds. Automatic ban duration and thresholds are set in Settings.
+            {upstreamCount > upstreamListed &&
+              ` Upstream: the ${upstreamListed.toLocaleString('en-US')} longest-lasting of ` +
+                `${upstreamCount.toLocaleString('en-US')} decisions are listed.`}
           </Text>
         }
       />
