@@ -4,9 +4,11 @@ import { FAIL2BAN_SETTING_KEY } from '../firewall/fail2ban-settings.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { writeSetting } from '../storage/settings.ts';
+import { startTestServer } from '../test-support/server.ts';
 import { openTempDb } from '../test-support/temp-db.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from './upstream-bans.ts';
 
+const V3 = '/pbxcore/api/v3/';
 const NOW = 1_700_000_000_000;
 const DECISIONS = 100_000;
 
@@ -82,5 +84,86 @@ test('listing 100,000 upstream decisions: one page read and checked, every one c
     assert.ok(Date.parse(next.bans[0]!.expiresAt) <= Date.parse(bans.at(-1)!.expiresAt));
   } finally {
     temp.dispose();
+  }
+});
+
+test('"Why is this address blocked?" shows the upstream decisions enforced on it: its own and a range’s, not liftable here', async () => {
+  const pbx = await startTestServer();
+  try {
+    const saved = await pbx.call(`${V3}crowdsec-link`, {
+      method: 'PUT',
+      body: {
+        enabled: true,
+        url: 'http://127.0.0.1:9/',
+        pushEnabled: false,
+        pullEnabled: true,
+        bouncerKey: 'k'.repeat(40),
+      },
+    });
+    assert.equal(saved.status, 200, saved.text);
+    const now = Date.now();
+    const insert = pbx.server.services.db.prepare(
+      'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    insert.run(9001, '203.0.113.9', 'Ip', 'crowdsecurity/ssh-bf', 'CAPI', now + 3600_000);
+    insert.run(9002, '203.0.113.9', 'Ip', "manual 'ban' from 'cli'", 'cscli', now + 7200_000);
+    insert.run(9003, '203.0.113.0/24', 'Range', 'crowdsecurity/http-probing', 'crowdsec', now + 600_000);
+    insert.run(9004, '203.0.113.10', 'Ip', 'crowdsecurity/ssh-bf', 'CAPI', now - 1000); // ended
+
+    const lookup = async (ip: string) => {
+      const answer = await pbx.call(`${V3}firewall:lookup?ip=${ip}`);
+      assert.equal(answer.status, 200, answer.text);
+      return answer.json.data as {
+        blocked: boolean;
+        decisions: Array<{
+          value: string;
+          source: string;
+          origin: string;
+          scenario: string;
+          secondsLeft: number;
+          upstream?: unknown;
+        }>;
+      };
+    };
+    const found = await lookup('203.0.113.9');
+    assert.equal(found.blocked, true);
+    assert.deepEqual(
+      found.decisions.map((d) => [d.source, d.value, d.origin, d.scenario, d.upstream]),
+      [
+        [
+          'upstream',
+          '203.0.113.9',
+          'cscli',
+          "manual 'ban' from 'cli'",
+          { origin: 'cscli', scenario: "manual 'ban' from 'cli'", liftable: false },
+        ],
+        [
+          'upstream',
+          '203.0.113.0/24',
+          'crowdsec',
+          'crowdsecurity/http-probing',
+          { origin: 'crowdsec', scenario: 'crowdsecurity/http-probing', liftable: false },
+        ],
+      ],
+      'the longest decision of each value that holds it',
+    );
+    assert.ok(found.decisions[0]!.secondsLeft > 7100 && found.decisions[0]!.secondsLeft <= 7200);
+
+    const onlyRange = await lookup('203.0.113.10');
+    assert.deepEqual(
+      onlyRange.decisions.map((d) => d.value),
+      ['203.0.113.0/24'],
+      'an ended decision does not count',
+    );
+    assert.deepEqual((await lookup('198.51.100.1')).decisions, [], 'an address nothing covers');
+
+    // The whitelist wins over upstream: the address is no longer blocked by it (and the range is refused whole).
+    const whitelisted = await pbx.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '203.0.113.9' } });
+    assert.equal(whitelisted.status, 200, whitelisted.text);
+    const kept = await lookup('203.0.113.9');
+    assert.equal(kept.blocked, false);
+    assert.deepEqual(kept.decisions, []);
+  } finally {
+    await pbx.close();
   }
 });

@@ -3,7 +3,7 @@ import { readFail2ban, whitelistRanges } from '../firewall/fail2ban-settings.ts'
 import { loadFilters } from '../firewall/filter-store.ts';
 import { trustedRanges } from '../firewall/filters.ts';
 import { FirewallState } from '../firewall/firewall-state.ts';
-import type { Cidr } from '../net/cidr.ts';
+import { cidrContains, type Cidr } from '../net/cidr.ts';
 import { readSetting } from '../storage/settings.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
@@ -152,4 +152,39 @@ export function listUpstreamBans(
     }),
   );
   return { bans, total };
+}
+
+/** An upstream decision that covers one address, as "Why is this address blocked?" shows it. */
+export interface UpstreamCovering {
+  value: string;
+  scope: 'Ip' | 'Range';
+  origin: string;
+  scenario: string;
+  secondsLeft: number;
+}
+
+/**
+ * The upstream decisions this PBX enforces on `address` (runs in a worker): the address's own and
+ * those of ranges that hold it, each value's longest decision in force, none while pulling is off
+ * and none the whitelist, trusted networks or loopback protect (the puller's rule).
+ */
+export function upstreamDecisionsCovering(db: Db, address: string, now: number): UpstreamCovering[] {
+  if (!pulling(db)) return [];
+  const rows = statement(
+    db,
+    'SELECT value, scenario, origin, MAX(expires_at) AS expires_at FROM crowdsec_upstream_decisions ' +
+      "WHERE expires_at > ? AND (value = ? OR instr(value, '/') > 0) GROUP BY value ORDER BY expires_at DESC",
+  ).all(now, address) as Row[];
+  const covering = rows.filter((row) => row.value === address || cidrContains(row.value, address));
+  if (covering.length === 0) return [];
+  const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
+  return covering
+    .filter((row) => !protectedValues.isProtected(row.value))
+    .map((row) => ({
+      value: row.value,
+      scope: row.value.includes('/') ? 'Range' : 'Ip',
+      origin: row.origin,
+      scenario: row.scenario,
+      secondsLeft: Math.max(1, Math.ceil((row.expires_at - now) / 1000)),
+    }));
 }
