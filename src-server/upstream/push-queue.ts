@@ -61,7 +61,7 @@ type Unwritten = NewPush & { at: number };
  * The durable push queue (SQLite): bans and lifts wait here until the LAPI accepted them, so a
  * LAPI outage or a restart loses nothing written. `enqueue` runs on the web thread: it waits at
  * most 50 ms for the write lock, and while a worker holds it (an import) the entries wait in memory
- * and are written every 100 ms until the lock is free; only entries written are sent. Bounded at
+ * and are tried again after 100 ms, doubling to 1 s, until the lock is free; only entries written are sent. Bounded at
  * `limit` entries (in SQLite, and apart in memory): when full, adds whose ban already ended go
  * first (nothing left to share), then the oldest entries; each is counted as dropped. An add whose
  * ban ends before it is sent is dropped unsent.
@@ -101,8 +101,8 @@ export class PushQueue {
   }
 
   /**
-   * Writes the entries waiting in memory (short wait for the lock); on a held lock, tries again in
-   * WRITE_RETRY_MS. Returns whether nothing waits any more.
+   * Writes the entries waiting in memory (short wait for the lock); on a held lock, tries again on
+   * a timer (100 ms doubling to 1 s). Returns whether nothing waits any more.
    */
   writeUnwritten(waitMs?: number): boolean {
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -136,12 +136,12 @@ export class PushQueue {
 
   /**
    * Writes entries now, inside the caller's transaction (the filter sync records what it queued
-   * in the same one); the entries waiting in memory go first, keeping the order.
+   * in the same one, and rolls both back together). Entries waiting in memory stay there: they are
+   * forgotten only once their own write committed.
    */
   enqueueInTransaction(entries: readonly NewPush[]): void {
     const at = this.clock.now();
-    this.write([...this.unwritten, ...entries.map((entry) => ({ ...entry, at }))]);
-    this.unwritten = [];
+    this.write(entries.map((entry) => ({ ...entry, at })));
   }
 
   /** The memory bound: adds already ended go first, then the oldest (counted as dropped). */
