@@ -15,11 +15,14 @@ const ticking = { now: Date.now(), listeners: new Set<() => void>(), timer: unde
 
 function subscribeToTicks(listener: () => void): () => void {
   ticking.listeners.add(listener);
-  if (ticking.timer === undefined)
+  if (ticking.timer === undefined) {
+    // The clock was stopped: its time is stale (React reads it again after subscribing and re-renders).
+    ticking.now = Date.now();
     ticking.timer = window.setInterval(() => {
       ticking.now = Date.now();
       for (const notify of ticking.listeners) notify();
     }, 1000);
+  }
   return () => {
     ticking.listeners.delete(listener);
     if (ticking.listeners.size === 0) {
@@ -34,5 +37,11 @@ function subscribeToTicks(listener: () => void): () => void {
  * rows, so only the cells re-render each second, never the whole table around them.
  */
 export function useSharedNow(): number {
-  return useSyncExternalStore(subscribeToTicks, () => ticking.now);
+  return useSyncExternalStore(subscribeToTicks, readTicks);
+}
+
+/** The clock's time; while it is stopped (no subscriber yet), brought up to date at most once a second, so a first render is current. */
+function readTicks(): number {
+  if (ticking.timer === undefined && Date.now() - ticking.now >= 1000) ticking.now = Date.now();
+  return ticking.now;
 }
