@@ -2,7 +2,7 @@ import { cidrContains, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { isHostLoopback, normalizeAddress } from './addresses.ts';
 import { PERMANENT_UNTIL } from './ban-queries.ts';
-import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type Scenario } from './decisions.ts';
+import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type DecisionKey } from './decisions.ts';
 import { deliveryLookup, scenarioOfBan, type Delivery } from './delivery.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
 import { filterBanValues } from './filters.ts';
@@ -11,14 +11,17 @@ import { loadFilters } from './filter-store.ts';
 /** One active decision that covers the address asked about. */
 export interface CoveringDecision {
   value: string;
-  scenario: Scenario;
+  scenario: DecisionKey['scenario'];
   origin: string;
   scope: 'Ip' | 'Range';
-  source: 'ban' | 'filter';
+  /** `upstream`: a CrowdSec LAPI's decision this PBX enforces (added by the resource, see upstream/upstream-bans.ts). */
+  source: 'ban' | 'filter' | 'upstream';
   /** For a ban: its category, reason, who banned it and when. */
   ban?: { category: BanKind; reason: string; bannedBy: string; bannedAt: string };
   /** For a filter entry: the filter that denies it. */
   filter?: { id: number; description: string; permit: string };
+  /** For an upstream decision: its origin and scenario; never liftable here (lift it on the LAPI, or whitelist). */
+  upstream?: { origin: string; scenario: string; liftable: false };
   /** Whole seconds left; null when it never ends on its own (a filter entry, a permanent ban). */
   secondsLeft: number | null;
   delivery: Delivery;

@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import { isSqliteBusy } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { LapiPuller } from './lapi-puller.ts';
@@ -80,8 +81,13 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
     else if (FILTER_RESOURCES.has(event.resource)) pusher.kick();
   });
   const pruneTimer = setInterval(() => {
-    queue.prune();
-    puller.prune();
+    try {
+      queue.prune();
+      puller.prune();
+    } catch (error) {
+      // A worker holds the write lock (each prune waited at most 50 ms): pruned next time.
+      if (!isSqliteBusy(error)) throw error;
+    }
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   apply();
@@ -96,6 +102,7 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
       off();
       clearInterval(pruneTimer);
       pusher.stop();
+      queue.close();
       puller.stop();
       status.flush();
       await parser.close();

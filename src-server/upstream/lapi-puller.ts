@@ -366,8 +366,11 @@ export class LapiPuller {
   prune(now = this.deps.clock.now()): void {
     const ended = [...this.held].filter(([, held]) => held.expiresAt <= now).map(([id]) => id);
     if (ended.length === 0) return;
+    // Short wait for the lock (throws SQLITE_BUSY while a worker holds it; memory is released after the write).
+    writeWithShortWait(this.deps.db, () =>
+      statement(this.deps.db, 'DELETE FROM crowdsec_upstream_decisions WHERE expires_at <= ?').run(now),
+    );
     for (const id of ended) this.release(id);
-    statement(this.deps.db, 'DELETE FROM crowdsec_upstream_decisions WHERE expires_at <= ?').run(now);
     this.deps.status.status.pull.decisions = this.held.size;
   }
 }

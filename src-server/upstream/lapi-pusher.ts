@@ -4,6 +4,7 @@ import type { ActiveBan, BanChange } from '../firewall/ban-store.ts';
 import { MANUAL_DURATION_SECONDS, MANUAL_SCENARIO, scopeOf, secondsLeft } from '../firewall/decisions.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
 import { filterBanValues } from '../firewall/filters.ts';
+import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
@@ -19,6 +20,9 @@ const RETRY_MIN_MS = 1000;
 const RETRY_MAX_MS = 10_000;
 /** A quiet link still looks at its queue this often (bans that waited for a backoff). */
 const IDLE_CHECK_MS = 5000;
+/** A run that met the write lock held by a worker (an import) tries again after 250 ms, doubling to 4 s: the LAPI is not at fault. */
+const LOCK_RETRY_MIN_MS = 250;
+const LOCK_RETRY_MAX_MS = 4000;
 /** A shared filter entry is pushed again this long after its last push, well before its 596 h run out upstream. */
 const FILTER_RENEW_MS = 20 * 24 * 3600_000;
 
@@ -44,6 +48,7 @@ export class LapiPusher {
   private stopped = false;
   private failures = 0;
   private retryAt = 0;
+  private lockRetryMs = LOCK_RETRY_MIN_MS;
   /** Bumped by restart(): a run in flight then ends with an immediate new run, not its backoff. */
   private generation = 0;
 
@@ -60,7 +65,10 @@ export class LapiPusher {
       status: LinkStatusRecorder;
       settings: () => LinkSettings;
     },
-  ) {}
+  ) {
+    // Entries that waited in memory for the write lock are sent once written.
+    deps.queue.onWritten = () => this.schedule(GATHER_MS);
+  }
 
   /** Whether this PBX's bans are shared now. */
   private get active(): boolean {
@@ -135,6 +143,8 @@ export class LapiPusher {
   async run(): Promise<void> {
     if (this.running || this.stopped) return;
     if (!this.active) return;
+    // Entries wait in memory for the write lock: the queue calls again once they are written.
+    if (this.deps.queue.waiting > 0) return;
     this.running = true;
     const generation = this.generation;
     let next = IDLE_CHECK_MS;
@@ -154,9 +164,17 @@ export class LapiPusher {
       }
       this.failures = 0;
       this.retryAt = 0;
+      this.lockRetryMs = LOCK_RETRY_MIN_MS;
     } catch (error) {
       // Stopped mid-request: the database may be closed; unanswered entries are checked at the next start.
       if (this.stopped) return;
+      if (isSqliteBusy(error)) {
+        // A worker holds the write lock: this run waited at most 50 ms per write; it goes on soon.
+        this.running = false;
+        this.schedule(this.lockRetryMs);
+        this.lockRetryMs = Math.min(LOCK_RETRY_MAX_MS, this.lockRetryMs * 2);
+        return;
+      }
       this.failures++;
       next = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
       this.retryAt = this.deps.clock.now() + next;
@@ -187,8 +205,7 @@ export class LapiPusher {
     const now = this.deps.clock.now();
     const { state, db } = this.deps;
     if (this.filtersSynced === state.revision && now - this.filtersSyncedAt < 3600_000) return;
-    this.filtersSynced = state.revision;
-    this.filtersSyncedAt = now;
+    const revision = state.revision;
     const wanted = new Set<string>();
     if (this.deps.settings().shareFilters)
       for (const filter of state.filters) for (const value of filterBanValues(filter)) wanted.add(value);
@@ -225,19 +242,24 @@ export class LapiPusher {
           expiresAt: now,
         });
     }
-    if (entries.length === 0) return;
-    db.transaction(() => {
-      this.deps.queue.enqueue(entries);
-      for (const entry of entries) {
-        if (entry.kind === 'add')
-          statement(
-            db,
-            'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO ' +
-              'UPDATE SET pushed_at = excluded.pushed_at',
-          ).run(entry.value, now);
-        else statement(db, 'DELETE FROM crowdsec_shared_filters WHERE value = ?').run(entry.value);
-      }
-    })();
+    // Queued and recorded in one transaction, waiting at most 50 ms for the lock (SQLITE_BUSY ends the run: tried again soon).
+    if (entries.length)
+      writeWithShortWait(db, () =>
+        db.transaction(() => {
+          this.deps.queue.enqueueInTransaction(entries);
+          for (const entry of entries) {
+            if (entry.kind === 'add')
+              statement(
+                db,
+                'INSERT INTO crowdsec_shared_filters (value, pushed_at) VALUES (?, ?) ON CONFLICT(value) DO ' +
+                  'UPDATE SET pushed_at = excluded.pushed_at',
+              ).run(entry.value, now);
+            else statement(db, 'DELETE FROM crowdsec_shared_filters WHERE value = ?').run(entry.value);
+          }
+        })(),
+      );
+    this.filtersSynced = revision;
+    this.filtersSyncedAt = now;
   }
 
   /** Sends one batch in order: consecutive adds as one POST /v1/alerts, each lift as one DELETE. */

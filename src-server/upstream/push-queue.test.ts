@@ -97,3 +97,35 @@ test('an add whose ban ends before it is sent is dropped unsent', () => {
     assert.equal(queue.dropped, 1);
   });
 });
+
+test('while another connection holds the write lock, entries wait in memory (bounded, counted, echo-checked), then are written', async () => {
+  const temp = openTempDb('pbx-push-queue-');
+  try {
+    const now = 1_000_000;
+    const queue = new PushQueue(temp.connect(), { now: () => now }, 2);
+    const locker = temp.connect();
+    locker.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    queue.enqueue([add('192.0.2.11', now + 60_000), add('192.0.2.12', now + 60_000), add('192.0.2.13', now + 60_000)]);
+    assert.ok(performance.now() - started < 1000, 'enqueue did not sit out the busy_timeout');
+    assert.equal(queue.waiting, 2, 'bounded in memory too');
+    assert.equal(queue.dropped, 1, 'the oldest was dropped and counted');
+    assert.equal(queue.isOwn('192.0.2.13', 'pbx/sip'), true, 'an unwritten entry is already this PBX’s own decision');
+    assert.equal(queue.ownDecisions().has('pbx/sip 192.0.2.12'), true);
+    assert.deepEqual(queue.next(10), [], 'nothing unwritten is handed out');
+    let written = 0;
+    queue.onWritten = () => written++;
+    locker.exec('COMMIT');
+    const deadline = Date.now() + 5000;
+    while (written === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(written, 1);
+    assert.equal(queue.waiting, 0);
+    assert.deepEqual(
+      queue.next(10).map((e) => e.value),
+      ['192.0.2.12', '192.0.2.13'],
+    );
+    queue.close();
+  } finally {
+    temp.dispose();
+  }
+});

@@ -1,6 +1,11 @@
+import type ipaddr from 'ipaddr.js';
+import { readFail2ban, whitelistRanges } from '../firewall/fail2ban-settings.ts';
+import { loadFilters } from '../firewall/filter-store.ts';
+import { trustedRanges } from '../firewall/filters.ts';
 import { FirewallState } from '../firewall/firewall-state.ts';
+import { cidrContains, type Cidr } from '../net/cidr.ts';
 import { readSetting } from '../storage/settings.ts';
-import type { Db } from '../storage/database.ts';
+import { statement, type Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { ProtectedValues } from './protected-values.ts';
 
@@ -65,32 +70,74 @@ interface Row {
 }
 
 /**
+ * The SQL condition (and its parameters) that holds every value a protected range could cover:
+ * ranges always (a range is protected when it touches one), loopback, and for each protected IPv4
+ * range the values that start with its fixed octets (an index range on `value`). An IPv6 range
+ * (rare in a whitelist) makes every value a candidate. Candidates are then checked one by one.
+ */
+function protectedCandidates(ranges: ReadonlyArray<{ cidr: Cidr }>): { sql: string; params: string[] } {
+  const parts = ["instr(value, '/') > 0", "value IN ('127.0.0.1', '::1')"];
+  const params: string[] = [];
+  for (const { cidr } of ranges) {
+    const [address, bits] = cidr;
+    if (address.kind() !== 'ipv4') return { sql: '1', params: [] };
+    const fixed = Math.floor(bits / 8);
+    const octets = (address as ipaddr.IPv4).octets.slice(0, fixed);
+    if (fixed === 0) return { sql: '1', params: [] };
+    if (fixed === 4) {
+      parts.push('value = ?');
+      params.push(octets.join('.'));
+    } else {
+      // `/` follows `.` in byte order: [prefix., prefix/) holds exactly the texts that start with "prefix.".
+      const prefix = octets.join('.');
+      parts.push('(value >= ? AND value < ?)');
+      params.push(`${prefix}.`, `${prefix}/`);
+    }
+  }
+  return { sql: parts.join(' OR '), params };
+}
+
+/**
  * The upstream bans this PBX enforces now (runs in a worker, from what the link keeps in SQLite):
  * none while pulling is off; for each value its longest decision in force, unless loopback, the
- * whitelist or a trusted network protects it (the puller's own rule). Longest-lasting first, at
- * most `limit`; `total` counts them all.
+ * whitelist or a trusted network protects it (the puller's own rule). Longest-lasting first, the
+ * page `offset`..`offset + limit`; `total` counts them all. Paged and counted in SQL: only the few
+ * values a protected range could cover are checked here (a 100k community list costs tens of ms).
  */
 export function listUpstreamBans(
   db: Db,
   now: number,
   limit = UPSTREAM_LIST_LIMIT,
+  offset = 0,
 ): { bans: UpstreamBan[]; total: number } {
   if (!pulling(db)) return { bans: [], total: 0 };
-  // SQLite takes the bare columns from the row that holds the MAX: each value's longest decision.
-  const rows = db
-    .prepare(
-      'SELECT value, scenario, origin, MAX(expires_at) AS expires_at FROM crowdsec_upstream_decisions ' +
-        'WHERE expires_at > ? GROUP BY value ORDER BY expires_at DESC, value',
-    )
-    .all(now) as Row[];
   const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
-  const bans: UpstreamBan[] = [];
-  let total = 0;
-  for (const row of rows) {
-    if (protectedValues.isProtected(row.value)) continue;
-    total++;
-    if (bans.length >= limit) continue;
-    bans.push({
+  const candidates = protectedCandidates([
+    ...trustedRanges(loadFilters(db)),
+    ...whitelistRanges(readFail2ban(db), now),
+  ]);
+  const excluded = (
+    statement(db, `SELECT DISTINCT value FROM crowdsec_upstream_decisions WHERE expires_at > ? AND (${candidates.sql})`)
+      .pluck()
+      .all(now, ...candidates.params) as string[]
+  ).filter((value) => protectedValues.isProtected(value));
+  const skip = JSON.stringify(excluded);
+  const total = statement(
+    db,
+    'SELECT COUNT(DISTINCT value) FROM crowdsec_upstream_decisions WHERE expires_at > ? AND value NOT IN ' +
+      '(SELECT value FROM json_each(?))',
+  )
+    .pluck()
+    .get(now, skip) as number;
+  // SQLite takes the bare columns from the row that holds the MAX: each value's longest decision.
+  const rows = statement(
+    db,
+    'SELECT value, scenario, origin, MAX(expires_at) AS expires_at FROM crowdsec_upstream_decisions ' +
+      'WHERE expires_at > ? AND value NOT IN (SELECT value FROM json_each(?)) GROUP BY value ' +
+      'ORDER BY expires_at DESC, value LIMIT ? OFFSET ?',
+  ).all(now, skip, limit, offset) as Row[];
+  const bans = rows.map(
+    (row): UpstreamBan => ({
       ip: row.value,
       category: 'upstream',
       reason: `${row.origin}: ${row.scenario}`.slice(0, 200),
@@ -102,7 +149,42 @@ export function listUpstreamBans(
       permanent: false,
       banNumber: 0,
       upstream: { origin: row.origin, scenario: row.scenario, liftable: false },
-    });
-  }
+    }),
+  );
   return { bans, total };
+}
+
+/** An upstream decision that covers one address, as "Why is this address blocked?" shows it. */
+export interface UpstreamCovering {
+  value: string;
+  scope: 'Ip' | 'Range';
+  origin: string;
+  scenario: string;
+  secondsLeft: number;
+}
+
+/**
+ * The upstream decisions this PBX enforces on `address` (runs in a worker): the address's own and
+ * those of ranges that hold it, each value's longest decision in force, none while pulling is off
+ * and none the whitelist, trusted networks or loopback protect (the puller's rule).
+ */
+export function upstreamDecisionsCovering(db: Db, address: string, now: number): UpstreamCovering[] {
+  if (!pulling(db)) return [];
+  const rows = statement(
+    db,
+    'SELECT value, scenario, origin, MAX(expires_at) AS expires_at FROM crowdsec_upstream_decisions ' +
+      "WHERE expires_at > ? AND (value = ? OR instr(value, '/') > 0) GROUP BY value ORDER BY expires_at DESC",
+  ).all(now, address) as Row[];
+  const covering = rows.filter((row) => row.value === address || cidrContains(row.value, address));
+  if (covering.length === 0) return [];
+  const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
+  return covering
+    .filter((row) => !protectedValues.isProtected(row.value))
+    .map((row) => ({
+      value: row.value,
+      scope: row.value.includes('/') ? 'Range' : 'Ip',
+      origin: row.origin,
+      scenario: row.scenario,
+      secondsLeft: Math.max(1, Math.ceil((row.expires_at - now) / 1000)),
+    }));
 }

@@ -841,10 +841,11 @@ export interface paths {
     };
     /**
      * "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario,
-     * origin, scope, source: ban|filter, ban?, filter?, secondsLeft, delivery}], protections: [{kind:
-     * whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans, range
-     * bans and filter entries that hold it) and every entry that protects it. A malformed address gets 400; an
-     * address nothing covers gets empty lists.
+     * origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft, delivery}], protections:
+     * [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans,
+     * range bans and filter entries that hold it, and the upstream CrowdSec LAPI decisions this server enforces on
+     * it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects
+     * it. A malformed address gets 400; an address nothing covers gets empty lists.
      */
     get: operations['firewall.lookup'];
     put?: never;
@@ -4782,10 +4783,12 @@ export interface operations {
     responses: {
       /**
        * @description "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions:
-       * [{value, scenario, origin, scope, source: ban|filter, ban?, filter?, secondsLeft, delivery}], protections:
-       * [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its
-       * bans, range bans and filter entries that hold it) and every entry that protects it. A malformed address
-       * gets 400; an address nothing covers gets empty lists.
+       * [{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft,
+       * delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that
+       * covers the address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI
+       * decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI
+       * only) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty
+       * lists.
        */
       200: {
         headers: {
@@ -4804,7 +4807,7 @@ export interface operations {
                 /** @enum {string} */
                 scope: 'Ip' | 'Range';
                 /** @enum {string} */
-                source: 'ban' | 'filter';
+                source: 'ban' | 'filter' | 'upstream';
                 ban?: {
                   /** @enum {string} */
                   category: 'sip' | 'http' | 'ami' | 'iax' | 'manual';
@@ -4817,6 +4820,16 @@ export interface operations {
                   id: number;
                   description: string;
                   permit: string;
+                };
+                /**
+                 * @description Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the
+                 * address here.
+                 */
+                upstream?: {
+                  origin: string;
+                  scenario: string;
+                  /** @constant */
+                  liftable: false;
                 };
                 secondsLeft: number | null;
                 delivery: {

@@ -1,4 +1,6 @@
-import { lookupAddress } from '../../firewall/address-lookup.ts';
+import { lookupAddress, type AddressLookup, type CoveringDecision } from '../../firewall/address-lookup.ts';
+import { deliveryLookup } from '../../firewall/delivery.ts';
+import { upstreamDecisionsCovering } from '../../upstream/upstream-bans.ts';
 import { banHistory } from '../../firewall/ban-queries.ts';
 import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
 import { defaultRules, DEFAULT_DENY, type NetworkFilter } from '../../firewall/filters.ts';
@@ -64,6 +66,24 @@ function liftTrusted(
   return messages.info.length || messages.warning.length ? { messages, auditChanges: coverAuditChanges(cover) } : {};
 }
 
+/** "Why is this address blocked?" with the upstream CrowdSec decisions this PBX enforces on it too (not liftable here). */
+function withUpstream(ctx: ActionContext, lookup: AddressLookup): AddressLookup {
+  const upstream = upstreamDecisionsCovering(ctx.db, lookup.address, ctx.now());
+  if (upstream.length === 0) return lookup;
+  const delivered = deliveryLookup(ctx.db, ctx.now());
+  const decisions: CoveringDecision[] = upstream.map((d) => ({
+    value: d.value,
+    scenario: d.scenario,
+    origin: d.origin,
+    scope: d.scope,
+    source: 'upstream',
+    upstream: { origin: d.origin, scenario: d.scenario, liftable: false },
+    secondsLeft: d.secondsLeft,
+    delivery: delivered(d.value, d.scenario),
+  }));
+  return { ...lookup, blocked: true, decisions: [...lookup.decisions, ...decisions] };
+}
+
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
 export const firewallActions: ResourceActions = {
@@ -83,7 +103,7 @@ export const firewallActions: ResourceActions = {
     getBannedIps,
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
-      return outcome.ok ? ok(outcome.lookup) : failure(400, outcome.message);
+      return outcome.ok ? ok(withUpstream(ctx, outcome.lookup)) : failure(400, outcome.message);
     },
     banIp,
     unbanIp,

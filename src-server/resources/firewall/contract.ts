@@ -57,9 +57,13 @@ export const addressLookup = z.object({
       scenario: z.string(),
       origin: z.string(),
       scope: z.enum(['Ip', 'Range']),
-      source: z.enum(['ban', 'filter']),
+      source: z.enum(['ban', 'filter', 'upstream']),
       ban: z.object({ category: banKind, reason: z.string(), bannedBy: z.string(), bannedAt: isoTime }).optional(),
       filter: z.object({ id: z.number().int(), description: z.string(), permit: z.string() }).optional(),
+      upstream: z
+        .object({ origin: z.string(), scenario: z.string(), liftable: z.literal(false) })
+        .optional()
+        .describe('Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the address here.'),
       secondsLeft: z.number().int().nullable(),
       delivery,
     }),

@@ -9,6 +9,10 @@ import { deliveryKeys } from './DeliveryCell.tsx';
 
 /** Where a decision comes from, as the screens that made it name it. */
 export function decisionOrigin(decision: CoveringDecision): string {
+  if (decision.source === 'upstream') {
+    const of = decision.scope === 'Range' ? ` of the range ${decision.value}` : '';
+    return `Upstream CrowdSec decision${of} (${decision.origin}: ${decision.scenario})`;
+  }
   if (decision.source === 'filter')
     return `Network filter '${decision.filter?.description || `#${decision.filter?.id ?? '?'}`}'`;
   const range = decision.scope === 'Range' ? ` of the range ${decision.value}` : '';
@@ -49,6 +53,13 @@ function DecisionItem({ decision }: { decision: CoveringDecision }) {
       <Text size="sm">
         {timeLeft(decision)} · <span data-testid="lookup-delivery">{sentTo(decision)}</span>
       </Text>
+      {decision.upstream && (
+        <Text size="xs" c="dimmed" data-testid="lookup-upstream">
+          Not liftable here: the decision belongs to the LAPI and would come back at its next poll. Lift it there (
+          {`cscli decisions delete ${decision.scope === 'Range' ? '--range' : '--ip'} ${decision.value}`}), or whitelist
+          the address here (the whitelist wins).
+        </Text>
+      )}
       {decision.ban?.reason && (
         <Text size="xs" c="dimmed">
           {decision.ban.reason}

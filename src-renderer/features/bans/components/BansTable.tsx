@@ -7,9 +7,9 @@ import { DataTable } from '../../../components/DataTable.tsx';
 import { formatDateTime, formatDuration, plural, toMillis } from '../../../lib/format.ts';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
-import { useNow } from '../../../lib/use-now.ts';
+import { useSharedNow } from '../../../lib/use-now.ts';
 import { BAN_CATEGORIES, BAN_SERVICES, UPSTREAM_CATEGORY } from '../api/categories.ts';
-import { useBannedIps, type BannedIp } from '../api/get-banned-ips.ts';
+import { useBannedIps, useUpstreamBanTotal, type BannedIp } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
@@ -31,6 +31,16 @@ function secondsLeft(ban: BannedIp, fetchedAt: number, now: number): number {
 const listed = (ips: string[]) =>
   ips.length <= 8 ? ips.join(', ') : `${ips.slice(0, 8).join(', ')} and ${ips.length - 8} more`;
 
+/** A row's live countdown: only these cells re-render every second (a list can hold 1,000 upstream rows). */
+function TimeLeft({ ban, fetchedAt }: { ban: BannedIp; fetchedAt: number }) {
+  const now = useSharedNow();
+  return (
+    <Text span size="sm" ff="monospace" data-testid="ban-time-left">
+      {isPermanent(ban) ? 'Permanent' : formatDuration(secondsLeft(ban, fetchedAt, now))}
+    </Text>
+  );
+}
+
 const rowKeyOf = (ban: BannedIp) => `${ban.category}-${ban.ip}`;
 
 /** The services a manual ban covers, when not all of them. */
@@ -47,7 +57,6 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const unbanMany = useUnbanIps();
   const unbanning = useDialogTarget<string>();
   const unbanningSelected = useDialogTarget<string[]>();
-  const now = useNow();
   const narrow = useNarrowScreen();
   const [category, setCategory] = useState('all');
   const [whitelisting, setWhitelisting] = useState<string | null>(null);
@@ -62,9 +71,11 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const selectedIps = [
     ...new Set(list.filter((ban) => selected.has(rowKeyOf(ban)) && !ban.upstream).map((ban) => ban.ip)),
   ];
-  const upstreamCount = list.filter((b) => b.category === UPSTREAM_CATEGORY.value).length;
+  // Every upstream decision enforced, not only the ones listed (at most 1,000 of a community blocklist's many).
+  const upstreamCount = useUpstreamBanTotal();
+  const upstreamListed = list.filter((b) => b.category === UPSTREAM_CATEGORY.value).length;
   const categories = [
-    { value: 'all', label: `All (${list.length})` },
+    { value: 'all', label: `All (${list.length - upstreamListed + upstreamCount})` },
     ...BAN_CATEGORIES.map((c) => ({
       value: c.value,
       label: `${c.label} (${list.filter((b) => b.category === c.value).length})`,
@@ -160,11 +171,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
           {
             header: 'Time left',
             mono: true,
-            render: (ban) => (
-              <Text span size="sm" ff="monospace" data-testid="ban-time-left">
-                {isPermanent(ban) ? 'Permanent' : formatDuration(secondsLeft(ban, bans.dataUpdatedAt, now))}
-              </Text>
-            ),
+            render: (ban) => <TimeLeft ban={ban} fetchedAt={bans.dataUpdatedAt} />,
           },
           { header: 'Delivered', render: (ban) => <DeliveryCell delivery={ban.delivery} subject={ban.ip} /> },
         ]}
@@ -190,6 +197,9 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         footer={
           <Text size="xs" c="dimmed" mt="sm">
             Refreshed every 10 seconds. Automatic ban duration and thresholds are set in Settings.
+            {upstreamCount > upstreamListed &&
+              ` Upstream: the ${upstreamListed.toLocaleString('en-US')} longest-lasting of ` +
+                `${upstreamCount.toLocaleString('en-US')} decisions are listed.`}
           </Text>
         }
       />
