@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AMI_SETTINGS_FIELDS } from '../../peers/ami-settings-schema.ts';
+import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_QUERY } from '../../resource-kit/contract.ts';
 
@@ -9,10 +10,8 @@ export const amiDeclaration: ResourceDeclaration = {
   description:
     'Asterisk manager interface (AMI) connection: live peer and provider state, SIP/IAX/AMI security events.',
   processor: 'AmiSettingsProcessor',
-  kind: 'singleton',
-  security: { permission: 'Ami', channels: ['localhost', 'bearer_token'], levels: { update: 'ADMIN', patch: 'ADMIN' } },
+  ...adminSettingsSingleton('Ami'),
   fields: AMI_SETTINGS_FIELDS,
-  operations: ['getRecord', 'update', 'patch'],
   customMethods: {
     getStatus: {
       verbs: ['GET'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CROWDSEC_LINK_FIELDS } from '../../upstream/link-settings-schema.ts';
+import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { isoTime, NO_QUERY } from '../../resource-kit/contract.ts';
 
@@ -20,14 +21,8 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
     'as a CrowdSec machine and pulls the LAPI decisions as a bouncer. Changes apply live. Its ' +
     'whitelist, trusted networks and loopback are never banned, whatever the LAPI says.',
   processor: 'CrowdsecLinkProcessor',
-  kind: 'singleton',
-  security: {
-    permission: 'CrowdsecLink',
-    channels: ['localhost', 'bearer_token'],
-    levels: { update: 'ADMIN', patch: 'ADMIN' },
-  },
+  ...adminSettingsSingleton('CrowdsecLink'),
   fields: CROWDSEC_LINK_FIELDS,
-  operations: ['getRecord', 'update', 'patch'],
   customMethods: {
     getStatus: {
       verbs: ['GET'],
