@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { poll } from '../test-support/bouncer.ts';
+import { closeNow, listenOnLoopback } from '../test-support/loopback-server.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { ANSWER_TIMEOUT_MS, LapiError, lapiRequest, MAX_ANSWER_BYTES } from './lapi-http.ts';
 import { listUpstreamBans } from './upstream-bans.ts';
@@ -45,7 +46,7 @@ describe(
   () => {
     before(async () => {
       fake = createServer((req, res) => answer(req, res));
-      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
+      await listenOnLoopback(fake);
       pbx = await startTestServer();
       const saved = await pbx.call(`${V3}crowdsec-link`, {
         method: 'PUT',
@@ -62,8 +63,7 @@ describe(
     });
     after(async () => {
       await pbx.close();
-      fake.closeAllConnections();
-      await new Promise<void>((r) => fake.close(() => r()));
+      await closeNow(fake);
     });
 
     test('a malformed answer is dropped with its reason, the PBX keeps serving, and the next good answer applies', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { closeNow, listenOnLoopback } from '../test-support/loopback-server.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';
@@ -54,7 +55,7 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
         res.end('{"message":"not here"}');
       });
     });
-    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
+    await listenOnLoopback(fake);
     pbx = await startTestServer();
     const saved = await pbx.call(`${V3}crowdsec-link`, {
       method: 'PUT',
@@ -70,8 +71,7 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
   });
   after(async () => {
     await pbx.close();
-    fake.closeAllConnections();
-    await new Promise<void>((r) => fake.close(() => r()));
+    await closeNow(fake);
   });
 
   test('the cut request is confirmed from the LAPI’s alerts (meta pbx_queue_id) and the next ban is sent once too', async () => {
