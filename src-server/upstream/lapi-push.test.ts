@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { closeNow, listenOnLoopback } from '../test-support/loopback-server.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { startLinkedTestServer } from '../test-support/crowdsec-link.ts';
+import type { TestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,19 +55,11 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
         res.end('{"message":"not here"}');
       });
     });
-    await listenOnLoopback(fake);
-    pbx = await startTestServer();
-    const saved = await pbx.call(`${V3}crowdsec-link`, {
-      method: 'PUT',
-      body: {
-        enabled: true,
-        url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/`,
-        siteName: 'site-x',
-        machineLogin: 'm',
-        machinePassword: 'p',
-      },
+    pbx = await startLinkedTestServer(await listenOnLoopback(fake), {
+      siteName: 'site-x',
+      machineLogin: 'm',
+      machinePassword: 'p',
     });
-    assert.equal(saved.status, 200, saved.text);
   });
   after(async () => {
     await pbx.close();
