@@ -69,6 +69,19 @@ export async function startTestServer(
   return handle;
 }
 
+/** Runs `run` with a fresh test server and closes it afterwards, also when `run` throws. */
+export async function withTestServer<T>(
+  options: Parameters<typeof startTestServer>[0],
+  run: (t: TestServer) => Promise<T>,
+): Promise<T> {
+  const t = await startTestServer(options);
+  try {
+    return await run(t);
+  } finally {
+    await t.close();
+  }
+}
+
 /**
  * A test server for the current suite: started in its `before` hook, closed in its `after` hook. The handle
  * reads through to the running server, so it can be declared where the suite's tests can see it.
