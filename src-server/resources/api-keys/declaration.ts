@@ -3,7 +3,7 @@ import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
 
 /** Forms send allowed_paths as JSON text; JSON clients send an object. */
 const parseJsonText = (value: unknown): unknown => {
@@ -146,7 +146,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
     last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     generateKey: {
       verbs: ['GET', 'POST'],

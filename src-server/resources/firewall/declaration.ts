@@ -5,7 +5,7 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
-import { NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
 
 const rulesSchema = z
@@ -110,7 +110,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       description: 'Per-category access as "allow"/"block".',
     }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     getDefault: {
       verbs: ['GET'],

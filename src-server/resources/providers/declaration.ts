@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
 
 /** Host name or address, optionally with a port. */
 const hostSchema = z
@@ -29,7 +29,7 @@ export const providersDeclaration: ResourceDeclaration = {
     }),
     disabled: field.boolean({ default: false }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     getStatuses: {
       verbs: ['GET'],
