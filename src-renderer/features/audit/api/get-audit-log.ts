@@ -1,6 +1,7 @@
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { Query, RecordOf } from '../../../../src-shared/contract/types.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
 
 /** One audit log entry: a write, a rejected API key use or a failed login (secrets in `diff` arrive masked). */
 export type AuditEntry = RecordOf<'AuditLog'>;
@@ -9,18 +10,11 @@ export type AuditChannel = NonNullable<AuditEntry['channel']>;
 /** One changed field. */
 export type AuditChange = AuditEntry['diff'][number];
 
-export interface AuditFilter {
-  search: string;
-  /** '' for every kind, channel or resource. */
-  kind: '' | AuditKind;
-  channel: '' | AuditChannel;
-  resource: string;
-  /** ISO times bounding the entries ('' for no bound). */
-  since: string;
-  until: string;
-  limit: number;
-  offset: number;
-}
+/** The audit screen's filter: search, kind, channel, resource and the ISO time bounds ('' for any), and the page. */
+export type AuditFilter = QueryFilter<
+  Query<'audit-log.getList'>,
+  'search' | 'kind' | 'channel' | 'resource' | 'since' | 'until' | 'limit' | 'offset'
+>;
 
 /** Every page and filter of the audit log shares this prefix. */
 export const auditLogKey = ['audit-log'] as const;
@@ -28,16 +22,7 @@ export const auditLogKey = ['audit-log'] as const;
 /** GET audit-log: one page, newest first, filtered on the server. */
 export const getAuditLog = async (filter: AuditFilter) => {
   const { data, pagination } = await apiRequest<AuditEntry[]>('audit-log', {
-    query: {
-      search: filter.search.trim() || undefined,
-      kind: filter.kind || undefined,
-      channel: filter.channel || undefined,
-      resource: filter.resource.trim() || undefined,
-      since: filter.since || undefined,
-      until: filter.until || undefined,
-      limit: filter.limit,
-      offset: filter.offset,
-    },
+    query: filterQuery(filter),
   });
   const rows = Array.isArray(data) ? data : [];
   return { rows, total: pagination?.total ?? rows.length };

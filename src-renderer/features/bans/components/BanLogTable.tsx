@@ -7,7 +7,7 @@ import { ServerPageControls, ServerSearchField } from '../../../components/Serve
 import { formatDateTime } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
-import { useBanLog, type BanLogEntry, type BanLogState } from '../api/get-ban-log.ts';
+import { useBanLog, type BanLogEntry, type BanLogFilter, type BanLogState } from '../api/get-ban-log.ts';
 import { BanNumber } from './BanNumber.tsx';
 import { CategoryBadge, WholeBadge } from './CategoryBadge.tsx';
 
@@ -32,7 +32,7 @@ export function BanLogTable() {
   const narrow = useNarrowScreen();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const [category, setCategory] = useState('');
+  const [category, setCategory] = useState<BanLogFilter['category']>('');
   const [state, setState] = useState<'' | BanLogState>('');
   const [offset, setOffset] = useState(0);
   const log = useBanLog({ search: debounced, category, state, limit: PAGE_SIZE, offset });
