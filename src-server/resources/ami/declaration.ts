@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AMI_SETTINGS_FIELDS } from '../../peers/ami-settings-schema.ts';
 import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { NO_QUERY } from '../../resource-kit/contract.ts';
+import { NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 /** Connection to the Asterisk manager interface (AMI) that feeds peer status and security events. */
 export const amiDeclaration: ResourceDeclaration = {
@@ -14,9 +14,7 @@ export const amiDeclaration: ResourceDeclaration = {
   fields: AMI_SETTINGS_FIELDS,
   customMethods: {
     getStatus: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Link state: `{enabled, connected, lastError, stateAgeSeconds}`; the age is null when no state was ever read.',
       input: NO_QUERY,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CROWDSEC_LINK_FIELDS } from '../../upstream/link-settings-schema.ts';
 import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { isoTime, NO_QUERY } from '../../resource-kit/contract.ts';
+import { isoTime, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 /** One direction (push or pull) of the link as the web thread last reported it; times in epoch ms. */
 const direction = z.object({
@@ -25,9 +25,7 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
   fields: CROWDSEC_LINK_FIELDS,
   customMethods: {
     getStatus: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Link state: `{enabled, connected, state, queueLength, lastPushAt, lastPullAt, lastError, ' +
         'push, pull}`; `state` is `off`, `connecting`, `connected` or `error`, with the reason in ' +
