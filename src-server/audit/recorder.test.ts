@@ -23,6 +23,15 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
   let recorder: AuditRecorder;
 
   const all = (): AuditEntry[] => queryAuditLog(db, { limit: 100_000, offset: 0 }).entries;
+  /** The same rejection at the start and the last millisecond of one window, written; answers the start. */
+  const rejectAtBothEndsOfWindow = (): number => {
+    const start = clock.now();
+    recorder.reject(disabled('192.0.2.1'));
+    clock.advance(REJECTION_WINDOW_MS - 1);
+    recorder.reject(disabled('192.0.2.1'));
+    recorder.flush();
+    return start;
+  };
   const rowCount = () => (db.prepare('SELECT COUNT(*) AS n FROM audit_log').get() as { n: number }).n;
 
   after(dispose);
@@ -58,11 +67,7 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
   });
 
   it('window boundary: the last millisecond joins the row, the window length starts a new one', () => {
-    const start = clock.now();
-    recorder.reject(disabled('192.0.2.1'));
-    clock.advance(REJECTION_WINDOW_MS - 1);
-    recorder.reject(disabled('192.0.2.1'));
-    recorder.flush();
+    const start = rejectAtBothEndsOfWindow();
     assert.deepEqual(
       all().map((e) => e.count),
       [2],
@@ -126,11 +131,7 @@ describe('AuditRecorder: repeated rejections share one row (real SQLite file)', 
   });
 
   it('retention keeps a row whose last attempt is recent; the list and since/until see any attempt in range', () => {
-    const start = clock.now();
-    recorder.reject(disabled('192.0.2.1'));
-    clock.advance(REJECTION_WINDOW_MS - 1);
-    recorder.reject(disabled('192.0.2.1'));
-    recorder.flush();
+    const start = rejectAtBothEndsOfWindow();
     const { id } = all()[0]!;
     assert.equal(
       queryAuditLog(db, { since: start + REJECTION_WINDOW_MS - 1, limit: 10, offset: 0 }).total,

@@ -40,14 +40,8 @@ interface Answer {
 const V3 = '/pbxcore/api/v3';
 const MISSING_ID = 'matrix-missing';
 const SAFE = new Set(['GET', 'HEAD']);
-const DEFAULT_LEVELS: Record<string, Level> = {
-  getList: 'READ',
-  getRecord: 'READ',
-  create: 'WRITE',
-  update: 'WRITE',
-  patch: 'WRITE',
-  delete: 'WRITE',
-};
+/** Written here, not read from the server: reads need READ, every other CRUD operation WRITE. */
+const READ_OPERATIONS = new Set<CrudOperation>(['getList', 'getRecord']);
 
 /** Every declared operation of every registered resource, as concrete requests. */
 function v3Routes(declarations: ResourceDeclaration[]): Route[] {
@@ -55,7 +49,7 @@ function v3Routes(declarations: ResourceDeclaration[]): Route[] {
   for (const d of declarations) {
     const base = `${V3}/${d.name}`;
     const common = { kind: 'v3' as const, channels: d.security.channels, isPublic: false };
-    const levelOf = (op: CrudOperation) => d.security.levels?.[op] ?? DEFAULT_LEVELS[op]!;
+    const levelOf = (op: CrudOperation) => d.security.levels?.[op] ?? (READ_OPERATIONS.has(op) ? 'READ' : 'WRITE');
     for (const op of d.operations) {
       if (d.kind === 'singleton') {
         const method = { getRecord: 'GET', update: 'PUT', patch: 'PATCH' }[op as 'getRecord'];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
-import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { REMOTE, startTestServer, withTestServer, type TestServer } from '../test-support/server.ts';
 import type { TestResponse } from '../test-support/http.ts';
 import { setUserPassword } from './users.ts';
 
@@ -17,8 +17,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('auth:login', () => {
   test('JSON or form body; answers the token and sets the refresh cookie', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const json = await login(t, { login: 'admin', password: PASSWORD });
       assert.equal(json.status, 200);
       assert.deepEqual(Object.keys(json.json.data).sort(), ['accessToken', 'expiresIn', 'login', 'tokenType']);
@@ -51,9 +50,7 @@ describe('auth:login', () => {
 
       const used = await t.remote(`${V3}/extensions`, { headers: bearer(json.json.data.accessToken) });
       assert.equal(used.status, 200);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test('bad credentials get 401 and are reported; missing fields 422; 10 failures for one account in 300 s get 429', async () => {
@@ -95,8 +92,7 @@ describe('auth:login', () => {
   });
 
   test('before any admin password exists, login is refused with how to set one', async () => {
-    const t = await startTestServer();
-    try {
+    await withTestServer({}, async (t) => {
       const status = await t.remote(`${V3}/auth:status`);
       assert.deepEqual(status.json.data, { adminPasswordSet: false, viaLocalhost: false });
       assert.deepEqual((await t.call(`${V3}/auth:status`)).json.data, { adminPasswordSet: false, viaLocalhost: true });
@@ -117,28 +113,22 @@ describe('auth:login', () => {
       assert.equal(set.status, 200, set.text);
       assert.equal((await t.remote(`${V3}/auth:status`)).json.data.adminPasswordSet, true);
       assert.equal((await login(t, { login: 'admin', password: 'first password' })).status, 200);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test('PBX_ADMIN_PASSWORD applies only while no password is set', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       await t.call(`${V3}/auth:setPassword`, { method: 'POST', body: { password: 'changed on console' } });
       await t.restart();
       assert.equal((await login(t, { login: 'admin', password: PASSWORD })).status, 401);
       assert.equal((await login(t, { login: 'admin', password: 'changed on console' })).status, 200);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('auth:refresh and auth:logout', () => {
   test('refresh rotates the cookie; reusing a rotated token revokes the whole family', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const first = await login(t, { login: 'admin', password: PASSWORD, rememberMe: true });
       const cookie1 = pairOf(cookieOf(first, 'refreshToken'));
       const refreshed = await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: cookie1 } });
@@ -174,14 +164,11 @@ describe('auth:refresh and auth:logout', () => {
         (await t.remote(`${V3}/auth:refresh`, { method: 'POST', headers: { cookie: 'refreshToken=forged' } })).status,
         401,
       );
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test('logout revokes the refresh token and its access tokens, and clears the cookie', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const first = await login(t, { login: 'admin', password: PASSWORD });
       const cookie = pairOf(cookieOf(first, 'refreshToken'));
       const out = await t.remote(`${V3}/auth:logout`, { method: 'POST', headers: { cookie } });
@@ -195,16 +182,13 @@ describe('auth:refresh and auth:logout', () => {
         200,
         'logout without a cookie is harmless',
       );
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('auth:setPassword', () => {
   test('remote callers need the current password; viewers may not; other sessions are logged out', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const a = await login(t, { login: 'admin', password: PASSWORD });
       const b = await login(t, { login: 'admin', password: PASSWORD });
       const withoutCurrent = await t.remote(`${V3}/auth:setPassword`, {
@@ -245,9 +229,7 @@ describe('auth:setPassword', () => {
         body: { password: 'viewer password 2', currentPassword: 'viewer password' },
       });
       assert.equal(denied.status, 403);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
@@ -265,8 +247,7 @@ describe('/admin-cabinet/session/start', () => {
     });
 
   test('needs X-Requested-With, answers {success, reload, message}, and its cookie authenticates v3 and legacy routes', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const noHeader = await start(t, form(PASSWORD), {});
       assert.equal(noHeader.status, 403);
       assert.equal(noHeader.json.success, false);
@@ -310,14 +291,11 @@ describe('/admin-cabinet/session/start', () => {
         401,
         'logout ends the web session',
       );
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test('cross-site browser writes cannot ride on the localhost bypass (they are remote: 401)', async () => {
-    const t = await startTestServer({ adminPassword: PASSWORD });
-    try {
+    await withTestServer({ adminPassword: PASSWORD }, async (t) => {
       const body = { number: '302', username: 'x', secret: 'abcdefgh12' };
       const crossSite = await t.call(`${V3}/extensions`, {
         method: 'POST',
@@ -335,8 +313,6 @@ describe('/admin-cabinet/session/start', () => {
           .status,
         201,
       );
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

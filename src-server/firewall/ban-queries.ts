@@ -1,5 +1,5 @@
 import type { Db } from '../storage/database.ts';
-import { BanStore } from './ban-store.ts';
+import { BanStore, type BanRow } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanKind } from './decisions.ts';
 
 /** A ban as `firewall:getBannedIps` lists it. */
@@ -22,20 +22,6 @@ export interface BannedIp {
 
 /** Manual bans "until lifted" end at this time: the largest date JavaScript can hold. */
 export const PERMANENT_UNTIL = 8.64e15;
-
-interface BanRow {
-  id: number;
-  category: BanKind;
-  ip: string;
-  reason: string;
-  banned_at: number;
-  expires_at: number;
-  lifted_at: number | null;
-  services: string | null;
-  banned_by: string;
-  lifted_by: string | null;
-  ban_number: number;
-}
 
 const services = (text: string | null) => (text ? (JSON.parse(text) as string[]) : null);
 

@@ -40,21 +40,29 @@ export interface BanChange {
   reset: boolean;
 }
 
-interface BanRow {
+/** A row of `firewall_bans` (times in epoch ms; `services` a JSON list, null for all). */
+export interface BanRow {
   id: number;
   category: BanKind;
   ip: string;
   reason: string;
   banned_at: number;
   expires_at: number;
-  services?: string | null;
-  ban_number?: number;
+  lifted_at: number | null;
+  services: string | null;
+  banned_by: string;
+  lifted_by: string | null;
+  ban_number: number;
 }
+
+/** The columns the store reads back (some queries leave `ban_number` out). */
+type ActiveBanRow = Pick<BanRow, 'id' | 'category' | 'ip' | 'reason' | 'banned_at' | 'expires_at' | 'services'> &
+  Partial<Pick<BanRow, 'ban_number'>>;
 
 /** A manual ban may leave some services open; WEB (this server) is refused unless left out. */
 const blocksWeb = (ban: ActiveBan): boolean => !ban.services || ban.services.includes('WEB');
 
-const toBan = (row: BanRow): ActiveBan => ({
+const toBan = (row: ActiveBanRow): ActiveBan => ({
   id: row.id,
   category: row.category,
   ip: row.ip,
@@ -137,7 +145,7 @@ export class BanStore {
         'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM ' +
           'firewall_bans WHERE lifted_at IS NULL AND expires_at > ?',
       )
-      .all(this.clock.now()) as BanRow[];
+      .all(this.clock.now()) as ActiveBanRow[];
     for (const row of rows) this.remember(toBan(row));
     for (const ban of this.upstream.values()) if (!this.unpublished.has(ban.ip)) this.remember(ban);
     this.changed({ added: [], removed: [], reset: true });
@@ -156,7 +164,7 @@ export class BanStore {
         'SELECT id, category, ip, reason, banned_at, expires_at, services, ban_number FROM ' +
           'firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?',
       )
-      .all(ip, this.clock.now()) as BanRow[];
+      .all(ip, this.clock.now()) as ActiveBanRow[];
     const added = rows.map(toBan);
     for (const ban of added) this.remember(ban);
     this.changed({ added, removed, reset: false });
@@ -173,7 +181,7 @@ export class BanStore {
         'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ' +
           'id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
       )
-      .all(fromId, toId, this.clock.now(), limit) as BanRow[];
+      .all(fromId, toId, this.clock.now(), limit) as ActiveBanRow[];
     return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };
   }
 

@@ -24,25 +24,23 @@ const statusOf = (run: () => unknown) => {
   return 200;
 };
 
+/** A first (startup) stream poll of key `keyId`, plain JSON unless `options` say otherwise. */
+const startupPoll = (keyId: number, options: { acceptsGzip?: boolean; served?: typeof served } = {}) => ({
+  keyId,
+  expandRanges: false,
+  startup: true,
+  acceptsGzip: false,
+  ...options,
+});
+
 describe('BouncerExport: the one entry point of the export', () => {
   test('a served stream poll is recorded before stream() returns; a HEAD poll records nothing', async () => {
     const { db, firewall } = t.server.services;
     const { id } = createTestApiKey(db);
-    const head = await firewall.bouncerExport.stream({
-      keyId: id,
-      expandRanges: false,
-      startup: true,
-      acceptsGzip: false,
-    });
+    const head = await firewall.bouncerExport.stream(startupPoll(id));
     assert.equal(firewall.cursors.get(id), undefined);
     assert.match(text(head.parts), /^\{"new":\[.*\],"deleted":\[.*\]\}$/s);
-    const answer = await firewall.bouncerExport.stream({
-      keyId: id,
-      expandRanges: false,
-      startup: true,
-      acceptsGzip: false,
-      served,
-    });
+    const answer = await firewall.bouncerExport.stream(startupPoll(id, { served }));
     const cursor = firewall.cursors.get(id);
     assert.equal(cursor?.polls, 1);
     assert.deepEqual(cursor?.sent, [firewall.snapshots.get().version]);
@@ -52,12 +50,7 @@ describe('BouncerExport: the one entry point of the export', () => {
   test('a small snapshot is never gzipped, even for a client that takes gzip', async () => {
     const { db, firewall } = t.server.services;
     const { id } = createTestApiKey(db);
-    const answer = await firewall.bouncerExport.stream({
-      keyId: id,
-      expandRanges: false,
-      startup: true,
-      acceptsGzip: true,
-    });
+    const answer = await firewall.bouncerExport.stream(startupPoll(id, { acceptsGzip: true }));
     assert.equal(answer.gzipped, false);
     assert.doesNotThrow(() => JSON.parse(text(answer.parts)));
   });

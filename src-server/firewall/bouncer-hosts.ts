@@ -46,6 +46,17 @@ export interface BouncerHostRow {
   metrics_at: number | null;
 }
 
+/** A row of `bouncer_rejections`: a source refused on the export (times in epoch ms). */
+export interface BouncerRejectionRow {
+  ip: string;
+  key_id: number | null;
+  reason: string;
+  first_at: number;
+  last_at: number;
+  count: number;
+  cleared_at: number | null;
+}
+
 export class BouncerHosts {
   private readonly hosts = new Map<string, HostRecord>();
   private readonly rejections = new Map<string, Rejection>();
@@ -92,15 +103,7 @@ export class BouncerHosts {
         metricsAt: row.metrics_at,
       });
     }
-    const rejected = db.prepare('SELECT * FROM bouncer_rejections').all() as Array<{
-      ip: string;
-      key_id: number | null;
-      reason: string;
-      first_at: number;
-      last_at: number;
-      count: number;
-      cleared_at: number | null;
-    }>;
+    const rejected = db.prepare('SELECT * FROM bouncer_rejections').all() as BouncerRejectionRow[];
     for (const row of rejected) {
       this.rejections.set(row.ip, {
         ip: row.ip,

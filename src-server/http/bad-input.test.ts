@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { rawRequest as raw, type TestResponse } from '../test-support/http.ts';
 import { useTestServer } from '../test-support/server.ts';
-
-const EXT = '/pbxcore/api/v3/extensions';
+import { EXT } from '../test-support/v3-paths.ts';
 
 const envelopeOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 

@@ -4,11 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { startTestServer, useTestServer, type TestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM } from '../test-support/bouncer.ts';
 import { withTempDir } from '../test-support/temp-db.ts';
-
-const FIREWALL = '/pbxcore/api/v3/firewall';
+import { FIREWALL } from '../test-support/v3-paths.ts';
 
 interface Status {
   bouncers: Array<{
@@ -100,11 +99,7 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
 });
 
 describe('enforcement visible: delivery counts and the address lookup', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('each active ban says how many of the active bouncer keys were sent it', async () => {
     const keys = [1, 2, 3].map((n) => createTestApiKey(t.server.services.db, { description: `fw${n}` }));

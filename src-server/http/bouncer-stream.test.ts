@@ -7,7 +7,7 @@ import { REPEAT_POLLS } from '../firewall/cursor-store.ts';
 import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { openDatabase } from '../storage/database.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { REMOTE, startTestServer, type TestServer } from '../test-support/server.ts';
+import { REMOTE, startTestServer, useTestServer, type TestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
 import { makeTempDir, removeTempDir } from '../test-support/temp-db.ts';
 
@@ -96,11 +96,7 @@ describe('decision stream: snapshot and rules 1-5', () => {
 });
 
 describe('decision stream: IPv6 and ranges', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('IPv6 bans and IPv4/IPv6 ranges are published canonically with the right scope, and removed per entry', async () => {
     const key = createTestApiKey(t.server.services.db).key;
@@ -198,11 +194,7 @@ describe('GET /v1/decisions?ip= (CrowdSec live mode)', () => {
 });
 
 describe('decision stream: per-key cursors', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('two keys each keep their own cursor', async () => {
     const a = createTestApiKey(t.server.services.db, { description: 'bouncer A' }).key;

@@ -4,8 +4,8 @@ import { MANUAL_DURATION } from '../firewall/decisions.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { useTestServer } from '../test-support/server.ts';
 import { createFilter, poll, values, type Decision } from '../test-support/bouncer.ts';
+import { FIREWALL } from '../test-support/v3-paths.ts';
 
-const FIREWALL = '/pbxcore/api/v3/firewall';
 const of = (decisions: Decision[], value: string) => decisions.filter((d) => d.value === value);
 
 /** No answer lists one (value, scenario) in both new and deleted. */

@@ -1,3 +1,4 @@
+import { crudLevel } from '../resource-kit/levels.ts';
 import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import { methodNotAllowed, notFound } from '../wire/errors.ts';
 import type { V3Path } from '../wire/v3-path.ts';
@@ -8,15 +9,6 @@ export interface ResolvedOperation {
   level: Level;
   isPublic: boolean;
 }
-
-const DEFAULT_LEVELS: Record<CrudOperation, Level> = {
-  getList: 'READ',
-  getRecord: 'READ',
-  create: 'WRITE',
-  update: 'WRITE',
-  patch: 'WRITE',
-  delete: 'WRITE',
-};
 
 const COLLECTION_VERBS: Partial<Record<HttpVerb, CrudOperation>> = { GET: 'getList', POST: 'create' };
 const RECORD_VERBS: Partial<Record<HttpVerb, CrudOperation>> = {
@@ -74,7 +66,7 @@ export function resolveOperation(
   return {
     operation,
     isCustom: false,
-    level: decl.security.levels?.[operation] ?? DEFAULT_LEVELS[operation],
+    level: crudLevel(decl, operation),
     isPublic: false,
   };
 }

@@ -1,4 +1,5 @@
 import { parseLegacyResourceName } from '../modules/load.ts';
+import { crudLevel } from '../resource-kit/levels.ts';
 import type { CrudOperation, CustomMethodDecl, HttpVerb, ResourceDeclaration } from '../resource-kit/types.ts';
 import {
   baseComponents,
@@ -32,15 +33,6 @@ export const componentName = (name: string) =>
     .filter(Boolean)
     .map((p) => p[0]!.toUpperCase() + p.slice(1))
     .join('');
-
-const DEFAULT_LEVEL: Record<CrudOperation, string> = {
-  getList: 'READ',
-  getRecord: 'READ',
-  create: 'WRITE',
-  update: 'WRITE',
-  patch: 'WRITE',
-  delete: 'WRITE',
-};
 
 /** Builds the OpenAPI 3.1 document from the same declarations that route and validate requests. */
 export function buildOpenApiDocument(sources: OpenApiSources): Record<string, unknown> {
@@ -198,7 +190,7 @@ function addResource(
 
   for (const op of declaration.operations) {
     const spec = crud[op];
-    const level = declaration.security.levels?.[op] ?? DEFAULT_LEVEL[op];
+    const level = crudLevel(declaration, op);
     const parameters = [
       ...(spec.path.includes('{id}') ? [idParam] : []),
       ...(op === 'getList'

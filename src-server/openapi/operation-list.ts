@@ -1,4 +1,5 @@
 import { parseLegacyResourceName } from '../modules/load.ts';
+import { crudLevel } from '../resource-kit/levels.ts';
 import type { CrudOperation, HttpVerb, Level, ResourceDeclaration } from '../resource-kit/types.ts';
 import type { JsonSchema } from './components.ts';
 import { V3 } from './document.ts';
@@ -26,15 +27,6 @@ const CRUD_VERBS: Record<CrudOperation, HttpVerb> = {
   patch: 'PATCH',
   delete: 'DELETE',
 };
-const DEFAULT_LEVEL: Record<CrudOperation, Level> = {
-  getList: 'READ',
-  getRecord: 'READ',
-  create: 'WRITE',
-  update: 'WRITE',
-  patch: 'WRITE',
-  delete: 'WRITE',
-};
-
 const objectSchema = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
   properties,
@@ -75,7 +67,7 @@ export function listOperations(declarations: readonly ResourceDeclaration[]): Li
       path,
       name: op,
       verbs: [CRUD_VERBS[op]],
-      level: declaration.security.levels?.[op] ?? DEFAULT_LEVEL[op],
+      level: crudLevel(declaration, op),
       requiresId: !singleton && op !== 'getList' && op !== 'create',
       isPublic: false,
       input: crudInput(declaration, op),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { field } from '../resource-kit/fields.ts';
+import { field, oneLineText } from '../resource-kit/fields.ts';
 import type { FieldDef } from '../resource-kit/types.ts';
 
 /** Settings key of the `ami` singleton (also the resource's name, so its changes are recognised by it). */
@@ -20,25 +20,13 @@ export const AMI_SETTINGS_FIELDS: Record<string, FieldDef> = {
     { default: '127.0.0.1', description: 'Asterisk host.' },
   ),
   port: field.integer(z.number().int().min(1).max(65535), { default: 5038, description: 'AMI TCP port.' }),
-  username: field.text(
-    z
-      .string()
-      .max(100)
-      .regex(/^[^\r\n]*$/, 'must be one line'),
-    { default: '', description: 'AMI user (manager.conf).' },
-  ),
-  secret: field.text(
-    z
-      .string()
-      .max(255)
-      .regex(/^[^\r\n]*$/, 'must be one line'),
-    {
-      default: '',
-      writeOnly: true,
-      description:
-        'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing ' +
-        'host, port or username (the server logs in there with it) unless the same request ' +
-        're-enters the stored secret.',
-    },
-  ),
+  username: field.text(oneLineText(100), { default: '', description: 'AMI user (manager.conf).' }),
+  secret: field.text(oneLineText(255), {
+    default: '',
+    writeOnly: true,
+    description:
+      'AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing ' +
+      'host, port or username (the server logs in there with it) unless the same request ' +
+      're-enters the stored secret.',
+  }),
 };

@@ -73,6 +73,15 @@ describe('asynchronous requests', () => {
 
   const server = useTestServer({ clock, resourceModules: [DIAGNOSTICS_MODULE] });
 
+  /** Sends `path` as an async job on `channel` and fetches its result until it is no longer running (202). */
+  const runAsyncJob = async (path: string, channel: string) => {
+    const accepted = await server.call(path, { headers: { 'X-Async-Channel': channel } });
+    const { jobId } = accepted.json.data as { jobId: string };
+    let fetched = await server.call(`${EVENTS}?channel=${channel}&jobId=${jobId}`);
+    while (fetched.status === 202) fetched = await server.call(`${EVENTS}?channel=${channel}&jobId=${jobId}`);
+    return { jobId, fetched };
+  };
+
   it('answers 200 at once with {jobId, channel} and pushes the finished envelope over SSE', async () => {
     const stream = openEventStream(`${server.url}${EVENTS}?channel=ops`);
     try {
@@ -114,11 +123,8 @@ describe('asynchronous requests', () => {
   });
 
   it('keeps a result nobody was listening for and replays it to the first subscriber', async () => {
-    const accepted = await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'late' } });
-    const { jobId } = accepted.json.data as { jobId: string };
     // Wait for the result by fetching it, then subscribe: the missed event is replayed once.
-    let fetched = await server.call(`${EVENTS}?channel=late&jobId=${jobId}`);
-    while (fetched.status === 202) fetched = await server.call(`${EVENTS}?channel=late&jobId=${jobId}`);
+    const { jobId, fetched } = await runAsyncJob('/pbxcore/api/v3/system:getInfo', 'late');
     assert.equal(fetched.status, 200);
     const stream = openEventStream(`${server.url}${EVENTS}?channel=late`);
     try {
@@ -166,10 +172,7 @@ describe('asynchronous requests', () => {
   });
 
   it('forgets a result after 120 s', async () => {
-    const accepted = await server.call('/pbxcore/api/v3/system:ping', { headers: { 'X-Async-Channel': 'expiry' } });
-    const { jobId } = accepted.json.data as { jobId: string };
-    let fetched = await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`);
-    while (fetched.status === 202) fetched = await server.call(`${EVENTS}?channel=expiry&jobId=${jobId}`);
+    const { jobId, fetched } = await runAsyncJob('/pbxcore/api/v3/system:ping', 'expiry');
     assert.equal(fetched.status, 200);
     clock.advance(RESULT_LIFETIME_MS - 1);
     assert.equal(

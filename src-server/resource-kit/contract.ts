@@ -1,10 +1,20 @@
 import { z } from 'zod';
-import type { FieldDef } from './types.ts';
+import type { CrudOperation, CustomMethodDecl, FieldDef } from './types.ts';
 
 /**
  * Shared pieces of the operation contract: every custom method declares an `input` (its body, or
  * for GET its query string) and an `output` (the shape of `data` in a successful answer).
  */
+
+/** Every CRUD operation: a collection that clients list, read, create, replace, patch and delete. */
+export const ALL_CRUD_OPERATIONS: CrudOperation[] = ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'];
+
+/** A custom method read with GET on the collection path at the READ level: status reads, lookups and lists. */
+export const READ_ON_COLLECTION: Pick<CustomMethodDecl, 'verbs' | 'scope' | 'level'> = {
+  verbs: ['GET'],
+  scope: 'collection',
+  level: 'READ',
+};
 
 /** A GET method that reads nothing from its query: unknown parameters (cache busters, older clients) are ignored. */
 export const NO_QUERY = z.object({});

@@ -14,6 +14,13 @@ export const toBoolean = (v: unknown): unknown => {
 
 const toInteger = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v);
 
+/** Text of at most `max` characters on one line (no CR or LF): names, logins and secrets that go into other files. */
+export const oneLineText = (max: number, tooLong?: string) =>
+  z
+    .string()
+    .max(max, tooLong)
+    .regex(/^[^\r\n]*$/, 'must be one line');
+
 /** Field constructors: each pairs a schema with its sanitiser and storage kind. */
 export const field = {
   text(schema: z.ZodType = z.string(), options: Options = {}): FieldDef {

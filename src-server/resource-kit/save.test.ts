@@ -67,23 +67,13 @@ describe('prepareSave (SPEC save rules)', () => {
   });
 
   it('validates the complete dataset after defaults and merges on patch', () => {
-    const out = prepareSave({
-      declaration,
-      mode: 'patch',
-      verb: 'PATCH',
-      body: { size: 0 },
-      existing: { name: 'a', size: 5 },
-    });
+    const existing = { name: 'a', size: 5 };
+    const out = prepareSave({ declaration, mode: 'patch', verb: 'PATCH', body: { size: 0 }, existing });
     assert.equal(out.ok, false);
     assert.match((out as { errors: string[] }).errors[0]!, /^size: /);
-    const cross = prepareSave({
-      declaration,
-      mode: 'patch',
-      verb: 'PATCH',
-      body: { size: 3 },
-      existing: { name: 'a', size: 5 },
-      validate: (complete) => (complete.name === 'a' && complete.size === 3 ? ['a may not be 3'] : []),
-    });
+    const validate = (complete: Record<string, unknown>) =>
+      complete.name === 'a' && complete.size === 3 ? ['a may not be 3'] : [];
+    const cross = prepareSave({ declaration, mode: 'patch', verb: 'PATCH', body: { size: 3 }, existing, validate });
     assert.deepEqual(cross, { ok: false, errors: ['a may not be 3'] });
   });
 

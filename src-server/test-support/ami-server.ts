@@ -3,6 +3,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { AmiFrameReader, formatAction, type AmiMessage } from '../peers/ami-protocol.ts';
 
+/** One AMI message's fields, in the order they are written. */
+type AmiFields = Record<string, string | number | undefined>;
+
 /** The contact of a registered endpoint, as `ContactStatusDetail` reports it. */
 export interface TestContact {
   uri: string;
@@ -206,35 +209,39 @@ export class AmiTestServer {
     }
   }
 
+  /** An event list as Asterisk sends one: the Success answer, the events, then the Complete event with its counts. */
+  private writeEventList(
+    socket: Socket,
+    id: string | undefined,
+    message: string,
+    events: AmiFields[],
+    complete: AmiFields & { Event: string },
+  ): void {
+    let out = formatAction({ Response: 'Success', ActionID: id, EventList: 'start', Message: message });
+    for (const event of events) out += formatAction(event);
+    const { Event, ...counts } = complete;
+    out += formatAction({ Event, ActionID: id, EventList: 'Complete', ...counts });
+    socket.write(out);
+  }
+
   private listEndpoints(socket: Socket, id: string | undefined): void {
-    let out = formatAction({
-      Response: 'Success',
+    const events = [...this.endpoints].map(([name, endpoint]) => ({
+      Event: 'EndpointList',
       ActionID: id,
-      EventList: 'start',
-      Message: 'A listing of Endpoints follows, presented as EndpointList events',
-    });
-    for (const [name, endpoint] of this.endpoints) {
-      out += formatAction({
-        Event: 'EndpointList',
-        ActionID: id,
-        ObjectType: 'endpoint',
-        ObjectName: name,
-        Transport: 'transport-udp',
-        Aor: name,
-        Auths: name,
-        OutboundAuths: '',
-        Contacts: endpoint.contact ? `${name}/${endpoint.contact.uri},` : '',
-        DeviceState: endpoint.deviceState,
-        ActiveChannels: '',
-      });
-    }
-    out += formatAction({
+      ObjectType: 'endpoint',
+      ObjectName: name,
+      Transport: 'transport-udp',
+      Aor: name,
+      Auths: name,
+      OutboundAuths: '',
+      Contacts: endpoint.contact ? `${name}/${endpoint.contact.uri},` : '',
+      DeviceState: endpoint.deviceState,
+      ActiveChannels: '',
+    }));
+    this.writeEventList(socket, id, 'A listing of Endpoints follows, presented as EndpointList events', events, {
       Event: 'EndpointListComplete',
-      ActionID: id,
-      EventList: 'Complete',
       ListItems: String(this.endpoints.size),
     });
-    socket.write(out);
   }
 
   private showEndpoint(socket: Socket, id: string | undefined, name: string): void {
@@ -243,33 +250,27 @@ export class AmiTestServer {
       socket.write(formatAction({ Response: 'Error', ActionID: id, Message: `Unable to retrieve endpoint ${name}` }));
       return;
     }
-    let out = formatAction({
-      Response: 'Success',
-      ActionID: id,
-      EventList: 'start',
-      Message: 'Following are Events for each object associated with the Endpoint',
-    });
-    out += formatAction({
-      Event: 'EndpointDetail',
-      ActionID: id,
-      ObjectType: 'endpoint',
-      ObjectName: name,
-      DeviceState: endpoint.deviceState,
-      Context: 'all_peers',
-    });
-    out += formatAction({
-      Event: 'AorDetail',
-      ActionID: id,
-      ObjectType: 'aor',
-      ObjectName: name,
-      MaxContacts: '5',
-      EndpointName: name,
-    });
-    let items = 2;
+    const events: AmiFields[] = [
+      {
+        Event: 'EndpointDetail',
+        ActionID: id,
+        ObjectType: 'endpoint',
+        ObjectName: name,
+        DeviceState: endpoint.deviceState,
+        Context: 'all_peers',
+      },
+      {
+        Event: 'AorDetail',
+        ActionID: id,
+        ObjectType: 'aor',
+        ObjectName: name,
+        MaxContacts: '5',
+        EndpointName: name,
+      },
+    ];
     const contact = endpoint.contact;
     if (contact) {
-      items++;
-      out += formatAction({
+      events.push({
         Event: 'ContactStatusDetail',
         ActionID: id,
         AOR: name,
@@ -289,26 +290,17 @@ export class AmiTestServer {
         QualifyTimeout: '3.000000',
       });
     }
-    out += formatAction({
+    this.writeEventList(socket, id, 'Following are Events for each object associated with the Endpoint', events, {
       Event: 'EndpointDetailComplete',
-      ActionID: id,
-      EventList: 'Complete',
-      ListItems: String(items),
+      ListItems: String(events.length),
     });
-    socket.write(out);
   }
 
   private listRegistrations(socket: Socket, id: string | undefined): void {
-    let out = formatAction({
-      Response: 'Success',
-      ActionID: id,
-      EventList: 'start',
-      Message: 'Following are Events for each Outbound registration',
-    });
     let registered = 0;
-    for (const [name, registration] of this.registrations) {
+    const events = [...this.registrations].map(([name, registration]) => {
       if (registration.status === 'Registered') registered++;
-      out += formatAction({
+      return {
         Event: 'OutboundRegistrationDetail',
         ActionID: id,
         ObjectType: 'registration',
@@ -317,15 +309,12 @@ export class AmiTestServer {
         ClientUri: registration.clientUri ?? 'sip:user@sip.example.net',
         Status: registration.status,
         NextReg: '0',
-      });
-    }
-    out += formatAction({
+      };
+    });
+    this.writeEventList(socket, id, 'Following are Events for each Outbound registration', events, {
       Event: 'OutboundRegistrationDetailComplete',
-      ActionID: id,
-      EventList: 'Complete',
       Registered: String(registered),
       NotRegistered: String(this.registrations.size - registered),
     });
-    socket.write(out);
   }
 }

@@ -14,6 +14,8 @@ export interface TestServer {
   dataDir: string;
   /** Request a path on this server (from 127.0.0.1 unless localAddress says otherwise). */
   call(path: string, options?: TestRequestOptions): Promise<TestResponse>;
+  /** POST `body` (sent as JSON) to a path on this server. */
+  post(path: string, body: unknown, options?: TestRequestOptions): Promise<TestResponse>;
   /** Same request from 127.0.0.2: a remote client for the localhost bypass. */
   remote(path: string, options?: TestRequestOptions): Promise<TestResponse>;
   restart(): Promise<void>;
@@ -45,6 +47,7 @@ export async function startTestServer(
     },
     dataDir,
     call: (path, o) => request(`${server.url}${path}`, o),
+    post: (path, body, o) => request(`${server.url}${path}`, { ...o, method: 'POST', body }),
     remote: (path, o) => request(`${server.url}${path}`, { localAddress: REMOTE, ...o }),
     async restart() {
       const port = server.port;
@@ -64,6 +67,19 @@ export async function startTestServer(
     },
   };
   return handle;
+}
+
+/** Runs `run` with a fresh test server and closes it afterwards, also when `run` throws. */
+export async function withTestServer<T>(
+  options: Parameters<typeof startTestServer>[0],
+  run: (t: TestServer) => Promise<T>,
+): Promise<T> {
+  const t = await startTestServer(options);
+  try {
+    return await run(t);
+  } finally {
+    await t.close();
+  }
 }
 
 /**
@@ -88,6 +104,7 @@ export function useTestServer(options: Parameters<typeof startTestServer>[0] = {
       return running().dataDir;
     },
     call: (path, o) => running().call(path, o),
+    post: (path, body, o) => running().post(path, body, o),
     remote: (path, o) => running().remote(path, o),
     restart: () => running().restart(),
     close: () => running().close(),

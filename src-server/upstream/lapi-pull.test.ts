@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { poll } from '../test-support/bouncer.ts';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { closeNow, listenOnLoopback } from '../test-support/loopback-server.ts';
+import type { TestServer } from '../test-support/server.ts';
+import { startLinkedTestServer } from '../test-support/crowdsec-link.ts';
 import { ANSWER_TIMEOUT_MS, LapiError, lapiRequest, MAX_ANSWER_BYTES } from './lapi-http.ts';
 import { listUpstreamBans } from './upstream-bans.ts';
 
@@ -15,6 +16,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A stand-in LAPI whose stream answer each test sets (the real one is in e2e/crowdsec-lapi.test.ts). */
 let answer: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('{"new":null,"deleted":null}');
 let fake: Server;
+let lapiUrl: string;
 let pbx: TestServer;
 
 async function waitFor<T>(ms: number, what: string, check: () => T | Promise<T>): Promise<NonNullable<T>> {
@@ -45,25 +47,17 @@ describe(
   () => {
     before(async () => {
       fake = createServer((req, res) => answer(req, res));
-      await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
-      pbx = await startTestServer();
-      const saved = await pbx.call(`${V3}crowdsec-link`, {
-        method: 'PUT',
-        body: {
-          enabled: true,
-          url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
-          pushEnabled: false,
-          pullEnabled: true,
-          bouncerKey: 'k'.repeat(40),
-          pullIntervalSeconds: 1,
-        },
+      lapiUrl = await listenOnLoopback(fake);
+      pbx = await startLinkedTestServer(lapiUrl, {
+        pushEnabled: false,
+        pullEnabled: true,
+        bouncerKey: 'k'.repeat(40),
+        pullIntervalSeconds: 1,
       });
-      assert.equal(saved.status, 200, saved.text);
     });
     after(async () => {
       await pbx.close();
-      fake.closeAllConnections();
-      await new Promise<void>((r) => fake.close(() => r()));
+      await closeNow(fake);
     });
 
     test('a malformed answer is dropped with its reason, the PBX keeps serving, and the next good answer applies', async () => {
@@ -125,7 +119,7 @@ describe(
       const started = Date.now();
       const error = await lapiRequest({
         method: 'GET',
-        baseUrl: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/`,
+        baseUrl: lapiUrl,
         path: 'v1/decisions/stream',
         timeoutMs: 300,
       }).catch((e: unknown) => e);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../test-support/server.ts';
+import { closeNow, listenOnLoopback } from '../test-support/loopback-server.ts';
+import { startLinkedTestServer } from '../test-support/crowdsec-link.ts';
+import type { TestServer } from '../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -54,24 +55,15 @@ describe('push: an alert whose answer was lost is looked up, not sent twice', { 
         res.end('{"message":"not here"}');
       });
     });
-    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
-    pbx = await startTestServer();
-    const saved = await pbx.call(`${V3}crowdsec-link`, {
-      method: 'PUT',
-      body: {
-        enabled: true,
-        url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/`,
-        siteName: 'site-x',
-        machineLogin: 'm',
-        machinePassword: 'p',
-      },
+    pbx = await startLinkedTestServer(await listenOnLoopback(fake), {
+      siteName: 'site-x',
+      machineLogin: 'm',
+      machinePassword: 'p',
     });
-    assert.equal(saved.status, 200, saved.text);
   });
   after(async () => {
     await pbx.close();
-    fake.closeAllConnections();
-    await new Promise<void>((r) => fake.close(() => r()));
+    await closeNow(fake);
   });
 
   test('the cut request is confirmed from the LAPI’s alerts (meta pbx_queue_id) and the next ban is sent once too', async () => {

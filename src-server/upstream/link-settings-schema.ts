@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../config/setting-bounds.ts';
 import { BAN_CATEGORIES } from '../firewall/decisions.ts';
-import { field } from '../resource-kit/fields.ts';
+import { field, oneLineText } from '../resource-kit/fields.ts';
 import type { FieldDef } from '../resource-kit/types.ts';
 
 /** Longest credential accepted (login, password, bouncer key). */
@@ -19,18 +19,12 @@ function isHttpUrl(text: string): boolean {
 
 /** Credentials are kept exactly as typed (no trimming): a password may hold spaces. */
 const credential = (description: string, writeOnly: boolean) =>
-  field.text(
-    z
-      .string()
-      .max(MAX_CREDENTIAL_LENGTH, `must be at most ${MAX_CREDENTIAL_LENGTH} characters`)
-      .regex(/^[^\r\n]*$/, 'must be one line'),
-    {
-      default: '',
-      writeOnly,
-      sanitize: (v) => v,
-      description,
-    },
-  );
+  field.text(oneLineText(MAX_CREDENTIAL_LENGTH, `must be at most ${MAX_CREDENTIAL_LENGTH} characters`), {
+    default: '',
+    writeOnly,
+    sanitize: (v) => v,
+    description,
+  });
 
 /** The link's settings with their bounds and defaults: upstream owns them, the `crowdsec-link` resource serves them. */
 export const CROWDSEC_LINK_FIELDS: Record<string, FieldDef> = {
@@ -45,16 +39,10 @@ export const CROWDSEC_LINK_FIELDS: Record<string, FieldDef> = {
       .refine((v) => v === '' || isHttpUrl(v), 'must be an http:// or https:// URL'),
     { default: '', description: 'LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer).' },
   ),
-  siteName: field.text(
-    z
-      .string()
-      .max(64)
-      .regex(/^[^\r\n]*$/, 'must be one line'),
-    {
-      default: '',
-      description: "This PBX's name in the alerts it pushes (message and meta `pbx_site`); empty uses the host name.",
-    },
-  ),
+  siteName: field.text(oneLineText(64), {
+    default: '',
+    description: "This PBX's name in the alerts it pushes (message and meta `pbx_site`); empty uses the host name.",
+  }),
   pushEnabled: field.boolean({
     default: true,
     description: 'Push this PBX’s bans to the LAPI as alerts (machine credentials needed).',

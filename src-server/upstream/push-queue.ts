@@ -26,31 +26,10 @@ export interface PushEntry {
   sentBatch: number | null;
 }
 
-interface Row {
-  id: number;
-  kind: 'add' | 'delete';
-  value: string;
-  scope: 'Ip' | 'Range';
-  scenario: string;
-  reason: string;
-  expires_at: number;
-  queued_at: number;
-  attempts: number;
-  sent_batch: number | null;
-}
-
-const toEntry = (row: Row): PushEntry => ({
-  id: row.id,
-  kind: row.kind,
-  value: row.value,
-  scope: row.scope,
-  scenario: row.scenario,
-  reason: row.reason,
-  expiresAt: row.expires_at,
-  queuedAt: row.queued_at,
-  attempts: row.attempts,
-  sentBatch: row.sent_batch,
-});
+/** The queue's columns under PushEntry's names, so a row reads back as an entry. */
+const ENTRY_COLUMNS =
+  'id, kind, value, scope, scenario, reason, expires_at AS expiresAt, queued_at AS queuedAt, attempts, ' +
+  'sent_batch AS sentBatch';
 
 export type NewPush = Omit<PushEntry, 'id' | 'queuedAt' | 'attempts' | 'sentBatch'>;
 
@@ -229,14 +208,16 @@ export class PushQueue {
         )
       : 0;
     this.dropped += ended;
-    return (this.db.prepare('SELECT * FROM crowdsec_push_queue ORDER BY id LIMIT ?').all(max) as Row[]).map(toEntry);
+    return this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM crowdsec_push_queue ORDER BY id LIMIT ?`)
+      .all(max) as PushEntry[];
   }
 
   /** Entries handed to a request whose answer was not seen (a crash or a cut answer): checked upstream before any resend. */
   unconfirmed(): PushEntry[] {
-    return (
-      this.db.prepare('SELECT * FROM crowdsec_push_queue WHERE sent_batch IS NOT NULL ORDER BY id').all() as Row[]
-    ).map(toEntry);
+    return this.db
+      .prepare(`SELECT ${ENTRY_COLUMNS} FROM crowdsec_push_queue WHERE sent_batch IS NOT NULL ORDER BY id`)
+      .all() as PushEntry[];
   }
 
   // The writes below run on the web thread while sending: each waits at most 50 ms for the lock and

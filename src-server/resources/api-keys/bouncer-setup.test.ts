@@ -1,26 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestServer } from '../../test-support/server.ts';
-
-const KEYS = '/pbxcore/api/v3/api-keys';
+import { KEYS } from '../../test-support/v3-paths.ts';
 
 describe('api-keys bouncer_setup', () => {
   const t = useTestServer();
 
   it('remembers the bouncer a key was made for, and reads null for other keys', async () => {
-    const created = await t.call(KEYS, {
-      method: 'POST',
-      body: {
-        description: 'fw3',
-        allowed_paths: { '/api/v3/firewall-bouncer': 'read' },
-        networkfilterid: 'localhost',
-        bouncer_setup: 'custom-bouncer',
-      },
+    const created = await t.post(KEYS, {
+      description: 'fw3',
+      allowed_paths: { '/api/v3/firewall-bouncer': 'read' },
+      networkfilterid: 'localhost',
+      bouncer_setup: 'custom-bouncer',
     });
     assert.equal(created.status, 201, created.text);
     const id = created.json.data.id as number;
     assert.equal((await t.call(`${KEYS}/${id}`)).json.data.bouncer_setup, 'custom-bouncer');
-    const plain = await t.call(KEYS, { method: 'POST', body: { description: 'script', networkfilterid: 'localhost' } });
+    const plain = await t.post(KEYS, { description: 'script', networkfilterid: 'localhost' });
     assert.equal(plain.json.data.bouncer_setup, null);
     const changed = await t.call(`${KEYS}/${id}`, {
       method: 'PATCH',
@@ -32,10 +28,7 @@ describe('api-keys bouncer_setup', () => {
 
   it('refuses an unknown bouncer with 422 naming the field, and stores nothing', async () => {
     const before = (await t.call(KEYS)).json.data.length as number;
-    const refused = await t.call(KEYS, {
-      method: 'POST',
-      body: { description: 'bad', networkfilterid: 'localhost', bouncer_setup: 'pf' },
-    });
+    const refused = await t.post(KEYS, { description: 'bad', networkfilterid: 'localhost', bouncer_setup: 'pf' });
     assert.equal(refused.status, 422, refused.text);
     assert.match(refused.json.messages.error.join(' '), /bouncer_setup/);
     assert.equal((await t.call(KEYS)).json.data.length, before);

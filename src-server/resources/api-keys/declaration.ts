@@ -3,7 +3,13 @@ import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
+import {
+  ALL_CRUD_OPERATIONS,
+  NO_BODY,
+  NO_QUERY,
+  READ_ON_COLLECTION,
+  recordOutput,
+} from '../../resource-kit/contract.ts';
 
 /** A key value as a create or a rotate answers it, the one time it is shown. */
 const ISSUED_KEY = z.string().regex(/^[0-9a-f]{64}$/);
@@ -149,7 +155,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
     last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   // The created record plus the key the server generated, shown this once (a key the client chose is not echoed).
   createOutput: z.lazy(() =>
     recordOutput(apiKeysDeclaration.fields).extend({
@@ -168,9 +174,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
       output: z.object({ key: z.string().regex(/^[0-9a-f]{64}$/) }),
     },
     getDefault: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Default values for a new key record.',
       input: NO_QUERY,
       output: z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import type { CustomMethodDecl, ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
 
 /**
@@ -16,6 +16,14 @@ const tokenAnswer = z.object({
   login: z.string(),
 });
 
+/** login, refresh, logout and status: public, on the collection, served by the web thread. */
+const PUBLIC_ON_WEB_THREAD = {
+  webThread: true,
+  scope: 'collection',
+  level: 'READ',
+  public: true,
+} satisfies Partial<CustomMethodDecl>;
+
 export const authDeclaration: ResourceDeclaration = {
   name: 'auth',
   description: 'Console accounts: JWT login with a rotating refresh cookie, logout, and the admin password.',
@@ -26,10 +34,7 @@ export const authDeclaration: ResourceDeclaration = {
   customMethods: {
     login: {
       verbs: ['POST'],
-      webThread: true,
-      scope: 'collection',
-      level: 'READ',
-      public: true,
+      ...PUBLIC_ON_WEB_THREAD,
       description:
         'JSON or form body `login`, `password`, optional `rememberMe`. Answers `{accessToken, ' +
         'tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, ' +
@@ -39,10 +44,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     refresh: {
       verbs: ['POST'],
-      webThread: true,
-      scope: 'collection',
-      level: 'READ',
-      public: true,
+      ...PUBLIC_ON_WEB_THREAD,
       description:
         'Exchanges the `refreshToken` cookie for a new access token and rotates the cookie. Reusing a rotated token revokes its session.',
       input: NO_BODY,
@@ -50,10 +52,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     logout: {
       verbs: ['POST'],
-      webThread: true,
-      scope: 'collection',
-      level: 'READ',
-      public: true,
+      ...PUBLIC_ON_WEB_THREAD,
       description:
         'Revokes the refresh token family, the web session and the login session of a presented ' +
         'Bearer JWT (so that token is refused at once), and clears the cookies.',
@@ -62,10 +61,7 @@ export const authDeclaration: ResourceDeclaration = {
     },
     status: {
       verbs: ['GET'],
-      webThread: true,
-      scope: 'collection',
-      level: 'READ',
-      public: true,
+      ...PUBLIC_ON_WEB_THREAD,
       description:
         'Whether an admin password is set, and whether this caller is on loopback: `{adminPasswordSet, viaLocalhost}`.',
       input: NO_QUERY,

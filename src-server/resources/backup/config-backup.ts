@@ -6,7 +6,7 @@ import {
   whitelistRanges,
   type Fail2banSettings,
 } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
+import { denyRanges, filterLabel } from '../../firewall/filters.ts';
 import { loadFilters, replaceFilters, rowToFilter, type FilterRow } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { RangeIndex } from '../../net/range-index.ts';
@@ -19,7 +19,7 @@ import { amiDeclaration } from '../ami/declaration.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
-import { validateFilterBody } from '../firewall/filter-save.ts';
+import { filterWriteShape, validateFilterBody } from '../firewall/filter-save.ts';
 import { generalSettingsDeclaration } from '../general-settings/declaration.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
 import { readSingleton } from '../../resource-kit/singleton.ts';
@@ -74,21 +74,6 @@ export interface ImportReport {
 
 export type ImportOutcome = { ok: true; report: ImportReport } | { ok: false; status: 403 | 422; errors: string[] };
 
-/** A filter in its write shape (what POST /firewall takes), id kept: API keys refer to filters by id. */
-function filterWriteShape(filter: NetworkFilter): Record<string, unknown> {
-  const currentRules: Record<string, boolean> = {};
-  for (const [category, rule] of Object.entries(filter.rules)) currentRules[category] = rule === 'allow';
-  return {
-    id: filter.id,
-    permit: filter.permit,
-    deny: filter.deny,
-    description: filter.description,
-    newer_block_ip: filter.newer_block_ip,
-    local_network: filter.local_network,
-    currentRules,
-  };
-}
-
 /** The public fields of a singleton (declared, not read-only, secrets left out). */
 function singletonValues(declaration: ResourceDeclaration, db: Db, key: string): Record<string, unknown> {
   const values = readSingleton(declaration, { db }, key);
@@ -98,6 +83,28 @@ function singletonValues(declaration: ResourceDeclaration, db: Db, key: string):
     out[name] = values[name];
   }
   return out;
+}
+
+/** A singleton's section of the file, checked as PUT would check it (types strict), with what was stored before. */
+function planSingleton(
+  db: Db,
+  declaration: ResourceDeclaration,
+  key: string,
+  body: unknown,
+  validate?: (complete: Record<string, unknown>) => string[],
+) {
+  const stored = readSingleton(declaration, { db }, key);
+  const before = singletonValues(declaration, db, key);
+  const outcome = prepareSave({
+    declaration,
+    mode: 'update',
+    verb: 'PUT',
+    body,
+    existing: stored,
+    validate,
+    strictTypes: true,
+  });
+  return { stored, before, outcome };
 }
 
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
@@ -133,7 +140,8 @@ export function exportConfig(db: Db, options: { secrets: boolean; serverVersion:
     serverVersion: options.serverVersion,
     exportedAt: new Date(options.now).toISOString(),
     secretsIncluded: options.secrets,
-    networkFilters: loadFilters(db).map(filterWriteShape),
+    // Filters in their write shape with the id kept: API keys refer to filters by id.
+    networkFilters: loadFilters(db).map((filter) => ({ id: filter.id, ...filterWriteShape(filter) })),
     fail2ban: singletonValues(fail2banDeclaration, db, FAIL2BAN_SETTING_KEY),
     generalSettings: singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY),
     ami,
@@ -284,17 +292,14 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   const settings: ImportPlan['settings'] = [];
 
   // fail2ban: declared bounds and the whitelist's syntax; its overlaps with deny entries are checked below.
-  const f2bBefore = singletonValues(fail2banDeclaration, db, FAIL2BAN_SETTING_KEY);
-  const f2b = prepareSave({
-    declaration: fail2banDeclaration,
-    mode: 'update',
-    verb: 'PUT',
-    body: doc.fail2ban,
-    existing: readSingleton(fail2banDeclaration, { db }, FAIL2BAN_SETTING_KEY),
-    // The whitelist's syntax, its entries' ends and the repeat-offender bounds (resources/fail2ban).
-    validate: (complete) => validateWhitelist(db, complete),
-    strictTypes: true,
-  });
+  // The whitelist's syntax, its entries' ends and the repeat-offender bounds (resources/fail2ban).
+  const { before: f2bBefore, outcome: f2b } = planSingleton(
+    db,
+    fail2banDeclaration,
+    FAIL2BAN_SETTING_KEY,
+    doc.fail2ban,
+    (c) => validateWhitelist(db, c),
+  );
   if (!f2b.ok) errors.push(...f2b.errors.map((e) => `fail2ban.${e}`));
   else {
     settings.push([FAIL2BAN_SETTING_KEY, f2b.complete]);
@@ -329,15 +334,12 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   );
 
   // General settings.
-  const generalBefore = singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY);
-  const general = prepareSave({
-    declaration: generalSettingsDeclaration,
-    mode: 'update',
-    verb: 'PUT',
-    body: doc.generalSettings,
-    existing: readSingleton(generalSettingsDeclaration, { db }, GENERAL_SETTINGS_KEY),
-    strictTypes: true,
-  });
+  const { before: generalBefore, outcome: general } = planSingleton(
+    db,
+    generalSettingsDeclaration,
+    GENERAL_SETTINGS_KEY,
+    doc.generalSettings,
+  );
   if (!general.ok) errors.push(...general.errors.map((e) => `generalSettings.${e}`));
   else {
     settings.push([GENERAL_SETTINGS_KEY, general.complete]);
@@ -348,20 +350,15 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
   }
 
   // AMI: the stored secret is kept unless the file carries one (which needs SENSITIVE, like PUT /ami).
-  const amiStored = readSingleton(amiDeclaration, { db }, AMI_SETTINGS_KEY);
-  const amiBefore = singletonValues(amiDeclaration, db, AMI_SETTINGS_KEY);
-  const ami = prepareSave({
-    declaration: amiDeclaration,
-    mode: 'update',
-    verb: 'PUT',
-    body: doc.ami,
-    existing: amiStored,
-    validate: (complete) =>
-      complete.enabled === true && !String(complete.username ?? '').trim()
-        ? ['username is required when AMI is enabled.']
-        : [],
-    strictTypes: true,
-  });
+  const {
+    stored: amiStored,
+    before: amiBefore,
+    outcome: ami,
+  } = planSingleton(db, amiDeclaration, AMI_SETTINGS_KEY, doc.ami, (complete) =>
+    complete.enabled === true && !String(complete.username ?? '').trim()
+      ? ['username is required when AMI is enabled.']
+      : [],
+  );
   if (!ami.ok) errors.push(...ami.errors.map((e) => `ami.${e}`));
   else {
     const storedSecret = revealAmiSecret(db, amiStored.secret);

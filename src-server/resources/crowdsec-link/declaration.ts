@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CROWDSEC_LINK_FIELDS } from '../../upstream/link-settings-schema.ts';
+import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { isoTime, NO_QUERY } from '../../resource-kit/contract.ts';
+import { isoTime, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 /** One direction (push or pull) of the link as the web thread last reported it; times in epoch ms. */
 const direction = z.object({
@@ -20,19 +21,11 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
     'as a CrowdSec machine and pulls the LAPI decisions as a bouncer. Changes apply live. Its ' +
     'whitelist, trusted networks and loopback are never banned, whatever the LAPI says.',
   processor: 'CrowdsecLinkProcessor',
-  kind: 'singleton',
-  security: {
-    permission: 'CrowdsecLink',
-    channels: ['localhost', 'bearer_token'],
-    levels: { update: 'ADMIN', patch: 'ADMIN' },
-  },
+  ...adminSettingsSingleton('CrowdsecLink'),
   fields: CROWDSEC_LINK_FIELDS,
-  operations: ['getRecord', 'update', 'patch'],
   customMethods: {
     getStatus: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Link state: `{enabled, connected, state, queueLength, lastPushAt, lastPullAt, lastError, ' +
         'push, pull}`; `state` is `off`, `connecting`, `connected` or `error`, with the reason in ' +

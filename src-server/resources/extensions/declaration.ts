@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { NO_QUERY } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 export const extensionsDeclaration: ResourceDeclaration = {
   name: 'extensions',
@@ -24,12 +24,10 @@ export const extensionsDeclaration: ResourceDeclaration = {
     }),
     disabled: field.boolean({ default: false }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     getForSelect: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Extensions as `{value, text}` pairs for pickers.',
       input: NO_QUERY,
       output: z.array(z.object({ value: z.string(), text: z.string() })),

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestServer } from '../../test-support/server.ts';
-
-const EXT = '/pbxcore/api/v3/extensions';
+import { EXT } from '../../test-support/v3-paths.ts';
 
 describe('extensions: save semantics and pagination', () => {
   const t = useTestServer();
 
   it('creates with defaults, 201, and never returns the secret', async () => {
-    const res = await t.call(EXT, {
-      method: 'POST',
-      body: { number: '301', username: ' Carol ', secret: 'super-secret' },
-    });
+    const res = await t.post(EXT, { number: '301', username: ' Carol ', secret: 'super-secret' });
     assert.equal(res.status, 201);
     assert.deepEqual(res.json.data, { number: '301', username: 'Carol', callerid: '', disabled: false });
     assert.equal(res.text.includes('super-secret'), false);
@@ -28,12 +24,12 @@ describe('extensions: save semantics and pagination', () => {
   });
 
   it('reports every validation problem with 422', async () => {
-    const res = await t.call(EXT, { method: 'POST', body: { number: '1', username: 'x', secret: 'short' } });
+    const res = await t.post(EXT, { number: '1', username: 'x', secret: 'short' });
     assert.equal(res.status, 422);
     assert.equal(res.json.messages.error.length, 2);
     assert.match(res.json.messages.error.join(' '), /number/);
     assert.match(res.json.messages.error.join(' '), /secret/);
-    const missing = await t.call(EXT, { method: 'POST', body: {} });
+    const missing = await t.post(EXT, {});
     assert.equal(missing.status, 422);
     assert.deepEqual(missing.json.messages.error, [
       'number is required.',
@@ -43,10 +39,7 @@ describe('extensions: save semantics and pagination', () => {
   });
 
   it('gives 409 for a duplicate id', async () => {
-    const res = await t.call(EXT, {
-      method: 'POST',
-      body: { number: '301', username: 'Again', secret: 'another-secret' },
-    });
+    const res = await t.post(EXT, { number: '301', username: 'Again', secret: 'another-secret' });
     assert.equal(res.status, 409);
   });
 

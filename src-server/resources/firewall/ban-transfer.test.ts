@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { createFilter, pollUntil } from '../../test-support/bouncer.ts';
 import { startTestServer, type TestServer, useTestServer } from '../../test-support/server.ts';
+import { FIREWALL } from '../../test-support/v3-paths.ts';
 
-const FIREWALL = '/pbxcore/api/v3/firewall';
 type Banned = {
   ip: string;
   category: string;

@@ -1,62 +1,23 @@
-import type { BouncerHostRow } from '../../firewall/bouncer-hosts.ts';
+import type { z } from 'zod';
+import type { BouncerHostRow, BouncerRejectionRow } from '../../firewall/bouncer-hosts.ts';
 import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
 import type { Db } from '../../storage/database.ts';
+import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 
-/** One source address a key polled from (the LAPI's `name@ip`), with what it reports of itself. */
-export interface BouncerHostStatus {
-  ip: string;
-  firstSeen: string;
-  lastSeen: string;
-  polls: number;
-  userAgent: string;
-  type: string | null;
-  name: string | null;
-  version: string | null;
-  os: string | null;
-  /** What it reports it dropped, per origin and unit, e.g. {"pbx-networkfilters": {"packet": 12}}. */
-  dropped: Record<string, Record<string, number>>;
-  metricsAt: string | null;
-}
-
+/** The answer of firewall:getBouncerStatus, as its declared output schema (contract.ts) describes it. */
+type BouncerOverview = z.infer<typeof bouncerStatusOutput>;
+/** Per API key: its state, the cursor's last poll and the hosts that used the key (the LAPI's `name@ip`). */
+type BouncerStatus = BouncerOverview['bouncers'][number];
 /**
  * A bouncer's state from its last attempt: `served` (its last poll was answered, within
  * SILENT_AFTER_MS), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
  * `lastPollAt`), or `never` (allowed on the export, never polled).
  */
-export type BouncerState = 'served' | 'refused' | 'silent' | 'never';
-
-/** Per API key: its state, the cursor's last poll and the hosts that used the key. */
-export interface BouncerStatus {
-  keyId: number;
-  description: string;
-  state: BouncerState;
-  /** The last refused poll of this key (disabled, expired, wrong source, not allowed), while it is the last attempt. */
-  refusal: { at: string; ip: string; code: string; reason: string } | null;
-  lastPollAt: string | null;
-  lastPollIp: string | null;
-  polls: number;
-  lastNew: number;
-  lastDeleted: number;
-  hosts: BouncerHostStatus[];
-  /** Refusals from this key's hosts, or of this key from elsewhere: why a bouncer of this key may be locked out. */
-  refused: BouncerRejection[];
-}
-
+type BouncerState = BouncerStatus['state'];
+/** One source address a key polled from, with what it reports of itself. */
+type BouncerHostStatus = BouncerStatus['hosts'][number];
 /** A source refused on the export: why, how often, and whether a ban still locks it out. */
-export interface BouncerRejection {
-  ip: string;
-  keyId: number | null;
-  reason: string;
-  firstAt: string;
-  lastAt: string;
-  count: number;
-  clearedAt: string | null;
-  /** The key refused, named as the console shows it (null for an unknown or malformed key). */
-  keyDescription: string | null;
-  /** An intrusion ban in force on this address (lift it with firewall:unbanIp). */
-  banned: boolean;
-  bannedCategories: string[];
-}
+type BouncerRejection = BouncerOverview['rejections'][number];
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -124,15 +85,7 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
   const rejections = (
     db
       .prepare('SELECT * FROM bouncer_rejections WHERE cleared_at IS NULL ORDER BY last_at DESC LIMIT 100')
-      .all() as Array<{
-      ip: string;
-      key_id: number | null;
-      reason: string;
-      first_at: number;
-      last_at: number;
-      count: number;
-      cleared_at: number | null;
-    }>
+      .all() as BouncerRejectionRow[]
   ).map((row) => {
     const categories = bannedCategories.all(row.ip, now) as string[];
     return {

@@ -6,15 +6,18 @@ import { isoTime } from '../../resource-kit/contract.ts';
 
 /** The output schemas of the firewall's custom methods (the shape of `data`), used by its declaration. */
 
+/** A whole number: counts, ids and versions. */
+const int = z.number().int();
+
 const banKind = z.enum([...BAN_CATEGORIES, 'manual']);
 const rules = z.record(z.string(), z.enum(['allow', 'block']));
 const services = z.array(z.enum(FILTER_CATEGORIES)).nullable().describe('Services refusing it; null: all.');
 
 /** Which active bouncer keys were sent a decision. */
 const delivery = z.object({
-  served: z.number().int(),
-  of: z.number().int(),
-  keys: z.array(z.object({ keyId: z.number().int(), description: z.string() })),
+  served: int,
+  of: int,
+  keys: z.array(z.object({ keyId: int, description: z.string() })),
 });
 
 export const defaultFilter = z.object({
@@ -34,11 +37,11 @@ export const bannedIps = z.array(
     reason: z.string().optional(),
     bannedAt: isoTime.nullable().describe('null for an upstream decision (the LAPI does not say when it started).'),
     expiresAt: isoTime,
-    secondsLeft: z.number().int().nullable(),
+    secondsLeft: int.nullable(),
     bannedBy: z.string(),
     services,
     permanent: z.boolean(),
-    banNumber: z.number().int(),
+    banNumber: int,
     delivery,
     upstream: z
       .object({ origin: z.string(), scenario: z.string(), liftable: z.literal(false) })
@@ -59,12 +62,12 @@ export const addressLookup = z.object({
       scope: z.enum(['Ip', 'Range']),
       source: z.enum(['ban', 'filter', 'upstream']),
       ban: z.object({ category: banKind, reason: z.string(), bannedBy: z.string(), bannedAt: isoTime }).optional(),
-      filter: z.object({ id: z.number().int(), description: z.string(), permit: z.string() }).optional(),
+      filter: z.object({ id: int, description: z.string(), permit: z.string() }).optional(),
       upstream: z
         .object({ origin: z.string(), scenario: z.string(), liftable: z.literal(false) })
         .optional()
         .describe('Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the address here.'),
-      secondsLeft: z.number().int().nullable(),
+      secondsLeft: int.nullable(),
       delivery,
     }),
   ),
@@ -72,25 +75,25 @@ export const addressLookup = z.object({
     z.object({
       kind: z.enum(['whitelist', 'trusted-filter']),
       value: z.string(),
-      filter: z.object({ id: z.number().int(), description: z.string() }).optional(),
+      filter: z.object({ id: int, description: z.string() }).optional(),
     }),
   ),
 });
 
 export const bannedIp = z.object({
-  id: z.number().int(),
+  id: int,
   ip: z.string(),
   written: z.string().optional().describe('The range as sent, when it was stored as its network.'),
   category: z.literal('manual'),
   scenario: z.literal('pbx/manual'),
   permanent: z.boolean(),
-  seconds: z.number().int().nullable(),
+  seconds: int.nullable(),
   reason: z.string(),
   services,
 });
 
-export const unbannedIp = z.object({ ip: z.string(), lifted: z.number().int().describe('Bans lifted.') });
-export const unbannedIps = z.object({ ips: z.array(z.string()), lifted: z.number().int() });
+export const unbannedIp = z.object({ ip: z.string(), lifted: int.describe('Bans lifted.') });
+export const unbannedIps = z.object({ ips: z.array(z.string()), lifted: int });
 
 export const unbannedAndWhitelisted = z.object({
   ip: z.string(),
@@ -100,7 +103,7 @@ export const unbannedAndWhitelisted = z.object({
 
 export const banLog = z.array(
   z.object({
-    id: z.number().int(),
+    id: int,
     ip: z.string(),
     category: banKind,
     scenario: z.string(),
@@ -111,26 +114,26 @@ export const banLog = z.array(
     endsAt: isoTime.nullable(),
     state: z.enum(['active', 'expired', 'lifted']),
     liftedBy: z.string().nullable(),
-    banNumber: z.number().int(),
+    banNumber: int,
   }),
 );
 
 export const importedBans = z.object({
   dryRun: z.boolean(),
   format: z.enum(BAN_LIST_FORMATS),
-  entries: z.number().int(),
-  bans: z.number().int(),
-  added: z.number().int(),
-  extended: z.number().int(),
-  unchanged: z.number().int(),
-  merged: z.number().int(),
+  entries: int,
+  bans: int,
+  added: int,
+  extended: int,
+  unchanged: int,
+  merged: int,
   changes: z.array(
     z.object({
       value: z.string(),
       action: z.enum(['add', 'extend', 'keep']),
       duration: z.string(),
       reason: z.string(),
-      lines: z.array(z.number().int()),
+      lines: z.array(int),
     }),
   ),
 });
@@ -138,17 +141,17 @@ export const importedBans = z.object({
 export const exportedBans = z.object({
   format: z.enum(BAN_LIST_FORMATS),
   source: z.enum(['manual', 'all']),
-  count: z.number().int(),
+  count: int,
   content: z.string(),
 });
 
 const rejection = z.object({
   ip: z.string(),
-  keyId: z.number().int().nullable(),
+  keyId: int.nullable(),
   reason: z.string(),
   firstAt: isoTime,
   lastAt: isoTime,
-  count: z.number().int(),
+  count: int,
   clearedAt: isoTime.nullable(),
   keyDescription: z.string().nullable(),
   banned: z.boolean(),
@@ -158,21 +161,21 @@ const rejection = z.object({
 export const bouncerStatus = z.object({
   bouncers: z.array(
     z.object({
-      keyId: z.number().int(),
+      keyId: int,
       description: z.string(),
       state: z.enum(['served', 'refused', 'silent', 'never']),
       refusal: z.object({ at: isoTime, ip: z.string(), code: z.string(), reason: z.string() }).nullable(),
       lastPollAt: isoTime.nullable(),
       lastPollIp: z.string().nullable(),
-      polls: z.number().int(),
-      lastNew: z.number().int(),
-      lastDeleted: z.number().int(),
+      polls: int,
+      lastNew: int,
+      lastDeleted: int,
       hosts: z.array(
         z.object({
           ip: z.string(),
           firstSeen: isoTime,
           lastSeen: isoTime,
-          polls: z.number().int(),
+          polls: int,
           userAgent: z.string(),
           type: z.string().nullable(),
           name: z.string().nullable(),
@@ -189,7 +192,7 @@ export const bouncerStatus = z.object({
 });
 
 export const banHistory = z.object({
-  points: z.array(z.object({ t: isoTime, ...Object.fromEntries(banKind.options.map((k) => [k, z.number().int()])) })),
+  points: z.array(z.object({ t: isoTime, ...Object.fromEntries(banKind.options.map((k) => [k, int])) })),
 });
 
 export const whitelist = z.array(z.string()).describe('Addresses and CIDRs, exactly as /v1/whitelist returns them.');

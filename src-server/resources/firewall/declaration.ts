@@ -5,7 +5,7 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
-import { NO_QUERY, PAGE_QUERY } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
 
 const rulesSchema = z
@@ -110,20 +110,16 @@ export const firewallDeclaration: ResourceDeclaration = {
       description: 'Per-category access as "allow"/"block".',
     }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     getDefault: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'A new filter with every default applied.',
       input: NO_QUERY,
       output: out.defaultFilter,
     },
     getBannedIps: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, ' +
         'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
@@ -137,9 +133,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.bannedIps,
     },
     lookup: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: ' +
         '[{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, ' +
@@ -216,9 +210,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.unbannedAndWhitelisted,
     },
     getBanLog: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Ban history, newest first: every ban, its end (expiry or unban) and who lifted it. ' +
         '`search` (part of the address or reason), `category` (sip, http, ami, iax, manual), ' +
@@ -254,9 +246,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.importedBans,
     },
     exportBans: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Bans in force as a list importBans reads back: `format` json (default), csv, values or ' +
         'opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, ' +
@@ -270,9 +260,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.exportedBans,
     },
     getBouncerStatus: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         '{bouncers, rejections}: per API key its last poll and counts, and per source address ' +
         '(key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on ' +
@@ -281,9 +269,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.bouncerStatus,
     },
     getBanHistory: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Bans started per category in each minute (`?minutes=` 1-1440, default 60): {points: [{t, sip, http, ami, iax, manual}]}.',
       input: z.object({
@@ -297,9 +283,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.banHistory,
     },
     getWhitelist: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Exactly what /firewall-bouncer/v1/whitelist returns.',
       input: NO_QUERY,
       output: out.whitelist,

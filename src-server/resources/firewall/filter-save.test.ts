@@ -4,21 +4,16 @@ import { manualBanValues } from '../../firewall/filters.ts';
 import { loadFilters } from '../../firewall/filter-store.ts';
 import { migrate } from '../../storage/migrations.ts';
 import { useTestServer } from '../../test-support/server.ts';
-
-const FIREWALL = '/pbxcore/api/v3/firewall';
-const FAIL2BAN = '/pbxcore/api/v3/fail2ban';
+import { FAIL2BAN, FIREWALL } from '../../test-support/v3-paths.ts';
 
 describe('network filters store and check canonical addresses', () => {
   const t = useTestServer();
 
   it('stores IPv4-mapped and uncompressed IPv6 entries canonical, ranges included', async () => {
-    const res = await t.call(FIREWALL, {
-      method: 'POST',
-      body: {
-        permit: '::ffff:10.1.0.0/112',
-        deny: '::ffff:192.0.2.77, ::ffff:198.51.100.0/120, 2001:DB8:0:0::5',
-        description: 'mapped',
-      },
+    const res = await t.post(FIREWALL, {
+      permit: '::ffff:10.1.0.0/112',
+      deny: '::ffff:192.0.2.77, ::ffff:198.51.100.0/120, 2001:DB8:0:0::5',
+      description: 'mapped',
     });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.json.data.permit, '10.1.0.0/16');
@@ -31,17 +26,11 @@ describe('network filters store and check canonical addresses', () => {
 
   it("takes network + subnet with a mapped address in either family's prefix", async () => {
     for (const subnet of [24, 120]) {
-      const res = await t.call(FIREWALL, {
-        method: 'POST',
-        body: { network: '::ffff:203.0.113.0', subnet, description: `subnet ${subnet}` },
-      });
+      const res = await t.post(FIREWALL, { network: '::ffff:203.0.113.0', subnet, description: `subnet ${subnet}` });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.data.permit, '203.0.113.0/24');
     }
-    const tooLong = await t.call(FIREWALL, {
-      method: 'POST',
-      body: { network: '::ffff:203.0.113.0', subnet: 60, description: 'x' },
-    });
+    const tooLong = await t.post(FIREWALL, { network: '::ffff:203.0.113.0', subnet: 60, description: 'x' });
     assert.equal(tooLong.status, 422);
     assert.match(tooLong.json.messages.error[0], /larger than 32/);
   });
@@ -51,7 +40,7 @@ describe('network filters store and check canonical addresses', () => {
     assert.equal(whitelisted.status, 200, whitelisted.text);
     try {
       for (const deny of ['::ffff:192.0.2.200', '::ffff:c000:2c8', '::ffff:192.0.2.192/122']) {
-        const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.9.0.0/16', deny } });
+        const res = await t.post(FIREWALL, { permit: '10.9.0.0/16', deny });
         assert.equal(res.status, 422, `${deny}: ${res.text}`);
         assert.match(res.json.messages.error[0], /overlaps the fail2ban whitelist entry 192\.0\.2\.128\/25/);
       }
@@ -70,7 +59,7 @@ describe('network filters store and check canonical addresses', () => {
       '0.0.0.0/1',
       '198.51.100.9, 127.0.0.0/30',
     ]) {
-      const res = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.8.0.0/16', deny } });
+      const res = await t.post(FIREWALL, { permit: '10.8.0.0/16', deny });
       assert.equal(res.status, 422, `${deny}: ${res.text}`);
       assert.match(
         res.json.messages.error[0],
@@ -78,10 +67,7 @@ describe('network filters store and check canonical addresses', () => {
       );
     }
     // 127.0.0.2 is not the host's own loopback address: a block of it is published.
-    const ok = await t.call(FIREWALL, {
-      method: 'POST',
-      body: { permit: '10.8.0.0/16', deny: '127.0.0.2, 198.51.100.9' },
-    });
+    const ok = await t.post(FIREWALL, { permit: '10.8.0.0/16', deny: '127.0.0.2, 198.51.100.9' });
     assert.equal(ok.status, 201, ok.text);
     // A row stored before this rule is still never published.
     t.server.services.db
@@ -93,10 +79,7 @@ describe('network filters store and check canonical addresses', () => {
   });
 
   it('overlap errors name a filter by its description and network, as the console shows it', async () => {
-    const office = await t.call(FIREWALL, {
-      method: 'POST',
-      body: { permit: '10.60.0.0/16', deny: '203.0.113.0/24', description: 'Office' },
-    });
+    const office = await t.post(FIREWALL, { permit: '10.60.0.0/16', deny: '203.0.113.0/24', description: 'Office' });
     assert.equal(office.status, 201, office.text);
     const whitelist = await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '203.0.113.5' } });
     assert.equal(whitelist.status, 422);
@@ -104,10 +87,7 @@ describe('network filters store and check canonical addresses', () => {
       whitelist.json.messages.error[0],
       'whitelist: "203.0.113.5" overlaps the deny entry 203.0.113.0/24 of network filter "Office" (10.60.0.0/16).',
     );
-    const trusted = await t.call(FIREWALL, {
-      method: 'POST',
-      body: { permit: '203.0.113.0/28', newer_block_ip: true },
-    });
+    const trusted = await t.post(FIREWALL, { permit: '203.0.113.0/28', newer_block_ip: true });
     assert.equal(trusted.status, 422);
     assert.match(
       trusted.json.messages.error.join(' '),

@@ -31,8 +31,8 @@ type FilterColumns = Omit<FilterRow, 'id'>;
 
 export type FilterSaveOutcome = { ok: true; row: FilterColumns } | { ok: false; errors: string[] };
 
-/** A stored filter in the write shape, the base for PUT and PATCH. */
-function writeShape(filter: NetworkFilter): Record<string, unknown> {
+/** A stored filter in the write shape (what POST /firewall takes): the base for PUT and PATCH, and the backup's form. */
+export function filterWriteShape(filter: NetworkFilter): Record<string, unknown> {
   const currentRules: Record<string, boolean> = {};
   for (const [category, rule] of Object.entries(filter.rules)) currentRules[category] = rule === 'allow';
   return {
@@ -181,7 +181,7 @@ export function validateFilterBody(
     mode,
     verb,
     body,
-    existing: existing && writeShape(existing),
+    existing: existing && filterWriteShape(existing),
     strictTypes,
   });
   if (!outcome.ok) return outcome;

@@ -3,22 +3,18 @@ import { describe, test } from 'node:test';
 import { banThroughFailures, createFilter, WHITELIST } from '../../test-support/bouncer.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { useTestServer } from '../../test-support/server.ts';
-
-const FIREWALL = '/pbxcore/api/v3/firewall';
+import { FIREWALL } from '../../test-support/v3-paths.ts';
 
 describe('firewall: network filters CRUD', () => {
   const t = useTestServer();
 
   test('write shape in, read shape out: network/subnet become permit, currentRules become rules', async () => {
-    const created = await t.call(FIREWALL, {
-      method: 'POST',
-      body: {
-        network: '192.0.2.0',
-        subnet: '24',
-        description: 'office',
-        currentRules: { SIP: true, WEB: false, AMI: '0', IAX: 'allow' },
-        local_network: '1',
-      },
+    const created = await t.post(FIREWALL, {
+      network: '192.0.2.0',
+      subnet: '24',
+      description: 'office',
+      currentRules: { SIP: true, WEB: false, AMI: '0', IAX: 'allow' },
+      local_network: '1',
     });
     assert.equal(created.status, 201);
     const { id, ...rest } = created.json.data;
@@ -104,7 +100,7 @@ describe('firewall: network filters CRUD', () => {
       { description: 'no permit at all' },
     ];
     for (const body of bad) {
-      const response = await t.call(FIREWALL, { method: 'POST', body });
+      const response = await t.post(FIREWALL, body);
       assert.equal(response.status, 422, JSON.stringify(body));
       assert.equal(response.json.result, false);
       assert.ok(response.json.messages.error.length > 0);
@@ -120,23 +116,20 @@ describe('firewall: network filters CRUD', () => {
     "the reference PBX's other service categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are " +
       'stored and read back; unknown ones get 422',
     async () => {
-      const created = await t.call(FIREWALL, {
-        method: 'POST',
-        body: {
-          permit: '198.18.0.0/15',
-          description: 'reference script',
-          currentRules: {
-            SIP: true,
-            WEB: true,
-            AMI: false,
-            IAX: true,
-            SSH: false,
-            AJAM: false,
-            ICMP: true,
-            NTP: 'allow',
-            TFTP: '0',
-            CTICLIENT: true,
-          },
+      const created = await t.post(FIREWALL, {
+        permit: '198.18.0.0/15',
+        description: 'reference script',
+        currentRules: {
+          SIP: true,
+          WEB: true,
+          AMI: false,
+          IAX: true,
+          SSH: false,
+          AJAM: false,
+          ICMP: true,
+          NTP: 'allow',
+          TFTP: '0',
+          CTICLIENT: true,
         },
       });
       assert.equal(created.status, 201, created.text);
@@ -160,10 +153,7 @@ describe('firewall: network filters CRUD', () => {
       assert.deepEqual(patched.json.data.rules, { ...expected, SSH: 'allow' });
       // Only SIP/WEB/AMI/IAX drive this server: network-filters:getForSelect knows no SSH category.
       assert.equal((await t.call('/pbxcore/api/v3/network-filters:getForSelect?category=SSH')).status, 422);
-      const unknown = await t.call(FIREWALL, {
-        method: 'POST',
-        body: { permit: '198.18.0.0/15', currentRules: { TELNET: false } },
-      });
+      const unknown = await t.post(FIREWALL, { permit: '198.18.0.0/15', currentRules: { TELNET: false } });
       assert.equal(unknown.status, 422, unknown.text);
       assert.match(unknown.json.messages.error.join(' '), /currentRules.*SSH, AJAM/);
       // Filters without them read back only the four categories.
@@ -191,18 +181,13 @@ describe('firewall: network filters CRUD', () => {
       200,
     );
     for (const deny of ['172.16.5.0/24', '172.0.0.0/8', '172.16.9.9', '203.0.113.0/24', '2001:db8:aaaa:1::1']) {
-      const response = await t.call(FIREWALL, { method: 'POST', body: { permit: '10.0.0.0/8', deny } });
+      const response = await t.post(FIREWALL, { permit: '10.0.0.0/8', deny });
       assert.equal(response.status, 422, deny);
       assert.match(response.json.messages.error.join(' '), /overlaps/);
     }
     // Its own trusted network too.
     assert.equal(
-      (
-        await t.call(FIREWALL, {
-          method: 'POST',
-          body: { permit: '10.1.0.0/16', newer_block_ip: true, deny: '10.1.2.0/24' },
-        })
-      ).status,
+      (await t.post(FIREWALL, { permit: '10.1.0.0/16', newer_block_ip: true, deny: '10.1.2.0/24' })).status,
       422,
     );
     // The catch-all default is not a ban and is fine.
@@ -265,7 +250,7 @@ describe('firewall: bans, whitelist and read-only views', () => {
       assert.equal(Date.parse(ban.expiresAt) - Date.parse(ban.bannedAt), 600_000);
       assert.equal(ban.reason, 'test failure');
     }
-    const lifted = await t.call(`${FIREWALL}:unbanIp`, { method: 'POST', body: { ip: '10.50.0.1' } });
+    const lifted = await t.post(`${FIREWALL}:unbanIp`, { ip: '10.50.0.1' });
     assert.deepEqual(lifted.json.data, { ip: '10.50.0.1', lifted: 2 });
     assert.equal(
       t.server.services.firewall!.bans.isBanned('10.50.0.1'),

@@ -6,8 +6,7 @@ import { MAX_DECISION_SECONDS } from '../../firewall/decisions.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { useTestServer } from '../../test-support/server.ts';
 import { poll, values } from '../../test-support/bouncer.ts';
-
-const FIREWALL = '/pbxcore/api/v3/firewall';
+import { FIREWALL } from '../../test-support/v3-paths.ts';
 
 describe('manual bans (firewall:banIp) and the ban history', () => {
   // Workers stamp bans with the real time: the test clock starts there, and the one test that moves it runs last.

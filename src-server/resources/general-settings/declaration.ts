@@ -3,6 +3,7 @@ import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../audit/store.ts';
 import { DEFAULT_BAN_HISTORY_DAYS } from '../../firewall/ban-queries.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
 import { field } from '../../resource-kit/fields.ts';
+import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const bounds = SETTING_BOUNDS['general-settings'];
@@ -12,12 +13,7 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
   name: 'general-settings',
   description: 'Server-wide settings: request queue length, request age limit and audit log retention.',
   processor: 'GeneralSettingsProcessor',
-  kind: 'singleton',
-  security: {
-    permission: 'GeneralSettings',
-    channels: ['localhost', 'bearer_token'],
-    levels: { update: 'ADMIN', patch: 'ADMIN' },
-  },
+  ...adminSettingsSingleton('GeneralSettings'),
   fields: {
     APIQueueMaxLength: field.integer(boundedInteger(bounds.APIQueueMaxLength), {
       default: DEFAULT_QUEUE_MAX_LENGTH,
@@ -39,5 +35,4 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
       description: `Days the audit log keeps an entry (${rangeText(bounds.auditRetentionDays)}); older entries are pruned every hour.`,
     }),
   },
-  operations: ['getRecord', 'update', 'patch'],
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { field } from '../../resource-kit/fields.ts';
+import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_BODY } from '../../resource-kit/contract.ts';
 
@@ -18,12 +19,7 @@ export const httpsDeclaration: ResourceDeclaration = {
     'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply ' +
     'live, without a restart: system:getCertificate reports `pending` until they have.',
   processor: 'HttpsSettingsProcessor',
-  kind: 'singleton',
-  security: {
-    permission: 'Https',
-    channels: ['localhost', 'bearer_token'],
-    levels: { update: 'ADMIN', patch: 'ADMIN' },
-  },
+  ...adminSettingsSingleton('Https'),
   fields: {
     enabled: field.boolean({ default: false, description: 'Start the HTTPS listener.' }),
     port: field.integer(boundedInteger(SETTING_BOUNDS.https.port), {
@@ -40,7 +36,6 @@ export const httpsDeclaration: ResourceDeclaration = {
       description: 'PEM private key file matching certificatePath.',
     }),
   },
-  operations: ['getRecord', 'update', 'patch'],
   customMethods: {
     renewCertificate: {
       verbs: ['POST'],

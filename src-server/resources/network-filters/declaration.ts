@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
+import { READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 
@@ -23,9 +24,7 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
   operations: ['getList', 'getRecord'],
   customMethods: {
     getForSelect: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Filters as `{value, text}`; with `?category=SIP|AMI|IAX|WEB`, only those allowing that category.',
       input: z.object({
         category: z

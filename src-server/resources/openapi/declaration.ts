@@ -1,4 +1,4 @@
-import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
+import { NO_BODY, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import {
   aclRulesOutput,
@@ -23,9 +23,7 @@ export const openapiDeclaration: ResourceDeclaration = {
   operations: ['getRecord'],
   customMethods: {
     getSpecification: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'The OpenAPI 3.1 document (in `data`): every core and module resource, auth, firewall export, older ' +
         `endpoints. ${FORMAT_HINT}`,
@@ -33,9 +31,7 @@ export const openapiDeclaration: ResourceDeclaration = {
       output: specificationOutput,
     },
     getValidationSchemas: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'The input schema of every operation, keyed `{path}:{operation}`: `parameters` (type, required, ' +
         'validation, default, enum per parameter) and the whole JSON Schema in `schema`.',
@@ -43,9 +39,7 @@ export const openapiDeclaration: ResourceDeclaration = {
       output: validationSchemasOutput,
     },
     getAclRules: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Access rules: `resources` (permission and channels per path), `operations` (level, verbs and the ' +
         'allowed_paths grant per verb, keyed `{path}:{operation}`) and `permissions` (the levels of each).',
@@ -53,9 +47,7 @@ export const openapiDeclaration: ResourceDeclaration = {
       output: aclRulesOutput,
     },
     getDetailedPermissions: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         '`categories`: PBX_CORE_REST and one per module, each `{type: "REST", controllers}`; a controller ' +
         "has `name`, `label`, `actions`, and each action's `levels` and `grants`.",

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
+import { ALL_CRUD_OPERATIONS, PAGE_QUERY, READ_ON_COLLECTION, registryItem } from '../../resource-kit/contract.ts';
 
 /** Host name or address, optionally with a port. */
 const hostSchema = z
@@ -29,12 +29,10 @@ export const providersDeclaration: ResourceDeclaration = {
     }),
     disabled: field.boolean({ default: false }),
   },
-  operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  operations: ALL_CRUD_OPERATIONS,
   customMethods: {
     getStatuses: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description:
         'Registration state of every provider from Asterisk (AMI): `{state, id, username, host, description}`; state is `OK` or `OFF`.',
       input: z.object(PAGE_QUERY),

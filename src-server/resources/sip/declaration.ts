@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { DETAIL_FIELDS } from '../../peers/peer-status.ts';
-import { NO_QUERY, PAGE_QUERY, registryItem } from '../../resource-kit/contract.ts';
+import { NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION, registryItem } from '../../resource-kit/contract.ts';
 
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
 export const sipDeclaration: ResourceDeclaration = {
@@ -16,17 +16,13 @@ export const sipDeclaration: ResourceDeclaration = {
   operations: [],
   customMethods: {
     getPeersStatuses: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Every extension as `{id, state}`; state is `OK` or `UNKNOWN`. Accepts `limit` and `offset`.',
       input: z.object(PAGE_QUERY),
       output: z.array(z.object({ id: z.string(), state: z.enum(['OK', 'UNKNOWN']) })),
     },
     getRegistry: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Every provider as `{state, id, username, host}`; state is `OK` (registered) or `OFF`.',
       input: z.object(PAGE_QUERY),
       output: z.array(registryItem),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { NO_QUERY } from '../../resource-kit/contract.ts';
+import { NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 export const systemDeclaration: ResourceDeclaration = {
   name: 'system',
@@ -11,18 +11,14 @@ export const systemDeclaration: ResourceDeclaration = {
   operations: [],
   customMethods: {
     ping: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       public: true,
       description: 'Liveness check; answers `{result: true}`.',
       input: NO_QUERY,
       output: z.object({ pong: z.literal(true) }),
     },
     getInfo: {
-      verbs: ['GET'],
-      scope: 'collection',
-      level: 'READ',
+      ...READ_ON_COLLECTION,
       description: 'Version, uptime, host addresses, ports and the bouncer api_url for each address.',
       input: NO_QUERY,
       output: z.object({

@@ -1,11 +1,10 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /** Settings, the first PBX resources, and parked failed jobs. */
-export const coreMigration: Migration = {
-  version: 1,
-  name: 'core',
-  up(db) {
-    db.exec(`
+export const coreMigration = sqlMigration(
+  1,
+  'core',
+  `
       CREATE TABLE settings (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
@@ -33,6 +32,5 @@ export const coreMigration: Migration = {
         error      TEXT NOT NULL,
         failed_at  TEXT NOT NULL
       );
-    `);
-  },
-};
+    `,
+);

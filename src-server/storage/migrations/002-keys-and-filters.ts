@@ -1,14 +1,13 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * API keys and network filters: defined early because auth (key binding) and the firewall
  * (decisions, bouncer access) both read them.
  */
-export const keysAndFiltersMigration: Migration = {
-  version: 2,
-  name: 'api keys and network filters',
-  up(db) {
-    db.exec(`
+export const keysAndFiltersMigration = sqlMigration(
+  2,
+  'api keys and network filters',
+  `
       CREATE TABLE network_filters (
         id             INTEGER PRIMARY KEY AUTOINCREMENT,
         permit         TEXT NOT NULL,              -- CIDR, e.g. 192.0.2.10/32
@@ -30,6 +29,5 @@ export const keysAndFiltersMigration: Migration = {
         last_used_at     TEXT,
         last_used_ip     TEXT
       );
-    `);
-  },
-};
+    `,
+);

@@ -1,14 +1,13 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * Accounts and login state: users (scrypt hashes), refresh-token families (one per login, the JWT
  * `sid`), refresh tokens (hashed, rotated) and web-interface sessions (hashed cookie values).
  */
-export const accountsAndSessionsMigration: Migration = {
-  version: 10,
-  name: 'accounts and sessions',
-  up(db) {
-    db.exec(`
+export const accountsAndSessionsMigration = sqlMigration(
+  10,
+  'accounts and sessions',
+  `
       CREATE TABLE users (
         login         TEXT PRIMARY KEY,
         password_hash TEXT NOT NULL,              -- scrypt$N$r$p$salt$hash
@@ -38,6 +37,5 @@ export const accountsAndSessionsMigration: Migration = {
         created_at INTEGER NOT NULL,
         expires_at INTEGER NOT NULL
       );
-    `);
-  },
-};
+    `,
+);

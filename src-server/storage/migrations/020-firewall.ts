@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * Intrusion bans, the published decision log and the bouncers' cursors.
@@ -7,11 +7,10 @@ import type { Migration } from './migration.ts';
  *   A cursor is a version, so every key shares this one log instead of holding its own id set.
  * - bouncer_cursors: per API key, the version last served, its expiry, and poll statistics.
  */
-export const firewallMigration: Migration = {
-  version: 20,
-  name: 'firewall bans, decision log and bouncer cursors',
-  up(db) {
-    db.exec(`
+export const firewallMigration = sqlMigration(
+  20,
+  'firewall bans, decision log and bouncer cursors',
+  `
       CREATE TABLE firewall_bans (
         id         INTEGER PRIMARY KEY AUTOINCREMENT,
         category   TEXT NOT NULL,
@@ -50,6 +49,5 @@ export const firewallMigration: Migration = {
         last_new     INTEGER NOT NULL DEFAULT 0,
         last_deleted INTEGER NOT NULL DEFAULT 0
       );
-    `);
-  },
-};
+    `,
+);

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * Bouncer cursors become delivery windows: the versions a key was sent in its last answers
@@ -6,17 +6,15 @@ import type { Migration } from './migration.ts';
  * (docs/firewall.md "Cursors and deletions"). A key's last refusal is kept beside it, so the
  * console shows a refused bouncer as refused, with the reason, not as polling.
  */
-export const deliveryWindowMigration: Migration = {
-  version: 24,
-  name: 'bouncer delivery windows and last refusal per key',
-  up(db) {
-    db.exec(`
+export const deliveryWindowMigration = sqlMigration(
+  24,
+  'bouncer delivery windows and last refusal per key',
+  `
       ALTER TABLE bouncer_cursors ADD COLUMN sent_versions TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE bouncer_cursors ADD COLUMN refused_at INTEGER;
       ALTER TABLE bouncer_cursors ADD COLUMN refused_ip TEXT;
       ALTER TABLE bouncer_cursors ADD COLUMN refused_code TEXT;
       ALTER TABLE bouncer_cursors ADD COLUMN refused_reason TEXT;
       UPDATE bouncer_cursors SET sent_versions = json_array(version) WHERE version IS NOT NULL;
-    `);
-  },
-};
+    `,
+);

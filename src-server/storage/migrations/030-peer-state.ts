@@ -1,15 +1,14 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * Live Asterisk state, written by the web thread's AMI monitor and read by worker actions
  * (which cannot reach the AMI connection). Raw AMI values are kept; mapping to the SPEC's
  * states happens on read, so a rule change needs no data migration.
  */
-export const peerStateMigration: Migration = {
-  version: 30,
-  name: 'peer and registry state from AMI',
-  up(db) {
-    db.exec(`
+export const peerStateMigration = sqlMigration(
+  30,
+  'peer and registry state from AMI',
+  `
       CREATE TABLE peer_state (
         endpoint     TEXT PRIMARY KEY,          -- PJSIP endpoint name (the extension number)
         device_state TEXT NOT NULL,             -- DeviceState of PJSIPShowEndpoints, e.g. "Not in use"
@@ -35,6 +34,5 @@ export const peerStateMigration: Migration = {
         state_updated_at INTEGER                -- last complete refresh of peer_state and registry_state
       );
       INSERT INTO ami_link (id, connected) VALUES (1, 0);
-    `);
-  },
-};
+    `,
+);

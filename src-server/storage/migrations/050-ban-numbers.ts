@@ -1,4 +1,4 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * Repeat offenders (fail2ban's `bantime.increment`): each automatic ban records its rank among the
@@ -6,11 +6,10 @@ import type { Migration } from './migration.ts';
  * Bans table can say "3rd ban" even after older rows are pruned. Rows written before are numbered
  * from the history they still have.
  */
-export const banNumbersMigration: Migration = {
-  version: 50,
-  name: 'ban numbers for repeat offenders',
-  up(db) {
-    db.exec(`
+export const banNumbersMigration = sqlMigration(
+  50,
+  'ban numbers for repeat offenders',
+  `
       ALTER TABLE firewall_bans ADD COLUMN ban_number INTEGER NOT NULL DEFAULT 1;
       UPDATE firewall_bans SET ban_number = (
         SELECT COUNT(*) FROM firewall_bans AS earlier
@@ -18,6 +17,5 @@ export const banNumbersMigration: Migration = {
           AND (earlier.banned_at < firewall_bans.banned_at
             OR (earlier.banned_at = firewall_bans.banned_at AND earlier.id <= firewall_bans.id))
       ) WHERE category <> 'manual';
-    `);
-  },
-};
+    `,
+);

@@ -1,14 +1,13 @@
-import type { Migration } from './migration.ts';
+import { sqlMigration } from './migration.ts';
 
 /**
  * The audit log (audit/): every write through any channel, rejected API key uses and failed
  * logins. Pruned by age (general-settings `auditRetentionDays`), so `at` is indexed.
  */
-export const auditLogMigration: Migration = {
-  version: 60,
-  name: 'audit log',
-  up(db) {
-    db.exec(`
+export const auditLogMigration = sqlMigration(
+  60,
+  'audit log',
+  `
       CREATE TABLE audit_log (
         id              INTEGER PRIMARY KEY AUTOINCREMENT,
         at              INTEGER NOT NULL,           -- epoch ms
@@ -28,6 +27,5 @@ export const auditLogMigration: Migration = {
         diff            TEXT                        -- JSON array of {field, before?, after?}, secrets masked
       );
       CREATE INDEX audit_log_at ON audit_log (at);
-    `);
-  },
-};
+    `,
+);

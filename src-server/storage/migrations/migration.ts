@@ -12,6 +12,11 @@ export interface Migration {
   compactAfter?: boolean;
 }
 
+/** A step that is one SQL script, run as it is written. */
+export function sqlMigration(version: number, name: string, sql: string): Migration {
+  return { version, name, up: (db) => db.exec(sql) };
+}
+
 /**
  * Rewrites every network filter's addresses: `permit` through `permitOf`, each `deny` entry through
  * `denyEntryOf` (duplicates dropped). Only the rows that change are written.
