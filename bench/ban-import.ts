@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer } from '../src-server/index.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { banListLines } from './support/ban-list.ts';
 
 const LINES = Number(process.argv[2] ?? 100_000);
 
@@ -73,14 +74,7 @@ timeCalls(server.services.firewall.bans, 'readRows');
 timeCalls(server.services.firewall.bans, 'absorb');
 timeCalls(server.services.firewall.snapshots, 'get');
 try {
-  const lines: string[] = [];
-  for (let i = 0; i < LINES; i++)
-    lines.push(
-      i % 10 === 9
-        ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}`
-        : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`,
-    );
-  const body = lines.join('\n');
+  const body = banListLines(LINES).join('\n');
   const url = `${server.url}/pbxcore/api/v3/firewall:importBans`;
   const headers = { 'content-type': 'text/plain' };
   // Bouncers polling throughout: what an import costs them.

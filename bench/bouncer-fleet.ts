@@ -13,11 +13,13 @@
 // 10 s), built as `npm start` ships it unless BENCH_FROM=source; this process is the fleet. Prints
 // JSON, with the targets of issue [1/7] checked.
 //   node --import tsx bench/bouncer-fleet.ts [--shape field] [--seconds 120] [--keys 1000] [--bans N] [--filter-entries N]
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { banListLines } from './support/ban-list.ts';
+import { childServer, type ChildServer } from './support/child-server.ts';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLL_EVERY_MS = 10_000;
@@ -30,7 +32,7 @@ type Command =
   | { cmd: 'stats' }
   | { cmd: 'stop' };
 
-function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
+function startServer(): Promise<ChildServer<Command>> {
   // The built server by default (what `npm start` runs); BENCH_FROM=source runs src-server through tsx.
   const fromSource = process.env.BENCH_FROM === 'source';
   if (!fromSource && spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' }).status !== 0)
@@ -51,12 +53,7 @@ function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command
     spawnSync('taskset', ['-a', '-p', '-c', '0', String(child.pid)]);
     spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
   }
-  const ask = <T>(command: Command) =>
-    new Promise<T>((resolve) => {
-      child.once('message', (m) => resolve(m as T));
-      child.send(command);
-    });
-  return new Promise((resolve) => child.once('message', () => resolve({ child, ask })));
+  return childServer<Command>(child);
 }
 
 interface Stats {
@@ -247,14 +244,7 @@ async function linkToLapi(base: string) {
 
 /** A ban list of `lines` addresses (one in ten IPv6) posted through the API: its time and status. */
 function importBanList(base: string, lines: number): Promise<{ lines: number; ms: number; status: number }> {
-  const list: string[] = [];
-  for (let i = 0; i < lines; i++)
-    list.push(
-      i % 10 === 9
-        ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}`
-        : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`,
-    );
-  const body = Buffer.from(list.join('\n'));
+  const body = Buffer.from(banListLines(lines).join('\n'));
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(

@@ -1,12 +1,13 @@
 // Benchmark: the firewall-bouncer decision stream with N active bans (1k, 10k, 100k) and 100 API keys.
 // The server runs in a child process (its own core and RSS); this process is the client. Prints JSON.
 //   node --import tsx bench/bouncer-stream.ts [durationMs]
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childServer, type ChildServer } from './support/child-server.ts';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const SIZES = [1_000, 10_000, 100_000];
@@ -95,17 +96,12 @@ async function serve(): Promise<void> {
 }
 
 // ---------------------------------------------------------------- client side
-function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
+function startServer(): Promise<ChildServer<Command>> {
   const child = fork(fileURLToPath(import.meta.url), ['serve'], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ask = <T>(command: Command) =>
-    new Promise<T>((resolve) => {
-      child.once('message', (m) => resolve(m as T));
-      child.send(command);
-    });
-  return new Promise((resolve) => child.once('message', () => resolve({ child, ask })));
+  return childServer<Command>(child);
 }
 
 interface PollResult {
