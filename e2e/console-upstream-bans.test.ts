@@ -6,6 +6,11 @@ import { describe, it } from 'node:test';
 import { BansScreen } from './pages/bans.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
+import {
+  PULL_FROM_NOWHERE,
+  storeUpstreamDecisions,
+  type UpstreamRow,
+} from '../src-server/test-support/crowdsec-link.ts';
 
 const V3 = '/pbxcore/api/v3/';
 /** More than the 1,000 the list holds. */
@@ -15,34 +20,22 @@ describe('console: upstream decisions on the Bans page', { timeout: 120_000 }, (
   const app = useConsole({
     prepare: async (server) => {
       // Pulling on, from a LAPI that never answers: what the link kept in SQLite is what it enforces.
-      const saved = await server.call(`${V3}crowdsec-link`, {
-        method: 'PUT',
-        body: {
-          enabled: true,
-          url: 'http://127.0.0.1:9/',
-          pushEnabled: false,
-          pullEnabled: true,
-          bouncerKey: 'k'.repeat(40),
-        },
-      });
+      const saved = await server.call(`${V3}crowdsec-link`, { method: 'PUT', body: PULL_FROM_NOWHERE });
       assert.equal(saved.status, 200, saved.text);
       const now = Date.now();
-      const { db } = server.server.services;
-      const insert = db.prepare(
-        'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      );
-      db.transaction(() => {
-        for (let i = 0; i < UPSTREAM - 1; i++)
-          insert.run(
+      storeUpstreamDecisions(server.server.services.db, [
+        ...Array.from(
+          { length: UPSTREAM - 1 },
+          (_, i): UpstreamRow => [
             i + 1,
             `10.1.${i >> 8}.${i & 255}`,
-            'Ip',
             'crowdsecurity/ssh-bf',
             'CAPI',
             now + 3600_000 + i * 1000,
-          );
-        insert.run(UPSTREAM, '203.0.113.0/24', 'Range', 'crowdsecurity/http-probing', 'crowdsec', now + 86_400_000);
-      })();
+          ],
+        ),
+        [UPSTREAM, '203.0.113.0/24', 'crowdsecurity/http-probing', 'crowdsec', now + 86_400_000],
+      ]);
       const banned = await server.call(`${V3}firewall:banIp`, {
         method: 'POST',
         body: { ip: '198.51.100.7', duration: 3600, reason: 'own ban' },

@@ -4,6 +4,7 @@ import { FAIL2BAN_SETTING_KEY } from '../firewall/fail2ban-settings.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { writeSetting } from '../storage/settings.ts';
+import { PULL_FROM_NOWHERE, storeUpstreamDecisions, type UpstreamRow } from '../test-support/crowdsec-link.ts';
 import { startTestServer } from '../test-support/server.ts';
 import { openTempDb } from '../test-support/temp-db.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from './upstream-bans.ts';
@@ -28,21 +29,21 @@ function fill(db: Db): void {
     bouncerKey: 'k'.repeat(40),
   });
   writeSetting(db, FAIL2BAN_SETTING_KEY, { whitelist: '10.0.0.0/24' });
-  const insert = db.prepare(
-    'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+  storeUpstreamDecisions(
+    db,
+    (function* (): Generator<UpstreamRow> {
+      let id = 1;
+      for (let i = 0; i < DECISIONS; i++) {
+        // Ends spread over a day; every 50th has already ended.
+        const ends = i % 50 === 49 ? NOW - 1000 : NOW + 60_000 + ((i * 7919) % 86_400) * 1000;
+        yield [id++, addressOf(i), 'crowdsecurity/ssh-bf', 'CAPI', ends];
+        if (i % 10 === 0) yield [id++, addressOf(i), 'manual', 'cscli', ends + 3600_000];
+      }
+      yield [id++, '198.51.100.0/24', 'manual', 'cscli', NOW + 7 * 86_400_000];
+      // A range that touches the whitelist is protected whole.
+      yield [id++, '10.0.0.0/16', 'manual', 'cscli', NOW + 7 * 86_400_000];
+    })(),
   );
-  db.transaction(() => {
-    let id = 1;
-    for (let i = 0; i < DECISIONS; i++) {
-      // Ends spread over a day; every 50th has already ended.
-      const ends = i % 50 === 49 ? NOW - 1000 : NOW + 60_000 + ((i * 7919) % 86_400) * 1000;
-      insert.run(id++, addressOf(i), 'Ip', 'crowdsecurity/ssh-bf', 'CAPI', ends);
-      if (i % 10 === 0) insert.run(id++, addressOf(i), 'Ip', 'manual', 'cscli', ends + 3600_000);
-    }
-    insert.run(id++, '198.51.100.0/24', 'Range', 'manual', 'cscli', NOW + 7 * 86_400_000);
-    // A range that touches the whitelist is protected whole.
-    insert.run(id++, '10.0.0.0/16', 'Range', 'manual', 'cscli', NOW + 7 * 86_400_000);
-  })();
 }
 
 test('listing 100,000 upstream decisions: one page read and checked, every one counted, well under 500 ms', () => {
@@ -90,25 +91,15 @@ test('listing 100,000 upstream decisions: one page read and checked, every one c
 test('"Why is this address blocked?" shows the upstream decisions enforced on it: its own and a range’s, not liftable here', async () => {
   const pbx = await startTestServer();
   try {
-    const saved = await pbx.call(`${V3}crowdsec-link`, {
-      method: 'PUT',
-      body: {
-        enabled: true,
-        url: 'http://127.0.0.1:9/',
-        pushEnabled: false,
-        pullEnabled: true,
-        bouncerKey: 'k'.repeat(40),
-      },
-    });
+    const saved = await pbx.call(`${V3}crowdsec-link`, { method: 'PUT', body: PULL_FROM_NOWHERE });
     assert.equal(saved.status, 200, saved.text);
     const now = Date.now();
-    const insert = pbx.server.services.db.prepare(
-      'INSERT INTO crowdsec_upstream_decisions (lapi_id, value, scope, scenario, origin, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    insert.run(9001, '203.0.113.9', 'Ip', 'crowdsecurity/ssh-bf', 'CAPI', now + 3600_000);
-    insert.run(9002, '203.0.113.9', 'Ip', "manual 'ban' from 'cli'", 'cscli', now + 7200_000);
-    insert.run(9003, '203.0.113.0/24', 'Range', 'crowdsecurity/http-probing', 'crowdsec', now + 600_000);
-    insert.run(9004, '203.0.113.10', 'Ip', 'crowdsecurity/ssh-bf', 'CAPI', now - 1000); // ended
+    storeUpstreamDecisions(pbx.server.services.db, [
+      [9001, '203.0.113.9', 'crowdsecurity/ssh-bf', 'CAPI', now + 3600_000],
+      [9002, '203.0.113.9', "manual 'ban' from 'cli'", 'cscli', now + 7200_000],
+      [9003, '203.0.113.0/24', 'crowdsecurity/http-probing', 'crowdsec', now + 600_000],
+      [9004, '203.0.113.10', 'crowdsecurity/ssh-bf', 'CAPI', now - 1000], // ended
+    ]);
 
     const lookup = async (ip: string) => {
       const answer = await pbx.call(`${V3}firewall:lookup?ip=${ip}`);
