@@ -1,8 +1,7 @@
-import { Checkbox, Fieldset, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useEffect, useState } from 'react';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 import {
@@ -58,8 +57,7 @@ export function FilterFormModal({
     errors.byField.network ??
     errors.byField.subnet;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setMissing(true);
     if (!values.permit.trim()) return;
     save.mutate(
@@ -78,85 +76,76 @@ export function FilterFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       title={filter ? `Edit filter ${filter.permit}` : 'New network filter'}
       size="lg"
-      centered
+      onSubmit={submit}
+      submitLabel={filter ? 'Save filter' : 'Create filter'}
+      loading={save.isPending}
+      errors={errors.other}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Network"
-              description="An address or a CIDR network this filter applies to"
-              placeholder="192.0.2.0/24"
-              required
-              data-autofocus
-              value={values.permit}
-              onChange={(e) => edit({ permit: e.currentTarget.value })}
-              error={permitError}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Network"
+          description="An address or a CIDR network this filter applies to"
+          placeholder="192.0.2.0/24"
+          required
+          data-autofocus
+          value={values.permit}
+          onChange={(e) => edit({ permit: e.currentTarget.value })}
+          error={permitError}
+        />
+        <TextInput
+          label="Description"
+          placeholder="Office LAN"
+          value={values.description}
+          onChange={(e) => edit({ description: e.currentTarget.value })}
+          error={errors.byField.description}
+        />
+      </SimpleGrid>
+      <TextInput
+        label="Deny"
+        description={
+          'Addresses or networks every bouncer blocks on all services, separated by commas. Keep ' +
+          "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
+          '“everything else”.'
+        }
+        value={values.deny}
+        onChange={(e) => edit({ deny: e.currentTarget.value })}
+        error={errors.byField.deny}
+      />
+      <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {FILTER_CATEGORIES.map((category) => (
+            <Checkbox
+              key={category}
+              label={`Allow ${category}`}
+              // The rule's effect in words, as a firewall rule page states it.
+              description={
+                `${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ` +
+                `${values.permit.trim() || 'this network'}: ` +
+                `${values.currentRules[category] ? 'allowed' : 'blocked'}.`
+              }
+              checked={values.currentRules[category]}
+              onChange={(e) => edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
             />
-            <TextInput
-              label="Description"
-              placeholder="Office LAN"
-              value={values.description}
-              onChange={(e) => edit({ description: e.currentTarget.value })}
-              error={errors.byField.description}
-            />
-          </SimpleGrid>
-          <TextInput
-            label="Deny"
-            description={
-              'Addresses or networks every bouncer blocks on all services, separated by commas. Keep ' +
-              "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
-              '“everything else”.'
-            }
-            value={values.deny}
-            onChange={(e) => edit({ deny: e.currentTarget.value })}
-            error={errors.byField.deny}
-          />
-          <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              {FILTER_CATEGORIES.map((category) => (
-                <Checkbox
-                  key={category}
-                  label={`Allow ${category}`}
-                  // The rule's effect in words, as a firewall rule page states it.
-                  description={
-                    `${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ` +
-                    `${values.permit.trim() || 'this network'}: ` +
-                    `${values.currentRules[category] ? 'allowed' : 'blocked'}.`
-                  }
-                  checked={values.currentRules[category]}
-                  onChange={(e) =>
-                    edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })
-                  }
-                />
-              ))}
-            </SimpleGrid>
-          </Fieldset>
-          <Switch
-            label="Trusted: never ban addresses of this network"
-            description="They are also published to bouncers in the whitelist."
-            checked={values.newer_block_ip}
-            onChange={(e) => edit({ newer_block_ip: e.currentTarget.checked })}
-          />
-          <Switch
-            label="Local network"
-            description="Phones on this network are treated as local (no NAT handling)."
-            checked={values.local_network}
-            onChange={(e) => edit({ local_network: e.currentTarget.checked })}
-          />
-          <FormError messages={errors.other} />
-          <ModalFooter
-            onCancel={onClose}
-            submitLabel={filter ? 'Save filter' : 'Create filter'}
-            loading={save.isPending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+          ))}
+        </SimpleGrid>
+      </Fieldset>
+      <Switch
+        label="Trusted: never ban addresses of this network"
+        description="They are also published to bouncers in the whitelist."
+        checked={values.newer_block_ip}
+        onChange={(e) => edit({ newer_block_ip: e.currentTarget.checked })}
+      />
+      <Switch
+        label="Local network"
+        description="Phones on this network are treated as local (no NAT handling)."
+        checked={values.local_network}
+        onChange={(e) => edit({ local_network: e.currentTarget.checked })}
+      />
+    </FormModal>
   );
 }
