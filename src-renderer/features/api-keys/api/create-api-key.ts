@@ -1,6 +1,6 @@
 import type { Body } from '../../../../src-shared/contract/types.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey, ApiKeyInput, IssuedKey } from './types.ts';
 
@@ -16,10 +16,4 @@ export const createApiKey = async (input: ApiKeyInput): Promise<IssuedKey> => {
   return { key, record: rest };
 };
 
-export const useCreateApiKey = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
-  });
-};
+export const useCreateApiKey = () => useRefreshingMutation(createApiKey, [apiKeysKey], { waitForRefresh: true });

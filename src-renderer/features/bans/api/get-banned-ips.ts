@@ -1,6 +1,6 @@
 import type { Item } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export type BannedIp = Item<'firewall.getBannedIps'>;
 /** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
@@ -14,7 +14,4 @@ export const getBannedIps = async () => {
   return Array.isArray(data) ? data : (data?.items ?? []);
 };
 
-export const bannedIpsQueryOptions = () =>
-  queryOptions({ queryKey: bannedIpsKey, queryFn: getBannedIps, refetchInterval: 10_000 });
-
-export const useBannedIps = () => useQuery(bannedIpsQueryOptions());
+export const useBannedIps = polledQuery(bannedIpsKey, getBannedIps, 10_000);
