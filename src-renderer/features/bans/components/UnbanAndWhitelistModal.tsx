@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormModal } from '../../../components/FormModal.tsx';
-import { WhitelistTermsFields } from '../../../components/WhitelistTermsFields.tsx';
+import { useWhitelistTerms, WhitelistTermsFields } from '../../../components/WhitelistTermsFields.tsx';
 import { endsAt } from '../../../lib/ends-at.ts';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
@@ -13,24 +13,22 @@ const FIELDS = ['ip', 'comment', 'until'] as const;
 /** "Unban and whitelist": lifts the bans of a banned row and exempts it, for a chosen time or for good. */
 export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onClose: () => void }) {
   const action = useUnbanAndWhitelist();
-  const [comment, setComment] = useState('');
-  const [seconds, setSeconds] = useState(86_400);
+  const terms = useWhitelistTerms(86_400);
   useEffect(() => {
     if (ip === null) return;
-    setComment('');
-    setSeconds(86_400);
+    terms.reset();
     action.reset();
   }, [ip]);
   const errors = fieldErrors(action.error, FIELDS);
 
   const submit = () => {
     if (ip === null) return;
-    const until = endsAt(seconds);
+    const until = endsAt(terms.seconds);
     action.mutate(
-      { ip, comment: comment.trim(), until },
+      { ip, comment: terms.comment.trim(), until },
       {
         onSuccess: (answer) => {
-          const how = until === null ? 'for good' : `for ${formatExactDuration(seconds)}`;
+          const how = until === null ? 'for good' : `for ${formatExactDuration(terms.seconds)}`;
           notifySaved(
             { title: 'Unbanned and whitelisted', message: `${answer.ip} is whitelisted ${how}.` },
             answer.notices,
@@ -54,10 +52,7 @@ export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onC
     >
       <Text size="sm">Every ban of {ip} is lifted now, and its failures are not counted while it is whitelisted.</Text>
       <WhitelistTermsFields
-        comment={comment}
-        onComment={setComment}
-        seconds={seconds}
-        onSeconds={setSeconds}
+        terms={terms}
         errors={errors.byField}
         permanentHint="Permanent keeps it until you remove it on the Whitelist page."
         focusComment

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AddressInput } from '../../../components/AddressInput.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
-import { WhitelistTermsFields } from '../../../components/WhitelistTermsFields.tsx';
+import { useWhitelistTerms, WhitelistTermsFields } from '../../../components/WhitelistTermsFields.tsx';
 import { endsAt } from '../../../lib/ends-at.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { fieldErrors } from '../../../lib/field-errors.ts';
@@ -32,21 +32,22 @@ export function WhitelistEntryModal({
 }) {
   const save = useSaveWhitelistEntries();
   const [value, setValue] = useState('');
-  const [comment, setComment] = useState('');
-  const [seconds, setSeconds] = useState(Infinity);
+  const terms = useWhitelistTerms(Infinity);
   useEffect(() => {
     if (!opened) return;
     setValue('');
-    setComment('');
-    setSeconds(Infinity);
+    terms.reset();
     save.reset();
   }, [opened]);
   const errors = fieldErrors(ownField(save.error), FIELDS);
 
   const submit = () => {
-    const until = endsAt(seconds);
+    const until = endsAt(terms.seconds);
     save.mutate(
-      [...entries.filter((e) => e.value !== value.trim()), { value: value.trim(), comment: comment.trim(), until }],
+      [
+        ...entries.filter((e) => e.value !== value.trim()),
+        { value: value.trim(), comment: terms.comment.trim(), until },
+      ],
       {
         onSuccess: ({ notices }) => {
           notifySaved(
@@ -81,10 +82,7 @@ export function WhitelistEntryModal({
         error={errors.byField.value}
       />
       <WhitelistTermsFields
-        comment={comment}
-        onComment={setComment}
-        seconds={seconds}
-        onSeconds={setSeconds}
+        terms={terms}
         errors={errors.byField}
         permanentHint="Permanent keeps it until you remove it."
       />
