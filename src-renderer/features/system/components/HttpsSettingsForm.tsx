@@ -127,7 +127,7 @@ export function HttpsSettingsForm() {
       message: 'They apply now, without a restart: the status above shows when they are live.',
     },
   });
-  const { errors, set, textField } = form;
+  const { errors, set, textField, switchField } = form;
   return (
     <Stack maw={640}>
       <HttpsRuntime enabledInSettings={Boolean(form.query.data?.enabled)} />
@@ -140,8 +140,7 @@ export function HttpsSettingsForm() {
                 'A self-signed certificate is created on first use unless you give your own. Bouncers on ' +
                 'other hosts should then use the https api_url.'
               }
-              checked={values.enabled}
-              onChange={(e) => set('enabled', e.currentTarget.checked)}
+              {...switchField('enabled')}
             />
             <BoundedNumberInput
               label="HTTPS port"
