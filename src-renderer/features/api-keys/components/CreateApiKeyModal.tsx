@@ -25,6 +25,7 @@ import {
 } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
+import { KeyDescriptionInput } from './KeyDescriptionInput.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
@@ -249,13 +250,10 @@ export function CreateApiKeyModal({
           loading={create.isPending}
           errors={errors.other}
         >
-          <TextInput
-            label="Description"
+          <KeyDescriptionInput
             placeholder="Bouncer on fw1.example.net"
-            required
-            data-autofocus
             value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
+            onChange={setDescription}
             error={descriptionError}
           />
           <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>

@@ -5,6 +5,7 @@ import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
+import { KeyDescriptionInput } from './KeyDescriptionInput.tsx';
 
 const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
 
@@ -88,14 +89,7 @@ export function EditApiKeyModal({
           loading={update.isPending}
           errors={errors.other}
         >
-          <TextInput
-            label="Description"
-            required
-            data-autofocus
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            error={descriptionError}
-          />
+          <KeyDescriptionInput value={description} onChange={setDescription} error={descriptionError} />
           {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
           <TextInput
             type="datetime-local"

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useFormValues } from '../../../lib/use-form-values.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 import {
   CATEGORY_HINTS,
@@ -36,7 +37,10 @@ export function FilterFormModal({
   filter?: NetworkFilter;
 }) {
   const save = useSaveNetworkFilter();
-  const [values, setValues] = useState<NetworkFilterInput>(emptyFilterInput);
+  // Editing clears the server's verdict on the previous attempt.
+  const { values, setValues, edit, text, check } = useFormValues<NetworkFilterInput>(emptyFilterInput, () => {
+    if (save.error) save.reset();
+  });
   const [missing, setMissing] = useState(false);
   useEffect(() => {
     if (opened) {
@@ -46,11 +50,6 @@ export function FilterFormModal({
     }
   }, [opened, filter]);
   const errors = fieldErrors(save.error, FIELDS);
-  // Editing clears the server's verdict on the previous attempt.
-  const edit = (patch: Partial<NetworkFilterInput>) => {
-    if (save.error) save.reset();
-    setValues((current) => ({ ...current, ...patch }));
-  };
   const permitError =
     (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ??
     errors.byField.permit ??
@@ -93,15 +92,13 @@ export function FilterFormModal({
           placeholder="192.0.2.0/24"
           required
           data-autofocus
-          value={values.permit}
-          onChange={(e) => edit({ permit: e.currentTarget.value })}
+          {...text('permit')}
           error={permitError}
         />
         <TextInput
           label="Description"
           placeholder="Office LAN"
-          value={values.description}
-          onChange={(e) => edit({ description: e.currentTarget.value })}
+          {...text('description')}
           error={errors.byField.description}
         />
       </SimpleGrid>
@@ -112,8 +109,7 @@ export function FilterFormModal({
           "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
           '“everything else”.'
         }
-        value={values.deny}
-        onChange={(e) => edit({ deny: e.currentTarget.value })}
+        {...text('deny')}
         error={errors.byField.deny}
       />
       <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
@@ -137,14 +133,12 @@ export function FilterFormModal({
       <Switch
         label="Trusted: never ban addresses of this network"
         description="They are also published to bouncers in the whitelist."
-        checked={values.newer_block_ip}
-        onChange={(e) => edit({ newer_block_ip: e.currentTarget.checked })}
+        {...check('newer_block_ip')}
       />
       <Switch
         label="Local network"
         description="Phones on this network are treated as local (no NAT handling)."
-        checked={values.local_network}
-        onChange={(e) => edit({ local_network: e.currentTarget.checked })}
+        {...check('local_network')}
       />
     </FormModal>
   );

@@ -1,8 +1,9 @@
 import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useFormValues } from '../../../lib/use-form-values.ts';
 import type { Extension } from '../api/get-extensions.ts';
 import { useSaveExtension, type ExtensionInput } from '../api/save-extension.ts';
 
@@ -22,7 +23,12 @@ export function ExtensionFormModal({
   extension?: Extension;
 }) {
   const save = useSaveExtension();
-  const [values, setValues] = useState<ExtensionInput>({ number: '', username: '', callerid: '', secret: '' });
+  const { values, setValues, text } = useFormValues<ExtensionInput>({
+    number: '',
+    username: '',
+    callerid: '',
+    secret: '',
+  });
   useEffect(() => {
     if (!opened) return;
     setValues({
@@ -34,7 +40,6 @@ export function ExtensionFormModal({
     save.reset();
   }, [opened, extension]);
   const errors = fieldErrors(save.error, FIELDS);
-  const edit = (changes: Partial<ExtensionInput>) => setValues((current) => ({ ...current, ...changes }));
 
   const submit = () => {
     save.mutate(
@@ -74,24 +79,15 @@ export function ExtensionFormModal({
           disabled={Boolean(extension)}
           data-autofocus
           inputMode="numeric"
-          value={values.number}
-          onChange={(e) => edit({ number: e.currentTarget.value })}
+          {...text('number')}
           error={errors.byField.number}
         />
-        <TextInput
-          label="Name"
-          placeholder="Alice"
-          required
-          value={values.username}
-          onChange={(e) => edit({ username: e.currentTarget.value })}
-          error={errors.byField.username}
-        />
+        <TextInput label="Name" placeholder="Alice" required {...text('username')} error={errors.byField.username} />
       </SimpleGrid>
       <TextInput
         label="Caller ID"
         description="Shown on outgoing calls; optional"
-        value={values.callerid}
-        onChange={(e) => edit({ callerid: e.currentTarget.value })}
+        {...text('callerid')}
         error={errors.byField.callerid}
       />
       <PasswordInput
@@ -103,8 +99,7 @@ export function ExtensionFormModal({
         }
         required={!extension}
         autoComplete="new-password"
-        value={values.secret}
-        onChange={(e) => edit({ secret: e.currentTarget.value })}
+        {...text('secret')}
         error={errors.byField.secret}
       />
     </FormModal>
