@@ -6,166 +6,34 @@
 //   import       field, and a third of the way in a 100,000-line ban list arrives through
 //                firewall:importBans (issue [5/7]: the fleet must stay within its targets meanwhile)
 // 1,000 API keys each poll every 10 s with Accept-Encoding: gzip (as CrowdSec's Go clients do). The
-// server runs in a child process (its own CPU and RSS, sampled every 10 s); this process is the
-// fleet. Prints JSON, with the targets of issue [1/7] checked.
+// server runs in a child process (bench/support/fleet-server.mjs: its own CPU and RSS, sampled every
+// 10 s), built as `npm start` ships it unless BENCH_FROM=source; this process is the fleet. Prints
+// JSON, with the targets of issue [1/7] checked.
 //   node --import tsx bench/bouncer-fleet.ts [--shape field] [--seconds 120] [--keys 1000] [--bans N] [--filter-entries N]
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLL_EVERY_MS = 10_000;
 
 const FILTERS_PATH = '/pbxcore/api/v3/firewall';
-/** Deny entries per seeded filter: an imported blocklist split the way an operator would. */
-const ENTRIES_PER_FILTER = 500;
-
 type Command =
   | { cmd: 'seed'; bans: number; filterEntries: number; keys: number; durationMs: number }
   | { cmd: 'churn'; on: boolean; bans: boolean }
   | { cmd: 'stats' }
   | { cmd: 'stop' };
 
-// ---------------------------------------------------------------- server side (child process)
-async function serve(): Promise<void> {
-  const { createServer } = await import('../src-server/index.ts');
-  const { createTestApiKey } = await import('../src-server/test-support/api-keys.ts');
-  const { writeWithShortWait } = await import('../src-server/storage/background-write.ts');
-  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-bench-fleet-'));
-  // How long anything waited on the server's event loop: what a poll can wait for before its turn.
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  // Garbage-collection pauses, the other thing that can hold a poll up.
-  const gc = { count: 0, totalMs: 0, maxMs: 0 };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      gc.count++;
-      gc.totalMs += entry.duration;
-      gc.maxMs = Math.max(gc.maxMs, entry.duration);
-    }
-  }).observe({ entryTypes: ['gc'] });
-  const server = createServer({ host: '127.0.0.1', port: 0, dataDir, logLevel: 'warn' });
-  await server.start();
-  const { db, firewall } = server.services;
-  const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-  let churnTimer: NodeJS.Timeout | undefined;
-  let changes = 0;
-  let churnSkipped = 0;
-  // RSS every 10 s from the start of the measured run: a heap that grows is a crash later.
-  const rssSamples: number[] = [];
-  let sampler: NodeJS.Timeout | undefined;
-  const startSampling = () => {
-    clearInterval(sampler);
-    rssSamples.length = 0;
-    loopDelay.reset();
-    Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
-    loopDelay.enable();
-    sampler = setInterval(() => rssSamples.push(Math.round(process.memoryUsage().rss / 2 ** 20)), 10_000);
-  };
-  const reply = (message: unknown) => process.send!(message);
-
-  process.on('message', (message: Command) => {
-    switch (message.cmd) {
-      case 'seed': {
-        db.transaction(() => {
-          for (let i = 0; i < message.bans; i++) {
-            // One in 500 expires during the run (about 1.7 a second at 100k over 2 minutes); the rest last an hour.
-            const seconds = i % 500 === 0 ? 5 + Math.floor((i / message.bans) * (message.durationMs / 1000)) : 3600;
-            firewall!.bans.ban(i % 2 ? 'sip' : 'http', ipOf(i), 'bench', seconds);
-          }
-        })();
-        // Filter entries straight into the table (as a restored backup would), then one reload.
-        const insert = db.prepare('INSERT INTO network_filters (permit, deny, description, rules) VALUES (?, ?, ?, ?)');
-        db.transaction(() => {
-          for (let f = 0; f * ENTRIES_PER_FILTER < message.filterEntries; f++) {
-            const deny: string[] = [];
-            for (let e = 0; e < ENTRIES_PER_FILTER && f * ENTRIES_PER_FILTER + e < message.filterEntries; e++) {
-              const n = f * ENTRIES_PER_FILTER + e;
-              deny.push(`100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`);
-            }
-            insert.run('0.0.0.0/0', deny.join(','), `blocklist ${f}`, '{}');
-          }
-        })();
-        firewall!.state.reload();
-        const keys = Array.from(
-          { length: message.keys },
-          (_, i) => createTestApiKey(db, { description: `fleet ${i}` }).key,
-        );
-        reply({ url: server.url, keys });
-        return;
-      }
-      case 'churn': {
-        clearInterval(churnTimer);
-        if (!message.on || !message.bans) {
-          if (message.on) startSampling();
-          return reply({ ok: true });
-        }
-        startSampling();
-        let n = 0;
-        // Every 500 ms: one ban added and one lifted, as the intrusion detector and an operator would.
-        // While a worker holds the write lock (an import), the detector's ban waits for the next
-        // failure, as in the product: here the churn skips that tick and counts it.
-        churnTimer = setInterval(() => {
-          try {
-            firewall!.bans.ban('ami', `172.16.${(n >> 8) & 255}.${n & 255}`, 'churn', 3600);
-            const lifted = ipOf(1 + 2 * n);
-            writeWithShortWait(db, () =>
-              db
-                .prepare('UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND lifted_at IS NULL')
-                .run(Date.now(), lifted),
-            );
-            firewall!.bans.reloadIp(lifted);
-            n++;
-            changes += 2;
-          } catch {
-            churnSkipped++;
-          }
-        }, 500);
-        return reply({ ok: true });
-      }
-      case 'stats': {
-        const usage = process.cpuUsage();
-        reply({
-          loopDelayP50Ms: loopDelay.percentile(50) / 1e6,
-          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
-          loopDelayMaxMs: loopDelay.max / 1e6,
-          gc: { ...gc },
-          cpuMs: (usage.user + usage.system) / 1000,
-          rssMb: process.memoryUsage().rss / 2 ** 20,
-          rssSamplesMb: [...rssSamples],
-          manualBuilds: firewall!.snapshots.manualBuilds,
-          builds: firewall!.snapshots.builds,
-          publishes: firewall!.snapshots.publishes,
-          compressions: firewall!.compressor.compressions,
-          logVersion: firewall!.log.version,
-          changes,
-          churnSkipped,
-        });
-        return;
-      }
-      case 'stop':
-        clearInterval(churnTimer);
-        clearInterval(sampler);
-        void server.stop().then(() => {
-          rmSync(dataDir, { recursive: true, force: true });
-          reply({ ok: true });
-          process.exit(0);
-        });
-    }
-  });
-  reply({ ready: true });
-}
-
-// ---------------------------------------------------------------- client side: the fleet
 function startServer(): Promise<{ child: ChildProcess; ask: <T>(command: Command) => Promise<T> }> {
-  const child = fork(fileURLToPath(import.meta.url), ['serve'], {
+  // The built server by default (what `npm start` runs); BENCH_FROM=source runs src-server through tsx.
+  const fromSource = process.env.BENCH_FROM === 'source';
+  if (!fromSource && spawnSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' }).status !== 0)
+    throw new Error('npm run build:server failed');
+  const child = fork(fileURLToPath(new URL('./support/fleet-server.mjs', import.meta.url)), [], {
     execArgv: [
-      '--import',
-      'tsx',
+      ...(fromSource ? ['--import', 'tsx'] : []),
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       // Node flags to try on the server (e.g. BENCH_NODE_FLAGS=--max-semi-space-size=32).
       ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
@@ -194,6 +62,7 @@ interface Stats {
   gc: { count: number; totalMs: number; maxMs: number };
   cpuMs: number;
   rssMb: number;
+  mainThreadMb: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   rssSamplesMb: number[];
   manualBuilds: number;
   builds: number;
@@ -444,6 +313,7 @@ async function main(): Promise<void> {
       {
         benchmark: 'bouncer-fleet',
         shape: shapeName,
+        serverBuild: process.env.BENCH_FROM === 'source' ? 'src-server through tsx' : 'built (out/server)',
         loadAverage: loadavg().map((n) => round(n, 2)),
         bans,
         filterEntries,
@@ -483,6 +353,7 @@ async function main(): Promise<void> {
           },
           gcPauses: { count: after.gc.count, totalMs: round(after.gc.totalMs), maxMs: round(after.gc.maxMs, 1) },
           rssMb: round(after.rssMb),
+          mainThreadMb: after.mainThreadMb,
           membershipChanges: after.changes - before.changes,
           banChurnTicksSkippedForTheLock: after.churnSkipped - before.churnSkipped,
           logVersionsPublished: after.logVersion - before.logVersion,
@@ -515,5 +386,4 @@ async function main(): Promise<void> {
   );
 }
 
-if (process.argv[2] === 'serve') await serve();
-else await main();
+await main();

@@ -8,8 +8,10 @@ export const serverConfigSchema = z.object({
   httpsPort: z.coerce.number().int().min(0).max(65535).optional(),
   dataDir: z.string().min(1, 'dataDir must not be empty').default('./data'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Worker threads in the request pool (SPEC: 3). */
+  /** Jobs run at once: worker threads in the request pool under load (SPEC: 3). */
   workers: z.coerce.number().int().min(1).max(32).default(3),
+  /** A worker thread beyond the first exits after this long without a job (docs/settings.md). */
+  workerIdleMs: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Largest request body accepted, in bytes (1 KiB to 64 MiB; docs/settings.md). */
   bodyLimitBytes: z.coerce
     .number()

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { cidrContains, parseCidr, type Cidr } from '../net/cidr.ts';
+import { BansOfIp } from './bans-of-ip.ts';
 import type { BanKind, DecisionKey } from './decisions.ts';
 
 /** The store's kinds: this server's own (`BanKind`, rows in firewall_bans) and an upstream LAPI's decisions (memory only). */
@@ -91,7 +92,7 @@ const PRUNE = 'DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) <
  * without waiting for a sweep.
  */
 export class BanStore {
-  private readonly byIp = new Map<string, Map<StoreKind, ActiveBan>>();
+  private readonly byIp = new Map<string, BansOfIp<ActiveBan>>();
   /**
    * Upstream bans by value: republished ones also live in byIp (and reach the snapshot); the others only refuse
    * this server's web access.
@@ -314,13 +315,11 @@ export class BanStore {
     const now = this.clock.now();
     const out: ActiveBan[] = [];
     for (const [ip, bans] of this.byIp) {
-      for (const [category, ban] of bans) {
+      for (const ban of bans.values()) {
         if (ban.expiresAt > now) out.push(ban);
-        else {
-          bans.delete(category);
-          this.webRanges.delete(ban);
-        }
+        else this.webRanges.delete(ban);
       }
+      bans.dropEndedBy(now);
       if (bans.size === 0) this.byIp.delete(ip);
     }
     return out;
@@ -328,10 +327,10 @@ export class BanStore {
 
   private remember(ban: ActiveBan): void {
     let bans = this.byIp.get(ban.ip);
-    if (!bans) this.byIp.set(ban.ip, (bans = new Map()));
+    if (!bans) this.byIp.set(ban.ip, (bans = new BansOfIp()));
     const replaced = bans.get(ban.category);
     if (replaced) this.webRanges.delete(replaced);
-    bans.set(ban.category, ban);
+    bans.set(ban);
     if (ban.ip.includes('/') && blocksWeb(ban)) this.webRanges.set(ban, parseCidr(ban.ip)!);
   }
 

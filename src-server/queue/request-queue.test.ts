@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
-import { DIAGNOSTICS_MODULE, useTestServer } from '../test-support/server.ts';
+import { DIAGNOSTICS_MODULE, startTestServer, useTestServer } from '../test-support/server.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 
@@ -30,6 +30,24 @@ describe('request queue and worker pool', () => {
     const pids = new Set(results.map((r) => r.json.pid));
     assert.equal(pids.size, 3, 'three sleeping jobs run on three different workers at once');
     for (const pid of pids) assert.ok(Number.isInteger(pid) && pid > 0);
+  });
+
+  it('holds one thread while idle: more start when jobs wait, and exit after workerIdleMs without a job', async () => {
+    const idle = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], workerIdleMs: 300 });
+    try {
+      assert.equal(idle.server.services.queue.threads, 1, 'an idle server starts one worker');
+      const results = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => idle.call(`${DIAG}:sleep?ms=300&tag=grow${i}`)),
+      );
+      assert.equal(new Set(results.map((r) => r.json.pid)).size, 3, 'three waiting jobs ran on three threads');
+      const deadline = Date.now() + 5000;
+      while (idle.server.services.queue.threads > 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(idle.server.services.queue.threads, 1, 'the extra threads exited once idle');
+      assert.equal((await idle.call(`${DIAG}:sleep?ms=1&tag=after-idle`)).status, 200, 'the last one still serves');
+    } finally {
+      await idle.close();
+    }
   });
 
   it('answers 503 at once when more requests wait than APIQueueMaxLength', async () => {

@@ -21,6 +21,8 @@ export type JobOutcome = Exclude<JobResponse, { kind: 'error' }> | { kind: 'fail
 export interface RequestQueueOptions {
   workerFile: URL;
   workers: number;
+  /** A thread beyond the first exits after this long without a job. */
+  workerIdleMs: number;
   workerInit: WorkerInit;
   /** Extra Node flags for workers (the TypeScript loader when running from source). */
   execArgv: string[];
@@ -42,10 +44,12 @@ export class RequestQueue {
   constructor(private readonly options: RequestQueueOptions) {
     this.pool = new Piscina({
       filename: options.workerFile.href,
-      minThreads: options.workers,
+      // One thread while idle, up to `workers` under load: each thread costs 25 MB idle and keeps what its
+      // heaviest job grew (an import: 100 MB and more); a thread idle for a minute exits and frees it.
+      minThreads: 1,
       maxThreads: options.workers,
       concurrentTasksPerWorker: 1,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: options.workerIdleMs,
       // An idle worker keeps its event loop: with Atomics.wait parking, timers, imports and any work an
       // action left running stood still until the next job arrived.
       atomics: 'disabled',
@@ -54,6 +58,11 @@ export class RequestQueue {
     });
     this.pool.on('error', (error: unknown) => options.logger.error({ err: error }, 'worker pool error'));
     pruneFailedJobs(options.db); // what a previous run parked ages out even if nothing fails now
+  }
+
+  /** Worker threads alive now (1 while idle, up to `workers` under load). */
+  get threads(): number {
+    return this.pool.threads.length;
   }
 
   /** Jobs waiting for a free worker (running ones excluded). */
