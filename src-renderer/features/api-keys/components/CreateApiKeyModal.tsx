@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { FirstField } from '../../../components/FirstField.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
@@ -25,7 +26,6 @@ import {
 } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
-import { KeyDescriptionInput } from './KeyDescriptionInput.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
@@ -250,7 +250,8 @@ export function CreateApiKeyModal({
           loading={create.isPending}
           errors={errors.other}
         >
-          <KeyDescriptionInput
+          <FirstField
+            label="Description"
             placeholder="Bouncer on fw1.example.net"
             value={description}
             onChange={setDescription}

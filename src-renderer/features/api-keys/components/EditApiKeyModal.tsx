@@ -1,11 +1,11 @@
 import { Modal, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { FirstField } from '../../../components/FirstField.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
-import { KeyDescriptionInput } from './KeyDescriptionInput.tsx';
 
 const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
 
@@ -89,7 +89,7 @@ export function EditApiKeyModal({
           loading={update.isPending}
           errors={errors.other}
         >
-          <KeyDescriptionInput value={description} onChange={setDescription} error={descriptionError} />
+          <FirstField label="Description" value={description} onChange={setDescription} error={descriptionError} />
           {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
           <TextInput
             type="datetime-local"
