@@ -127,7 +127,7 @@ export function HttpsSettingsForm() {
       message: 'They apply now, without a restart: the status above shows when they are live.',
     },
   });
-  const { errors, set, textField, switchField } = form;
+  const { textField, switchField, field } = form;
   return (
     <Stack maw={640}>
       <HttpsRuntime enabledInSettings={Boolean(form.query.data?.enabled)} />
@@ -147,10 +147,8 @@ export function HttpsSettingsForm() {
               min={1}
               max={65535}
               maw={200}
-              value={values.port}
               disabled={!values.enabled}
-              onChange={(v) => set('port', v)}
-              error={errors.byField.port}
+              {...field('port')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput
