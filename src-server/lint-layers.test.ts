@@ -169,6 +169,33 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
     );
   });
 
+  it('src-shared/ is Node-free: node:fs, path, process.env and imports of src-server/ all fire', async () => {
+    const probe = 'src-shared/lint-probe.ts';
+    const refused: Array<[string, string, string]> = [
+      [
+        "import { readFileSync } from 'node:fs';\nexport const used = readFileSync;\n",
+        'no-restricted-imports',
+        'Node-free',
+      ],
+      ["import { join } from 'path';\nexport const used = join;\n", 'no-restricted-imports', 'Node-free'],
+      [importFrom(probe, 'src-server/clock.ts'), 'no-restricted-imports', 'imports only its own files'],
+      [importFrom(probe, 'src-renderer/lib/format.ts'), 'no-restricted-imports', 'imports only its own files'],
+      ['export const mode = process.env.NODE_ENV;\n', 'no-restricted-globals', 'Node-free'],
+    ];
+    for (const [code, rule, says] of refused) {
+      const messages = await lint(probe, code);
+      assert.deepEqual(ruleIds(messages), [rule], `${code}: ${JSON.stringify(messages)}`);
+      assert.ok(messages[0]!.message.includes(says), messages[0]!.message);
+    }
+  });
+
+  it('a clean src-shared/ file passes: plain TypeScript and its own files', async () => {
+    const code =
+      "import { BAN_CATEGORIES } from './categories.ts';\nimport type { Answer } from './contract/types.ts';\n" +
+      "export type Used = Answer<'system.getInfo'>;\nexport const used = BAN_CATEGORIES.length;\n";
+    assert.deepEqual(await lint('src-shared/lint-probe.ts', code), []);
+  });
+
   it('renderer features never import each other', async () => {
     const features = readdirSync(join(ROOT, 'src-renderer/features')).sort();
     const [mine, other] = [features[0]!, features[1]!];

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
-import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/api/bouncer-config.ts';
+import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
 import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import {

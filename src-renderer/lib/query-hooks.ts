@@ -6,7 +6,7 @@ import {
   useQuery,
   type QueryKey,
 } from '@tanstack/react-query';
-import { api } from './api-client.ts';
+import { api, type RequestOptions } from './api-client.ts';
 
 /** A GET operation polled every `refetchInterval` ms while a screen shows it: the hook of its one query. */
 export const polledQuery =
@@ -34,7 +34,7 @@ export function useRefreshingMutation<I, O>(
 }
 
 /** One page of a log filtered on the server: its rows, and how many match over every page. */
-export async function getLogPage<T>(path: string, query: Record<string, string | number>) {
+export async function getLogPage<T>(path: string, query: RequestOptions['query']) {
   const { items, pagination } = await api.list<T>(path, query);
   return { rows: items, total: pagination?.total ?? items.length };
 }

@@ -1,5 +1,6 @@
 import { cidrContains, parseAddress } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
+import { filterPermit } from '../storage/network-filter-rows.ts';
 
 /**
  * Whether a key bound to `networkFilterId` may be used from `ip`: 'none' allows any source,
@@ -15,11 +16,9 @@ export function sourceAllowed(db: Db, networkFilterId: string, ip: string): bool
     return text === '127.0.0.1' || text === '::1';
   }
   if (!/^\d+$/.test(networkFilterId)) return false;
-  const row = db.prepare('SELECT permit FROM network_filters WHERE id = ?').get(Number(networkFilterId)) as
-    | { permit: string }
-    | undefined;
-  if (!row) return false;
-  return row.permit
+  const permit = filterPermit(db, Number(networkFilterId));
+  if (permit === undefined) return false;
+  return permit
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean)

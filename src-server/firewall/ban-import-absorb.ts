@@ -12,6 +12,10 @@ const GROUPS = 32;
 /** Pause between two groups: room for bouncer polls and the snapshot rebuild each group causes. */
 const PAUSE_MS = 50;
 
+/** The group of a ban's snapshot chunk. */
+const groupOf = (ban: ActiveBan) =>
+  Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS);
+
 /**
  * Takes a bulk import's bans (rows `fromId`..`toId`) into the web thread's ban store without
  * stalling it: rows are read in batches, then handed over one chunk group at a time, one
@@ -24,7 +28,8 @@ export function absorbImportedBans(
   toId: number,
   onDone: () => void = () => {},
 ): () => void {
-  const read: ActiveBan[] = [];
+  // Each ban goes to its group as its batch is read, not all 100,000 in one turn after the last.
+  const groups: ActiveBan[][] = Array.from({ length: GROUPS }, () => []);
   let timer: NodeJS.Timeout | undefined;
   const later = (run: () => void, ms: number) => {
     timer = setTimeout(run, ms);
@@ -32,15 +37,13 @@ export function absorbImportedBans(
   };
   const readFrom = (id: number) => {
     const batch = bans.readRows(id, toId, READ_BATCH);
-    for (const ban of batch.bans) read.push(ban);
+    for (const ban of batch.bans) groups[groupOf(ban)]!.push(ban);
     if (batch.next !== undefined) later(() => readFrom(batch.next!), 0);
-    else handOver(group(read), 0);
-  };
-  const group = (all: readonly ActiveBan[]) => {
-    const groups: ActiveBan[][] = Array.from({ length: GROUPS }, () => []);
-    for (const ban of all)
-      groups[Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS)]!.push(ban);
-    return groups.filter((g) => g.length > 0);
+    else
+      handOver(
+        groups.filter((group) => group.length > 0),
+        0,
+      );
   };
   const handOver = (groups: ActiveBan[][], index: number) => {
     if (index >= groups.length) return onDone();

@@ -126,19 +126,13 @@ export function planBanImport(
 }
 
 /**
- * Writes a plan in one transaction with prepared statements: each new or longer ban is a manual
- * ban; a manual ban it replaces ends, lifted by the import, so the history shows both. Returns
- * the first new row's id (the rows of one import are consecutive), undefined when none was written.
+ * Writes a plan in one transaction: each new or longer ban is a manual ban; a manual ban it
+ * replaces ends, lifted by the import, so the history shows both. Returns the first new row's id
+ * (the rows of one import are consecutive), undefined when none was written.
  */
 export function applyBanImport(db: Db, plan: ImportPlan, now: number, by: string): number | undefined {
-  return db.transaction(() => {
-    let firstId: number | undefined;
-    for (const ban of plan.bans) {
-      if (ban.action === 'keep') continue;
-      if (ban.action === 'extend') BanStore.endManual(db, ban.value, now, `${by} (replaced)`);
-      const id = BanStore.insertManual(db, { ...ban, by }, now, until(ban, now));
-      firstId ??= id;
-    }
-    return firstId;
-  })();
+  const written = plan.bans.filter((ban) => ban.action !== 'keep');
+  const bans = written.map((ban) => ({ ...ban, expiresAt: until(ban, now) }));
+  const replacing = written.filter((ban) => ban.action === 'extend').map((ban) => ban.value);
+  return db.transaction(() => BanStore.insertManualMany(db, bans, replacing, now, by)?.first)();
 }

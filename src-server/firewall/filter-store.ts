@@ -1,21 +1,15 @@
 import type { Db } from '../storage/database.ts';
+import { filterRow, filterRows, type FilterRow } from '../storage/network-filter-rows.ts';
 import { parseRules, type NetworkFilter } from './filters.ts';
 
 /**
- * The network filter store: the only module that reads or writes `network_filters`. Validation is
- * the resource's (`resources/firewall/filter-save.ts`); this file maps rows and runs the SQL.
+ * The network filter store: filters as the firewall and the resources use them. The table's SQL is
+ * in `storage/network-filter-rows.ts` (auth's network binding reads it too); validation is the
+ * resource's (`resources/firewall/filter-save.ts`); this file maps rows to filters.
  */
 
-/** A filter as stored (flags as 0/1, rules as JSON text). A row to write has no `id` yet. */
-export interface FilterRow {
-  id: number;
-  permit: string;
-  deny: string;
-  description: string;
-  newer_block_ip: number;
-  local_network: number;
-  rules: string;
-}
+export type { FilterRow };
+export { insertFilter, removeFilter, replaceFilters, updateFilter } from '../storage/network-filter-rows.ts';
 
 export function rowToFilter(row: FilterRow): NetworkFilter {
   return {
@@ -31,46 +25,11 @@ export function rowToFilter(row: FilterRow): NetworkFilter {
 
 /** All filters in id order. */
 export function loadFilters(db: Db): NetworkFilter[] {
-  return (db.prepare('SELECT * FROM network_filters ORDER BY id').all() as FilterRow[]).map(rowToFilter);
+  return filterRows(db).map(rowToFilter);
 }
 
 /** One filter, or undefined. */
 export function loadFilter(db: Db, id: number | string): NetworkFilter | undefined {
-  const row = db.prepare('SELECT * FROM network_filters WHERE id = ?').get(id) as FilterRow | undefined;
+  const row = filterRow(db, id);
   return row ? rowToFilter(row) : undefined;
-}
-
-const COLUMNS = 'permit, deny, description, newer_block_ip, local_network, rules';
-const VALUES = '@permit, @deny, @description, @newer_block_ip, @local_network, @rules';
-
-/** Stores a new filter and returns its id. */
-export function insertFilter(db: Db, row: Omit<FilterRow, 'id'>): number {
-  return Number(db.prepare(`INSERT INTO network_filters (${COLUMNS}) VALUES (${VALUES})`).run(row).lastInsertRowid);
-}
-
-/** Rewrites every column of a stored filter. */
-export function updateFilter(db: Db, id: number, row: Omit<FilterRow, 'id'>): void {
-  db.prepare(
-    'UPDATE network_filters SET permit = @permit, deny = @deny, description = @description, ' +
-      'newer_block_ip = @newer_block_ip, local_network = @local_network, rules = @rules WHERE id = @id',
-  ).run({ ...row, id });
-}
-
-export function removeFilter(db: Db, id: number): void {
-  db.prepare('DELETE FROM network_filters WHERE id = ?').run(id);
-}
-
-/**
- * Replaces every filter with `rows`, ids kept (a restored backup). A sequence an older import pushed
- * past `maxId` restarts after the largest id kept; a sound one is left alone, so the id of a deleted
- * filter (which a stale key may still name) is never reused.
- */
-export function replaceFilters(db: Db, rows: readonly FilterRow[], maxId: number): void {
-  db.prepare('DELETE FROM network_filters').run();
-  const insert = db.prepare(`INSERT INTO network_filters (id, ${COLUMNS}) VALUES (@id, ${VALUES})`);
-  for (const row of rows) insert.run(row);
-  db.prepare(
-    `UPDATE sqlite_sequence SET seq = (SELECT COALESCE(MAX(id), 0) FROM network_filters) WHERE ` +
-      `name = 'network_filters' AND seq > ?`,
-  ).run(maxId);
 }

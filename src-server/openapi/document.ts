@@ -157,7 +157,7 @@ function addResource(
       path: base,
       summary: `Create a record of ${declaration.name}.`,
       status: '201',
-      data: record,
+      data: declaration.createOutput ? jsonSchemaOf(declaration.createOutput, 'output') : record,
       body: withRequired,
       errors: [...ERROR_STATUSES.write, ...ERROR_STATUSES.create],
     },

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { recordOutput } from '../resource-kit/contract.ts';
 import { coreResources } from '../resources/index.ts';
@@ -116,6 +117,28 @@ describe('custom method answers match their declared output schemas', () => {
       }
     }
     assert.ok(checked.has('firewall.getList') && checked.has('fail2ban.getRecord') && checked.has('api-keys.getList'));
+  });
+
+  it('answers an api-keys create with the record and the generated key, as its declared create output says', async () => {
+    const { createOutput } = coreResources.find(({ declaration }) => declaration.name === 'api-keys')!.declaration;
+    assert.ok(createOutput, 'api-keys declares its create answer');
+    const generated = await t.call(`${V3}api-keys`, {
+      method: 'POST',
+      body: { description: 'issued', full_permissions: true },
+    });
+    assert.equal(generated.status, 201, generated.text.slice(0, 300));
+    const parsed = createOutput.safeParse(generated.json.data);
+    assert.ok(parsed.success, parsed.error?.message);
+    assert.match(String(generated.json.data.key), /^[0-9a-f]{64}$/, 'the generated key is in the answer');
+    // A key the client chose is not echoed: the same schema holds without it.
+    const chosen = await t.call(`${V3}api-keys`, {
+      method: 'POST',
+      body: { description: 'chosen', full_permissions: true, key: randomBytes(32).toString('hex') },
+    });
+    assert.equal(chosen.status, 201, chosen.text.slice(0, 300));
+    assert.ok(createOutput.safeParse(chosen.json.data).success);
+    assert.equal(chosen.json.data.key, undefined);
+    checked.add('api-keys.create');
   });
 
   it('leaves out only methods a plain test server cannot answer successfully', () => {

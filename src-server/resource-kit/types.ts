@@ -77,6 +77,8 @@ export interface ResourceDeclaration {
   customMethods?: Record<string, CustomMethodDecl>;
   /** The list's filter parameters besides limit and offset (documented in OpenAPI). */
   listQuery?: z.ZodType;
+  /** The create's answer (`data`) when it is more than the record (api-keys: plus the new key, shown once). */
+  createOutput?: z.ZodType;
   /** Older actions (api-keys) check required fields on every verb, PATCH included. */
   requireOnEveryVerb?: boolean;
 }

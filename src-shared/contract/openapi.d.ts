@@ -2406,7 +2406,34 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Envelope'] & {
-            data?: components['schemas']['ApiKeys'];
+            data?: {
+              id: number;
+              description: string;
+              allowed_paths: {
+                [key: string]: 'read' | 'write';
+              };
+              full_permissions: boolean;
+              networkfilterid: string;
+              expand_ranges: boolean;
+              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+              enabled: boolean;
+              expires_at: string | null;
+              key_display: string;
+              /** @enum {string} */
+              status: 'active' | 'disabled' | 'expired';
+              disabled_at: string | null;
+              rotated_at: string | null;
+              sources: {
+                ip: string;
+                last_used_at: string;
+              }[];
+              has_key: boolean;
+              created_at: string;
+              last_used_at: string | null;
+              last_used_ip: string | null;
+              /** @description The generated key, in this answer only; absent when the request gave `key`. */
+              key?: string;
+            };
           };
         };
       };

@@ -23,6 +23,9 @@ export type Item<Op extends OperationId> = Answer<Op> extends readonly (infer T)
 /** The operation's JSON request body, without read-only fields. */
 export type Body<Op extends OperationId> = Writable<JsonOf<NonNullable<operations[Op]['requestBody']>>>;
 
+/** The operation's query parameters, each optional as in a query string (`never` keys: it takes none). */
+export type Query<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
+
 /** A named schema of the document as read (a resource's record: `Firewall`, `ApiKeys`...). */
 export type Schema<Name extends keyof components['schemas']> = Readable<components['schemas'][Name]>;
 

@@ -2,7 +2,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysTable } from '../../features/api-keys/components/ApiKeysTable.tsx';
 import { useNetworkFilters } from '../../features/network-filters/api/get-filters.ts';
 import { NetworkFilterSelect } from '../../features/network-filters/components/NetworkFilterSelect.tsx';
-import { withHost } from '../../features/api-keys/api/bouncer-config.ts';
+import { withHost } from '../../features/api-keys/model/bouncer-config.ts';
 import { useCertificate } from '../../features/system/api/get-certificate.ts';
 import { useSystemInfo, type SystemInfo } from '../../features/system/api/get-system-info.ts';
 

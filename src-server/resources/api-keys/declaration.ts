@@ -5,6 +5,9 @@ import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_BODY, NO_QUERY, recordOutput } from '../../resource-kit/contract.ts';
 
+/** A key value as a create or a rotate answers it, the one time it is shown. */
+const ISSUED_KEY = z.string().regex(/^[0-9a-f]{64}$/);
+
 /** Forms send allowed_paths as JSON text; JSON clients send an object. */
 const parseJsonText = (value: unknown): unknown => {
   if (typeof value !== 'string') return value;
@@ -147,6 +150,14 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
   },
   operations: ['getList', 'getRecord', 'create', 'update', 'patch', 'delete'],
+  // The created record plus the key the server generated, shown this once (a key the client chose is not echoed).
+  createOutput: z.lazy(() =>
+    recordOutput(apiKeysDeclaration.fields).extend({
+      key: ISSUED_KEY.optional().describe(
+        'The generated key, in this answer only; absent when the request gave `key`.',
+      ),
+    }),
+  ),
   customMethods: {
     generateKey: {
       verbs: ['GET', 'POST'],
@@ -183,7 +194,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         'Needs the same grants as editing the key.',
       input: NO_BODY,
       // The stored record plus the new key, shown this once.
-      output: z.lazy(() => recordOutput(apiKeysDeclaration.fields).extend({ key: z.string().regex(/^[0-9a-f]{64}$/) })),
+      output: z.lazy(() => recordOutput(apiKeysDeclaration.fields).extend({ key: ISSUED_KEY })),
     },
   },
 };

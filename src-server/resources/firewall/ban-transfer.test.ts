@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { createFilter, poll, pollUntil } from '../../test-support/bouncer.ts';
+import { createFilter, pollUntil } from '../../test-support/bouncer.ts';
 import { startTestServer, type TestServer, useTestServer } from '../../test-support/server.ts';
 
 const FIREWALL = '/pbxcore/api/v3/firewall';

@@ -11,8 +11,7 @@ import type { ApiKey, IssuedKey } from './types.ts';
 export const rotateApiKey = async (key: ApiKey): Promise<IssuedKey> => {
   const answer = await api.post<Answer<'api-keys.rotate'>>(`api-keys/${encodeURIComponent(String(key.id))}:rotate`);
   if (!answer?.key) throw new ApiError(500, ['The server did not return the new key. Rotate the key again.']);
-  const { key: value, ...record } = answer;
-  return { key: value, record };
+  return answer;
 };
 
 export const useRotateApiKey = () => useRefreshingMutation(rotateApiKey, [apiKeysKey], { waitForRefresh: true });

@@ -38,12 +38,11 @@ export type ApiKeyInput = Required<
   >
 >;
 
-/** The create (or rotate) answer: the only time the key is seen. */
-export type IssuedKey = {
-  /** The contract's write-only `key`, answered once by a create or a rotate. */
-  key: NonNullable<Body<'api-keys.create'>['key']>;
-  record: ApiKey | null;
-};
+/**
+ * The create (or rotate) answer: the record and the key, the only time it is seen. A create answers
+ * `key` when the server generated it, which is what the console asks for.
+ */
+export type IssuedKey = Answer<'api-keys.create'> & Pick<Answer<'api-keys.rotate'>, 'key'>;
 
 /** The firewall-export preset: read-only access to the bouncer endpoints and nothing else. */
 export const BOUNCER_PRESET: Record<string, Permission> = { '/api/v3/firewall-bouncer': 'read' };
@@ -60,9 +59,8 @@ export function allowedPathsOf(key: Pick<ApiKey, 'allowed_paths'>): Record<strin
   return key.allowed_paths ?? {};
 }
 
-/** The HTTPS certificate bouncers pin (from system:getCertificate, supplied by the app). */
-export type ServerCertificate = {
-  fingerprint256: NonNullable<Answer<'system.getCertificate'>['fingerprint256']>;
-  /** The certificate in PEM, when the server gives it (offered as a download). */
-  pem?: Answer<'system.getCertificate'>['pem'];
-};
+/**
+ * The HTTPS certificate bouncers pin (from system:getCertificate, supplied by the app): its SHA-256
+ * fingerprint and its PEM, when the server gives it (offered as a download).
+ */
+export type ServerCertificate = Pick<Answer<'system.getCertificate'>, 'fingerprint256' | 'pem'>;

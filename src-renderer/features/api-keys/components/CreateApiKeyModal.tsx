@@ -15,7 +15,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { FirstField } from '../../../components/FirstField.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
-import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../api/bouncer-config.ts';
+import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../model/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import {
   BOUNCER_PRESET,

@@ -15,7 +15,7 @@ import {
   withHost,
   type BouncerClient,
   type FirewallBackend,
-} from '../api/bouncer-config.ts';
+} from '../model/bouncer-config.ts';
 import type { ServerCertificate } from '../api/types.ts';
 
 /** Whether an api_url points at this computer's loopback, the only source a localhost-bound key is accepted from. */

@@ -1,4 +1,5 @@
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { Query, RecordOf } from '../../../../src-shared/contract/types.ts';
+import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
 import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 
 /** One audit log entry: a write, a rejected API key use or a failed login (secrets in `diff` arrive masked). */
@@ -8,25 +9,17 @@ export type AuditChannel = NonNullable<AuditEntry['channel']>;
 /** One changed field. */
 export type AuditChange = AuditEntry['diff'][number];
 
-export interface AuditFilter {
-  search: string;
-  /** '' for every kind, channel or resource. */
-  kind: '' | AuditKind;
-  channel: '' | AuditChannel;
-  resource: string;
-  /** ISO times bounding the entries ('' for no bound). */
-  since: string;
-  until: string;
-  limit: number;
-  offset: number;
-}
+/** The audit screen's filter: search, kind, channel, resource and the ISO time bounds ('' for any), and the page. */
+export type AuditFilter = QueryFilter<
+  Query<'audit-log.getList'>,
+  'search' | 'kind' | 'channel' | 'resource' | 'since' | 'until' | 'limit' | 'offset'
+>;
 
 /** Every page and filter of the audit log shares this prefix. */
 export const auditLogKey = ['audit-log'] as const;
 
 /** GET audit-log: one page, newest first, filtered on the server. */
-export const getAuditLog = (filter: AuditFilter) =>
-  getLogPage<AuditEntry>('audit-log', { ...filter, search: filter.search.trim(), resource: filter.resource.trim() });
+export const getAuditLog = (filter: AuditFilter) => getLogPage<AuditEntry>('audit-log', filterQuery(filter));
 
 export const useAuditLog = (filter: AuditFilter) => useLogPage(auditLogKey, filter, getAuditLog);
 

@@ -5,7 +5,7 @@ import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
-import { useBanLog, type BanLogEntry, type BanLogState } from '../api/get-ban-log.ts';
+import { useBanLog, type BanLogEntry, type BanLogFilter, type BanLogState } from '../api/get-ban-log.ts';
 import { BanNumber } from './BanNumber.tsx';
 import { CategoryBadge, WholeBadge } from './CategoryBadge.tsx';
 
@@ -27,7 +27,10 @@ const endText = (entry: BanLogEntry) => (entry.endsAt === null ? 'Permanent' : f
  * who banned it and who lifted it.
  */
 export function BanLogTable() {
-  const paging = useServerPaging(PAGE_SIZE, { category: '', state: '' as '' | BanLogState });
+  const paging = useServerPaging(PAGE_SIZE, {
+    category: '' as BanLogFilter['category'],
+    state: '' as '' | BanLogState,
+  });
   const log = useBanLog({ search: paging.debounced, ...paging.filters, limit: PAGE_SIZE, offset: paging.offset });
 
   return (

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { ok, startApiTestServer, type ApiTestServer } from '../../../test-support/api-server.ts';
+import { contractQueryNames } from '../../../test-support/contract-query.ts';
+import { enterLocalhostMode } from '../../../lib/auth-session.ts';
+import { getBanLog } from './get-ban-log.ts';
+
+const PATH = '/pbxcore/api/v3/firewall:getBanLog';
+
+describe('getBanLog', () => {
+  let server: ApiTestServer;
+  before(async () => {
+    server = await startApiTestServer();
+    enterLocalhostMode();
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.seen.length = 0;
+    server.answer(`GET ${PATH}`, ok([], {}, { pagination: { total: 0, limit: 25, offset: 0, hasMore: false } }));
+  });
+  const sent = () => new URL(server.seen[0]!.url, server.origin).searchParams;
+
+  it('sends each filter as the query parameter the contract names for firewall:getBanLog', async () => {
+    await getBanLog({ search: ' 203.0.113 ', category: 'sip', state: 'lifted', limit: 25, offset: 50 });
+    const query = sent();
+    assert.deepEqual(Object.fromEntries(query), {
+      search: '203.0.113',
+      category: 'sip',
+      state: 'lifted',
+      limit: '25',
+      offset: '50',
+    });
+    // A parameter renamed on the server (and the contract regenerated) leaves the console's name unlisted.
+    const listed = contractQueryNames('firewall.getBanLog');
+    assert.deepEqual(
+      [...query.keys()].filter((name) => !listed.includes(name)),
+      [],
+    );
+  });
+
+  it('leaves out the filters set to any, and keeps the page', async () => {
+    await getBanLog({ search: '  ', category: '', state: '', limit: 25, offset: 0 });
+    assert.deepEqual(Object.fromEntries(sent()), { limit: '25', offset: '0' });
+  });
+});

@@ -1,0 +1,21 @@
+/** Query parameters a screen keeps as numbers: the page (the query string carries their digits). */
+type PageParameter = 'limit' | 'offset';
+
+/**
+ * A screen's filter over a GET's query parameters (`Query<Op>` of the contract): each parameter it
+ * sets, '' for "no filter", the page as numbers. A parameter the contract does not list fails the
+ * typecheck, so a rename on the server reaches the screen.
+ */
+export type QueryFilter<Q, K extends keyof Q> = {
+  [P in K]-?: P extends PageParameter ? number : '' | Exclude<Q[P], undefined>;
+};
+
+/** A filter as its query string: text trimmed, '' (no filter) left out, numbers as they are. */
+export function filterQuery(filter: Record<string, string | number>): Record<string, string | number | undefined> {
+  return Object.fromEntries(
+    Object.entries(filter).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value.trim() || undefined : value,
+    ]),
+  );
+}
