@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { ok, startApiTestServer, type ApiTestServer } from '../test-support/api-server.ts';
-import { enterLocalhostMode } from './auth-session.ts';
+import { describe, it } from 'node:test';
+import { ok, useLocalApiTestServer } from '../test-support/api-server.ts';
 import { getLogPage } from './query-hooks.ts';
 
 const PATH = '/pbxcore/api/v3/audit-log';
 
 describe('getLogPage', () => {
-  let server: ApiTestServer;
-  before(async () => {
-    server = await startApiTestServer();
-    enterLocalhostMode();
-  });
-  after(() => server.close());
+  const server = useLocalApiTestServer();
 
   it('asks for one page with the filter in the query, leaving out the empty ones', async () => {
     server.answer(`GET ${PATH}`, ok([{ id: 3 }, { id: 2 }], {}, { pagination: { total: 40, limit: 2, offset: 4 } }));
