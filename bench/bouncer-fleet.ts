@@ -5,6 +5,9 @@
 //   field        both: 100,000 filter entries AND 100,000 bans, filter churn AND ban churn
 //   import       field, and a third of the way in a 100,000-line ban list arrives through
 //                firewall:importBans (issue [5/7]: the fleet must stay within its targets meanwhile)
+//   burst        field, linked to a real CrowdSec LAPI as a machine sharing its bans; a third of the
+//                way in, 1,000 bans at once (issue [7/7]: all in the LAPI within 10 s, the fleet
+//                within its targets meanwhile)
 // 1,000 API keys each poll every 10 s with Accept-Encoding: gzip (as CrowdSec's Go clients do). The
 // server runs in a child process (bench/support/fleet-server.mjs: its own CPU and RSS, sampled every
 // 10 s), built as `npm start` ships it unless BENCH_FROM=source; this process is the fleet. Prints
@@ -23,6 +26,7 @@ const FILTERS_PATH = '/pbxcore/api/v3/firewall';
 type Command =
   | { cmd: 'seed'; bans: number; filterEntries: number; keys: number; durationMs: number }
   | { cmd: 'churn'; on: boolean; bans: boolean }
+  | { cmd: 'burst'; count: number }
   | { cmd: 'stats' }
   | { cmd: 'stop' };
 
@@ -119,13 +123,19 @@ function api(
   method: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ ms: number; status: number; json: unknown }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(
       `${base}${path}`,
-      { method, headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {} },
+      {
+        method,
+        headers: payload
+          ? { ...headers, 'Content-Type': 'application/json', 'Content-Length': payload.length }
+          : headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -187,7 +197,53 @@ const SHAPES = {
   filters: { bans: 0, filterEntries: 100_000, banChurn: false, filterChurn: true },
   field: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true },
   import: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true, importLines: 100_000 },
+  burst: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true, lapiBurst: 1000 },
 } as const;
+
+const LAPI_READER_KEY = 'bench-reader-key-0123456789abcdef';
+
+/**
+ * Issue [7/7]: links the server to a real CrowdSec LAPI (`crowdsec -no-cs`, .ci/crowdsec.sh) as a
+ * machine that shares its bans; `burst()` then bans `count` addresses at once and times until all
+ * are decisions of the LAPI.
+ */
+async function linkToLapi(base: string) {
+  const { startCrowdsecLapi } = await import('../e2e/support/crowdsec-lapi.ts');
+  const lapi = await startCrowdsecLapi();
+  lapi.addMachine('bench-site', 'bench-site-password');
+  lapi.addBouncer('bench-reader', LAPI_READER_KEY);
+  const linked = await api(base, 'PUT', '/pbxcore/api/v3/crowdsec-link', {
+    enabled: true,
+    url: lapi.url,
+    siteName: 'bench-site',
+    machineLogin: 'bench-site',
+    machinePassword: 'bench-site-password',
+  });
+  if (linked.status !== 200) throw new Error(`crowdsec-link answered ${linked.status}`);
+  const inLapi = async () => {
+    const answer = await api(
+      lapi.url.replace(/\/$/, ''),
+      'GET',
+      '/v1/decisions?scenarios_containing=pbx/sip',
+      undefined,
+      {
+        'X-Api-Key': LAPI_READER_KEY,
+      },
+    );
+    return Array.isArray(answer.json) ? answer.json.length : 0;
+  };
+  return {
+    close: () => lapi.close(),
+    async burst(count: number, ask: (command: Command) => Promise<unknown>) {
+      const started = performance.now();
+      await ask({ cmd: 'burst', count });
+      let seen = 0;
+      while ((seen = await inLapi()) < count && performance.now() - started < 60_000)
+        await new Promise((r) => setTimeout(r, 100));
+      return { bans: count, inLapi: seen, ms: performance.now() - started };
+    },
+  };
+}
 
 /** A ban list of `lines` addresses (one in ten IPv6) posted through the API: its time and status. */
 function importBanList(base: string, lines: number): Promise<{ lines: number; ms: number; status: number }> {
@@ -240,6 +296,8 @@ async function main(): Promise<void> {
     durationMs,
   });
   const url = `${base}${STREAM}`;
+  const lapiBurst = 'lapiBurst' in shape ? shape.lapiBurst : 0;
+  const link = lapiBurst ? await linkToLapi(base) : undefined;
   // Each bouncer keeps its own keep-alive connection, as a Go client does.
   const agents = keys.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
 
@@ -263,6 +321,9 @@ async function main(): Promise<void> {
   const importLines = 'importLines' in shape ? shape.importLines : 0;
   const banImport = importLines
     ? new Promise((r) => setTimeout(r, durationMs / 3)).then(() => importBanList(base, importLines))
+    : Promise.resolve(undefined);
+  const burst = link
+    ? new Promise((r) => setTimeout(r, durationMs / 3)).then(() => link.burst(lapiBurst, ask))
     : Promise.resolve(undefined);
   const latencies: number[] = [];
   const firstBytes: number[] = [];
@@ -296,6 +357,8 @@ async function main(): Promise<void> {
   );
   const filterWrites = await filterChurn;
   const imported = await banImport;
+  const burstResult = await burst;
+  await link?.close();
   filterWrites.latencies.sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
   const after = await ask<Stats>({ cmd: 'stats' });
@@ -336,6 +399,7 @@ async function main(): Promise<void> {
           gzipMegabytesPerSecond: round(bytes / seconds / 2 ** 20),
         },
         ...(imported ? { banImport: { ...imported, ms: round(imported.ms) } } : {}),
+        ...(burstResult ? { lapiBurst: { ...burstResult, ms: round(burstResult.ms) } } : {}),
         filterWrites: {
           count: filterWrites.latencies.length,
           failed: filterWrites.failed,
@@ -373,6 +437,14 @@ async function main(): Promise<void> {
           rssFlatOverLastHalf: { value: rssGrowth(after.rssSamplesMb), met: rssGrowth(after.rssSamplesMb) < 50 },
           ...(imported
             ? { banImportUnder5s: { value: round(imported.ms), met: imported.status === 200 && imported.ms < 5000 } }
+            : {}),
+          ...(burstResult
+            ? {
+                burstInLapiUnder10s: {
+                  value: round(burstResult.ms),
+                  met: burstResult.inLapi >= burstResult.bans && burstResult.ms < 10_000,
+                },
+              }
             : {}),
           filterWriteP99Under100Ms: {
             value: round(percentile(filterWrites.latencies, 99), 1),

@@ -5,27 +5,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { KernelBanResult } from './support/ban-policy-kernel-scenario.ts';
-import { FIREWALL_BOUNCER, PACKAGE_CONFIG } from './support/firewall-bouncer.ts';
-import { networkNamespaceProblems, runInNetworkNamespace } from './support/netns.ts';
-import { ensureRendererBuilt } from './support/renderer-build.ts';
+import { prepareFirewallBouncerSuite } from './support/firewall-bouncer.ts';
+import { runInNetworkNamespace } from './support/netns.ts';
 
 const SCENARIO = 'e2e/support/ban-policy-kernel-scenario.ts';
 const IPSET_MAX = 2_147_483;
 
 describe('ban policy in the kernel: capped long bans and IPv6 prefix bans', { timeout: 120_000 }, () => {
-  before(async () => {
-    const problems = networkNamespaceProblems([
-      FIREWALL_BOUNCER,
-      PACKAGE_CONFIG,
-      '/usr/sbin/iptables',
-      '/usr/sbin/ip6tables',
-      '/usr/sbin/ipset',
-      '/usr/bin/curl',
-    ]);
-    if (problems.length)
-      assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
-    await ensureRendererBuilt();
-  });
+  before(() => prepareFirewallBouncerSuite(['/usr/sbin/iptables', '/usr/sbin/ip6tables', '/usr/sbin/ipset']));
 
   test('iptables mode', { timeout: 110_000 }, async (t) => {
     const run = await runInNetworkNamespace<KernelBanResult>(SCENARIO, [], 100_000);

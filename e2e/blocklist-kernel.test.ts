@@ -6,16 +6,12 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { FeedScenarioResult } from './support/blocklist-kernel-scenario.ts';
 import { isDropped, isServed } from './support/kernel-probe.ts';
-import { networkNamespaceProblems, runInNetworkNamespace } from './support/netns.ts';
+import { requireNetworkNamespace, runInNetworkNamespace } from './support/netns.ts';
 
 const SCENARIO = 'e2e/support/blocklist-kernel-scenario.ts';
 
 describe('blocklist feed enforced by a router script in the kernel', { timeout: 90_000 }, () => {
-  before(() => {
-    const problems = networkNamespaceProblems(['/usr/sbin/iptables', '/usr/sbin/ipset', '/usr/bin/curl']);
-    if (problems.length)
-      assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
-  });
+  before(() => requireNetworkNamespace(['/usr/sbin/iptables', '/usr/sbin/ipset', '/usr/bin/curl']));
 
   test(
     'ipset restore from the plain_text feed drops listed senders until the ban is lifted',

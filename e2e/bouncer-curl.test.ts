@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
-import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';
+import { useTestServer, type TestServer } from '../src-server/test-support/server.ts';
 import { createFilter, STREAM, values } from '../src-server/test-support/bouncer.ts';
 
 type Decision = {
@@ -59,11 +59,7 @@ async function curlPoll(
 }
 
 describe('the decision stream read by curl --compressed', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer();
-  });
-  after(() => t.close());
+  const t = useTestServer();
 
   test('a gzip answer (one member) decodes whole, with its deleted, poll after poll', async () => {
     const { key } = createTestApiKey(t.server.services.db);

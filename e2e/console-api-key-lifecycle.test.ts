@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
 import { before, describe, it } from 'node:test';
-import { ApiKeysScreen } from './pages/api-keys.ts';
 import { Form } from './pages/form.ts';
 import { useConsole } from './support/console-session.ts';
 import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
@@ -25,7 +24,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   let apiKey = '';
   let apiUrl = '';
   const app = useConsole({ cleanup: async () => await bouncer?.stop() });
-  const apiKeys = new ApiKeysScreen(app);
+  const { apiKeys } = app.screens;
 
   before(() => {
     apiUrl = `${app.server.url}/pbxcore/api/v3/firewall-bouncer/`;

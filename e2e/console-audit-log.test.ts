@@ -4,8 +4,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { AuditLogScreen } from './pages/audit-log.ts';
-import { FiltersScreen } from './pages/filters.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -13,14 +11,11 @@ const V3 = '/pbxcore/api/v3/';
 const SECRET = 'audit-e2e-ami-secret';
 
 describe('console: audit log', () => {
-  const app = useConsole();
-  const filters = new FiltersScreen(app);
-  const audit = new AuditLogScreen(app);
+  const app = useConsole({ openAt: '/network-filters' });
+  const { filters, audit } = app.screens;
 
   it('a network blocked in the console is in the audit log with its fields; a written secret is masked', async () => {
     const { server, browser, page } = app;
-    await app.open();
-    await filters.show();
     await filters.create({ permit: '198.51.100.0/24', description: 'Blocked carrier', block: ['SIP'] });
 
     const ami = await server.call(`${V3}ami`, { method: 'PATCH', body: { username: 'auditor', secret: SECRET } });

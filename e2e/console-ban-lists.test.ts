@@ -7,8 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
-import { BansScreen } from './pages/bans.ts';
+import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -16,9 +15,8 @@ const run = promisify(execFile);
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: router feed preset and ban list import/export', () => {
-  const app = useConsole();
-  const apiKeys = new ApiKeysScreen(app);
-  const bans = new BansScreen(app);
+  const app = useConsole({ openAt: '/api-keys' });
+  const { apiKeys, bans } = app.screens;
 
   it('the Router feed preset gives a feed URL a router can fetch, and a MikroTik script', async () => {
     const { server, browser } = app;
@@ -27,13 +25,12 @@ describe('console: router feed preset and ban list import/export', () => {
       body: { ip: '203.0.113.45', duration: '1h' },
     });
     assert.equal(banned.status, 201);
-    await app.open();
-    await apiKeys.show();
-    const dialog = await apiKeys.openNew();
-    await dialog.describe('Router gw1');
-    await dialog.purpose('routerFeed').check();
     // A key has no source until one is chosen; curl below fetches from this computer.
-    await dialog.chooseSource(LOCALHOST_SOURCE);
+    const dialog = await apiKeys.fillNew({
+      description: 'Router gw1',
+      purpose: 'routerFeed',
+      source: LOCALHOST_SOURCE,
+    });
     await dialog.submit();
 
     const panel = await apiKeys.panel('router-feed');

@@ -6,10 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { BansScreen } from './pages/bans.ts';
 import { Screen } from './pages/screen.ts';
-import { SettingsScreen } from './pages/settings.ts';
-import { WhitelistScreen } from './pages/whitelist.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -33,9 +30,7 @@ async function settledDialog(page: Page) {
 
 describe('console: ban policy', () => {
   const app = useConsole({ server: { adminPassword: 'ban-policy-e2e-password' } });
-  const settings = new SettingsScreen(app);
-  const bans = new BansScreen(app);
-  const whitelist = new WhitelistScreen(app);
+  const { settings, bans, whitelist } = app.screens;
   const fail2ban = async () => (await app.server.call(`${V3}fail2ban`)).json.data as Record<string, unknown>;
 
   /** axe and sideways overflow at both widths, then back to desktop. */

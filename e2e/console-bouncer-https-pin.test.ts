@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
+import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
 
@@ -22,8 +22,9 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
   const app = useConsole({
     server: { adminPassword: undefined, httpsPort: 0 },
     cleanup: async () => await bouncer?.stop(),
+    openAt: '/api-keys',
   });
-  const apiKeys = new ApiKeysScreen(app);
+  const { apiKeys } = app.screens;
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   it(
@@ -37,14 +38,12 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
         pem?: string;
       };
       assert.ok(certificate.port && certificate.fingerprint256, JSON.stringify(certificate));
-      await app.open();
-      await apiKeys.show();
-      const dialog = await apiKeys.openNew();
-      await dialog.describe('Custom bouncer over HTTPS');
-      await dialog.purpose('customBouncer').check();
       // The bouncer runs on this computer: the key is bound to it (there is no default source).
-      await dialog.chooseSource(LOCALHOST_SOURCE);
-      const issued = await dialog.create();
+      const issued = await apiKeys.createKey({
+        description: 'Custom bouncer over HTTPS',
+        purpose: 'customBouncer',
+        source: LOCALHOST_SOURCE,
+      });
       const apiKey = await issued.value();
       const apiUrl = `https://127.0.0.1:${certificate.port}/pbxcore/api/v3/firewall-bouncer/`;
       await issued.chooseAddress(apiUrl);

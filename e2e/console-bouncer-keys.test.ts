@@ -2,10 +2,6 @@
 // with its YAML; then blocks, deletes and unbans seen by a real crowdsec-custom-bouncer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiKeysScreen } from './pages/api-keys.ts';
-import { BansScreen } from './pages/bans.ts';
-import { DashboardScreen } from './pages/dashboard.ts';
-import { FiltersScreen } from './pages/filters.ts';
 import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
@@ -16,16 +12,11 @@ const V3 = '/pbxcore/api/v3/';
 describe('console: bouncer keys, blocks and unbans', () => {
   let bouncer: RunningBouncer | undefined;
   let apiKey = '';
-  const app = useConsole({ cleanup: async () => await bouncer?.stop() });
-  const apiKeys = new ApiKeysScreen(app);
-  const filters = new FiltersScreen(app);
-  const bansScreen = new BansScreen(app);
-  const dashboard = new DashboardScreen(app);
+  const app = useConsole({ cleanup: async () => await bouncer?.stop(), openAt: '/api-keys' });
+  const { apiKeys, filters, bans: bansScreen, dashboard } = app.screens;
 
   it('creates a filter for the bouncer host inline, a key bound to it, and shows the key once with its YAML', async () => {
     const { server, browser, page } = app;
-    await app.open();
-    await apiKeys.show();
     const dialog = await apiKeys.openNew();
 
     // Submitting without a description shows the error beside the field, not a request.

@@ -3,9 +3,6 @@
 // before leaving unsaved edits; a duration error in the units of its hint; one date format.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiKeysScreen } from './pages/api-keys.ts';
-import { SettingsScreen } from './pages/settings.ts';
-import { ShellScreen } from './pages/shell.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
@@ -14,17 +11,14 @@ const V3 = '/pbxcore/api/v3/';
 const ONE_DATE_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [A-Z]{2,5}([+-]\d{1,2}(:\d{2})?)?$/;
 
 describe('console: connection state and forms', () => {
-  const app = useConsole();
-  const shell = new ShellScreen(app);
-  const settings = new SettingsScreen(app);
-  const apiKeys = new ApiKeysScreen(app);
+  const app = useConsole({ openAt: '/settings' });
+  const { shell, settings, apiKeys } = app.screens;
 
   it(
     'says once, app-wide, that the server is unreachable and since when, even on a page that ' +
       'does not poll; recovers by itself',
     async () => {
       const { server, browser } = app;
-      await app.open('/settings');
       await settings.form('Ban rules');
       await visible(shell.localBadge);
       assert.equal(await shell.connectionBanner.count(), 0);

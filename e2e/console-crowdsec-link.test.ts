@@ -3,7 +3,6 @@
 // while the LAPI is down, and a refused login named as such.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SettingsScreen } from './pages/settings.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCrowdsecLapi, type CrowdsecLapi } from './support/crowdsec-lapi.ts';
 import { eventually } from './support/page-helpers.ts';
@@ -17,17 +16,15 @@ describe('console: the CrowdSec link in Settings', { timeout: 120_000 }, () => {
     lapi.addMachine('console-site', 'console-site-password');
     lapi.addBouncer('console-site', 'console-site-bouncer-key-0123456789');
   });
-  const app = useConsole();
+  const app = useConsole({ openAt: '/settings' });
   after(async () => await lapi?.close());
-  const settings = new SettingsScreen(app);
+  const { settings } = app.screens;
 
   it(
     'links to the LAPI from the form, shows connected and the last push, then the queue and the ' +
       'reason while the LAPI is down',
     async () => {
       const { server, browser } = app;
-      await app.open();
-      await settings.show();
       const form = await settings.form('CrowdSec link');
       assert.match(await settings.crowdsecStatus(), /\bOff\b/i);
 

@@ -8,8 +8,6 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { BOUNCER_PATHS } from '../src-server/test-support/api-keys.ts';
 import { poll, STREAM } from '../src-server/test-support/bouncer.ts';
-import { BansScreen } from './pages/bans.ts';
-import { DashboardScreen } from './pages/dashboard.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -23,8 +21,7 @@ interface BannedIp {
 
 describe('console: enforcement visible (bouncer state, delivery, banner, address lookup)', () => {
   const app = useConsole({ server: { adminPassword: 'enforcement-e2e-password' } });
-  const dashboard = new DashboardScreen(app);
-  const bans = new BansScreen(app);
+  const { dashboard, bans } = app.screens;
   let fw1 = { id: 0, key: '' };
   let fw2 = { id: 0, key: '' };
 

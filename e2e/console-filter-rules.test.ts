@@ -2,7 +2,6 @@
 // PBX's stored-only categories (SSH...) that a script set and the form does not show.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FiltersScreen } from './pages/filters.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
@@ -10,7 +9,7 @@ const V3 = '/pbxcore/api/v3/';
 
 describe('console: network filter rules', () => {
   const app = useConsole();
-  const filters = new FiltersScreen(app);
+  const { filters } = app.screens;
 
   it('shows the loopback refusal under Deny and writes nothing', async () => {
     const { server } = app;

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { DashboardScreen } from './pages/dashboard.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
@@ -30,7 +29,7 @@ describe('console: framing is refused, the policy does not break the console', (
   });
   // After the browser, whose connections to it would keep it open.
   after(() => new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve())));
-  const dashboard = new DashboardScreen(app);
+  const { dashboard } = app.screens;
 
   it('opened directly, the console draws its dashboard and reports no policy violation', async () => {
     const { server, page } = app;

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { SettingsScreen, type HttpsSection } from './pages/settings.ts';
+import type { HttpsSection } from './pages/settings.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 import { freePort, servedFingerprint } from '../src-server/test-support/tls.ts';
@@ -27,7 +27,7 @@ async function curlPing(port: number): Promise<{ code: number; body: string }> {
 
 describe('console: HTTPS applies live', () => {
   const app = useConsole({ server: { adminPassword: undefined } });
-  const settings = new SettingsScreen(app);
+  const { settings } = app.screens;
   let section: HttpsSection;
   let port = 0;
 

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CDPSession } from 'playwright-core';
-import { DashboardScreen } from './pages/dashboard.ts';
 import { useConsole } from './support/console-session.ts';
 
 const FIRST_SCREEN_BUDGET = 250 * 1024;
@@ -66,7 +65,7 @@ const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
 
 describe('console load over a 10 Mbit/s, 50 ms link', () => {
   const app = useConsole({ server: { adminPassword: undefined } });
-  const dashboard = new DashboardScreen(app);
+  const { dashboard } = app.screens;
 
   it('shows the first screen with under 250 KB compressed, then a reload fetches only index.html', async (context) => {
     const { browser, page } = app;

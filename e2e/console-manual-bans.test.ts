@@ -7,9 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
-import { BansScreen } from './pages/bans.ts';
-import { DashboardScreen } from './pages/dashboard.ts';
+import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
 import { eventually, visible } from './support/page-helpers.ts';
@@ -33,21 +31,17 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
   /** The bouncer's `del` for the 1-minute ban, and when it was seen. */
   let expiredDel: Promise<{ line: string; at: number }> | undefined;
 
-  const app = useConsole({ cleanup: async () => await bouncer?.stop() });
-  const apiKeys = new ApiKeysScreen(app);
-  const bans = new BansScreen(app);
-  const dashboard = new DashboardScreen(app);
+  const app = useConsole({ cleanup: async () => await bouncer?.stop(), openAt: '/api-keys' });
+  const { apiKeys, bans, dashboard } = app.screens;
 
   it('the custom-bouncer preset gives a YAML that runs with the real bouncer, and a curl check that works', async () => {
     const { server, browser } = app;
-    await app.open();
-    await apiKeys.show();
-    const dialog = await apiKeys.openNew();
-    await dialog.describe('Custom bouncer on fw3');
-    await dialog.purpose('customBouncer').check();
     // The bouncer runs on this computer: the key is bound to it (there is no default source).
-    await dialog.chooseSource(LOCALHOST_SOURCE);
-    const issued = await dialog.create();
+    const issued = await apiKeys.createKey({
+      description: 'Custom bouncer on fw3',
+      purpose: 'customBouncer',
+      source: LOCALHOST_SOURCE,
+    });
     const apiKey = await issued.value();
     assert.match(apiKey, /^[0-9a-f]{64}$/);
     const port = new URL(server.url).port;

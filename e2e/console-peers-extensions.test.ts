@@ -3,7 +3,6 @@
 // unknown and why instead of a wall of dashes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PeersScreen } from './pages/peers.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -11,7 +10,7 @@ const V3 = '/pbxcore/api/v3/';
 
 describe('console: extensions from the Peers page', () => {
   const app = useConsole();
-  const peers = new PeersScreen(app);
+  const { peers } = app.screens;
 
   const stored = async () =>
     (await app.server.call(`${V3}extensions`)).json.data as Array<{

@@ -3,7 +3,7 @@
 // API, and an out-of-range value refused by the server under its own field, never clamped.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SettingsScreen } from './pages/settings.ts';
+import type { Form } from './pages/form.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
@@ -13,7 +13,7 @@ const AUDIT = 'Keep audit log for';
 
 describe('console: retention settings', () => {
   const app = useConsole();
-  const settings = new SettingsScreen(app);
+  const { settings } = app.screens;
 
   const stored = async () => (await app.server.call(`${V3}general-settings`)).json.data as Record<string, number>;
 
@@ -24,6 +24,17 @@ describe('console: retention settings', () => {
     const message = (answer.json.messages.error as string[]).find((m) => m.startsWith(`${field}:`));
     assert.ok(message, `a message about ${field}: ${answer.text}`);
     return message.slice(field.length + 1).trim();
+  }
+
+  /** Types both retentions and saves: the server's `message` shows under `refused` only, which keeps what was typed. */
+  async function saveRefused(form: Form, typed: Record<string, string>, refused: string, message: string) {
+    for (const [label, value] of Object.entries(typed)) await form.field(label, true).fill(value);
+    await form.save('Save retention');
+    const error = await visible(form.error(refused));
+    assert.equal((await error.innerText()).toLowerCase(), message.toLowerCase());
+    for (const other of Object.keys(typed).filter((label) => label !== refused))
+      assert.equal(await form.error(other).count(), 0);
+    assert.equal(await form.field(refused, true).inputValue(), typed[refused]);
   }
 
   it('shows both retentions with the server bounds, saves new values, and refuses an out-of-range one under its field', async () => {
@@ -64,26 +75,14 @@ describe('console: retention settings', () => {
     // Over the audit log's maximum: the server's message shows under that field only, the value stays as typed, nothing is saved.
     const tooLong = await serverRefusal('auditRetentionDays', 5000);
     assert.match(tooLong, /3650/);
-    await banHistory.fill('45');
-    await audit.fill('5000');
-    await form.save('Save retention');
-    const auditError = await visible(form.error(AUDIT));
-    assert.equal((await auditError.innerText()).toLowerCase(), tooLong.toLowerCase());
-    assert.equal(await form.error(BAN_HISTORY).count(), 0);
-    assert.equal(await audit.inputValue(), '5000');
+    await saveRefused(form, { [BAN_HISTORY]: '45', [AUDIT]: '5000' }, AUDIT, tooLong);
     assert.equal(await audit.getAttribute('aria-invalid'), 'true');
     assert.deepEqual(await stored(), saved);
 
     // Under the ban history's minimum: the message moves under that field.
     const tooShort = await serverRefusal('banHistoryRetentionDays', 0);
     assert.match(tooShort, /at least 1/);
-    await banHistory.fill('0');
-    await audit.fill('400');
-    await form.save('Save retention');
-    const banHistoryError = await visible(form.error(BAN_HISTORY));
-    assert.equal((await banHistoryError.innerText()).toLowerCase(), tooShort.toLowerCase());
-    assert.equal(await form.error(AUDIT).count(), 0);
-    assert.equal(await banHistory.inputValue(), '0');
+    await saveRefused(form, { [BAN_HISTORY]: '0', [AUDIT]: '400' }, BAN_HISTORY, tooShort);
     assert.deepEqual(await stored(), saved);
     await browser.screenshot('settings-retention-refused');
 

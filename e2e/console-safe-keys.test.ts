@@ -6,22 +6,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
-import { ApiKeysScreen, LOCALHOST_SOURCE } from './pages/api-keys.ts';
-import { FiltersScreen } from './pages/filters.ts';
+import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
 describe('console: safe keys and filters', () => {
-  const app = useConsole();
-  const apiKeys = new ApiKeysScreen(app);
-  const filters = new FiltersScreen(app);
+  const app = useConsole({ openAt: '/api-keys' });
+  const { apiKeys, filters } = app.screens;
 
   it('a new bouncer key has no source until one is chosen, and the bouncer-host filter grants only the export', async () => {
     const { server, browser, page } = app;
-    await app.open();
-    await apiKeys.show();
     const dialog = await apiKeys.openNew();
     await dialog.describe('edge firewall');
     const source = dialog.source;

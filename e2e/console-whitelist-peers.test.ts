@@ -2,12 +2,7 @@
 // with live states from the AMI test server (AMI configured through the Settings screen).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
-import { DashboardScreen } from './pages/dashboard.ts';
-import { FiltersScreen } from './pages/filters.ts';
-import { PeersScreen } from './pages/peers.ts';
-import { SettingsScreen } from './pages/settings.ts';
-import { WhitelistScreen } from './pages/whitelist.ts';
+import { AmiTestServer, deskPhone100 } from '../src-server/test-support/ami-server.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -20,20 +15,12 @@ describe('console: whitelist and peers', () => {
   // The AMI test server starts before the console server and stops after it.
   before(async () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 'ami-e2e-secret' });
-    ami.endpoints.set('100', {
-      deviceState: 'Not in use',
-      contact: {
-        uri: 'sip:100@192.0.2.5:5060',
-        userAgent: 'Yealink T46U',
-        viaAddress: '192.0.2.5:5060',
-        status: 'Reachable',
-        roundtripUsec: '1234',
-      },
-    });
+    ami.endpoints.set('100', deskPhone100({ status: 'Reachable' }));
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
   });
   const app = useConsole({
     server: { httpsPort: 0 },
+    openAt: '/network-filters',
     prepare: async (server) => {
       for (const number of ['100', '101']) {
         const created = await server.call(`${V3}extensions`, {
@@ -52,16 +39,10 @@ describe('console: whitelist and peers', () => {
     },
   });
   after(async () => await ami?.close());
-  const filters = new FiltersScreen(app);
-  const whitelist = new WhitelistScreen(app);
-  const settings = new SettingsScreen(app);
-  const peers = new PeersScreen(app);
-  const dashboard = new DashboardScreen(app);
+  const { filters, whitelist, settings, peers, dashboard } = app.screens;
 
   it('creates a trusted network filter with per-category rules, with inline errors, and edits it', async () => {
     const { server, browser } = app;
-    await app.open();
-    await filters.show();
     await filters.see('No network filters');
     const dialog = await filters.openNew();
     await dialog.submit();

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { CHROMIUM } from './support/browser.ts';
 import type { Check, ScenarioResult } from './support/firewall-bouncer-scenario.ts';
-import { FIREWALL_BOUNCER, PACKAGE_CONFIG } from './support/firewall-bouncer.ts';
+import { prepareFirewallBouncerSuite } from './support/firewall-bouncer.ts';
 import type { Probe } from './support/kernel-probe.ts';
-import { networkNamespaceProblems, runInNetworkNamespace } from './support/netns.ts';
+import { runInNetworkNamespace } from './support/netns.ts';
 import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
-import { ensureRendererBuilt } from './support/renderer-build.ts';
 
 const SCENARIO = 'e2e/support/firewall-bouncer-scenario.ts';
 /** Slack on top of two polls for unblocking: the bouncer's apply time and the probe's 0.5 s steps. */
@@ -24,21 +23,7 @@ const CHECKS: Record<Check, string> = {
 const dropped = (p: Probe | undefined) => p?.status === null && p.curlExit === 28;
 
 describe('crowdsec-firewall-bouncer enforces the decision stream in the kernel', { timeout: 260_000 }, () => {
-  before(async () => {
-    const problems = networkNamespaceProblems([
-      FIREWALL_BOUNCER,
-      PACKAGE_CONFIG,
-      '/usr/sbin/nft',
-      '/usr/sbin/iptables',
-      '/usr/sbin/ipset',
-      '/usr/bin/curl',
-      CHROMIUM,
-    ]);
-    if (problems.length)
-      assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
-    // Inside the namespace nothing outside is reachable: build the console here.
-    await ensureRendererBuilt();
-  });
+  before(() => prepareFirewallBouncerSuite(['/usr/sbin/nft', '/usr/sbin/iptables', '/usr/sbin/ipset', CHROMIUM]));
 
   for (const mode of ['nftables', 'iptables'] as const) {
     test(`${mode} mode`, { timeout: 125_000 }, async (t) => {

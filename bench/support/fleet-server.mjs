@@ -126,6 +126,13 @@ process.on('message', (message) => {
       }, 500);
       return reply({ ok: true });
     }
+    case 'burst': {
+      // Issue [7/7]: bans in a burst, as an attack on many lines at once makes them; pushed to the LAPI.
+      for (let i = 0; i < message.count; i++)
+        firewall.bans.ban('sip', `172.20.${(i >> 8) & 255}.${i & 255}`, 'bench burst', 3600);
+      reply({ ok: true });
+      return;
+    }
     case 'stats': {
       const usage = process.cpuUsage();
       reply({

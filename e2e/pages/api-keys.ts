@@ -132,8 +132,25 @@ export class ApiKeysScreen extends Screen {
   }
 
   async openNew(): Promise<NewKeyDialog> {
-    await this.press('New API key');
-    return new NewKeyDialog(this, await visible(this.dialog('New API key')));
+    return new NewKeyDialog(this, await this.pressForDialog('New API key'));
+  }
+
+  /** Opens "New API key" and fills what every key says: its description, what it is for and where it is used from. */
+  async fillNew(key: {
+    description: string;
+    purpose: keyof typeof PURPOSE_RADIO;
+    source: string;
+  }): Promise<NewKeyDialog> {
+    const dialog = await this.openNew();
+    await dialog.describe(key.description);
+    await dialog.purpose(key.purpose).check();
+    await dialog.chooseSource(key.source);
+    return dialog;
+  }
+
+  /** Fills "New API key" as `fillNew` does, presses "Create key" and returns the panel showing the new key once. */
+  async createKey(key: Parameters<ApiKeysScreen['fillNew']>[0]): Promise<IssuedKey> {
+    return (await this.fillNew(key)).create();
   }
 
   /** The panel showing a key value once (after Create key or Rotate). */

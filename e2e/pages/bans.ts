@@ -79,8 +79,7 @@ export class BansScreen extends Screen {
   }
 
   async openBan(): Promise<BanDialog> {
-    await this.press('Ban an address');
-    return new BanDialog(this, await visible(this.dialog('Ban an address')));
+    return new BanDialog(this, await this.pressForDialog('Ban an address'));
   }
 
   /** Bans through the dialog and waits for it to close. */
@@ -92,13 +91,11 @@ export class BansScreen extends Screen {
   }
 
   async openImport(): Promise<BanListDialog> {
-    await this.press('Import…');
-    return new BanListDialog(this, await visible(this.dialog('Import bans')));
+    return new BanListDialog(this, await this.pressForDialog('Import…', 'Import bans'));
   }
 
   async openExport(): Promise<BanListDialog> {
-    await this.press('Export…');
-    return new BanListDialog(this, await visible(this.dialog('Export bans')));
+    return new BanListDialog(this, await this.pressForDialog('Export…', 'Export bans'));
   }
 
   /** Every active ban row, or those containing a text. */

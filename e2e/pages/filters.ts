@@ -94,8 +94,7 @@ export class FiltersScreen extends Screen {
   }
 
   async openNew(): Promise<FilterDialog> {
-    await this.press('New filter');
-    return new FilterDialog(this, await visible(this.dialog('New network filter')));
+    return new FilterDialog(this, await this.pressForDialog('New filter', 'New network filter'));
   }
 
   /** Creates a filter with the "New filter" dialog and waits for its row. */
@@ -113,8 +112,7 @@ export class FiltersScreen extends Screen {
 
   /** The "Block a network" dialog. */
   async openBlock(): Promise<BlockDialog> {
-    await this.press('Block a network');
-    return new BlockDialog(this, await visible(this.dialog('Block a network')));
+    return new BlockDialog(this, await this.pressForDialog('Block a network'));
   }
 
   /** The per-service rule a row shows, e.g. "SIP from 10.0.0.0/8: blocked". */

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { chooseOption, eventually, openScreen, visible } from '../support/page-helpers.ts';
 
 /** Whatever holds the browser page: a console session (read once the tests run) or `{ page }`. */
-interface PageHolder {
+export interface PageHolder {
   readonly page: Page;
 }
 
@@ -43,6 +43,12 @@ export class Screen {
   /** A dialog by its title; any dialog without one. */
   dialog(name?: string | RegExp): Locator {
     return name === undefined ? this.page.getByRole('dialog') : this.page.getByRole('dialog', { name });
+  }
+
+  /** Presses a button that opens a dialog and returns the dialog once it is shown. */
+  async pressForDialog(button: string, title: string = button): Promise<Locator> {
+    await this.press(button);
+    return visible(this.dialog(title));
   }
 
   /** The content box of the open modal (for its opening transition). */

@@ -10,7 +10,7 @@ import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
 import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
-import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
+import { startFirewallBouncer, stopAndReport, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import {
   ip,
   isDropped,
@@ -181,12 +181,7 @@ async function main(): Promise<KernelBanResult> {
     result.error = (error as Error).stack ?? String(error);
     if (!result.kernel) result.kernel = kernelState('iptables');
   } finally {
-    if (bouncer) {
-      result.bouncerExitedEarly = bouncer.exited();
-      await bouncer.stop();
-      result.log = bouncer.log();
-      result.problems = problemLines(result.log);
-    }
+    Object.assign(result, await stopAndReport(bouncer));
     await server?.close();
   }
   return result;

@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { CreateServerOptions } from '../../src-server/index.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
+import { consoleScreens, type ConsoleScreens } from '../pages/screens.ts';
 import { launchConsoleBrowser, type ConsoleBrowser } from './browser.ts';
 import { startConsoleServer } from './console-server.ts';
 
@@ -9,6 +10,8 @@ interface ConsoleSession {
   readonly server: TestServer;
   readonly browser: ConsoleBrowser;
   readonly page: Page;
+  /** The page object of every screen, on this session's page. */
+  readonly screens: ConsoleScreens;
   /** Loads the console (or one of its paths) from the server. */
   open(path?: string): Promise<void>;
 }
@@ -17,6 +20,8 @@ interface ConsoleSetup {
   /** Server options; the admin password defaults to the one the e2e files share. */
   server?: CreateServerOptions;
   colorScheme?: 'light' | 'dark';
+  /** Loads the console at this path once the browser is up, and waits for its screen's heading. */
+  openAt?: string;
   /** Runs once the server is up, before the browser starts (seeding through the API...). */
   prepare?: (server: TestServer) => Promise<void>;
   /** Runs after the browser is closed and before the server stops (stopping a bouncer...). */
@@ -25,7 +30,7 @@ interface ConsoleSetup {
 
 /**
  * The setup every console e2e file shares, as hooks of the enclosing describe: the server on an
- * ephemeral port with a fresh data directory, headless Chromium, both closed at the end.
+ * ephemeral port with a fresh data directory, headless Chromium (on `openAt` when given), both closed at the end.
  */
 export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
   let server: TestServer | undefined;
@@ -39,6 +44,9 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
     server = await startConsoleServer({ adminPassword: 'e2e-admin-password', ...setup.server });
     await setup.prepare?.(server);
     browser = await launchConsoleBrowser({ colorScheme: setup.colorScheme });
+    if (setup.openAt === undefined) return;
+    await browser.page.goto(`${server.url}${setup.openAt}`);
+    await browser.page.getByRole('heading', { level: 1 }).waitFor();
   });
 
   after(async () => {
@@ -47,6 +55,7 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
     await server?.close();
   });
 
+  const page = () => ready(browser, 'browser').page;
   return {
     get server() {
       return ready(server, 'server');
@@ -55,10 +64,15 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
       return ready(browser, 'browser');
     },
     get page() {
-      return ready(browser, 'browser').page;
+      return page();
     },
+    screens: consoleScreens({
+      get page() {
+        return page();
+      },
+    }),
     async open(path = '/') {
-      await ready(browser, 'browser').page.goto(`${ready(server, 'server').url}${path}`);
+      await page().goto(`${ready(server, 'server').url}${path}`);
     },
   };
 }

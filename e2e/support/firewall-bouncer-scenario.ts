@@ -9,7 +9,7 @@ import { request } from '../../src-server/test-support/http.ts';
 import { createBouncerKeyInConsole } from './bouncer-key-dialog.ts';
 import { launchConsoleBrowser } from './browser.ts';
 import { startConsoleServer } from './console-server.ts';
-import { problemLines, startFirewallBouncer, type RunningFirewallBouncer } from './firewall-bouncer.ts';
+import { startFirewallBouncer, stopAndReport, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import {
   ip,
   isDropped,
@@ -246,12 +246,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     result.error = (error as Error).stack ?? String(error);
     if (!result.kernelWhileBlocked) result.kernelWhileBlocked = kernelState(mode);
   } finally {
-    if (bouncer) {
-      result.bouncerExitedEarly = bouncer.exited();
-      await bouncer.stop();
-      result.log = bouncer.log();
-      result.problems = problemLines(result.log);
-    }
+    Object.assign(result, await stopAndReport(bouncer));
     await server?.close();
   }
   return result;

@@ -2,10 +2,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireNetworkNamespace } from './netns.ts';
+import { ensureRendererBuilt } from './renderer-build.ts';
 
 export const FIREWALL_BOUNCER = process.env.PBX_E2E_FIREWALL_BOUNCER ?? '/usr/bin/crowdsec-firewall-bouncer';
 /** The Debian package's own configuration; the operator's settings go in `<this>.local`, which overrides it. */
 export const PACKAGE_CONFIG = '/etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml';
+
+/**
+ * The `before` of a kernel suite with the real bouncer: the package, curl and the given programs must be
+ * there, and the console is built now, since nothing outside is reachable from inside the namespace.
+ */
+export async function prepareFirewallBouncerSuite(programs: string[]): Promise<void> {
+  requireNetworkNamespace([FIREWALL_BOUNCER, PACKAGE_CONFIG, ...programs, '/usr/bin/curl']);
+  await ensureRendererBuilt();
+}
 
 /**
  * `yaml` with its file-system paths (log_dir, pid_dir) moved under `dir`, and nothing else changed.
@@ -80,9 +91,25 @@ const STARTUP_QUIRKS = [
  * Warning and error lines of a bouncer log (logrus text format) and any "Ban duration too long",
  * except the start-up quirks above, which the server cannot cause or avoid.
  */
-export function problemLines(log: string): string[] {
+function problemLines(log: string): string[] {
   return log
     .split('\n')
     .filter((line) => /level=(warning|error|fatal|panic)\b/.test(line) || /Ban duration too long/i.test(line))
     .filter((line) => !STARTUP_QUIRKS.some((quirk) => quirk.test(line)));
+}
+
+/** What a scenario reports of its bouncer once it stops it: whether it had exited early, its log and the problems in it. */
+interface BouncerReport {
+  bouncerExitedEarly: boolean;
+  log: string;
+  problems: string[];
+}
+
+/** Stops the bouncer (if it was started) and reads its report; an empty report without a bouncer. */
+export async function stopAndReport(bouncer: RunningFirewallBouncer | undefined): Promise<Partial<BouncerReport>> {
+  if (!bouncer) return {};
+  const bouncerExitedEarly = bouncer.exited();
+  await bouncer.stop();
+  const log = bouncer.log();
+  return { bouncerExitedEarly, log, problems: problemLines(log) };
 }

@@ -12,16 +12,21 @@ export interface Probe {
   curlExit: number;
 }
 
+/** curl's arguments to send from the source address `from` and print only the HTTP status. */
+const statusFrom = (from: string) => [
+  '--interface',
+  from,
+  '--silent',
+  '--output',
+  '/dev/null',
+  '--write-out',
+  '%{http_code}',
+];
+
 /** GET `url` with curl bound to the source address `from`, giving up after `timeoutSeconds`. */
 export async function probe(from: string, url: string, timeoutSeconds = 0.5): Promise<Probe> {
   const args = [
-    '--interface',
-    from,
-    '--silent',
-    '--output',
-    '/dev/null',
-    '--write-out',
-    '%{http_code}',
+    ...statusFrom(from),
     '--connect-timeout',
     String(timeoutSeconds),
     '--max-time',
@@ -44,13 +49,7 @@ export async function probe(from: string, url: string, timeoutSeconds = 0.5): Pr
 /** Sends `body` as JSON with curl from `from`; returns the HTTP status (null without an answer). */
 export async function postFrom(from: string, url: string, body: unknown): Promise<number | null> {
   const args = [
-    '--interface',
-    from,
-    '--silent',
-    '--output',
-    '/dev/null',
-    '--write-out',
-    '%{http_code}',
+    ...statusFrom(from),
     '--max-time',
     '3',
     '-H',

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ROOT } from './renderer-build.ts';
@@ -36,6 +37,13 @@ export function networkNamespaceProblems(programs: string[]): string[] {
         `${program} is missing: apt-get install -y crowdsec-firewall-bouncer nftables iptables ipset curl chromium`,
       );
   return problems;
+}
+
+/** Fails the suite, naming everything missing, when real-firewall tests cannot run here. */
+export function requireNetworkNamespace(programs: string[]): void {
+  const problems = networkNamespaceProblems(programs);
+  if (problems.length)
+    assert.fail(`This test needs a real firewall in a private network namespace:\n- ${problems.join('\n- ')}`);
 }
 
 export interface NamespaceRun<T> {

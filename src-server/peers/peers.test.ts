@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { poll } from '../test-support/bouncer.ts';
 import type { BusEvent } from '../bus.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
-import { AmiTestServer } from '../test-support/ami-server.ts';
+import { AmiTestServer, deskPhone100 } from '../test-support/ami-server.ts';
 import { startTestServer, type TestServer } from '../test-support/server.ts';
 import { DETAIL_FIELDS } from './peer-status.ts';
 
@@ -40,15 +40,7 @@ describe('peer status over AMI', () => {
 
   before(async () => {
     ami = await AmiTestServer.start({ username: 'console', secret: 's3cret' });
-    ami.endpoints.set('100', {
-      deviceState: 'Not in use',
-      contact: {
-        uri: 'sip:100@192.0.2.5:5060',
-        userAgent: 'Yealink T46U',
-        viaAddress: '192.0.2.5:5060',
-        roundtripUsec: '1234',
-      },
-    });
+    ami.endpoints.set('100', deskPhone100());
     ami.endpoints.set('101', { deviceState: 'Unavailable' });
     ami.endpoints.set('103', { deviceState: 'In use', contact: { uri: 'sip:103@192.0.2.7:5060' } });
     t = await startTestServer({ adminPassword: 'peers-test-password' });

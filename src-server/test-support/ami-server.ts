@@ -20,6 +20,18 @@ export interface TestEndpoint {
   contact?: TestContact;
 }
 
+/** Extension 100 registered from a Yealink desk phone at 192.0.2.5 (a fresh object: tests change it). */
+export const deskPhone100 = (contact: Partial<TestContact> = {}): TestEndpoint => ({
+  deviceState: 'Not in use',
+  contact: {
+    uri: 'sip:100@192.0.2.5:5060',
+    userAgent: 'Yealink T46U',
+    viaAddress: '192.0.2.5:5060',
+    roundtripUsec: '1234',
+    ...contact,
+  },
+});
+
 export interface TestRegistration {
   /** `Status` of PJSIPShowRegistrationsOutbound: `Registered`, `Unregistered`, `Rejected`, ... */
   status: string;
