@@ -1,5 +1,5 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { paths } from '../config/paths.ts';
 import { linkProps, usePathname } from '../lib/router.ts';
 import { AuthGate } from './AuthGate.tsx';
@@ -20,17 +20,19 @@ const PeerRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default
 const SettingsRoute = lazy(() => import('./routes/settings.tsx').then((m) => ({ default: m.SettingsRoute })));
 const WhitelistRoute = lazy(() => import('./routes/whitelist.tsx').then((m) => ({ default: m.WhitelistRoute })));
 
-const TITLES: Record<string, string> = {
-  [paths.dashboard]: 'Dashboard',
-  [paths.apiKeys]: 'API keys',
-  [paths.networkFilters]: 'Network filters',
-  [paths.whitelist]: 'Whitelist',
-  [paths.bans]: 'Bans',
-  [paths.banHistory]: 'Ban history',
-  [paths.peers]: 'Peers',
-  [paths.settings]: 'Settings',
-  [paths.audit]: 'Audit log',
+/** Each path's title (in the browser tab) and screen; a peer's page is matched apart (its path carries the id). */
+const SCREENS: Record<string, { title: string; Screen: ComponentType }> = {
+  [paths.dashboard]: { title: 'Dashboard', Screen: DashboardRoute },
+  [paths.apiKeys]: { title: 'API keys', Screen: ApiKeysRoute },
+  [paths.networkFilters]: { title: 'Network filters', Screen: NetworkFiltersRoute },
+  [paths.whitelist]: { title: 'Whitelist', Screen: WhitelistRoute },
+  [paths.bans]: { title: 'Bans', Screen: BansRoute },
+  [paths.banHistory]: { title: 'Ban history', Screen: BanHistoryRoute },
+  [paths.peers]: { title: 'Peers', Screen: PeersRoute },
+  [paths.settings]: { title: 'Settings', Screen: SettingsRoute },
+  [paths.audit]: { title: 'Audit log', Screen: AuditRoute },
 };
+const screenOf = (pathname: string) => SCREENS[pathname.replace(/\/$/, '') || '/'];
 
 function NotFound() {
   return (
@@ -49,36 +51,15 @@ function NotFound() {
 function CurrentRoute({ pathname }: { pathname: string }) {
   const peer = /^\/peers\/([^/]+)$/.exec(pathname);
   if (peer) return <PeerRoute id={decodeURIComponent(peer[1]!)} />;
-  switch (pathname.replace(/\/$/, '') || '/') {
-    case paths.dashboard:
-      return <DashboardRoute />;
-    case paths.apiKeys:
-      return <ApiKeysRoute />;
-    case paths.networkFilters:
-      return <NetworkFiltersRoute />;
-    case paths.whitelist:
-      return <WhitelistRoute />;
-    case paths.bans:
-      return <BansRoute />;
-    case paths.banHistory:
-      return <BanHistoryRoute />;
-    case paths.peers:
-      return <PeersRoute />;
-    case paths.settings:
-      return <SettingsRoute />;
-    case paths.audit:
-      return <AuditRoute />;
-    default:
-      return <NotFound />;
-  }
+  const Screen = screenOf(pathname)?.Screen ?? NotFound;
+  return <Screen />;
 }
 
 /** The console: providers, the auth gate, the frame and the current screen. */
 export function App() {
   const pathname = usePathname();
   useEffect(() => {
-    const section =
-      TITLES[pathname.replace(/\/$/, '') || '/'] ?? (pathname.startsWith('/peers/') ? 'Peer detail' : 'Not found');
+    const section = screenOf(pathname)?.title ?? (pathname.startsWith('/peers/') ? 'Peer detail' : 'Not found');
     document.title = `${section} · PBX Console`;
   }, [pathname]);
   return (

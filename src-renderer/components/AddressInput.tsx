@@ -1,13 +1,7 @@
-import { TextInput } from '@mantine/core';
+import { FirstField } from './FirstField.tsx';
 
 /** The "Address or network" field of the ban and whitelist dialogs: required, focused first, its error under the hint. */
-export function AddressInput({
-  description,
-  placeholder,
-  value,
-  onChange,
-  error,
-}: {
+export function AddressInput(props: {
   description: string;
   placeholder: string;
   value: string;
@@ -15,16 +9,6 @@ export function AddressInput({
   error?: string;
 }) {
   return (
-    <TextInput
-      label="Address or network"
-      description={description}
-      placeholder={placeholder}
-      required
-      data-autofocus
-      value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
-      error={error}
-      inputWrapperOrder={['label', 'input', 'description', 'error']}
-    />
+    <FirstField label="Address or network" inputWrapperOrder={['label', 'input', 'description', 'error']} {...props} />
   );
 }

@@ -77,25 +77,39 @@ export interface DataTableProps<T> {
 /** Screen-reader name of an action button of a row: "Unban 192.0.2.1". */
 const actionName = (action: RowAction, rowLabel: string) => `${action.label.replace(/…$/, '')} ${rowLabel}`;
 
+/** One button per action, each named for screen readers with the row it acts on. */
+function ActionButtons({ actions, rowLabel, short }: { actions: RowAction[]; rowLabel: string; short?: boolean }) {
+  return actions.map((action) => (
+    <Button
+      key={action.label}
+      size="xs"
+      variant="light"
+      color={action.color}
+      leftSection={action.icon}
+      onClick={action.onClick}
+      aria-label={actionName(action, rowLabel)}
+    >
+      {short ? (action.shortLabel ?? action.label) : action.label}
+    </Button>
+  ));
+}
+
 function ActionsCell({ actions, rowLabel, inline }: { actions: RowAction[]; rowLabel: string; inline?: boolean }) {
   if (actions.length === 0) return null;
   if (actions.length > 1 && !inline) return <RowActionsMenu rowLabel={rowLabel} actions={actions} />;
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
-      {actions.map((action) => (
-        <Button
-          key={action.label}
-          size="xs"
-          variant="light"
-          color={action.color}
-          leftSection={action.icon}
-          onClick={action.onClick}
-          aria-label={actionName(action, rowLabel)}
-        >
-          {inline ? (action.shortLabel ?? action.label) : action.label}
-        </Button>
-      ))}
+      <ActionButtons actions={actions} rowLabel={rowLabel} short={inline} />
     </Group>
+  );
+}
+
+/** A card's title: the row's title column, wrapped anywhere so long addresses fit a phone. */
+function CardTitle<T>({ column, row }: { column: DataTableColumn<T>; row: T }) {
+  return (
+    <Box ff={column.mono ? 'monospace' : undefined} fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+      {column.render(row)}
+    </Box>
   );
 }
 
@@ -230,13 +244,7 @@ export function DataTable<T>({
           return (
             <Paper component="li" key={rowKey(row)} withBorder radius="md" px="sm" py="xs" data-testid={rowTestId}>
               <Group justify="space-between" wrap="nowrap" gap="sm">
-                <Box
-                  ff={titleColumn.mono ? 'monospace' : undefined}
-                  fw={600}
-                  style={{ overflowWrap: 'anywhere', minWidth: 0 }}
-                >
-                  {titleColumn.render(row)}
-                </Box>
+                <CardTitle column={titleColumn} row={row} />
                 {cardColumns[0] && <Box fz="sm">{cardColumns[0].render(row)}</Box>}
               </Group>
             </Paper>
@@ -247,13 +255,7 @@ export function DataTable<T>({
             {titleColumn && (
               <Group mb="xs" gap="sm" wrap="nowrap" align="flex-start">
                 {rowCheckbox(row)}
-                <Box
-                  ff={titleColumn.mono ? 'monospace' : undefined}
-                  fw={600}
-                  style={{ overflowWrap: 'anywhere', minWidth: 0 }}
-                >
-                  {titleColumn.render(row)}
-                </Box>
+                <CardTitle column={titleColumn} row={row} />
               </Group>
             )}
             <SimpleGrid component="dl" cols={2} spacing="sm" verticalSpacing="xs" m={0}>
@@ -276,19 +278,7 @@ export function DataTable<T>({
             </SimpleGrid>
             {rowActions.length > 0 && (
               <Group gap="xs" mt="sm">
-                {rowActions.map((action) => (
-                  <Button
-                    key={action.label}
-                    size="xs"
-                    variant="light"
-                    color={action.color}
-                    leftSection={action.icon}
-                    onClick={action.onClick}
-                    aria-label={actionName(action, rowLabel(row))}
-                  >
-                    {action.label}
-                  </Button>
-                ))}
+                <ActionButtons actions={rowActions} rowLabel={rowLabel(row)} />
               </Group>
             )}
           </Paper>

@@ -1,4 +1,5 @@
 import { Select } from '@mantine/core';
+import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
 
 /** A list's filter: the empty value ("every …") first, then the options; it cannot be left empty. */
 export function FilterSelect<T extends string>({
@@ -15,8 +16,10 @@ export function FilterSelect<T extends string>({
   options: readonly { value: T; label: string }[];
   value: '' | T;
   onChange: (value: '' | T) => void;
-  width: number | string;
+  /** The width on a wide screen; on a phone the picker takes the whole width. */
+  width: number;
 }) {
+  const narrow = useNarrowScreen();
   return (
     <Select
       label={label}
@@ -24,7 +27,7 @@ export function FilterSelect<T extends string>({
       value={value}
       onChange={(selected) => onChange((selected ?? '') as '' | T)}
       allowDeselect={false}
-      w={width}
+      w={narrow ? '100%' : width}
     />
   );
 }

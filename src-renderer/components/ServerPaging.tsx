@@ -1,5 +1,6 @@
 import { Button, Group, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
 
 /** The search box of a table searched on the server (the caller debounces and resets its page). */
 export function ServerSearchField({
@@ -11,8 +12,10 @@ export function ServerSearchField({
   value: string;
   onChange: (value: string) => void;
   placeholder: string;
-  width: number | string;
+  /** The width on a wide screen; on a phone the box takes the whole width. */
+  width: number;
 }) {
+  const narrow = useNarrowScreen();
   return (
     <TextInput
       label="Search"
@@ -21,7 +24,7 @@ export function ServerSearchField({
       type="search"
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
-      w={width}
+      w={narrow ? '100%' : width}
     />
   );
 }

@@ -57,16 +57,22 @@ export function useSettingsForm<T extends object, V extends object, F extends st
     onChange: (value: V[K]) => set(key, value),
     error: errors.byField[key],
   });
-  /** The same for a text input, whose change is an event. */
+  /** The same for a text input, whose change is an event (a write-only secret left unset reads as empty). */
   const textField = <K extends keyof V & F>(key: K) => ({
     ...field(key),
+    value: (values?.[key] ?? '') as V[K],
     onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value as V[K]),
   });
+  /** A switch's or checkbox's state and setter: `<Switch label="…" {...switchField('enabled')} />`. */
+  const switchField = <K extends keyof V>(key: K) => ({
+    checked: values?.[key] as boolean,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.checked as V[K]),
+  });
 
-  return { query, save, values, setValues, set, field, textField, errors, submit };
+  return { query, save, values, setValues, set, field, textField, switchField, errors, submit };
 }
 
 export type SettingsForm<V extends object, F extends string> = Pick<
   ReturnType<typeof useSettingsForm<object, V, F>>,
-  'query' | 'save' | 'values' | 'set' | 'field' | 'textField' | 'errors' | 'submit'
+  'query' | 'save' | 'values' | 'set' | 'field' | 'textField' | 'switchField' | 'errors' | 'submit'
 >;

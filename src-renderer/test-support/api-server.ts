@@ -3,6 +3,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { enterLocalhostMode } from '../lib/auth-session.ts';
 
 export interface SeenRequest {
   method: string;
@@ -57,6 +59,17 @@ export async function startApiTestServer(): Promise<ApiTestServer> {
       await once(server, 'close');
     },
   };
+}
+
+/** For a describe block: a server started before its tests, the console on localhost (no login), closed after. */
+export function useLocalApiTestServer(): ApiTestServer {
+  const server = {} as ApiTestServer;
+  before(async () => {
+    Object.assign(server, await startApiTestServer());
+    enterLocalhostMode();
+  });
+  after(() => server.close());
+  return server;
 }
 
 /** The SPEC envelope of a successful answer. */

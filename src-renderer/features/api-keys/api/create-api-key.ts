@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKeyInput, IssuedKey } from './types.ts';
 
@@ -12,10 +12,4 @@ export const createApiKey = async (input: ApiKeyInput): Promise<IssuedKey> => {
   return { ...answer, key: answer.key };
 };
 
-export const useCreateApiKey = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
-  });
-};
+export const useCreateApiKey = () => useRefreshingMutation(createApiKey, [apiKeysKey], { waitForRefresh: true });

@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 import type { ApiKey } from './types.ts';
 
 export const apiKeysKey = ['api-keys', 'list'] as const;
@@ -7,7 +7,4 @@ export const apiKeysKey = ['api-keys', 'list'] as const;
 /** GET api-keys: every key with its last use (the key itself is never returned). */
 export const getApiKeys = async () => (await api.list<ApiKey>('api-keys', { limit: 1000 })).items;
 
-export const apiKeysQueryOptions = () =>
-  queryOptions({ queryKey: apiKeysKey, queryFn: getApiKeys, refetchInterval: 30_000 });
-
-export const useApiKeys = () => useQuery(apiKeysQueryOptions());
+export const useApiKeys = polledQuery(apiKeysKey, getApiKeys, 30_000);

@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey, IssuedKey } from './types.ts';
 
@@ -14,10 +14,4 @@ export const rotateApiKey = async (key: ApiKey): Promise<IssuedKey> => {
   return answer;
 };
 
-export const useRotateApiKey = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: rotateApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
-  });
-};
+export const useRotateApiKey = () => useRefreshingMutation(rotateApiKey, [apiKeysKey], { waitForRefresh: true });

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey } from './types.ts';
 
@@ -10,10 +10,5 @@ import type { ApiKey } from './types.ts';
 export const setApiKeyEnabled = ({ key, enabled }: { key: ApiKey; enabled: boolean }) =>
   api.patch<ApiKey>(`api-keys/${encodeURIComponent(String(key.id))}`, { description: key.description, enabled });
 
-export const useSetApiKeyEnabled = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: setApiKeyEnabled,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
-  });
-};
+export const useSetApiKeyEnabled = () =>
+  useRefreshingMutation(setApiKeyEnabled, [apiKeysKey], { waitForRefresh: true });

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey, ApiKeyEdit } from './types.ts';
 
@@ -7,10 +7,4 @@ import type { ApiKey, ApiKeyEdit } from './types.ts';
 export const updateApiKey = ({ id, changes }: { id: ApiKey['id']; changes: ApiKeyEdit }) =>
   api.patch<ApiKey>(`api-keys/${encodeURIComponent(String(id))}`, changes, { quiet: true });
 
-export const useUpdateApiKey = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysKey }),
-  });
-};
+export const useUpdateApiKey = () => useRefreshingMutation(updateApiKey, [apiKeysKey], { waitForRefresh: true });

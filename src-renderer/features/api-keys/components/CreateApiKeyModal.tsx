@@ -11,9 +11,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useEffect, useState, type ReactNode } from 'react';
+import { FirstField } from '../../../components/FirstField.tsx';
+import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../model/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
@@ -194,8 +194,7 @@ export function CreateApiKeyModal({
       ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.'
       : null) ?? errors.byField.networkfilterid;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setTouched(true);
     if (!description.trim() || !filterId) return;
     if (preset === 'custom' && !fullPermissions && rows.some((r) => r.path.trim() && pathProblem(r.path))) return;
@@ -244,62 +243,62 @@ export function CreateApiKeyModal({
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <TextInput
-              label="Description"
-              placeholder="Bouncer on fw1.example.net"
-              required
-              data-autofocus
-              value={description}
-              onChange={(e) => setDescription(e.currentTarget.value)}
-              error={descriptionError}
-            />
-            <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
-              <Stack gap="xs" mt={6}>
-                <Radio
-                  value="bouncer"
-                  label="Firewall bouncer: read-only firewall export"
-                  description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only."
+        <ModalForm
+          onSubmit={submit}
+          onClose={onClose}
+          submitLabel="Create key"
+          loading={create.isPending}
+          errors={errors.other}
+        >
+          <FirstField
+            label="Description"
+            placeholder="Bouncer on fw1.example.net"
+            value={description}
+            onChange={setDescription}
+            error={descriptionError}
+          />
+          <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
+            <Stack gap="xs" mt={6}>
+              <Radio
+                value="bouncer"
+                label="Firewall bouncer: read-only firewall export"
+                description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only."
+              />
+              <Radio
+                value="router"
+                label="Router feed: blocklist for routers and firewalls"
+                description={
+                  'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
+                  'CrowdSec software needed).'
+                }
+              />
+              <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
+            </Stack>
+          </Radio.Group>
+          {preset === 'bouncer' && (
+            <Stack gap="xs" pl="md">
+              <BackendChoice value={backend} onChange={setBackend} error={errors.byField.expand_ranges} />
+            </Stack>
+          )}
+          {preset === 'custom' && (
+            <Stack gap="xs" pl="md">
+              <Checkbox
+                label="Full permissions (every path, read and write)"
+                checked={fullPermissions}
+                onChange={(e) => setFullPermissions(e.currentTarget.checked)}
+              />
+              {!fullPermissions && (
+                <CustomPaths
+                  rows={rows}
+                  onChange={setRows}
+                  error={errors.byField.allowed_paths}
+                  showProblems={touched}
                 />
-                <Radio
-                  value="router"
-                  label="Router feed: blocklist for routers and firewalls"
-                  description={
-                    'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
-                    'CrowdSec software needed).'
-                  }
-                />
-                <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
-              </Stack>
-            </Radio.Group>
-            {preset === 'bouncer' && (
-              <Stack gap="xs" pl="md">
-                <BackendChoice value={backend} onChange={setBackend} error={errors.byField.expand_ranges} />
-              </Stack>
-            )}
-            {preset === 'custom' && (
-              <Stack gap="xs" pl="md">
-                <Checkbox
-                  label="Full permissions (every path, read and write)"
-                  checked={fullPermissions}
-                  onChange={(e) => setFullPermissions(e.currentTarget.checked)}
-                />
-                {!fullPermissions && (
-                  <CustomPaths
-                    rows={rows}
-                    onChange={setRows}
-                    error={errors.byField.allowed_paths}
-                    showProblems={touched}
-                  />
-                )}
-              </Stack>
-            )}
-            {filterField({ value: filterId, onChange: setFilterId, error: filterError })}
-            <FormError messages={errors.other} />
-            <ModalFooter onCancel={onClose} submitLabel="Create key" loading={create.isPending} />
-          </Stack>
-        </form>
+              )}
+            </Stack>
+          )}
+          {filterField({ value: filterId, onChange: setFilterId, error: filterError })}
+        </ModalForm>
       )}
     </Modal>
   );

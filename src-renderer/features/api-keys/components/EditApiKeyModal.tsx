@@ -1,7 +1,7 @@
-import { Modal, Stack, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { Modal, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { FirstField } from '../../../components/FirstField.tsx';
+import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
@@ -63,8 +63,7 @@ export function EditApiKeyModal({
       ? 'Choose a time in the future, or leave it empty for a key that never expires.'
       : null) ?? errors.byField.expires_at;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setTouched(true);
     if (!apiKey || !description.trim()) return;
     if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
@@ -83,30 +82,25 @@ export function EditApiKeyModal({
       centered
     >
       {apiKey && (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <TextInput
-              label="Description"
-              required
-              data-autofocus
-              value={description}
-              onChange={(e) => setDescription(e.currentTarget.value)}
-              error={descriptionError}
-            />
-            {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
-            <TextInput
-              type="datetime-local"
-              step={1}
-              label="Expires"
-              description="After this time (your local time) the key is refused. Leave it empty for a key that never expires."
-              value={expires}
-              onChange={(e) => setExpires(e.currentTarget.value)}
-              error={expiryError}
-            />
-            <FormError messages={errors.other} />
-            <ModalFooter onCancel={onClose} submitLabel="Save changes" loading={update.isPending} />
-          </Stack>
-        </form>
+        <ModalForm
+          onSubmit={submit}
+          onClose={onClose}
+          submitLabel="Save changes"
+          loading={update.isPending}
+          errors={errors.other}
+        >
+          <FirstField label="Description" value={description} onChange={setDescription} error={descriptionError} />
+          {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
+          <TextInput
+            type="datetime-local"
+            step={1}
+            label="Expires"
+            description="After this time (your local time) the key is refused. Leave it empty for a key that never expires."
+            value={expires}
+            onChange={(e) => setExpires(e.currentTarget.value)}
+            error={expiryError}
+          />
+        </ModalForm>
       )}
     </Modal>
   );

@@ -41,6 +41,16 @@ function tlsLines(apiUrl: string, trust: TlsTrust): string[] {
   ];
 }
 
+/** The lines both bouncers share: logging to files, then where the server is, the key and the TLS lines. */
+const logAndServerLines = (apiUrl: string, apiKey: string, trust: TlsTrust) => [
+  'log_mode: file',
+  'log_dir: /var/log/',
+  'log_level: info',
+  `api_url: ${apiUrl}`,
+  `api_key: ${apiKey}`,
+  ...tlsLines(apiUrl, trust),
+];
+
 /** What the server expands for nftables-mode keys (`expand_ranges`); wider ranges stay ranges. */
 export const EXPAND_LIMIT = { ipv4: '/16', ipv6: '/112' } as const;
 
@@ -99,12 +109,7 @@ export function bouncerYaml(
     '# Sends systemd the ready signal its unit (Type=notify) waits for.',
     'daemonize: true',
     'pid_dir: /var/run/',
-    'log_mode: file',
-    'log_dir: /var/log/',
-    'log_level: info',
-    `api_url: ${apiUrl}`,
-    `api_key: ${apiKey}`,
-    ...tlsLines(apiUrl, trust),
+    ...logAndServerLines(apiUrl, apiKey, trust),
     'disable_ipv6: false',
     'deny_action: DROP',
     'deny_log: false',
@@ -142,12 +147,7 @@ export function customBouncerYaml(apiUrl: string, apiKey: string, trust: TlsTrus
     `cache_retention_duration: ${CUSTOM_CACHE_RETENTION}`,
     '# Sends systemd the ready signal its unit (Type=notify) waits for.',
     'daemonize: true',
-    'log_mode: file',
-    'log_dir: /var/log/',
-    'log_level: info',
-    `api_url: ${apiUrl}`,
-    `api_key: ${apiKey}`,
-    ...tlsLines(apiUrl, trust),
+    ...logAndServerLines(apiUrl, apiKey, trust),
     'prometheus:',
     '  enabled: false',
     '',

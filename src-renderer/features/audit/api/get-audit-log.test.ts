@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { ok, startApiTestServer, type ApiTestServer } from '../../../test-support/api-server.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
 import { contractQueryNames } from '../../../test-support/contract-query.ts';
-import { enterLocalhostMode } from '../../../lib/auth-session.ts';
 import { getAllAuditEntries, getAuditLog } from './get-audit-log.ts';
 
 const PATH = '/pbxcore/api/v3/audit-log';
 const ANY = { search: '', kind: '', channel: '', resource: '', since: '', until: '' } as const;
 
 describe('getAuditLog', () => {
-  let server: ApiTestServer;
-  before(async () => {
-    server = await startApiTestServer();
-    enterLocalhostMode();
-  });
-  after(() => server.close());
+  const server = useLocalApiTestServer();
   beforeEach(() => {
     server.seen.length = 0;
   });

@@ -1,7 +1,6 @@
 import type { Query, RecordOf } from '../../../../src-shared/contract/types.ts';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
 import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
+import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 
 /** One audit log entry: a write, a rejected API key use or a failed login (secrets in `diff` arrive masked). */
 export type AuditEntry = RecordOf<'AuditLog'>;
@@ -20,23 +19,9 @@ export type AuditFilter = QueryFilter<
 export const auditLogKey = ['audit-log'] as const;
 
 /** GET audit-log: one page, newest first, filtered on the server. */
-export const getAuditLog = async (filter: AuditFilter) => {
-  const { data, pagination } = await apiRequest<AuditEntry[]>('audit-log', {
-    query: filterQuery(filter),
-  });
-  const rows = Array.isArray(data) ? data : [];
-  return { rows, total: pagination?.total ?? rows.length };
-};
+export const getAuditLog = (filter: AuditFilter) => getLogPage<AuditEntry>('audit-log', filterQuery(filter));
 
-export const auditLogQueryOptions = (filter: AuditFilter) =>
-  queryOptions({
-    queryKey: [...auditLogKey, filter],
-    queryFn: () => getAuditLog(filter),
-    refetchInterval: 30_000,
-    placeholderData: keepPreviousData,
-  });
-
-export const useAuditLog = (filter: AuditFilter) => useQuery(auditLogQueryOptions(filter));
+export const useAuditLog = (filter: AuditFilter) => useLogPage(auditLogKey, filter, getAuditLog);
 
 /** Every entry the filter matches, newest first, page by page (the server gives at most 1000 at a time). */
 export async function getAllAuditEntries(filter: Omit<AuditFilter, 'limit' | 'offset'>): Promise<AuditEntry[]> {

@@ -1,12 +1,12 @@
-import { Badge, Button, Collapse, Group, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { Badge, Button, Collapse, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconFileSpreadsheet } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DataTable } from '../../../components/DataTable.tsx';
 import { FilterSelect } from '../../../components/FilterSelect.tsx';
-import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
+import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
+import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { auditCsv } from '../api/audit-csv.ts';
 import { auditSentence, fieldLabel, valueText } from '../api/audit-sentence.ts';
 import {
@@ -120,28 +120,49 @@ function Details({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** A bound of the time range, in the browser's zone. */
+function DateTimeField({
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  const narrow = useNarrowScreen();
+  return (
+    <TextInput
+      type="datetime-local"
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={error}
+      w={narrow ? '100%' : 210}
+    />
+  );
+}
+
 /**
  * The audit log, newest first, searched, filtered and paged on the server: every change through any
  * channel with who made it, from where and the changed fields, plus rejected API keys and failed logins.
  */
 export function AuditLogTable() {
-  const narrow = useNarrowScreen();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const [kind, setKind] = useState<'' | AuditKind>('');
-  const [channel, setChannel] = useState<'' | AuditChannel>('');
-  const [offset, setOffset] = useState(0);
-  // Local date-time fields (the browser's zone), sent as ISO instants.
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const paging = useServerPaging(PAGE_SIZE, {
+    kind: '' as '' | AuditKind,
+    channel: '' as '' | AuditChannel,
+    // Local date-time fields (the browser's zone), sent as ISO instants.
+    from: '',
+    to: '',
+  });
+  const { kind, channel, from, to } = paging.filters;
   const since = from ? new Date(from).toISOString() : '';
   const until = to ? new Date(to).toISOString() : '';
   const [exporting, setExporting] = useState(false);
-  const filter = { search: debounced, kind, channel, resource: '', since, until };
-  const log = useAuditLog({ ...filter, limit: PAGE_SIZE, offset });
-  const rows = log.data?.rows ?? [];
-  const total = log.data?.total ?? 0;
-  const filtered = Boolean(debounced.trim() || kind || channel || since || until);
+  const filter = { search: paging.debounced, kind, channel, resource: '', since, until };
+  const log = useAuditLog({ ...filter, limit: PAGE_SIZE, offset: paging.offset });
   const exportCsv = async () => {
     setExporting(true);
     try {
@@ -158,70 +179,34 @@ export function AuditLogTable() {
   };
 
   return (
-    <DataTable
+    <ServerPagedTable
       label="Audit log"
       noun="audit log entries"
       query={log}
-      rows={rows}
       rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) =>
         `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`
       }
       rowTestId="audit-row"
       minWidth={960}
-      toolbar={
-        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
-          <ServerSearchField
-            placeholder="User, key, resource, address, field"
-            value={search}
-            onChange={(value) => {
-              setSearch(value);
-              setOffset(0);
-            }}
-            width={narrow ? '100%' : 280}
-          />
-          <FilterSelect
-            label="Kind"
-            every="Every kind"
-            options={KINDS}
-            value={kind}
-            onChange={(value) => {
-              setKind(value);
-              setOffset(0);
-            }}
-            width={narrow ? '100%' : 170}
-          />
+      paging={paging}
+      searchPlaceholder="User, key, resource, address, field"
+      searchWidth={280}
+      filters={
+        <>
+          <FilterSelect label="Kind" every="Every kind" options={KINDS} {...paging.bind('kind')} width={170} />
           <FilterSelect
             label="Channel"
             every="Every channel"
             options={CHANNELS}
-            value={channel}
-            onChange={(value) => {
-              setChannel(value);
-              setOffset(0);
-            }}
-            width={narrow ? '100%' : 170}
+            {...paging.bind('channel')}
+            width={170}
           />
-          <TextInput
-            type="datetime-local"
-            label="From"
-            value={from}
-            onChange={(e) => {
-              setFrom(e.currentTarget.value);
-              setOffset(0);
-            }}
-            w={narrow ? '100%' : 210}
-          />
-          <TextInput
-            type="datetime-local"
+          <DateTimeField label="From" {...paging.bind('from')} />
+          <DateTimeField
             label="To"
-            value={to}
-            onChange={(e) => {
-              setTo(e.currentTarget.value);
-              setOffset(0);
-            }}
+            {...paging.bind('to')}
             error={since && until && since > until ? 'The end is before the start.' : undefined}
-            w={narrow ? '100%' : 210}
           />
           <Button
             variant="default"
@@ -231,7 +216,7 @@ export function AuditLogTable() {
           >
             Export CSV
           </Button>
-        </Group>
+        </>
       }
       columns={[
         { header: 'When', card: 'title', render: (entry) => formatDateTime(entry.at) },
@@ -269,7 +254,7 @@ export function AuditLogTable() {
         { header: 'Details', card: 'wide', render: (entry) => <Details entry={entry} /> },
       ]}
       empty={
-        filtered
+        paging.filtered
           ? { title: 'No entry matches the filters', hint: 'Change the search, the kind, the channel or the dates.' }
           : {
               title: 'Nothing recorded yet',
@@ -277,15 +262,6 @@ export function AuditLogTable() {
                 'Every change through the console, a token, a session or an API key is recorded here, with ' +
                 'rejected keys and failed logins.',
             }
-      }
-      footer={
-        <ServerPageControls
-          offset={offset}
-          pageSize={PAGE_SIZE}
-          shown={rows.length}
-          total={total}
-          onOffset={setOffset}
-        />
       }
     />
   );

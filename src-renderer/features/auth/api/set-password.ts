@@ -1,6 +1,6 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { authStatusKey } from './get-auth-status.ts';
 
 export type SetPasswordInput = Body<'auth.setPassword'>;
@@ -9,10 +9,4 @@ export type SetPasswordInput = Body<'auth.setPassword'>;
 export const setPassword = (input: SetPasswordInput) =>
   api.post<Answer<'auth.setPassword'>>('auth:setPassword', input, { quiet: true });
 
-export const useSetPassword = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: setPassword,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: authStatusKey }),
-  });
-};
+export const useSetPassword = () => useRefreshingMutation(setPassword, [authStatusKey], { waitForRefresh: true });

@@ -1,6 +1,6 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey } from './get-banned-ips.ts';
@@ -11,14 +11,4 @@ export type BanIpInput = Body<'firewall.banIp'>;
 export const banIp = (input: BanIpInput) =>
   api.post<Answer<'firewall.banIp'>>('firewall:banIp', input, { quiet: true });
 
-export const useBanIp = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: banIp,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: bannedIpsKey });
-      void queryClient.invalidateQueries({ queryKey: banHistoryKey });
-      void queryClient.invalidateQueries({ queryKey: banLogKey });
-    },
-  });
-};
+export const useBanIp = () => useRefreshingMutation(banIp, [bannedIpsKey, banHistoryKey, banLogKey]);

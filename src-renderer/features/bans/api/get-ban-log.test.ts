@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { ok, startApiTestServer, type ApiTestServer } from '../../../test-support/api-server.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
 import { contractQueryNames } from '../../../test-support/contract-query.ts';
-import { enterLocalhostMode } from '../../../lib/auth-session.ts';
 import { getBanLog } from './get-ban-log.ts';
 
 const PATH = '/pbxcore/api/v3/firewall:getBanLog';
 
 describe('getBanLog', () => {
-  let server: ApiTestServer;
-  before(async () => {
-    server = await startApiTestServer();
-    enterLocalhostMode();
-  });
-  after(() => server.close());
+  const server = useLocalApiTestServer();
   beforeEach(() => {
     server.seen.length = 0;
     server.answer(`GET ${PATH}`, ok([], {}, { pagination: { total: 0, limit: 25, offset: 0, hasMore: false } }));

@@ -1,7 +1,6 @@
 import type { Item, Query } from '../../../../src-shared/contract/types.ts';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
 import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
+import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 
 /** One ban in the history: when it started, how it ended (or will), and who did what. */
 export type BanLogEntry = Item<'firewall.getBanLog'>;
@@ -17,20 +16,6 @@ export type BanLogFilter = QueryFilter<
 export const banLogKey = ['bans', 'log'] as const;
 
 /** firewall:getBanLog: one page of the ban history, newest first, filtered on the server. */
-export const getBanLog = async (filter: BanLogFilter) => {
-  const { data, pagination } = await apiRequest<BanLogEntry[]>('firewall:getBanLog', {
-    query: filterQuery(filter),
-  });
-  const rows = Array.isArray(data) ? data : [];
-  return { rows, total: pagination?.total ?? rows.length };
-};
+export const getBanLog = (filter: BanLogFilter) => getLogPage<BanLogEntry>('firewall:getBanLog', filterQuery(filter));
 
-export const banLogQueryOptions = (filter: BanLogFilter) =>
-  queryOptions({
-    queryKey: [...banLogKey, filter],
-    queryFn: () => getBanLog(filter),
-    refetchInterval: 30_000,
-    placeholderData: keepPreviousData,
-  });
-
-export const useBanLog = (filter: BanLogFilter) => useQuery(banLogQueryOptions(filter));
+export const useBanLog = (filter: BanLogFilter) => useLogPage(banLogKey, filter, getBanLog);

@@ -1,10 +1,9 @@
-import { Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Group, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
 import { useBanIp } from '../api/ban-ip.ts';
@@ -44,8 +43,7 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
   const servicesError =
     (touched && services.length === 0 ? 'Tick at least one service.' : null) ?? errors.byField.services;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setTouched(true);
     if (!ip.trim() || services.length === 0) return;
     const permanent = seconds === Infinity;
@@ -76,51 +74,54 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Ban an address" centered size="md">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <AddressInput
-            description="An IPv4 or IPv6 address, or a network in CIDR form."
-            placeholder="192.0.2.7 or 192.0.2.0/24"
-            value={ip}
-            onChange={setIp}
-            error={ipError}
-          />
-          <DurationInput
-            label="Duration"
-            value={seconds}
-            onChange={setSeconds}
-            min={MIN_SECONDS}
-            max={MAX_SECONDS}
-            units={['min', 'h', 'd']}
-            allowPermanent
-            error={errors.byField.duration}
-          />
-          <TextInput
-            label="Reason (optional)"
-            placeholder="Scanner seen on SIP"
-            maxLength={200}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            error={errors.byField.reason}
-          />
-          <Checkbox.Group
-            label="Refused on"
-            description="This server's own services that refuse it. Bouncers block it everywhere."
-            value={services}
-            onChange={setServices}
-            error={servicesError}
-          >
-            <Group gap="md" mt={6}>
-              {BAN_SERVICES.map((service) => (
-                <Checkbox key={service} value={service} label={SERVICE_LABELS[service]} />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <FormError messages={errors.other} />
-          <ModalFooter onCancel={onClose} submitLabel="Ban" loading={ban.isPending} color="red" />
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title="Ban an address"
+      onSubmit={submit}
+      submitLabel="Ban"
+      loading={ban.isPending}
+      color="red"
+      errors={errors.other}
+    >
+      <AddressInput
+        description="An IPv4 or IPv6 address, or a network in CIDR form."
+        placeholder="192.0.2.7 or 192.0.2.0/24"
+        value={ip}
+        onChange={setIp}
+        error={ipError}
+      />
+      <DurationInput
+        label="Duration"
+        value={seconds}
+        onChange={setSeconds}
+        min={MIN_SECONDS}
+        max={MAX_SECONDS}
+        units={['min', 'h', 'd']}
+        allowPermanent
+        error={errors.byField.duration}
+      />
+      <TextInput
+        label="Reason (optional)"
+        placeholder="Scanner seen on SIP"
+        maxLength={200}
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        error={errors.byField.reason}
+      />
+      <Checkbox.Group
+        label="Refused on"
+        description="This server's own services that refuse it. Bouncers block it everywhere."
+        value={services}
+        onChange={setServices}
+        error={servicesError}
+      >
+        <Group gap="md" mt={6}>
+          {BAN_SERVICES.map((service) => (
+            <Checkbox key={service} value={service} label={SERVICE_LABELS[service]} />
+          ))}
+        </Group>
+      </Checkbox.Group>
+    </FormModal>
   );
 }

@@ -1,11 +1,9 @@
-import { Group, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
-import { DataTable } from '../../../components/DataTable.tsx';
+import { Stack, Text } from '@mantine/core';
 import { FilterSelect } from '../../../components/FilterSelect.tsx';
-import { ServerPageControls, ServerSearchField } from '../../../components/ServerPaging.tsx';
+import { OptionalText } from '../../../components/OptionalText.tsx';
+import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
+import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanLog, type BanLogEntry, type BanLogFilter, type BanLogState } from '../api/get-ban-log.ts';
 import { BanNumber } from './BanNumber.tsx';
@@ -29,62 +27,35 @@ const endText = (entry: BanLogEntry) => (entry.endsAt === null ? 'Permanent' : f
  * who banned it and who lifted it.
  */
 export function BanLogTable() {
-  const narrow = useNarrowScreen();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
-  const [category, setCategory] = useState<BanLogFilter['category']>('');
-  const [state, setState] = useState<'' | BanLogState>('');
-  const [offset, setOffset] = useState(0);
-  const log = useBanLog({ search: debounced, category, state, limit: PAGE_SIZE, offset });
-  const rows = log.data?.rows ?? [];
-  const total = log.data?.total ?? 0;
-  const filtered = Boolean(debounced.trim() || category || state);
-  // A new filter starts again from the first page.
-  const refilter =
-    <V,>(set: (value: V) => void) =>
-    (value: V) => {
-      set(value);
-      setOffset(0);
-    };
+  const paging = useServerPaging(PAGE_SIZE, {
+    category: '' as BanLogFilter['category'],
+    state: '' as '' | BanLogState,
+  });
+  const log = useBanLog({ search: paging.debounced, ...paging.filters, limit: PAGE_SIZE, offset: paging.offset });
 
   return (
-    <DataTable
+    <ServerPagedTable
       label="Ban history"
       noun="ban history"
       query={log}
-      rows={rows}
       rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) => entry.ip}
       rowTestId="ban-log-row"
       minWidth={1040}
-      toolbar={
-        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
-          <ServerSearchField
-            placeholder="Address or reason"
-            value={search}
-            onChange={(value) => {
-              setSearch(value);
-              setOffset(0);
-            }}
-            width={narrow ? '100%' : 260}
-          />
+      paging={paging}
+      searchPlaceholder="Address or reason"
+      searchWidth={260}
+      filters={
+        <>
           <FilterSelect
             label="Category"
             every="All categories"
             options={BAN_CATEGORIES}
-            value={category}
-            onChange={refilter(setCategory)}
-            width={narrow ? '100%' : 180}
+            {...paging.bind('category')}
+            width={180}
           />
-          <FilterSelect
-            label="State"
-            every="Any state"
-            options={STATES}
-            value={state}
-            onChange={refilter(setState)}
-            width={narrow ? '100%' : 160}
-          />
-        </Group>
+          <FilterSelect label="State" every="Any state" options={STATES} {...paging.bind('state')} width={160} />
+        </>
       }
       columns={[
         { header: 'Address', mono: true, card: 'title', render: (entry) => entry.ip },
@@ -100,14 +71,7 @@ export function BanLogTable() {
           ),
         },
         { header: 'Ban', render: (entry) => <BanNumber category={entry.category} banNumber={entry.banNumber} /> },
-        {
-          header: 'Reason',
-          render: (entry) => (
-            <Text size="sm" c={entry.reason ? undefined : 'dimmed'}>
-              {entry.reason || '—'}
-            </Text>
-          ),
-        },
+        { header: 'Reason', render: (entry) => <OptionalText value={entry.reason} /> },
         { header: 'Start', render: (entry) => formatDateTime(entry.bannedAt) },
         { header: 'End', render: (entry) => endText(entry) },
         {
@@ -118,40 +82,17 @@ export function BanLogTable() {
             </WholeBadge>
           ),
         },
-        {
-          header: 'Banned by',
-          // Automatic bans name nobody: they come from the failure thresholds (Settings).
-          render: (entry) => (
-            <Text size="sm" c={entry.bannedBy ? undefined : 'dimmed'}>
-              {entry.bannedBy || 'Automatic'}
-            </Text>
-          ),
-        },
-        {
-          header: 'Lifted by',
-          render: (entry) => (
-            <Text size="sm" c={entry.liftedBy ? undefined : 'dimmed'}>
-              {entry.liftedBy ?? '—'}
-            </Text>
-          ),
-        },
+        // Automatic bans name nobody: they come from the failure thresholds (Settings).
+        { header: 'Banned by', render: (entry) => <OptionalText value={entry.bannedBy} fallback="Automatic" /> },
+        { header: 'Lifted by', render: (entry) => <OptionalText value={entry.liftedBy} /> },
       ]}
       empty={
-        filtered
+        paging.filtered
           ? { title: 'No ban matches the filters', hint: 'Change the search, the category or the state.' }
           : {
               title: 'No bans yet',
               hint: 'Every ban, automatic or manual, is recorded here with its end and who lifted it.',
             }
-      }
-      footer={
-        <ServerPageControls
-          offset={offset}
-          pageSize={PAGE_SIZE}
-          shown={rows.length}
-          total={total}
-          onOffset={setOffset}
-        />
       }
     />
   );

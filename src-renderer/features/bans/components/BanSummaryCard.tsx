@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { IconShieldX } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
@@ -7,6 +7,7 @@ import { formatHourMinute, toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
 import { useBannedIps } from '../api/get-banned-ips.ts';
+import { DashboardCard } from '../../../components/DashboardCard.tsx';
 
 /** Bans a history point counts (points from before manual bans have no `manual`). */
 const startedIn = (p: BanHistoryPoint) => p.sip + p.http + p.ami + p.iax + (p.manual ?? 0);
@@ -44,18 +45,17 @@ export function BanSummaryCard() {
   const top = Math.max(4, Math.ceil((highest * 1.25) / 2) * 2);
 
   return (
-    <Card withBorder padding="lg" radius="md" component="section" aria-labelledby="bans-card-title">
-      <Group justify="space-between" mb="sm">
-        <Group gap="xs">
-          <IconShieldX size={20} aria-hidden />
-          <Title order={2} size="h4" id="bans-card-title">
-            Active bans
-          </Title>
-        </Group>
+    <DashboardCard
+      icon={<IconShieldX size={20} aria-hidden />}
+      title="Active bans"
+      titleId="bans-card-title"
+      fullHeight={false}
+      badge={
         <Badge variant="light" color={list.length ? 'red' : 'gray'} size="lg">
           {list.length} total
         </Badge>
-      </Group>
+      }
+    >
       <QueryState query={bans} label="bans">
         <Stack>
           <SimpleGrid cols={{ base: 2, xs: 3, sm: 5 }}>
@@ -103,6 +103,6 @@ export function BanSummaryCard() {
           )}
         </Stack>
       </QueryState>
-    </Card>
+    </DashboardCard>
   );
 }

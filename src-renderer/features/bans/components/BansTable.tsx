@@ -4,6 +4,7 @@ import { IconLockOpen, IconShieldCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { OptionalText } from '../../../components/OptionalText.tsx';
 import { formatDateTime, formatDuration, plural, toMillis } from '../../../lib/format.ts';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
@@ -147,14 +148,7 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
               </Stack>
             ),
           },
-          {
-            header: 'Reason',
-            render: (ban) => (
-              <Text size="sm" c={ban.reason ? undefined : 'dimmed'}>
-                {ban.reason || '—'}
-              </Text>
-            ),
-          },
+          { header: 'Reason', render: (ban) => <OptionalText value={ban.reason} /> },
           {
             header: 'Banned',
             render: (ban) => (

@@ -1,7 +1,7 @@
-import { Modal, Radio, Select, Stack } from '@mantine/core';
+import { Radio, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useState } from 'react';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { exportBans } from '../api/export-bans.ts';
 import { BAN_LIST_FORMATS, type BanListFormat } from '../api/import-bans.ts';
 
@@ -23,8 +23,7 @@ export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose:
   const [source, setSource] = useState<'manual' | 'all'>('manual');
   const [busy, setBusy] = useState(false);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setBusy(true);
     exportBans(format, source)
       .then((answer) => {
@@ -41,27 +40,29 @@ export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose:
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Export bans" centered size="md">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Select
-            label="Format"
-            description="JSON and CSV keep each ban's time left, reason and services; the other two keep the addresses."
-            data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
-            value={format}
-            onChange={(v) => v && setFormat(v as BanListFormat)}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <Radio.Group label="Bans" value={source} onChange={(v) => setSource(v as 'manual' | 'all')}>
-            <Stack gap="xs" mt={6}>
-              <Radio value="manual" label="Bans made by operators (manual and imported)" />
-              <Radio value="all" label="Every ban, automatic bans too (they import back as manual bans)" />
-            </Stack>
-          </Radio.Group>
-          <ModalFooter onCancel={onClose} submitLabel="Download" loading={busy} />
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title="Export bans"
+      onSubmit={submit}
+      submitLabel="Download"
+      loading={busy}
+    >
+      <Select
+        label="Format"
+        description="JSON and CSV keep each ban's time left, reason and services; the other two keep the addresses."
+        data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
+        value={format}
+        onChange={(v) => v && setFormat(v as BanListFormat)}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Radio.Group label="Bans" value={source} onChange={(v) => setSource(v as 'manual' | 'all')}>
+        <Stack gap="xs" mt={6}>
+          <Radio value="manual" label="Bans made by operators (manual and imported)" />
+          <Radio value="all" label="Every ban, automatic bans too (they import back as manual bans)" />
         </Stack>
-      </form>
-    </Modal>
+      </Radio.Group>
+    </FormModal>
   );
 }

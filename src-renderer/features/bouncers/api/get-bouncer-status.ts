@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export type BouncerOverview = Answer<'firewall.getBouncerStatus'>;
 export type BouncerStatus = BouncerOverview['bouncers'][number];
@@ -16,7 +16,4 @@ export const bouncerStatusKey = ['bouncers', 'status'] as const;
 /** firewall:getBouncerStatus: each bouncer key's polls and hosts, and the sources refused. */
 export const getBouncerStatus = () => api.get<BouncerOverview>('firewall:getBouncerStatus');
 
-export const bouncerStatusQueryOptions = () =>
-  queryOptions({ queryKey: bouncerStatusKey, queryFn: getBouncerStatus, refetchInterval: 5_000 });
-
-export const useBouncerStatus = () => useQuery(bouncerStatusQueryOptions());
+export const useBouncerStatus = polledQuery(bouncerStatusKey, getBouncerStatus, 5_000);

@@ -1,6 +1,7 @@
-import { Checkbox, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
+import { SecretInput } from '../../../components/SecretInput.tsx';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { crowdsecLinkSettings, type CrowdsecLinkSettings, type SharedCategory } from '../api/crowdsec-link-settings.ts';
 import { CrowdsecLinkStatus } from './CrowdsecLinkStatus.tsx';
@@ -56,18 +57,14 @@ export function CrowdsecLinkForm() {
     fields: FIELDS,
     saved: { title: 'CrowdSec link saved', message: 'It applies now: the status above shows when the LAPI answers.' },
   });
-  const { errors, set, field, textField } = form;
+  const { errors, set, field, textField, switchField } = form;
   return (
     <Stack maw={720}>
       <CrowdsecLinkStatus />
       <SettingsForm form={form} label="CrowdSec link settings" name="CrowdSec link" submitLabel="Save CrowdSec link">
         {(values) => (
           <>
-            <Switch
-              label="Share bans through a CrowdSec LAPI"
-              checked={values.enabled}
-              onChange={(e) => set('enabled', e.currentTarget.checked)}
-            />
+            <Switch label="Share bans through a CrowdSec LAPI" {...switchField('enabled')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput label="LAPI URL" placeholder="http://192.0.2.10:8080/" {...textField('url')} />
               <TextInput
@@ -77,11 +74,7 @@ export function CrowdsecLinkForm() {
                 {...textField('siteName')}
               />
             </SimpleGrid>
-            <Switch
-              label="Push this PBX's bans (as a CrowdSec machine)"
-              checked={values.pushEnabled}
-              onChange={(e) => set('pushEnabled', e.currentTarget.checked)}
-            />
+            <Switch label="Push this PBX's bans (as a CrowdSec machine)" {...switchField('pushEnabled')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput
                 label="Machine login"
@@ -89,16 +82,11 @@ export function CrowdsecLinkForm() {
                 disabled={!values.pushEnabled}
                 {...textField('machineLogin')}
               />
-              <PasswordInput
+              <SecretInput
                 label="Machine password"
-                autoComplete="new-password"
-                placeholder="unchanged"
                 description="Leave empty to keep the stored password."
-                inputWrapperOrder={['label', 'input', 'description', 'error']}
                 disabled={!values.pushEnabled}
-                value={values.machinePassword ?? ''}
-                onChange={(e) => set('machinePassword', e.currentTarget.value)}
-                error={errors.byField.machinePassword}
+                {...textField('machinePassword')}
               />
             </SimpleGrid>
             <div>
@@ -122,17 +110,11 @@ export function CrowdsecLinkForm() {
                     }
                   />
                 ))}
-                <Checkbox
-                  label="Manual bans"
-                  disabled={!values.pushEnabled}
-                  checked={values.shareManual}
-                  onChange={(e) => set('shareManual', e.currentTarget.checked)}
-                />
+                <Checkbox label="Manual bans" disabled={!values.pushEnabled} {...switchField('shareManual')} />
                 <Checkbox
                   label="Network filter blocks"
                   disabled={!values.pushEnabled}
-                  checked={values.shareFilters}
-                  onChange={(e) => set('shareFilters', e.currentTarget.checked)}
+                  {...switchField('shareFilters')}
                 />
               </Group>
               {errors.byField.shareCategories && (
@@ -143,20 +125,14 @@ export function CrowdsecLinkForm() {
             </div>
             <Switch
               label="Pull the LAPI's decisions (as a bouncer) and enforce them here"
-              checked={values.pullEnabled}
-              onChange={(e) => set('pullEnabled', e.currentTarget.checked)}
+              {...switchField('pullEnabled')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <PasswordInput
+              <SecretInput
                 label="Bouncer key"
-                autoComplete="new-password"
-                placeholder="unchanged"
                 description="From cscli bouncers add; leave empty to keep the stored key."
-                inputWrapperOrder={['label', 'input', 'description', 'error']}
                 disabled={!values.pullEnabled}
-                value={values.bouncerKey ?? ''}
-                onChange={(e) => set('bouncerKey', e.currentTarget.value)}
-                error={errors.byField.bouncerKey}
+                {...textField('bouncerKey')}
               />
               <BoundedNumberInput
                 label="Poll every (seconds)"
@@ -173,8 +149,7 @@ export function CrowdsecLinkForm() {
                 'only. The whitelist, trusted networks and loopback always win.'
               }
               disabled={!values.pullEnabled}
-              checked={values.republish}
-              onChange={(e) => set('republish', e.currentTarget.checked)}
+              {...switchField('republish')}
             />
           </>
         )}

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { networkFiltersKey } from './get-filters.ts';
 import type { NetworkFilter, NetworkFilterBody } from './types.ts';
 
@@ -9,10 +9,5 @@ export const saveNetworkFilter = ({ id, input }: { id?: number; input: NetworkFi
     ? api.post<NetworkFilter>('firewall', input, { quiet: true })
     : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });
 
-export const useSaveNetworkFilter = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveNetworkFilter,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: networkFiltersKey }),
-  });
-};
+export const useSaveNetworkFilter = () =>
+  useRefreshingMutation(saveNetworkFilter, [networkFiltersKey], { waitForRefresh: true });

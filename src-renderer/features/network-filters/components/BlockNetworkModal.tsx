@@ -1,8 +1,7 @@
-import { Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useEffect, useState } from 'react';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 
@@ -28,8 +27,7 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
     errors.byField.network ??
     errors.byField.subnet;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setTouched(true);
     const value = network.trim();
     if (!value) return;
@@ -58,35 +56,38 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Block a network" centered>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Text size="sm" c="dimmed">
-            Every bouncer polling this server drops traffic from it (scenario pbx/manual) until you delete the entry.
-          </Text>
-          <TextInput
-            label="Address or network"
-            placeholder="203.0.113.0/24"
-            required
-            data-autofocus
-            value={network}
-            onChange={(e) => {
-              if (save.error) save.reset();
-              setNetwork(e.currentTarget.value);
-            }}
-            error={error}
-          />
-          <TextInput
-            label="Reason"
-            placeholder="Scanner seen on SIP"
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            error={errors.byField.description}
-          />
-          <FormError messages={errors.other} />
-          <ModalFooter onCancel={onClose} submitLabel="Block" color="red" loading={save.isPending} />
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title="Block a network"
+      onSubmit={submit}
+      submitLabel="Block"
+      color="red"
+      loading={save.isPending}
+      errors={errors.other}
+    >
+      <Text size="sm" c="dimmed">
+        Every bouncer polling this server drops traffic from it (scenario pbx/manual) until you delete the entry.
+      </Text>
+      <TextInput
+        label="Address or network"
+        placeholder="203.0.113.0/24"
+        required
+        data-autofocus
+        value={network}
+        onChange={(e) => {
+          if (save.error) save.reset();
+          setNetwork(e.currentTarget.value);
+        }}
+        error={error}
+      />
+      <TextInput
+        label="Reason"
+        placeholder="Scanner seen on SIP"
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        error={errors.byField.description}
+      />
+    </FormModal>
   );
 }

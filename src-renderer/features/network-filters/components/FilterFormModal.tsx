@@ -1,9 +1,9 @@
-import { Checkbox, Fieldset, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useEffect, useState } from 'react';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useFormValues } from '../../../lib/use-form-values.ts';
 import { useSaveNetworkFilter } from '../api/save-filter.ts';
 import {
   CATEGORY_HINTS,
@@ -37,7 +37,10 @@ export function FilterFormModal({
   filter?: NetworkFilter;
 }) {
   const save = useSaveNetworkFilter();
-  const [values, setValues] = useState<NetworkFilterInput>(emptyFilterInput);
+  // Editing clears the server's verdict on the previous attempt.
+  const { values, setValues, edit, text, check } = useFormValues<NetworkFilterInput>(emptyFilterInput, () => {
+    if (save.error) save.reset();
+  });
   const [missing, setMissing] = useState(false);
   useEffect(() => {
     if (opened) {
@@ -47,19 +50,13 @@ export function FilterFormModal({
     }
   }, [opened, filter]);
   const errors = fieldErrors(save.error, FIELDS);
-  // Editing clears the server's verdict on the previous attempt.
-  const edit = (patch: Partial<NetworkFilterInput>) => {
-    if (save.error) save.reset();
-    setValues((current) => ({ ...current, ...patch }));
-  };
   const permitError =
     (missing && !values.permit.trim() ? 'Enter an address or a network, e.g. 192.0.2.10 or 192.0.2.0/24.' : null) ??
     errors.byField.permit ??
     errors.byField.network ??
     errors.byField.subnet;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     setMissing(true);
     if (!values.permit.trim()) return;
     save.mutate(
@@ -78,85 +75,71 @@ export function FilterFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       title={filter ? `Edit filter ${filter.permit}` : 'New network filter'}
       size="lg"
-      centered
+      onSubmit={submit}
+      submitLabel={filter ? 'Save filter' : 'Create filter'}
+      loading={save.isPending}
+      errors={errors.other}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Network"
-              description="An address or a CIDR network this filter applies to"
-              placeholder="192.0.2.0/24"
-              required
-              data-autofocus
-              value={values.permit}
-              onChange={(e) => edit({ permit: e.currentTarget.value })}
-              error={permitError}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Network"
+          description="An address or a CIDR network this filter applies to"
+          placeholder="192.0.2.0/24"
+          required
+          data-autofocus
+          {...text('permit')}
+          error={permitError}
+        />
+        <TextInput
+          label="Description"
+          placeholder="Office LAN"
+          {...text('description')}
+          error={errors.byField.description}
+        />
+      </SimpleGrid>
+      <TextInput
+        label="Deny"
+        description={
+          'Addresses or networks every bouncer blocks on all services, separated by commas. Keep ' +
+          "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
+          '“everything else”.'
+        }
+        {...text('deny')}
+        error={errors.byField.deny}
+      />
+      <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {FILTER_CATEGORIES.map((category) => (
+            <Checkbox
+              key={category}
+              label={`Allow ${category}`}
+              // The rule's effect in words, as a firewall rule page states it.
+              description={
+                `${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ` +
+                `${values.permit.trim() || 'this network'}: ` +
+                `${values.currentRules[category] ? 'allowed' : 'blocked'}.`
+              }
+              checked={values.currentRules[category]}
+              onChange={(e) => edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })}
             />
-            <TextInput
-              label="Description"
-              placeholder="Office LAN"
-              value={values.description}
-              onChange={(e) => edit({ description: e.currentTarget.value })}
-              error={errors.byField.description}
-            />
-          </SimpleGrid>
-          <TextInput
-            label="Deny"
-            description={
-              'Addresses or networks every bouncer blocks on all services, separated by commas. Keep ' +
-              "0.0.0.0/0 alone to block nothing: it is only the reference PBX's placeholder for " +
-              '“everything else”.'
-            }
-            value={values.deny}
-            onChange={(e) => edit({ deny: e.currentTarget.value })}
-            error={errors.byField.deny}
-          />
-          <Fieldset legend={`Services from ${values.permit.trim() || 'this network'}`} variant="filled">
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              {FILTER_CATEGORIES.map((category) => (
-                <Checkbox
-                  key={category}
-                  label={`Allow ${category}`}
-                  // The rule's effect in words, as a firewall rule page states it.
-                  description={
-                    `${CATEGORY_HINTS[category]}. ${CATEGORY_NAMES[category]} from ` +
-                    `${values.permit.trim() || 'this network'}: ` +
-                    `${values.currentRules[category] ? 'allowed' : 'blocked'}.`
-                  }
-                  checked={values.currentRules[category]}
-                  onChange={(e) =>
-                    edit({ currentRules: { ...values.currentRules, [category]: e.currentTarget.checked } })
-                  }
-                />
-              ))}
-            </SimpleGrid>
-          </Fieldset>
-          <Switch
-            label="Trusted: never ban addresses of this network"
-            description="They are also published to bouncers in the whitelist."
-            checked={values.newer_block_ip}
-            onChange={(e) => edit({ newer_block_ip: e.currentTarget.checked })}
-          />
-          <Switch
-            label="Local network"
-            description="Phones on this network are treated as local (no NAT handling)."
-            checked={values.local_network}
-            onChange={(e) => edit({ local_network: e.currentTarget.checked })}
-          />
-          <FormError messages={errors.other} />
-          <ModalFooter
-            onCancel={onClose}
-            submitLabel={filter ? 'Save filter' : 'Create filter'}
-            loading={save.isPending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+          ))}
+        </SimpleGrid>
+      </Fieldset>
+      <Switch
+        label="Trusted: never ban addresses of this network"
+        description="They are also published to bouncers in the whitelist."
+        {...check('newer_block_ip')}
+      />
+      <Switch
+        label="Local network"
+        description="Phones on this network are treated as local (no NAT handling)."
+        {...check('local_network')}
+      />
+    </FormModal>
   );
 }

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBan, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable.tsx';
+import { OptionalText } from '../../../components/OptionalText.tsx';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNetworkFilters } from '../api/get-filters.ts';
 import { CATEGORY_NAMES, FILTER_CATEGORIES, isSet, type NetworkFilter } from '../api/types.ts';
@@ -27,14 +28,7 @@ const columns = (binding?: KeyBinding): DataTableColumn<NetworkFilter>[] => [
     ),
     card: 'title',
   },
-  {
-    header: 'Description',
-    render: (f) => (
-      <Text size="sm" c={f.description ? undefined : 'dimmed'}>
-        {f.description || '—'}
-      </Text>
-    ),
-  },
+  { header: 'Description', render: (f) => <OptionalText value={f.description} /> },
   {
     header: 'Services from this network',
     card: 'wide',

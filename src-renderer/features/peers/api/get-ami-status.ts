@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export type AmiStatus = Answer<'ami.getStatus'>;
 
@@ -9,7 +9,4 @@ export const amiStatusKey = ['ami', 'status'] as const;
 /** ami:getStatus: whether the Asterisk manager connection is up. */
 export const getAmiStatus = () => api.get<AmiStatus>('ami:getStatus');
 
-export const amiStatusQueryOptions = () =>
-  queryOptions({ queryKey: amiStatusKey, queryFn: getAmiStatus, refetchInterval: 5_000 });
-
-export const useAmiStatus = () => useQuery(amiStatusQueryOptions());
+export const useAmiStatus = polledQuery(amiStatusKey, getAmiStatus, 5_000);

@@ -1,6 +1,6 @@
 import type { Answer, Item } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 /** An extension's live state; extra fields are shown when the server sends them. */
 export type PeerStatus = Item<'sip.getPeersStatuses'>;
@@ -13,7 +13,4 @@ export const getPeerStatuses = async () => {
   return Array.isArray(data) ? data : [];
 };
 
-export const peerStatusesQueryOptions = () =>
-  queryOptions({ queryKey: peerStatusesKey, queryFn: getPeerStatuses, refetchInterval: 5_000 });
-
-export const usePeerStatuses = () => useQuery(peerStatusesQueryOptions());
+export const usePeerStatuses = polledQuery(peerStatusesKey, getPeerStatuses, 5_000);

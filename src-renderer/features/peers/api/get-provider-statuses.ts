@@ -1,6 +1,6 @@
 import type { Item } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 /** A provider's registration state. */
 export type ProviderStatus = Item<'providers.getStatuses'>;
@@ -16,7 +16,4 @@ export const getProviderStatuses = async () => {
     : [];
 };
 
-export const providerStatusesQueryOptions = () =>
-  queryOptions({ queryKey: providerStatusesKey, queryFn: getProviderStatuses, refetchInterval: 5_000 });
-
-export const useProviderStatuses = () => useQuery(providerStatusesQueryOptions());
+export const useProviderStatuses = polledQuery(providerStatusesKey, getProviderStatuses, 5_000);

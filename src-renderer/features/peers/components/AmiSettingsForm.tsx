@@ -1,6 +1,7 @@
-import { PasswordInput, SimpleGrid, Switch, TextInput } from '@mantine/core';
+import { SimpleGrid, Switch, TextInput } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
+import { SecretInput } from '../../../components/SecretInput.tsx';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { amiSettings, type AmiSettings } from '../api/ami-settings.ts';
 
@@ -21,30 +22,17 @@ export function AmiSettingsForm() {
     fields: FIELDS,
     saved: { title: 'AMI settings saved', message: 'The connection restarts with them.' },
   });
-  const { errors, set, field, textField } = form;
+  const { field, textField, switchField } = form;
   return (
     <SettingsForm form={form} label="AMI settings" name="AMI connection" submitLabel="Save AMI connection" maw={560}>
-      {(values) => (
+      {() => (
         <>
-          <Switch
-            label="Connect to the Asterisk manager"
-            checked={values.enabled}
-            onChange={(e) => set('enabled', e.currentTarget.checked)}
-          />
+          <Switch label="Connect to the Asterisk manager" {...switchField('enabled')} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Host" required {...textField('host')} />
             <BoundedNumberInput label="Port" min={1} max={65535} {...field('port')} />
             <TextInput label="User" autoComplete="off" {...textField('username')} />
-            <PasswordInput
-              label="Secret"
-              inputWrapperOrder={['label', 'input', 'description', 'error']}
-              autoComplete="new-password"
-              placeholder="unchanged"
-              description="Leave empty to keep the stored secret."
-              value={values.secret ?? ''}
-              onChange={(e) => set('secret', e.currentTarget.value)}
-              error={errors.byField.secret}
-            />
+            <SecretInput label="Secret" description="Leave empty to keep the stored secret." {...textField('secret')} />
           </SimpleGrid>
         </>
       )}

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatDuration } from '../../../lib/format.ts';
 import { linkProps } from '../../../lib/router.ts';
 import { useAmiSettings } from '../api/ami-settings.ts';
 import { useAmiStatus } from '../api/get-ami-status.ts';
+import { DashboardCard } from '../../../components/DashboardCard.tsx';
 
 /** Dashboard card: the Asterisk manager connection that feeds peer states and SIP/IAX/AMI bans. */
 export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
@@ -19,20 +20,18 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
         ? { label: 'Connected', color: 'teal' }
         : { label: 'Disconnected', color: 'red' };
   return (
-    <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="ami-card-title">
-      <Group justify="space-between" mb="sm">
-        <Group gap="xs">
-          <IconPlugConnected size={20} aria-hidden />
-          <Title order={2} size="h4" id="ami-card-title">
-            Asterisk manager (AMI)
-          </Title>
-        </Group>
-        {badge && (
+    <DashboardCard
+      icon={<IconPlugConnected size={20} aria-hidden />}
+      title="Asterisk manager (AMI)"
+      titleId="ami-card-title"
+      badge={
+        badge && (
           <Badge color={badge.color} variant="light" data-testid="ami-state">
             {badge.label}
           </Badge>
-        )}
-      </Group>
+        )
+      }
+    >
       <QueryState query={status} label="AMI status">
         {s && (
           <Stack gap={4}>
@@ -67,6 +66,6 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
           </Stack>
         )}
       </QueryState>
-    </Card>
+    </DashboardCard>
   );
 }

@@ -1,9 +1,9 @@
-import { Modal, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
-import { FormError } from '../../../components/FormError.tsx';
-import { ModalFooter } from '../../../components/ModalFooter.tsx';
+import { useEffect } from 'react';
+import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { useFormValues } from '../../../lib/use-form-values.ts';
 import type { Extension } from '../api/get-extensions.ts';
 import { useSaveExtension, type ExtensionInput } from '../api/save-extension.ts';
 
@@ -23,7 +23,12 @@ export function ExtensionFormModal({
   extension?: Extension;
 }) {
   const save = useSaveExtension();
-  const [values, setValues] = useState<ExtensionInput>({ number: '', username: '', callerid: '', secret: '' });
+  const { values, setValues, text } = useFormValues<ExtensionInput>({
+    number: '',
+    username: '',
+    callerid: '',
+    secret: '',
+  });
   useEffect(() => {
     if (!opened) return;
     setValues({
@@ -35,10 +40,8 @@ export function ExtensionFormModal({
     save.reset();
   }, [opened, extension]);
   const errors = fieldErrors(save.error, FIELDS);
-  const edit = (changes: Partial<ExtensionInput>) => setValues((current) => ({ ...current, ...changes }));
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     save.mutate(
       {
         input: { ...values, number: values.number.trim(), username: values.username.trim() },
@@ -58,64 +61,47 @@ export function ExtensionFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onClose}
       title={extension ? `Edit extension ${extension.number}` : 'New extension'}
-      centered
+      onSubmit={submit}
+      submitLabel={extension ? 'Save extension' : 'Add extension'}
+      loading={save.isPending}
+      errors={errors.other}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <SimpleGrid cols={{ base: 1, xs: 2 }}>
-            <TextInput
-              label="Number"
-              description="2 to 8 digits"
-              placeholder="201"
-              required
-              disabled={Boolean(extension)}
-              data-autofocus
-              inputMode="numeric"
-              value={values.number}
-              onChange={(e) => edit({ number: e.currentTarget.value })}
-              error={errors.byField.number}
-            />
-            <TextInput
-              label="Name"
-              placeholder="Alice"
-              required
-              value={values.username}
-              onChange={(e) => edit({ username: e.currentTarget.value })}
-              error={errors.byField.username}
-            />
-          </SimpleGrid>
-          <TextInput
-            label="Caller ID"
-            description="Shown on outgoing calls; optional"
-            value={values.callerid}
-            onChange={(e) => edit({ callerid: e.currentTarget.value })}
-            error={errors.byField.callerid}
-          />
-          <PasswordInput
-            label="SIP password"
-            description={
-              extension
-                ? 'Leave empty to keep the stored password. 8 to 64 characters.'
-                : '8 to 64 characters; the phone registers with it.'
-            }
-            required={!extension}
-            autoComplete="new-password"
-            value={values.secret}
-            onChange={(e) => edit({ secret: e.currentTarget.value })}
-            error={errors.byField.secret}
-          />
-          <FormError messages={errors.other} />
-          <ModalFooter
-            onCancel={onClose}
-            submitLabel={extension ? 'Save extension' : 'Add extension'}
-            loading={save.isPending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <TextInput
+          label="Number"
+          description="2 to 8 digits"
+          placeholder="201"
+          required
+          disabled={Boolean(extension)}
+          data-autofocus
+          inputMode="numeric"
+          {...text('number')}
+          error={errors.byField.number}
+        />
+        <TextInput label="Name" placeholder="Alice" required {...text('username')} error={errors.byField.username} />
+      </SimpleGrid>
+      <TextInput
+        label="Caller ID"
+        description="Shown on outgoing calls; optional"
+        {...text('callerid')}
+        error={errors.byField.callerid}
+      />
+      <PasswordInput
+        label="SIP password"
+        description={
+          extension
+            ? 'Leave empty to keep the stored password. 8 to 64 characters.'
+            : '8 to 64 characters; the phone registers with it.'
+        }
+        required={!extension}
+        autoComplete="new-password"
+        {...text('secret')}
+        error={errors.byField.secret}
+      />
+    </FormModal>
   );
 }

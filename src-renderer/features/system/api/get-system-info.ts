@@ -1,6 +1,6 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export type SystemInfo = Answer<'system.getInfo'>;
 
@@ -9,7 +9,4 @@ export const systemInfoKey = ['system', 'info'] as const;
 /** system:getInfo: version, uptime, this host's addresses and the bouncer api_url for each. */
 export const getSystemInfo = () => api.get<SystemInfo>('system:getInfo');
 
-export const systemInfoQueryOptions = () =>
-  queryOptions({ queryKey: systemInfoKey, queryFn: getSystemInfo, refetchInterval: 30_000 });
-
-export const useSystemInfo = () => useQuery(systemInfoQueryOptions());
+export const useSystemInfo = polledQuery(systemInfoKey, getSystemInfo, 30_000);

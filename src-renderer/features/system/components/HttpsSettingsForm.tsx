@@ -127,7 +127,7 @@ export function HttpsSettingsForm() {
       message: 'They apply now, without a restart: the status above shows when they are live.',
     },
   });
-  const { errors, set, textField } = form;
+  const { textField, switchField, field } = form;
   return (
     <Stack maw={640}>
       <HttpsRuntime enabledInSettings={Boolean(form.query.data?.enabled)} />
@@ -140,18 +140,15 @@ export function HttpsSettingsForm() {
                 'A self-signed certificate is created on first use unless you give your own. Bouncers on ' +
                 'other hosts should then use the https api_url.'
               }
-              checked={values.enabled}
-              onChange={(e) => set('enabled', e.currentTarget.checked)}
+              {...switchField('enabled')}
             />
             <BoundedNumberInput
               label="HTTPS port"
               min={1}
               max={65535}
               maw={200}
-              value={values.port}
               disabled={!values.enabled}
-              onChange={(v) => set('port', v)}
-              error={errors.byField.port}
+              {...field('port')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput

@@ -1,28 +1,27 @@
-import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatDuration } from '../../../lib/format.ts';
 import { useSystemInfo } from '../api/get-system-info.ts';
+import { DashboardCard } from '../../../components/DashboardCard.tsx';
 
 /** Dashboard card: where this server listens and the exact api_url bouncers must use. */
 export function ServerInfoCard() {
   const info = useSystemInfo();
   return (
-    <Card withBorder padding="lg" radius="md" h="100%" component="section" aria-labelledby="server-card-title">
-      <Group justify="space-between" mb="sm">
-        <Group gap="xs">
-          <IconServer size={20} aria-hidden />
-          <Title order={2} size="h4" id="server-card-title">
-            Server
-          </Title>
-        </Group>
-        {info.data && (
+    <DashboardCard
+      icon={<IconServer size={20} aria-hidden />}
+      title="Server"
+      titleId="server-card-title"
+      badge={
+        info.data && (
           <Badge variant="light" color="gray">
             v{info.data.version}
           </Badge>
-        )}
-      </Group>
+        )
+      }
+    >
       <QueryState query={info} label="server information">
         {info.data && (
           <Stack gap="sm">
@@ -64,6 +63,6 @@ export function ServerInfoCard() {
           </Stack>
         )}
       </QueryState>
-    </Card>
+    </DashboardCard>
   );
 }

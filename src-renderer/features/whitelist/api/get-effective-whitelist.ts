@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { api } from '../../../lib/api-client.ts';
+import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export const effectiveWhitelistKey = ['whitelist', 'effective'] as const;
 
@@ -10,7 +10,4 @@ export const getEffectiveWhitelist = async () => {
   return Array.isArray(data) ? data : [];
 };
 
-export const effectiveWhitelistQueryOptions = () =>
-  queryOptions({ queryKey: effectiveWhitelistKey, queryFn: getEffectiveWhitelist, refetchInterval: 30_000 });
-
-export const useEffectiveWhitelist = () => useQuery(effectiveWhitelistQueryOptions());
+export const useEffectiveWhitelist = polledQuery(effectiveWhitelistKey, getEffectiveWhitelist, 30_000);

@@ -13,6 +13,12 @@ export const CELL_FIELDS = RULE_CATEGORIES.flatMap((c) =>
 );
 export type CellField = (typeof CELL_FIELDS)[number];
 
+/** The two times of a rule, each a column: the counting window and the ban length. */
+const DURATIONS = [
+  { name: 'findtime', word: 'window' },
+  { name: 'bantime', word: 'ban length' },
+] as const;
+
 /**
  * SIP, IAX, AMI and HTTP each with failures, window and ban length; an empty cell falls back to the
  * global value, shown as its placeholder. Scrolls sideways on a phone, like every table here.
@@ -65,28 +71,19 @@ export function CategoryRulesTable({
                       miw={110}
                     />
                   </Table.Td>
-                  <Table.Td>
-                    <DurationInput
-                      hideLabel
-                      label={`${label}: window`}
-                      placeholder={`${formatExactDuration(global.findtime)} (global)`}
-                      {...FAIL2BAN_BOUNDS.findtime}
-                      value={row.findtime}
-                      onChange={(v) => onChange(category, 'findtime', v)}
-                      error={errors[cellField(category, 'findtime')]}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <DurationInput
-                      hideLabel
-                      label={`${label}: ban length`}
-                      placeholder={`${formatExactDuration(global.bantime)} (global)`}
-                      {...FAIL2BAN_BOUNDS.bantime}
-                      value={row.bantime}
-                      onChange={(v) => onChange(category, 'bantime', v)}
-                      error={errors[cellField(category, 'bantime')]}
-                    />
-                  </Table.Td>
+                  {DURATIONS.map(({ name, word }) => (
+                    <Table.Td key={name}>
+                      <DurationInput
+                        hideLabel
+                        label={`${label}: ${word}`}
+                        placeholder={`${formatExactDuration(global[name])} (global)`}
+                        {...FAIL2BAN_BOUNDS[name]}
+                        value={row[name]}
+                        onChange={(v) => onChange(category, name, v)}
+                        error={errors[cellField(category, name)]}
+                      />
+                    </Table.Td>
+                  ))}
                 </Table.Tr>
               );
             })}

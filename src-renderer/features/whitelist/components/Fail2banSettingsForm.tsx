@@ -93,7 +93,7 @@ export function Fail2banSettingsForm() {
     fields: FIELDS,
     saved: { title: 'Ban rules saved', message: 'New bans use them at once.' },
   });
-  const { errors, set, setValues, field } = form;
+  const { errors, set, setValues, field, switchField } = form;
   const choosePreset = (choice: string) => {
     if (choice === 'custom') return;
     const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
@@ -183,8 +183,7 @@ export function Fail2banSettingsForm() {
                 "fail2ban's bantime.increment: each new ban of an address lasts longer than the one before, " +
                 'counted from the ban history.'
               }
-              checked={values.bantimeIncrement}
-              onChange={(e) => set('bantimeIncrement', e.currentTarget.checked)}
+              {...switchField('bantimeIncrement')}
             />
             {values.bantimeIncrement && (
               <RepeatOffenderFields
@@ -201,8 +200,7 @@ export function Fail2banSettingsForm() {
                 'whitelisted or trusted address inside keeps the ban to single addresses. Bouncers in ' +
                 'nftables mode cannot hold a prefix this wide: use iptables mode for IPv6.'
               }
-              checked={values.ipv6ByPrefix}
-              onChange={(e) => set('ipv6ByPrefix', e.currentTarget.checked)}
+              {...switchField('ipv6ByPrefix')}
             />
             {values.ipv6ByPrefix && (
               <BoundedNumberInput

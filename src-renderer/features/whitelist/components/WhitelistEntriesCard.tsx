@@ -4,6 +4,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { OptionalText } from '../../../components/OptionalText.tsx';
 import { formatDateTime, formatDuration, toMillis } from '../../../lib/format.ts';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -67,14 +68,7 @@ export function WhitelistEntriesCard() {
         }}
         columns={[
           { header: 'Address or network', mono: true, card: 'title', render: (e) => e.value },
-          {
-            header: 'Comment',
-            render: (e) => (
-              <Text size="sm" c={e.comment ? undefined : 'dimmed'}>
-                {e.comment || '—'}
-              </Text>
-            ),
-          },
+          { header: 'Comment', render: (e) => <OptionalText value={e.comment} /> },
           { header: 'Ends', render: (e) => <EndCell entry={e} now={now} /> },
         ]}
         actions={(e) => [

@@ -1,0 +1,56 @@
+import { Group } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { ServerPaging } from '../lib/use-server-paging.ts';
+import { DataTable, type DataTableProps } from './DataTable.tsx';
+import type { QueryLike } from './QueryState.tsx';
+import { ServerPageControls, ServerSearchField } from './ServerPaging.tsx';
+
+/**
+ * A log searched, filtered and paged on the server: the search box and the filters above the rows,
+ * "1–25 of 80" with Previous/Next below them.
+ */
+export function ServerPagedTable<T>({
+  query,
+  paging,
+  searchPlaceholder,
+  searchWidth,
+  filters,
+  ...table
+}: Omit<DataTableProps<T>, 'query' | 'rows' | 'toolbar' | 'footer' | 'search'> & {
+  /** One page of rows, and how many match on the server over every page. */
+  query: QueryLike & { data?: { rows: T[]; total: number } };
+  paging: ServerPaging;
+  searchPlaceholder: string;
+  searchWidth: number;
+  /** The filters beside the search box (FilterSelect...). */
+  filters: ReactNode;
+}) {
+  const rows = query.data?.rows ?? [];
+  return (
+    <DataTable
+      {...table}
+      query={query}
+      rows={rows}
+      toolbar={
+        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
+          <ServerSearchField
+            placeholder={searchPlaceholder}
+            value={paging.search}
+            onChange={paging.setSearch}
+            width={searchWidth}
+          />
+          {filters}
+        </Group>
+      }
+      footer={
+        <ServerPageControls
+          offset={paging.offset}
+          pageSize={paging.pageSize}
+          shown={rows.length}
+          total={query.data?.total ?? 0}
+          onOffset={paging.setOffset}
+        />
+      }
+    />
+  );
+}

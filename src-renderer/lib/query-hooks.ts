@@ -1,0 +1,49 @@
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  useQuery,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { api, type RequestOptions } from './api-client.ts';
+
+/** A GET operation polled every `refetchInterval` ms while a screen shows it: the hook of its one query. */
+export const polledQuery =
+  <T>(queryKey: QueryKey, queryFn: () => Promise<T>, refetchInterval: number) =>
+  () =>
+    useQuery(queryOptions({ queryKey, queryFn, refetchInterval }));
+
+/**
+ * A mutation that refreshes the queries under `refreshes` once it succeeds. With `waitForRefresh` it stays
+ * pending until they are read again (the caller's onSuccess then sees the fresh data).
+ */
+export function useRefreshingMutation<I, O>(
+  mutationFn: (input: I) => Promise<O>,
+  refreshes: readonly QueryKey[],
+  { waitForRefresh = false } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async () => {
+      const refreshed = Promise.all(refreshes.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      if (waitForRefresh) await refreshed;
+    },
+  });
+}
+
+/** One page of a log filtered on the server: its rows, and how many match over every page. */
+export async function getLogPage<T>(path: string, query: RequestOptions['query']) {
+  const { items, pagination } = await api.list<T>(path, query);
+  return { rows: items, total: pagination?.total ?? items.length };
+}
+
+/** A page of a log under `key`, polled every 30 s; the page on screen stays while the next one loads. */
+export const useLogPage = <F, R>(key: QueryKey, filter: F, getPage: (filter: F) => Promise<R>) =>
+  useQuery({
+    queryKey: [...key, filter],
+    queryFn: () => getPage(filter),
+    refetchInterval: 30_000,
+    placeholderData: keepPreviousData,
+  });
