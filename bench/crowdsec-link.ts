@@ -22,22 +22,24 @@ const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(v
 
 /**
  * The bouncers' side of a poll, run in a child process: reading and gunzipping a 100k-decision
- * export in the measured thread would time the bench, not the server. Prints each poll's time.
+ * export in the measured thread would time the bench, not the server. Prints each poll's time to
+ * its last byte (gunzipped), its time to the first byte (the server's answer), and its size.
  */
 const POLLER_SOURCE = `
   const http = require('node:http');
   const { gunzip } = require('node:zlib');
   const [url, everyMs, ...keys] = process.argv.slice(1);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const get = (key) => new Promise((resolve, reject) => {
+  const get = (key, started) => new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' } }, (res) => {
+      const firstByte = performance.now() - started;
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
         if (res.statusCode !== 200) return reject(new Error('poll answered ' + res.statusCode));
         const raw = Buffer.concat(chunks);
-        if (res.headers['content-encoding'] !== 'gzip') return resolve();
-        gunzip(raw, (error) => (error ? reject(error) : resolve()));
+        if (res.headers['content-encoding'] !== 'gzip') return resolve([firstByte, raw.length]);
+        gunzip(raw, (error, plain) => (error ? reject(error) : resolve([firstByte, plain.length])));
       });
     });
     req.on('error', reject);
@@ -46,18 +48,24 @@ const POLLER_SOURCE = `
     (async () => {
       for (;;) {
         const started = performance.now();
-        await get(key);
-        process.stdout.write((performance.now() - started).toFixed(1) + '\\n');
+        const [firstByte, bytes] = await get(key, started);
+        process.stdout.write([(performance.now() - started).toFixed(1), firstByte.toFixed(1), bytes].join(' ') + '\\n');
         await sleep(Number(everyMs));
       }
     })().catch((error) => { console.error(String(error)); process.exit(1); });
 `;
 
-/** `count` bouncer keys polling the PBX's export (gzip, as Go clients ask) every `everyMs` until stopped; returns each poll's time. */
+/**
+ * `count` bouncer keys polling the PBX's export (gzip, as Go clients ask) every `everyMs` until stopped: each
+ * poll's time to its last byte (`times`), to its first byte (`firstBytes`: the server's answer), and the
+ * times of the polls that carried over 1 MB of decisions (`bigTimes`: a 100k delta takes its transfer time).
+ */
 async function pollers(t: TestServer, count = 20, everyMs = 200) {
   const keys = Array.from({ length: count }, () => createTestApiKey(t.server.services.db).key);
   for (const key of keys) await poll(t, key, '?startup=true');
   const times: number[] = [];
+  const firstBytes: number[] = [];
+  const bigTimes: number[] = [];
   const child = spawn(process.execPath, ['-e', POLLER_SOURCE, `${t.url}${STREAM}`, String(everyMs), ...keys], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -65,11 +73,21 @@ async function pollers(t: TestServer, count = 20, everyMs = 200) {
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (pending + chunk.toString()).split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) times.push(Number(line));
+    for (const line of lines) {
+      const [total, firstByte, bytes] = line.split(' ').map(Number) as [number, number, number];
+      times.push(total);
+      firstBytes.push(firstByte);
+      if (bytes > 2 ** 20) bigTimes.push(total);
+    }
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
     times,
+    firstBytes,
+    bigTimes,
+    reset() {
+      for (const list of [times, firstBytes, bigTimes]) list.length = 0;
+    },
     async stop() {
       child.kill();
       await exited;
@@ -149,7 +167,7 @@ async function pull(republish: boolean) {
     const fleet = await pollers(t, 20, 1000);
     await sleep(3000);
     const baseline = p99(fleet.times);
-    fleet.times.length = 0;
+    fleet.reset();
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const gaps: Array<[number, number]> = [];
@@ -194,6 +212,10 @@ async function pull(republish: boolean) {
       msUntilAllEnforced: appliedMs,
       exportPollP99MsBefore: Math.round(baseline),
       exportPollP99MsDuringAndAfter: Math.round(p99(fleet.times)),
+      // What the server itself took to answer, and the polls that carried the republished decisions.
+      exportFirstByteP99MsDuringAndAfter: Math.round(p99(fleet.firstBytes)),
+      pollsCarryingOver1MB: { count: fleet.bigTimes.length, maxMs: Math.round(Math.max(0, ...fleet.bigTimes)) },
+      exportPollP99MsOfTheOthers: Math.round(p99(fleet.times.filter((ms) => !fleet.bigTimes.includes(ms)))),
       eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
       eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
       bansPage,

@@ -26,6 +26,13 @@ async function status(t: TestServer): Promise<Status> {
   return answer.json.data;
 }
 
+/** Sets (or clears, with null) a key's expiry through the API, keeping its description. */
+const setExpiry = (t: TestServer, id: number, expiresAt: string | null) =>
+  t.call(`/pbxcore/api/v3/api-keys/${id}`, {
+    method: 'PATCH',
+    body: { description: 'edge firewall', expires_at: expiresAt },
+  });
+
 /** The cursor writes are batched for at most a second: flush them, as the timer would. */
 const flush = (t: TestServer) => t.server.services.firewall!.cursors.flush();
 
@@ -47,15 +54,7 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
       assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');
 
       const expiry = new Date(clock.now() + 60_000).toISOString();
-      assert.equal(
-        (
-          await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
-            method: 'PATCH',
-            body: { description: 'edge firewall', expires_at: expiry },
-          })
-        ).status,
-        200,
-      );
+      assert.equal((await setExpiry(t, id, expiry)).status, 200);
       clock.advance(61_000);
       const refused = await t.call(STREAM, { headers: { 'X-Api-Key': key } });
       assert.equal(refused.status, 401);
@@ -68,15 +67,7 @@ describe('enforcement visible: bouncer state from its last attempt', () => {
       const rejection = after.rejections.find((r) => r.keyId === id)!;
       assert.equal(rejection.keyDescription, 'edge firewall', 'the refusal names the key');
 
-      assert.equal(
-        (
-          await t.call(`/pbxcore/api/v3/api-keys/${id}`, {
-            method: 'PATCH',
-            body: { description: 'edge firewall', expires_at: null },
-          })
-        ).status,
-        200,
-      );
+      assert.equal((await setExpiry(t, id, null)).status, 200);
       await poll(t, key);
       flush(t);
       assert.equal((await status(t)).bouncers.find((b) => b.keyId === id)!.state, 'served');

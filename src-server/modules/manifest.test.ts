@@ -18,11 +18,14 @@ describe('module manifest', () => {
   const ok = { version: '1.0.0', style: 'v3', entry: 'index.js' };
 
   it('derives the slug from the name', () => {
-    assert.equal(slugOf('ModuleExampleTasks'), 'example-tasks');
-    assert.equal(slugOf('ExampleRoutes'), 'example-routes');
-    assert.equal(slugOf('SmartIVR'), 'smart-ivr');
-    assert.equal(slugOf('ApiV3Bridge'), 'api-v3-bridge');
-    assert.equal(slugOf('Module'), 'module');
+    const slugs = {
+      ModuleExampleTasks: 'example-tasks',
+      ExampleRoutes: 'example-routes',
+      SmartIVR: 'smart-ivr',
+      ApiV3Bridge: 'api-v3-bridge',
+      Module: 'module',
+    };
+    for (const [name, slug] of Object.entries(slugs)) assert.equal(slugOf(name), slug, name);
   });
 
   it('reads a valid manifest and resolves the entry inside the folder', () => {

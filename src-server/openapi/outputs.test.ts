@@ -78,25 +78,28 @@ describe('custom method answers match their declared output schemas', () => {
   });
 
   it('answers every other core method in its declared shape', async () => {
-    await check('api-keys:generateKey');
-    await check('api-keys:getDefault');
-    await check('api-keys:rotate', { id: String(keyId), body: {} });
-    await check('ami:getStatus');
-    await check('crowdsec-link:getStatus');
-    await check('extensions:getForSelect');
-    await check('network-filters:getForSelect', { query: '?category=sip' });
-    await check('providers:getStatuses');
-    await check('sip:getPeersStatuses');
-    await check('sip:getRegistry', { query: '?limit=5' });
-    await check('system:ping');
-    await check('system:getInfo');
-    await check('system:getCertificate');
-    await check('openapi:getSpecification');
-    await check('openapi:getSpecification', { query: '?format=yaml' });
-    await check('openapi:getValidationSchemas');
-    await check('openapi:getAclRules');
-    await check('openapi:getDetailedPermissions');
-    await check('openapi:clearCache');
+    const calls: Array<[operation: string, options?: Parameters<typeof check>[1]]> = [
+      ['api-keys:generateKey'],
+      ['api-keys:getDefault'],
+      ['api-keys:rotate', { id: String(keyId), body: {} }],
+      ['ami:getStatus'],
+      ['crowdsec-link:getStatus'],
+      ['extensions:getForSelect'],
+      ['network-filters:getForSelect', { query: '?category=sip' }],
+      ['providers:getStatuses'],
+      ['sip:getPeersStatuses'],
+      ['sip:getRegistry', { query: '?limit=5' }],
+      ['system:ping'],
+      ['system:getInfo'],
+      ['system:getCertificate'],
+      ['openapi:getSpecification'],
+      ['openapi:getSpecification', { query: '?format=yaml' }],
+      ['openapi:getValidationSchemas'],
+      ['openapi:getAclRules'],
+      ['openapi:getDetailedPermissions'],
+      ['openapi:clearCache'],
+    ];
+    for (const [operation, options] of calls) await check(operation, options);
     const config = await check('backup:exportConfig');
     await check('backup:importConfig', { body: { config, dryRun: true } });
   });

@@ -44,13 +44,19 @@ describe('audit log over HTTP', () => {
     assert.equal(answer.status, 200, answer.text);
     const [entry] = await entries('resource=ami');
     assert.ok(entry);
-    assert.equal(entry.kind, 'write');
-    assert.equal(entry.channel, 'localhost');
-    assert.equal(entry.actor, 'localhost');
-    assert.equal(entry.address, '127.0.0.1');
-    assert.equal(entry.operation, 'patch');
-    assert.equal(entry.verb, 'PATCH');
-    assert.equal(entry.status, 200);
+    const { kind, channel, actor, address, operation, verb, status } = entry;
+    assert.deepEqual(
+      { kind, channel, actor, address, operation, verb, status },
+      {
+        kind: 'write',
+        channel: 'localhost',
+        actor: 'localhost',
+        address: '127.0.0.1',
+        operation: 'patch',
+        verb: 'PATCH',
+        status: 200,
+      },
+    );
     assert.deepEqual(change(entry, 'username'), { field: 'username', before: '', after: 'console' });
     assert.deepEqual(change(entry, 'secret'), { field: 'secret', after: MASKED });
     assert.ok(!change(entry, 'port'), 'unchanged fields are left out');

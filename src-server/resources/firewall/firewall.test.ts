@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { banThroughFailures, createFilter, WHITELIST } from '../../test-support/bouncer.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
-import { useTestServer } from '../../test-support/server.ts';
+import { type TestServer, useTestServer } from '../../test-support/server.ts';
 import { FIREWALL } from '../../test-support/v3-paths.ts';
+
+/** Sets the fail2ban whitelist through the API. */
+const setWhitelist = (t: TestServer, whitelist: string) =>
+  t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist } });
 
 describe('firewall: network filters CRUD', () => {
   const t = useTestServer();
@@ -171,15 +175,7 @@ describe('firewall: network filters CRUD', () => {
 
   test('a deny entry overlapping the whitelist or a trusted network gets 422 (both directions)', async () => {
     const trusted = await createFilter(t, { permit: '172.16.0.0/16', newer_block_ip: true });
-    assert.equal(
-      (
-        await t.call('/pbxcore/api/v3/fail2ban', {
-          method: 'PATCH',
-          body: { whitelist: '203.0.113.5, 2001:db8:aaaa::/48' },
-        })
-      ).status,
-      200,
-    );
+    assert.equal((await setWhitelist(t, '203.0.113.5, 2001:db8:aaaa::/48')).status, 200);
     for (const deny of ['172.16.5.0/24', '172.0.0.0/8', '172.16.9.9', '203.0.113.0/24', '2001:db8:aaaa:1::1']) {
       const response = await t.post(FIREWALL, { permit: '10.0.0.0/8', deny });
       assert.equal(response.status, 422, deny);
@@ -201,10 +197,7 @@ describe('firewall: network filters CRUD', () => {
       (await t.call(FIREWALL, { method: 'POST', body: { permit: '198.18.0.0/16', newer_block_ip: true } })).status,
       422,
     );
-    assert.equal(
-      (await t.call('/pbxcore/api/v3/fail2ban', { method: 'PATCH', body: { whitelist: '198.18.0.7' } })).status,
-      422,
-    );
+    assert.equal((await setWhitelist(t, '198.18.0.7')).status, 422);
     assert.equal(
       (await t.call(`${FIREWALL}/${trusted.id}`, { method: 'PATCH', body: { newer_block_ip: false } })).status,
       200,
@@ -269,15 +262,7 @@ describe('firewall: bans, whitelist and read-only views', () => {
 
   test('loopback, whitelisted and trusted addresses are never banned', async () => {
     await createFilter(t, { permit: '192.0.2.0/24', newer_block_ip: true });
-    assert.equal(
-      (
-        await t.call('/pbxcore/api/v3/fail2ban', {
-          method: 'PATCH',
-          body: { whitelist: '198.51.100.0/24 2001:db8:1::/48' },
-        })
-      ).status,
-      200,
-    );
+    assert.equal((await setWhitelist(t, '198.51.100.0/24 2001:db8:1::/48')).status, 200);
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '192.0.2.77', '198.51.100.3', '2001:db8:1::9'])
       banThroughFailures(t, 'sip', ip);
     const bans = t.server.services.firewall!.bans;
@@ -302,12 +287,7 @@ describe('firewall: bans, whitelist and read-only views', () => {
     await createFilter(t, { permit: '10.70.0.0/16', newer_block_ip: true, description: 'duplicate' });
     await createFilter(t, { permit: '2001:db8:70::/48', newer_block_ip: true });
     assert.equal(
-      (
-        await t.call('/pbxcore/api/v3/fail2ban', {
-          method: 'PATCH',
-          body: { whitelist: '203.0.113.9, 10.70.0.0/16,203.0.113.9 192.0.2.0/24 2001:db8:70::/48' },
-        })
-      ).status,
+      (await setWhitelist(t, '203.0.113.9, 10.70.0.0/16,203.0.113.9 192.0.2.0/24 2001:db8:70::/48')).status,
       200,
     );
     const expected = ['192.0.2.0/24', '10.70.0.0/16', '2001:db8:70::/48', '203.0.113.9'];
