@@ -6,25 +6,22 @@ export type BannedIp = Item<'firewall.getBannedIps'>;
 /** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
 export type Delivery = NonNullable<BannedIp['delivery']>;
 
-/** The listed bans, and how many upstream decisions are enforced in all (the list holds at most 1,000 of them). */
-export interface BannedIpList {
-  bans: BannedIp[];
-  upstreamTotal: number;
-}
-
 export const bannedIpsKey = ['bans', 'active'] as const;
 
 /**
  * firewall:getBannedIps: every active ban with its category and time left. `pagination.total`
  * counts every ban in force, upstream included: the upstream total is it minus this PBX's own.
  */
-export const getBannedIps = async (): Promise<BannedIpList> => {
+export const getBannedIps = async () => {
   const { data, pagination } = await apiRequest<BannedIp[]>('firewall:getBannedIps');
   const bans = Array.isArray(data) ? data : [];
   const own = bans.filter((ban) => !ban.upstream).length;
   const listedUpstream = bans.length - own;
   return { bans, upstreamTotal: Math.max(listedUpstream, (pagination?.total ?? bans.length) - own) };
 };
+
+/** What the Bans page reads of the answer: the listed bans (at most 1,000 upstream), and the upstream total. */
+export type BannedIpList = Awaited<ReturnType<typeof getBannedIps>>;
 
 export const bannedIpsQueryOptions = () =>
   queryOptions({ queryKey: bannedIpsKey, queryFn: getBannedIps, refetchInterval: 10_000 });
