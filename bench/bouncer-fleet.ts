@@ -65,6 +65,7 @@ interface Stats {
   rssMb: number;
   mainThreadMb: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   rssSamplesMb: number[];
+  mainHeapSamplesMb: number[];
   manualBuilds: number;
   builds: number;
   publishes: number;
@@ -399,6 +400,7 @@ async function main(): Promise<void> {
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),
           rssSamplesMb: after.rssSamplesMb,
+          mainHeapSamplesMb: after.mainHeapSamplesMb,
           filterSetRebuilds: after.manualBuilds - before.manualBuilds,
           eventLoopDelayMs: {
             p50: round(after.loopDelayP50Ms, 2),

@@ -59,14 +59,21 @@ let changes = 0;
 let churnSkipped = 0;
 // RSS every 10 s from the start of the measured run: a heap that grows is a crash later.
 const rssSamples = [];
+// The main thread's heap at the same moments: what of the RSS is the web thread's (the rest: workers, buffers).
+const heapSamples = [];
 let sampler;
 const startSampling = () => {
   clearInterval(sampler);
   rssSamples.length = 0;
+  heapSamples.length = 0;
   loopDelay.reset();
   Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
   loopDelay.enable();
-  sampler = setInterval(() => rssSamples.push(Math.round(process.memoryUsage().rss / 2 ** 20)), 10_000);
+  sampler = setInterval(() => {
+    const { rss, heapUsed } = process.memoryUsage();
+    rssSamples.push(Math.round(rss / 2 ** 20));
+    heapSamples.push(Math.round(heapUsed / 2 ** 20));
+  }, 10_000);
 };
 const reply = (message) => process.send(message);
 
@@ -150,6 +157,7 @@ process.on('message', (message) => {
           arrayBuffers: Math.round(arrayBuffers / 2 ** 20),
         }))(process.memoryUsage()),
         rssSamplesMb: [...rssSamples],
+        mainHeapSamplesMb: [...heapSamples],
         manualBuilds: firewall.snapshots.manualBuilds,
         builds: firewall.snapshots.builds,
         publishes: firewall.snapshots.publishes,
