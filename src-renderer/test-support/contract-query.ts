@@ -15,3 +15,9 @@ export function contractQueryNames(operationId: string): string[] {
   if (!block) throw new Error(`${operationId} has no query parameters block`);
   return [...(block[1] ?? '').matchAll(/^ {8}'?([\w-]+)'?\?:/gm)].map((match) => match[1]!);
 }
+
+/** The names in a query the console sent that the contract does not list for the operation (none, when in step). */
+export function namesNotInContract(operationId: string, query: URLSearchParams): string[] {
+  const listed = contractQueryNames(operationId);
+  return [...query.keys()].filter((name) => !listed.includes(name));
+}
