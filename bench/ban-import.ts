@@ -70,7 +70,7 @@ function timeCalls<T extends object>(target: T, name: keyof T & string): void {
     }
   };
 }
-timeCalls(server.services.firewall.bans, 'readRows');
+timeCalls(server.services.firewall.bans, 'readImportRows');
 timeCalls(server.services.firewall.bans, 'absorb');
 timeCalls(server.services.firewall.snapshots, 'get');
 try {

@@ -157,8 +157,17 @@ function api(
  * Filter churn as an operator or a script makes it: every second one small filter is added, or
  * the one added a second before is deleted, through the real API. Returns the write latencies.
  */
-function startFilterChurn(base: string, deadline: number): Promise<{ latencies: number[]; failed: number }> {
+function startFilterChurn(
+  base: string,
+  deadline: number,
+): Promise<{ latencies: number[]; failed: number; slow: Array<{ at: number; ms: number }> }> {
   const latencies: number[] = [];
+  // Writes over the target, with when they started: whether they meet an import or a burst.
+  const slow: Array<{ at: number; ms: number }> = [];
+  const timed = (at: number, ms: number) => {
+    latencies.push(ms);
+    if (ms >= 100) slow.push({ at, ms });
+  };
   let failed = 0;
   return (async () => {
     let n = 0;
@@ -171,22 +180,24 @@ function startFilterChurn(base: string, deadline: number): Promise<{ latencies: 
       if (pending === undefined) {
         const host = `198.18.${(n >> 8) & 255}.${n & 255}`;
         n++;
+        const at = performance.now();
         const res = await api(base, 'POST', FILTERS_PATH, {
           permit: `${host}/32`,
           deny: `198.19.${(n >> 8) & 255}.${n & 255}`,
           description: `churn ${n}`,
         });
-        latencies.push(res.ms);
+        timed(at, res.ms);
         if (res.status !== 201) failed++;
         pending = (res.json as { data?: { id?: number } } | undefined)?.data?.id;
       } else {
+        const at = performance.now();
         const res = await api(base, 'DELETE', `${FILTERS_PATH}/${pending}`);
-        latencies.push(res.ms);
+        timed(at, res.ms);
         if (res.status !== 200) failed++;
         pending = undefined;
       }
     }
-    return { latencies, failed };
+    return { latencies, failed, slow };
   })();
 }
 
@@ -244,7 +255,10 @@ async function linkToLapi(base: string) {
 }
 
 /** A ban list of `lines` addresses (one in ten IPv6) posted through the API: its time and status. */
-function importBanList(base: string, lines: number): Promise<{ lines: number; ms: number; status: number }> {
+function importBanList(
+  base: string,
+  lines: number,
+): Promise<{ lines: number; ms: number; status: number; startedAt: number }> {
   const body = Buffer.from(banListLines(lines).join('\n'));
   return new Promise((resolve) => {
     const started = performance.now();
@@ -253,10 +267,12 @@ function importBanList(base: string, lines: number): Promise<{ lines: number; ms
       { method: 'POST', headers: { 'Content-Type': 'text/plain', 'Content-Length': body.length } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ lines, ms: performance.now() - started, status: res.statusCode ?? 0 }));
+        res.on('end', () =>
+          resolve({ lines, ms: performance.now() - started, status: res.statusCode ?? 0, startedAt: started }),
+        );
       },
     );
-    req.on('error', () => resolve({ lines, ms: performance.now() - started, status: 0 }));
+    req.on('error', () => resolve({ lines, ms: performance.now() - started, status: 0, startedAt: started }));
     req.end(body);
   });
 }
@@ -308,7 +324,7 @@ async function main(): Promise<void> {
   const deadline = started + durationMs;
   const filterChurn = shape.filterChurn
     ? startFilterChurn(base, deadline)
-    : Promise.resolve({ latencies: [], failed: 0 });
+    : Promise.resolve({ latencies: [], failed: 0, slow: [] });
   const importLines = 'importLines' in shape ? shape.importLines : 0;
   const banImport = importLines
     ? new Promise((r) => setTimeout(r, durationMs / 3)).then(() => importBanList(base, importLines))
@@ -389,13 +405,18 @@ async function main(): Promise<void> {
           firstByteP99Ms: round(percentile(firstBytes, 99), 2),
           gzipMegabytesPerSecond: round(bytes / seconds / 2 ** 20),
         },
-        ...(imported ? { banImport: { ...imported, ms: round(imported.ms) } } : {}),
+        ...(imported ? { banImport: { lines: imported.lines, status: imported.status, ms: round(imported.ms) } } : {}),
         ...(burstResult ? { lapiBurst: { ...burstResult, ms: round(burstResult.ms) } } : {}),
         filterWrites: {
           count: filterWrites.latencies.length,
           failed: filterWrites.failed,
           p50Ms: round(percentile(filterWrites.latencies, 50), 1),
           p99Ms: round(percentile(filterWrites.latencies, 99), 1),
+          // Each write of 100 ms or more: its latency, and when it started (ms after the import began, if any).
+          slow: filterWrites.slow.map(({ at, ms }) => ({
+            ms: round(ms),
+            startedMs: round(at - (imported?.startedAt ?? started)),
+          })),
         },
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),

@@ -4,55 +4,20 @@
 // The bouncer here is modelled as the real ones behave: it applies an answer only when it read the
 // whole of it (`new` added, `deleted` removed). At the end it must hold nothing that is not published.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { openDatabase } from '../src-server/storage/database.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { killServerProcess as kill, startServerProcess as startServer } from './support/server-process.ts';
 
-const CLI = fileURLToPath(new URL('../src-server/cli.ts', import.meta.url));
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
 const POLLS = 100;
 /** Entries that make the body large enough (about 750 KB, several socket reads) to be cut or killed mid-body. */
 const BULK_ENTRIES = 5_000;
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-    {
-      env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1]!.replace(/\/$/, '') });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out}`)));
-  });
-}
-
-function kill(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve();
-    server.child.once('exit', () => resolve());
-    server.child.kill('SIGKILL');
-  });
-}
 
 type Answer = { new: Array<{ value: string; scenario: string }>; deleted: Array<{ value: string; scenario: string }> };
 

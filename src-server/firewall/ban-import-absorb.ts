@@ -17,15 +17,14 @@ const groupOf = (ban: ActiveBan) =>
   Math.floor(((decisionId(ban.ip, `pbx/${ban.category}`) % CHUNKS) * GROUPS) / CHUNKS);
 
 /**
- * Takes a bulk import's bans (rows `fromId`..`toId`) into the web thread's ban store without
+ * Takes a bulk import's bans (import `importId`, among rows `fromId`..`toId`) into the web thread's ban store without
  * stalling it: rows are read in batches, then handed over one chunk group at a time, one
  * event-loop turn each. `onDone` runs once every ban is in. Returns a function that stops it
  * (the server stopping): bans not yet taken in are read at the next start like any other.
  */
 export function absorbImportedBans(
   bans: BanStore,
-  fromId: number,
-  toId: number,
+  { importId, fromId, toId }: { importId: number; fromId: number; toId: number },
   onDone: () => void = () => {},
 ): () => void {
   // Each ban goes to its group as its batch is read, not all 100,000 in one turn after the last.
@@ -36,7 +35,7 @@ export function absorbImportedBans(
     timer.unref();
   };
   const readFrom = (id: number) => {
-    const batch = bans.readRows(id, toId, READ_BATCH);
+    const batch = bans.readImportRows(importId, id, toId, READ_BATCH);
     for (const ban of batch.bans) groups[groupOf(ban)]!.push(ban);
     if (batch.next !== undefined) later(() => readFrom(batch.next!), 0);
     else

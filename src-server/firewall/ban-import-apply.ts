@@ -1,7 +1,6 @@
 import { parseCidr } from '../net/cidr.ts';
 import { cidrBounds } from '../net/cidr-ranges.ts';
 import type { Db } from '../storage/database.ts';
-import { BanStore } from './ban-store.ts';
 import { PERMANENT_UNTIL } from './ban-queries.ts';
 import { isCanonicalIpv4, type ImportedBan, type LineError } from './ban-import.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
@@ -26,7 +25,7 @@ export interface ImportPlan {
   merged: number;
 }
 
-const until = (ban: Pick<ImportedBan, 'seconds'>, now: number) =>
+export const until = (ban: Pick<ImportedBan, 'seconds'>, now: number) =>
   ban.seconds === null ? PERMANENT_UNTIL : now + ban.seconds * 1000;
 
 /** Duplicates merged: one ban per value, the longest duration (its reason and services with it). */
@@ -123,16 +122,4 @@ export function planBanImport(
   }
   errors.sort((a, b) => a.line - b.line);
   return { plan, errors };
-}
-
-/**
- * Writes a plan in one transaction: each new or longer ban is a manual ban; a manual ban it
- * replaces ends, lifted by the import, so the history shows both. Returns the first new row's id
- * (the rows of one import are consecutive), undefined when none was written.
- */
-export function applyBanImport(db: Db, plan: ImportPlan, now: number, by: string): number | undefined {
-  const written = plan.bans.filter((ban) => ban.action !== 'keep');
-  const bans = written.map((ban) => ({ ...ban, expiresAt: until(ban, now) }));
-  const replacing = written.filter((ban) => ban.action === 'extend').map((ban) => ban.value);
-  return db.transaction(() => BanStore.insertManualMany(db, bans, replacing, now, by)?.first)();
 }

@@ -74,6 +74,17 @@ const toBan = (row: ActiveBanRow): ActiveBan => ({
 });
 
 /** A manual ban as the record stores it. */
+/** An import being written (ban_import_journal): undone at start-up if the process ended meanwhile. */
+interface ImportJournalRow {
+  id: number;
+  started_at: number;
+  banned_by: string;
+  after_id: number;
+}
+
+/** Who ended a manual ban that a newer one of the same value replaces. */
+const replacedBy = (by: string) => `${by} (replaced)`;
+
 interface ManualRow {
   value: string;
   reason: string;
@@ -94,12 +105,24 @@ const END_MANUAL =
   "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?";
 const PRUNE = 'DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?';
 // The bulk forms read their rows from one JSON array parameter (json_each): one statement for a whole import.
-const END_MANUAL_EACH =
+// A bulk import's statements (insertImportSlice and the rest): see migrations/027-ban-import-journal.ts.
+const BEGIN_IMPORT =
+  'INSERT INTO ban_import_journal (started_at, banned_by, after_id) ' +
+  'SELECT ?, ?, COALESCE(MAX(id), 0) FROM firewall_bans';
+const INSERT_IMPORT_SLICE =
+  'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by, import_id) ' +
+  "SELECT 'manual', value->>0, value->>1, ?, value->>2, value->>3, ?, ? FROM json_each(?)";
+const END_REPLACED_BY_IMPORT =
   "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip IN (SELECT value FROM json_each(?)) AND category = 'manual' " +
-  'AND lifted_at IS NULL AND expires_at > ?';
-const INSERT_MANUAL_EACH =
-  'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) ' +
-  "SELECT 'manual', value->>0, value->>1, ?, value->>2, value->>3, ? FROM json_each(?)";
+  'AND lifted_at IS NULL AND expires_at > ? AND import_id IS NOT ?';
+// Undoing an import: its own rows are after the journal's after_id (a rowid range), the bans it
+// ended are found through the index on their end (they ended at the import's start, by its text).
+const UNDO_IMPORT_ROWS = 'DELETE FROM firewall_bans WHERE id > ? AND import_id = ?';
+const UNDO_IMPORT_ENDS =
+  'UPDATE firewall_bans SET lifted_at = NULL, lifted_by = NULL WHERE COALESCE(lifted_at, expires_at) = ? ' +
+  'AND lifted_at = ? AND lifted_by = ?';
+const IMPORT_JOURNAL = 'SELECT id, started_at, banned_by, after_id FROM ban_import_journal';
+const FINISH_IMPORT = 'DELETE FROM ban_import_journal WHERE id = ?';
 
 /**
  * The web thread's bans: SQLite is the record (bans survive restarts), memory answers every
@@ -123,6 +146,8 @@ export class BanStore {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
+    // An import the process did not finish writing is undone before anything is read (all or nothing).
+    BanStore.undoUnfinishedImports(db);
     this.reload();
   }
 
@@ -171,21 +196,25 @@ export class BanStore {
   }
 
   /**
-   * Reads up to `limit` bans in force from rows `fromId`..`toId` (a bulk import's rows are
-   * consecutive), without taking them in: see `absorb`. Returns them and the id to read from next
-   * (undefined when every row was read).
+   * Reads up to `limit` bans in force of import `importId` among rows `fromId`..`toId`, without
+   * taking them in: see `absorb`. Returns them and the id to read from next (undefined when every
+   * row was read).
    */
-  readRows(fromId: number, toId: number, limit: number): { bans: ActiveBan[]; next: number | undefined } {
-    const rows = this.db
-      .prepare(
-        'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ' +
-          'id >= ? AND id <= ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
-      )
-      .all(fromId, toId, this.clock.now(), limit) as ActiveBanRow[];
+  readImportRows(
+    importId: number,
+    fromId: number,
+    toId: number,
+    limit: number,
+  ): { bans: ActiveBan[]; next: number | undefined } {
+    const rows = statement(
+      this.db,
+      'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans WHERE ' +
+        'id >= ? AND id <= ? AND import_id = ? AND lifted_at IS NULL AND expires_at > ? ORDER BY id LIMIT ?',
+    ).all(fromId, toId, importId, this.clock.now(), limit) as ActiveBanRow[];
     return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };
   }
 
-  /** Takes in bans read by `readRows` as one change; a ban of the same (category, ip) they replace leaves memory. */
+  /** Takes in bans read by `readImportRows` as one change; a ban of the same (category, ip) they replace leaves memory. */
   absorb(bans: readonly ActiveBan[]): void {
     const removed: ActiveBan[] = [];
     for (const ban of bans) {
@@ -385,20 +414,25 @@ export class BanStore {
     );
   }
 
+  // A bulk import, written in slices so that SQLite's write lock is held a few milliseconds at a
+  // time, and all or nothing through its journal row (see firewall/ban-import-write.ts).
+
+  /** Starts an import: its journal row, which stays until `finishImport`. Returns the import's id. */
+  static beginImport(db: Db, now: number, by: string): number {
+    return Number(statement(db, BEGIN_IMPORT).run(now, by).lastInsertRowid);
+  }
+
   /**
-   * Records many manual bans, each until its `expiresAt`, in one statement (call it inside a transaction), ending
-   * first the manual bans in force of the values in `replacing`. A statement a ban held SQLite's write lock twice
-   * as long for 100,000 bans, and every other writer (a filter save) waited that long. Returns the new rows' ids,
-   * consecutive (`first` to `last`), or undefined when `bans` is empty.
+   * Records one slice of an import's manual bans, each until its `expiresAt`, in one statement.
+   * Returns the new rows' first and last ids (undefined for an empty slice).
    */
-  static insertManualMany(
+  static insertImportSlice(
     db: Db,
+    importId: number,
     bans: ReadonlyArray<Omit<ManualRow, 'by'> & { expiresAt: number }>,
-    replacing: readonly string[],
     now: number,
     by: string,
   ): { first: number; last: number } | undefined {
-    if (replacing.length) statement(db, END_MANUAL_EACH).run(now, `${by} (replaced)`, JSON.stringify(replacing), now);
     if (!bans.length) return undefined;
     const rows = bans.map((ban) => [
       ban.value,
@@ -406,9 +440,41 @@ export class BanStore {
       ban.expiresAt,
       ban.services ? JSON.stringify(ban.services) : null,
     ]);
-    const info = statement(db, INSERT_MANUAL_EACH).run(now, by, JSON.stringify(rows));
+    const info = statement(db, INSERT_IMPORT_SLICE).run(now, by, importId, JSON.stringify(rows));
     const last = Number(info.lastInsertRowid);
     return { first: last - info.changes + 1, last };
+  }
+
+  /** Ends the manual bans in force of `values` that an import replaces (its own new rows stay). */
+  static endReplacedByImport(db: Db, importId: number, values: readonly string[], now: number, by: string): void {
+    statement(db, END_REPLACED_BY_IMPORT).run(now, replacedBy(by), JSON.stringify(values), now, importId);
+  }
+
+  /** The import is whole: its journal row goes, and its bans are the record like any other. */
+  static finishImport(db: Db, importId: number): void {
+    statement(db, FINISH_IMPORT).run(importId);
+  }
+
+  /**
+   * Undoes an import not finished (call inside a transaction): its rows are deleted, the bans it
+   * ended are in force again, its journal row goes. Returns how many rows it had written.
+   */
+  static undoImport(db: Db, importId: number): number {
+    const entry = (statement(db, IMPORT_JOURNAL + ' WHERE id = ?').get(importId) ?? undefined) as
+      | ImportJournalRow
+      | undefined;
+    if (!entry) return 0;
+    const deleted = statement(db, UNDO_IMPORT_ROWS).run(entry.after_id, importId).changes;
+    statement(db, UNDO_IMPORT_ENDS).run(entry.started_at, entry.started_at, replacedBy(entry.banned_by));
+    statement(db, FINISH_IMPORT).run(importId);
+    return deleted;
+  }
+
+  /** Undoes every import cut short (the process ended while it was written). Returns their ids. */
+  static undoUnfinishedImports(db: Db): number[] {
+    const ids = (statement(db, IMPORT_JOURNAL).all() as ImportJournalRow[]).map((row) => row.id);
+    if (ids.length) db.transaction(() => ids.forEach((id) => BanStore.undoImport(db, id)))();
+    return ids;
   }
 
   /** Drops history rows that ended before `before` (bans in force never). Returns how many. */

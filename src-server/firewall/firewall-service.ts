@@ -96,7 +96,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
     bus.on('bans-reloaded', () => bans.reload()),
     bus.on('bans-imported', (event) => {
-      const stop = absorbImportedBans(bans, event.fromId, event.toId, () => imports.delete(stop));
+      const stop = absorbImportedBans(bans, event, () => imports.delete(stop));
       imports.add(stop);
     }),
     bus.on('bans-lifted', (event) => {

@@ -32,19 +32,26 @@ describe('request queue and worker pool', () => {
     for (const pid of pids) assert.ok(Number.isInteger(pid) && pid > 0);
   });
 
-  it('holds one thread while idle: more start when jobs wait, and exit after workerIdleMs without a job', async () => {
+  it('holds two threads while idle: more start when jobs wait, and exit after workerIdleMs without a job', async () => {
     const idle = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], workerIdleMs: 300 });
     try {
-      assert.equal(idle.server.services.queue.threads, 1, 'an idle server starts one worker');
+      assert.equal(idle.server.services.queue.threads, 2, 'an idle server starts two workers');
+      // A long job holds one thread: a short one meanwhile runs on the other, without a thread to start.
+      const long = idle.call(`${DIAG}:sleep?ms=1500&tag=long`);
+      await new Promise((r) => setTimeout(r, 100));
+      const short = await idle.call(`${DIAG}:sleep?ms=1&tag=short`);
+      assert.equal(short.status, 200);
+      assert.equal(idle.server.services.queue.threads, 2, 'the short job found a thread running');
+      assert.notEqual(short.json.pid, (await long).json.pid, 'it ran beside the long one');
       const results = await Promise.all(
         Array.from({ length: 3 }, (_, i) => idle.call(`${DIAG}:sleep?ms=300&tag=grow${i}`)),
       );
       assert.equal(new Set(results.map((r) => r.json.pid)).size, 3, 'three waiting jobs ran on three threads');
       const deadline = Date.now() + 5000;
-      while (idle.server.services.queue.threads > 1 && Date.now() < deadline)
+      while (idle.server.services.queue.threads > 2 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
-      assert.equal(idle.server.services.queue.threads, 1, 'the extra threads exited once idle');
-      assert.equal((await idle.call(`${DIAG}:sleep?ms=1&tag=after-idle`)).status, 200, 'the last one still serves');
+      assert.equal(idle.server.services.queue.threads, 2, 'the extra thread exited once idle');
+      assert.equal((await idle.call(`${DIAG}:sleep?ms=1&tag=after-idle`)).status, 200, 'the last ones still serve');
     } finally {
       await idle.close();
     }

@@ -43,7 +43,7 @@ export type BusEvent =
   /** The operator banned an address or range (firewall:banIp, in a worker): the web thread reads it in. */
   | { type: 'bans-added'; ip: string }
   /** A ban list was imported (firewall:importBans, in a worker): the web thread reads every ban again, once. */
-  | { type: 'bans-imported'; fromId: number; toId: number }
+  | { type: 'bans-imported'; importId: number; fromId: number; toId: number }
   /** A rejected API key use or a failed login, for the audit log (audit/recorder.ts). */
   | { type: 'access-rejected'; entry: AuditRejection };
 

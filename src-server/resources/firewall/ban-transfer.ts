@@ -1,4 +1,5 @@
-import { applyBanImport, planBanImport } from '../../firewall/ban-import-apply.ts';
+import { planBanImport } from '../../firewall/ban-import-apply.ts';
+import { writeBanImport } from '../../firewall/ban-import-write.ts';
 import {
   BAN_LIST_FORMATS,
   MAX_REASON_CHARS,
@@ -51,10 +52,10 @@ function refused(format: BanListFormat, errors: LineError[]) {
  * `firewall:importBans`: a ban list in a cscli or OPNsense format, all or nothing. Every line is
  * checked first; any refused line (malformed, or whitelisted, trusted or loopback) gets a 422
  * listing them, and nothing is written. Otherwise each value becomes one manual ban (duplicates
- * merged, the longest duration kept) in one transaction, or, with `dryRun`, the same plan is
- * answered without writing.
+ * merged, the longest duration kept), written in slices but all or nothing (writeBanImport), or,
+ * with `dryRun`, the same plan is answered without writing.
  */
-export const importBans: ActionHandler = (ctx) => {
+export const importBans: ActionHandler = async (ctx) => {
   const input = importInput(ctx);
   const format = (input.format ?? 'values') as BanListFormat;
   const errors: string[] = [];
@@ -79,9 +80,9 @@ export const importBans: ActionHandler = (ctx) => {
     (ctx.body as Record<string, unknown>).content = `(${content.length} characters)`;
   if (lineErrors.length) return refused(format, lineErrors);
 
-  if (!dryRun && plan.added + plan.extended > 0) {
-    const fromId = applyBanImport(ctx.db, plan, now, `${actorOf(ctx)} (import)`)!;
-    ctx.emit({ type: 'bans-imported', fromId, toId: fromId + plan.added + plan.extended - 1 });
+  if (!dryRun) {
+    const written = await writeBanImport(ctx.db, plan, now, `${actorOf(ctx)} (import)`);
+    if (written) ctx.emit({ type: 'bans-imported', ...written });
   }
   const changes = plan.bans.filter((ban) => ban.action !== 'keep');
   return ok({

@@ -12,6 +12,7 @@ import { decisionIdentityMigration } from './022-decision-identity.ts';
 import { banHistoryMigration } from './023-ban-history.ts';
 import { deliveryWindowMigration } from './024-delivery-window.ts';
 import { canonicalRangesMigration } from './026-canonical-ranges.ts';
+import { banImportJournalMigration } from './027-ban-import-journal.ts';
 import { peerStateMigration } from './030-peer-state.ts';
 import { banNumbersMigration } from './050-ban-numbers.ts';
 import { auditLogMigration } from './060-audit-log.ts';
@@ -38,6 +39,7 @@ export const allMigrations: readonly Migration[] = [
   banHistoryMigration,
   deliveryWindowMigration,
   canonicalRangesMigration,
+  banImportJournalMigration,
   peerStateMigration,
   banNumbersMigration,
   auditLogMigration,
