@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../storage/database.ts';
 import { isBusyError, toWireError } from '../queue/job-error.ts';
 import { COMPRESS_ABOVE_BYTES, type JobRequest, type JobResponse, type WorkerInit } from '../queue/messages.ts';
 import { retryWhileBusy } from './busy-retry.ts';
+import { trimHeapAfterJob } from './heap-trim.ts';
 import { findHandler, runAction } from './dispatch.ts';
 import { loadWorkerModules } from '../modules/worker-modules.ts';
 import type { ActionContext } from '../resource-kit/types.ts';
@@ -51,6 +52,8 @@ async function runJob(job: JobRequest): Promise<JobResponse> {
     return await retryWhileBusy(() => attempt(job));
   } catch (error) {
     return { kind: 'error', failure: isBusyError(error) ? 'busy' : 'unexpected', error: toWireError(error) };
+  } finally {
+    trimHeapAfterJob();
   }
 }
 
