@@ -11,6 +11,7 @@ import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import { loadFilter } from '../../firewall/filter-store.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
+import { declaredDefaults } from '../../resource-kit/fields.ts';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
@@ -32,6 +33,16 @@ interface ApiKeyRow {
   expires_at: string | null;
   rotated_at: string | null;
 }
+
+/** The fields `getDefault` answers with their declared defaults (bouncer_setup is chosen by the dialog, not defaulted). */
+const NEW_KEY_DEFAULTS = [
+  'allowed_paths',
+  'full_permissions',
+  'networkfilterid',
+  'expand_ranges',
+  'enabled',
+  'expires_at',
+] as const;
 
 const COLUMNS =
   'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
@@ -249,12 +260,7 @@ export const apiKeysActions: ResourceActions = {
     getDefault: () =>
       ok({
         description: '',
-        allowed_paths: {},
-        full_permissions: false,
-        networkfilterid: 'none',
-        expand_ranges: false,
-        enabled: true,
-        expires_at: null,
+        ...declaredDefaults(apiKeysDeclaration.fields, NEW_KEY_DEFAULTS),
         has_key: false,
       }),
     rotate,
