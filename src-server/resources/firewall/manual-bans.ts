@@ -6,7 +6,8 @@ import {
   normalizeAddress,
   normalizeCidrText,
 } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
+import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
+import type { BanLogEntry } from '../../../src-shared/ban-log.ts';
 import type { BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { trustedRanges } from '../../firewall/filters.ts';
