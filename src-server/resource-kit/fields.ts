@@ -40,6 +40,10 @@ export const field = {
   json(schema: z.ZodType, options: Options = {}): FieldDef {
     return { ...options, schema, storage: 'json' };
   },
+  /** The whole-number id the server assigns to a record: read-only. */
+  recordId(description?: string): FieldDef {
+    return field.integer(z.number().int(), { readOnly: true, ...(description ? { description } : {}) });
+  },
 };
 
 /** A field's declared default: a function default is called, so each record gets its own value. */
