@@ -68,7 +68,8 @@ export const FAIL2BAN_FIELDS = {
   PBXFirewallMaxReqSec: { schema: boundedInteger(bounds.PBXFirewallMaxReqSec), default: 100 },
   // Per-category overrides: a value left out falls back to the global one.
   categories: { schema: categoriesSchema, default: {} },
-  // fail2ban's `bantime.increment` and its options: repeat offenders are banned longer.
+  // fail2ban's `bantime.increment` and its options: repeat offenders are banned longer. (The
+  // declaration's boolean fields check with field.boolean's own schema; these give their type.)
   bantimeIncrement: { schema: z.boolean(), default: false },
   bantimeFactor: { schema: bantimeFactorSchema, default: 1 },
   // null: the doubling formula (`bantime * factor * 2^n`); a list: `bantime * factor * multipliers[n]`.
