@@ -5,43 +5,26 @@
 // every 200 ms (gzip), and their poll latency is reported. Prints JSON.
 //   node --import tsx bench/ban-import.ts [lines]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer } from '../src-server/index.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { sendRequest } from '../src-server/test-support/http.ts';
 import { banListLines } from './support/ban-list.ts';
 
 const LINES = Number(process.argv[2] ?? 100_000);
 
-function call(
+/** One request; the body only counted (and kept as text while it is small), never decoded. */
+async function call(
   url: string,
   method: string,
   body?: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; bytes: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const all = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, bytes: all.length, text: all.length < 100_000 ? all.toString() : '' });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (body) req.write(body);
-    req.end();
-  });
+  const answer = await sendRequest(url, { method, headers, body });
+  const bytes = answer.body.length;
+  return { status: answer.status, bytes, text: bytes < 100_000 ? answer.body.toString() : '' };
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T; loopMaxMs: number }> {

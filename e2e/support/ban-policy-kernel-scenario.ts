@@ -10,19 +10,15 @@ import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
 import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
-import { startFirewallBouncer, stopAndReport, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import {
-  ip,
-  isDropped,
-  isServed,
   kernelState,
-  postFrom,
-  probe,
-  waitForProbe,
-  type Probe,
-  type Waited,
-} from './kernel-probe.ts';
-import { printScenarioResult } from './netns.ts';
+  startFirewallBouncer,
+  stopAndReport,
+  waitForFirewall,
+  type RunningFirewallBouncer,
+} from './firewall-bouncer.ts';
+import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import { printScenarioResult, upLoopback } from './netns.ts';
 
 export const ADDRESSES = {
   server: '192.0.2.10',
@@ -82,15 +78,7 @@ async function main(): Promise<KernelBanResult> {
   let server: TestServer | undefined;
   let bouncer: RunningFirewallBouncer | undefined;
   try {
-    ip('link', 'set', 'lo', 'up');
-    for (const address of [ADDRESSES.server, ADDRESSES.longBanned]) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
-    for (const address of [
-      ADDRESSES.server6,
-      ...ADDRESSES.prefixSenders,
-      ADDRESSES.prefixFourth,
-      ADDRESSES.otherPrefix,
-    ])
-      ip('-6', 'addr', 'add', `${address}/128`, 'dev', 'lo', 'nodad');
+    upLoopback(Object.values(ADDRESSES).flat());
 
     server = await startConsoleServer({ host: '::', adminPassword: 'kernel-ban-policy-password' });
     const port = server.server.port;
@@ -114,21 +102,7 @@ async function main(): Promise<KernelBanResult> {
     if (rules.status !== 200) throw new Error(`fail2ban: ${rules.status} ${rules.text}`);
 
     bouncer = startFirewallBouncer(yaml);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      try {
-        execFileSync(
-          'iptables',
-          ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'],
-          { stdio: 'ignore' },
-        );
-        break;
-      } catch {
-        if (bouncer.exited() || Date.now() > deadline)
-          throw new Error(`the bouncer set up no firewall:\n${bouncer.log()}`);
-        await sleep(100);
-      }
-    }
+    await waitForFirewall('iptables', bouncer);
 
     // A 30-day ban from real failed logins.
     for (let i = 0; i < 3; i++)

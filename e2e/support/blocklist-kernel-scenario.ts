@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import { createFilter } from '../../src-server/test-support/bouncer.ts';
 import { startTestServer, type TestServer } from '../../src-server/test-support/server.ts';
-import { ip, probe, type Probe } from './kernel-probe.ts';
-import { printScenarioResult } from './netns.ts';
+import { probe, type Probe } from './kernel-probe.ts';
+import { printScenarioResult, upLoopback } from './netns.ts';
 
 const SCRIPT = fileURLToPath(new URL('./blocklist-ipset.sh', import.meta.url));
 const SET = 'pbx-blocklist';
@@ -63,8 +63,7 @@ async function main(): Promise<FeedScenarioResult> {
   };
   let server: TestServer | undefined;
   try {
-    ip('link', 'set', 'lo', 'up');
-    for (const address of Object.values(FEED_ADDRESSES)) ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+    upLoopback(Object.values(FEED_ADDRESSES));
     server = await startTestServer({ host: '0.0.0.0' });
     const pbx = `http://${FEED_ADDRESSES.server}:${server.server.port}`;
     const ping = `${pbx}${V3}system:ping`;

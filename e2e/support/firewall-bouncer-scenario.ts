@@ -2,29 +2,25 @@
 // made in the console, the real crowdsec-firewall-bouncer with the dialog's configuration, and real
 // packets from several source addresses. Prints one JSON result; the e2e test asserts on it.
 // Usage: unshare --net -- node --import tsx e2e/support/firewall-bouncer-scenario.ts <nftables|iptables>
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestServer } from '../../src-server/test-support/server.ts';
 import { request } from '../../src-server/test-support/http.ts';
 import { createBouncerKeyInConsole } from './bouncer-key-dialog.ts';
 import { launchConsoleBrowser } from './browser.ts';
 import { startConsoleServer } from './console-server.ts';
-import { startFirewallBouncer, stopAndReport, type RunningFirewallBouncer } from './firewall-bouncer.ts';
 import {
-  ip,
-  isDropped,
-  isServed,
   kernelState,
-  postFrom,
-  probe,
-  waitForProbe,
-  type Probe,
-  type Waited,
-} from './kernel-probe.ts';
-import { printScenarioResult } from './netns.ts';
+  startFirewallBouncer,
+  stopAndReport,
+  waitForFirewall,
+  type FirewallMode,
+  type RunningFirewallBouncer,
+} from './firewall-bouncer.ts';
+import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import { printScenarioResult, upLoopback } from './netns.ts';
 import { REPEAT_POLLS } from '../../src-server/firewall/cursor-store.ts';
 
-export type Backend = 'nftables' | 'iptables';
+export type Backend = FirewallMode;
 
 /** TEST-NET addresses on the namespace's loopback: the PBX (and bouncer host), and the senders. */
 export const ADDRESSES = {
@@ -104,16 +100,14 @@ async function main(mode: Backend): Promise<ScenarioResult> {
   let server: TestServer | undefined;
   let bouncer: RunningFirewallBouncer | undefined;
   try {
-    ip('link', 'set', 'lo', 'up');
-    for (const address of [
+    upLoopback([
       ADDRESSES.server,
       ADDRESSES.blockedIp,
       ADDRESSES.insideNetwork,
       ADDRESSES.intruder,
       ADDRESSES.clean,
       ADDRESSES.late,
-    ])
-      ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+    ]);
 
     server = await startConsoleServer({ host: '0.0.0.0', adminPassword: 'kernel-e2e-password' });
     const pbx = `http://${ADDRESSES.server}:${server.server.port}`;
@@ -250,32 +244,6 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     await server?.close();
   }
   return result;
-}
-
-/** Waits until the bouncer has set up its table (nftables) or its ipset and INPUT rule (iptables). */
-async function waitForFirewall(mode: Backend, bouncer: RunningFirewallBouncer): Promise<void> {
-  const ready = () => {
-    try {
-      if (mode === 'nftables')
-        execFileSync('nft', ['list', 'chain', 'ip', 'crowdsec', 'crowdsec-chain'], { stdio: 'ignore' });
-      else
-        execFileSync(
-          'iptables',
-          ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'],
-          { stdio: 'ignore' },
-        );
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const deadline = Date.now() + 15_000;
-  while (!ready()) {
-    if (bouncer.exited()) throw new Error(`the bouncer exited while starting:\n${bouncer.log()}`);
-    if (Date.now() > deadline)
-      throw new Error(`the bouncer set up no firewall in 15 s:\n${bouncer.log()}\n${kernelState(mode)}`);
-    await sleep(100);
-  }
 }
 
 /** Waits until the server has served the bouncer's startup poll, so block timings start from a polling bouncer. */

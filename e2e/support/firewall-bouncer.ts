@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,4 +113,50 @@ export async function stopAndReport(bouncer: RunningFirewallBouncer | undefined)
   await bouncer.stop();
   const log = bouncer.log();
   return { bouncerExitedEarly, log, problems: problemLines(log) };
+}
+
+/** How the bouncer drops traffic: an nftables table, or an ipset with an iptables rule. */
+export type FirewallMode = 'nftables' | 'iptables';
+
+/** What the kernel holds for the bouncer's mode: its nftables tables, or its ipsets and iptables rules with counters. */
+export function kernelState(mode: FirewallMode): string {
+  const show = (command: string, ...args: string[]) => {
+    try {
+      return `$ ${command} ${args.join(' ')}\n${execFileSync(command, args, { encoding: 'utf8', maxBuffer: 16 << 20 })}`;
+    } catch (error) {
+      return `$ ${command} ${args.join(' ')}\nfailed: ${(error as Error).message}`;
+    }
+  };
+  if (mode === 'nftables') return show('nft', 'list', 'ruleset');
+  return [
+    show('ipset', 'list'),
+    show('iptables', '-L', 'INPUT', '-n', '-v', '-x'),
+    show('ip6tables', '-L', 'INPUT', '-n', '-v', '-x'),
+  ].join('\n');
+}
+
+/** Waits until the bouncer has set up its table (nftables) or its ipset and INPUT rule (iptables). */
+export async function waitForFirewall(mode: FirewallMode, bouncer: RunningFirewallBouncer): Promise<void> {
+  const ready = () => {
+    try {
+      if (mode === 'nftables')
+        execFileSync('nft', ['list', 'chain', 'ip', 'crowdsec', 'crowdsec-chain'], { stdio: 'ignore' });
+      else
+        execFileSync(
+          'iptables',
+          ['-C', 'INPUT', '-m', 'set', '--match-set', 'crowdsec-blacklists', 'src', '-j', 'DROP'],
+          { stdio: 'ignore' },
+        );
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + 15_000;
+  while (!ready()) {
+    if (bouncer.exited()) throw new Error(`the bouncer exited while starting:\n${bouncer.log()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the bouncer set up no firewall in 15 s:\n${bouncer.log()}\n${kernelState(mode)}`);
+    await sleep(100);
+  }
 }

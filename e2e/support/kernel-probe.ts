@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -92,26 +92,4 @@ export async function waitForProbe(
     if (elapsedMs > timeoutMs) return { ok: false, elapsedMs, last };
     if (last.curlExit !== 28) await new Promise((r) => setTimeout(r, 200)); // a timeout already waited
   }
-}
-
-/** Runs ip(8) (in the current namespace). */
-export function ip(...args: string[]): void {
-  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** What the kernel holds for the bouncer's mode: its nftables tables, or its ipsets and iptables rules with counters. */
-export function kernelState(mode: 'nftables' | 'iptables'): string {
-  const show = (command: string, ...args: string[]) => {
-    try {
-      return `$ ${command} ${args.join(' ')}\n${execFileSync(command, args, { encoding: 'utf8', maxBuffer: 16 << 20 })}`;
-    } catch (error) {
-      return `$ ${command} ${args.join(' ')}\nfailed: ${(error as Error).message}`;
-    }
-  };
-  if (mode === 'nftables') return show('nft', 'list', 'ruleset');
-  return [
-    show('ipset', 'list'),
-    show('iptables', '-L', 'INPUT', '-n', '-v', '-x'),
-    show('ip6tables', '-L', 'INPUT', '-n', '-v', '-x'),
-  ].join('\n');
 }

@@ -1,7 +1,23 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ROOT } from './renderer-build.ts';
+
+/** Runs ip(8) in the current namespace. */
+function ip(...args: string[]): void {
+  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/**
+ * Inside the namespace: brings its loopback up with `addresses` on it, each as a host address (IPv6
+ * without duplicate address detection, so it can send at once).
+ */
+export function upLoopback(addresses: readonly string[]): void {
+  ip('link', 'set', 'lo', 'up');
+  for (const address of addresses)
+    if (address.includes(':')) ip('-6', 'addr', 'add', `${address}/128`, 'dev', 'lo', 'nodad');
+    else ip('addr', 'add', `${address}/32`, 'dev', 'lo');
+}
 
 /** The line a namespace scenario prints its JSON result on (everything else on stdout is progress). */
 export const RESULT_PREFIX = 'PBX-SCENARIO-RESULT ';

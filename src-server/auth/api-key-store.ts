@@ -84,7 +84,11 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
     'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
       'disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
   ).get(hashApiKey(key)) as ApiKeyGrantRow | undefined;
-  if (!row) return undefined;
+  return row && storedApiKey(row);
+}
+
+/** A key's grant columns decoded: what authentication enforces, and what the key's record shows. */
+export function storedApiKey(row: ApiKeyGrantRow): StoredApiKey {
   return {
     id: row.id,
     description: row.description,

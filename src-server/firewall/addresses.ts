@@ -96,6 +96,17 @@ export function coversHostLoopback(cidr: Cidr): boolean {
   );
 }
 
+/**
+ * Why a block of this range could never work: it covers the host's own loopback (never published
+ * to bouncers: it would lock the PBX out), or an address no traffic comes from. Undefined: it can
+ * be blocked. The catch-all covers both; each caller decides what it means there.
+ */
+export function unblockableReason(cidr: Cidr): 'host-loopback' | 'unspecified' | undefined {
+  if (coversHostLoopback(cidr)) return 'host-loopback';
+  if (coversUnspecified(cidr)) return 'unspecified';
+  return undefined;
+}
+
 /** True for the host's own loopback addresses. 127.0.0.2 and the like count as other hosts (tests rely on it). */
 export function isHostLoopback(ip: string): boolean {
   return HOST_LOOPBACK.includes(normalizeAddress(ip) ?? ip);

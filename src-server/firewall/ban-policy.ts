@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import type { BanCategory } from './decisions.ts';
-import type { BanRule, Fail2banSettings } from './fail2ban-settings.ts';
+import type { Fail2banSettings } from './fail2ban-fields.ts';
+import type { BanRule } from './fail2ban-settings.ts';
 
 /** MikoPBX's preset slider: one choice sets the three global numbers (and clears the category overrides). */
 export const BAN_PRESETS = {

@@ -1,6 +1,8 @@
 import type { Db } from '../storage/database.ts';
 import { BanStore, type BanRow } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanKind } from './decisions.ts';
+import type { BanLogEntry } from '../../src-shared/ban-log.ts';
+import type { ServiceCategory } from '../../src-shared/categories.ts';
 
 /** A ban as `firewall:getBannedIps` lists it. */
 export interface BannedIp {
@@ -23,7 +25,7 @@ export interface BannedIp {
 /** Manual bans "until lifted" end at this time: the largest date JavaScript can hold. */
 export const PERMANENT_UNTIL = 8.64e15;
 
-const services = (text: string | null) => (text ? (JSON.parse(text) as string[]) : null);
+const services = (text: string | null) => (text ? (JSON.parse(text) as ServiceCategory[]) : null);
 
 /** Active bans, newest first (runs in workers). */
 export function listActiveBans(db: Db, now: number): BannedIp[] {
@@ -98,24 +100,6 @@ export function banHistory(db: Db, now: number, minutes: number): HistoryPoint[]
     if (point && ([...BAN_CATEGORIES, 'manual'] as string[]).includes(row.category)) point[row.category as BanKind]++;
   }
   return points;
-}
-
-/** One ban in the history, from start to end. */
-export interface BanLogEntry {
-  id: number;
-  ip: string;
-  category: BanKind;
-  scenario: string;
-  reason: string;
-  services: string[] | null;
-  bannedAt: string;
-  bannedBy: string;
-  /** When it ended or will end; null for a permanent ban still in force. */
-  endsAt: string | null;
-  state: 'active' | 'expired' | 'lifted';
-  liftedBy: string | null;
-  /** The rank among this source's bans in its category (1 for the first). */
-  banNumber: number;
 }
 
 export interface BanLogQuery {

@@ -3,7 +3,8 @@ import { cidrsOverlap } from './addresses.ts';
 import { subtractCidrs } from '../net/cidr-ranges.ts';
 import { MANUAL_DURATION, MANUAL_DURATION_SECONDS, originOf, scopeOf, secondsLeft } from './decisions.ts';
 import type { Member } from './published-decisions.ts';
-import { whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
+import type { Fail2banSettings } from './fail2ban-fields.ts';
+import { whitelistRanges } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
 
 import { BLOCKLIST_FORMATS, type BlocklistFormat } from '../../src-shared/formats.ts';

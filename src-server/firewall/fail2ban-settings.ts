@@ -2,7 +2,8 @@ import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
 import { splitList } from './addresses.ts';
-import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
+import { BAN_CATEGORIES } from './decisions.ts';
+import { FAIL2BAN_FIELDS, type Fail2banSettings, type WhitelistEntry } from './fail2ban-fields.ts';
 
 /** Settings key of the `fail2ban` singleton. */
 export const FAIL2BAN_SETTING_KEY = 'fail2ban';
@@ -15,51 +16,12 @@ export interface BanRule {
 }
 
 /** Per-category overrides: a value left out falls back to the global one. */
-export type CategoryRules = Partial<Record<BanCategory, Partial<BanRule>>>;
+type CategoryRules = Fail2banSettings['categories'];
 
-/** A whitelist entry with a comment and an optional end (ISO time; null: for good). */
-export interface WhitelistEntry {
-  value: string;
-  comment: string;
-  until: string | null;
-}
-
-/** Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20). */
-export interface Fail2banSettings extends BanRule {
-  whitelist: string;
-  PBXFirewallMaxReqSec: number;
-  categories: CategoryRules;
-  /** fail2ban's `bantime.increment` and its options: repeat offenders are banned longer. */
-  bantimeIncrement: boolean;
-  bantimeFactor: number;
-  /** null: the doubling formula (`bantime * factor * 2^n`); a list: `bantime * factor * multipliers[n]`. */
-  bantimeMultipliers: number[] | null;
-  bantimeMaxtime: number;
-  bantimeRndtime: number;
-  bantimeOveralljails: boolean;
-  /** Count failures and ban IPv6 sources by prefix. */
-  ipv6ByPrefix: boolean;
-  ipv6Prefix: number;
-  whitelistEntries: WhitelistEntry[];
-}
-
-export const FAIL2BAN_DEFAULTS: Fail2banSettings = {
-  maxretry: 20,
-  bantime: 600,
-  findtime: 600,
-  whitelist: '',
-  PBXFirewallMaxReqSec: 100,
-  categories: {},
-  bantimeIncrement: false,
-  bantimeFactor: 1,
-  bantimeMultipliers: null,
-  bantimeMaxtime: 31_536_000,
-  bantimeRndtime: 0,
-  bantimeOveralljails: false,
-  ipv6ByPrefix: false,
-  ipv6Prefix: 64,
-  whitelistEntries: [],
-};
+/** Every setting at its default (FAIL2BAN_FIELDS). */
+export const FAIL2BAN_DEFAULTS = Object.fromEntries(
+  Object.entries(FAIL2BAN_FIELDS).map(([name, field]) => [name, field.default]),
+) as Fail2banSettings;
 
 const RULE_FIELDS = ['maxretry', 'findtime', 'bantime'] as const;
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);

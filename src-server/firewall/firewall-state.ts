@@ -3,13 +3,8 @@ import type { Cidr } from '../net/cidr.ts';
 import { parseAddress, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
 import { cidrsOverlap, isHostLoopback } from './addresses.ts';
-import {
-  FAIL2BAN_DEFAULTS,
-  nextWhitelistEnd,
-  readFail2ban,
-  whitelistRanges,
-  type Fail2banSettings,
-} from './fail2ban-settings.ts';
+import type { Fail2banSettings } from './fail2ban-fields.ts';
+import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
 import { loadFilters } from './filter-store.ts';
 import { composeWhitelist, inAnyRange } from './whitelist.ts';

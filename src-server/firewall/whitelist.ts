@@ -1,6 +1,7 @@
 import type ipaddr from 'ipaddr.js';
 import type { Cidr } from '../net/cidr.ts';
-import { whitelistRanges, type Fail2banSettings } from './fail2ban-settings.ts';
+import type { Fail2banSettings } from './fail2ban-fields.ts';
+import { whitelistRanges } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
 
 const rangeKey = (cidr: Cidr) => `${cidr[0].toString()}/${cidr[1]}`;

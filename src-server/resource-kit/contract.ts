@@ -32,8 +32,8 @@ export const PAGE_QUERY = {
 export const ANY_INPUT = z.unknown();
 export const ANY_OUTPUT = z.unknown();
 
-/** An ISO 8601 time as the server writes it. */
-export const isoTime = z.string().describe('ISO 8601 time (UTC).');
+// Defined in src-shared/, where the schemas shared with the domain layer use it too.
+export { isoTime } from '../../src-shared/iso-time.ts';
 
 /** A record as the resource answers it: every field that is not write-only, with its declared schema. */
 export function recordOutput(fields: Record<string, FieldDef>): z.ZodObject {

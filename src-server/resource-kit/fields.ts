@@ -40,4 +40,26 @@ export const field = {
   json(schema: z.ZodType, options: Options = {}): FieldDef {
     return { ...options, schema, storage: 'json' };
   },
+  /** The whole-number id the server assigns to a record: read-only. */
+  recordId(description?: string): FieldDef {
+    return field.integer(z.number().int(), { readOnly: true, ...(description ? { description } : {}) });
+  },
 };
+
+/** A field's declared default: a function default is called, so each record gets its own value. */
+export function defaultOf(def: FieldDef): unknown {
+  return typeof def.default === 'function' ? (def.default as () => unknown)() : def.default;
+}
+
+/** The declared defaults of `fields` (of the `names` given, in their order; else of every field that has one). */
+export function declaredDefaults(
+  fields: Record<string, FieldDef>,
+  names: readonly string[] = Object.keys(fields),
+): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const name of names) {
+    const def = fields[name];
+    if (def?.default !== undefined) defaults[name] = defaultOf(def);
+  }
+  return defaults;
+}

@@ -1,4 +1,5 @@
 import type { FieldDef, HttpVerb, ResourceDeclaration } from './types.ts';
+import { defaultOf } from './fields.ts';
 
 export type SaveMode = 'create' | 'update' | 'patch';
 
@@ -36,10 +37,6 @@ function sanitizes(def: FieldDef, value: unknown, strict: boolean): boolean {
 }
 
 const isMissing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-function defaultOf(def: FieldDef): unknown {
-  return typeof def.default === 'function' ? (def.default as () => unknown)() : def.default;
-}
 
 /**
  * The SPEC's save semantics, rules 1-5: sanitise, decide the operation, enforce required fields

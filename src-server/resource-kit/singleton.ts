@@ -1,4 +1,5 @@
 import { readSetting, writeSetting } from '../storage/settings.ts';
+import { declaredDefaults } from './fields.ts';
 import { toPublicRecord } from './records.ts';
 import { invalid, ok } from './results.ts';
 import { prepareSave } from './save.ts';
@@ -10,12 +11,7 @@ export function readSingleton(
   ctx: Pick<ActionContext, 'db'>,
   key: string,
 ): Record<string, unknown> {
-  const defaults: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(declaration.fields)) {
-    if (def.default !== undefined)
-      defaults[name] = typeof def.default === 'function' ? (def.default as () => unknown)() : def.default;
-  }
-  return { ...defaults, ...(readSetting<Record<string, unknown>>(ctx.db, key) ?? {}) };
+  return { ...declaredDefaults(declaration.fields), ...(readSetting<Record<string, unknown>>(ctx.db, key) ?? {}) };
 }
 
 /** GET/PUT/PATCH of a settings singleton kept as one JSON value in the settings table. */

@@ -21,8 +21,15 @@ export interface TestRequestOptions {
   rejectUnauthorized?: boolean;
 }
 
-/** A real HTTP request over a real socket, with control of the source address. */
-export function request(url: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+/** An answer as it came off the socket: the body's bytes undecoded. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A real HTTP request over a real socket, with control of the source address; the body's bytes back as they came. */
+export function sendRequest(url: string, options: TestRequestOptions = {}): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
   let payload: Buffer | undefined;
   if (options.body !== undefined) {
@@ -48,18 +55,9 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          // Decoded like any real client that asked for gzip would (the raw bytes stay in tests that need them).
-          const raw = Buffer.concat(chunks);
-          const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -67,6 +65,20 @@ export function request(url: string, options: TestRequestOptions = {}): Promise<
     if (payload) req.write(payload);
     req.end();
   });
+}
+
+/** A real HTTP request over a real socket, the answer decoded as text (and JSON when it is). */
+export async function request(url: string, options: TestRequestOptions = {}): Promise<TestResponse> {
+  const { status, headers, body } = await sendRequest(url, options);
+  // Decoded like any real client that asked for gzip would (the raw bytes stay in tests that need them).
+  const text = (headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status, headers, text, json };
 }
 
 /** Raw bytes on a loopback socket (for requests a client library will not send); the raw answer back as text. */

@@ -24,7 +24,7 @@ export function register(sdk) {
     kind: 'collection',
     security: { permission: 'ModuleExampleTasks', channels: ['localhost', 'bearer_token'] },
     fields: {
-      id: field.integer(z.number().int(), { readOnly: true, description: 'Assigned by the server.' }),
+      id: field.recordId('Assigned by the server.'),
       title: field.text(z.string().min(1).max(200), { required: true, description: 'What to do.' }),
       priority: field.integer(z.number().int().min(1).max(5), { default: 3, description: '1 (highest) to 5.' }),
       done: field.boolean({ default: false }),

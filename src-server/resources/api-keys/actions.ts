@@ -5,33 +5,40 @@ import {
   keyExpired,
   keySources,
   parseAllowedPaths,
+  storedApiKey,
+  type ApiKeyGrantRow,
+  type StoredApiKey,
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
 import { loadFilter } from '../../firewall/filter-store.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
+import { declaredDefaults } from '../../resource-kit/fields.ts';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
 import { apiKeysDeclaration } from './declaration.ts';
 
-interface ApiKeyRow {
-  id: number;
-  description: string;
+/** The grant columns and those only the record shows. */
+interface ApiKeyRow extends ApiKeyGrantRow {
   key_display: string;
-  allowed_paths: string;
-  full_permissions: number;
-  networkfilterid: string;
-  expand_ranges: number;
   bouncer_setup: string | null;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
-  disabled_at: string | null;
-  expires_at: string | null;
   rotated_at: string | null;
 }
+
+/** The fields `getDefault` answers with their declared defaults (bouncer_setup is chosen by the dialog, not defaulted). */
+const NEW_KEY_DEFAULTS = [
+  'allowed_paths',
+  'full_permissions',
+  'networkfilterid',
+  'expand_ranges',
+  'enabled',
+  'expires_at',
+] as const;
 
 const COLUMNS =
   'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
@@ -40,30 +47,31 @@ const COLUMNS =
 
 type KeyStatus = 'active' | 'disabled' | 'expired';
 
-function statusOf(row: ApiKeyRow, nowMs: number): KeyStatus {
-  if (row.disabled_at !== null) return 'disabled';
-  return keyExpired({ expiresAt: row.expires_at }, nowMs) ? 'expired' : 'active';
+function statusOf(key: StoredApiKey, nowMs: number): KeyStatus {
+  if (key.disabledAt !== null) return 'disabled';
+  return keyExpired(key, nowMs) ? 'expired' : 'active';
 }
 
-/** The read shape: never the key, never its hash. */
+/** The read shape: never the key, never its hash. The grants read as authentication reads them. */
 function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
+  const key = storedApiKey(row);
   return {
-    id: row.id,
-    description: row.description,
+    id: key.id,
+    description: key.description,
     key_display: row.key_display,
     has_key: true,
-    allowed_paths: parseAllowedPaths(row.allowed_paths),
-    full_permissions: row.full_permissions === 1,
-    networkfilterid: row.networkfilterid,
-    expand_ranges: row.expand_ranges === 1,
+    allowed_paths: key.allowedPaths,
+    full_permissions: key.fullPermissions,
+    networkfilterid: key.networkFilterId,
+    expand_ranges: key.expandRanges,
     bouncer_setup: row.bouncer_setup,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     last_used_ip: row.last_used_ip,
-    enabled: row.disabled_at === null,
-    status: statusOf(row, ctx.now()),
-    disabled_at: row.disabled_at,
-    expires_at: row.expires_at,
+    enabled: key.disabledAt === null,
+    status: statusOf(key, ctx.now()),
+    disabled_at: key.disabledAt,
+    expires_at: key.expiresAt,
     rotated_at: row.rotated_at,
     sources: keySources(ctx.db, row.id),
   };
@@ -210,11 +218,7 @@ function rotate(ctx: ActionContext): ActionResult {
   return ctx.db.transaction((): ActionResult => {
     const row = load(ctx, ctx.id);
     if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
-    const excess = grantsExceeding(callerGrants(ctx), {
-      fullPermissions: row.full_permissions === 1,
-      allowedPaths: parseAllowedPaths(row.allowed_paths),
-      networkFilterId: row.networkfilterid,
-    });
+    const excess = grantsExceeding(callerGrants(ctx), storedApiKey(row));
     if (excess.length) return failure(403, ...excess);
     const key = generateApiKey();
     ctx.db
@@ -249,12 +253,7 @@ export const apiKeysActions: ResourceActions = {
     getDefault: () =>
       ok({
         description: '',
-        allowed_paths: {},
-        full_permissions: false,
-        networkfilterid: 'none',
-        expand_ranges: false,
-        enabled: true,
-        expires_at: null,
+        ...declaredDefaults(apiKeysDeclaration.fields, NEW_KEY_DEFAULTS),
         has_key: false,
       }),
     rotate,

@@ -60,10 +60,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     levels: { create: 'ADMIN', update: 'ADMIN', patch: 'ADMIN', delete: 'ADMIN' },
   },
   fields: {
-    id: field.integer(z.number().int(), {
-      readOnly: true,
-      description: 'Record id; forwarded to workers as token_id.',
-    }),
+    id: field.recordId('Record id; forwarded to workers as token_id.'),
     description: field.text(z.string().min(1).max(255), {
       required: true,
       description: 'What the key is for (required on every verb).',

@@ -26,7 +26,7 @@ export const auditLogDeclaration: ResourceDeclaration = {
     levels: { getList: 'ADMIN', getRecord: 'ADMIN' },
   },
   fields: {
-    id: field.integer(z.number().int(), readOnly),
+    id: field.recordId(),
     at: field.text(z.string(), {
       ...readOnly,
       description: 'When (ISO 8601, UTC); for repeated rejections, the first of them.',

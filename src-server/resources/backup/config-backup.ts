@@ -1,11 +1,7 @@
 import type { ApiKeyGrantRow } from '../../auth/api-key-store.ts';
 import { isCatchAll } from '../../firewall/addresses.ts';
-import {
-  FAIL2BAN_SETTING_KEY,
-  fail2banFromStored,
-  whitelistRanges,
-  type Fail2banSettings,
-} from '../../firewall/fail2ban-settings.ts';
+import type { Fail2banSettings } from '../../firewall/fail2ban-fields.ts';
+import { FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { denyRanges, filterLabel } from '../../firewall/filters.ts';
 import { loadFilters, replaceFilters, rowToFilter, type FilterRow } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';

@@ -1,43 +1,20 @@
 import { z } from 'zod';
-import { BANTIME_FACTOR_BOUND, boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
+import { BANTIME_FACTOR_BOUND, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { canonicalListText } from '../../firewall/addresses.ts';
 import { PRESET_CHOICES } from '../../firewall/ban-policy.ts';
 import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { FAIL2BAN_DEFAULTS } from '../../firewall/fail2ban-settings.ts';
+import { FAIL2BAN_FIELDS, MAX_MULTIPLIERS } from '../../firewall/fail2ban-fields.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
 const bounds = SETTING_BOUNDS.fail2ban;
 
 /** Multipliers fail2ban's way: a list separated by spaces (or commas), or a JSON array; null for the doubling formula. */
-const MAX_MULTIPLIERS = 20;
 const splitMultipliers = (value: unknown): unknown => {
   if (typeof value !== 'string') return value;
   const parts = value.split(/[\s,]+/).filter(Boolean);
   return parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : part));
 };
-const multipliersSchema = z
-  .array(
-    z
-      .number({ error: 'each multiplier must be a number' })
-      .positive({ error: 'each multiplier must be above 0' })
-      .max(1000, { error: 'each multiplier must be at most 1000' }),
-    {
-      error: 'a list of numbers, such as "1 2 4 8", or null for the doubling formula',
-    },
-  )
-  .min(1, { error: 'the list is empty; give at least one number, or null for the doubling formula' })
-  .max(MAX_MULTIPLIERS, { error: `at most ${MAX_MULTIPLIERS} multipliers` })
-  .nullable();
-
-const ruleSchema = z
-  .object({
-    maxretry: boundedInteger(bounds.maxretry).optional(),
-    findtime: boundedInteger(bounds.findtime).optional(),
-    bantime: boundedInteger(bounds.bantime).optional(),
-  })
-  .strict();
-const categoriesSchema = z.object(Object.fromEntries(BAN_CATEGORIES.map((c) => [c, ruleSchema.optional()]))).strict();
 
 /** Drops `null` values inside the category rules, so a cleared cell falls back to the global value. */
 const dropNulls = (value: unknown): unknown => {
@@ -55,19 +32,6 @@ const dropNulls = (value: unknown): unknown => {
   }
   return out;
 };
-
-const entrySchema = z
-  .object({
-    value: z.string({ error: 'an address or CIDR' }).min(1, { error: 'an address or CIDR' }),
-    comment: z.string().max(200, { error: 'at most 200 characters' }).default(''),
-    until: z
-      .union([
-        z.null(),
-        z.iso.datetime({ offset: true, error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' }),
-      ])
-      .default(null),
-  })
-  .strict();
 
 /** Entries stored canonical, the comment trimmed. */
 const sanitizeEntries = (value: unknown): unknown =>
@@ -87,7 +51,8 @@ const sanitizeEntries = (value: unknown): unknown =>
 
 /**
  * Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20); unknown fields are
- * ignored and never echoed. Bounds: config/setting-bounds.ts. Whitelist entries are stored canonical.
+ * ignored and never echoed. Each field's schema and default: firewall/fail2ban-fields.ts (bounds:
+ * config/setting-bounds.ts). Whitelist entries are stored canonical.
  */
 export const fail2banDeclaration: ResourceDeclaration = {
   name: 'fail2ban',
@@ -106,34 +71,34 @@ export const fail2banDeclaration: ResourceDeclaration = {
         'findtime and bantime (unless given too) and clears the category overrides; read back, it ' +
         'is "custom" as soon as a value differs.',
     }),
-    maxretry: field.integer(boundedInteger(bounds.maxretry), {
-      default: FAIL2BAN_DEFAULTS.maxretry,
+    maxretry: field.integer(FAIL2BAN_FIELDS.maxretry.schema, {
+      default: FAIL2BAN_FIELDS.maxretry.default,
       description: `Failures (${rangeText(bounds.maxretry)}) that trigger a ban.`,
     }),
-    bantime: field.integer(boundedInteger(bounds.bantime), {
-      default: FAIL2BAN_DEFAULTS.bantime,
+    bantime: field.integer(FAIL2BAN_FIELDS.bantime.schema, {
+      default: FAIL2BAN_FIELDS.bantime.default,
       description:
         `Ban length in seconds (${rangeText(bounds.bantime)}). Bans longer than ipset's 2147483 s ` +
         `are published capped and renewed by each poll.`,
     }),
-    findtime: field.integer(boundedInteger(bounds.findtime), {
-      default: FAIL2BAN_DEFAULTS.findtime,
+    findtime: field.integer(FAIL2BAN_FIELDS.findtime.schema, {
+      default: FAIL2BAN_FIELDS.findtime.default,
       description: `Window in seconds in which failures are counted (${rangeText(bounds.findtime)}).`,
     }),
-    categories: field.json(categoriesSchema, {
+    categories: field.json(FAIL2BAN_FIELDS.categories.schema, {
       sanitize: dropNulls,
       default: () => ({}),
       description:
         `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?}}; a ` +
         `value left out (or null) falls back to the global one.`,
     }),
-    whitelist: field.text(z.string().max(10_000), {
+    whitelist: field.text(FAIL2BAN_FIELDS.whitelist.schema, {
       // Stored canonical (IPv4-mapped IPv6 unwrapped, IPv6 compressed), separators as written.
       sanitize: (value) => (typeof value === 'string' ? canonicalListText(value.trim()) : value),
-      default: FAIL2BAN_DEFAULTS.whitelist,
+      default: FAIL2BAN_FIELDS.whitelist.default,
       description: 'Addresses or CIDRs never banned, separated by spaces or commas; also published on /v1/whitelist.',
     }),
-    whitelistEntries: field.json(z.array(entrySchema).max(1000, { error: 'at most 1000 entries' }), {
+    whitelistEntries: field.json(FAIL2BAN_FIELDS.whitelistEntries.schema, {
       sanitize: sanitizeEntries,
       default: () => [],
       description:
@@ -141,57 +106,51 @@ export const fail2banDeclaration: ResourceDeclaration = {
         'or null for good)}]. Saving one lifts the active bans it covers; at its end it disappears. ' +
         'Published on /v1/whitelist while in force.',
     }),
-    PBXFirewallMaxReqSec: field.integer(boundedInteger(bounds.PBXFirewallMaxReqSec), {
-      default: FAIL2BAN_DEFAULTS.PBXFirewallMaxReqSec,
+    PBXFirewallMaxReqSec: field.integer(FAIL2BAN_FIELDS.PBXFirewallMaxReqSec.schema, {
+      default: FAIL2BAN_FIELDS.PBXFirewallMaxReqSec.default,
       description: `Requests per second allowed from one address (${rangeText(bounds.PBXFirewallMaxReqSec)}).`,
     }),
     bantimeIncrement: field.boolean({
-      default: FAIL2BAN_DEFAULTS.bantimeIncrement,
+      default: FAIL2BAN_FIELDS.bantimeIncrement.default,
       description: "fail2ban's bantime.increment: each new ban of an address lasts longer than its earlier ones.",
     }),
-    bantimeFactor: field.json(
-      z
-        .number({ error: `must be a number from ${BANTIME_FACTOR_BOUND.min} to ${BANTIME_FACTOR_BOUND.max}` })
-        .min(BANTIME_FACTOR_BOUND.min, { error: `must be at least ${BANTIME_FACTOR_BOUND.min}` })
-        .max(BANTIME_FACTOR_BOUND.max, { error: `must be at most ${BANTIME_FACTOR_BOUND.max}` }),
-      {
-        sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-        default: FAIL2BAN_DEFAULTS.bantimeFactor,
-        description:
-          `bantime.factor (${BANTIME_FACTOR_BOUND.min}-${BANTIME_FACTOR_BOUND.max}): the n-th earlier ban ` +
-          'multiplies bantime by factor × 2^n, or factor × multipliers[n].',
-      },
-    ),
-    bantimeMultipliers: field.json(multipliersSchema, {
+    bantimeFactor: field.json(FAIL2BAN_FIELDS.bantimeFactor.schema, {
+      sanitize: (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+      default: FAIL2BAN_FIELDS.bantimeFactor.default,
+      description:
+        `bantime.factor (${BANTIME_FACTOR_BOUND.min}-${BANTIME_FACTOR_BOUND.max}): the n-th earlier ban ` +
+        'multiplies bantime by factor × 2^n, or factor × multipliers[n].',
+    }),
+    bantimeMultipliers: field.json(FAIL2BAN_FIELDS.bantimeMultipliers.schema, {
       sanitize: splitMultipliers,
-      default: null,
+      default: FAIL2BAN_FIELDS.bantimeMultipliers.default,
       description:
         `bantime.multipliers: up to ${MAX_MULTIPLIERS} numbers ("1 2 4 8"); the ban after n earlier ` +
         `ones lasts bantime × factor × multipliers[n] (the last repeats). null: the doubling ` +
         `formula.`,
     }),
-    bantimeMaxtime: field.integer(boundedInteger(bounds.bantimeMaxtime), {
-      default: FAIL2BAN_DEFAULTS.bantimeMaxtime,
+    bantimeMaxtime: field.integer(FAIL2BAN_FIELDS.bantimeMaxtime.schema, {
+      default: FAIL2BAN_FIELDS.bantimeMaxtime.default,
       description:
         `bantime.maxtime in seconds (${rangeText(bounds.bantimeMaxtime)}): no incremented ban is ` +
         `longer. Not below any bantime while increment is on.`,
     }),
-    bantimeRndtime: field.integer(boundedInteger(bounds.bantimeRndtime), {
-      default: FAIL2BAN_DEFAULTS.bantimeRndtime,
+    bantimeRndtime: field.integer(FAIL2BAN_FIELDS.bantimeRndtime.schema, {
+      default: FAIL2BAN_FIELDS.bantimeRndtime.default,
       description:
         `bantime.rndtime in seconds (${rangeText(bounds.bantimeRndtime)}): up to this much is added ` +
         `at random to an incremented ban.`,
     }),
     bantimeOveralljails: field.boolean({
-      default: FAIL2BAN_DEFAULTS.bantimeOveralljails,
+      default: FAIL2BAN_FIELDS.bantimeOveralljails.default,
       description: 'bantime.overalljails: count earlier bans of the address in every category, not only this one.',
     }),
     ipv6ByPrefix: field.boolean({
-      default: FAIL2BAN_DEFAULTS.ipv6ByPrefix,
+      default: FAIL2BAN_FIELDS.ipv6ByPrefix.default,
       description: 'Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.',
     }),
-    ipv6Prefix: field.integer(boundedInteger(bounds.ipv6Prefix), {
-      default: FAIL2BAN_DEFAULTS.ipv6Prefix,
+    ipv6Prefix: field.integer(FAIL2BAN_FIELDS.ipv6Prefix.schema, {
+      default: FAIL2BAN_FIELDS.ipv6Prefix.default,
       description: `IPv6 prefix length (${rangeText(bounds.ipv6Prefix)}) failures are counted and bans given by, when ipv6ByPrefix is on.`,
     }),
   },

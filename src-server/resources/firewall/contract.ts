@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { BAN_LIST_FORMATS } from '../../firewall/ban-import.ts';
-import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { isoTime } from '../../resource-kit/contract.ts';
+import { banKind, bannedServices, banLogEntry } from '../../../src-shared/ban-log.ts';
 
 /** The output schemas of the firewall's custom methods (the shape of `data`), used by its declaration. */
 
 /** A whole number: counts, ids and versions. */
 const int = z.number().int();
 
-const banKind = z.enum([...BAN_CATEGORIES, 'manual']);
 const rules = z.record(z.string(), z.enum(['allow', 'block']));
-const services = z.array(z.enum(FILTER_CATEGORIES)).nullable().describe('Services refusing it; null: all.');
 
 /** Which active bouncer keys were sent a decision. */
 const delivery = z.object({
@@ -39,7 +36,7 @@ export const bannedIps = z.array(
     expiresAt: isoTime,
     secondsLeft: int.nullable(),
     bannedBy: z.string(),
-    services,
+    services: bannedServices,
     permanent: z.boolean(),
     banNumber: int,
     delivery,
@@ -89,7 +86,7 @@ export const bannedIp = z.object({
   permanent: z.boolean(),
   seconds: int.nullable(),
   reason: z.string(),
-  services,
+  services: bannedServices,
 });
 
 export const unbannedIp = z.object({ ip: z.string(), lifted: int.describe('Bans lifted.') });
@@ -101,22 +98,7 @@ export const unbannedAndWhitelisted = z.object({
   whitelisted: z.object({ value: z.string(), comment: z.string(), until: isoTime.nullable() }),
 });
 
-export const banLog = z.array(
-  z.object({
-    id: int,
-    ip: z.string(),
-    category: banKind,
-    scenario: z.string(),
-    reason: z.string(),
-    services,
-    bannedAt: isoTime,
-    bannedBy: z.string(),
-    endsAt: isoTime.nullable(),
-    state: z.enum(['active', 'expired', 'lifted']),
-    liftedBy: z.string().nullable(),
-    banNumber: int,
-  }),
-);
+export const banLog = z.array(banLogEntry);
 
 export const importedBans = z.object({
   dryRun: z.boolean(),

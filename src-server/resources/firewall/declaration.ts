@@ -70,7 +70,7 @@ export const firewallDeclaration: ResourceDeclaration = {
   idField: 'id',
   security: { permission: 'Firewall', channels: ['localhost', 'bearer_token'] },
   fields: {
-    id: field.integer(z.number().int(), { readOnly: true, description: 'Record id.' }),
+    id: field.recordId('Record id.'),
     network: field.text(z.string(), {
       sanitize: emptyToUndefined,
       writeOnly: true,

@@ -1,13 +1,12 @@
 import ipaddr from 'ipaddr.js';
 import {
   cidrsOverlap,
-  coversHostLoopback,
-  coversUnspecified,
   isCatchAll,
   normalizeAddress,
   normalizeCidrText,
   parseStrictCidr,
   splitList,
+  unblockableReason,
 } from '../../firewall/addresses.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import {
@@ -98,15 +97,18 @@ function resolveDeny(raw: unknown): { deny: string } | { errors: string[] } {
   const out: string[] = [];
   for (const entry of entries) {
     const canonical = normalizeCidrText(entry); // ::ffff:127.0.0.1 is stored (and checked) as 127.0.0.1
+    const cidr = canonical ? parseCidr(canonical)! : undefined;
+    // The catch-all denies everything not permitted: published as it is, it needs no check.
+    const unblockable = cidr && !isCatchAll(cidr) ? unblockableReason(cidr) : undefined;
     if (!canonical) errors.push(`deny: "${entry}" is not a valid IPv4/IPv6 address or CIDR.`);
-    else if (!isCatchAll(parseCidr(canonical)!) && coversHostLoopback(parseCidr(canonical)!)) {
+    else if (unblockable === 'host-loopback') {
       // A block of the host's own loopback would lock the PBX out, so the export never publishes it:
       // accepting it would show a block that no bouncer ever applies.
       errors.push(
         `deny: "${canonical}" covers this PBX's own loopback address (127.0.0.1 or ::1); it is ` +
           `never published to bouncers, so it would block nothing. Remove it.`,
       );
-    } else if (!isCatchAll(parseCidr(canonical)!) && coversUnspecified(parseCidr(canonical)!)) {
+    } else if (unblockable === 'unspecified') {
       errors.push(
         `deny: "${canonical}" holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped ` +
           `space; no traffic comes from there. Block the real addresses instead.`,

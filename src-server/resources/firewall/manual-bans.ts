@@ -1,12 +1,12 @@
 import {
   cidrsOverlap,
-  coversHostLoopback,
-  coversUnspecified,
   isCatchAll,
   normalizeAddress,
   normalizeCidrText,
+  unblockableReason,
 } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans, parseBanDuration, type BanLogEntry } from '../../firewall/ban-queries.ts';
+import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
+import type { BanLogEntry } from '../../../src-shared/ban-log.ts';
 import type { BanKind } from '../../firewall/decisions.ts';
 import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
 import { trustedRanges } from '../../firewall/filters.ts';
@@ -39,12 +39,13 @@ export const banIp: ActionHandler = (ctx) => {
   const services = body.services ? [...new Set(body.services)] : null;
   if (value) {
     const cidr = parseCidr(value)!;
+    const unblockable = unblockableReason(cidr);
     if (isCatchAll(cidr)) errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
-    else if (coversHostLoopback(cidr))
+    else if (unblockable === 'host-loopback')
       errors.push(
         `ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`,
       );
-    else if (coversUnspecified(cidr)) {
+    else if (unblockable === 'unspecified') {
       errors.push(
         `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space ` +
           `(::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,

@@ -13,7 +13,7 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
   idField: 'id',
   security: { permission: 'NetworkFilters', channels: ['localhost', 'bearer_token'] },
   fields: {
-    id: field.integer(z.number().int(), { readOnly: true }),
+    id: field.recordId(),
     permit: field.text(z.string(), { readOnly: true }),
     deny: field.text(z.string(), { readOnly: true }),
     description: field.text(z.string(), { readOnly: true }),
