@@ -65,6 +65,7 @@ interface Stats {
   rssMb: number;
   mainThreadMb: { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   rssSamplesMb: number[];
+  rssPeakMb: number;
   mainHeapSamplesMb: number[];
   manualBuilds: number;
   builds: number;
@@ -421,6 +422,7 @@ async function main(): Promise<void> {
         server: {
           cpuShareOfOneCore: round(cpuShare, 2),
           rssSamplesMb: after.rssSamplesMb,
+          rssPeakMb: after.rssPeakMb,
           mainHeapSamplesMb: after.mainHeapSamplesMb,
           filterSetRebuilds: after.manualBuilds - before.manualBuilds,
           eventLoopDelayMs: {
@@ -446,7 +448,8 @@ async function main(): Promise<void> {
             value: `${latencies.length - failed}/${offered}`,
             met: failed === 0 && latencies.length === offered,
           },
-          rssUnder600Mb: { value: Math.max(...after.rssSamplesMb, 0), met: Math.max(...after.rssSamplesMb, 0) < 600 },
+          // The peak sampled every 250 ms, not only the 10 s samples.
+          rssUnder600Mb: { value: after.rssPeakMb, met: after.rssPeakMb < 600 },
           rssFlatOverLastHalf: { value: rssGrowth(after.rssSamplesMb), met: rssGrowth(after.rssSamplesMb) < 50 },
           ...(imported
             ? { banImportUnder5s: { value: round(imported.ms), met: imported.status === 200 && imported.ms < 5000 } }

@@ -62,9 +62,15 @@ const rssSamples = [];
 // The main thread's heap at the same moments: what of the RSS is the web thread's (the rest: workers, buffers).
 const heapSamples = [];
 let sampler;
+// The highest RSS at any moment (every 250 ms): a peak between two 10 s samples counts too.
+let rssPeak = 0;
+let peakSampler;
 const startSampling = () => {
   clearInterval(sampler);
+  clearInterval(peakSampler);
   rssSamples.length = 0;
+  rssPeak = 0;
+  peakSampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 250);
   heapSamples.length = 0;
   loopDelay.reset();
   Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
@@ -157,6 +163,7 @@ process.on('message', (message) => {
           arrayBuffers: Math.round(arrayBuffers / 2 ** 20),
         }))(process.memoryUsage()),
         rssSamplesMb: [...rssSamples],
+        rssPeakMb: Math.round(rssPeak / 2 ** 20),
         mainHeapSamplesMb: [...heapSamples],
         manualBuilds: firewall.snapshots.manualBuilds,
         builds: firewall.snapshots.builds,
@@ -171,6 +178,7 @@ process.on('message', (message) => {
     case 'stop':
       clearInterval(churnTimer);
       clearInterval(sampler);
+      clearInterval(peakSampler);
       void server.stop().then(() => {
         rmSync(dataDir, { recursive: true, force: true });
         reply({ ok: true });
