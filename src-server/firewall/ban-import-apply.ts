@@ -34,7 +34,9 @@ function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, Pl
   for (const ban of bans) {
     const known = unique.get(ban.value);
     if (!known) {
-      unique.set(ban.value, { ...ban, action: 'add', lines: [ban.line] });
+      // Spelled out: a spread with added members made each of 100,000 objects 410 bytes, not 140.
+      const { line, value, seconds, reason, services } = ban;
+      unique.set(value, { line, value, seconds, reason, services, action: 'add', lines: [line] });
       continue;
     }
     if (known.lines[known.lines.length - 1] !== ban.line) known.lines.push(ban.line);
