@@ -38,7 +38,6 @@ export function BanLogTable() {
       label="Ban history"
       noun="ban history"
       query={log}
-      rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) => entry.ip}
       rowTestId="ban-log-row"
       minWidth={1040}
