@@ -7,16 +7,16 @@ import { ServerPageControls, ServerSearchField } from './ServerPaging.tsx';
 
 /**
  * A log searched, filtered and paged on the server: the search box and the filters above the rows,
- * "1–25 of 80" with Previous/Next below them. Each row is an entry the log keys by its id.
+ * "1–25 of 80" with Previous/Next below them.
  */
-export function ServerPagedTable<T extends { id: number | string }>({
+export function ServerPagedTable<T>({
   query,
   paging,
   searchPlaceholder,
   searchWidth,
   filters,
   ...table
-}: Omit<DataTableProps<T>, 'query' | 'rows' | 'rowKey' | 'toolbar' | 'footer' | 'search'> & {
+}: Omit<DataTableProps<T>, 'query' | 'rows' | 'toolbar' | 'footer' | 'search'> & {
   /** One page of rows, and how many match on the server over every page. */
   query: QueryLike & { data?: { rows: T[]; total: number } };
   paging: ServerPaging;
@@ -31,7 +31,6 @@ export function ServerPagedTable<T extends { id: number | string }>({
       {...table}
       query={query}
       rows={rows}
-      rowKey={(row) => String(row.id)}
       toolbar={
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
           <ServerSearchField
