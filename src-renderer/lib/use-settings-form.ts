@@ -21,10 +21,12 @@ export interface SettingsFormOptions<T extends object, V extends object, F exten
 }
 
 /** State, server errors and submit of a form over a singleton settings resource. */
-export function useSettingsForm<T extends object, V extends object, F extends string, B extends FieldBounds = {}>(
-  resource: SettingsResource<T>,
-  options: SettingsFormOptions<T, V, F, B>,
-) {
+export function useSettingsForm<
+  T extends object,
+  V extends object,
+  F extends string,
+  B extends FieldBounds = Record<never, { min: number; max: number }>,
+>(resource: SettingsResource<T>, options: SettingsFormOptions<T, V, F, B>) {
   const query = resource.useSettings();
   const save = resource.useUpdateSettings();
   const [values, setValues] = useState<V | null>(null);
