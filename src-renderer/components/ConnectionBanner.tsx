@@ -1,4 +1,3 @@
-import { Alert } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { apiRequest } from '../lib/api-client.ts';
@@ -6,6 +5,7 @@ import { getConnectionState, onReconnect, useConnectionState } from '../lib/conn
 import { formatAgo, formatTime } from '../lib/format.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { useNow } from '../lib/use-now.ts';
+import { ProblemAlert } from './ProblemAlert.tsx';
 
 /** Without other traffic, the console checks the server this often, and more often while it is away. */
 const HEARTBEAT_MS = 5_000;
@@ -42,9 +42,7 @@ export function ConnectionBanner() {
   const now = useNow(connection.reachable ? 60_000 : 1000);
   if (connection.reachable) return null;
   return (
-    <Alert
-      color="red"
-      variant="light"
+    <ProblemAlert
       icon={<IconPlugConnectedX size={20} />}
       title="The server cannot be reached"
       mb="md"
@@ -56,6 +54,6 @@ export function ConnectionBanner() {
         : 'The server has not answered since this page opened. '}
       What this page shows is from then and may be out of date. It refreshes by itself once the server answers; check
       that PBX Console is running.
-    </Alert>
+    </ProblemAlert>
   );
 }

@@ -1,24 +1,23 @@
 import { Card, Group, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 /** A dashboard card: a section named by its heading (icon and title), a badge at the right, then the body. */
 export function DashboardCard({
   icon,
   title,
-  titleId,
   badge,
   fullHeight = true,
   children,
 }: {
   icon: ReactNode;
   title: string;
-  /** The heading's id, which names the section for screen readers. */
-  titleId: string;
   badge?: ReactNode;
   /** Fill its grid cell's height (cards side by side line up). */
   fullHeight?: boolean;
   children: ReactNode;
 }) {
+  // The heading names the section for screen readers.
+  const titleId = useId();
   return (
     <Card
       withBorder

@@ -42,14 +42,25 @@ export interface DataTableSelection {
   onChange: (selected: Set<string>) => void;
 }
 
-export interface DataTableProps<T> {
+/** Where the rows come from: the list the query loads, or rows the caller derives from its query. */
+type RowsSource<T> =
+  | { query: QueryLike & { data?: readonly T[] }; rows?: undefined }
+  | { query: QueryLike; rows: readonly T[] };
+
+/** A row's key: a record with an id is keyed by it unless told otherwise; any other row needs one. */
+type RowKeySource<T> = T extends { id: string | number }
+  ? { rowKey?: (row: T) => string }
+  : { rowKey: (row: T) => string };
+
+export type DataTableProps<T> = DataTableOptions<T> & RowsSource<T> & RowKeySource<T>;
+
+const byId = (row: unknown) => String((row as { id: string | number }).id);
+
+interface DataTableOptions<T> {
   /** The table's accessible name, e.g. "API keys". */
   label: string;
   /** What the rows are, in "Loading …" (defaults to the label). */
   noun?: string;
-  query: QueryLike;
-  rows: readonly T[];
-  rowKey: (row: T) => string;
   columns: DataTableColumn<T>[];
   /** Names the row for screen readers: "Actions for <row>", "Unban <row>". */
   rowLabel?: (row: T) => string;
@@ -117,12 +128,13 @@ function CardTitle<T>({ column, row }: { column: DataTableColumn<T>; row: T }) {
  * The console's list of records: columns, row actions, a search box, loading, error and empty states
  * (QueryState), and, on a narrow screen, one card per row with every action visible.
  */
+export function DataTable<T>(props: DataTableProps<T>): ReactNode;
 export function DataTable<T>({
   label,
   noun = label,
   query,
-  rows,
-  rowKey,
+  rows: givenRows,
+  rowKey = byId,
   columns,
   rowLabel = rowKey,
   actions,
@@ -137,7 +149,9 @@ export function DataTable<T>({
   withCard = true,
   selection,
   inlineActions,
-}: DataTableProps<T>) {
+}: DataTableOptions<T> & RowsSource<T> & { rowKey?: (row: T) => string }) {
+  // Without given rows, the query's data is the list (RowsSource types it so).
+  const rows = givenRows ?? (query as { data?: readonly T[] }).data ?? [];
   // On a phone each row is a card, with every action a visible button.
   const asCards = useNarrowScreen();
   const [term, setTerm] = useState('');

@@ -1,7 +1,8 @@
-import { Alert, Button, Center, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertTriangle, IconInbox } from '@tabler/icons-react';
+import { Button, Center, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconInbox } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client.ts';
+import { ProblemAlert } from './ProblemAlert.tsx';
 
 /** What an empty list says: what is missing, what to do about it, and optionally a button. */
 export interface EmptyContent {
@@ -46,14 +47,14 @@ export function QueryState({
   if (query.isError) {
     const message = query.error instanceof ApiError ? query.error.message : 'Unexpected error.';
     return (
-      <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={`Could not load ${label}`}>
+      <ProblemAlert title={`Could not load ${label}`}>
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{message}</Text>
           <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
             Retry
           </Button>
         </Stack>
-      </Alert>
+      </ProblemAlert>
     );
   }
   if (isEmpty) {

@@ -1,13 +1,13 @@
-/** Query parameters a screen keeps as numbers: the page (the query string carries their digits). */
-type PageParameter = 'limit' | 'offset';
+/** Query parameters the console keeps as numbers: the page and a time window (the query string carries their digits). */
+type NumberParameter = 'limit' | 'offset' | 'minutes';
 
 /**
  * A screen's filter over a GET's query parameters (`Query<Op>` of the contract): each parameter it
- * sets, '' for "no filter", the page as numbers. A parameter the contract does not list fails the
+ * sets, '' for "no filter", the page and window as numbers. A parameter the contract does not list fails the
  * typecheck, so a rename on the server reaches the screen.
  */
 export type QueryFilter<Q, K extends keyof Q> = {
-  [P in K]-?: P extends PageParameter ? number : '' | Exclude<Q[P], undefined>;
+  [P in K]-?: P extends NumberParameter ? number : '' | Exclude<Q[P], undefined>;
 };
 
 /** A filter as its query string: text trimmed, '' (no filter) left out, numbers as they are. */

@@ -4,7 +4,10 @@ import { fieldErrors } from './field-errors.ts';
 import type { SettingsResource } from './settings-resource.ts';
 import { useUnsavedEdits } from './unsaved-edits.ts';
 
-export interface SettingsFormOptions<T extends object, V extends object, F extends string> {
+/** The server's bounds of a form's number fields, by field (GENERAL_SETTINGS_BOUNDS, FAIL2BAN_BOUNDS...). */
+type FieldBounds = Record<string, { min: number; max: number }>;
+
+export interface SettingsFormOptions<T extends object, V extends object, F extends string, B extends FieldBounds> {
   /** The form's values from the stored settings (defaults for missing fields, a write-only secret emptied...). */
   toValues: (stored: T) => V;
   /** What is sent on save; the values as they are by default. */
@@ -13,17 +16,21 @@ export interface SettingsFormOptions<T extends object, V extends object, F exten
   fields: readonly F[];
   /** The notification after a successful save. */
   saved: { title: string; message: string };
+  /** The bounds of the number fields, which `boundedField` puts on their input. */
+  bounds?: B;
 }
 
 /** State, server errors and submit of a form over a singleton settings resource. */
-export function useSettingsForm<T extends object, V extends object, F extends string>(
-  resource: SettingsResource<T>,
-  options: SettingsFormOptions<T, V, F>,
-) {
+export function useSettingsForm<
+  T extends object,
+  V extends object,
+  F extends string,
+  B extends FieldBounds = Record<never, { min: number; max: number }>,
+>(resource: SettingsResource<T>, options: SettingsFormOptions<T, V, F, B>) {
   const query = resource.useSettings();
   const save = resource.useUpdateSettings();
   const [values, setValues] = useState<V | null>(null);
-  const { toValues, toInput, fields, saved } = options;
+  const { toValues, toInput, fields, saved, bounds = {} as B } = options;
   // Follows the stored settings: first load, and the record the server answers a save with.
   // (toValues is a pure mapping, usually an inline arrow: only new data re-runs it.)
   useEffect(() => {
@@ -57,6 +64,8 @@ export function useSettingsForm<T extends object, V extends object, F extends st
     onChange: (value: V[K]) => set(key, value),
     error: errors.byField[key],
   });
+  /** The same with the field's bounds, for a number or duration: `<DurationInput {...boundedField('findtime')} />`. */
+  const boundedField = <K extends keyof V & F & keyof B>(key: K) => ({ ...bounds[key], ...field(key) });
   /** The same for a text input, whose change is an event (a write-only secret left unset reads as empty). */
   const textField = <K extends keyof V & F>(key: K) => ({
     ...field(key),
@@ -69,7 +78,7 @@ export function useSettingsForm<T extends object, V extends object, F extends st
     onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.checked as V[K]),
   });
 
-  return { query, save, values, setValues, set, field, textField, switchField, errors, submit };
+  return { query, save, values, setValues, set, field, boundedField, textField, switchField, errors, submit };
 }
 
 export type SettingsForm<V extends object, F extends string> = Pick<

@@ -130,8 +130,6 @@ export function ApiKeysTable({
       <DataTable
         label="API keys"
         query={keys}
-        rows={keys.data ?? []}
-        rowKey={(k) => String(k.id)}
         rowLabel={(k) => k.description}
         rowTestId="api-key-row"
         minWidth={1040}

@@ -1,19 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  Radio,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { FirstField } from '../../../components/FirstField.tsx';
+import type { Choice } from '../../../components/ChoiceSelect.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
+import { RadioChoice } from '../../../components/RadioChoice.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../model/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
@@ -25,6 +15,7 @@ import {
   type ServerCertificate,
 } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
@@ -104,49 +95,45 @@ function CustomPaths({
 }
 
 /** The bouncer and its firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
-function BackendChoice({
-  value,
-  onChange,
-  error,
-}: {
-  value: BouncerSetup;
-  onChange: (value: BouncerSetup) => void;
-  error?: string;
-}) {
-  return (
-    <Radio.Group
-      label="Bouncer on the bouncer host"
-      value={value}
-      onChange={(v) => onChange(v as BouncerSetup)}
-      error={error}
-    >
-      <Stack gap="xs" mt={6}>
-        <Radio
-          value="iptables"
-          label="iptables + ipset (recommended)"
-          description="Blocked networks of any size are enforced."
-        />
-        <Radio
-          value="nftables"
-          label="nftables"
-          description={
-            `The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ` +
-            `${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single ` +
-            `addresses. Wider networks are only enforced in iptables mode.`
-          }
-        />
-        <Radio
-          value="custom-bouncer"
-          label="crowdsec-custom-bouncer (your script)"
-          description={
-            `Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers ` +
-            `applied bans for ${CUSTOM_CACHE_RETENTION}.`
-          }
-        />
-      </Stack>
-    </Radio.Group>
-  );
-}
+const BACKENDS: readonly Choice<BouncerSetup>[] = [
+  {
+    value: 'iptables',
+    label: 'iptables + ipset (recommended)',
+    description: 'Blocked networks of any size are enforced.',
+  },
+  {
+    value: 'nftables',
+    label: 'nftables',
+    description:
+      `The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ` +
+      `${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single ` +
+      `addresses. Wider networks are only enforced in iptables mode.`,
+  },
+  {
+    value: 'custom-bouncer',
+    label: 'crowdsec-custom-bouncer (your script)',
+    description:
+      `Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers ` +
+      `applied bans for ${CUSTOM_CACHE_RETENTION}.`,
+  },
+];
+
+/** What the key may reach: the bouncer's export, the router feed, or paths chosen one by one. */
+const PRESETS: readonly Choice<Preset>[] = [
+  {
+    value: 'bouncer',
+    label: 'Firewall bouncer: read-only firewall export',
+    description: 'Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only.',
+  },
+  {
+    value: 'router',
+    label: 'Router feed: blocklist for routers and firewalls',
+    description:
+      'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
+      'CrowdSec software needed).',
+  },
+  { value: 'custom', label: 'Custom', description: 'Choose the API paths the key may read or write.' },
+];
 
 /** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
 export function CreateApiKeyModal({
@@ -186,9 +173,6 @@ export function CreateApiKeyModal({
   }, [opened]);
 
   const errors = fieldErrors(create.error, FIELDS);
-  const descriptionError =
-    (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ??
-    errors.byField.description;
   const filterError =
     (touched && !filterId
       ? 'Choose where the key will be used from: a filter for the bouncer host’s address, this computer, or (on purpose) any address.'
@@ -250,34 +234,23 @@ export function CreateApiKeyModal({
           loading={create.isPending}
           errors={errors.other}
         >
-          <FirstField
-            label="Description"
-            placeholder="Bouncer on fw1.example.net"
+          <KeyDescriptionField
             value={description}
             onChange={setDescription}
-            error={descriptionError}
+            touched={touched}
+            errors={errors}
+            placeholder="Bouncer on fw1.example.net"
           />
-          <Radio.Group label="Access" value={preset} onChange={(v) => setPreset(v as Preset)}>
-            <Stack gap="xs" mt={6}>
-              <Radio
-                value="bouncer"
-                label="Firewall bouncer: read-only firewall export"
-                description="Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only."
-              />
-              <Radio
-                value="router"
-                label="Router feed: blocklist for routers and firewalls"
-                description={
-                  'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
-                  'CrowdSec software needed).'
-                }
-              />
-              <Radio value="custom" label="Custom" description="Choose the API paths the key may read or write." />
-            </Stack>
-          </Radio.Group>
+          <RadioChoice label="Access" options={PRESETS} value={preset} onChange={setPreset} />
           {preset === 'bouncer' && (
             <Stack gap="xs" pl="md">
-              <BackendChoice value={backend} onChange={setBackend} error={errors.byField.expand_ranges} />
+              <RadioChoice
+                label="Bouncer on the bouncer host"
+                options={BACKENDS}
+                value={backend}
+                onChange={setBackend}
+                error={errors.byField.expand_ranges}
+              />
             </Stack>
           )}
           {preset === 'custom' && (

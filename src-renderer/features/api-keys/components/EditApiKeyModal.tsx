@@ -1,11 +1,11 @@
 import { Modal, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { FirstField } from '../../../components/FirstField.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
+import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 
 const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
 
@@ -53,9 +53,6 @@ export function EditApiKeyModal({
   }, [apiKey]);
 
   const errors = fieldErrors(update.error, FIELDS);
-  const descriptionError =
-    (touched && !description.trim() ? 'Say what the key is for, e.g. “Bouncer on fw1”.' : null) ??
-    errors.byField.description;
   const unchangedExpiry = expires === toLocalInput(apiKey?.expires_at);
   const expiresAt = unchangedExpiry ? (apiKey?.expires_at ?? null) : fromLocalInput(expires);
   const expiryError =
@@ -89,7 +86,7 @@ export function EditApiKeyModal({
           loading={update.isPending}
           errors={errors.other}
         >
-          <FirstField label="Description" value={description} onChange={setDescription} error={descriptionError} />
+          <KeyDescriptionField value={description} onChange={setDescription} touched={touched} errors={errors} />
           {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
           <TextInput
             type="datetime-local"

@@ -1,5 +1,6 @@
-import { Code, List, Select, Stack, Text } from '@mantine/core';
+import { Code, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { ChoiceSelect } from '../../../components/ChoiceSelect.tsx';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
 import { FEED_FORMATS, feedUrl, mikrotikScheduler, urlTableSteps, type FeedFormat } from '../api/router-feed.ts';
 
@@ -14,22 +15,13 @@ export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bo
   const [format, setFormat] = useState<FeedFormat>('plain_text');
   return (
     <Stack data-testid="router-feed">
-      <Select
+      <ChoiceSelect
         label="Address the router reaches this server on"
-        data={urls.map((url) => ({ value: url, label: url }))}
+        options={urls.map((url) => ({ value: url, label: url }))}
         value={apiUrl}
-        onChange={(v) => v && setApiUrl(v)}
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
+        onChange={setApiUrl}
       />
-      <Select
-        label="Feed format"
-        data={FEED_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
-        value={format}
-        onChange={(v) => v && setFormat(v as FeedFormat)}
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
-      />
+      <ChoiceSelect label="Feed format" options={FEED_FORMATS} value={format} onChange={setFormat} />
       <div>
         <Text size="sm" fw={600} mb={4}>
           Feed URL

@@ -183,7 +183,6 @@ export function AuditLogTable() {
       label="Audit log"
       noun="audit log entries"
       query={log}
-      rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) =>
         `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`
       }

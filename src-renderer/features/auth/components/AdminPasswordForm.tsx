@@ -1,10 +1,11 @@
-import { Button, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { FormError } from '../../../components/FormError.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useAuthStatus } from '../api/get-auth-status.ts';
 import { useSetPassword } from '../api/set-password.ts';
+import { PasswordField } from './PasswordField.tsx';
 
 const MIN_LENGTH = 8;
 
@@ -54,24 +55,22 @@ export function AdminPasswordForm() {
             : 'No password is set yet: remote sign-in is refused until you set one.'}
         </Text>
         {needsCurrent && (
-          <PasswordInput
+          <PasswordField
             label="Current password"
             autoComplete="current-password"
-            required
             value={current}
-            onChange={(e) => {
+            onChange={(value) => {
               setPassword.reset();
-              setCurrent(e.currentTarget.value);
+              setCurrent(value);
             }}
             error={serverErrors.byField.currentPassword}
           />
         )}
-        <PasswordInput
+        <PasswordField
           label="New password"
           autoComplete="new-password"
-          required
           value={password}
-          onChange={(e) => setNewPassword(e.currentTarget.value)}
+          onChange={setNewPassword}
           error={
             tooShort ??
             (touched && password.length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters.` : null) ??
@@ -79,12 +78,11 @@ export function AdminPasswordForm() {
           }
           description={`At least ${MIN_LENGTH} characters.`}
         />
-        <PasswordInput
+        <PasswordField
           label="Repeat the new password"
           autoComplete="new-password"
-          required
           value={confirm}
-          onChange={(e) => setConfirm(e.currentTarget.value)}
+          onChange={setConfirm}
           error={mismatch}
         />
         <FormError messages={serverErrors.other} />

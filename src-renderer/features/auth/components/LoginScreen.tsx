@@ -1,7 +1,8 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle, IconShieldLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useLogin } from '../api/login.ts';
+import { PasswordField } from './PasswordField.tsx';
 
 /** Shown to remote browsers without a valid session. */
 export function LoginScreen({
@@ -60,12 +61,11 @@ export function LoginScreen({
               value={loginName}
               onChange={(e) => setLoginName(e.currentTarget.value)}
             />
-            <PasswordInput
+            <PasswordField
               label="Password"
               autoComplete="current-password"
-              required
               value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              onChange={setPassword}
               error={error}
               data-autofocus
               autoFocus

@@ -1,6 +1,7 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
+import type { Answer, Query } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import type { QueryFilter } from '../../../lib/query-filter.ts';
 
 export type AddressLookup = Answer<'firewall.lookup'>;
 /** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
@@ -9,7 +10,10 @@ export type CoveringDecision = AddressLookup['decisions'][number];
 export type Protection = AddressLookup['protections'][number];
 
 /** firewall:lookup: "Why is this address blocked?". Quiet: a malformed address's 400 shows under the field. */
-export const lookupAddress = (ip: string) => api.get<AddressLookup>('firewall:lookup', { ip }, { quiet: true });
+export const lookupAddress = (ip: string) => {
+  const query: QueryFilter<Query<'firewall.lookup'>, 'ip'> = { ip };
+  return api.get<AddressLookup>('firewall:lookup', query, { quiet: true });
+};
 
 /** Under 'bans': an unban or a new ban refreshes an answer on screen. */
 export const addressLookupKey = (ip: string) => ['bans', 'lookup', ip] as const;

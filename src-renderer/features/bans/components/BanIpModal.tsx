@@ -84,13 +84,7 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
       color="red"
       errors={errors.other}
     >
-      <AddressInput
-        description="An IPv4 or IPv6 address, or a network in CIDR form."
-        placeholder="192.0.2.7 or 192.0.2.0/24"
-        value={ip}
-        onChange={setIp}
-        error={ipError}
-      />
+      <AddressInput placeholder="192.0.2.7 or 192.0.2.0/24" value={ip} onChange={setIp} error={ipError} />
       <DurationInput
         label="Duration"
         value={seconds}

@@ -1,4 +1,4 @@
-import { Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { FilterSelect } from '../../../components/FilterSelect.tsx';
 import { OptionalText } from '../../../components/OptionalText.tsx';
 import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
@@ -7,7 +7,7 @@ import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanLog, type BanLogEntry, type BanLogFilter, type BanLogState } from '../api/get-ban-log.ts';
 import { BanNumber } from './BanNumber.tsx';
-import { CategoryBadge, WholeBadge } from './CategoryBadge.tsx';
+import { CategoryCell, WholeBadge } from './CategoryBadge.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -38,7 +38,6 @@ export function BanLogTable() {
       label="Ban history"
       noun="ban history"
       query={log}
-      rowKey={(entry) => String(entry.id)}
       rowLabel={(entry) => entry.ip}
       rowTestId="ban-log-row"
       minWidth={1040}
@@ -62,12 +61,11 @@ export function BanLogTable() {
         {
           header: 'Category',
           render: (entry) => (
-            <Stack gap={2} align="flex-start">
-              <CategoryBadge category={entry.category} />
+            <CategoryCell category={entry.category}>
               <Text size="xs" c="dimmed" ff="monospace">
                 {entry.scenario}
               </Text>
-            </Stack>
+            </CategoryCell>
           ),
         },
         { header: 'Ban', render: (entry) => <BanNumber category={entry.category} banNumber={entry.banNumber} /> },

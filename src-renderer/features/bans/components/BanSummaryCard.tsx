@@ -48,7 +48,6 @@ export function BanSummaryCard() {
     <DashboardCard
       icon={<IconShieldX size={20} aria-hidden />}
       title="Active bans"
-      titleId="bans-card-title"
       fullHeight={false}
       badge={
         <Badge variant="light" color={list.length ? 'red' : 'gray'} size="lg">

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, SegmentedControl, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockOpen, IconShieldCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -15,7 +15,7 @@ import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
 import { BanIpModal } from './BanIpModal.tsx';
 import { BanNumber } from './BanNumber.tsx';
-import { CategoryBadge } from './CategoryBadge.tsx';
+import { CategoryCell } from './CategoryBadge.tsx';
 import { UnbanAndWhitelistModal } from './UnbanAndWhitelistModal.tsx';
 import { DeliveryCell } from './DeliveryCell.tsx';
 
@@ -137,15 +137,14 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
           {
             header: 'Category',
             render: (ban) => (
-              <Stack gap={2} align="flex-start">
-                <CategoryBadge category={ban.category} />
+              <CategoryCell category={ban.category}>
                 {ban.category !== 'manual' && <BanNumber category={ban.category} banNumber={ban.banNumber} />}
                 {servicesText(ban) && (
                   <Text size="xs" c="dimmed">
                     Refused on {servicesText(ban)}
                   </Text>
                 )}
-              </Stack>
+              </CategoryCell>
             ),
           },
           { header: 'Reason', render: (ban) => <OptionalText value={ban.reason} /> },

@@ -1,9 +1,16 @@
-import { Radio, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { ChoiceSelect, type Choice } from '../../../components/ChoiceSelect.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
+import { RadioChoice } from '../../../components/RadioChoice.tsx';
 import { exportBans } from '../api/export-bans.ts';
 import { BAN_LIST_FORMATS, type BanListFormat } from '../api/import-bans.ts';
+
+type Source = 'manual' | 'all';
+const SOURCES: readonly Choice<Source>[] = [
+  { value: 'manual', label: 'Bans made by operators (manual and imported)' },
+  { value: 'all', label: 'Every ban, automatic bans too (they import back as manual bans)' },
+];
 
 const EXTENSION: Record<BanListFormat, string> = { values: 'txt', opnsense: 'txt', csv: 'csv', json: 'json' };
 
@@ -20,7 +27,7 @@ function download(name: string, text: string, type: string) {
 /** "Export bans": the bans in force as a file another PBX imports back (json and csv keep durations and reasons). */
 export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [format, setFormat] = useState<BanListFormat>('json');
-  const [source, setSource] = useState<'manual' | 'all'>('manual');
+  const [source, setSource] = useState<Source>('manual');
   const [busy, setBusy] = useState(false);
 
   const submit = () => {
@@ -48,21 +55,14 @@ export function ExportBansModal({ opened, onClose }: { opened: boolean; onClose:
       submitLabel="Download"
       loading={busy}
     >
-      <Select
+      <ChoiceSelect
         label="Format"
         description="JSON and CSV keep each ban's time left, reason and services; the other two keep the addresses."
-        data={BAN_LIST_FORMATS.map((f) => ({ value: f.value, label: f.label }))}
+        options={BAN_LIST_FORMATS}
         value={format}
-        onChange={(v) => v && setFormat(v as BanListFormat)}
-        allowDeselect={false}
-        comboboxProps={{ withinPortal: true }}
+        onChange={setFormat}
       />
-      <Radio.Group label="Bans" value={source} onChange={(v) => setSource(v as 'manual' | 'all')}>
-        <Stack gap="xs" mt={6}>
-          <Radio value="manual" label="Bans made by operators (manual and imported)" />
-          <Radio value="all" label="Every ban, automatic bans too (they import back as manual bans)" />
-        </Stack>
-      </Radio.Group>
+      <RadioChoice label="Bans" options={SOURCES} value={source} onChange={setSource} />
     </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconAccessPoint, IconLockExclamation } from '@tabler/icons-react';
 import { QueryState } from '../../../components/QueryState.tsx';
 import { formatAgo, formatDateTime, plural } from '../../../lib/format.ts';
@@ -11,6 +11,7 @@ import {
 } from '../api/get-bouncer-status.ts';
 import { useUnbanBouncerHost } from '../api/unban-bouncer-host.ts';
 import { bouncerStateView, refusalInWords } from './bouncer-state.ts';
+import { ProblemAlert } from '../../../components/ProblemAlert.tsx';
 
 /** "12 packets, 800 bytes" per origin, as the bouncer reported dropping them. */
 function droppedText(dropped: BouncerHost['dropped']): string | null {
@@ -146,9 +147,7 @@ function RejectionLine({ rejection: r, now }: { rejection: BouncerRejection; now
 function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: number }) {
   if (rejections.length === 0) return null;
   return (
-    <Alert
-      color="red"
-      variant="light"
+    <ProblemAlert
       icon={<IconLockExclamation size={18} />}
       title="Refused bouncer requests"
       mb="sm"
@@ -162,7 +161,7 @@ function Refused({ rejections, now }: { rejections: BouncerRejection[]; now: num
           A host banned for wrong keys is served again, and its ban lifted, as soon as it polls with a valid key.
         </Text>
       </Stack>
-    </Alert>
+    </ProblemAlert>
   );
 }
 

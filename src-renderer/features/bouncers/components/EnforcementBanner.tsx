@@ -1,7 +1,8 @@
-import { Alert, Anchor, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { linkProps } from '../../../lib/router.ts';
 import { useBouncerStatus } from '../api/get-bouncer-status.ts';
+import { ProblemAlert } from '../../../components/ProblemAlert.tsx';
 
 /**
  * The top-of-dashboard warning that bans are listed but reach no firewall: bans exist and no
@@ -14,9 +15,7 @@ export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number
   if (status.data.bouncers.some((bouncer) => bouncer.state === 'served')) return null;
   const refused = status.data.bouncers.filter((bouncer) => bouncer.state === 'refused').length;
   return (
-    <Alert
-      color="red"
-      variant="light"
+    <ProblemAlert
       icon={<IconAlertTriangle size={20} aria-hidden />}
       title={`${activeBans === 1 ? '1 ban is' : `${activeBans} bans are`} not being enforced: no bouncer has polled in the last 30 s`}
       mb="lg"
@@ -34,6 +33,6 @@ export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number
           Open the bouncer keys
         </Anchor>
       </Text>
-    </Alert>
+    </ProblemAlert>
   );
 }

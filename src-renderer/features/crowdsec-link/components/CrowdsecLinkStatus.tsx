@@ -1,8 +1,8 @@
-import { Alert, Badge, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { formatAgo, plural } from '../../../lib/format.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useCrowdsecLinkStatus } from '../api/get-crowdsec-link-status.ts';
+import { ProblemAlert } from '../../../components/ProblemAlert.tsx';
 
 const BADGE = {
   off: { color: 'gray', label: 'Off' },
@@ -42,10 +42,10 @@ export function CrowdsecLinkStatus() {
         </Text>
       )}
       {data.state === 'error' && data.lastError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The link is not working">
+        <ProblemAlert title="The link is not working">
           {data.lastError} Bans are kept and sent once the LAPI answers; this PBX keeps enforcing its own bans
           meanwhile.
-        </Alert>
+        </ProblemAlert>
       )}
     </Stack>
   );

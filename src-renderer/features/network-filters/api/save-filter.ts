@@ -11,3 +11,17 @@ export const saveNetworkFilter = ({ id, input }: { id?: number; input: NetworkFi
 
 export const useSaveNetworkFilter = () =>
   useRefreshingMutation(saveNetworkFilter, [networkFiltersKey], { waitForRefresh: true });
+
+/**
+ * A filter made in one step outside the filter form (a blocked network, a bouncer host's binding):
+ * neither a newer-IP block nor the local network, and every service either granted or not.
+ */
+export const quickFilter = (
+  rule: Pick<NetworkFilterBody, 'permit' | 'deny' | 'description'>,
+  grantServices: boolean,
+): NetworkFilterBody => ({
+  ...rule,
+  newer_block_ip: false,
+  local_network: false,
+  currentRules: { SIP: grantServices, WEB: grantServices, AMI: grantServices, IAX: grantServices },
+});

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { FormModal } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
-import { useSaveNetworkFilter } from '../api/save-filter.ts';
+import { quickFilter, useSaveNetworkFilter } from '../api/save-filter.ts';
 
 /** Blocks an address or network: a filter whose deny entry every bouncer receives as a ban. */
 export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -32,16 +32,7 @@ export function BlockNetworkModal({ opened, onClose }: { opened: boolean; onClos
     const value = network.trim();
     if (!value) return;
     save.mutate(
-      {
-        input: {
-          permit: value,
-          deny: value,
-          description: reason.trim() || `Blocked ${value}`,
-          newer_block_ip: false,
-          local_network: false,
-          currentRules: { SIP: false, WEB: false, AMI: false, IAX: false },
-        },
-      },
+      { input: quickFilter({ permit: value, deny: value, description: reason.trim() || `Blocked ${value}` }, false) },
       {
         onSuccess: () => {
           notifications.show({

@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useNetworkFilters } from '../api/get-filters.ts';
-import { useSaveNetworkFilter } from '../api/save-filter.ts';
+import { quickFilter, useSaveNetworkFilter } from '../api/save-filter.ts';
 
 export interface NetworkFilterSelectProps {
   /** '' until the operator chooses: a key is never bound to "any address" by default. */
@@ -49,15 +49,15 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
     if (!ip) return;
     save.mutate(
       {
-        input: {
-          permit: ip,
-          deny: '0.0.0.0/0',
-          description: grantServices ? `Bouncer host ${ip}` : `Bouncer host ${ip} (firewall export only)`,
-          newer_block_ip: false,
-          local_network: false,
-          // The key needs only its own binding: the host is granted no service unless the operator asks.
-          currentRules: { SIP: grantServices, WEB: grantServices, AMI: grantServices, IAX: grantServices },
-        },
+        // The key needs only its own binding: the host is granted no service unless the operator asks.
+        input: quickFilter(
+          {
+            permit: ip,
+            deny: '0.0.0.0/0',
+            description: grantServices ? `Bouncer host ${ip}` : `Bouncer host ${ip} (firewall export only)`,
+          },
+          grantServices,
+        ),
       },
       {
         onSuccess: (created) => {

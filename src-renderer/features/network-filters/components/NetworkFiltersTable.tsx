@@ -134,8 +134,6 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
         label="Network filters"
         noun="network filters"
         query={filters}
-        rows={filters.data ?? []}
-        rowKey={(f) => String(f.id)}
         rowLabel={(f) => f.permit}
         rowTestId="filter-row"
         columns={columns(binding)}

@@ -23,7 +23,6 @@ export function AmiStatusCard({ settingsHref }: { settingsHref?: string }) {
     <DashboardCard
       icon={<IconPlugConnected size={20} aria-hidden />}
       title="Asterisk manager (AMI)"
-      titleId="ami-card-title"
       badge={
         badge && (
           <Badge color={badge.color} variant="light" data-testid="ami-state">

@@ -43,8 +43,6 @@ function ExtensionsTable() {
         noun="extensions"
         withCard={false}
         query={peers}
-        rows={peers.data ?? []}
-        rowKey={(p) => p.id}
         rowLabel={(p) => `extension ${p.id}`}
         rowTestId="extension-row"
         minWidth={560}
@@ -125,8 +123,6 @@ function ProvidersTable() {
       noun="providers"
       withCard={false}
       query={providers}
-      rows={providers.data ?? []}
-      rowKey={(p) => p.id}
       rowTestId="provider-row"
       minWidth={560}
       search={{

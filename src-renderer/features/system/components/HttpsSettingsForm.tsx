@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Group, Loader, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Loader, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconLock, IconRefresh } from '@tabler/icons-react';
+import { IconLock, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
@@ -13,6 +13,7 @@ import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { useCertificate } from '../api/get-certificate.ts';
 import { systemInfoKey } from '../api/get-system-info.ts';
 import { httpsSettings, useRenewCertificate, type HttpsSettings } from '../api/https-settings.ts';
+import { ProblemAlert } from '../../../components/ProblemAlert.tsx';
 
 const FIELDS = ['enabled', 'port', 'certificatePath', 'privateKeyPath'] as const;
 
@@ -52,14 +53,9 @@ function HttpsRuntime({ enabledInSettings }: { enabledInSettings: boolean }) {
         </Text>
       )}
       {c.error && !pending && (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          title="The last HTTPS change was not applied"
-        >
+        <ProblemAlert title="The last HTTPS change was not applied">
           {c.error} Fix the port or the certificate files below and save again.
-        </Alert>
+        </ProblemAlert>
       )}
       {c.enabled && c.fingerprint256 && (
         <>

@@ -13,9 +13,9 @@ export function QueueLimitsForm() {
     toValues: ({ APIQueueMaxLength, APIRequestTTL }): QueueLimits => ({ APIQueueMaxLength, APIRequestTTL }),
     fields: FIELDS,
     saved: { title: 'Queue limits saved', message: 'They apply within 10 seconds.' },
+    bounds: GENERAL_SETTINGS_BOUNDS,
   });
-  const { field } = form;
-  const { APIQueueMaxLength: length, APIRequestTTL: ttl } = GENERAL_SETTINGS_BOUNDS;
+  const { boundedField } = form;
   return (
     <SettingsForm form={form} label="queue limits" name="Queue limits" submitLabel="Save queue limits" maw={420}>
       {() => (
@@ -23,15 +23,13 @@ export function QueueLimitsForm() {
           <BoundedNumberInput
             label="Queue length"
             description="Requests that may wait for a worker; beyond this the server answers 503 at once."
-            {...length}
-            {...field('APIQueueMaxLength')}
+            {...boundedField('APIQueueMaxLength')}
           />
           <DurationInput
             label="Request age limit"
             description="A request still queued after this long is dropped: its client has given up."
             units={['s', 'min', 'h']}
-            {...ttl}
-            {...field('APIRequestTTL')}
+            {...boundedField('APIRequestTTL')}
           />
         </>
       )}

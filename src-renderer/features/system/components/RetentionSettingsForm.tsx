@@ -21,9 +21,9 @@ export function RetentionSettingsForm() {
       title: 'Retention saved',
       message: 'The next prune uses it: within a minute for the ban history, an hour for the audit log.',
     },
+    bounds: GENERAL_SETTINGS_BOUNDS,
   });
-  const { field } = form;
-  const { banHistoryRetentionDays: banHistory, auditRetentionDays: audit } = GENERAL_SETTINGS_BOUNDS;
+  const { boundedField } = form;
   return (
     <SettingsForm form={form} label="retention" name="Retention" submitLabel="Save retention" maw={420}>
       {() => (
@@ -35,15 +35,13 @@ export function RetentionSettingsForm() {
               'minute; bans in force never are.'
             }
             unit="days"
-            {...banHistory}
-            {...field('banHistoryRetentionDays')}
+            {...boundedField('banHistoryRetentionDays')}
           />
           <BoundedNumberInput
             label="Keep audit log for"
             description="Audit log entries older than this are deleted every hour."
             unit="days"
-            {...audit}
-            {...field('auditRetentionDays')}
+            {...boundedField('auditRetentionDays')}
           />
         </>
       )}

@@ -13,7 +13,6 @@ export function ServerInfoCard() {
     <DashboardCard
       icon={<IconServer size={20} aria-hidden />}
       title="Server"
-      titleId="server-card-title"
       badge={
         info.data && (
           <Badge variant="light" color="gray">

@@ -28,7 +28,7 @@ export function EffectiveWhitelist() {
         trusted.
       </Text>
       <Box data-testid="effective-whitelist">
-        <DataTable
+        <DataTable<{ entry: string; index: number }>
           label="Effective whitelist entries"
           noun="entries"
           withCard={false}

@@ -1,4 +1,4 @@
-import { Divider, NativeSelect, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { NativeSelect, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
@@ -16,6 +16,7 @@ import {
 } from '../api/fail2ban-settings.ts';
 import { CategoryRulesTable, CELL_FIELDS, type CategoryValues } from './CategoryRulesTable.tsx';
 import { RepeatOffenderFields, type RepeatOffenderValues } from './RepeatOffenderFields.tsx';
+import { SwitchedSection } from './SwitchedSection.tsx';
 
 interface RulesValues extends BanRule, RepeatOffenderValues {
   PBXFirewallMaxReqSec: number;
@@ -92,8 +93,9 @@ export function Fail2banSettingsForm() {
     toInput,
     fields: FIELDS,
     saved: { title: 'Ban rules saved', message: 'New bans use them at once.' },
+    bounds: FAIL2BAN_BOUNDS,
   });
-  const { errors, set, setValues, field, switchField } = form;
+  const { errors, set, setValues, boundedField, switchField } = form;
   const choosePreset = (choice: string) => {
     if (choice === 'custom') return;
     const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
@@ -145,24 +147,21 @@ export function Fail2banSettingsForm() {
               </Text>
             </Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <BoundedNumberInput label="Failures before a ban" {...FAIL2BAN_BOUNDS.maxretry} {...field('maxretry')} />
+              <BoundedNumberInput label="Failures before a ban" {...boundedField('maxretry')} />
               <DurationInput
                 label="Counting window"
                 description="Failures older than this are forgotten."
-                {...FAIL2BAN_BOUNDS.findtime}
-                {...field('findtime')}
+                {...boundedField('findtime')}
               />
               <DurationInput
                 label="Ban duration"
                 description="How long a banned address stays blocked. Over 24.8 days, bouncers get it in 24.8-day steps."
-                {...FAIL2BAN_BOUNDS.bantime}
-                {...field('bantime')}
+                {...boundedField('bantime')}
               />
               <BoundedNumberInput
                 label="Max requests per second"
                 description="Per address, on the web interface."
-                {...FAIL2BAN_BOUNDS.PBXFirewallMaxReqSec}
-                {...field('PBXFirewallMaxReqSec')}
+                {...boundedField('PBXFirewallMaxReqSec')}
               />
             </SimpleGrid>
             <CategoryRulesTable
@@ -176,24 +175,23 @@ export function Fail2banSettingsForm() {
               }
               errors={errors.byField}
             />
-            <Divider label="Repeat offenders" labelPosition="left" />
-            <Switch
+            <SwitchedSection
+              title="Repeat offenders"
               label="Ban repeat offenders longer"
               description={
                 "fail2ban's bantime.increment: each new ban of an address lasts longer than the one before, " +
                 'counted from the ban history.'
               }
               {...switchField('bantimeIncrement')}
-            />
-            {values.bantimeIncrement && (
+            >
               <RepeatOffenderFields
                 values={values}
                 onChange={(patch) => setValues((current) => current && { ...current, ...patch })}
                 errors={errors.byField}
               />
-            )}
-            <Divider label="IPv6" labelPosition="left" />
-            <Switch
+            </SwitchedSection>
+            <SwitchedSection
+              title="IPv6"
               label="Count and ban IPv6 by prefix"
               description={
                 'Failures from any address of one prefix count together, and the whole prefix is banned. A ' +
@@ -201,15 +199,9 @@ export function Fail2banSettingsForm() {
                 'nftables mode cannot hold a prefix this wide: use iptables mode for IPv6.'
               }
               {...switchField('ipv6ByPrefix')}
-            />
-            {values.ipv6ByPrefix && (
-              <BoundedNumberInput
-                label="IPv6 prefix length"
-                {...FAIL2BAN_BOUNDS.ipv6Prefix}
-                {...field('ipv6Prefix')}
-                maw={280}
-              />
-            )}
+            >
+              <BoundedNumberInput label="IPv6 prefix length" {...boundedField('ipv6Prefix')} maw={280} />
+            </SwitchedSection>
           </>
         );
       }}

@@ -24,6 +24,13 @@ export function RepeatOffenderFields({
   onChange: (patch: Partial<RepeatOffenderValues>) => void;
   errors: Partial<Record<Field, string>>;
 }) {
+  /** A duration field's bounds, value, setter and server error, to spread onto its input. */
+  const duration = (name: 'bantimeMaxtime' | 'bantimeRndtime') => ({
+    ...FAIL2BAN_BOUNDS[name],
+    value: values[name],
+    onChange: (value: number) => onChange({ [name]: value }),
+    error: errors[name],
+  });
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
       <TextInput
@@ -49,20 +56,13 @@ export function RepeatOffenderFields({
       <DurationInput
         label="Longest ban"
         description="No repeat ban is longer (bantime.maxtime); not below any ban duration."
-        {...FAIL2BAN_BOUNDS.bantimeMaxtime}
-        value={values.bantimeMaxtime}
-        onChange={(v) => onChange({ bantimeMaxtime: v })}
-        error={errors.bantimeMaxtime}
+        {...duration('bantimeMaxtime')}
       />
       <DurationInput
         label="Random extra time"
         description="Up to this much is added at random, so bots cannot time their return (bantime.rndtime)."
-        min={FAIL2BAN_BOUNDS.bantimeRndtime.min}
-        max={FAIL2BAN_BOUNDS.bantimeRndtime.max}
         units={['s', 'min', 'h']}
-        value={values.bantimeRndtime}
-        onChange={(v) => onChange({ bantimeRndtime: v })}
-        error={errors.bantimeRndtime}
+        {...duration('bantimeRndtime')}
       />
       <Switch
         label="Count bans of every service"

@@ -58,7 +58,6 @@ export function WhitelistEntriesCard() {
         query={settings}
         rows={entries}
         rowKey={(e) => e.value}
-        rowLabel={(e) => e.value}
         rowTestId="whitelist-entry"
         minWidth={560}
         search={{

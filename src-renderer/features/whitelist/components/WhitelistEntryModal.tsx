@@ -75,7 +75,7 @@ export function WhitelistEntryModal({
       errors={errors.other}
     >
       <AddressInput
-        description="An IPv4 or IPv6 address, or a network in CIDR form. Its active bans are lifted."
+        consequence="Its active bans are lifted."
         placeholder="192.0.2.7 or 10.20.0.0/16"
         value={value}
         onChange={setValue}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
+import { namesNotInContract } from '../../../test-support/contract-query.ts';
+import { exportBans } from './export-bans.ts';
+import { getBanHistory } from './get-ban-history.ts';
+import { lookupAddress } from './lookup-address.ts';
+
+// Each fetcher, the operation whose query it sends, and the query it should send.
+const FETCHERS = [
+  {
+    operationId: 'firewall.getBanHistory',
+    path: 'firewall:getBanHistory',
+    fetch: () => getBanHistory(1440),
+    query: { minutes: '1440' },
+  },
+  {
+    operationId: 'firewall.lookup',
+    path: 'firewall:lookup',
+    fetch: () => lookupAddress('203.0.113.7'),
+    query: { ip: '203.0.113.7' },
+  },
+  {
+    operationId: 'firewall.exportBans',
+    path: 'firewall:exportBans',
+    fetch: () => exportBans('csv', 'manual'),
+    query: { format: 'csv', source: 'manual' },
+  },
+];
+
+describe('the bans fetchers send only query parameters the contract lists', () => {
+  const server = useLocalApiTestServer();
+  beforeEach(() => {
+    server.seen.length = 0;
+  });
+
+  for (const { operationId, path, fetch, query } of FETCHERS) {
+    it(`${path} sends ${Object.keys(query).join(', ')}`, async () => {
+      server.answer(`GET /pbxcore/api/v3/${path}`, ok({ points: [] }));
+      await fetch();
+      const sent = new URL(server.seen[0]!.url, server.origin).searchParams;
+      assert.deepEqual(Object.fromEntries(sent), query);
+      // A parameter renamed on the server (and the contract regenerated) leaves the console's name unlisted.
+      assert.deepEqual(namesNotInContract(operationId, sent), []);
+    });
+  }
+});
