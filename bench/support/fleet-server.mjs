@@ -64,13 +64,19 @@ const heapSamples = [];
 let sampler;
 // The highest RSS at any moment (every 250 ms): a peak between two 10 s samples counts too.
 let rssPeak = 0;
+// The same, since the last 'window' command: the peak of one stretch of the run (an import arriving).
+let windowPeak = 0;
 let peakSampler;
 const startSampling = () => {
   clearInterval(sampler);
   clearInterval(peakSampler);
   rssSamples.length = 0;
   rssPeak = 0;
-  peakSampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 250);
+  peakSampler = setInterval(() => {
+    const rss = process.memoryUsage.rss();
+    rssPeak = Math.max(rssPeak, rss);
+    windowPeak = Math.max(windowPeak, rss);
+  }, 250);
   heapSamples.length = 0;
   loopDelay.reset();
   Object.assign(gc, { count: 0, totalMs: 0, maxMs: 0 });
@@ -138,6 +144,12 @@ process.on('message', (message) => {
         }
       }, 500);
       return reply({ ok: true });
+    }
+    case 'window': {
+      // The RSS peak since the last call, then a new window starts.
+      const peak = Math.round(Math.max(windowPeak, process.memoryUsage.rss()) / 2 ** 20);
+      windowPeak = 0;
+      return reply({ rssPeakMb: peak });
     }
     case 'burst': {
       // Issue [7/7]: bans in a burst, as an attack on many lines at once makes them; pushed to the LAPI.
