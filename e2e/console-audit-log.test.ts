@@ -93,7 +93,13 @@ describe('console: audit log', () => {
       (t) => /^3 attempts, the last at /.test(t),
       'the repeat count',
     );
-    assert.equal(await audit.rows().count(), 1, 'one entry for the three polls');
+    // The list keeps the unfiltered page on screen until the filtered one arrives: wait for it to settle.
+    const entries = await eventually(
+      () => audit.rows().count(),
+      (n) => n === 1,
+      'the filtered list',
+    ).catch(() => audit.rows().count());
+    assert.equal(entries, 1, 'one entry for the three polls');
     await browser.screenshot('audit-log-repeats');
   });
 });

@@ -83,9 +83,12 @@ export class Screen {
     return this.page.getByTestId(testId).locator('button, a');
   }
 
-  /** Waits until every dialog is gone. */
+  /**
+   * Waits until every dialog is gone, however many close at once (a confirmation still fading out
+   * while the dialog it opened closes): `first()` is looked up again at each check.
+   */
   dialogsClosed(): Promise<void> {
-    return this.page.getByRole('dialog').waitFor({ state: 'detached' });
+    return this.page.getByRole('dialog').first().waitFor({ state: 'detached' });
   }
 
   /** A button of the page, by its accessible name. */
