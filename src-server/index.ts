@@ -129,6 +129,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const queue = new RequestQueue({
         workerFile: new URL(`./worker/worker${runningFromSource ? '.ts' : '.js'}`, import.meta.url),
         workers: config.workers,
+        workerIdleThreads: config.workerIdleThreads,
         workerIdleMs: config.workerIdleMs,
         workerInit: {
           databaseFile,

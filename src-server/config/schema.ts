@@ -10,7 +10,9 @@ export const serverConfigSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Jobs run at once: worker threads in the request pool under load (SPEC: 3). */
   workers: z.coerce.number().int().min(1).max(32).default(3),
-  /** A worker thread beyond the first exits after this long without a job (docs/settings.md). */
+  /** Worker threads kept while idle (at most `workers`; docs/settings.md). */
+  workerIdleThreads: z.coerce.number().int().min(1).max(32).default(2),
+  /** A worker thread beyond `workerIdleThreads` exits after this long without a job (docs/settings.md). */
   workerIdleMs: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Largest request body accepted, in bytes (1 KiB to 64 MiB; docs/settings.md). */
   bodyLimitBytes: z.coerce

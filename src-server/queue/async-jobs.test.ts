@@ -189,11 +189,13 @@ describe('asynchronous requests', () => {
   it('exempts async jobs from the request TTL', async () => {
     await server.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 1 } });
     try {
-      // Three slow jobs hold every worker, so the next two wait longer than the 1 s TTL.
+      // Three slow jobs hold every worker, so the next two wait longer than the 1 s TTL. They are sent on
+      // only once all three run (three threads, none waiting): the third may wait for its thread to start.
       const blockers = Array.from({ length: 3 }, (_, i) =>
-        server.call(`/pbxcore/api/v3/diagnostics:sleep?ms=1500&tag=ttl${i}`),
+        server.call(`/pbxcore/api/v3/diagnostics:sleep?ms=4000&tag=ttl${i}`),
       );
-      await new Promise((r) => setTimeout(r, 100));
+      const queue = server.server.services.queue;
+      while (queue.threads < 3 || queue.waiting > 0) await new Promise((r) => setTimeout(r, 10));
       const syncPending = server.call('/pbxcore/api/v3/system:getInfo');
       const accepted = await server.call('/pbxcore/api/v3/system:getInfo', { headers: { 'X-Async-Channel': 'ttl' } });
       const { jobId } = accepted.json.data as { jobId: string };

@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { DIAGNOSTICS_MODULE, startTestServer, useTestServer } from '../test-support/server.ts';
+import { serverConfigSchema } from '../config/schema.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
 
@@ -33,7 +34,12 @@ describe('request queue and worker pool', () => {
   });
 
   it('holds two threads while idle: more start when jobs wait, and exit after workerIdleMs without a job', async () => {
-    const idle = await startTestServer({ resourceModules: [DIAGNOSTICS_MODULE], workerIdleMs: 300 });
+    // The product's default (the test servers otherwise keep one idle thread).
+    const idle = await startTestServer({
+      resourceModules: [DIAGNOSTICS_MODULE],
+      workerIdleMs: 300,
+      workerIdleThreads: serverConfigSchema.parse({}).workerIdleThreads,
+    });
     try {
       assert.equal(idle.server.services.queue.threads, 2, 'an idle server starts two workers');
       // A long job holds one thread: a short one meanwhile runs on the other, without a thread to start.

@@ -22,6 +22,8 @@ export interface RequestQueueOptions {
   workerFile: URL;
   workers: number;
   /** A thread beyond the first exits after this long without a job. */
+  /** Threads kept while idle (at most `workers`). */
+  workerIdleThreads: number;
   workerIdleMs: number;
   workerInit: WorkerInit;
   /** Extra Node flags for workers (the TypeScript loader when running from source). */
@@ -44,10 +46,10 @@ export class RequestQueue {
   constructor(private readonly options: RequestQueueOptions) {
     this.pool = new Piscina({
       filename: options.workerFile.href,
-      // Two threads while idle, up to `workers` under load. Two, so that a short job (a filter save) never waits
-      // for a thread to start (module loading: 0.2 s quiet, over 1 s on a busy machine) while a long one (an
-      // import) holds the other. Not all: each thread costs 25 MB idle; one beyond these idle for a minute exits.
-      minThreads: Math.min(2, options.workers),
+      // Two threads while idle by default, up to `workers` under load. Two, so that a short job (a filter save)
+      // never waits for a thread to start (module loading: 0.2 s quiet, over 1 s on a busy machine) while a long
+      // one (an import) holds the other. Not all: each costs 25 MB idle; one beyond these exits when idle.
+      minThreads: Math.min(options.workerIdleThreads, options.workers),
       maxThreads: options.workers,
       concurrentTasksPerWorker: 1,
       idleTimeout: options.workerIdleMs,
@@ -61,7 +63,7 @@ export class RequestQueue {
     pruneFailedJobs(options.db); // what a previous run parked ages out even if nothing fails now
   }
 
-  /** Worker threads alive now (2 while idle, up to `workers` under load). */
+  /** Worker threads alive now (`workerIdleThreads` while idle, up to `workers` under load). */
   get threads(): number {
     return this.pool.threads.length;
   }

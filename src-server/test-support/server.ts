@@ -34,6 +34,9 @@ export async function startTestServer(
       port: 0,
       dataDir,
       logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent',
+      // One idle thread, not the product's two: the suite starts hundreds of short-lived servers, and each thread
+      // loads every module through tsx (the second made the server tests 36 % more CPU). Tests of the pool set it.
+      workerIdleThreads: 1,
       ...rest,
     });
   let server = make();
