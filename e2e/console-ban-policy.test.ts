@@ -39,9 +39,15 @@ describe('console: ban policy', () => {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await ready();
       // A resize starts transitions (the 390 px layout); axe measures colours only once they have ended.
-      await page.waitForFunction('document.getAnimations().every((a) => a.playState !== "running")', undefined, {
-        timeout: 5000,
-      });
+      // (A function, not a string: the console's CSP forbids eval. The e2e tsconfig has no DOM types.)
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { getAnimations(): Array<{ playState: string }> } }).document
+            .getAnimations()
+            .every((animation) => animation.playState !== 'running'),
+        undefined,
+        { timeout: 5000 },
+      );
       assert.deepEqual(await seriousViolations(page), [], `${what} at ${width} px`);
       const wide = (await page.evaluate('document.documentElement.scrollWidth')) as number;
       assert.ok(wide <= width, `${what} at ${width} px is ${wide} px wide`);
