@@ -214,15 +214,30 @@ export class BanStore {
     return { bans: rows.map(toBan), next: rows.length < limit ? undefined : rows[rows.length - 1]!.id + 1 };
   }
 
-  /** Takes in bans read by `readImportRows` as one change; a ban of the same (category, ip) they replace leaves memory. */
-  absorb(bans: readonly ActiveBan[]): void {
+  /**
+   * Takes in bans read by `readImportRows` as one change; a ban of the same (category, ip) they
+   * replace leaves memory. The rows are read again first: an import's hand-over is spread over
+   * event-loop turns, and meanwhile a later write (another import, an extension, an unban) may have
+   * ended or changed a row. A stale copy must never replace what is in force now.
+   */
+  absorb(read: readonly ActiveBan[]): void {
+    if (!read.length) return;
+    const rows = statement(
+      this.db,
+      'SELECT id, category, ip, reason, banned_at, expires_at, services FROM firewall_bans ' +
+        'WHERE id IN (SELECT value FROM json_each(?)) AND lifted_at IS NULL AND expires_at > ?',
+    ).all(JSON.stringify(read.map((ban) => ban.id)), this.clock.now()) as ActiveBanRow[];
+    const added: ActiveBan[] = [];
     const removed: ActiveBan[] = [];
-    for (const ban of bans) {
+    for (const ban of rows.map(toBan)) {
       const replaced = this.byIp.get(ban.ip)?.get(ban.category);
+      // Row ids grow with every write: an older row never replaces a newer one.
+      if (replaced && replaced.id > ban.id) continue;
       if (replaced) removed.push(replaced);
       this.remember(ban);
+      added.push(ban);
     }
-    if (bans.length) this.changed({ added: [...bans], removed, reset: false });
+    if (added.length) this.changed({ added, removed, reset: false });
   }
 
   /**
