@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { csvCells as cells } from '../test-support/csv.ts';
 import { FORMULA_TEXTS } from '../test-support/hostile-text.ts';
 import { renderBanExport } from './ban-export.ts';
 import { parseBanList } from './ban-import.ts';
@@ -18,32 +19,6 @@ const bans: BannedIp[] = FORMULA_TEXTS.map((reason, i) => ({
   permanent: false,
   banNumber: 0,
 }));
-
-/** RFC 4180 cells, read independently of the import's reader. */
-function cells(csv: string): string[][] {
-  const rows: string[][] = [[]];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    rows.at(-1)!.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < csv.length; i++) {
-    const c = csv[i]!;
-    if (quoted && c === '"' && csv[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted) cell += c;
-    else if (c === ',') endCell();
-    else if (c === '\n') {
-      endCell();
-      rows.push([]);
-    } else cell += c;
-  }
-  if (rows.at(-1)!.length === 0) rows.pop();
-  return rows;
-}
 
 describe('csv exports never hold a formula, and import back exactly', () => {
   test('no exported cell starts with =, +, -, @, a tab or a CR', () => {
