@@ -107,3 +107,15 @@ describe('feed encoding: hostile scenarios cannot change a feed', () => {
     assert.equal(f5Field('a,b,c\nd'), 'a_b_c_d');
   });
 });
+
+describe('feed origin filter', () => {
+  test('an upstream decision is selected by its own origin, not as one of this PBX’s', () => {
+    const select = (origin: string) => {
+      const parsed = parseBlocklistQuery({ origin });
+      assert.ok(parsed.ok);
+      return blocklistEntries(members, [], parsed.options, NOW).length;
+    };
+    assert.equal(select('CrowdSec'), decisions.length);
+    assert.equal(select('pbx-fail2ban'), 0);
+  });
+});

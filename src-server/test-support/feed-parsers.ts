@@ -35,7 +35,7 @@ export function parseJuniper(text: string): string[] {
   });
 }
 
-export interface F5Line {
+interface F5Line {
   address: string;
   mask: number;
   category: string;
@@ -55,7 +55,7 @@ export function parseF5(text: string): F5Line[] {
   });
 }
 
-export interface MikrotikEntry {
+interface MikrotikEntry {
   address: string;
   comment: string;
   timeout: string;
