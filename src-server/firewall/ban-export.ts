@@ -1,5 +1,6 @@
 import type { BanListFormat } from './ban-import.ts';
 import type { BannedIp } from './ban-queries.ts';
+import { defuseCell } from './csv-cells.ts';
 import { scopeOf } from './decisions.ts';
 
 /** A ban as an export lists it: what an import needs to make the same ban again. */
@@ -34,7 +35,8 @@ function exported(ban: BannedIp): ExportedBan {
 /**
  * Active bans in an import format, sorted by value. json and csv keep everything an import reads
  * back (duration left, reason, services); values and opnsense keep the addresses (and opnsense the
- * reason as its description), so their import takes the default duration.
+ * reason as its description), so their import takes the default duration. A csv cell a
+ * spreadsheet would evaluate is defused (csv-cells.ts), and the import restores it.
  */
 export function renderBanExport(bans: readonly BannedIp[], format: BanListFormat): string {
   const rows = bans
@@ -49,7 +51,7 @@ export function renderBanExport(bans: readonly BannedIp[], format: BanListFormat
           CSV_COLUMNS.join(','),
           ...rows.map((row) =>
             CSV_COLUMNS.map((column) =>
-              csvField(column === 'services' ? (row.services ?? []).join(' ') : row[column]),
+              csvField(defuseCell(column === 'services' ? (row.services ?? []).join(' ') : row[column])),
             ).join(','),
           ),
         ].join('\n') + '\n'

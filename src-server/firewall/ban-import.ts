@@ -3,6 +3,7 @@ import { addressToBigInt, bigIntToAddress, cidrBounds, hasHostBits, rangeToCidrs
 import { parseStrictCidr } from './addresses.ts';
 import { FILTER_CATEGORIES } from './filters.ts';
 import { MANUAL_BAN_BOUNDS } from './ban-queries.ts';
+import { restoreCell } from './csv-cells.ts';
 
 import type { BanListFormat } from '../../src-shared/formats.ts';
 
@@ -282,7 +283,8 @@ function parseCsv(text: string, defaults: ImportDefaults, out: Collector): void 
       continue;
     }
     const record: Record<string, string> = {};
-    header.forEach((name, i) => (record[name] = (fields[i] ?? '').trim()));
+    // An export's formula guard (csv-cells.ts) comes off, so a reason reads back as it was.
+    header.forEach((name, i) => (record[name] = restoreCell((fields[i] ?? '').trim())));
     addRecord(out, startLine, record, defaults);
   }
 }

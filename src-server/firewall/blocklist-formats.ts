@@ -1,9 +1,12 @@
 import type { BlocklistEntry, BlocklistOptions } from './blocklist.ts';
 import { MANUAL_DURATION, MAX_DECISION_SECONDS } from './decisions.ts';
+import { f5Field, routerOsString } from './feed-encoding.ts';
 
 /**
  * The feed formats, written from cs-blocklist-mirror's `pkg/formatters` (formatters.go and
- * mikrotik/mikrotik.tmpl) so that router configurations written for it work unchanged.
+ * mikrotik/mikrotik.tmpl) so that router configurations written for it work unchanged. Values are
+ * canonical addresses and CIDRs; every text (a scenario, upstream ones included) goes through its
+ * format's encoder in feed-encoding.ts, so none can change a feed's syntax.
  */
 
 /** `plain_text`: one address or CIDR per line. */
@@ -13,8 +16,8 @@ export function plainText(entries: readonly BlocklistEntry[]): string {
   return out;
 }
 
-/** The scenario's part after `/` (`pbx/sip` is `sip`), as the F5 category. */
-const category = (scenario: string) => (scenario.includes('/') ? scenario.split('/')[1]! : scenario);
+/** The scenario's part after `/` (`pbx/sip` is `sip`), as the F5 category, reduced to the field's safe set. */
+const category = (scenario: string) => f5Field(scenario.includes('/') ? scenario.split('/')[1]! : scenario);
 
 /** `f5`: `address,mask,bl,category`; a single IPv6 address gets mask 64, as in the original. */
 export function f5(entries: readonly BlocklistEntry[]): string {
@@ -53,7 +56,9 @@ function routerTimeout(entry: BlocklistEntry, now: number): string | undefined {
 /**
  * `mikrotik`: a RouterOS script that empties the address list (IPv4 and IPv6), then adds each entry
  * with `comment=<scenario>` and `timeout=<duration>` (never longer than the time left), the output
- * of cs-blocklist-mirror's template byte for byte.
+ * of cs-blocklist-mirror's template byte for byte. Each call's arguments are RouterOS strings,
+ * escaped (`routerOsString`); the list name lands unquoted in `list=`, so the query accepts only
+ * `[A-Za-z0-9_.-]{1,64}` (parseBlocklistQuery) and it needs no escaping.
  */
 export function mikrotik(
   entries: readonly BlocklistEntry[],
@@ -74,7 +79,7 @@ export function mikrotik(
   for (const entry of entries) {
     const timeout = routerTimeout(entry, now);
     if (timeout)
-      out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${entry.value}" "${entry.scenario}" "${timeout}"\n`;
+      out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${routerOsString(entry.value)}" "${routerOsString(entry.scenario)}" "${timeout}"\n`;
   }
   if (!options.ipv6only) out += `\n:set ${fn};`;
   if (!options.ipv4only) out += `\n:set ${fn}v6;`;

@@ -1,7 +1,14 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { cidrsOverlap } from './addresses.ts';
 import { subtractCidrs } from '../net/cidr-ranges.ts';
-import { MANUAL_DURATION, MANUAL_DURATION_SECONDS, originOf, scopeOf, secondsLeft } from './decisions.ts';
+import {
+  MANUAL_DURATION,
+  MANUAL_DURATION_SECONDS,
+  originOfKey,
+  scopeOf,
+  secondsLeft,
+  type DecisionKey,
+} from './decisions.ts';
 import type { Member } from './published-decisions.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
 import { whitelistRanges } from './fail2ban-settings.ts';
@@ -105,8 +112,10 @@ export function blocklistEntries(
     const known = byValue.get(piece);
     if (!known || seconds(entry) > seconds(known)) byValue.set(piece, entry);
   };
-  const add = (value: string, scenario: string, expiresAt: number | null) => {
-    const origin = originOf(scenario);
+  const add = (key: DecisionKey, expiresAt: number | null) => {
+    const { value, scenario } = key;
+    // An upstream decision keeps its own origin (`crowdsec`, `CAPI`...), as the stream publishes it.
+    const origin = originOfKey(key);
     if (!wanted(value, origin)) return;
     if (whitelist.length === 0) return keep(value, scenario, origin, expiresAt);
     for (const piece of withoutWhitelist(value, whitelist)) keep(piece, scenario, origin, expiresAt);
@@ -117,8 +126,8 @@ export function blocklistEntries(
       ban !== undefined &&
       ban.expiresAt > now &&
       (filterRefs === 0 || secondsLeft(ban.expiresAt, now) > MANUAL_DURATION_SECONDS);
-    if (banLonger) add(key.value, key.scenario, ban.expiresAt);
-    else if (filterRefs > 0) add(key.value, key.scenario, null);
+    if (banLonger) add(key, ban.expiresAt);
+    else if (filterRefs > 0) add(key, null);
   }
   // The built-in sort compares strings natively: several times faster than a comparator at 100k.
   return [...byValue.keys()].sort().map((value) => byValue.get(value)!);

@@ -12,6 +12,7 @@ import type { LinkStatusRecorder } from './link-status.ts';
 import { canonicalUpstreamValue, ProtectedValues } from './protected-values.ts';
 import type { PushQueue } from './push-queue.ts';
 import { unpack, type ParsedStream, type StreamParser } from './stream-parser.ts';
+import { MAX_UPSTREAM_TEXT, safeUpstreamText } from './upstream-text.ts';
 
 /** Records handled per slice; the web thread yields between slices (a 100k stream never holds it long). */
 const SLICE = 1000;
@@ -86,10 +87,11 @@ export class LapiPuller {
     for (const row of deps.db
       .prepare('SELECT lapi_id, value, scope, scenario, origin, expires_at FROM crowdsec_upstream_decisions')
       .iterate() as Iterable<StoredDecision>) {
+      // Kept by a version that took the text as it came: reduced the way the door now does.
       this.hold(row.lapi_id, {
         value: row.value,
-        scenario: row.scenario,
-        origin: row.origin,
+        scenario: safeUpstreamText(row.scenario),
+        origin: safeUpstreamText(row.origin),
         expiresAt: row.expires_at,
       });
     }
@@ -210,6 +212,11 @@ export class LapiPuller {
     for (const [name, count] of Object.entries(parsed.skipped))
       status.skip(name.startsWith('type:') ? name : `scope:${name}`, count);
     status.skip('invalid', parsed.malformed);
+    if (parsed.reduced > 0)
+      this.deps.logger.warn(
+        { decisions: parsed.reduced, maxChars: MAX_UPSTREAM_TEXT },
+        "crowdsec link: upstream scenario or origin text outside the safe set was reduced (each unsafe character is '_', cut to the bound)",
+      );
     const own = queue.ownDecisions(receivedAt);
     const touched = new Set<string>();
     const upsert = statement(

