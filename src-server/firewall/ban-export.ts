@@ -1,6 +1,6 @@
 import type { BanListFormat } from './ban-import.ts';
 import type { BannedIp } from './ban-queries.ts';
-import { defuseCell } from './csv-cells.ts';
+import { defuseCell } from '../../src-shared/csv-cells.ts';
 import { scopeOf } from './decisions.ts';
 
 /** A ban as an export lists it: what an import needs to make the same ban again. */

@@ -3,7 +3,7 @@ import { addressToBigInt, bigIntToAddress, cidrBounds, hasHostBits, rangeToCidrs
 import { parseStrictCidr } from './addresses.ts';
 import { FILTER_CATEGORIES } from './filters.ts';
 import { MANUAL_BAN_BOUNDS } from './ban-queries.ts';
-import { restoreCell } from './csv-cells.ts';
+import { restoreCell } from '../../src-shared/csv-cells.ts';
 
 import type { BanListFormat } from '../../src-shared/formats.ts';
 

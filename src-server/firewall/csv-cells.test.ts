@@ -5,7 +5,7 @@ import { FORMULA_TEXTS } from '../test-support/hostile-text.ts';
 import { renderBanExport } from './ban-export.ts';
 import { parseBanList } from './ban-import.ts';
 import type { BannedIp } from './ban-queries.ts';
-import { defuseCell, restoreCell } from './csv-cells.ts';
+import { defuseCell, restoreCell } from '../../src-shared/csv-cells.ts';
 
 const bans: BannedIp[] = FORMULA_TEXTS.map((reason, i) => ({
   ip: `192.0.2.${i + 1}`,

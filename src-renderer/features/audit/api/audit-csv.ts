@@ -1,10 +1,11 @@
+import { defuseCell } from '../../../../src-shared/csv-cells.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { auditSentence, fieldLabel, valueText } from './audit-sentence.ts';
 import type { AuditEntry } from './get-audit-log.ts';
 
-/** One CSV cell: quoted when it holds a separator, a quote or a line break; a leading =+-@ is defused for spreadsheets. */
+/** One CSV cell: defused for spreadsheets (the rule the ban export uses), quoted when it holds a separator, a quote or a line break. */
 const cell = (value: string) => {
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  const safe = defuseCell(value);
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
