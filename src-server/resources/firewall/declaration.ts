@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
-import { field } from '../../resource-kit/fields.ts';
+import { field, flagInput } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
@@ -241,7 +241,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         content: z.string().optional(),
         duration: z.union([z.number(), z.string()]).optional(),
         reason: reasonText.optional(),
-        dryRun: z.union([z.boolean(), z.string(), z.number()]).optional(),
+        dryRun: flagInput().optional(),
       }),
       output: out.importedBans,
     },
