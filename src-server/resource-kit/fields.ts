@@ -29,7 +29,7 @@ export const FLAG_MESSAGE = 'must be true or false (or 1 or 0).';
 export const flagValue = (value: unknown): boolean | undefined => FLAG_FORMS.get(value);
 
 /** A field's sanitiser: an accepted flag form becomes its boolean, anything else stays as sent for the schema to refuse. */
-export const toBoolean = (v: unknown): unknown => flagValue(v) ?? v;
+const toBoolean = (v: unknown): unknown => flagValue(v) ?? v;
 
 /**
  * A flag in a custom method's declared input (its body, or its query string for GET): the forms of
