@@ -4,7 +4,7 @@ import { renderEnvelope } from '../wire/envelope.ts';
 import { tooManyRequests, unauthorized, unprocessable } from '../wire/errors.ts';
 import { authenticate, authorize, pipeline, principalOf } from './pipeline.ts';
 import { sendEnvelope } from './respond.ts';
-import { toBoolean } from '../resource-kit/fields.ts';
+import { FLAG_MESSAGE, flagValue } from '../resource-kit/fields.ts';
 import { authDeclaration } from '../resources/auth/declaration.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { Services } from '../services.ts';
@@ -88,8 +88,10 @@ async function revokePresentedToken(services: Services, ctx: Context, now: numbe
 export function registerAuthRoutes(router: Router, services: Services): void {
   router.post(`${V3}login`, async (ctx) => {
     const body = bodyOf(ctx);
+    // Checked before the password: a malformed request is refused whatever its credentials.
+    const remember = body.rememberMe === undefined ? false : flagValue(body.rememberMe);
+    if (remember === undefined) throw unprocessable([`rememberMe: ${FLAG_MESSAGE}`]);
     const user = await loginWithPassword(services, ctx, body.login, body.password);
-    const remember = toBoolean(body.rememberMe) === true;
     await tokenAnswer(services, ctx, 'login', startLoginSession(services.db, user, remember, services.clock.now()));
   });
 

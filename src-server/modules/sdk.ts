@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest, conflict, forbidden, HttpError, notFound, unprocessable } from '../wire/errors.ts';
 import { crudActions } from '../resource-kit/crud.ts';
-import { field } from '../resource-kit/fields.ts';
+import { field, flagInput, flagValue } from '../resource-kit/fields.ts';
 import { created, failure, invalid, ok, recordNotFound } from '../resource-kit/results.ts';
 import { singletonActions } from '../resource-kit/singleton.ts';
 import { defineResource } from '../resource-kit/types.ts';
@@ -14,6 +14,9 @@ import { defineResource } from '../resource-kit/types.ts';
 export const moduleSdk = {
   z,
   field,
+  // The API's flag rule for a custom method's input: declare with flagInput(), read with flagValue().
+  flagInput,
+  flagValue,
   defineResource,
   crudActions,
   singletonActions,

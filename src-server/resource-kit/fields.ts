@@ -5,12 +5,38 @@ type Options = Omit<FieldDef, 'schema' | 'storage' | 'sanitize'> & { sanitize?: 
 
 const trimString = (v: unknown) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v);
 
-/** Accepts true/false, 1/0 and their string forms (form posts send strings). */
-export const toBoolean = (v: unknown): unknown => {
-  if (v === 'true' || v === '1' || v === 1 || v === 'on') return true;
-  if (v === 'false' || v === '0' || v === 0 || v === '' || v === 'off') return false;
-  return v;
-};
+/**
+ * The API's one flag rule, for JSON bodies, form bodies and query strings alike: true, false, 1, 0
+ * and the strings "true", "false", "1", "0" (forms and query strings carry only strings). Anything
+ * else ("True", "yes", "on", "", 2, null, [], {}) is no flag: the caller gets 422 naming the field,
+ * because a guess could turn a dry run into a real one. Absent is false.
+ */
+const FLAG_FORMS = new Map<unknown, boolean>([
+  [true, true],
+  [1, true],
+  ['true', true],
+  ['1', true],
+  [false, false],
+  [0, false],
+  ['false', false],
+  ['0', false],
+]);
+
+/** What a refused flag value gets, after the field's name. */
+export const FLAG_MESSAGE = 'must be true or false (or 1 or 0).';
+
+/** The boolean an accepted flag form stands for; undefined for anything else. */
+export const flagValue = (value: unknown): boolean | undefined => FLAG_FORMS.get(value);
+
+/** A field's sanitiser: an accepted flag form becomes its boolean, anything else stays as sent for the schema to refuse. */
+const toBoolean = (v: unknown): unknown => flagValue(v) ?? v;
+
+/**
+ * A flag in a custom method's declared input (its body, or its query string for GET): the forms of
+ * the flag rule and nothing else. The action reads the value with `flagValue`.
+ */
+export const flagInput = () =>
+  z.union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.literal([1, 0])], { error: FLAG_MESSAGE });
 
 const toInteger = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v);
 
@@ -30,7 +56,7 @@ export const field = {
     return {
       sanitize: toBoolean,
       ...options,
-      schema: z.boolean({ error: 'must be true or false' }),
+      schema: z.boolean({ error: FLAG_MESSAGE }),
       storage: 'boolean',
     };
   },

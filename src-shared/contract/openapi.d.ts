@@ -2909,7 +2909,7 @@ export interface operations {
         'application/json': {
           login: string;
           password: string;
-          rememberMe?: boolean;
+          rememberMe?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
         };
       };
     };
@@ -3129,7 +3129,7 @@ export interface operations {
   'backup.exportConfig': {
     parameters: {
       query?: {
-        secrets?: 'true' | 'false';
+        secrets?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
       };
       header?: {
         /**
@@ -3210,7 +3210,7 @@ export interface operations {
       content: {
         'application/json': {
           config: unknown;
-          dryRun?: boolean | ('true' | 'false');
+          dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
         };
       };
     };
@@ -4715,7 +4715,7 @@ export interface operations {
           content?: string;
           duration?: number | string;
           reason?: string;
-          dryRun?: boolean | string | number;
+          dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
         };
       };
     };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CustomMethodDecl, ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_BODY, NO_QUERY } from '../../resource-kit/contract.ts';
+import { flagInput } from '../../resource-kit/fields.ts';
 
 /**
  * `auth`: login, refresh, logout, status and setPassword. They need cookies and the socket
@@ -39,7 +40,7 @@ export const authDeclaration: ResourceDeclaration = {
         'JSON or form body `login`, `password`, optional `rememberMe`. Answers `{accessToken, ' +
         'tokenType, expiresIn, login}` and sets the `refreshToken` cookie. 401 on bad credentials, ' +
         '429 after 10 failures in 300 s.',
-      input: z.object({ login: z.string(), password: z.string(), rememberMe: z.boolean().optional() }),
+      input: z.object({ login: z.string(), password: z.string(), rememberMe: flagInput().optional() }),
       output: tokenAnswer,
     },
     refresh: {

@@ -3,22 +3,23 @@ import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
 import type { ResourceActions } from '../../resource-kit/types.ts';
 import { exportConfig, importConfig } from './config-backup.ts';
+import { flagValue } from '../../resource-kit/fields.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
 
 export const backupActions: ResourceActions = {
   custom: {
     exportConfig: (ctx) => {
-      const secrets = single(ctx.query.secrets); // true, false or absent (the declared input)
-      if (secrets === 'true' && !ctx.canReadSensitive)
+      const secrets = flagValue(single(ctx.query.secrets)) === true; // a flag form or absent (the declared input)
+      if (secrets && !ctx.canReadSensitive)
         return failure(403, 'Exporting secrets (secrets=true) needs the SENSITIVE level.');
       const version = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY)?.version ?? 'unknown';
-      return ok(exportConfig(ctx.db, { secrets: secrets === 'true', serverVersion: version, now: ctx.now() }));
+      return ok(exportConfig(ctx.db, { secrets, serverVersion: version, now: ctx.now() }));
     },
     importConfig: (ctx) => {
-      // The declared input holds: an object with `config`, and `dryRun` a boolean or "true"/"false".
-      const body = ctx.body as { config: unknown; dryRun?: boolean | 'true' | 'false' };
-      const dryRun = body.dryRun === true || body.dryRun === 'true';
+      // The declared input holds: an object with `config`, and `dryRun` a flag form or absent.
+      const body = ctx.body as { config: unknown; dryRun?: unknown };
+      const dryRun = flagValue(body.dryRun) === true;
       const outcome = importConfig(ctx.db, body.config, {
         dryRun,
         canWriteSecrets: ctx.canReadSensitive,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { isoTime } from '../../resource-kit/contract.ts';
+import { flagInput } from '../../resource-kit/fields.ts';
 
 /** What importConfig takes. */
 const SHAPE = 'the request body must be {config: <an export>, dryRun?: boolean}.';
@@ -32,7 +33,7 @@ export const backupDeclaration: ResourceDeclaration = {
         'networkFilters, fail2ban, generalSettings, ami, crowdsecLink, apiKeys}`. API keys are ' +
         'metadata only (never a key value or hash). `?secrets=true` adds the AMI secret and the ' +
         'link password and bouncer key, and needs the SENSITIVE level.',
-      input: z.object({ secrets: z.enum(['true', 'false'], { error: 'must be true or false.' }).optional() }),
+      input: z.object({ secrets: flagInput().optional() }),
       output: z.object({
         format: z.literal('pbx-console-config'),
         version: z.number().int(),
@@ -65,7 +66,7 @@ export const backupDeclaration: ResourceDeclaration = {
       input: z.object(
         {
           config: z.custom((v) => v !== undefined, { error: SHAPE }),
-          dryRun: z.union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false.' }).optional(),
+          dryRun: flagInput().optional(),
         },
         { error: `config: ${SHAPE}` },
       ),

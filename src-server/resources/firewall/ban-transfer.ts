@@ -13,6 +13,7 @@ import { listActiveBans } from '../../firewall/ban-queries.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
 import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
+import { FLAG_MESSAGE, flagValue } from '../../resource-kit/fields.ts';
 
 /** Largest import body (the HTTP layer answers 413 above it). */
 export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -22,7 +23,6 @@ export const DEFAULT_IMPORT_DURATION = '4h';
 const LISTED = 1000;
 
 const single = (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value);
-const isTrue = (value: unknown) => value === true || value === 'true' || value === '1' || value === 1;
 const formatError = (format: unknown) =>
   `format "${String(format).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`;
 
@@ -67,9 +67,11 @@ export const importBans: ActionHandler = async (ctx) => {
   const reason = input.reason ?? '';
   if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)
     errors.push(`reason: text of at most ${MAX_REASON_CHARS} characters.`);
-  if (errors.length || !duration.ok) return invalid(errors);
+  // The query string is checked here (the declared input covers the JSON body): absent is false, else a flag form.
+  const dryRun = input.dryRun === undefined ? false : flagValue(input.dryRun);
+  if (dryRun === undefined) errors.push(`dryRun: ${FLAG_MESSAGE}`);
+  if (errors.length || !duration.ok || dryRun === undefined) return invalid(errors);
   const content = input.content as string;
-  const dryRun = isTrue(input.dryRun);
 
   const parsed = parseBanList(content, format, { seconds: duration.seconds, reason: reason as string });
   const now = ctx.now();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
-import { field } from '../../resource-kit/fields.ts';
+import { field, flagInput, flagValue } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
@@ -21,15 +21,14 @@ const rulesSchema = z
     }
   });
 
-/** Accepts true/false, 1/0 and "allow"/"block" per category (form posts send strings). */
+/** Accepts a flag form (fields.ts) or "allow"/"block" per category; anything else is left for the schema to refuse. */
 const sanitizeRules = (value: unknown): unknown => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [category, raw] of Object.entries(value)) {
     const upper = category.toUpperCase();
-    if (raw === true || raw === 1 || raw === '1' || raw === 'true' || raw === 'allow') out[upper] = true;
-    else if (raw === false || raw === 0 || raw === '0' || raw === 'false' || raw === 'block') out[upper] = false;
-    else out[upper] = raw;
+    const allowed = raw === 'allow' ? true : raw === 'block' ? false : flagValue(raw);
+    out[upper] = allowed ?? raw;
   }
   return out;
 };
@@ -241,7 +240,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         content: z.string().optional(),
         duration: z.union([z.number(), z.string()]).optional(),
         reason: reasonText.optional(),
-        dryRun: z.union([z.boolean(), z.string(), z.number()]).optional(),
+        dryRun: flagInput().optional(),
       }),
       output: out.importedBans,
     },
