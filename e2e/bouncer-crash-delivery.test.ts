@@ -12,10 +12,12 @@ import { test } from 'node:test';
 import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { openDatabase } from '../src-server/storage/database.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { soakSize } from '../src-server/test-support/soak.ts';
 import { killServerProcess as kill, startServerProcess as startServer } from './support/server-process.ts';
 
 const STREAM = '/pbxcore/api/v3/firewall-bouncer/v1/decisions/stream';
-const POLLS = 100;
+/** 40 polls in npm test (about 4 kills of each kind); the soak lane runs 100. */
+const POLLS = soakSize(40, 100);
 /** Entries that make the body large enough (about 750 KB, several socket reads) to be cut or killed mid-body. */
 const BULK_ENTRIES = 5_000;
 

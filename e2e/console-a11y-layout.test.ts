@@ -12,6 +12,11 @@ import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1440, 1280, 390] as const;
+/**
+ * Widths where axe runs and every dialog opens: one desktop and the phone. 1440 px is the same
+ * desktop layout, only wider, so it is checked for fit and photographed, not audited again.
+ */
+const AXE_WIDTHS = new Set<number>([1280, 390]);
 
 interface Screen {
   name: string;
@@ -186,7 +191,7 @@ describe('console: every screen is accessible and fits desktop and phone widths'
   const shell = new ConsoleScreen(app);
 
   for (const screen of SCREENS) {
-    it(`${screen.path}: loads, survives a reload, has no serious axe violation and fits 1440, 1280 and 390 px`, async () => {
+    it(`${screen.path}: loads, survives a reload, fits 1440, 1280 and 390 px, with no serious axe violation at 1280 and 390 px`, async () => {
       const { browser, page } = app;
       await page.setViewportSize({ width: WIDTHS[0], height: 900 });
       // A direct load of the address, then a reload: what an operator's bookmark and F5 do.
@@ -198,7 +203,8 @@ describe('console: every screen is accessible and fits desktop and phone widths'
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
         await waitForScreen(page, screen);
-        assert.deepEqual(await seriousViolations(page), [], `${screen.name} at ${width} px`);
+        const axe = AXE_WIDTHS.has(width);
+        if (axe) assert.deepEqual(await seriousViolations(page), [], `${screen.name} at ${width} px`);
 
         const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         assert.ok(
@@ -220,7 +226,7 @@ describe('console: every screen is accessible and fits desktop and phone widths'
         }
         await browser.screenshot(`layout-${screen.name}-${width}`);
 
-        for (const dialog of screen.dialogs ?? []) {
+        for (const dialog of axe ? (screen.dialogs ?? []) : []) {
           await shell.press(dialog.button, true);
           const opened = await visible(shell.dialog());
           // Let the opening transition end, or axe measures half-transparent text.

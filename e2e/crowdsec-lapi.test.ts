@@ -3,11 +3,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startCrowdsecLapi, type CrowdsecLapi } from './support/crowdsec-lapi.ts';
+import { soakSize } from '../src-server/test-support/soak.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { poll, type Decision } from '../src-server/test-support/bouncer.ts';
 import { freePort } from '../src-server/test-support/tls.ts';
 import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';
 
+/**
+ * The outage: past the link's retry backoff cap (10 s, lapi-pusher.ts) several times over, with a
+ * restart inside it. 20 s in npm test; the soak lane holds it 60 s.
+ */
+const OUTAGE_SECONDS = soakSize(20, 60);
 const V3 = '/pbxcore/api/v3/';
 const ADMIN_PASSWORD = 'lapi test admin password';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -189,7 +195,7 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     assert.ok(!onB.has('127.0.0.4') && !onA.has('127.0.0.1'), 'protected values are not listed');
   });
 
-  test('with the LAPI stopped for 60 s (and A restarted meanwhile), bans made meanwhile arrive after, each exactly once', async () => {
+  test(`with the LAPI stopped for ${OUTAGE_SECONDS} s (and A restarted meanwhile), bans made meanwhile arrive after, each exactly once`, async () => {
     await lapi.stop();
     const during = ['192.0.2.61', '192.0.2.62', '192.0.2.63'];
     const bans = a.pbx.server.services.firewall.bans;
@@ -205,7 +211,7 @@ describe('two PBX sites linked through the real CrowdSec LAPI', { timeout: 240_0
     a.pbx.server.services.firewall.bans.ban('sip', during[1]!, 'outage test', 3600);
     a.pbx.server.services.firewall.bans.ban('ami', during[2]!, 'outage test', 3600);
     assert.equal((await status(a)).queueLength, 3);
-    await sleep(57_000);
+    await sleep(OUTAGE_SECONDS * 1000 - 3000);
     await lapi.start();
     const back = Date.now();
     await within(15_000, 'the queued bans reach the LAPI', () =>

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
-import { bouncerYaml, UPDATE_FREQUENCY_SECONDS } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
+import { bouncerYaml } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
 import {
   kernelState,
@@ -53,6 +53,9 @@ export interface KernelBanResult {
 
 const V3 = '/pbxcore/api/v3/';
 
+/** The bouncer's update_frequency here (the console's configuration says 5 s). */
+const RUN_INTERVAL_SECONDS = 1;
+
 /** ipset's remaining timeout of an entry of the bouncer's IPv4 set, or null when it is not there. */
 function ipsetTimeout(address: string): number | null {
   const listing = execFileSync('ipset', ['list', 'crowdsec-blacklists'], { encoding: 'utf8' });
@@ -85,7 +88,11 @@ async function main(): Promise<KernelBanResult> {
     const pbx4 = `http://${ADDRESSES.server}:${port}`;
     const pbx6 = `http://[${ADDRESSES.server6}]:${port}`;
     const key = createTestApiKey(server.server.services.db, { description: 'fw1 iptables' }).key;
-    const yaml = bouncerYaml(`${pbx4}/pbxcore/api/v3/firewall-bouncer/`, key, 'iptables');
+    // The console's configuration, run at a 1 s interval so the waits below are short.
+    const yaml = bouncerYaml(`${pbx4}/pbxcore/api/v3/firewall-bouncer/`, key, 'iptables').replace(
+      /^update_frequency: \d+s$/m,
+      `update_frequency: ${RUN_INTERVAL_SECONDS}s`,
+    );
 
     const ping6 = `${pbx6}${V3}system:ping`;
     const baseline = await Promise.all(
@@ -122,11 +129,11 @@ async function main(): Promise<KernelBanResult> {
       ADDRESSES.longBanned,
       `${pbx4}${V3}system:ping`,
       isDropped,
-      3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000,
+      3 * RUN_INTERVAL_SECONDS * 1000 + 15_000,
     );
     const first = ipsetTimeout(ADDRESSES.longBanned);
     if (first !== null) result.ipsetTimeouts.push(first);
-    await sleep((2 * UPDATE_FREQUENCY_SECONDS + 1) * 1000);
+    await sleep((2 * RUN_INTERVAL_SECONDS + 1) * 1000); // two polls renew the entry's timeout
     const later = ipsetTimeout(ADDRESSES.longBanned);
     if (later !== null) result.ipsetTimeouts.push(later);
 
@@ -146,7 +153,7 @@ async function main(): Promise<KernelBanResult> {
       ADDRESSES.prefixFourth,
       ping6,
       isDropped,
-      3 * UPDATE_FREQUENCY_SECONDS * 1000 + 3000,
+      3 * RUN_INTERVAL_SECONDS * 1000 + 15_000,
       since,
     );
     result.otherPrefix = await probe(ADDRESSES.otherPrefix, ping6, 2);

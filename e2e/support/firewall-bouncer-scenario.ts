@@ -44,13 +44,19 @@ const SENDER: Record<Check, string> = {
   ban: ADDRESSES.intruder,
 };
 
+/** The bouncer's update_frequency in this scenario (the product's dialog offers 5-10 s). */
+const RUN_INTERVAL_SECONDS = 1;
+
 export interface ScenarioResult {
   mode: Backend;
   /** The configuration copied from the key dialog. */
   yaml: string;
   /** The key record's expand_ranges, as the server reads it back. */
   expandRanges: boolean | null;
+  /** The dialog's update_frequency (asserted 5-10 s by the test). */
   updateFrequencySeconds: number;
+  /** The interval the bouncer ran at here: the dialog's configuration with a 1 s update_frequency. */
+  runIntervalSeconds: number;
   /** Every sender before anything is blocked: all must be served, or a drop proves nothing. */
   baseline: Probe[];
   /** HTTP statuses of the failed logins from the intruder, then of one more request (the ban). */
@@ -83,6 +89,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     yaml: '',
     expandRanges: null,
     updateFrequencySeconds: 0,
+    runIntervalSeconds: RUN_INTERVAL_SECONDS,
     baseline: [],
     intrusion: [],
     blocked: {},
@@ -130,7 +137,10 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     const keys = (await server.call(`${V3}api-keys`)).json.data as Array<{ id: number; expand_ranges?: boolean }>;
     result.expandRanges = keys[0]?.expand_ranges ?? null;
     result.updateFrequencySeconds = Number(/^update_frequency: (\d+)s$/m.exec(result.yaml)?.[1] ?? NaN);
-    const poll = result.updateFrequencySeconds * 1000;
+    // The bouncer runs the dialog's configuration at a 1 s interval: the waits below follow the
+    // real client's polls, and the dialog's 5-10 s is asserted by the test on the yaml itself.
+    const poll = RUN_INTERVAL_SECONDS * 1000;
+    const runYaml = result.yaml.replace(/^update_frequency: \d+s$/m, `update_frequency: ${RUN_INTERVAL_SECONDS}s`);
 
     result.baseline = await Promise.all(
       Object.values(SENDER)
@@ -149,7 +159,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     if (check.status !== 200)
       throw new Error(`the export refused the new key from the bouncer host: ${check.status} ${check.text}`);
 
-    bouncer = startFirewallBouncer(result.yaml);
+    bouncer = startFirewallBouncer(runYaml);
     await waitForFirewall(mode, bouncer);
     await waitForFirstPoll(server, bouncer);
 
@@ -186,7 +196,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     blockedAt.ban = Date.now();
     result.intrusion.push((await probe(ADDRESSES.intruder, ping, 2)).status);
 
-    const blockLimit = 3 * poll + 3000;
+    const blockLimit = 3 * poll + 15_000;
     await Promise.all(
       (Object.keys(SENDER) as Check[]).map(async (check) => {
         result.blocked[check] = await waitForProbe(SENDER[check], ping, isDropped, blockLimit, blockedAt[check]);
@@ -197,7 +207,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     result.kernelWhileBlocked = kernelState(mode);
 
     // Unblock all three at once; each is timed from its own API call.
-    const unblockLimit = 2 * poll + 8000;
+    const unblockLimit = 2 * poll + 15_000;
     const unblock: Record<Check, () => Promise<{ status: number; text: string }>> = {
       ip: () => server!.call(`${V3}firewall/${filterIds.ip}`, { method: 'DELETE' }),
       network: () => server!.call(`${V3}firewall/${filterIds.network}`, { method: 'DELETE' }),
@@ -225,7 +235,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     const lateAt = Date.now();
     if ((await block(ADDRESSES.late)).status !== 201) throw new Error('late block failed');
     result.lateBlocked = await waitForProbe(ADDRESSES.late, ping, isDropped, blockLimit, lateAt);
-    const deadline = Date.now() + (REPEAT_POLLS + 3) * poll + 3000;
+    const deadline = Date.now() + (REPEAT_POLLS + 3) * poll + 15_000;
     let seen = pollsBefore;
     while (Date.now() < deadline && result.deletedPerAnswer.length < REPEAT_POLLS + 2) {
       const now = cursor();
