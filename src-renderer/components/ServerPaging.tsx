@@ -47,7 +47,8 @@ export function ServerPageControls({
   return (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
-        {offset + 1}–{Math.min(offset + shown, total)} of {total}
+        {(offset + 1).toLocaleString('en-US')}–{Math.min(offset + shown, total).toLocaleString('en-US')} of{' '}
+        {total.toLocaleString('en-US')}
       </Text>
       <Group gap="xs">
         <Button
