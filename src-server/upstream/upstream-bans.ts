@@ -1,5 +1,5 @@
 import type ipaddr from 'ipaddr.js';
-import { containsPattern } from '../firewall/ban-queries.ts';
+import { searchCondition } from '../firewall/ban-queries.ts';
 import { readFail2ban, whitelistRanges } from '../firewall/fail2ban-settings.ts';
 import { loadFilters } from '../firewall/filter-store.ts';
 import { trustedRanges } from '../firewall/filters.ts';
@@ -124,11 +124,10 @@ export function listUpstreamBans(
       .all(now, ...candidates.params) as string[]
   ).filter((value) => protectedValues.isProtected(value));
   const skip = JSON.stringify(excluded);
-  // The Bans screen's search: part of the address, the origin or the scenario.
-  const matching = search
-    ? " AND (value LIKE ? ESCAPE '\\' OR origin LIKE ? ESCAPE '\\' OR scenario LIKE ? ESCAPE '\\')"
-    : '';
-  const like = search ? Array<string>(3).fill(containsPattern(search)) : [];
+  // The Bans screen's search: the start of the address, or part of the address, the origin or the scenario.
+  const condition = search ? searchCondition(search, 'value', ['origin', 'scenario']) : undefined;
+  const matching = condition ? ` AND ${condition.sql}` : '';
+  const like = condition?.params ?? [];
   const total = statement(
     db,
     'SELECT COUNT(DISTINCT value) FROM crowdsec_upstream_decisions WHERE expires_at > ? AND value NOT IN ' +

@@ -762,8 +762,9 @@ export interface paths {
      * `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the
      * ban. Then the upstream CrowdSec LAPI decisions this server enforces, longest-lasting first (category
      * `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift
-     * them on the LAPI, or whitelist the address here. `search` (part of the address, reason or who banned; for
-     * upstream the origin or scenario) and `category` filter; `limit`/`offset` page the two lists one after the
+     * them on the LAPI, or whitelist the address here. `search`: an address or its start (`203.0.113`, `2001:db8:`)
+     * matches the start of the address; other text matches part of the address, the reason or who banned (for
+     * upstream, the origin or scenario). `category` filters; `limit`/`offset` page the two lists one after the
      * other. Without `limit` and `offset` every own ban and at most 1,000 upstream bans are listed.
      * `pagination.total` counts every match, upstream included.
      */
@@ -4532,10 +4533,11 @@ export interface operations {
        * description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not
        * expired) were sent the ban. Then the upstream CrowdSec LAPI decisions this server enforces, longest-lasting
        * first (category `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable:
-       * false}`): lift them on the LAPI, or whitelist the address here. `search` (part of the address, reason or
-       * who banned; for upstream the origin or scenario) and `category` filter; `limit`/`offset` page the two lists
-       * one after the other. Without `limit` and `offset` every own ban and at most 1,000 upstream bans are listed.
-       * `pagination.total` counts every match, upstream included.
+       * false}`): lift them on the LAPI, or whitelist the address here. `search`: an address or its start
+       * (`203.0.113`, `2001:db8:`) matches the start of the address; other text matches part of the address, the
+       * reason or who banned (for upstream, the origin or scenario). `category` filters; `limit`/`offset` page the
+       * two lists one after the other. Without `limit` and `offset` every own ban and at most 1,000 upstream bans
+       * are listed. `pagination.total` counts every match, upstream included.
        */
       200: {
         headers: {
