@@ -38,8 +38,8 @@ export function ServerPagedTable<T>({
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
           <ServerSearchField
             placeholder={searchPlaceholder}
-            value={paging.search}
-            onChange={paging.setSearch}
+            onSearch={paging.setSearch}
+            debounceMs={paging.debounceMs}
             width={searchWidth}
           />
           {filters}
