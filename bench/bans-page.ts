@@ -83,6 +83,8 @@ try {
     lastPage: await apiMs(`${server.url}${V3}firewall:getBannedIps?limit=50&offset=${BANS - 50}`),
     searchOne: await apiMs(`${server.url}${V3}firewall:getBannedIps?limit=50&offset=0&search=${NEEDLE}`),
     searchMany: await apiMs(`${server.url}${V3}firewall:getBannedIps?limit=50&offset=0&search=100.65.1`),
+    // Text that is not an address: a scan of the address, reason and who banned (no match: the whole scan).
+    searchText: await apiMs(`${server.url}${V3}firewall:getBannedIps?limit=50&offset=0&search=no-such-reason`),
     counts: await apiMs(`${server.url}${V3}firewall:getBanCounts`),
     countsSearch: await apiMs(`${server.url}${V3}firewall:getBanCounts?search=${NEEDLE}`),
   };
