@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockOpen } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
 import { plural } from '../../../lib/format.ts';
@@ -11,7 +11,7 @@ import { useServerPaging } from '../../../lib/use-server-paging.ts';
 import { useBanCounts, useBannedIps, type BannedIp, type BannedIpsFilter } from '../api/get-banned-ips.ts';
 import { useUnbanIp } from '../api/unban-ip.ts';
 import { useUnbanIps } from '../api/unban-ips.ts';
-import { banActions, banColumns } from './ban-columns.tsx';
+import { BAN_COLUMNS, banActions } from './ban-columns.tsx';
 import { BanCategoryFilter } from './BanCategoryFilter.tsx';
 import { BanIpModal } from './BanIpModal.tsx';
 import { UnbanAndWhitelistModal } from './UnbanAndWhitelistModal.tsx';
@@ -26,6 +26,7 @@ const listed = (ips: string[]) =>
   ips.length <= 8 ? ips.join(', ') : `${ips.slice(0, 8).join(', ')} and ${ips.length - 8} more`;
 
 const rowKeyOf = (ban: BannedIp) => `${ban.category}-${ban.ip}`;
+const rowLabelOf = (ban: BannedIp) => ban.ip;
 
 /**
  * The active bans, automatic and manual, searched, filtered by category and paged on the server,
@@ -45,6 +46,9 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   // Only rows of the page shown count: a ban that ended since it was ticked is not unbanned again. An
   // upstream decision is not lifted here (the LAPI would send it back): it is never unbanned.
+  // Stable between renders, so the rows of a page kept on screen are not drawn again.
+  const selection = useMemo(() => ({ selected, onChange: setSelected }), [selected]);
+  const actions = useMemo(() => banActions(unbanning.open, setWhitelisting), [unbanning.open]);
   const rows = bans.data?.rows ?? [];
   const selectedIps = [
     ...new Set(rows.filter((ban) => selected.has(rowKeyOf(ban)) && !ban.upstream).map((ban) => ban.ip)),
@@ -57,14 +61,14 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         noun="bans"
         query={bans}
         rowKey={rowKeyOf}
-        rowLabel={(ban) => ban.ip}
+        rowLabel={rowLabelOf}
         rowTestId="ban-row"
         minWidth={940}
         inlineActions
         paging={paging}
         searchPlaceholder="Address, reason or who banned"
         searchWidth={260}
-        selection={{ selected, onChange: setSelected }}
+        selection={selection}
         filters={
           <>
             <BanCategoryFilter counts={counts.data} {...paging.bind('category')} />
@@ -80,8 +84,8 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
             </Button>
           </>
         }
-        columns={banColumns(bans.dataUpdatedAt)}
-        actions={banActions(unbanning.open, setWhitelisting)}
+        columns={BAN_COLUMNS}
+        actions={actions}
         empty={
           paging.filtered
             ? { title: 'No ban matches the filter', hint: 'Change the search or pick another category.' }
