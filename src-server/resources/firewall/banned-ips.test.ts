@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { PULL_FROM_NOWHERE, storeUpstreamDecisions, type UpstreamRow } from '../../test-support/crowdsec-link.ts';
 import { useTestServer } from '../../test-support/server.ts';
 import { FIREWALL } from '../../test-support/v3-paths.ts';
 
@@ -101,5 +102,55 @@ describe('firewall:getBannedIps pages, searches and counts on the server', () =>
     const fraud = (await t.call(`${FIREWALL}:getBanCounts?search=fraud`)).json.data;
     assert.equal(fraud.total, 1);
     assert.equal(fraud.categories.manual, 1);
+  });
+});
+
+describe('firewall:getBannedIps pages over its own bans, then the upstream ones', () => {
+  const t = useTestServer();
+  const page = async (query: string) => {
+    const answer = await t.call(`${FIREWALL}:getBannedIps${query}`);
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    return { ips: (answer.json.data as Banned[]).map((ban) => ban.ip), pagination: answer.json.pagination };
+  };
+
+  before(async () => {
+    // Pulling on, from a LAPI that never answers: what the link kept in SQLite is what it enforces.
+    assert.equal(
+      (await t.call('/pbxcore/api/v3/crowdsec-link', { method: 'PUT', body: PULL_FROM_NOWHERE })).status,
+      200,
+    );
+    const now = Date.now();
+    // 10.1.0.0 lasts longest, so it is listed first.
+    storeUpstreamDecisions(
+      t.server.services.db,
+      Array.from(
+        { length: 5 },
+        (_, i): UpstreamRow => [i + 1, `10.1.0.${i}`, 'crowdsecurity/ssh-bf', 'CAPI', now + 3600_000 - i * 1000],
+      ),
+    );
+    for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+      assert.equal((await t.call(`${FIREWALL}:banIp`, { method: 'POST', body: { ip, duration: '1h' } })).status, 201);
+  });
+
+  test('a page that crosses from the own bans into the upstream ones, and the pages after it', async () => {
+    const first = await page('?limit=4');
+    assert.deepEqual(first.ips, ['198.51.100.3', '198.51.100.2', '198.51.100.1', '10.1.0.0']);
+    assert.deepEqual(first.pagination, { total: 8, limit: 4, offset: 0, hasMore: true });
+    const second = await page('?limit=4&offset=4');
+    assert.deepEqual(second.ips, ['10.1.0.1', '10.1.0.2', '10.1.0.3', '10.1.0.4']);
+    assert.deepEqual(second.pagination, { total: 8, limit: 4, offset: 4, hasMore: false });
+  });
+
+  test('category upstream pages the upstream bans alone; a search reaches them too', async () => {
+    const upstream = await page('?category=upstream&limit=2&offset=4');
+    assert.deepEqual(upstream.ips, ['10.1.0.4']);
+    assert.equal(upstream.pagination.total, 5);
+    const found = await page('?search=10.1.0.3&limit=50');
+    assert.deepEqual(found.ips, ['10.1.0.3']);
+    assert.equal(found.pagination.total, 1);
+    const counts = (await t.call(`${FIREWALL}:getBanCounts`)).json.data;
+    assert.equal(counts.total, 8);
+    assert.equal(counts.categories.upstream, 5);
+    assert.equal(counts.categories.manual, 3);
   });
 });
