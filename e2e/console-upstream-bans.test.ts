@@ -1,5 +1,5 @@
-// The Bans page with more upstream CrowdSec decisions than one list holds: the Upstream chip counts
-// them all (not the 1,000 listed), and "Why is this address blocked?" names the upstream decision
+// The Bans page with more upstream CrowdSec decisions than one unpaged list holds: the Upstream chip
+// counts them all, the pages reach them all, and "Why is this address blocked?" names the upstream decision
 // that holds an address, as not liftable here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -52,9 +52,11 @@ describe('console: upstream decisions on the Bans page', { timeout: 120_000 }, (
 
     await app.open();
     await bans.show();
-    await bans.see(`Upstream (${UPSTREAM})`);
-    await bans.see(`All (${UPSTREAM + 1})`);
-    await bans.see(/the 1,000 longest-lasting of 1,200 decisions are listed/);
+    // Counts read with thousands separators, as the page range does.
+    await bans.see(`Upstream (${UPSTREAM.toLocaleString('en-US')})`);
+    await bans.see(`All (${(UPSTREAM + 1).toLocaleString('en-US')})`);
+    // Paged on the server: every upstream decision is reachable, 50 at a time.
+    await bans.see(`1–50 of ${(UPSTREAM + 1).toLocaleString('en-US')}`);
 
     await bans.lookUp('203.0.113.9');
     const answer = await visible(bans.lookupAnswer('203.0.113.9'));

@@ -169,8 +169,19 @@ export class BansScreen extends Screen {
     return this.page.getByText(name).click();
   }
 
+  /** Searches the active bans on the server (address, reason or who banned). */
   filterByIp(text: string): Promise<void> {
-    return this.page.getByLabel('Filter by IP address').fill(text);
+    return this.page.getByRole('searchbox', { name: 'Search' }).fill(text);
+  }
+
+  /** "1–50 of 3,000" under the active bans (or the history). */
+  pageRange(): Promise<Locator> {
+    return this.see(/^[\d,]+–[\d,]+ of [\d,]+$/);
+  }
+
+  /** Next or Previous page. */
+  turnPage(direction: 'Next' | 'Previous'): Promise<void> {
+    return this.press(direction, true);
   }
 
   /** The tick box of a row, or of every row shown ('all'). */

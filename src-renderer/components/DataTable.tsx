@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { memo, useCallback, useState, type ReactNode } from 'react';
 import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
 import { QueryState, type EmptyContent, type QueryLike } from './QueryState.tsx';
 import { RowActionsMenu, type RowAction } from './RowActionsMenu.tsx';
@@ -115,6 +115,63 @@ function ActionsCell({ actions, rowLabel, inline }: { actions: RowAction[]; rowL
   );
 }
 
+interface TableRowProps<T> {
+  row: T;
+  rowKey: string;
+  label: string;
+  columns: DataTableColumn<T>[];
+  actions?: (row: T) => RowAction[];
+  inlineActions?: boolean;
+  testId?: string;
+  /** Whether the row has a tick box, and whether it is ticked. */
+  selectable: boolean;
+  selected: boolean;
+  onToggle: (key: string, on: boolean) => void;
+}
+
+/**
+ * One row of the wide table. Memoized: a re-render with the same row, columns and actions (a page
+ * kept on screen while the next one loads, a search handed over) skips it, when the caller keeps
+ * its columns and actions stable (the Bans table does; others re-render as before).
+ */
+const TableRow = memo(function TableRow<T>({
+  row,
+  rowKey,
+  label,
+  columns,
+  actions,
+  inlineActions,
+  testId,
+  selectable,
+  selected,
+  onToggle,
+}: TableRowProps<T>) {
+  return (
+    <Table.Tr data-testid={testId}>
+      {selectable && (
+        <Table.Td>
+          <Checkbox
+            aria-label={`Select ${label}`}
+            checked={selected}
+            onChange={(event) => onToggle(rowKey, event.currentTarget.checked)}
+          />
+        </Table.Td>
+      )}
+      {columns.map((c) => (
+        <Table.Td key={c.header} ff={c.mono ? 'monospace' : undefined}>
+          {c.render(row)}
+        </Table.Td>
+      ))}
+      {actions && (
+        // Sticky: when the table scrolls sideways, the row's actions stay on screen.
+        <Table.Td ta="right" style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
+          <ActionsCell actions={actions(row)} rowLabel={label} inline={inlineActions} />
+        </Table.Td>
+      )}
+    </Table.Tr>
+  );
+}) as <T>(props: TableRowProps<T>) => ReactNode;
+
 /** A card's title: the row's title column, wrapped anywhere so long addresses fit a phone. */
 function CardTitle<T>({ column, row }: { column: DataTableColumn<T>; row: T }) {
   return (
@@ -162,13 +219,17 @@ export function DataTable<T>({
   const titleColumn = columns.find((c) => c.card === 'title');
   const shownKeys = shown.map(rowKey);
   const selectedShown = selection ? shownKeys.filter((key) => selection.selected.has(key)).length : 0;
-  const toggleRow = (key: string, on: boolean) => {
-    if (!selection) return;
-    const next = new Set(selection.selected);
-    if (on) next.add(key);
-    else next.delete(key);
-    selection.onChange(next);
-  };
+  // Stable while the selection is: the memoized rows keep their props.
+  const toggleRow = useCallback(
+    (key: string, on: boolean) => {
+      if (!selection) return;
+      const next = new Set(selection.selected);
+      if (on) next.add(key);
+      else next.delete(key);
+      selection.onChange(next);
+    },
+    [selection],
+  );
   const toggleShown = (on: boolean) => {
     if (!selection) return;
     const next = new Set(selection.selected);
@@ -227,20 +288,19 @@ export function DataTable<T>({
         </Table.Thead>
         <Table.Tbody>
           {shown.map((row) => (
-            <Table.Tr key={rowKey(row)} data-testid={rowTestId}>
-              {selection && <Table.Td>{rowCheckbox(row)}</Table.Td>}
-              {columns.map((c) => (
-                <Table.Td key={c.header} ff={c.mono ? 'monospace' : undefined}>
-                  {c.render(row)}
-                </Table.Td>
-              ))}
-              {actions && (
-                // Sticky: when the table scrolls sideways, the row's actions stay on screen.
-                <Table.Td ta="right" style={{ position: 'sticky', right: 0, background: 'var(--mantine-color-body)' }}>
-                  <ActionsCell actions={actions(row)} rowLabel={rowLabel(row)} inline={inlineActions} />
-                </Table.Td>
-              )}
-            </Table.Tr>
+            <TableRow
+              key={rowKey(row)}
+              row={row}
+              rowKey={rowKey(row)}
+              label={rowLabel(row)}
+              columns={columns}
+              actions={actions}
+              inlineActions={inlineActions}
+              testId={rowTestId}
+              selectable={Boolean(selection)}
+              selected={selection?.selected.has(rowKey(row)) ?? false}
+              onToggle={toggleRow}
+            />
           ))}
         </Table.Tbody>
       </Table>

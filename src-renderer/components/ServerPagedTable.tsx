@@ -15,6 +15,7 @@ export function ServerPagedTable<T>({
   searchPlaceholder,
   searchWidth,
   filters,
+  note,
   ...table
 }: Omit<DataTableProps<T>, 'query' | 'rows' | 'toolbar' | 'footer' | 'search'> & {
   /** One page of rows, and how many match on the server over every page. */
@@ -22,8 +23,10 @@ export function ServerPagedTable<T>({
   paging: ServerPaging;
   searchPlaceholder: string;
   searchWidth: number;
-  /** The filters beside the search box (FilterSelect...). */
+  /** The filters beside the search box (FilterSelect...), and any bulk action. */
   filters: ReactNode;
+  /** A line under the page controls (how often the list refreshes...). */
+  note?: ReactNode;
 }) {
   const rows = query.data?.rows ?? [];
   return (
@@ -35,21 +38,24 @@ export function ServerPagedTable<T>({
         <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
           <ServerSearchField
             placeholder={searchPlaceholder}
-            value={paging.search}
-            onChange={paging.setSearch}
+            onSearch={paging.setSearch}
+            debounceMs={paging.debounceMs}
             width={searchWidth}
           />
           {filters}
         </Group>
       }
       footer={
-        <ServerPageControls
-          offset={paging.offset}
-          pageSize={paging.pageSize}
-          shown={rows.length}
-          total={query.data?.total ?? 0}
-          onOffset={paging.setOffset}
-        />
+        <>
+          <ServerPageControls
+            offset={paging.offset}
+            pageSize={paging.pageSize}
+            shown={rows.length}
+            total={query.data?.total ?? 0}
+            onOffset={paging.setOffset}
+          />
+          {note}
+        </>
       }
     />
   );

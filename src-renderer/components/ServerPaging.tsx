@@ -1,29 +1,39 @@
 import { Button, Group, Text, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useNarrowScreen } from '../lib/use-narrow-screen.ts';
 
-/** The search box of a table searched on the server (the caller debounces and resets its page). */
+/**
+ * The search box of a table searched on the server: it keeps the text being typed and calls
+ * `onSearch` once typing has paused for `debounceMs` (the caller resets its page).
+ */
 export function ServerSearchField({
-  value,
-  onChange,
+  onSearch,
+  debounceMs,
   placeholder,
   width,
 }: {
-  value: string;
-  onChange: (value: string) => void;
+  onSearch: (value: string) => void;
+  debounceMs: number;
   placeholder: string;
   /** The width on a wide screen; on a phone the box takes the whole width. */
   width: number;
 }) {
   const narrow = useNarrowScreen();
+  const [text, setText] = useState('');
+  const search = useDebouncedCallback(onSearch, debounceMs);
   return (
     <TextInput
       label="Search"
       placeholder={placeholder}
       leftSection={<IconSearch size={16} aria-hidden />}
       type="search"
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
+      value={text}
+      onChange={(event) => {
+        setText(event.currentTarget.value);
+        search(event.currentTarget.value);
+      }}
       w={narrow ? '100%' : width}
     />
   );
@@ -47,7 +57,8 @@ export function ServerPageControls({
   return (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed" aria-live="polite">
-        {offset + 1}–{Math.min(offset + shown, total)} of {total}
+        {(offset + 1).toLocaleString('en-US')}–{Math.min(offset + shown, total).toLocaleString('en-US')} of{' '}
+        {total.toLocaleString('en-US')}
       </Text>
       <Group gap="xs">
         <Button

@@ -39,11 +39,16 @@ export async function getLogPage<T>(path: string, query: RequestOptions['query']
   return { rows: items, total: pagination?.total ?? items.length };
 }
 
-/** A page of a log under `key`, polled every 30 s; the page on screen stays while the next one loads. */
-export const useLogPage = <F, R>(key: QueryKey, filter: F, getPage: (filter: F) => Promise<R>) =>
+/** A page of a log under `key`, polled every 30 s (or `refetchInterval`); the page on screen stays while the next one loads. */
+export const useLogPage = <F, R>(
+  key: QueryKey,
+  filter: F,
+  getPage: (filter: F) => Promise<R>,
+  refetchInterval = 30_000,
+) =>
   useQuery({
     queryKey: [...key, filter],
     queryFn: () => getPage(filter),
-    refetchInterval: 30_000,
+    refetchInterval,
     placeholderData: keepPreviousData,
   });

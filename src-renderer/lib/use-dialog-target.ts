@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 
 export interface DialogTarget<T> {
   target: T | null;
@@ -13,10 +13,8 @@ export interface DialogTarget<T> {
  */
 export function useDialogTarget<T>(): DialogTarget<T> {
   const [state, setState] = useState<{ target: T | null; opened: boolean }>({ target: null, opened: false });
-  return {
-    target: state.target,
-    opened: state.opened,
-    open: (target: T) => setState({ target, opened: true }),
-    close: () => setState((current) => ({ ...current, opened: false })),
-  };
+  // Stable functions: a memoized row that opens the dialog keeps its props.
+  const open = useCallback((target: T) => setState({ target, opened: true }), []);
+  const close = useCallback(() => setState((current) => ({ ...current, opened: false })), []);
+  return { target: state.target, opened: state.opened, open, close };
 }

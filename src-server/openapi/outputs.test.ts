@@ -62,6 +62,8 @@ describe('custom method answers match their declared output schemas', () => {
     });
     await check('firewall:banIp', { body: { ip: '203.0.114.5' } });
     await check('firewall:getBannedIps');
+    await check('firewall:getBannedIps', { query: '?search=203&category=manual&limit=1' });
+    await check('firewall:getBanCounts', { query: '?search=203' });
     await check('firewall:lookup', { query: '?ip=203.0.113.80' });
     await check('firewall:getBanLog', { query: '?limit=10' });
     await check('firewall:getBanHistory', { query: '?minutes=5' });

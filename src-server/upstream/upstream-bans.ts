@@ -1,4 +1,5 @@
 import type ipaddr from 'ipaddr.js';
+import { searchCondition } from '../firewall/ban-queries.ts';
 import { readFail2ban, whitelistRanges } from '../firewall/fail2ban-settings.ts';
 import { loadFilters } from '../firewall/filter-store.ts';
 import { trustedRanges } from '../firewall/filters.ts';
@@ -109,6 +110,7 @@ export function listUpstreamBans(
   now: number,
   limit = UPSTREAM_LIST_LIMIT,
   offset = 0,
+  search?: string,
 ): { bans: UpstreamBan[]; total: number } {
   if (!pulling(db)) return { bans: [], total: 0 };
   const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
@@ -122,20 +124,24 @@ export function listUpstreamBans(
       .all(now, ...candidates.params) as string[]
   ).filter((value) => protectedValues.isProtected(value));
   const skip = JSON.stringify(excluded);
+  // The Bans screen's search: the start of the address, or part of the address, the origin or the scenario.
+  const condition = search ? searchCondition(search, 'value', ['origin', 'scenario']) : undefined;
+  const matching = condition ? ` AND ${condition.sql}` : '';
+  const like = condition?.params ?? [];
   const total = statement(
     db,
     'SELECT COUNT(DISTINCT value) FROM crowdsec_upstream_decisions WHERE expires_at > ? AND value NOT IN ' +
-      '(SELECT value FROM json_each(?))',
+      `(SELECT value FROM json_each(?))${matching}`,
   )
     .pluck()
-    .get(now, skip) as number;
+    .get(now, skip, ...like) as number;
   // SQLite takes the bare columns from the row that holds the MAX: each value's longest decision.
   const rows = statement(
     db,
     'SELECT value, scenario, origin, MAX(expires_at) AS expires_at FROM crowdsec_upstream_decisions ' +
-      'WHERE expires_at > ? AND value NOT IN (SELECT value FROM json_each(?)) GROUP BY value ' +
+      `WHERE expires_at > ? AND value NOT IN (SELECT value FROM json_each(?))${matching} GROUP BY value ` +
       'ORDER BY expires_at DESC, value LIMIT ? OFFSET ?',
-  ).all(now, skip, limit, offset) as Row[];
+  ).all(now, skip, ...like, limit, offset) as Row[];
   const bans = rows.map(
     (row): UpstreamBan => ({
       ip: row.value,

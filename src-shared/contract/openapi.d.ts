@@ -687,6 +687,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/firewall:getBanCounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How many bans in force match `search` (as getBannedIps reads it), in each category and in all, and when the
+     * newest of this PBX's own started: {total, categories: {sip, http, ami, iax, manual, upstream},
+     * newestBannedAt}.
+     */
+    get: operations['firewall.getBanCounts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/firewall:getBanHistory': {
     parameters: {
       query?: never;
@@ -736,13 +757,16 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft (null when
-     * permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}].
+     * Active bans, intrusion and manual, newest first: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft
+     * (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId, description}]}}].
      * `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not expired) were sent the
-     * ban. Then the upstream CrowdSec LAPI decisions this server enforces (category `upstream`, `bannedAt` null,
-     * `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift them on the LAPI, or whitelist
-     * the address here. At most 1,000 upstream bans are listed, longest-lasting first; `pagination.total` counts
-     * every ban in force, upstream included.
+     * ban. Then the upstream CrowdSec LAPI decisions this server enforces, longest-lasting first (category
+     * `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift
+     * them on the LAPI, or whitelist the address here. `search`: an address or its start (`203.0.113`, `2001:db8:`)
+     * matches the start of the address; other text matches part of the address, the reason or who banned (for
+     * upstream, the origin or scenario). `category` filters; `limit`/`offset` page the two lists one after the
+     * other. Without `limit` and `offset` every own ban and at most 1,000 upstream bans are listed.
+     * `pagination.total` counts every match, upstream included.
      */
     get: operations['firewall.getBannedIps'];
     put?: never;
@@ -4319,6 +4343,60 @@ export interface operations {
       503: components['responses']['Error503'];
     };
   };
+  'firewall.getBanCounts': {
+    parameters: {
+      query?: {
+        search?: string;
+      };
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /**
+       * @description How many bans in force match `search` (as getBannedIps reads it), in each category and in all,
+       * and when the newest of this PBX's own started: {total, categories: {sip, http, ami, iax, manual, upstream},
+       * newestBannedAt}.
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              /** @description Every ban in force that matches, upstream included. */
+              total: number;
+              /** @description How many match in each category. */
+              categories: {
+                sip: number;
+                http: number;
+                ami: number;
+                iax: number;
+                manual: number;
+                upstream: number;
+              };
+              /** @description When the newest of this PBX's own bans that match started. */
+              newestBannedAt: string | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
   'firewall.getBanHistory': {
     parameters: {
       query?: {
@@ -4431,7 +4509,12 @@ export interface operations {
   };
   'firewall.getBannedIps': {
     parameters: {
-      query?: never;
+      query?: {
+        search?: string;
+        category?: 'sip' | 'http' | 'ami' | 'iax' | 'manual' | 'upstream';
+        limit?: string;
+        offset?: string;
+      };
       header?: {
         /**
          * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
@@ -4445,13 +4528,16 @@ export interface operations {
     requestBody?: never;
     responses: {
       /**
-       * @description Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, secondsLeft
-       * (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId,
+       * @description Active bans, intrusion and manual, newest first: [{ip, category, reason?, bannedAt, expiresAt,
+       * secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, keys: [{keyId,
        * description}]}}]. `delivery`: how many of the active bouncer keys (polled within the hour, enabled, not
-       * expired) were sent the ban. Then the upstream CrowdSec LAPI decisions this server enforces (category
-       * `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift
-       * them on the LAPI, or whitelist the address here. At most 1,000 upstream bans are listed, longest-lasting
-       * first; `pagination.total` counts every ban in force, upstream included.
+       * expired) were sent the ban. Then the upstream CrowdSec LAPI decisions this server enforces, longest-lasting
+       * first (category `upstream`, `bannedAt` null, `bannedBy` the origin, `upstream: {origin, scenario, liftable:
+       * false}`): lift them on the LAPI, or whitelist the address here. `search`: an address or its start
+       * (`203.0.113`, `2001:db8:`) matches the start of the address; other text matches part of the address, the
+       * reason or who banned (for upstream, the origin or scenario). `category` filters; `limit`/`offset` page the
+       * two lists one after the other. Without `limit` and `offset` every own ban and at most 1,000 upstream bans
+       * are listed. `pagination.total` counts every match, upstream included.
        */
       200: {
         headers: {

@@ -1,7 +1,7 @@
 import { Grid } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { paths } from '../../config/paths.ts';
-import { useBannedIps } from '../../features/bans/api/get-banned-ips.ts';
+import { useBanCounts } from '../../features/bans/api/get-banned-ips.ts';
 import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.tsx';
 import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
 import { EnforcementBanner } from '../../features/bouncers/components/EnforcementBanner.tsx';
@@ -10,14 +10,14 @@ import { ServerInfoCard } from '../../features/system/components/ServerInfoCard.
 
 /** At a glance: where bouncers connect, what is banned, whether bouncers and AMI are alive. */
 export function DashboardRoute() {
-  const bans = useBannedIps();
+  const bans = useBanCounts();
   return (
     <>
       <PageHeader
         title="Dashboard"
         description="Server addresses, active bans, bouncer activity and the Asterisk connection."
       />
-      <EnforcementBanner activeBans={bans.data?.length ?? 0} keysHref={paths.apiKeys} />
+      <EnforcementBanner activeBans={bans.data?.total ?? 0} keysHref={paths.apiKeys} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <ServerInfoCard />

@@ -12,7 +12,7 @@ import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
-import { getBannedIps } from './banned-ips.ts';
+import { getBanCounts, getBannedIps } from './banned-ips.ts';
 import { bouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
@@ -101,6 +101,7 @@ export const firewallActions: ResourceActions = {
         rules: defaultRules(),
       }),
     getBannedIps,
+    getBanCounts,
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
       return outcome.ok ? ok(withUpstream(ctx, outcome.lookup)) : failure(400, outcome.message);

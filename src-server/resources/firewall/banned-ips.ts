@@ -1,27 +1,77 @@
-import { listActiveBans } from '../../firewall/ban-queries.ts';
+import { activeBanCounts, activeBansPage, type ActiveBanFilter } from '../../firewall/ban-queries.ts';
+import type { BanKind } from '../../firewall/decisions.ts';
 import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from '../../upstream/upstream-bans.ts';
-import { ok } from '../../resource-kit/results.ts';
-import type { ActionHandler } from '../../resource-kit/types.ts';
+import { paginationOf, parsePageRequest } from '../../resource-kit/pagination.ts';
+import { invalid, ok } from '../../resource-kit/results.ts';
+import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+
+/** The search text (at most 100 characters; blank is no search) and the category (the declared input checked it). */
+function filterOf(ctx: ActionContext): { search?: string; category?: BanKind | 'upstream' } {
+  const search = single(ctx.query.search)?.trim().slice(0, 100);
+  const category = single(ctx.query.category) as BanKind | 'upstream' | undefined;
+  return { ...(search ? { search } : {}), ...(category ? { category } : {}) };
+}
 
 /**
- * `firewall:getBannedIps`: this PBX's own bans (intrusion and manual), then the upstream LAPI
- * decisions it enforces (category `upstream`, marked `upstream: {origin, scenario, liftable:
- * false}`), each with its delivery to this PBX's bouncers. Upstream bans are listed up to
- * UPSTREAM_LIST_LIMIT and counted apart: `pagination.total` counts every ban in force, so the
- * upstream count is `total` minus the bans of this PBX.
+ * `firewall:getBannedIps?search=&category=&limit=&offset=`: this PBX's own bans (intrusion and
+ * manual, newest first), then the upstream LAPI decisions it enforces (category `upstream`,
+ * longest-lasting first, marked `upstream: {origin, scenario, liftable: false}`), each with its
+ * delivery to this PBX's bouncers. With `limit`/`offset` the answer is that page of the two lists
+ * one after the other, and `pagination.total` counts every match. Without them every own ban is
+ * listed, and upstream bans up to UPSTREAM_LIST_LIMIT (a community blocklist holds tens of
+ * thousands); `pagination.total` still counts them all.
  */
 export const getBannedIps: ActionHandler = (ctx) => {
+  const page = parsePageRequest(ctx.query);
+  if (page && 'errors' in page) return invalid(page.errors);
   const now = ctx.now();
+  const { search, category } = filterOf(ctx);
+  const ownFilter: ActiveBanFilter = { search, ...(category && category !== 'upstream' ? { category } : {}) };
+  const wantsOwn = category !== 'upstream';
+  const wantsUpstream = !category || category === 'upstream';
   const delivered = deliveryLookup(ctx.db, now);
-  const own = listActiveBans(ctx.db, now).map((ban) => ({
-    ...ban,
-    delivery: delivered(ban.ip, scenarioOfBan(ban.category)),
-  }));
-  const upstream = listUpstreamBans(ctx.db, now);
-  const listed = upstream.bans.map((ban) => ({ ...ban, delivery: delivered(ban.ip, ban.upstream.scenario) }));
-  const total = own.length + upstream.total;
-  return ok([...own, ...listed], {
-    pagination: { total, limit: own.length + UPSTREAM_LIST_LIMIT, offset: 0, hasMore: upstream.total > listed.length },
+  const limit = page?.limit ?? Number.MAX_SAFE_INTEGER;
+  const offset = page?.offset ?? 0;
+  const own = wantsOwn ? activeBansPage(ctx.db, now, ownFilter, { limit, offset }) : { bans: [], total: 0 };
+  // The upstream part of the page starts where this PBX's own bans end.
+  const upstreamOffset = Math.max(0, offset - own.total);
+  const upstreamLimit = page ? limit - own.bans.length : UPSTREAM_LIST_LIMIT;
+  const upstream = wantsUpstream
+    ? listUpstreamBans(ctx.db, now, upstreamLimit, upstreamOffset, search)
+    : { bans: [], total: 0 };
+  const rows = [
+    ...own.bans.map((ban) => ({ ...ban, delivery: delivered(ban.ip, scenarioOfBan(ban.category)) })),
+    ...upstream.bans.map((ban) => ({ ...ban, delivery: delivered(ban.ip, ban.upstream.scenario) })),
+  ];
+  const total = own.total + upstream.total;
+  if (page) return ok(rows, { pagination: paginationOf(total, page, rows.length) });
+  return ok(rows, {
+    pagination: {
+      total,
+      limit: own.total + UPSTREAM_LIST_LIMIT,
+      offset: 0,
+      hasMore: upstream.total > upstream.bans.length,
+    },
+  });
+};
+
+/**
+ * `firewall:getBanCounts?search=`: how many bans in force match, in each category (upstream apart),
+ * and when the newest of this PBX's own started: the Bans screen's category counts and the
+ * dashboard's summary, without reading the rows.
+ */
+export const getBanCounts: ActionHandler = (ctx) => {
+  const now = ctx.now();
+  const { search } = filterOf(ctx);
+  const own = activeBanCounts(ctx.db, now, search);
+  const upstream = listUpstreamBans(ctx.db, now, 0, 0, search).total;
+  const ownTotal = Object.values(own.byCategory).reduce((sum, n) => sum + n, 0);
+  return ok({
+    total: ownTotal + upstream,
+    categories: { ...own.byCategory, upstream },
+    newestBannedAt: own.newestBannedAt === null ? null : new Date(own.newestBannedAt).toISOString(),
   });
 };

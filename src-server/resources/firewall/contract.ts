@@ -47,6 +47,14 @@ export const bannedIps = z.array(
   }),
 );
 
+export const banCounts = z.object({
+  total: int.describe('Every ban in force that matches, upstream included.'),
+  categories: z
+    .object({ sip: int, http: int, ami: int, iax: int, manual: int, upstream: int })
+    .describe('How many match in each category.'),
+  newestBannedAt: isoTime.nullable().describe("When the newest of this PBX's own bans that match started."),
+});
+
 export const addressLookup = z.object({
   address: z.string(),
   blocked: z.boolean(),

@@ -8,6 +8,9 @@ import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
 
+/** The categories getBannedIps lists: this PBX's own, and the upstream LAPI's. */
+const BANNED_CATEGORIES = [...BAN_KINDS, 'upstream'] as const;
+
 const rulesSchema = z
   .record(z.string(), z.boolean({ error: 'must be true (allow) or false (block)' }))
   .superRefine((rules, check) => {
@@ -120,16 +123,43 @@ export const firewallDeclaration: ResourceDeclaration = {
     getBannedIps: {
       ...READ_ON_COLLECTION,
       description:
-        'Active bans, intrusion and manual: [{ip, category, reason?, bannedAt, expiresAt, ' +
+        'Active bans, intrusion and manual, newest first: [{ip, category, reason?, bannedAt, expiresAt, ' +
         'secondsLeft (null when permanent), bannedBy, services, permanent, delivery: {served, of, ' +
         'keys: [{keyId, description}]}}]. `delivery`: how many of the active bouncer keys (polled ' +
         'within the hour, enabled, not expired) were sent the ban. Then the upstream CrowdSec LAPI ' +
-        'decisions this server enforces (category `upstream`, `bannedAt` null, `bannedBy` the ' +
-        'origin, `upstream: {origin, scenario, liftable: false}`): lift them on the LAPI, or ' +
-        'whitelist the address here. At most 1,000 upstream bans are listed, longest-lasting first; ' +
-        '`pagination.total` counts every ban in force, upstream included.',
-      input: NO_QUERY,
+        'decisions this server enforces, longest-lasting first (category `upstream`, `bannedAt` null, ' +
+        '`bannedBy` the origin, `upstream: {origin, scenario, liftable: false}`): lift them on the ' +
+        'LAPI, or whitelist the address here. `search`: an address or its start (`203.0.113`, ' +
+        '`2001:db8:`) matches the start of the address; other text matches part of the address, the ' +
+        'reason or who banned (for upstream, the origin or scenario). `category` filters; ' +
+        '`limit`/`offset` page the two ' +
+        'lists one after the other. Without `limit` and `offset` every own ban and at most 1,000 ' +
+        'upstream bans are listed. `pagination.total` counts every match, upstream included.',
+      input: z.object({
+        search: z
+          .string()
+          .optional()
+          .describe(
+            'An address or its start, or part of the address, the reason or who banned (at most 100 characters).',
+          ),
+        category: z
+          .enum(BANNED_CATEGORIES, { error: `one of ${BANNED_CATEGORIES.join(', ')}.` })
+          .optional()
+          .describe('Only this category.'),
+        ...PAGE_QUERY,
+      }),
       output: out.bannedIps,
+    },
+    getBanCounts: {
+      ...READ_ON_COLLECTION,
+      description:
+        'How many bans in force match `search` (as getBannedIps reads it), in each category and ' +
+        "in all, and when the newest of this PBX's own started: {total, categories: {sip, http, ami, " +
+        'iax, manual, upstream}, newestBannedAt}.',
+      input: z.object({
+        search: z.string().optional().describe('Part of the address, the reason or who banned.'),
+      }),
+      output: out.banCounts,
     },
     lookup: {
       ...READ_ON_COLLECTION,

@@ -1,33 +1,43 @@
-import type { Item } from '../../../../src-shared/contract/types.ts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { Answer, Item, Query } from '../../../../src-shared/contract/types.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
+import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 
 export type BannedIp = Item<'firewall.getBannedIps'>;
 /** How far a published decision reached: how many of the active bouncer keys were sent it, and which. */
 export type Delivery = NonNullable<BannedIp['delivery']>;
+/** How many bans in force match, per category (upstream apart), and when the newest own ban started. */
+export type BanCounts = Answer<'firewall.getBanCounts'>;
 
+/** The Bans screen's filter: search and category ('' for any), and the page. */
+export type BannedIpsFilter = QueryFilter<Query<'firewall.getBannedIps'>, 'search' | 'category' | 'limit' | 'offset'>;
+
+/** Every page, filter and count of the active bans shares this prefix, so a ban or an unban refreshes them all. */
 export const bannedIpsKey = ['bans', 'active'] as const;
+/** The pages only (an unban drops its rows from them at once). */
+export const bannedIpsPageKey = [...bannedIpsKey, 'page'] as const;
+
+/** One page of the active bans and how many match over every page. */
+export type BannedIpsPage = { rows: BannedIp[]; total: number };
 
 /**
- * firewall:getBannedIps: every active ban with its category and time left. `pagination.total`
- * counts every ban in force, upstream included: the upstream total is it minus this PBX's own.
+ * firewall:getBannedIps: one page of the bans in force (this PBX's own newest first, then the
+ * upstream LAPI's), searched and filtered on the server. A 100,000-ban list is never read whole.
  */
-export const getBannedIps = async () => {
-  const { data, pagination } = await apiRequest<BannedIp[]>('firewall:getBannedIps');
-  const bans = Array.isArray(data) ? data : [];
-  const own = bans.filter((ban) => !ban.upstream).length;
-  const listedUpstream = bans.length - own;
-  return { bans, upstreamTotal: Math.max(listedUpstream, (pagination?.total ?? bans.length) - own) };
-};
+export const getBannedIps = (filter: BannedIpsFilter): Promise<BannedIpsPage> =>
+  getLogPage<BannedIp>('firewall:getBannedIps', filterQuery(filter));
 
-/** What the Bans page reads of the answer: the listed bans (at most 1,000 upstream), and the upstream total. */
-export type BannedIpList = Awaited<ReturnType<typeof getBannedIps>>;
+/** Refreshed every 10 s, like the countdowns it feeds. */
+export const useBannedIps = (filter: BannedIpsFilter) => useLogPage(bannedIpsPageKey, filter, getBannedIps, 10_000);
 
-export const bannedIpsQueryOptions = () =>
-  queryOptions({ queryKey: bannedIpsKey, queryFn: getBannedIps, refetchInterval: 10_000 });
+/** firewall:getBanCounts: the counts of every category (with the search applied), without the rows. */
+export const getBanCounts = (search: string) => api.get<BanCounts>('firewall:getBanCounts', filterQuery({ search }));
 
-export const useBannedIps = () => useQuery({ ...bannedIpsQueryOptions(), select: (list) => list.bans });
-
-/** How many upstream decisions this PBX enforces (the same request as the list). */
-export const useUpstreamBanTotal = () =>
-  useQuery({ ...bannedIpsQueryOptions(), select: (list) => list.upstreamTotal }).data ?? 0;
+export const useBanCounts = (search = '') =>
+  useQuery({
+    queryKey: [...bannedIpsKey, 'counts', search.trim()],
+    queryFn: () => getBanCounts(search),
+    refetchInterval: 10_000,
+    placeholderData: keepPreviousData,
+  });

@@ -4,10 +4,24 @@ import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
 import { namesNotInContract } from '../../../test-support/contract-query.ts';
 import { exportBans } from './export-bans.ts';
 import { getBanHistory } from './get-ban-history.ts';
+import { getBanCounts, getBannedIps } from './get-banned-ips.ts';
 import { lookupAddress } from './lookup-address.ts';
 
 // Each fetcher, the operation whose query it sends, and the query it should send.
 const FETCHERS = [
+  {
+    operationId: 'firewall.getBannedIps',
+    path: 'firewall:getBannedIps',
+    // '' is no filter: left out.
+    fetch: () => getBannedIps({ search: ' 203.0 ', category: '', limit: 50, offset: 100 }),
+    query: { search: '203.0', limit: '50', offset: '100' },
+  },
+  {
+    operationId: 'firewall.getBanCounts',
+    path: 'firewall:getBanCounts',
+    fetch: () => getBanCounts('scanner'),
+    query: { search: 'scanner' },
+  },
   {
     operationId: 'firewall.getBanHistory',
     path: 'firewall:getBanHistory',

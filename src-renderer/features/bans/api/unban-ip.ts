@@ -3,14 +3,14 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { api } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
-import { bannedIpsKey, type BannedIpList } from './get-banned-ips.ts';
+import { bannedIpsKey, bannedIpsPageKey, type BannedIpsPage } from './get-banned-ips.ts';
 
 /** After an unban: drop the lifted rows at once, then refresh the list, the chart and the history. */
 export function afterUnban(queryClient: QueryClient, ips: readonly string[]) {
   const lifted = new Set(ips);
-  queryClient.setQueryData<BannedIpList>(
-    bannedIpsKey,
-    (list) => list && { ...list, bans: list.bans.filter((ban) => !lifted.has(ban.ip)) },
+  queryClient.setQueriesData<BannedIpsPage>(
+    { queryKey: bannedIpsPageKey },
+    (page) => page && { ...page, rows: page.rows.filter((ban) => !lifted.has(ban.ip)) },
   );
   void queryClient.invalidateQueries({ queryKey: bannedIpsKey });
   void queryClient.invalidateQueries({ queryKey: banHistoryKey });

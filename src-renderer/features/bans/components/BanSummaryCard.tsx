@@ -6,7 +6,7 @@ import { StackedBarChart } from '../../../components/StackedBarChart.tsx';
 import { formatHourMinute, toMillis } from '../../../lib/format.ts';
 import { BAN_CATEGORIES } from '../api/categories.ts';
 import { useBanHistory, type BanHistoryPoint } from '../api/get-ban-history.ts';
-import { useBannedIps } from '../api/get-banned-ips.ts';
+import { useBanCounts } from '../api/get-banned-ips.ts';
 import { DashboardCard } from '../../../components/DashboardCard.tsx';
 
 /** Bans a history point counts (points from before manual bans have no `manual`). */
@@ -14,10 +14,11 @@ const startedIn = (p: BanHistoryPoint) => p.sip + p.http + p.ami + p.iax + (p.ma
 
 /** Dashboard card: active bans per category now, and the bans started in each recent minute. */
 export function BanSummaryCard() {
-  const bans = useBannedIps();
+  const bans = useBanCounts();
   const [minutes, setMinutes] = useState('60');
   const history = useBanHistory(Number(minutes));
-  const list = bans.data ?? [];
+  const total = bans.data?.total ?? 0;
+  const counts = bans.data?.categories;
   const points = (history.data ?? []).map((p) => {
     const ms = toMillis(p.t);
     return { ...p, manual: p.manual ?? 0, time: ms === null ? '' : formatHourMinute(ms) };
@@ -25,7 +26,7 @@ export function BanSummaryCard() {
 
   // A ban in the live list that started after the chart was fetched is missing from it: refresh the
   // chart, at most once per fetch of the list so a clock difference cannot loop.
-  const newestStart = Math.max(0, ...list.map((b) => toMillis(b.bannedAt) ?? 0));
+  const newestStart = toMillis(bans.data?.newestBannedAt ?? null) ?? 0;
   const caughtUpFor = useRef(0);
   const { refetch: refetchHistory, dataUpdatedAt: chartFetchedAt } = history;
   useEffect(() => {
@@ -50,8 +51,8 @@ export function BanSummaryCard() {
       title="Active bans"
       fullHeight={false}
       badge={
-        <Badge variant="light" color={list.length ? 'red' : 'gray'} size="lg">
-          {list.length} total
+        <Badge variant="light" color={total ? 'red' : 'gray'} size="lg">
+          {total.toLocaleString('en-US')} total
         </Badge>
       }
     >
@@ -63,8 +64,8 @@ export function BanSummaryCard() {
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   {c.label}
                 </Text>
-                <Text size="xl" fw={700} c={list.some((b) => b.category === c.value) ? c.color : undefined}>
-                  {list.filter((b) => b.category === c.value).length}
+                <Text size="xl" fw={700} c={counts?.[c.value] ? c.color : undefined}>
+                  {(counts?.[c.value] ?? 0).toLocaleString('en-US')}
                 </Text>
               </Card>
             ))}
