@@ -42,8 +42,11 @@ function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, Pl
   return { unique, merged: bans.length - unique.size };
 }
 
-/** Two ends this close are the same: an export rounds seconds left up, so its re-import is not an extension. */
-export const SAME_END_MS = 2000;
+/**
+ * Two ends this close are the same: an export rounds seconds left up, and its re-import moments
+ * later starts the same duration again, so it is not an extension (no new history row).
+ */
+export const SAME_END_MS = 5000;
 
 /**
  * The never-banned rule over each imported value (firewall/never-banned.ts): an address that is

@@ -76,31 +76,6 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     assert.deepEqual(await manual(t), [], 'all or nothing');
   });
 
-  test('whitelisted and trusted values are skipped with a warning, a range over them carved around them', async () => {
-    const content = ['192.0.2.7', '10.20.3.4', '198.18.7.0/24', '192.0.2.0/23', '::ffff:0.0.0.0/103'].join('\n');
-    const answer = await importBans(t, { format: 'values', content, dryRun: true });
-    assert.equal(answer.status, 200, answer.text);
-    const warnings = answer.json.messages.warning as string[];
-    assert.ok(
-      warnings.some((w) =>
-        /^line 1: 192\.0\.2\.7 is never banned: it lies in 192\.0\.2\.0\/24 \(whitelisted\): skipped/.test(w),
-      ),
-      warnings.join(' | '),
-    );
-    assert.ok(
-      warnings.some((w) => /^line 2: .*10\.20\.0\.0\/16 \(trusted\): skipped/.test(w)),
-      warnings.join(' | '),
-    );
-    assert.ok(warnings.some((w) => /^line 4: 192\.0\.2\.0\/23 carved around 192\.0\.2\.0\/24 \(whitelisted\)/.test(w)));
-    assert.ok(warnings.some((w) => /^line 5: 0\.0\.0\.0\/7 carved around 0\.0\.0\.0\/8 \(unspecified\)/.test(w)));
-    const values = (answer.json.data.changes as Array<{ value: string; reason: string }>).map((c) => c.value).sort();
-    assert.deepEqual(values, ['1.0.0.0/8', '192.0.3.0/24', '198.18.7.0/24']);
-    const carved = (answer.json.data.changes as Array<{ value: string; reason: string }>).find(
-      (c) => c.value === '192.0.3.0/24',
-    )!;
-    assert.match(carved.reason, /carved around 192\.0\.2\.0\/24 \(whitelisted\)/);
-  });
-
   test('bad fields: unknown format, missing content, bad default duration get 422 naming the field', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ format: 'xml', content: '1.2.3.4' }, /format "xml" .*json, csv, values, opnsense/],
@@ -209,6 +184,31 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     );
     const csv = await t.call(`${FIREWALL}:exportBans?format=csv`);
     assert.match(csv.json.data.content, /^value,duration,reason,scope,type,scenario,services\n/);
+  });
+
+  test('whitelisted and trusted values are skipped with a warning, a range over them carved around them', async () => {
+    const content = ['192.0.2.7', '10.20.3.4', '198.18.7.0/24', '192.0.2.0/23', '::ffff:0.0.0.0/103'].join('\n');
+    const answer = await importBans(t, { format: 'values', content, dryRun: true });
+    assert.equal(answer.status, 200, answer.text);
+    const warnings = answer.json.messages.warning as string[];
+    assert.ok(
+      warnings.some((w) =>
+        /^line 1: 192\.0\.2\.7 is never banned: it lies in 192\.0\.2\.0\/24 \(whitelisted\): skipped/.test(w),
+      ),
+      warnings.join(' | '),
+    );
+    assert.ok(
+      warnings.some((w) => /^line 2: .*10\.20\.0\.0\/16 \(trusted\): skipped/.test(w)),
+      warnings.join(' | '),
+    );
+    assert.ok(warnings.some((w) => /^line 4: 192\.0\.2\.0\/23 carved around 192\.0\.2\.0\/24 \(whitelisted\)/.test(w)));
+    assert.ok(warnings.some((w) => /^line 5: 0\.0\.0\.0\/7 carved around 0\.0\.0\.0\/8 \(unspecified\)/.test(w)));
+    const values = (answer.json.data.changes as Array<{ value: string; reason: string }>).map((c) => c.value).sort();
+    assert.deepEqual(values, ['1.0.0.0/8', '192.0.3.0/24', '198.18.7.0/24']);
+    const carved = (answer.json.data.changes as Array<{ value: string; reason: string }>).find(
+      (c) => c.value === '192.0.3.0/24',
+    )!;
+    assert.match(carved.reason, /carved around 192\.0\.2\.0\/24 \(whitelisted\)/);
   });
 });
 
