@@ -126,8 +126,12 @@ export function describeHoles(holes: readonly NeverBannedRange[]): string {
 /** The reason a carved piece carries: `carved around ::1 (host loopback)`. */
 export const carvedNote = (holes: readonly NeverBannedRange[]) => `carved around ${describeHoles(holes)}`;
 
-/** Why `value` may not be banned at all: `::1 is never banned (host loopback)`. */
+/**
+ * Why `value` may not be banned at all: `127.0.0.1 covers this PBX's own loopback address (host
+ * loopback)`, `0.0.0.0 lies in 0.0.0.0/8 (unspecified)`, `10.0.0.5 is never banned (whitelisted)`.
+ */
 export function refusalText(value: string, holder: NeverBannedRange): string {
+  if (holder.kind === 'host loopback') return `${value} covers this PBX's own loopback address (host loopback)`;
   return value === holder.text
     ? `${value} is never banned (${holder.kind})`
     : `${value} is never banned: it lies in ${holder.text} (${holder.kind})`;

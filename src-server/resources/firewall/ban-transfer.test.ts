@@ -55,7 +55,7 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       [3, /45 characters/],
       [4, /host bits/],
       [5, /reversed/],
-      [8, /127\.0\.0\.1 is never banned \(host loopback\)/],
+      [8, /127\.0\.0\.1 covers this PBX's own loopback address \(host loopback\)/],
       [9, /not/],
       [10, /0\.0\.0\.0 is never banned: it lies in 0\.0\.0\.0\/8 \(unspecified\)/],
       [11, /0\.0\.0\.0\/8 is never banned \(unspecified\)/],
