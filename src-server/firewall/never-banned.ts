@@ -1,7 +1,7 @@
-import ipaddr from 'ipaddr.js';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import { cidrBounds, subtractCidrs } from '../net/cidr-ranges.ts';
 import type { Db } from '../storage/database.ts';
+import { FIXED_NEVER_BANNED } from './addresses.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
 import { trustedRanges, type NetworkFilter } from './filters.ts';
@@ -26,22 +26,6 @@ export type BanScreen =
   | { kind: 'clear' }
   | { kind: 'refused'; holder: NeverBannedRange }
   | { kind: 'carved'; pieces: string[]; holes: NeverBannedRange[] };
-
-/** The raw IPv6 range: parseCidr would read `::ffff:0:0/96` as IPv4's `0.0.0.0/0`. */
-const MAPPED_SPACE = ipaddr.IPv6.parseCIDR('::ffff:0:0/96') as Cidr;
-
-/**
- * Never banned whatever the configuration: the host's own loopback (a ban would lock the PBX out;
- * 127.0.0.2 and the like count as other hosts) and the unspecified addresses no packet comes from
- * (the whole IPv4-mapped space is IPv4's catch-all in disguise).
- */
-export const FIXED_NEVER_BANNED: readonly NeverBannedRange[] = [
-  { text: '127.0.0.1', cidr: parseCidr('127.0.0.1')!, kind: 'host loopback' },
-  { text: '::1', cidr: parseCidr('::1')!, kind: 'host loopback' },
-  { text: '0.0.0.0/8', cidr: parseCidr('0.0.0.0/8')!, kind: 'unspecified' },
-  { text: '::', cidr: parseCidr('::')!, kind: 'unspecified' },
-  { text: '::ffff:0:0/96', cidr: MAPPED_SPACE, kind: 'unspecified' },
-];
 
 /** The configured never-banned ranges: trusted filters' networks, the whitelist and its entries in force at `now`. */
 export function configuredNeverBanned(
@@ -83,6 +67,7 @@ export class NeverBannedSet {
   private readonly holes: Hole[];
 
   constructor(configured: readonly NeverBannedRange[]) {
+    // Loopback and unspecified (addresses.ts), then the configuration.
     this.holes = [...FIXED_NEVER_BANNED, ...configured].map((range) => ({ ...range, ...cidrBounds(range.cidr) }));
   }
 
