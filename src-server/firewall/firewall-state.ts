@@ -1,11 +1,9 @@
 import { systemClock, type Clock } from '../clock.ts';
-import type { Cidr } from '../net/cidr.ts';
-import { parseAddress, parseCidr } from '../net/cidr.ts';
+import { parseAddress } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { cidrsOverlap } from './addresses.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
-import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { trustedRanges, type NetworkFilter } from './filters.ts';
+import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban } from './fail2ban-settings.ts';
+import type { NetworkFilter } from './filters.ts';
 import { loadFilters } from './filter-store.ts';
 import { configuredNeverBanned, NeverBannedSet } from './never-banned.ts';
 import { composeWhitelist } from './whitelist.ts';
@@ -21,7 +19,6 @@ export class FirewallState {
   private whitelistText = '[]';
   /** Bumped on every reload, so caches built from the configuration know when to rebuild. */
   revision = 0;
-  private protectedRanges: Array<{ text: string; cidr: Cidr }> = [];
   private neverBannedSet = new NeverBannedSet([]);
   /** When the first whitelist entry in force ends (epoch ms): the derived state is recomputed then. */
   private nextEnd = Infinity;
@@ -38,7 +35,6 @@ export class FirewallState {
     const now = this.clock.now();
     this.filters = loadFilters(this.db);
     this.current = readFail2ban(this.db);
-    this.protectedRanges = [...trustedRanges(this.filters), ...whitelistRanges(this.current, now)];
     this.neverBannedSet = new NeverBannedSet(configuredNeverBanned(this.filters, this.current, now));
     this.whitelistText = JSON.stringify(composeWhitelist(this.filters, this.current, now));
     this.nextEnd = nextWhitelistEnd(this.current, now);
@@ -71,13 +67,5 @@ export class FirewallState {
   isNeverBanned(ip: string): boolean {
     const address = parseAddress(ip);
     return !address || this.neverBanned.holderOf(address.toString()) !== undefined;
-  }
-
-  /** The whitelisted or trusted ranges that share an address with `range` (a CIDR), for a ban by prefix. */
-  protectedWithin(range: string): string[] {
-    this.fresh();
-    const cidr = parseCidr(range);
-    if (!cidr) return [];
-    return this.protectedRanges.filter((r) => cidrsOverlap(r.cidr, cidr)).map((r) => r.text);
   }
 }
