@@ -1,10 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import { canonicalCidr, networkText, parseAddress, parseCidr, type Cidr } from '../net/cidr.ts';
+import { cidrBounds } from '../net/cidr-ranges.ts';
 
 /** The host's own addresses: never banned, never turned into a decision (they would lock the PBX out). */
 const HOST_LOOPBACK = ['127.0.0.1', '::1'];
-/** Parsed once: every deny entry of every filter is checked against them at each snapshot build. */
-const HOST_LOOPBACK_PARSED = HOST_LOOPBACK.map((ip) => ipaddr.parse(ip));
 
 /**
  * ipaddr.js also accepts legacy IPv4 forms (`1.2.3`, `0x7f.1`); an operator who types them almost
@@ -72,29 +71,40 @@ export function isCatchAll(cidr: Cidr): boolean {
   return cidr[1] === 0;
 }
 
-const THIS_NETWORK = ipaddr.parseCIDR('0.0.0.0/8') as [ipaddr.IPv4, number];
-const MAPPED_SPACE = ipaddr.parseCIDR('::ffff:0:0/96') as [ipaddr.IPv6, number];
-const UNSPECIFIED_V6 = ipaddr.parse('::') as ipaddr.IPv6;
+/** Why an address is never inside a ban whatever the configuration (firewall/never-banned.ts adds the configured ones). */
+export type FixedNeverBannedKind = 'host loopback' | 'unspecified';
+
+/** The raw IPv6 range: parseCidr would read `::ffff:0:0/96` as IPv4's `0.0.0.0/0`. */
+const MAPPED_SPACE = ipaddr.IPv6.parseCIDR('::ffff:0:0/96') as Cidr;
 
 /**
- * Whether the range holds an unspecified address or a whole mapped space: IPv4 "this network"
- * (`0.0.0.0/8`), IPv6 `::`, or an IPv6 range over all of `::ffff:0:0/96`. No packet comes from
- * these, so a ban of them blocks nothing real, and the wider forms are catch-alls in disguise.
+ * Never banned whatever the configuration: the host's own loopback (a ban would lock the PBX out;
+ * 127.0.0.2 and the like count as other hosts) and the unspecified addresses no packet comes from:
+ * IPv4 "this network" `0.0.0.0/8`, IPv6 `::`, and the whole IPv4-mapped space (a range over all
+ * of it is a catch-all in disguise; `::ffff:0:0/96` itself is `0.0.0.0/0`).
  */
-export function coversUnspecified(cidr: Cidr): boolean {
-  const range = canonicalCidr(cidr);
-  if (range[0].kind() === 'ipv4') return cidrsOverlap(range, THIS_NETWORK);
-  const v6 = range as [ipaddr.IPv6, number];
-  return UNSPECIFIED_V6.match(v6) || (v6[1] <= MAPPED_SPACE[1] && MAPPED_SPACE[0].match(v6));
-}
+export const FIXED_NEVER_BANNED: ReadonlyArray<{ text: string; cidr: Cidr; kind: FixedNeverBannedKind }> = [
+  ...HOST_LOOPBACK.map((text) => ({ text, cidr: parseCidr(text)!, kind: 'host loopback' as const })),
+  { text: '0.0.0.0/8', cidr: parseCidr('0.0.0.0/8')!, kind: 'unspecified' },
+  { text: '::', cidr: parseCidr('::')!, kind: 'unspecified' },
+  { text: '::ffff:0:0/96', cidr: MAPPED_SPACE, kind: 'unspecified' },
+];
+const FIXED_BOUNDS = FIXED_NEVER_BANNED.map((range) => ({ ...range, ...cidrBounds(range.cidr) }));
 
-/** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
-export function coversHostLoopback(cidr: Cidr): boolean {
-  const range = canonicalCidr(cidr); // ::ffff:127.0.0.1 is 127.0.0.1
-  return HOST_LOOPBACK_PARSED.some(
-    (address) => address.kind() === range[0].kind() && (address as ipaddr.IPv4).match(range as [ipaddr.IPv4, number]),
+/** Whether the range shares an address with a fixed never-banned range of this kind. */
+function coversFixed(cidr: Cidr, kind: FixedNeverBannedKind): boolean {
+  const bounds = cidrBounds(canonicalCidr(cidr)); // ::ffff:127.0.0.1 is 127.0.0.1
+  return FIXED_BOUNDS.some(
+    (hole) =>
+      hole.kind === kind && hole.family === bounds.family && hole.first <= bounds.last && bounds.first <= hole.last,
   );
 }
+
+/** Whether the range holds an unspecified address or a whole mapped space (see FIXED_NEVER_BANNED). */
+export const coversUnspecified = (cidr: Cidr): boolean => coversFixed(cidr, 'unspecified');
+
+/** Whether the range covers the host's own loopback address (127.0.0.1 or ::1). */
+export const coversHostLoopback = (cidr: Cidr): boolean => coversFixed(cidr, 'host loopback');
 
 /**
  * Why a block of this range could never work: it covers the host's own loopback (never published

@@ -1,11 +1,7 @@
-import { parseCidr } from '../net/cidr.ts';
-import { cidrBounds } from '../net/cidr-ranges.ts';
 import type { Db } from '../storage/database.ts';
 import { PERMANENT_UNTIL } from './ban-queries.ts';
-import { isCanonicalIpv4, type ImportedBan, type LineError } from './ban-import.ts';
-import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { trustedRanges } from './filters.ts';
-import { loadFilters } from './filter-store.ts';
+import { MAX_REASON_CHARS, type ImportedBan, type LineError } from './ban-import.ts';
+import { carvedNote, NeverBannedSet, refusalText } from './never-banned.ts';
 
 /** What an import does to one address or range. */
 export type ImportAction = 'add' | 'extend' | 'keep';
@@ -46,57 +42,64 @@ function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, Pl
   return { unique, merged: bans.length - unique.size };
 }
 
-/** A range as integer bounds, so 100,000 values are checked without the general address parser. */
-interface Bounds {
-  family: 'ipv4' | 'ipv6';
-  first: bigint;
-  last: bigint;
-}
+/**
+ * Two ends this close are the same: an export rounds seconds left up, and its re-import moments
+ * later starts the same duration again, so it is not an extension (no new history row).
+ */
+export const SAME_END_MS = 5000;
 
-function boundsOf(value: string): Bounds {
-  if (isCanonicalIpv4(value)) {
-    const [a, b, c, d] = value.split('.').map(Number) as [number, number, number, number];
-    const n = BigInt(((a * 256 + b) * 256 + c) * 256 + d);
-    return { family: 'ipv4', first: n, last: n };
+/**
+ * The never-banned rule over each imported value (firewall/never-banned.ts): an address that is
+ * loopback or unspecified, and the catch-all, are refused lines; a whitelisted or trusted one is
+ * skipped with a warning (the list is fine, this server protects it); a range holding any of them
+ * is imported as the CIDRs around them, with a warning and the reason saying so.
+ */
+function screenImport(
+  bans: readonly ImportedBan[],
+  rule: NeverBannedSet,
+): { kept: ImportedBan[]; errors: LineError[]; warnings: LineError[] } {
+  const kept: ImportedBan[] = [];
+  const errors: LineError[] = [];
+  const warnings: LineError[] = [];
+  for (const ban of bans) {
+    if (ban.value.endsWith('/0')) {
+      errors.push({
+        line: ban.line,
+        reason: `${ban.value} is every address; ban specific addresses or networks: refused`,
+      });
+      continue;
+    }
+    const screen = rule.screen(ban.value);
+    if (screen.kind === 'clear') kept.push(ban);
+    else if (screen.kind === 'refused') {
+      const fixed = screen.holder.kind === 'host loopback' || screen.holder.kind === 'unspecified';
+      (fixed ? errors : warnings).push({
+        line: ban.line,
+        reason: `${refusalText(ban.value, screen.holder)}: ${fixed ? 'refused' : 'skipped'}`,
+      });
+    } else {
+      const note = carvedNote(screen.holes);
+      warnings.push({ line: ban.line, reason: `${ban.value} ${note}: imported as ${screen.pieces.length} range(s)` });
+      const reason = (ban.reason ? `${ban.reason} (${note})` : note).slice(0, MAX_REASON_CHARS);
+      for (const value of screen.pieces) kept.push({ ...ban, value, reason });
+    }
   }
-  return cidrBounds(parseCidr(value)!);
-}
-
-const overlaps = (a: Bounds, b: Bounds) => a.family === b.family && a.first <= b.last && b.first <= a.last;
-
-/** The ranges an import may not touch, each with the reason it gives. */
-function protectedRanges(db: Db, now: number): Array<Bounds & { reason: string }> {
-  const out: Array<Bounds & { reason: string }> = [
-    { ...boundsOf('127.0.0.1'), reason: "covers this PBX's own loopback address" },
-    { ...boundsOf('::1'), reason: "covers this PBX's own loopback address" },
-  ];
-  for (const { text, cidr } of whitelistRanges(readFail2ban(db), now))
-    out.push({ ...cidrBounds(cidr), reason: `overlaps the whitelisted ${text}` });
-  for (const { text, cidr } of trustedRanges(loadFilters(db)))
-    out.push({ ...cidrBounds(cidr), reason: `overlaps the trusted network ${text}` });
-  return out;
-}
-
-/** Why a value may not be banned (everything, loopback, whitelisted, trusted), or undefined. */
-function refusal(value: string, ranges: ReadonlyArray<Bounds & { reason: string }>): string | undefined {
-  if (value.endsWith('/0')) return 'is every address; ban specific addresses or networks';
-  const bounds = boundsOf(value);
-  return ranges.find((range) => overlaps(bounds, range))?.reason;
+  return { kept, errors, warnings };
 }
 
 /**
- * What importing these bans would do, without writing: duplicates merged; whitelisted, trusted and
- * loopback values refused (with their lines); each value compared with the manual ban already in
- * force for it (a longer import extends it, a shorter one keeps it).
+ * What importing these bans would do, without writing: the never-banned rule applied (see
+ * screenImport: refused lines, warnings); duplicates merged; each value compared with the manual
+ * ban already in force for it (a longer import extends it, one ending within SAME_END_MS or
+ * earlier keeps it).
  */
 export function planBanImport(
   db: Db,
   bans: readonly ImportedBan[],
   now: number,
-): { plan: ImportPlan; errors: LineError[] } {
-  const { unique, merged } = mergeDuplicates(bans);
-  const ranges = protectedRanges(db, now);
-  const errors: LineError[] = [];
+): { plan: ImportPlan; errors: LineError[]; warnings: LineError[] } {
+  const { kept, errors, warnings } = screenImport(bans, NeverBannedSet.read(db, now));
+  const { unique, merged } = mergeDuplicates(kept);
   const existing = new Map<string, number>();
   const rows = db
     .prepare(
@@ -110,18 +113,13 @@ export function planBanImport(
   for (const row of rows) existing.set(row.ip, row.expires_at);
   const plan: ImportPlan = { bans: [], added: 0, extended: 0, unchanged: 0, merged };
   for (const ban of unique.values()) {
-    const reason = refusal(ban.value, ranges);
-    if (reason) {
-      for (const line of ban.lines) errors.push({ line, reason: `${ban.value} ${reason}: refused` });
-      continue;
-    }
     const current = existing.get(ban.value);
-    ban.action = current === undefined ? 'add' : current >= until(ban, now) ? 'keep' : 'extend';
+    ban.action = current === undefined ? 'add' : current + SAME_END_MS >= until(ban, now) ? 'keep' : 'extend';
     if (ban.action === 'add') plan.added++;
     else if (ban.action === 'extend') plan.extended++;
     else plan.unchanged++;
     plan.bans.push(ban);
   }
   errors.sort((a, b) => a.line - b.line);
-  return { plan, errors };
+  return { plan, errors, warnings };
 }

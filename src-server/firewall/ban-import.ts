@@ -109,7 +109,9 @@ export function parseBanValue(raw: string): { ok: true; value: string } | { ok: 
     const network = `${bigIntToAddress(cidrBounds(cidr).first, cidr[0].kind()).toString()}/${cidr[1]}`;
     return { ok: false, reason: `${text.slice(0, 60)} has host bits set: the network is ${network}` };
   }
-  return { ok: true, value: cidrText(cidr) };
+  // A /32 or /128 is the address: one value per set of addresses, so unban by address lifts it.
+  const single = cidr[1] === (cidr[0].kind() === 'ipv4' ? 32 : 128);
+  return { ok: true, value: single ? cidr[0].toString() : cidrText(cidr) };
 }
 
 /** `a-b`: the smallest CIDR set covering the range, or the reason it is refused. */

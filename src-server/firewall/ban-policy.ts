@@ -80,9 +80,12 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** The canonical prefix (`2001:db8:1:2::/64`) an IPv6 address belongs to, or undefined for IPv4 and garbage. */
+/**
+ * The canonical prefix (`2001:db8:1:2::/64`) an IPv6 address belongs to, or undefined for IPv4,
+ * garbage and a /128 (one address: its own value, never a second `…/128` one).
+ */
 export function ipv6PrefixOf(ip: string, length: number): string | undefined {
-  if (!ip.includes(':') || !ipaddr.IPv6.isValid(ip)) return undefined;
+  if (!ip.includes(':') || !ipaddr.IPv6.isValid(ip) || length >= 128) return undefined;
   const address = ipaddr.IPv6.parse(ip);
   if (address.isIPv4MappedAddress()) return undefined;
   const network = ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${length}`);

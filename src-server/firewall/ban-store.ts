@@ -103,6 +103,14 @@ const LIFT_IN_FORCE =
 const LIFT_ROW = 'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE id = ?';
 const END_MANUAL =
   "UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = 'manual' AND lifted_at IS NULL AND expires_at > ?";
+const CARVE_LONGER =
+  'SELECT 1 FROM firewall_bans WHERE ip = ? AND category = ? AND lifted_at IS NULL AND expires_at > ? AND expires_at >= ?';
+const CARVE_END_SHORTER =
+  'UPDATE firewall_bans SET lifted_at = ?, lifted_by = ? WHERE ip = ? AND category = ? AND lifted_at IS NULL AND expires_at > ?';
+const CARVE_INSERT =
+  'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by, ban_number) ' +
+  'SELECT category, ?, substr(reason || ?, 1, 200), banned_at, expires_at, services, banned_by, ban_number ' +
+  'FROM firewall_bans WHERE id = ?';
 const PRUNE = 'DELETE FROM firewall_bans WHERE COALESCE(lifted_at, expires_at) < ?';
 // The bulk forms read their rows from one JSON array parameter (json_each): one statement for a whole import.
 // A bulk import's statements (insertImportSlice and the rest): see migrations/027-ban-import-journal.ts.
@@ -409,6 +417,29 @@ export class BanStore {
   /** Lifts every ban of `value` in force at `now`, all categories (expired ones keep their history). Returns how many. */
   static liftInForce(db: Db, value: string, now: number, by: string): number {
     return statement(db, LIFT_IN_FORCE).run(now, by, value, now).changes;
+  }
+
+  /**
+   * Replaces one ban in force by the CIDRs around a never-banned hole (a whitelist entry saved
+   * inside it): the row is lifted as `by`, and each piece gets the same category, end, services and
+   * rank, its reason followed by `note`. A piece already banned as long or longer is left to that
+   * ban; a shorter one is ended. Returns the pieces written.
+   */
+  static carveRow(db: Db, id: number, pieces: readonly string[], note: string, now: number, by: string): string[] {
+    const row = statement(db, 'SELECT category, expires_at FROM firewall_bans WHERE id = ?').get(id) as
+      | { category: string; expires_at: number }
+      | undefined;
+    if (!row) return [];
+    statement(db, LIFT_ROW).run(now, by, id);
+    const written: string[] = [];
+    for (const piece of pieces) {
+      const longer = statement(db, CARVE_LONGER).get(piece, row.category, now, row.expires_at);
+      if (longer) continue;
+      statement(db, CARVE_END_SHORTER).run(now, by, piece, row.category, now);
+      statement(db, CARVE_INSERT).run(piece, ` (${note})`, id);
+      written.push(piece);
+    }
+    return written;
   }
 
   /** Lifts one ban by its row id. */

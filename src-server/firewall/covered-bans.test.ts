@@ -46,7 +46,7 @@ describe('bans covered by a new whitelist entry or trusted network', () => {
     '198.51.100.9',
   ];
 
-  test('IPv4 ranges of every width lift exactly the bans inside them; wider range bans are reported, not lifted', () => {
+  test('IPv4 ranges of every width lift exactly the bans inside them; wider range bans are reported and carved', () => {
     assert.deepEqual(lift(bans, ['10.1.2.0/24']), {
       lifted: ['10.1.2.0/28', '10.1.2.3'],
       wider: ['10.0.0.0/8 over 10.1.2.0/24'],
@@ -69,5 +69,30 @@ describe('bans covered by a new whitelist entry or trusted network', () => {
     });
     assert.deepEqual(lift(bans, ['10.1.2.200']).lifted, []);
     assert.deepEqual(lift(bans, []), { lifted: [], wider: [] });
+  });
+
+  test('a wider ban is carved around the protected address: the pieces keep its category and end, and nothing holds the address', () => {
+    const db = withBans(['127.0.96.0/24']);
+    const outcome = liftBansCoveredBy(db, [{ text: '127.0.96.5', cidr: parseCidr('127.0.96.5')! }], NOW, 'admin');
+    assert.deepEqual(outcome.wider[0]!.pieces, [
+      '127.0.96.0/30',
+      '127.0.96.4',
+      '127.0.96.6/31',
+      '127.0.96.8/29',
+      '127.0.96.16/28',
+      '127.0.96.32/27',
+      '127.0.96.64/26',
+      '127.0.96.128/25',
+    ]);
+    const inForce = db
+      .prepare('SELECT ip, category, expires_at, reason FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ?')
+      .all(NOW) as Array<{ ip: string; category: string; expires_at: number; reason: string }>;
+    assert.equal(inForce.length, 8);
+    assert.ok(inForce.every((b) => b.category === 'manual' && b.expires_at === NOW + 3_600_000));
+    assert.match(inForce[0]!.reason, /carved around 127\.0\.96\.5 \(whitelisted\)/);
+    const wide = db.prepare("SELECT lifted_by FROM firewall_bans WHERE ip = '127.0.96.0/24'").get() as {
+      lifted_by: string;
+    };
+    assert.match(wide.lifted_by, /^admin \(carved around 127\.0\.96\.5 \(whitelisted\)\)$/);
   });
 });

@@ -1,5 +1,5 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
-import { coversHostLoopback, isCatchAll, splitList } from './addresses.ts';
+import { isCatchAll, splitList, unblockableReason } from './addresses.ts';
 
 import { SERVICE_CATEGORIES, type ServiceCategory } from '../../src-shared/categories.ts';
 
@@ -61,14 +61,15 @@ export function denyRanges(filter: Pick<NetworkFilter, 'deny'>): Array<{ text: s
 }
 
 /**
- * Deny values that become `pbx/manual` decisions: not the catch-all `0.0.0.0/0` / `::/0`
- * and not covering the host's loopback. Deduplicated, in filter and list order.
+ * Deny values that become `pbx/manual` decisions: not the catch-all `0.0.0.0/0` / `::/0` and not
+ * covering the host's loopback or an unspecified address (a save refuses them; older rows may hold
+ * them). Deduplicated, in filter and list order.
  */
 export function manualBanValues(filters: readonly NetworkFilter[]): string[] {
   const seen = new Set<string>();
   for (const filter of filters) {
     for (const { text, cidr } of denyRanges(filter)) {
-      if (isCatchAll(cidr) || coversHostLoopback(cidr)) continue;
+      if (isCatchAll(cidr) || unblockableReason(cidr)) continue;
       seen.add(text);
     }
   }
@@ -78,7 +79,7 @@ export function manualBanValues(filters: readonly NetworkFilter[]): string[] {
 /** One filter's deny values that become `pbx/manual` decisions (see manualBanValues), in list order. */
 export function filterBanValues(filter: Pick<NetworkFilter, 'deny'>): string[] {
   const out: string[] = [];
-  for (const { text, cidr } of denyRanges(filter)) if (!isCatchAll(cidr) && !coversHostLoopback(cidr)) out.push(text);
+  for (const { text, cidr } of denyRanges(filter)) if (!isCatchAll(cidr) && !unblockableReason(cidr)) out.push(text);
   return out;
 }
 

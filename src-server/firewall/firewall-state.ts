@@ -1,13 +1,12 @@
 import { systemClock, type Clock } from '../clock.ts';
-import type { Cidr } from '../net/cidr.ts';
-import { parseAddress, parseCidr } from '../net/cidr.ts';
+import { parseAddress } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { cidrsOverlap, isHostLoopback } from './addresses.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
-import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { trustedRanges, type NetworkFilter } from './filters.ts';
+import { FAIL2BAN_DEFAULTS, nextWhitelistEnd, readFail2ban } from './fail2ban-settings.ts';
+import type { NetworkFilter } from './filters.ts';
 import { loadFilters } from './filter-store.ts';
-import { composeWhitelist, inAnyRange } from './whitelist.ts';
+import { configuredNeverBanned, NeverBannedSet } from './never-banned.ts';
+import { composeWhitelist } from './whitelist.ts';
 
 /**
  * The web thread's copy of the operator's firewall configuration (filters and fail2ban rules),
@@ -20,7 +19,7 @@ export class FirewallState {
   private whitelistText = '[]';
   /** Bumped on every reload, so caches built from the configuration know when to rebuild. */
   revision = 0;
-  private protectedRanges: Array<{ text: string; cidr: Cidr }> = [];
+  private neverBannedSet = new NeverBannedSet([]);
   /** When the first whitelist entry in force ends (epoch ms): the derived state is recomputed then. */
   private nextEnd = Infinity;
 
@@ -36,7 +35,7 @@ export class FirewallState {
     const now = this.clock.now();
     this.filters = loadFilters(this.db);
     this.current = readFail2ban(this.db);
-    this.protectedRanges = [...trustedRanges(this.filters), ...whitelistRanges(this.current, now)];
+    this.neverBannedSet = new NeverBannedSet(configuredNeverBanned(this.filters, this.current, now));
     this.whitelistText = JSON.stringify(composeWhitelist(this.filters, this.current, now));
     this.nextEnd = nextWhitelistEnd(this.current, now);
     this.revision++;
@@ -58,19 +57,15 @@ export class FirewallState {
     return this.whitelistText;
   }
 
-  /** Loopback, whitelisted and trusted addresses are never banned. */
-  isNeverBanned(ip: string): boolean {
-    if (isHostLoopback(ip)) return true;
+  /** The never-banned rule in force (loopback, unspecified, whitelist, trusted networks): see never-banned.ts. */
+  get neverBanned(): NeverBannedSet {
     this.fresh();
-    const address = parseAddress(ip);
-    return !address || inAnyRange(this.protectedRanges, address);
+    return this.neverBannedSet;
   }
 
-  /** The whitelisted or trusted ranges that share an address with `range` (a CIDR), for a ban by prefix. */
-  protectedWithin(range: string): string[] {
-    this.fresh();
-    const cidr = parseCidr(range);
-    if (!cidr) return [];
-    return this.protectedRanges.filter((r) => cidrsOverlap(r.cidr, cidr)).map((r) => r.text);
+  /** Loopback, unspecified, whitelisted and trusted addresses are never banned (garbage neither). */
+  isNeverBanned(ip: string): boolean {
+    const address = parseAddress(ip);
+    return !address || this.neverBanned.holderOf(address.toString()) !== undefined;
   }
 }

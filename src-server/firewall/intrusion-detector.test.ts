@@ -140,6 +140,29 @@ describe('intrusion detector', () => {
     assert.equal(off.bans.active().length, 0);
   });
 
+  test('IPv6 by prefix never bans ::1: the /64 of ::2, ::3, ::4 holds host loopback, so the addresses are banned one by one', () => {
+    const { bans, detector } = setup({ maxretry: 3, findtime: 600, bantime: 600, ipv6ByPrefix: true, ipv6Prefix: 64 });
+    for (const ip of ['::2', '::3', '::4']) detector.recordFailure('http', ip, 'bad password');
+    assert.deepEqual(sortedActive(bans, 'ip'), ['::2', '::3', '::4']);
+    assert.match(bans.active()[0]!.reason, /not banned as ::\/64, which holds ::1 \(host loopback\)/);
+    assert.equal(bans.isBanned('::1'), false);
+    assert.equal(bans.isBanned('::5'), false, 'no range was banned');
+  });
+
+  test('IPv6 by prefix with ipv6Prefix 128 bans the address itself, never a second value `…/128`', () => {
+    const { bans, detector } = setup({ maxretry: 2, findtime: 600, bantime: 600, ipv6ByPrefix: true, ipv6Prefix: 128 });
+    detector.recordFailure('sip', '2001:db8::7', 'x');
+    detector.recordFailure('sip', '2001:db8::7', 'x');
+    assert.deepEqual(sortedActive(bans, 'ip'), ['2001:db8::7']);
+  });
+
+  test('unspecified sources (0.0.0.0, 0.1.2.3, ::) are never counted nor banned', () => {
+    const { bans, detector } = setup({ maxretry: 1, findtime: 600, bantime: 600 });
+    for (const ip of ['0.0.0.0', '0.1.2.3', '::', '::ffff:0.0.0.0'])
+      assert.equal(detector.recordFailure('sip', ip, 'x'), false, ip);
+    assert.equal(bans.active().length, 0);
+  });
+
   test('IPv6 by prefix with a whitelisted address inside: the failing addresses are banned one by one, and the reason says why', () => {
     const { bans, detector } = setup({
       maxretry: 3,
@@ -153,7 +176,7 @@ describe('intrusion detector', () => {
     assert.deepEqual(sortedActive(bans, 'ip'), ['2001:db8:1:2::a', '2001:db8:1:2::b']);
     assert.match(
       bans.active()[0]!.reason,
-      /not banned as 2001:db8:1:2::\/64, which holds the whitelisted or trusted 2001:db8:1:2::100/,
+      /not banned as 2001:db8:1:2::\/64, which holds 2001:db8:1:2::100 \(whitelisted\)/,
     );
     assert.equal(bans.isBanned('2001:db8:1:2::100'), false);
   });

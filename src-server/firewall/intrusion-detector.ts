@@ -4,6 +4,7 @@ import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
 import type { BanStore } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
 import type { FirewallState } from './firewall-state.ts';
+import { describeHoles } from './never-banned.ts';
 
 /** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
 export const WRONG_KEY_REASON = 'wrong API key';
@@ -68,13 +69,15 @@ export class IntrusionDetector {
   }
 
   /**
-   * Bans an IPv6 prefix as one Range, unless a whitelisted or trusted range shares an address with
-   * it: then the failing addresses are banned one by one, and the reason says why.
+   * Bans an IPv6 prefix as one Range, unless it holds a never-banned address (loopback,
+   * unspecified, whitelisted or trusted): then the failing addresses are banned one by one, and
+   * the reason says why (carving a /64 around `::1` would take about 64 bans for addresses that
+   * never failed).
    */
   private banPrefix(category: BanCategory, prefix: string, recent: readonly Failure[], reason: string): void {
     const addresses = [...new Set(recent.map((f) => f.ip))];
-    const protectedInside = this.state.protectedWithin(prefix);
-    if (protectedInside.length === 0) {
+    const screen = this.state.neverBanned.screen(prefix);
+    if (screen.kind === 'clear') {
       this.banSource(
         category,
         prefix,
@@ -82,7 +85,8 @@ export class IntrusionDetector {
       );
       return;
     }
-    const note = `; not banned as ${prefix}, which holds the whitelisted or trusted ${protectedInside.join(', ')}`;
+    const holes = screen.kind === 'carved' ? screen.holes : [screen.holder];
+    const note = `; not banned as ${prefix}, which holds ${describeHoles(holes)}`;
     for (const address of addresses) this.banSource(category, address, `${reason}${note}`);
   }
 

@@ -1,4 +1,3 @@
-import type ipaddr from 'ipaddr.js';
 import type { Cidr } from '../net/cidr.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
 import { whitelistRanges } from './fail2ban-settings.ts';
@@ -25,11 +24,4 @@ export function composeWhitelist(
     out.push(text);
   }
   return out;
-}
-
-/** Whether an address lies in any of the ranges. */
-export function inAnyRange(ranges: ReadonlyArray<{ cidr: Cidr }>, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return ranges.some(
-    ({ cidr }) => cidr[0].kind() === address.kind() && (address as ipaddr.IPv4).match(cidr as [ipaddr.IPv4, number]),
-  );
 }

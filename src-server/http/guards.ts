@@ -3,17 +3,20 @@ import { remoteIp } from '../auth/remote-address.ts';
 import type { Clock } from '../clock.ts';
 import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import { isHostLoopback } from '../firewall/addresses.ts';
 import { isBannedAddress } from '../firewall/http-bans.ts';
 import { RequestRateCounter } from '../firewall/request-rate.ts';
 import { forbidden, tooManyRequests } from '../wire/errors.ts';
 
 /**
  * Guard run before any routing: a banned address gets 403 on every route except those `exempt`
- * (the bouncer export judges bans itself, after checking the key).
+ * (the bouncer export judges bans itself, after checking the key). The host's own loopback is never
+ * refused, whatever a ban holds: it is the console's own address.
  */
 export function banGuard(bans: BanStore, exempt: (path: string) => boolean) {
   return async function refuseBanned(ctx: Context, next: Next): Promise<void> {
-    if (!exempt(ctx.path) && isBannedAddress(bans, remoteIp(ctx))) {
+    const ip = remoteIp(ctx);
+    if (!exempt(ctx.path) && !isHostLoopback(ip) && isBannedAddress(bans, ip)) {
       throw forbidden('Your address is banned by the intrusion-ban rules of this server; retry after the ban expires.');
     }
     await next();

@@ -462,6 +462,7 @@ export const RANGE_SPELLINGS: Array<{ canonical: string; spellings: string[] }> 
 export const UNSPECIFIED_RANGES = [
   '0.0.0.0',
   '0.0.0.0/8',
+  '0.1.2.3',
   '0.1.2.3/16',
   '::',
   '::/128',
@@ -470,6 +471,7 @@ export const UNSPECIFIED_RANGES = [
   '::ffff:0:0/95',
   '::fffe:0:0/80',
   '::ffff:0.0.0.0/104',
+  '::ffff:0.0.0.0/100',
 ];
 
 /** Range queries of `/v1/decisions`: with a range ban and a filter entry in force, what each must find. */

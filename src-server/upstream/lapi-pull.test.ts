@@ -141,6 +141,12 @@ describe(
             scenario: 'crowdsecurity/http-probing',
           }),
           decision(23, '127.0.0.1'), // this host's loopback: never banned here, so never listed
+          // Unspecified addresses: no packet comes from them, so they are never banned here either.
+          decision(24, '0.0.0.0'),
+          decision(25, '0.0.0.0/8', { scope: 'Range' }),
+          decision(26, '::'),
+          decision(27, '::ffff:0.0.0.0/100', { scope: 'Range' }),
+          decision(28, '::/64', { scope: 'Range' }),
         ],
         deleted: null,
       });
@@ -179,6 +185,10 @@ describe(
         liftable: false,
       });
       assert.ok(!byIp.has('127.0.0.1'), 'a decision this PBX does not enforce is not listed');
+      for (const value of ['0.0.0.0', '0.0.0.0/8', '::', '0.0.0.0/4', '::/64'])
+        assert.ok(!byIp.has(value), `${value}: unspecified, never banned`);
+      assert.equal(pbx.server.services.firewall.bans.isBanned('0.0.0.0'), false);
+      assert.equal(pbx.server.services.firewall.bans.isBanned('::'), false);
       const upstreamListed = listed.data.filter((b) => b.category === 'upstream').length;
       assert.ok(upstreamListed >= 2);
       assert.equal(listed.pagination.total, listed.data.length, 'the total counts own and upstream bans');

@@ -1,4 +1,4 @@
-import { coversHostLoopback, normalizeAddress, normalizeCidrText } from '../firewall/addresses.ts';
+import { normalizeAddress, normalizeCidrText } from '../firewall/addresses.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
 import { parseCidr } from '../net/cidr.ts';
 
@@ -13,18 +13,16 @@ export function canonicalUpstreamValue(value: string, scope: 'Ip' | 'Range'): st
 }
 
 /**
- * This PBX's own rule over any upstream decision: loopback, the fail2ban whitelist and trusted
- * networks are never banned. A range is refused whole when it touches any of them (it cannot be
- * carved), and so is a catch-all (`0.0.0.0/0` covers loopback).
+ * This PBX's own rule over any upstream decision (firewall/never-banned.ts): loopback, unspecified
+ * addresses, the fail2ban whitelist and trusted networks are never banned. A range is refused whole
+ * when it touches any of them (an upstream ban is one value: it is not carved), and so is a
+ * catch-all (`0.0.0.0/0` covers loopback).
  */
 export class ProtectedValues {
   constructor(private readonly state: FirewallState) {}
 
   isProtected(value: string): boolean {
-    if (!value.includes('/')) return this.state.isNeverBanned(value);
-    const cidr = parseCidr(value);
-    if (!cidr || coversHostLoopback(cidr)) return true;
-    // The state's protected ranges: trusted networks, the whitelist and its entries in force now.
-    return this.state.protectedWithin(value).length > 0;
+    if (!parseCidr(value)) return true;
+    return this.state.neverBanned.screen(value).kind !== 'clear';
   }
 }

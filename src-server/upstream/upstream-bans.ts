@@ -72,12 +72,13 @@ interface Row {
 
 /**
  * The SQL condition (and its parameters) that holds every value a protected range could cover:
- * ranges always (a range is protected when it touches one), loopback, and for each protected IPv4
+ * ranges always (a range is protected when it touches one), loopback, unspecified, and for each protected IPv4
  * range the values that start with its fixed octets (an index range on `value`). An IPv6 range
  * (rare in a whitelist) makes every value a candidate. Candidates are then checked one by one.
  */
 function protectedCandidates(ranges: ReadonlyArray<{ cidr: Cidr }>): { sql: string; params: string[] } {
-  const parts = ["instr(value, '/') > 0", "value IN ('127.0.0.1', '::1')"];
+  // Every range, the host loopback and the unspecified addresses (`::`, `0.x.x.x`): never banned whatever the configuration.
+  const parts = ["instr(value, '/') > 0", "value IN ('127.0.0.1', '::1', '::')", "(value >= '0.' AND value < '0/')"];
   const params: string[] = [];
   for (const { cidr } of ranges) {
     const [address, bits] = cidr;

@@ -60,7 +60,7 @@ function liftTrusted(
 ): { messages?: Messages; auditChanges?: ActionResult['auditChanges'] } {
   const cidr = row.newer_block_ip ? parseCidr(row.permit) : undefined;
   if (!cidr) return {};
-  const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx));
+  const cover = liftBansCoveredBy(ctx.db, [{ text: row.permit, cidr }], ctx.now(), actorOf(ctx), 'trusted');
   for (const event of coverEvents(cover)) ctx.emit(event);
   const messages = coverMessages(cover);
   return messages.info.length || messages.warning.length ? { messages, auditChanges: coverAuditChanges(cover) } : {};

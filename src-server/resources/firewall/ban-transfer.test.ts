@@ -40,20 +40,28 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       '10.20.3.4',
       '127.0.0.1',
       'garbage',
+      '0.0.0.0',
+      '0.0.0.0/8',
+      '0.1.2.3',
+      '::',
+      '::/128',
     ].join('\n');
     const answer = await importBans(t, { format: 'opnsense', content });
     assert.equal(answer.status, 422, answer.text);
     const errors = answer.json.messages.error as string[];
-    assert.match(errors[0]!, /Nothing was imported: 8 lines refused/);
+    assert.match(errors[0]!, /Nothing was imported: 11 lines refused/);
     for (const [line, reason] of [
       [2, /NUL/],
       [3, /45 characters/],
       [4, /host bits/],
       [5, /reversed/],
-      [6, /whitelisted 192\.0\.2\.0\/24/],
-      [7, /trusted network 10\.20\.0\.0\/16/],
-      [8, /loopback/],
+      [8, /127\.0\.0\.1 covers this PBX's own loopback address \(host loopback\)/],
       [9, /not/],
+      [10, /0\.0\.0\.0 is never banned: it lies in 0\.0\.0\.0\/8 \(unspecified\)/],
+      [11, /0\.0\.0\.0\/8 is never banned \(unspecified\)/],
+      [12, /0\.1\.2\.3 .*unspecified/],
+      [13, /:: is never banned \(unspecified\)/],
+      [14, /:: is never banned \(unspecified\)/],
     ] as const) {
       assert.ok(
         errors.some((e) => e.startsWith(`line ${line}: `) && reason.test(e)),
@@ -62,7 +70,8 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     }
     assert.deepEqual(
       errors.slice(1).map((e) => Number(/^line (\d+):/.exec(e)![1])),
-      [2, 3, 4, 5, 6, 7, 8, 9],
+      [2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14],
+      'whitelisted (6) and trusted (7) lines are not errors: they are skipped with a warning',
     );
     assert.deepEqual(await manual(t), [], 'all or nothing');
   });
@@ -175,6 +184,31 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     );
     const csv = await t.call(`${FIREWALL}:exportBans?format=csv`);
     assert.match(csv.json.data.content, /^value,duration,reason,scope,type,scenario,services\n/);
+  });
+
+  test('whitelisted and trusted values are skipped with a warning, a range over them carved around them', async () => {
+    const content = ['192.0.2.7', '10.20.3.4', '198.18.7.0/24', '192.0.2.0/23', '::ffff:0.0.0.0/103'].join('\n');
+    const answer = await importBans(t, { format: 'values', content, dryRun: true });
+    assert.equal(answer.status, 200, answer.text);
+    const warnings = answer.json.messages.warning as string[];
+    assert.ok(
+      warnings.some((w) =>
+        /^line 1: 192\.0\.2\.7 is never banned: it lies in 192\.0\.2\.0\/24 \(whitelisted\): skipped/.test(w),
+      ),
+      warnings.join(' | '),
+    );
+    assert.ok(
+      warnings.some((w) => /^line 2: .*10\.20\.0\.0\/16 \(trusted\): skipped/.test(w)),
+      warnings.join(' | '),
+    );
+    assert.ok(warnings.some((w) => /^line 4: 192\.0\.2\.0\/23 carved around 192\.0\.2\.0\/24 \(whitelisted\)/.test(w)));
+    assert.ok(warnings.some((w) => /^line 5: 0\.0\.0\.0\/7 carved around 0\.0\.0\.0\/8 \(unspecified\)/.test(w)));
+    const values = (answer.json.data.changes as Array<{ value: string; reason: string }>).map((c) => c.value).sort();
+    assert.deepEqual(values, ['1.0.0.0/8', '192.0.3.0/24', '198.18.7.0/24']);
+    const carved = (answer.json.data.changes as Array<{ value: string; reason: string }>).find(
+      (c) => c.value === '192.0.3.0/24',
+    )!;
+    assert.match(carved.reason, /carved around 192\.0\.2\.0\/24 \(whitelisted\)/);
   });
 });
 

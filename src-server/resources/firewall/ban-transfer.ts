@@ -50,8 +50,9 @@ function refused(format: BanListFormat, errors: LineError[]) {
 
 /**
  * `firewall:importBans`: a ban list in a cscli or OPNsense format, all or nothing. Every line is
- * checked first; any refused line (malformed, or whitelisted, trusted or loopback) gets a 422
- * listing them, and nothing is written. Otherwise each value becomes one manual ban (duplicates
+ * checked first; any refused line (malformed, loopback, unspecified or every address) gets a 422
+ * listing them, and nothing is written. Whitelisted or trusted values are skipped and ranges holding
+ * never-banned addresses carved around them, each named in `messages.warning`. Otherwise each value becomes one manual ban (duplicates
  * merged, the longest duration kept), written in slices but all or nothing (writeBanImport), or,
  * with `dryRun`, the same plan is answered without writing.
  */
@@ -75,7 +76,7 @@ export const importBans: ActionHandler = async (ctx) => {
 
   const parsed = parseBanList(content, format, { seconds: duration.seconds, reason: reason as string });
   const now = ctx.now();
-  const { plan, errors: protectedErrors } = planBanImport(ctx.db, parsed.bans, now);
+  const { plan, errors: protectedErrors, warnings } = planBanImport(ctx.db, parsed.bans, now);
   const lineErrors = [...parsed.errors, ...protectedErrors].sort((a, b) => a.line - b.line);
   // The audit log records the written fields: it keeps the list's size, not the list.
   if (ctx.body && typeof ctx.body === 'object' && 'content' in ctx.body)
@@ -87,7 +88,9 @@ export const importBans: ActionHandler = async (ctx) => {
     if (written) ctx.emit({ type: 'bans-imported', ...written });
   }
   const changes = plan.bans.filter((ban) => ban.action !== 'keep');
-  return ok({
+  const warningMessages = warnings.slice(0, LISTED).map((warning) => describeLine(format, warning));
+  if (warnings.length > LISTED) warningMessages.push(`…and ${warnings.length - LISTED} more.`);
+  const answer = {
     dryRun,
     format,
     entries: parsed.bans.length,
@@ -103,7 +106,8 @@ export const importBans: ActionHandler = async (ctx) => {
       reason: ban.reason,
       lines: ban.lines,
     })),
-  });
+  };
+  return ok(answer, warningMessages.length ? { messages: { warning: warningMessages } } : {});
 };
 
 /**

@@ -1,16 +1,8 @@
-import {
-  cidrsOverlap,
-  isCatchAll,
-  normalizeAddress,
-  normalizeCidrText,
-  unblockableReason,
-} from '../../firewall/addresses.ts';
+import { isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
 import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
 import type { BanLogEntry } from '../../../src-shared/ban-log.ts';
 import type { BanKind } from '../../firewall/decisions.ts';
-import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
-import { trustedRanges } from '../../firewall/filters.ts';
-import { loadFilters } from '../../firewall/filter-store.ts';
+import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';
@@ -19,6 +11,30 @@ import type { ActionHandler } from '../../resource-kit/types.ts';
 import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+
+/**
+ * Why an operator's ban may not be written (the never-banned rule, firewall/never-banned.ts): an
+ * explicit ban is refused with the reason rather than carved, so the operator sees what it holds.
+ * Loopback first, then unspecified, then every whitelisted or trusted range it overlaps.
+ */
+function manualBanRefusals(value: string, screen: BanScreen): string[] {
+  if (screen.kind === 'clear') return [];
+  const holes = screen.kind === 'refused' ? [screen.holder] : screen.holes;
+  if (holes.some((h) => h.kind === 'host loopback'))
+    return [
+      `ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`,
+    ];
+  if (holes.some((h) => h.kind === 'unspecified'))
+    return [
+      `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space ` +
+        `(::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
+    ];
+  return holes.map((h) =>
+    h.kind === 'whitelisted'
+      ? `ip: ${value} overlaps the whitelisted ${h.text} (Whitelist page); remove it from the whitelist first.`
+      : `ip: ${value} overlaps the trusted network ${h.text} (Network filters); trusted networks are never banned.`,
+  );
+}
 
 /**
  * `firewall:banIp {ip, duration, reason?, services?}`: the operator bans an address or a range for a
@@ -38,33 +54,9 @@ export const banIp: ActionHandler = (ctx) => {
   const reason = body.reason ?? '';
   const services = body.services ? [...new Set(body.services)] : null;
   if (value) {
-    const cidr = parseCidr(value)!;
-    const unblockable = unblockableReason(cidr);
-    if (isCatchAll(cidr)) errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
-    else if (unblockable === 'host-loopback')
-      errors.push(
-        `ip: ${value} covers this PBX's own loopback address; such a ban would lock the PBX out and is never published to bouncers.`,
-      );
-    else if (unblockable === 'unspecified') {
-      errors.push(
-        `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space ` +
-          `(::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
-      );
-    } else {
-      const fail2ban = readFail2ban(ctx.db);
-      for (const { text, cidr: range } of whitelistRanges(fail2ban, ctx.now())) {
-        if (cidrsOverlap(cidr, range))
-          errors.push(
-            `ip: ${value} overlaps the whitelisted ${text} (Whitelist page); remove it from the whitelist first.`,
-          );
-      }
-      for (const { text, cidr: range } of trustedRanges(loadFilters(ctx.db))) {
-        if (cidrsOverlap(cidr, range))
-          errors.push(
-            `ip: ${value} overlaps the trusted network ${text} (Network filters); trusted networks are never banned.`,
-          );
-      }
-    }
+    if (isCatchAll(parseCidr(value)!))
+      errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
+    else errors.push(...manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value)));
   }
   if (errors.length || !value || !duration.ok) return invalid(errors);
   const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason, services, by: actorOf(ctx) }, ctx.now());

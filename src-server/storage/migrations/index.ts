@@ -13,6 +13,7 @@ import { banHistoryMigration } from './023-ban-history.ts';
 import { deliveryWindowMigration } from './024-delivery-window.ts';
 import { canonicalRangesMigration } from './026-canonical-ranges.ts';
 import { banImportJournalMigration } from './027-ban-import-journal.ts';
+import { singleAddressBansMigration } from './028-single-address-bans.ts';
 import { peerStateMigration } from './030-peer-state.ts';
 import { banNumbersMigration } from './050-ban-numbers.ts';
 import { auditLogMigration } from './060-audit-log.ts';
@@ -40,6 +41,7 @@ export const allMigrations: readonly Migration[] = [
   deliveryWindowMigration,
   canonicalRangesMigration,
   banImportJournalMigration,
+  singleAddressBansMigration,
   peerStateMigration,
   banNumbersMigration,
   auditLogMigration,

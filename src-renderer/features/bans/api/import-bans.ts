@@ -1,7 +1,7 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import type { BanListFormat } from '../../../../src-shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey } from './get-banned-ips.ts';
@@ -18,12 +18,18 @@ export type { BanListFormat };
 /** The body of firewall:importBans; the console always sends `dryRun` as a boolean (the server also takes 0/1). */
 export type ImportBansInput = Omit<Body<'firewall.importBans'>, 'dryRun'> & { dryRun: boolean };
 
-/** What an import did, or would do (dry run). */
-export type ImportOutcome = Answer<'firewall.importBans'>;
+/** What an import did, or would do (dry run), with the lines skipped or carved as never banned (`messages.warning`). */
+export type ImportOutcome = Answer<'firewall.importBans'> & { warnings: string[] };
 
 /** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
-export const importBans = (input: ImportBansInput) =>
-  api.post<ImportOutcome>('firewall:importBans', input, { quiet: true });
+export async function importBans(input: ImportBansInput): Promise<ImportOutcome> {
+  const { data, notices } = await apiRequest<Answer<'firewall.importBans'>>('firewall:importBans', {
+    method: 'POST',
+    body: input,
+    quiet: true,
+  });
+  return { ...data, warnings: notices.warning };
+}
 
 export const useImportBans = () => {
   const queryClient = useQueryClient();

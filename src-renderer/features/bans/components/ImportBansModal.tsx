@@ -34,6 +34,21 @@ function Outcome({ outcome }: { outcome: ImportOutcome }) {
         {outcome.unchanged} already banned for longer, {outcome.merged} duplicate entries merged ({outcome.entries}{' '}
         entries read).
       </Text>
+      {outcome.warnings.length > 0 && (
+        // Never-banned values (whitelisted, trusted, loopback, unspecified): skipped, or ranges carved around them.
+        <Alert
+          color="yellow"
+          variant="light"
+          title="Never banned: skipped or carved around"
+          data-testid="import-warnings"
+        >
+          <List size="xs">
+            {outcome.warnings.slice(0, SHOWN_CHANGES).map((warning) => (
+              <List.Item key={warning}>{warning}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
       {outcome.changes.length > 0 && (
         <Table withTableBorder striped fz="xs" aria-label="Changes">
           <Table.Thead>

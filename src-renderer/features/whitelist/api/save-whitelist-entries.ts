@@ -5,7 +5,7 @@ import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
 /**
  * PATCH fail2ban `whitelistEntries` (the whole list): the answer's notices say which bans the new
- * entries lifted, and which wider bans still block part of them.
+ * entries lifted, and which wider bans were carved around them.
  */
 export async function saveWhitelistEntries(entries: WhitelistEntry[]) {
   const { data, notices } = await apiRequest<Fail2banSettings>('fail2ban', {
