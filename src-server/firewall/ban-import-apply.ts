@@ -89,9 +89,9 @@ function screenImport(
 
 /**
  * What importing these bans would do, without writing: the never-banned rule applied (see
- * screenImport: refused lines, warnings); duplicates merged; each value compared with the manual
- * ban already in force for it (a longer import extends it, one ending within SAME_END_MS or
- * earlier keeps it).
+ * screenImport: refused lines, warnings); duplicates merged; each value compared with the bans
+ * already in force for it (one ending within SAME_END_MS of a ban in force, or earlier, keeps it; a
+ * longer one extends the manual ban, or adds one).
  */
 export function planBanImport(
   db: Db,
@@ -100,21 +100,31 @@ export function planBanImport(
 ): { plan: ImportPlan; errors: LineError[]; warnings: LineError[] } {
   const { kept, errors, warnings } = screenImport(bans, NeverBannedSet.read(db, now));
   const { unique, merged } = mergeDuplicates(kept);
-  const existing = new Map<string, number>();
+  // The end of the manual ban in force per value, and of any ban of this PBX (manual or intrusion):
+  // an export with `source=all` lists intrusion bans, and re-importing one must change nothing.
+  const manualEnd = new Map<string, number>();
+  const anyEnd = new Map<string, number>();
   const rows = db
     .prepare(
-      "SELECT ip, MAX(expires_at) AS expires_at FROM firewall_bans WHERE category = 'manual' AND " +
-        'lifted_at IS NULL AND expires_at > ? GROUP BY ip',
+      "SELECT ip, category = 'manual' AS manual, MAX(expires_at) AS expires_at FROM firewall_bans WHERE " +
+        'lifted_at IS NULL AND expires_at > ? GROUP BY ip, manual',
     )
-    .all(now) as Array<{
-    ip: string;
-    expires_at: number;
-  }>;
-  for (const row of rows) existing.set(row.ip, row.expires_at);
+    .all(now) as Array<{ ip: string; manual: 0 | 1; expires_at: number }>;
+  for (const row of rows) {
+    if (row.manual) manualEnd.set(row.ip, row.expires_at);
+    anyEnd.set(row.ip, Math.max(anyEnd.get(row.ip) ?? 0, row.expires_at));
+  }
   const plan: ImportPlan = { bans: [], added: 0, extended: 0, unchanged: 0, merged };
   for (const ban of unique.values()) {
-    const current = existing.get(ban.value);
-    ban.action = current === undefined ? 'add' : current + SAME_END_MS >= until(ban, now) ? 'keep' : 'extend';
+    // Kept when a ban already in force ends as late (within SAME_END_MS); a longer one extends the
+    // manual ban, or adds one beside an intrusion ban (which ends on its own).
+    const inForce = anyEnd.get(ban.value);
+    ban.action =
+      inForce !== undefined && inForce + SAME_END_MS >= until(ban, now)
+        ? 'keep'
+        : manualEnd.has(ban.value)
+          ? 'extend'
+          : 'add';
     if (ban.action === 'add') plan.added++;
     else if (ban.action === 'extend') plan.extended++;
     else plan.unchanged++;

@@ -121,14 +121,24 @@ describe('canonical forms across paths', () => {
       assert.equal((await t.call(`${FIREWALL}:banIp`, { method: 'POST', body })).status, 201);
     // A whitelisted address inside a kept ban: the ban is carved, so the export holds no overlap.
     assert.equal((await t.call(FAIL2BAN, { method: 'PATCH', body: { whitelist: '127.0.98.7' } })).status, 200);
-    for (const format of ['json', 'csv']) {
-      const content = (await t.call(`${FIREWALL}:exportBans?format=${format}`)).json.data.content as string;
+    // An intrusion ban too: an export with source=all lists it, and its re-import adds nothing.
+    banThroughFailures(t, 'sip', '198.18.60.9');
+    assert.ok((await bannedValues(t)).includes('198.18.60.9'));
+    for (const [format, source] of [
+      ['json', 'manual'],
+      ['csv', 'manual'],
+      ['json', 'all'],
+      ['csv', 'all'],
+    ]) {
+      const exported = (await t.call(`${FIREWALL}:exportBans?format=${format}&source=${source}`)).json.data;
+      const content = exported.content as string;
+      if (source === 'all') assert.ok(content.includes('198.18.60.9'), `${format}: the intrusion ban is exported`);
       const rows = historyRows(t);
       const answer = await importBans(t, { format, content });
       assert.equal(answer.status, 200, `${format}: ${answer.text}`);
       const { added, extended, changes } = answer.json.data;
-      assert.deepEqual({ added, extended, changes }, { added: 0, extended: 0, changes: [] }, format);
-      assert.equal(historyRows(t), rows, `${format}: no history row`);
+      assert.deepEqual({ added, extended, changes }, { added: 0, extended: 0, changes: [] }, `${format} ${source}`);
+      assert.equal(historyRows(t), rows, `${format} ${source}: no history row`);
     }
   });
 
