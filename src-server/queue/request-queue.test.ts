@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DIAGNOSTICS_MODULE, startTestServer, useTestServer } from '../test-support/server.ts';
+import { waitUntil } from '../test-support/wait.ts';
 import { serverConfigSchema } from '../config/schema.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
@@ -68,11 +72,27 @@ describe('request queue and worker pool', () => {
       (await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIQueueMaxLength: 2 } })).status,
       200,
     );
-    const busy = Array.from({ length: 5 }, (_, i) => t.call(`${DIAG}:sleep?ms=800&tag=fill${i}`)); // 3 running + 2 waiting
-    await new Promise((r) => setTimeout(r, 150));
-    const started = performance.now();
-    const refused = await t.call(`${DIAG}:sleep?ms=1&tag=refused`);
-    assert.ok(performance.now() - started < 500, 'refused at once, not after waiting');
+    // The jobs ahead run until the test releases them (creates the file).
+    const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-full-')), 'release');
+    const settled: number[] = [];
+    const busy = Array.from({ length: 5 }, (_, i) =>
+      t.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=fill${i}`).finally(() => settled.push(i)),
+    ); // 3 running + 2 waiting
+    const { queue } = t.server.services;
+    await waitUntil('3 jobs running, 2 waiting', () => queue.threads === 3 && queue.waiting === 2);
+    let deadline: NodeJS.Timeout | undefined;
+    const refused = await Promise.race([
+      t.call(`${DIAG}:sleep?ms=1&tag=refused`),
+      new Promise<never>((_, reject) => {
+        // Only if it queued behind the held jobs (which would wait for the test forever).
+        deadline = setTimeout(() => reject(new Error('the request over the limit waited for the jobs ahead')), 30_000);
+      }),
+    ]).finally(() => {
+      clearTimeout(deadline);
+      const ahead = [...settled];
+      writeFileSync(release, ''); // first: a failed assertion must not leave the jobs held
+      assert.deepEqual(ahead, [], 'refused at once: while the jobs ahead still run, not after waiting for them');
+    });
     assert.equal(refused.status, 503);
     assert.equal(refused.json.result, false);
     assert.match(refused.json.messages.error[0], /temporarily unavailable/);
