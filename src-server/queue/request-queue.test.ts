@@ -57,7 +57,7 @@ describe('request queue and worker pool', () => {
         Array.from({ length: 3 }, (_, i) => idle.call(`${DIAG}:sleep?ms=300&tag=grow${i}`)),
       );
       assert.equal(new Set(results.map((r) => r.json.pid)).size, 3, 'three waiting jobs ran on three threads');
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 30_000;
       while (idle.server.services.queue.threads > 2 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
       assert.equal(idle.server.services.queue.threads, 2, 'the extra thread exited once idle');
