@@ -5,11 +5,22 @@ import { describe, it } from 'node:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIAGNOSTICS_MODULE, startTestServer, useTestServer } from '../test-support/server.ts';
+import { DIAGNOSTICS_MODULE, startTestServer, useTestServer, type TestServer } from '../test-support/server.ts';
 import { waitUntil } from '../test-support/wait.ts';
 import { serverConfigSchema } from '../config/schema.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
+/** How many runs of `tag` the diagnostics resource logged (read from the file, not through the queue). */
+function ranCount(server: TestServer, tag: string): number {
+  try {
+    return server.server.services.db
+      .prepare('SELECT COUNT(*) FROM diagnostics_log WHERE tag = ?')
+      .pluck()
+      .get(tag) as number;
+  } catch {
+    return 0; // the table is made by the first run
+  }
+}
 
 /** Raw GET that keeps the compressed body, to prove the worker's gzip reaches the client as-is. */
 function rawGet(
@@ -47,9 +58,20 @@ describe('request queue and worker pool', () => {
     try {
       assert.equal(idle.server.services.queue.threads, 2, 'an idle server starts two workers');
       // A long job holds one thread: a short one meanwhile runs on the other, without a thread to start.
-      const long = idle.call(`${DIAG}:sleep?ms=1500&tag=long`);
-      await new Promise((r) => setTimeout(r, 100));
-      const short = await idle.call(`${DIAG}:sleep?ms=1&tag=short`);
+      // The long job runs until the test releases it (creates the file).
+      const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-idle-')), 'release');
+      let longDone = false;
+      const long = idle.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=long`).finally(() => {
+        longDone = true;
+      });
+      await waitUntil('the long job runs', () => ranCount(idle, 'sleep:long') > 0);
+      let short;
+      try {
+        short = await idle.call(`${DIAG}:sleep?ms=1&tag=short`);
+        assert.equal(longDone, false, 'answered while the long one still runs');
+      } finally {
+        writeFileSync(release, '');
+      }
       assert.equal(short.status, 200);
       assert.equal(idle.server.services.queue.threads, 2, 'the short job found a thread running');
       assert.notEqual(short.json.pid, (await long).json.pid, 'it ran beside the long one');
@@ -105,12 +127,25 @@ describe('request queue and worker pool', () => {
 
   it('drops a request older than APIRequestTTL when a worker picks it up; debug requests are exempt', async () => {
     await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 1 } });
-    const blockers = Array.from({ length: 3 }, (_, i) => t.call(`${DIAG}:sleep?ms=1500&tag=block${i}`));
-    await new Promise((r) => setTimeout(r, 100));
-    const [stale, debug] = await Promise.all([
+    // The blockers hold every thread until the two requests behind them have waited past the TTL.
+    const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-ttl-')), 'release');
+    const blockers = Array.from({ length: 3 }, (_, i) =>
+      t.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=block${i}`),
+    );
+    const { queue } = t.server.services;
+    const ranBlockers = () => [0, 1, 2].filter((i) => ranCount(t, `sleep:block${i}`) > 0).length;
+    await waitUntil('3 blockers running', () => queue.threads === 3 && queue.waiting === 0 && ranBlockers() === 3);
+    const behind = Promise.all([
       t.call(`${DIAG}:sleep?ms=1&tag=stale`),
       t.call(`${DIAG}:sleep?ms=1&tag=debug`, { headers: { 'x-pbx-debug': '1' } }),
     ]);
+    try {
+      await waitUntil('both requests waiting', () => queue.waiting === 2);
+      await new Promise((r) => setTimeout(r, 1100)); // a lower bound: a slow machine only makes them older
+    } finally {
+      writeFileSync(release, '');
+    }
+    const [stale, debug] = await behind;
     await Promise.all(blockers);
     assert.equal(stale.status, 504);
     assert.match(stale.json.messages.error[0], /APIRequestTTL/);
