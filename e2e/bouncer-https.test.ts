@@ -53,7 +53,7 @@ describe('crowdsec-custom-bouncer over HTTPS', () => {
 
   test('without either option it refuses the self-signed certificate and applies nothing', async (t) => {
     const bouncer = await pollWith(t, {});
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !/certificate/i.test(bouncer.log())) await sleep(100);
     assert.match(bouncer.log(), /certificate/i, 'the bouncer reports the certificate problem');
     assert.deepEqual(bouncer.calls(), []);

@@ -75,20 +75,27 @@ export interface Waited {
   /** From the call to the first accepted probe (or to the deadline). */
   elapsedMs: number;
   last: Probe;
+  /** What `mark` read as the accepted probe started (the bouncer's polls so far, say). */
+  markAtAccept?: number;
 }
 
-/** Probes from `from` until `accept` holds or `timeoutMs` passes; measures how long it took. */
+/**
+ * Probes from `from` until `accept` holds or `timeoutMs` passes; measures how long it took, and
+ * reads `mark` as each probe starts (kept for the accepted one).
+ */
 export async function waitForProbe(
   from: string,
   url: string,
   accept: (p: Probe) => boolean,
   timeoutMs: number,
   since = Date.now(),
+  mark?: () => number,
 ): Promise<Waited> {
   for (;;) {
+    const markAtStart = mark?.();
     const last = await probe(from, url);
     const elapsedMs = Date.now() - since;
-    if (accept(last)) return { ok: true, elapsedMs, last };
+    if (accept(last)) return { ok: true, elapsedMs, last, markAtAccept: markAtStart };
     if (elapsedMs > timeoutMs) return { ok: false, elapsedMs, last };
     if (last.curlExit !== 28) await new Promise((r) => setTimeout(r, 200)); // a timeout already waited
   }

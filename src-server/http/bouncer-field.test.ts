@@ -6,6 +6,7 @@ import { MANUAL_DURATION, MAX_DECISION_SECONDS, decisionId } from '../firewall/d
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { type TestServer, useTestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';
+import { waitUntil } from '../test-support/wait.ts';
 
 const DECISIONS = '/pbxcore/api/v3/firewall-bouncer/v1/decisions';
 const METRICS = '/pbxcore/api/v3/firewall-bouncer/v1/usage-metrics';
@@ -142,7 +143,7 @@ describe('bouncer export: a poll cut mid-body loses no deletion', () => {
       const got = await pollAndHangUp(key);
       assert.ok(got > 0);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await waitUntil('every cut answer recorded', () => firewall!.cursors.get(id)!.sent.length >= REPEAT_POLLS);
     assert.equal(firewall!.cursors.get(id)!.sent.length, REPEAT_POLLS, 'every cut answer was recorded as sent');
     const next = await poll(t, key, '', { headers: { 'Accept-Encoding': 'identity' } });
     assert.deepEqual(

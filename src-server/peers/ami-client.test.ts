@@ -109,7 +109,7 @@ describe('AmiClient', () => {
     });
     clients.push(client);
     client.start();
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 30_000;
     while (!/Not an Asterisk manager/.test(client.lastError ?? '') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 10));
     assert.match(client.lastError ?? '', /Not an Asterisk manager interface/);

@@ -12,7 +12,6 @@ describe('concurrent writes', () => {
     const inFlight = 20;
     const statuses = new Map<number, number>();
     let next = 0;
-    const started = performance.now();
     await Promise.all(
       Array.from({ length: inFlight }, async () => {
         while (next < total) {
@@ -30,8 +29,7 @@ describe('concurrent writes', () => {
         }
       }),
     );
-    const seconds = (performance.now() - started) / 1000;
-    assert.deepEqual(Object.fromEntries(statuses), { 201: total }, `statuses after ${seconds.toFixed(1)} s`);
+    assert.deepEqual(Object.fromEntries(statuses), { 201: total }, 'every creation succeeded');
     const list = await t.call('/pbxcore/api/v3/firewall?limit=1');
     assert.equal(list.json.pagination.total, total);
     const failures = lines.filter((l) => /job (failed|parked)/.test(String(l.msg)));

@@ -2,10 +2,25 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
-import { DIAGNOSTICS_MODULE, startTestServer, useTestServer } from '../test-support/server.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIAGNOSTICS_MODULE, startTestServer, useTestServer, type TestServer } from '../test-support/server.ts';
+import { waitUntil } from '../test-support/wait.ts';
 import { serverConfigSchema } from '../config/schema.ts';
 
 const DIAG = '/pbxcore/api/v3/diagnostics';
+/** How many runs of `tag` the diagnostics resource logged (read from the file, not through the queue). */
+function ranCount(server: TestServer, tag: string): number {
+  try {
+    return server.server.services.db
+      .prepare('SELECT COUNT(*) FROM diagnostics_log WHERE tag = ?')
+      .pluck()
+      .get(tag) as number;
+  } catch {
+    return 0; // the table is made by the first run
+  }
+}
 
 /** Raw GET that keeps the compressed body, to prove the worker's gzip reaches the client as-is. */
 function rawGet(
@@ -43,9 +58,20 @@ describe('request queue and worker pool', () => {
     try {
       assert.equal(idle.server.services.queue.threads, 2, 'an idle server starts two workers');
       // A long job holds one thread: a short one meanwhile runs on the other, without a thread to start.
-      const long = idle.call(`${DIAG}:sleep?ms=1500&tag=long`);
-      await new Promise((r) => setTimeout(r, 100));
-      const short = await idle.call(`${DIAG}:sleep?ms=1&tag=short`);
+      // The long job runs until the test releases it (creates the file).
+      const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-idle-')), 'release');
+      let longDone = false;
+      const long = idle.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=long`).finally(() => {
+        longDone = true;
+      });
+      await waitUntil('the long job runs', () => ranCount(idle, 'sleep:long') > 0);
+      let short;
+      try {
+        short = await idle.call(`${DIAG}:sleep?ms=1&tag=short`);
+        assert.equal(longDone, false, 'answered while the long one still runs');
+      } finally {
+        writeFileSync(release, '');
+      }
       assert.equal(short.status, 200);
       assert.equal(idle.server.services.queue.threads, 2, 'the short job found a thread running');
       assert.notEqual(short.json.pid, (await long).json.pid, 'it ran beside the long one');
@@ -53,7 +79,7 @@ describe('request queue and worker pool', () => {
         Array.from({ length: 3 }, (_, i) => idle.call(`${DIAG}:sleep?ms=300&tag=grow${i}`)),
       );
       assert.equal(new Set(results.map((r) => r.json.pid)).size, 3, 'three waiting jobs ran on three threads');
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 30_000;
       while (idle.server.services.queue.threads > 2 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
       assert.equal(idle.server.services.queue.threads, 2, 'the extra thread exited once idle');
@@ -68,11 +94,27 @@ describe('request queue and worker pool', () => {
       (await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIQueueMaxLength: 2 } })).status,
       200,
     );
-    const busy = Array.from({ length: 5 }, (_, i) => t.call(`${DIAG}:sleep?ms=800&tag=fill${i}`)); // 3 running + 2 waiting
-    await new Promise((r) => setTimeout(r, 150));
-    const started = performance.now();
-    const refused = await t.call(`${DIAG}:sleep?ms=1&tag=refused`);
-    assert.ok(performance.now() - started < 500, 'refused at once, not after waiting');
+    // The jobs ahead run until the test releases them (creates the file).
+    const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-full-')), 'release');
+    const settled: number[] = [];
+    const busy = Array.from({ length: 5 }, (_, i) =>
+      t.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=fill${i}`).finally(() => settled.push(i)),
+    ); // 3 running + 2 waiting
+    const { queue } = t.server.services;
+    await waitUntil('3 jobs running, 2 waiting', () => queue.threads === 3 && queue.waiting === 2);
+    let deadline: NodeJS.Timeout | undefined;
+    const refused = await Promise.race([
+      t.call(`${DIAG}:sleep?ms=1&tag=refused`),
+      new Promise<never>((_, reject) => {
+        // Only if it queued behind the held jobs (which would wait for the test forever).
+        deadline = setTimeout(() => reject(new Error('the request over the limit waited for the jobs ahead')), 30_000);
+      }),
+    ]).finally(() => {
+      clearTimeout(deadline);
+      const ahead = [...settled];
+      writeFileSync(release, ''); // first: a failed assertion must not leave the jobs held
+      assert.deepEqual(ahead, [], 'refused at once: while the jobs ahead still run, not after waiting for them');
+    });
     assert.equal(refused.status, 503);
     assert.equal(refused.json.result, false);
     assert.match(refused.json.messages.error[0], /temporarily unavailable/);
@@ -85,12 +127,25 @@ describe('request queue and worker pool', () => {
 
   it('drops a request older than APIRequestTTL when a worker picks it up; debug requests are exempt', async () => {
     await t.call('/pbxcore/api/v3/general-settings', { method: 'PATCH', body: { APIRequestTTL: 1 } });
-    const blockers = Array.from({ length: 3 }, (_, i) => t.call(`${DIAG}:sleep?ms=1500&tag=block${i}`));
-    await new Promise((r) => setTimeout(r, 100));
-    const [stale, debug] = await Promise.all([
+    // The blockers hold every thread until the two requests behind them have waited past the TTL.
+    const release = join(mkdtempSync(join(tmpdir(), 'pbx-queue-ttl-')), 'release');
+    const blockers = Array.from({ length: 3 }, (_, i) =>
+      t.call(`${DIAG}:sleep?until=${encodeURIComponent(release)}&tag=block${i}`),
+    );
+    const { queue } = t.server.services;
+    const ranBlockers = () => [0, 1, 2].filter((i) => ranCount(t, `sleep:block${i}`) > 0).length;
+    await waitUntil('3 blockers running', () => queue.threads === 3 && queue.waiting === 0 && ranBlockers() === 3);
+    const behind = Promise.all([
       t.call(`${DIAG}:sleep?ms=1&tag=stale`),
       t.call(`${DIAG}:sleep?ms=1&tag=debug`, { headers: { 'x-pbx-debug': '1' } }),
     ]);
+    try {
+      await waitUntil('both requests waiting', () => queue.waiting === 2);
+      await new Promise((r) => setTimeout(r, 1100)); // a lower bound: a slow machine only makes them older
+    } finally {
+      writeFileSync(release, '');
+    }
+    const [stale, debug] = await behind;
     await Promise.all(blockers);
     assert.equal(stale.status, 504);
     assert.match(stale.json.messages.error[0], /APIRequestTTL/);

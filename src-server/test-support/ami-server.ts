@@ -123,7 +123,7 @@ export class AmiTestServer {
   }
 
   /** Resolves once `predicate` holds, checking on every received action and at a short interval. */
-  async waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  async waitFor(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {
       if (Date.now() > deadline) throw new Error('AmiTestServer.waitFor timed out');

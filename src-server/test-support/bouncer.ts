@@ -57,7 +57,7 @@ export async function pollUntil(
   t: TestServer,
   key: string,
   check: (answer: { new: Decision[]; deleted: Decision[] }) => boolean,
-  ms = 10_000,
+  ms = 30_000,
 ): Promise<{ new: Decision[]; deleted: Decision[] }> {
   const deadline = Date.now() + ms;
   for (;;) {

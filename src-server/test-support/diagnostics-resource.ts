@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from '../resource-kit/results.ts';
 import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
@@ -40,9 +41,12 @@ export const resources: ResourceDefinition[] = [
     },
     actions: {
       custom: {
+        // `?until=<file>` holds the job until the test creates that file (then `ms` is not slept).
         sleep: async (ctx) => {
           log(ctx, `sleep:${q(ctx, 'tag')}`);
-          await sleep(Number(q(ctx, 'ms') || 100));
+          const until = q(ctx, 'until');
+          if (until) while (!existsSync(until)) await sleep(10);
+          else await sleep(Number(q(ctx, 'ms') || 100));
           return ok({ slept: Number(q(ctx, 'ms') || 100) });
         },
         crash: (ctx) => {

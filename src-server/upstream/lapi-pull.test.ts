@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, describe, test } from 'node:test';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { poll } from '../test-support/bouncer.ts';
@@ -63,7 +62,7 @@ describe(
     test('a malformed answer is dropped with its reason, the PBX keeps serving, and the next good answer applies', async () => {
       const before = (await pullStatus()).droppedAnswers;
       answer = (_req, res) => res.end('{"new": [ {"id": 1, "value": ');
-      const failed = await waitFor(5000, 'malformed answer reported', async () => {
+      const failed = await waitFor(30_000, 'malformed answer reported', async () => {
         const s = await pullStatus();
         return s.droppedAnswers > before && s.state === 'error' ? s : undefined;
       });
@@ -77,11 +76,11 @@ describe(
           }),
         );
       await waitFor(
-        15_000,
+        30_000,
         'the good answer applied',
         async () => (await pbx.call(`${V3}system:ping`, { localAddress: '127.0.0.7' })).status === 403,
       );
-      const ok = await waitFor(2000, 'status ok', async () => {
+      const ok = await waitFor(30_000, 'status ok', async () => {
         const s = await pullStatus();
         return s.state === 'ok' ? s : undefined;
       });
@@ -116,7 +115,6 @@ describe(
     test('a LAPI slower than the limit is dropped (30 s by default; 300 ms here)', async () => {
       assert.equal(ANSWER_TIMEOUT_MS, 30_000);
       answer = () => {}; // never answers
-      const started = Date.now();
       const error = await lapiRequest({
         method: 'GET',
         baseUrl: lapiUrl,
@@ -125,7 +123,7 @@ describe(
       }).catch((e: unknown) => e);
       assert.ok(error instanceof LapiError);
       assert.equal(error.kind, 'timeout');
-      assert.ok(Date.now() - started < 2000);
+      assert.match(error.message, /within 0\.3 s/, 'the limit given, not the 30 s default');
       fake.closeAllConnections();
     });
 
@@ -162,7 +160,7 @@ describe(
         assert.equal(answer.status, 200, answer.text);
         return answer.json as { data: Listed[]; pagination: { total: number; hasMore: boolean } };
       };
-      const listed = await waitFor(15_000, 'the upstream bans listed', async () => {
+      const listed = await waitFor(30_000, 'the upstream bans listed', async () => {
         const answer = await banned();
         return answer.data.some((b) => b.ip === '203.0.113.0/24') ? answer : undefined;
       });
@@ -239,38 +237,31 @@ describe(
       // Make the next poll a full (startup) one, as after a restart.
       const saved = await pbx.call(`${V3}crowdsec-link`, { method: 'PATCH', body: { pullIntervalSeconds: 2 } });
       assert.equal(saved.status, 200);
-      const histogram = monitorEventLoopDelay({ resolution: 10 });
-      histogram.enable();
-      const pingTimes: number[] = [];
-      const started = Date.now();
+      // Between two turns of the event loop, the guard's count: applied in slices, it is seen
+      // part-way many times (applied in one go, the loop would not turn until all were in).
+      const seenPartWay = new Set<number>();
+      let sampling = true;
+      const sample = () => {
+        const held = pbx.server.services.firewall.bans.upstreamCount;
+        if (held > 0 && held < count) seenPartWay.add(held);
+        if (sampling) setTimeout(sample, 1);
+      };
+      sample();
       await waitFor(60_000, 'every decision held', async () => {
-        const t = Date.now();
         await pbx.call(`${V3}system:ping`);
-        pingTimes.push(Date.now() - t);
         return pbx.server.services.firewall.bans.upstreamCount >= count;
       });
-      histogram.disable();
-      const appliedMs = Date.now() - started;
-      // The export takes them in paced slices after the guard has them: measured apart.
-      const rebuildStarted = Date.now();
+      sampling = false;
+      // The export takes them in paced slices after the guard has them.
       const served = await waitFor(30_000, 'every decision in the export', async () => {
         const answer = await poll(pbx, key);
         return answer.new.filter((d) => d.origin === 'cscli').length >= count ? answer : undefined;
       });
-      const firstPollMs = Date.now() - rebuildStarted;
-      const maxDelayMs = histogram.max / 1e6;
-      pingTimes.sort((x, y) => x - y);
-      console.log(
-        `# 100k upstream decisions applied in ${appliedMs} ms; event loop delay max ` +
-          `${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms; ping ` +
-          `p99 ${pingTimes[Math.floor(pingTimes.length * 0.99)]} ms; all in the export ${firstPollMs} ` +
-          `ms later`,
-      );
+      console.log(`# 100k upstream decisions: the event loop turned at ${seenPartWay.size} counts part-way`);
       assert.ok(served.new.filter((d) => d.origin === 'cscli').length >= count);
       assert.equal(pbx.server.services.firewall.bans.isBanned('10.0.1.2'), true);
-      // Applied in one go, 100k decisions hold the loop for seconds on a loaded machine; sliced, far less.
-      // Loose on purpose (the CI machine is shared); bench/crowdsec-link.ts reports the real figures.
-      assert.ok(maxDelayMs < 1000, `event loop held ${maxDelayMs} ms`);
+      // Slices of 1,000: the loop turns between them (bench/crowdsec-link.ts reports the stalls in ms).
+      assert.ok(seenPartWay.size >= 3, `the loop turned at only ${seenPartWay.size} counts part-way`);
     });
   },
 );

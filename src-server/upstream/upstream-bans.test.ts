@@ -6,6 +6,7 @@ import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-li
 import { writeSetting } from '../storage/settings.ts';
 import { PULL_FROM_NOWHERE, storeUpstreamDecisions, type UpstreamRow } from '../test-support/crowdsec-link.ts';
 import { startTestServer } from '../test-support/server.ts';
+import { countRowsRead } from '../test-support/rows-read.ts';
 import { openTempDb } from '../test-support/temp-db.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from './upstream-bans.ts';
 
@@ -46,22 +47,16 @@ function fill(db: Db): void {
   );
 }
 
-test('listing 100,000 upstream decisions: one page read and checked, every one counted, well under 500 ms', () => {
+test('listing 100,000 upstream decisions: one page read and checked, every one counted', () => {
   const temp = openTempDb('pbx-upstream-bans-');
   try {
     fill(temp.db);
     const reader = temp.connect();
-    listUpstreamBans(reader, NOW); // warm the statement cache, as a worker's later refreshes are
-    // The best of three refreshes: the figure of the code, not of a busy machine's scheduling.
-    let ms = Infinity;
-    let listed = listUpstreamBans(reader, NOW);
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      listed = listUpstreamBans(reader, NOW);
-      ms = Math.min(ms, performance.now() - started);
-    }
+    // Counted and paged in SQL: only the page and the values a protected range could hold reach
+    // JavaScript, never the 100,000 (judging them all took 2.2 s; the time is bench/queries.ts's).
+    const { result: listed, rows } = countRowsRead(reader, () => listUpstreamBans(reader, NOW));
+    assert.ok(rows < 5 * UPSTREAM_LIST_LIMIT, `${rows} rows read for one page of ${UPSTREAM_LIST_LIMIT}`);
     const { bans, total } = listed;
-    if (process.env.PBX_TEST_FIGURES) console.log(`listUpstreamBans over ${DECISIONS} decisions: ${ms.toFixed(1)} ms`);
 
     const ended = DECISIONS / 50;
     // 10.0.0.0/24 in force (the ended ones among them are not counted twice); the /16 is protected, the other range counts.
@@ -77,7 +72,6 @@ test('listing 100,000 upstream decisions: one page read and checked, every one c
     assert.equal(new Set(bans.map((b) => b.ip)).size, bans.length, 'one row per value');
     const second = bans.find((b) => b.ip === addressOf(10));
     if (second) assert.equal(second.upstream.scenario, 'manual', 'a value shows its longest decision');
-    assert.ok(ms < 500, `listing took ${ms.toFixed(1)} ms`);
 
     const next = listUpstreamBans(reader, NOW, UPSTREAM_LIST_LIMIT, UPSTREAM_LIST_LIMIT);
     assert.equal(next.total, total);

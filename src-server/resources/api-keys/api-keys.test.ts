@@ -405,18 +405,23 @@ describe('key lifecycle: disable, enable, expiry, rotate, last use per address',
     assert.equal(junk.status, 422);
     assert.match(junk.json.messages.error.join(' '), /expires_at: must be an ISO 8601 date-time/);
 
-    const soon = new Date(Date.now() + 1500).toISOString();
-    const full = await makeKey({ description: 'short-lived', full_permissions: true, expires_at: soon });
+    // An hour ahead: however slow the machine, the key is still active for the first calls.
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const full = await makeKey({ description: 'short-lived', full_permissions: true, expires_at: inAnHour });
     const bouncer = await makeKey({
       description: 'short-lived bouncer',
       allowed_paths: { '/api/v3/firewall-bouncer': 'read' },
-      expires_at: soon,
+      expires_at: inAnHour,
     });
-    assert.equal(full.record.expires_at, soon);
+    assert.equal(full.record.expires_at, inAnHour);
     assert.equal(full.record.status, 'active');
     assert.equal((await v3(full.key)).status, 200);
     assert.equal((await stream(bouncer.key, true)).status, 200);
-    await new Promise((r) => setTimeout(r, Date.parse(soon) - Date.now() + 50));
+    // Then the hour passes: the stored expiry is now a second ago (keys are read from the file at each call).
+    const soon = new Date(Date.now() - 1000).toISOString();
+    t.server.services.db
+      .prepare('UPDATE api_keys SET expires_at = ? WHERE id IN (?, ?)')
+      .run(soon, full.id, bouncer.id);
     const refused = await v3(full.key);
     assert.equal(refused.status, 401);
     assert.match(refused.json.messages.error.join(' '), /expired/);

@@ -5,6 +5,7 @@ import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { STREAM } from '../../test-support/bouncer.ts';
 import { request } from '../../test-support/http.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
+import { waitUntil } from '../../test-support/wait.ts';
 
 const V3 = '/pbxcore/api/v3';
 const FILTERS = 10_000;
@@ -52,7 +53,7 @@ after(() => t.close());
 
 test(
   'a 10,000-filter import, dry run then real, while 20 bouncers poll every 0.5 s: every poll ' +
-    'answered within 1 s, the server stays up',
+    'answered, polls answered while the import runs, the server stays up',
   async () => {
     const exported = (await t.call(`${V3}/backup:exportConfig`)).json.data as Record<string, unknown>;
     const config = bigBackup(exported);
@@ -61,71 +62,56 @@ test(
       (_, i) => createTestApiKey(t.server.services.db, { description: `bouncer ${i}` }).key,
     );
 
-    // Each poll counts in the phase it started in: around the import, or steady afterwards (the same
-    // published set, nothing changing: what this machine gives without any import).
-    let phase: 'import' | 'steady' | 'done' = 'import';
-    const worst = { import: 0, steady: 0 };
+    // How many polls each bouncer had answered, and how many were answered while an import was in
+    // flight. The figures (import times, slowest polls) are bench/config-import.ts's.
+    let importing = false;
+    let done = false;
+    const answered = keys.map(() => 0);
+    let answeredDuringImports = 0;
     const failures: string[] = [];
     const bouncer = async (key: string, index: number) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      while (phase !== 'done') {
-        const started = performance.now();
-        const during = phase;
+      while (!done) {
         try {
           const status = await pollRaw(`${t.url}${STREAM}`, key, agent);
           if (status !== 200) failures.push(`bouncer ${index}: ${status}`);
         } catch (error) {
           failures.push(`bouncer ${index}: ${String(error)}`);
         }
-        const took = performance.now() - started;
-        worst[during] = Math.max(worst[during], took);
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, POLL_EVERY_MS - took)));
+        answered[index]!++;
+        if (importing) answeredDuringImports++;
+        await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
       }
       agent.destroy();
     };
     const fleet = keys.map((key, i) => bouncer(key, i));
+    const everyBouncerAnswered = async (what: string) => {
+      const before = [...answered];
+      await waitUntil(what, () => answered.every((n, i) => n > before[i]!));
+    };
 
-    await new Promise((resolve) => setTimeout(resolve, 700)); // the fleet is polling before the import starts
-    const dryStarted = performance.now();
+    await everyBouncerAnswered('the fleet is polling before the import starts');
+    importing = true;
     const dry = await t.call(`${V3}/backup:importConfig`, { method: 'POST', body: { config, dryRun: true } });
-    const dryMs = performance.now() - dryStarted;
+    importing = false;
     assert.equal(dry.status, 200, dry.text.slice(0, 500));
     assert.equal(dry.json.data.sections.networkFilters.added.length, FILTERS);
     assert.equal((await t.call(`${V3}/firewall?limit=1`)).json.pagination.total, 0, 'a dry run writes nothing');
 
-    const realStarted = performance.now();
+    importing = true;
     const real = await t.call(`${V3}/backup:importConfig`, { method: 'POST', body: { config } });
-    const realMs = performance.now() - realStarted;
+    importing = false;
     assert.equal(real.status, 200, real.text.slice(0, 500));
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // polls after the import, served the new snapshot
-    phase = 'steady';
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    phase = 'done';
+    await everyBouncerAnswered('every bouncer polls again after the import, served the new snapshot');
+    done = true;
     await Promise.all(fleet);
 
     assert.deepEqual(failures, [], 'every poll was answered 200');
-    // Within 1 s. A machine so loaded that steady polls alone come near that (a shared 2-core test
-    // box at load 20) gets the import judged against its own steady state: at most 0.5 s more.
-    const bound = Math.max(1000, worst.steady + 500);
-    assert.ok(
-      worst.import < bound,
-      `the slowest poll around the import took ${worst.import.toFixed(0)} ms (steady: ${worst.steady.toFixed(0)} ms)`,
-    );
+    assert.ok(answeredDuringImports > 0, 'polls are answered while the imports run, not only after them');
     assert.equal((await t.call(`${V3}/firewall?limit=1`)).json.pagination.total, FILTERS);
     assert.equal((await t.call(`${V3}/system:ping`)).status, 200, 'the server is still up');
     // The published set follows: the 5,000 deny entries reach the bouncers.
     const stream = await request(`${t.url}${STREAM}?startup=true`, { headers: { 'X-Api-Key': keys[0]! } });
     assert.equal(stream.json.new.length, FILTERS / 2);
-    if (process.env.PBX_TEST_FIGURES)
-      console.log(
-        JSON.stringify({
-          filters: FILTERS,
-          bouncers: BOUNCERS,
-          dryRunMs: Math.round(dryMs),
-          importMs: Math.round(realMs),
-          slowestPollMs: Math.round(worst.import),
-          steadyPollMs: Math.round(worst.steady),
-        }),
-      );
   },
 );

@@ -262,7 +262,7 @@ describe('ban export round trip', () => {
 describe('a 100,000-line import', () => {
   const t = useTestServer();
 
-  test('imports in one request and reaches bouncers', async (context) => {
+  test('imports in one request and reaches bouncers', async () => {
     const lines: string[] = [];
     for (let i = 0; i < 100_000; i++)
       lines.push(
@@ -270,18 +270,14 @@ describe('a 100,000-line import', () => {
           ? `2001:db8:${(i >> 16).toString(16)}::${(i & 0xffff).toString(16)}`
           : `100.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}`,
       );
-    const started = performance.now();
     const answer = await t.call(`${FIREWALL}:importBans?format=values&duration=1d`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: lines.join('\n'),
     });
-    const ms = performance.now() - started;
     assert.equal(answer.status, 200, answer.text.slice(0, 500));
     assert.equal(answer.json.data.added, 100_000);
-    // The 5 s target is measured by bench/ban-import.ts; here the figure is reported, since a
-    // machine shared with other work can make any wall-clock limit fail for reasons of its own.
-    context.diagnostic(`100,000 lines imported in ${Math.round(ms)} ms`);
+    // The 5 s target is measured by bench/ban-import.ts: a test asserts behaviour, a bench speed.
     // The web thread takes them in slices; all are published within seconds.
     const { bans, snapshots } = t.server.services.firewall;
     const deadline = Date.now() + 30_000;

@@ -183,7 +183,7 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
     assert.equal(decision.scope, 'Range');
     assert.match(
       decision.duration,
-      /^(71[89]\d|720\d)s$/,
+      /^(71[4-9]\d|720\d)s$/,
       "2 h, give or take the seconds between the test clock and the worker's",
     );
     const listed = (await t.call(`${FIREWALL}:getBannedIps`)).json.data;
@@ -197,7 +197,7 @@ describe('manual bans (firewall:banIp) and the ban history', () => {
       ]),
       [['203.0.113.0/24', 'manual', 'scanner on SIP', 'localhost', listed[0].secondsLeft]],
     );
-    assert.ok(listed[0].secondsLeft > 7190 && listed[0].secondsLeft <= 7200);
+    assert.ok(listed[0].secondsLeft > 7140 && listed[0].secondsLeft <= 7200); // a minute for a loaded machine
     clock.advance(3600_000);
     assert.match((await poll(t, key)).new.find((d) => d.value === '203.0.113.0/24')!.duration, /^3[56]\d\ds$/);
     clock.advance(3600_000 + 30_000); // past the end, whatever the few seconds between the clocks
