@@ -1,7 +1,7 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import type { BanListFormat } from '../../../../src-shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey } from './get-banned-ips.ts';
@@ -23,7 +23,7 @@ export type ImportOutcome = Answer<'firewall.importBans'>;
 
 /** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
 export const importBans = (input: ImportBansInput) =>
-  api.post<ImportOutcome>('firewall:importBans', input, { quiet: true });
+  callOperation('firewall.importBans', { body: input, quiet: true });
 
 export const useImportBans = () => {
   const queryClient = useQueryClient();
