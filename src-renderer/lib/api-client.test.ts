@@ -50,3 +50,19 @@ describe('api client (by operation)', () => {
     assert.deepEqual(answer.notices, { info: ['whitelisted'], warning: [] });
   });
 });
+
+// Checked by the typecheck (tsconfig.web-test.json), never run: the contract refuses a wrong pairing.
+export function refusedByTheContract() {
+  // @ts-expect-error an operation the contract does not have
+  void callOperation('firewall.getBannedIP');
+  // @ts-expect-error a record operation needs its id
+  void callOperation('api-keys.getRecord');
+  // @ts-expect-error a query name the operation does not list
+  void callOperation('firewall.getBannedIps', { query: { serch: 'x' } });
+  // @ts-expect-error an operation without query parameters takes none
+  void callOperation('system.getInfo', { query: { limit: 1 } });
+  // @ts-expect-error an enum parameter takes only its values
+  void callOperation('firewall.exportBans', { query: { format: 'xml' } });
+  // @ts-expect-error the body of banIp has no `address`
+  void callOperation('firewall.banIp', { body: { address: '203.0.113.7' } });
+}

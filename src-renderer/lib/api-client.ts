@@ -21,9 +21,7 @@ export type QueryOf<Op extends OperationId> = { [K in keyof Query<Op>]?: QueryVa
 type PathPart<Op extends OperationId> = [PathParams<Op>] extends [never]
   ? { path?: never }
   : { path: { [K in keyof PathParams<Op>]: string | number } };
-type QueryPart<Op extends OperationId> = [keyof Query<Op>] extends [never]
-  ? { query?: never }
-  : { query?: QueryOf<Op> };
+type QueryPart<Op extends OperationId> = [Query<Op>] extends [never] ? { query?: never } : { query?: QueryOf<Op> };
 type BodyPart<Op extends OperationId> = {
   none: { body?: never };
   optional: { body?: Body<Op> };
