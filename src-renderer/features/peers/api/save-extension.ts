@@ -4,7 +4,6 @@ import { callOperation } from '../../../lib/api-client.ts';
 import { extensionsKey } from './get-extensions.ts';
 import { peerStatusesKey } from './get-peer-statuses.ts';
 
-/** What the extension form writes; an empty secret on an edit keeps the stored one. */
 /** The extension form's values, sent as they are (an empty secret is left out of an edit). */
 export type ExtensionInput = Required<Pick<Body<'extensions.create'>, 'number' | 'username' | 'callerid' | 'secret'>>;
 
