@@ -17,6 +17,21 @@ const RENDERER_FEATURES = readdirSync(new URL('./src-renderer/features/', import
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The console calls the API by operation (lib/api-client.ts: `callOperation('firewall.getBannedIps', …)`);
+ * only that client reaches the transport that takes a path string, so no caller pairs a path and a type by hand.
+ */
+const untypedTransport = {
+  regex: '(^|/)api-transport(\\.ts)?$',
+  message:
+    "Call the API by operation through lib/api-client.ts (callOperation('firewall.getBannedIps', { query })): " +
+    'the transport takes a path string, whose type would be picked by hand.',
+};
+const typedApiCalls = {
+  files: ['src-renderer/**/*.{ts,tsx}'],
+  ignores: ['src-renderer/lib/api-client.ts', 'src-renderer/**/*.test.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [untypedTransport] }] },
+};
 const featureIsolation = RENDERER_FEATURES.map((feature) => {
   const others = RENDERER_FEATURES.filter((f) => f !== feature)
     .map(escapeRegex)
@@ -28,6 +43,7 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
         'error',
         {
           patterns: [
+            untypedTransport,
             {
               regex: `^(\\./)?(\\.\\./)+(features/)?(${others})/`,
               message:
@@ -151,6 +167,7 @@ export default tseslint.config(
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  typedApiCalls,
   ...featureIsolation,
   sharedIsNodeFree,
   {

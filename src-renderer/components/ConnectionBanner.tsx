@@ -1,6 +1,6 @@
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { apiRequest } from '../lib/api-client.ts';
+import { requestOperation } from '../lib/api-client.ts';
 import { getConnectionState, onReconnect, useConnectionState } from '../lib/connection-state.ts';
 import { formatAgo, formatTime } from '../lib/format.ts';
 import { queryClient } from '../lib/query-client.ts';
@@ -23,7 +23,7 @@ function useConnectionHeartbeat(): void {
       const due = !reachable || lastContact === null || Date.now() - lastContact >= HEARTBEAT_MS;
       const next = () => (timer = setTimeout(beat, getConnectionState().reachable ? HEARTBEAT_MS : RETRY_MS));
       if (due && document.visibilityState === 'visible')
-        void apiRequest('auth:status', { anonymous: true, quiet: true }).then(next, next);
+        void requestOperation('auth.status', { anonymous: true, quiet: true }).then(next, next);
       else next();
     };
     timer = setTimeout(beat, HEARTBEAT_MS);

@@ -1,129 +1,68 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { failed, ok, startApiTestServer, type ApiTestServer } from '../test-support/api-server.ts';
-import { api, apiRequest, ApiError } from './api-client.ts';
-import { enterLocalhostMode, getAuthSession, requireLogin, startTokenSession } from './auth-session.ts';
-import { getConnectionState } from './connection-state.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { ok, useLocalApiTestServer } from '../test-support/api-server.ts';
+import { callOperation, listOperation, requestOperation } from './api-client.ts';
 
 const V3 = '/pbxcore/api/v3/';
 
-/** The ApiError a call fails with (the test fails if it succeeds or fails otherwise). */
-async function failure(call: Promise<unknown>): Promise<ApiError> {
-  const error = await call.then(
-    () => assert.fail('the call succeeded'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof ApiError, String(error));
-  return error;
-}
-
-describe('api client', () => {
-  let server: ApiTestServer;
-  before(async () => {
-    server = await startApiTestServer();
-  });
-  after(() => server.close());
+describe('api client (by operation)', () => {
+  const server = useLocalApiTestServer();
   beforeEach(() => {
     server.seen.length = 0;
-    enterLocalhostMode();
   });
+  const last = () => server.seen.at(-1)!;
 
-  it('unwraps the envelope: data, pagination and the info and warning notices', async () => {
-    const pagination = { total: 3, limit: 2, offset: 0, hasMore: true };
-    server.answer(`GET ${V3}bans`, ok([{ id: 1 }], { info: ['2 bans lifted'], warning: ['late'] }, { pagination }));
-    const answer = await apiRequest<Array<{ id: number }>>('bans');
-    assert.deepEqual(answer, {
-      data: [{ id: 1 }],
-      pagination,
-      notices: { info: ['2 bans lifted'], warning: ['late'] },
+  it("sends the operation's method to its path, with the path parameters filled in and encoded", async () => {
+    server.answer(`PATCH ${V3}api-keys/7`, ok({ id: 7, description: 'fw1' }));
+    const key = await callOperation('api-keys.patch', {
+      path: { id: 7 },
+      body: { description: 'fw1', enabled: false },
     });
+    assert.equal(key.description, 'fw1');
+    assert.equal(last().method, 'PATCH');
+    assert.deepEqual(last().body, { description: 'fw1', enabled: false });
+
+    server.answer(`GET ${V3}sip/a%20b%3Ac:getStatus`, ok({ id: 'a b:c' }));
+    await callOperation('sip.getStatus.get', { path: { id: 'a b:c' } });
+    assert.equal(last().url, `${V3}sip/a%20b%3Ac:getStatus`);
   });
 
-  it('sends the query without empty values, JSON bodies with their content type, and the method asked', async () => {
-    server.answer(`GET ${V3}audit-log`, ok([]));
-    server.answer(`PATCH ${V3}fail2ban`, ok({ maxretry: 5 }));
-    await api.list('audit-log', { search: 'a b', kind: undefined, page: '', limit: 20 });
-    assert.equal(server.seen[0]!.url, `${V3}audit-log?search=a+b&limit=20`);
-    assert.deepEqual(await api.patch('fail2ban', { maxretry: 5 }), { maxretry: 5 });
-    assert.equal(server.seen[1]!.method, 'PATCH');
-    assert.equal(server.seen[1]!.headers['content-type'], 'application/json');
-    assert.deepEqual(server.seen[1]!.body, { maxretry: 5 });
-    assert.equal(server.seen[0]!.headers['content-type'], undefined, 'no body, no content type');
+  it('sends a POST without a body as {}, and a GET or DELETE without one', async () => {
+    server.answer(`POST ${V3}api-keys/3:rotate`, ok({ key: 'k' }));
+    await callOperation('api-keys.rotate', { path: { id: 3 } });
+    assert.deepEqual(last().body, {});
+    server.answer(`DELETE ${V3}firewall/3`, ok(null));
+    await callOperation('firewall.delete', { path: { id: 3 } });
+    assert.equal(last().body, undefined);
   });
 
-  it('turns an error envelope into an ApiError with the status and the server messages', async () => {
-    server.answer(`POST ${V3}firewall`, failed(422, 'permit: 300.1.1.1 is not valid', 'deny: required'));
-    const error = await failure(api.post('firewall', { permit: '300.1.1.1' }, { quiet: true }));
-    assert.equal(error.status, 422);
-    assert.deepEqual(error.messages, ['permit: 300.1.1.1 is not valid', 'deny: required']);
-    assert.equal(error.message, 'permit: 300.1.1.1 is not valid deny: required');
+  it('sends the query by its contract names; a list answers its items and pagination', async () => {
+    const pagination = { total: 9, limit: 2, offset: 0, hasMore: true };
+    server.answer(`GET ${V3}firewall:getBannedIps`, ok([{ ip: '203.0.113.7' }], {}, { pagination }));
+    const page = await listOperation('firewall.getBannedIps', { query: { search: '203.0', limit: 2 } });
+    assert.deepEqual(page, { items: [{ ip: '203.0.113.7' }], pagination });
+    assert.equal(last().url, `${V3}firewall:getBannedIps?search=203.0&limit=2`);
   });
 
-  it('explains a failure without messages by its status', async () => {
-    server.answer(`DELETE ${V3}api-keys/9`, { status: 404, body: 'gone' });
-    server.answer(`GET ${V3}system`, { status: 418, body: { result: false, data: null, messages: {} } });
-    const gone = await failure(api.delete('api-keys/9', { quiet: true }));
-    assert.deepEqual(gone.messages, ['Not found: it may have been deleted in the meantime. Reload the page.']);
-    const teapot = await failure(api.get('system', undefined, { quiet: true }));
-    assert.deepEqual(teapot.messages, ['Request failed with HTTP 418.']);
-  });
-
-  it('a `result: false` with a 200 is still a failure', async () => {
-    server.answer(`GET ${V3}ami`, { body: { result: false, data: null, messages: { error: ['AMI is off'] } } });
-    await assert.rejects(api.get('ami', undefined, { quiet: true }), { name: 'ApiError', status: 200 });
-  });
-
-  it('sends the bearer token when signed in, and none for anonymous calls or in localhost mode', async () => {
-    server.answer(`GET ${V3}auth:status`, ok({}));
-    await api.get('auth:status');
-    startTokenSession({ accessToken: 'token-1', expiresIn: 900 });
-    await api.get('auth:status');
-    await api.get('auth:status', undefined, { anonymous: true });
-    requireLogin();
-    assert.deepEqual(
-      server.seen.map((r) => r.headers.authorization),
-      [undefined, 'Bearer token-1', undefined],
-    );
-  });
-
-  it('a 401 while signed in renews the token once and repeats the request with the new one', async () => {
-    startTokenSession({ accessToken: 'old', expiresIn: 900 });
-    server.answer(`GET ${V3}bans`, failed(401, 'expired'), ok(['ban']));
-    server.answer(`POST ${V3}auth:refresh`, ok({ accessToken: 'new', expiresIn: 900, login: 'admin' }));
-    assert.deepEqual(await api.get('bans'), ['ban']);
-    assert.deepEqual(
-      server.seen.map((r) => [r.method, r.url, r.headers.authorization]),
-      [
-        ['GET', `${V3}bans`, 'Bearer old'],
-        ['POST', `${V3}auth:refresh`, undefined],
-        ['GET', `${V3}bans`, 'Bearer new'],
-      ],
-    );
-    requireLogin();
-  });
-
-  it('a 401 that renewing cannot cure shows the login screen and says why', async () => {
-    startTokenSession({ accessToken: 'old', expiresIn: 900 });
-    server.answer(`GET ${V3}bans`, failed(401, 'expired'));
-    server.answer(`POST ${V3}auth:refresh`, failed(401, 'revoked'));
-    await assert.rejects(api.get('bans'), { status: 401 });
-    assert.equal(getAuthSession().mode, 'login-required');
-    assert.equal(getAuthSession().notice, 'Your session has ended. Sign in again.');
-  });
-
-  it('no answer at all is an ApiError 0 and marks the server unreachable; the next answer marks it back', async () => {
-    const realFetch = globalThis.fetch;
-    globalThis.fetch = () => Promise.reject(new TypeError('fetch failed'));
-    try {
-      const error = await failure(api.get('system'));
-      assert.equal(error.status, 0);
-      assert.match(error.message, /cannot be reached/);
-      assert.equal(getConnectionState().reachable, false);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-    server.answer(`GET ${V3}system`, ok({ version: '1' }));
-    await api.get('system');
-    assert.equal(getConnectionState().reachable, true);
+  it('returns the notices with the data', async () => {
+    server.answer(`POST ${V3}firewall:unbanAndWhitelist`, ok({ lifted: [] }, { info: ['whitelisted'] }));
+    const answer = await requestOperation('firewall.unbanAndWhitelist', { body: { ip: '203.0.113.7' }, quiet: true });
+    assert.deepEqual(answer.notices, { info: ['whitelisted'], warning: [] });
   });
 });
+
+// Checked by the typecheck (tsconfig.web-test.json), never run: the contract refuses a wrong pairing.
+export function refusedByTheContract() {
+  // @ts-expect-error an operation the contract does not have
+  void callOperation('firewall.getBannedIP');
+  // @ts-expect-error a record operation needs its id
+  void callOperation('api-keys.getRecord');
+  // @ts-expect-error a query name the operation does not list
+  void callOperation('firewall.getBannedIps', { query: { serch: 'x' } });
+  // @ts-expect-error an operation without query parameters takes none
+  void callOperation('system.getInfo', { query: { limit: 1 } });
+  // @ts-expect-error an enum parameter takes only its values
+  void callOperation('firewall.exportBans', { query: { format: 'xml' } });
+  // @ts-expect-error the body of banIp has no `address`
+  void callOperation('firewall.banIp', { body: { address: '203.0.113.7' } });
+}

@@ -1,155 +1,81 @@
-// The one HTTP client of the console: adds the bearer token, unwraps the SPEC envelope, turns
-// `messages.error` into notifications and a 401 into the login screen.
-import { notifications } from '@mantine/notifications';
-import type { Schema } from '../../src-shared/contract/types.ts';
-import { API_BASE } from '../config/paths.ts';
-import { getAuthSession, refreshAccessToken, requireLogin } from './auth-session.ts';
-import { markContact, markUnreachable } from './connection-state.ts';
+// The console's one API client, keyed by operation: a call names an operationId of the generated
+// contract, whose map (src-shared/contract/operations.ts) gives the method and path and whose types
+// give the path parameters, query, body and answer. No caller writes a path or picks a type by hand.
+// A wrapper of our own rather than openapi-fetch: the envelope, the 401 -> login flow, the error
+// notifications and the connection state are ours (api-transport.ts), and openapi-fetch would type
+// the whole envelope where every caller wants `data`.
+import { OPERATIONS } from '../../src-shared/contract/operations.ts';
+import type { Body, BodyNeed, PathParams, Query, Result } from '../../src-shared/contract/types.ts';
+import { apiRequest, type Notices, type Pagination, type RequestOptions } from './api-transport.ts';
 
-export type Pagination = Schema<'Pagination'>;
+export { ApiError, type Notices, type Pagination } from './api-transport.ts';
 
-/** The SPEC envelope every answer comes in, with `data` as the caller's accessor names it. */
-type Envelope<T> = Omit<Schema<'Envelope'>, 'data'> & { data: T };
+/** An operation the console can call: every v3 operation of the contract (HEAD apart). */
+export type OperationId = keyof typeof OPERATIONS;
 
-/** A failed API call: the HTTP status and the server's error messages. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly messages: string[],
-  ) {
-    super(messages.join(' ') || `Request failed with HTTP ${status}.`);
-    this.name = 'ApiError';
-  }
-}
+/** A query value as the caller holds it: free text also as a number (a page, a window), enums as listed. */
+type QueryValue<V> = V extends string ? (string extends V ? string | number : V) : V;
+/** The operation's query parameters, each optional; the contract's names only. */
+export type QueryOf<Op extends OperationId> = { [K in keyof Query<Op>]?: QueryValue<Query<Op>[K]> };
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type PathPart<Op extends OperationId> = [PathParams<Op>] extends [never]
+  ? { path?: never }
+  : { path: { [K in keyof PathParams<Op>]: string | number } };
+type QueryPart<Op extends OperationId> = [Query<Op>] extends [never] ? { query?: never } : { query?: QueryOf<Op> };
+type BodyPart<Op extends OperationId> = {
+  none: { body?: never };
+  optional: { body?: Body<Op> };
+  required: { body: Body<Op> };
+}[BodyNeed<Op>];
+
+/** What a call sends besides its operation: path parameters, query and body as the contract names them. */
+export type OperationInput<Op extends OperationId> = Pick<RequestOptions, 'quiet' | 'anonymous'> &
+  PathPart<Op> &
+  QueryPart<Op> &
+  BodyPart<Op>;
+
+/** The input is optional when the operation needs nothing (no path parameter, no required body). */
+type InputArgs<Op extends OperationId> =
+  object extends OperationInput<Op> ? [input?: OperationInput<Op>] : [input: OperationInput<Op>];
+
+interface LooseInput {
+  path?: Record<string, string | number>;
+  query?: RequestOptions['query'];
   body?: unknown;
-  query?: Record<string, string | number | undefined>;
-  /** Do not show errors as notifications (the caller shows them inline). */
   quiet?: boolean;
-  /** Public endpoints: never send a token, never redirect to login. */
   anonymous?: boolean;
 }
 
-function errorMessages(messages: unknown): string[] {
-  if (messages && typeof messages === 'object' && !Array.isArray(messages)) {
-    const list = (messages as { error?: unknown }).error;
-    if (Array.isArray(list)) return list.map(String);
-  }
-  return [];
-}
-
-const STATUS_HINTS: Record<number, string> = {
-  403: 'This account is not allowed to do that.',
-  404: 'Not found: it may have been deleted in the meantime. Reload the page.',
-  503: 'The server is busy. Try again in a few seconds.',
-  504: 'The server took too long to answer. Try again.',
-};
-
-function url(path: string, query?: RequestOptions['query']): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {}))
-    if (value !== undefined && value !== '') search.set(key, String(value));
-  const qs = search.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
-}
-
-async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = getAuthSession().accessToken;
-  if (token && !options.anonymous) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  return fetch(url(path, options.query), {
-    method: options.method ?? 'GET',
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+/** Calls an operation and returns the envelope's data (its `Result` in the contract), pagination and notices. */
+export function requestOperation<Op extends OperationId>(
+  operationId: Op,
+  ...[input]: InputArgs<Op>
+): Promise<{ data: Result<Op>; pagination?: Pagination; notices: Notices }> {
+  const { method, path } = OPERATIONS[operationId];
+  const { path: params = {}, query, body, ...flags } = (input ?? {}) as LooseInput;
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  // A POST without a body still sends `{}`: the server reads a JSON object.
+  return apiRequest<Result<Op>>(filled, {
+    ...flags,
+    method,
+    query,
+    body: body ?? (method === 'POST' ? {} : undefined),
   });
 }
 
-/** The info and warning messages of a successful answer (what a save did besides saving, such as bans it lifted). */
-export interface Notices {
-  info: string[];
-  warning: string[];
+/** Calls an operation and returns its answer's `data`. */
+export async function callOperation<Op extends OperationId>(
+  operationId: Op,
+  ...input: InputArgs<Op>
+): Promise<Result<Op>> {
+  return (await requestOperation(operationId, ...input)).data;
 }
 
-function noticesOf(messages: unknown): Notices {
-  const list = (name: 'info' | 'warning') => {
-    const value =
-      messages && typeof messages === 'object' && !Array.isArray(messages)
-        ? (messages as Record<string, unknown>)[name]
-        : undefined;
-    return Array.isArray(value) ? value.filter((m): m is string => typeof m === 'string') : [];
-  };
-  return { info: list('info'), warning: list('warning') };
-}
+/** One item of a list operation's result. */
+export type ResultItem<Op extends OperationId> = Result<Op> extends readonly (infer T)[] ? T : never;
 
-/** Calls a v3 path (relative to /pbxcore/api/v3/) and returns the envelope's data, pagination and notices. */
-export async function apiRequest<T>(
-  path: string,
-  options: RequestOptions = {},
-): Promise<{ data: T; pagination?: Pagination; notices: Notices }> {
-  let response: Response;
-  try {
-    response = await send(path, options);
-    if (
-      response.status === 401 &&
-      !options.anonymous &&
-      getAuthSession().mode === 'signed-in' &&
-      (await refreshAccessToken())
-    ) {
-      response = await send(path, options);
-    }
-  } catch {
-    // No toast: the app-wide banner (components/ConnectionBanner.tsx) says it once, with the last contact.
-    markUnreachable();
-    throw new ApiError(0, ['The server cannot be reached. Check that PBX Console is running, then retry.']);
-  }
-  markContact();
-  const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
-  if (response.ok && envelope?.result !== false) {
-    return {
-      data: (envelope?.data ?? null) as T,
-      pagination: envelope?.pagination,
-      notices: noticesOf(envelope?.messages),
-    };
-  }
-  const messages = errorMessages(envelope?.messages);
-  const error = new ApiError(
-    response.status,
-    messages.length ? messages : [STATUS_HINTS[response.status] ?? `Request failed with HTTP ${response.status}.`],
-  );
-  if (response.status === 401 && !options.anonymous) {
-    requireLogin(getAuthSession().mode === 'signed-in' ? 'Your session has ended. Sign in again.' : null);
-  } else if (!options.quiet) {
-    // One toast per distinct failure: polling queries that keep failing (this address banned, the
-    // server busy) would otherwise stack the same message again every few seconds.
-    notifications.show({
-      id: `request-failed:${response.status}:${error.message}`,
-      color: 'red',
-      title: 'Request failed',
-      message: error.message,
-      autoClose: 8000,
-    });
-  }
-  throw error;
+/** Calls a list operation: its items and the pagination (the total over every page). */
+export async function listOperation<Op extends OperationId>(operationId: Op, ...input: InputArgs<Op>) {
+  const { data, pagination } = await requestOperation(operationId, ...input);
+  return { items: data as ResultItem<Op>[], pagination };
 }
-
-/** Shorthands over apiRequest that return only the data. */
-export const api = {
-  get: async <T>(path: string, query?: RequestOptions['query'], options?: RequestOptions) =>
-    (await apiRequest<T>(path, { ...options, query })).data,
-  list: async <T>(path: string, query?: RequestOptions['query']) => {
-    const { data, pagination } = await apiRequest<T[]>(path, { query });
-    return { items: Array.isArray(data) ? data : [], pagination };
-  },
-  post: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    (await apiRequest<T>(path, { ...options, method: 'POST', body: body ?? {} })).data,
-  put: async <T>(path: string, body: unknown, options?: RequestOptions) =>
-    (await apiRequest<T>(path, { ...options, method: 'PUT', body })).data,
-  patch: async <T>(path: string, body: unknown, options?: RequestOptions) =>
-    (await apiRequest<T>(path, { ...options, method: 'PATCH', body })).data,
-  delete: async <T>(path: string, options?: RequestOptions) =>
-    (await apiRequest<T>(path, { ...options, method: 'DELETE' })).data,
-};

@@ -1,6 +1,7 @@
 // In-memory auth state: the access token never touches storage. The refresh token is an httpOnly
 // cookie the browser sends to auth:refresh by itself.
 import { useSyncExternalStore } from 'react';
+import { OPERATIONS } from '../../src-shared/contract/operations.ts';
 import { API_BASE } from '../config/paths.ts';
 
 export type AuthMode = 'checking' | 'localhost' | 'signed-in' | 'login-required';
@@ -68,7 +69,8 @@ export function requireLogin(notice: string | null = null): void {
 export function refreshAccessToken(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const response = await fetch(`${API_BASE}auth:refresh`, {
+      // Straight to fetch: the client's own 401 handling calls this.
+      const response = await fetch(`${API_BASE}${OPERATIONS['auth.refresh'].path}`, {
         method: 'POST',
         credentials: 'same-origin',
         headers: { accept: 'application/json' },

@@ -11,11 +11,11 @@ export type QueryFilter<Q, K extends keyof Q> = {
 };
 
 /** A filter as its query string: text trimmed, '' (no filter) left out, numbers as they are. */
-export function filterQuery(filter: Record<string, string | number>): Record<string, string | number | undefined> {
+export function filterQuery<F extends Record<string, string | number>>(filter: F) {
   return Object.fromEntries(
     Object.entries(filter).map(([name, value]) => [
       name,
       typeof value === 'string' ? value.trim() || undefined : value,
     ]),
-  );
+  ) as { [K in keyof F]?: Exclude<F[K], ''> };
 }

@@ -6,7 +6,7 @@ import {
   useQuery,
   type QueryKey,
 } from '@tanstack/react-query';
-import { api, type RequestOptions } from './api-client.ts';
+import { listOperation, type OperationId, type QueryOf, type ResultItem } from './api-client.ts';
 
 /** A GET operation polled every `refetchInterval` ms while a screen shows it: the hook of its one query. */
 export const polledQuery =
@@ -33,9 +33,17 @@ export function useRefreshingMutation<I, O>(
   });
 }
 
-/** One page of a log filtered on the server: its rows, and how many match over every page. */
-export async function getLogPage<T>(path: string, query: RequestOptions['query']) {
-  const { items, pagination } = await api.list<T>(path, query);
+/** One page of a log filtered on the server (a list operation): its rows, and how many match over every page. */
+export async function getLogPage<Op extends OperationId>(
+  operationId: Op,
+  query: QueryOf<Op>,
+): Promise<{ rows: ResultItem<Op>[]; total: number }> {
+  // Every log operation takes only a query (no path parameter, no body).
+  const list = listOperation as (
+    op: Op,
+    input: { query: QueryOf<Op> },
+  ) => Promise<{ items: ResultItem<Op>[]; pagination?: { total?: number } }>;
+  const { items, pagination } = await list(operationId, { query });
   return { rows: items, total: pagination?.total ?? items.length };
 }
 

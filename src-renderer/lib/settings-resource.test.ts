@@ -4,23 +4,18 @@ import { failed, ok, startApiTestServer, type ApiTestServer } from '../test-supp
 import { enterLocalhostMode } from './auth-session.ts';
 import { settingsResource } from './settings-resource.ts';
 
-interface Fail2ban {
-  maxretry: number;
-  bantime: number;
-}
-
 const PATH = '/pbxcore/api/v3/fail2ban';
 
 describe('settingsResource', () => {
   let server: ApiTestServer;
-  const resource = settingsResource<Fail2ban>({ path: 'fail2ban', queryKey: ['fail2ban'] });
+  const resource = settingsResource({ resource: 'fail2ban', queryKey: ['fail2ban'] });
   before(async () => {
     server = await startApiTestServer();
     enterLocalhostMode();
   });
   after(() => server.close());
 
-  it('reads the settings with GET on its path, under its one query key', async () => {
+  it('reads the settings with GET on the resource, under its one query key', async () => {
     server.answer(`GET ${PATH}`, ok({ maxretry: 5, bantime: 600 }));
     assert.deepEqual(resource.queryKey, ['fail2ban']);
     const options = resource.queryOptions();

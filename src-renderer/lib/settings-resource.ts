@@ -1,21 +1,61 @@
 // One place for the query, the mutation and the invalidation of a singleton settings resource
-// (`fail2ban`, `ami`, `https`, `general-settings`): each feature declares its own with a path and a key.
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { api } from './api-client.ts';
+// (`fail2ban`, `ami`, `https`, `general-settings`, `crowdsec-link`): each feature declares its own with
+// the resource's name and a key; its operations (`<name>.getRecord`, `<name>.patch`) give the types.
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
+import type { OPERATIONS } from '../../src-shared/contract/operations.ts';
+import type { Body, Result } from '../../src-shared/contract/types.ts';
+import { requestOperation, type OperationId } from './api-client.ts';
 
-export interface SettingsResourceOptions {
-  /** The v3 resource, e.g. `fail2ban`. */
-  path: string;
+/** A resource with a GET and a PATCH of the whole collection path: a singleton (no record id). */
+type SettingsName = {
+  [Op in OperationId]: Op extends `${infer Name}.patch`
+    ? `${Name}.getRecord` extends OperationId
+      ? (typeof OPERATIONS)[Op]['path'] extends `${string}{${string}`
+        ? never
+        : Name
+      : never
+    : never;
+}[OperationId];
+
+/** The settings as stored: every readable field of the GET answer (the singleton answers them all). */
+export type StoredSettings<Name extends SettingsName> = Result<Extract<`${Name}.getRecord`, OperationId>>;
+/** What a save sends: the PATCH body, write-only secrets included. */
+export type SettingsInput<Name extends SettingsName> = Body<Extract<`${Name}.patch`, OperationId>>;
+
+export interface SettingsResourceOptions<Name extends SettingsName> {
+  /** The v3 singleton, e.g. `fail2ban`. */
+  resource: Name;
   /** The query key of the settings; defined once, in the feature that declares the resource. */
   queryKey: QueryKey;
   /** Queries that depend on these settings (a status, a derived list), refreshed after a save. */
   alsoInvalidates?: readonly QueryKey[];
 }
 
+/** What a settings form needs of a resource: the stored settings `T` and a save taking `I`. */
+export interface SettingsResource<T extends object, I> {
+  useSettings: () => UseQueryResult<T>;
+  useUpdateSettings: () => UseMutationResult<T, Error, I>;
+}
+
 /** A singleton settings resource: GET for the form, PATCH (errors shown inline, so quiet) to save. */
-export function settingsResource<T extends object>({ path, queryKey, alsoInvalidates = [] }: SettingsResourceOptions) {
-  const get = () => api.get<T>(path);
-  const update = (input: Partial<T>) => api.patch<T>(path, input, { quiet: true });
+export function settingsResource<Name extends SettingsName>({
+  resource,
+  queryKey,
+  alsoInvalidates = [],
+}: SettingsResourceOptions<Name>) {
+  // The operation ids are built from `resource`, which SettingsName ties to both; the answers are the record.
+  const request = requestOperation as (op: OperationId, input?: object) => Promise<{ data: unknown }>;
+  const get = async () => (await request(`${resource}.getRecord`)).data as StoredSettings<Name>;
+  const update = async (input: SettingsInput<Name>) =>
+    (await request(`${resource}.patch`, { body: input, quiet: true })).data as StoredSettings<Name>;
   const options = () => queryOptions({ queryKey, queryFn: get });
   return {
     queryKey,
@@ -37,5 +77,3 @@ export function settingsResource<T extends object>({ path, queryKey, alsoInvalid
     },
   };
 }
-
-export type SettingsResource<T extends object> = ReturnType<typeof settingsResource<T>>;

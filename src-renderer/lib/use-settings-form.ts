@@ -7,11 +7,11 @@ import { useUnsavedEdits } from './unsaved-edits.ts';
 /** The server's bounds of a form's number fields, by field (GENERAL_SETTINGS_BOUNDS, FAIL2BAN_BOUNDS...). */
 type FieldBounds = Record<string, { min: number; max: number }>;
 
-export interface SettingsFormOptions<T extends object, V extends object, F extends string, B extends FieldBounds> {
+export interface SettingsFormOptions<T extends object, I, V extends object, F extends string, B extends FieldBounds> {
   /** The form's values from the stored settings (defaults for missing fields, a write-only secret emptied...). */
   toValues: (stored: T) => V;
   /** What is sent on save; the values as they are by default. */
-  toInput?: (values: V) => Partial<T>;
+  toInput?: (values: V) => I;
   /** Fields whose server errors are shown under their input; other errors go to the form's alert. */
   fields: readonly F[];
   /** The notification after a successful save. */
@@ -23,10 +23,11 @@ export interface SettingsFormOptions<T extends object, V extends object, F exten
 /** State, server errors and submit of a form over a singleton settings resource. */
 export function useSettingsForm<
   T extends object,
+  I,
   V extends object,
   F extends string,
   B extends FieldBounds = Record<never, { min: number; max: number }>,
->(resource: SettingsResource<T>, options: SettingsFormOptions<T, V, F, B>) {
+>(resource: SettingsResource<T, I>, options: SettingsFormOptions<T, I, V, F, B>) {
   const query = resource.useSettings();
   const save = resource.useUpdateSettings();
   const [values, setValues] = useState<V | null>(null);
@@ -48,7 +49,7 @@ export function useSettingsForm<
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!values) return;
-    save.mutate((toInput ?? ((v: V) => v as unknown as Partial<T>))(values), {
+    save.mutate((toInput ?? ((v: V) => v as unknown as I))(values), {
       onSuccess: (stored) => {
         // Show what was stored (normalised values, a write-only secret emptied), even when it equals the cached record.
         if (stored && typeof stored === 'object') setValues(toValues(stored));
@@ -82,6 +83,9 @@ export function useSettingsForm<
 }
 
 export type SettingsForm<V extends object, F extends string> = Pick<
-  ReturnType<typeof useSettingsForm<object, V, F>>,
-  'query' | 'save' | 'values' | 'set' | 'field' | 'textField' | 'switchField' | 'errors' | 'submit'
->;
+  ReturnType<typeof useSettingsForm<object, unknown, V, F>>,
+  'query' | 'values' | 'set' | 'field' | 'textField' | 'switchField' | 'errors' | 'submit'
+> & {
+  /** The save's state (its input is the form's own, so only the state is shared). */
+  save: { isPending: boolean };
+};

@@ -3,21 +3,29 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { coreResources } from '../resources/index.ts';
-import { CONTRACT_TYPES_PATH, contractTypes } from './contract-types.ts';
+import { CONTRACT_OPERATIONS_PATH, CONTRACT_TYPES_PATH, contractOperations, contractTypes } from './contract-types.ts';
+
+// Each generated file of the console's contract, and what generates it from the declarations.
+const GENERATED = [
+  { path: CONTRACT_TYPES_PATH, generate: contractTypes },
+  { path: CONTRACT_OPERATIONS_PATH, generate: contractOperations },
+];
 
 describe('console API types', () => {
-  it('are what the current server contract generates (run `npm run contract` after changing a declaration)', async () => {
-    const committed = readFileSync(new URL(`../../${CONTRACT_TYPES_PATH}`, import.meta.url), 'utf8');
-    const generated = await contractTypes(coreResources.map((resource) => resource.declaration));
-    // The first differing line, so the failure says where the contract moved.
-    const [before, after] = [committed.split('\n'), generated.split('\n')];
-    const line = before.findIndex((text, i) => text !== after[i]);
-    assert.ok(
-      committed === generated,
-      `${CONTRACT_TYPES_PATH} is stale from line ${line + 1}: committed ${JSON.stringify(before[line])}, ` +
-        `generated ${JSON.stringify(after[line])}. Run \`npm run contract\`.`,
-    );
-  });
+  for (const { path, generate } of GENERATED) {
+    it(`${path} is what the current server contract generates (run \`npm run contract\` after changing a declaration)`, async () => {
+      const committed = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+      const generated = await generate(coreResources.map((resource) => resource.declaration));
+      // The first differing line, so the failure says where the contract moved.
+      const [before, after] = [committed.split('\n'), generated.split('\n')];
+      const line = before.findIndex((text, i) => text !== after[i]);
+      assert.ok(
+        committed === generated,
+        `${path} is stale from line ${line + 1}: committed ${JSON.stringify(before[line])}, ` +
+          `generated ${JSON.stringify(after[line])}. Run \`npm run contract\`.`,
+      );
+    });
+  }
 
   it('fail when the contract changes', async () => {
     const declarations = coreResources.map((resource) => resource.declaration);
@@ -40,5 +48,11 @@ describe('console API types', () => {
         : d,
     );
     assert.notEqual(await contractTypes(changed), await contractTypes(declarations));
+    // A new method is a new entry of the operation map.
+    assert.match(
+      await contractOperations(changed),
+      /'system\.driftProbe': \{ method: 'GET', path: 'system:driftProbe'/,
+    );
+    assert.doesNotMatch(await contractOperations(declarations), /driftProbe/);
   });
 });

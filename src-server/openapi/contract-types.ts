@@ -1,7 +1,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 import type { ResourceDeclaration } from '../resource-kit/types.ts';
-import { buildOpenApiDocument } from './document.ts';
+import { buildOpenApiDocument, V3 } from './document.ts';
 
 /** Where the console's API types live: generated, committed, and compared with the contract by a test. */
 export const CONTRACT_TYPES_PATH = 'src-shared/contract/openapi.d.ts';
@@ -41,9 +41,49 @@ function wrapCommentLine(line: string): string[] {
 export async function contractTypes(declarations: readonly ResourceDeclaration[]): Promise<string> {
   // A fixed version: the types must not change with the release number.
   const document = buildOpenApiDocument({ declarations, version: '0.0.0' });
-  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], { readWriteMarkers: true });
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
+    readWriteMarkers: true,
+    defaultNonNullable: false,
+  });
   const text = HEADER + astToString(ast);
   const options = await resolveConfig(CONTRACT_TYPES_PATH);
   const formatted = await format(text, { ...options, parser: 'typescript' });
   return formatted.split('\n').flatMap(wrapCommentLine).join('\n');
+}
+
+/** Where the console's operation map lives (method, path and query names by operationId), generated beside the types. */
+export const CONTRACT_OPERATIONS_PATH = 'src-shared/contract/operations.ts';
+
+type DocumentParameter = { $ref?: string; in?: string; name?: string };
+type DocumentOperation = { operationId: string; parameters?: DocumentParameter[] };
+
+/**
+ * The console's map operationId -> {method, path, query} of every v3 operation (HEAD apart: the
+ * console never sends one), from the same document as the types: its typed client takes an
+ * operationId and finds the path here, so no caller pairs a path and a type by hand.
+ */
+export async function contractOperations(declarations: readonly ResourceDeclaration[]): Promise<string> {
+  const document = buildOpenApiDocument({ declarations, version: '0.0.0' }) as {
+    paths: Record<string, Record<string, DocumentOperation>>;
+    components: { parameters: Record<string, DocumentParameter> };
+  };
+  const resolve = (p: DocumentParameter) =>
+    p.$ref ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')]! : p;
+  const entries = Object.entries(document.paths)
+    .filter(([path]) => path.startsWith(V3))
+    .flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([verb]) => verb !== 'head')
+        .map(([verb, operation]) => {
+          const query = (operation.parameters ?? []).map(resolve).filter((p) => p.in === 'query');
+          const value = { method: verb.toUpperCase(), path: path.slice(V3.length), query: query.map((p) => p.name) };
+          return `  ${JSON.stringify(operation.operationId)}: ${JSON.stringify(value)},`;
+        }),
+    );
+  const text =
+    HEADER.split('\n').slice(0, 2).join('\n') +
+    '\n\n/** Each v3 operation: its method, its path under /pbxcore/api/v3/ and the names of its query parameters. */\n' +
+    `export const OPERATIONS = {\n${entries.join('\n')}\n} as const;\n`;
+  const options = await resolveConfig(CONTRACT_OPERATIONS_PATH);
+  return format(text, { ...options, parser: 'typescript' });
 }

@@ -5,6 +5,3 @@
  */
 export const soakSize = (everyday: number, soak: number): number =>
   process.env.PBX_TEST_SOAK === '1' ? soak : everyday;
-
-/** Whether this run is the soak lane's. */
-export const isSoakRun = (): boolean => process.env.PBX_TEST_SOAK === '1';

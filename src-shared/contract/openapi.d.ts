@@ -1451,28 +1451,28 @@ export interface components {
        * @description Connect to Asterisk; when false every peer is UNKNOWN and every provider OFF.
        * @default false
        */
-      enabled: boolean;
+      enabled?: boolean;
       /**
        * @description Asterisk host.
        * @default 127.0.0.1
        */
-      host: string;
+      host?: string;
       /**
        * @description AMI TCP port.
        * @default 5038
        */
-      port: number;
+      port?: number;
       /**
        * @description AMI user (manager.conf).
        * @default
        */
-      username: string;
+      username?: string;
       /**
        * @description AMI password; write-only. Changing it needs the SENSITIVE level, and so does changing host,
        * port or username (the server logs in there with it) unless the same request re-enters the stored secret.
        * @default
        */
-      secret: $Write<string>;
+      secret?: $Write<string>;
     };
     /**
      * @description API keys for scripts and bouncers. The key is shown once (create or generateKey) and stored only
@@ -1499,39 +1499,39 @@ export interface components {
        * @description Allows every path and level; allowed_paths is then ignored.
        * @default false
        */
-      full_permissions: boolean;
+      full_permissions?: boolean;
       /**
        * @description Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit
        * must contain the caller.
        * @default none
        */
-      networkfilterid: string;
+      networkfilterid?: string;
       /**
        * @description Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, IPv6
        * /112) as one Ip decision per address, for clients that cannot hold ranges (crowdsec-firewall-bouncer in
        * nftables mode). Wider ranges stay one Range decision.
        * @default false
        */
-      expand_ranges: boolean;
+      expand_ranges?: boolean;
       /**
        * @description The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or
        * crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching
        * configuration on Rotate and Details; it changes nothing the server serves.
        * @default null
        */
-      bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+      bouncer_setup?: ('iptables' | 'nftables' | 'custom-bouncer') | null;
       /**
        * @description false disables the key: every request with it gets 401 "this API key is disabled", the bouncer
        * export included. true enables it again.
        * @default true
        */
-      enabled: boolean;
+      enabled?: boolean;
       /**
        * @description ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A
        * new value must be in the future.
        * @default null
        */
-      expires_at: string | null;
+      expires_at?: string | null;
       /** @description First and last 4 characters of the key. */
       key_display?: $Read<string>;
       /**
@@ -1620,33 +1620,33 @@ export interface components {
        * @description Turn the link on (push and pull as chosen below); false stops both at once.
        * @default false
        */
-      enabled: boolean;
+      enabled?: boolean;
       /**
        * @description LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer).
        * @default
        */
-      url: string;
+      url?: string;
       /**
        * @description This PBX's name in the alerts it pushes (message and meta `pbx_site`); empty uses the host
        * name.
        * @default
        */
-      siteName: string;
+      siteName?: string;
       /**
        * @description Push this PBX’s bans to the LAPI as alerts (machine credentials needed).
        * @default true
        */
-      pushEnabled: boolean;
+      pushEnabled?: boolean;
       /**
        * @description Machine login (`cscli machines add <login> --password ...`), 1-256 characters.
        * @default
        */
-      machineLogin: string;
+      machineLogin?: string;
       /**
        * @description Machine password, 1-256 characters; write-only.
        * @default
        */
-      machinePassword: $Write<string>;
+      machinePassword?: $Write<string>;
       /**
        * @description Intrusion-ban categories to share (`sip`, `http`, `ami`, `iax`).
        * @default [
@@ -1656,39 +1656,39 @@ export interface components {
        *       "iax"
        *     ]
        */
-      shareCategories: ('sip' | 'http' | 'ami' | 'iax')[];
+      shareCategories?: ('sip' | 'http' | 'ami' | 'iax')[];
       /**
        * @description Share the operator’s manual bans (scenario `pbx/manual`).
        * @default true
        */
-      shareManual: boolean;
+      shareManual?: boolean;
       /**
        * @description Share network-filter deny entries too (scenario `pbx/manual`, 596 h, renewed every 20 days
        * while the entry exists; removed upstream when the entry is).
        * @default false
        */
-      shareFilters: boolean;
+      shareFilters?: boolean;
       /**
        * @description Pull the LAPI decisions as a bouncer and enforce them here (bouncer key needed).
        * @default false
        */
-      pullEnabled: boolean;
+      pullEnabled?: boolean;
       /**
        * @description Bouncer API key (`cscli bouncers add <name>`), 1-256 characters; write-only.
        * @default
        */
-      bouncerKey: $Write<string>;
+      bouncerKey?: $Write<string>;
       /**
        * @description Publish pulled decisions to this PBX’s own bouncers and feeds too, with their upstream origin
        * and scenario; false enforces them on this server only (403).
        * @default true
        */
-      republish: boolean;
+      republish?: boolean;
       /**
        * @description Seconds between two polls of the LAPI stream (1-3600 s).
        * @default 10
        */
-      pullIntervalSeconds: number;
+      pullIntervalSeconds?: number;
     };
     /** @description Internal phone numbers (PJSIP endpoints) of the PBX. */
     Extensions: {
@@ -1700,11 +1700,11 @@ export interface components {
        * @description Caller ID shown on outgoing calls.
        * @default
        */
-      callerid: string;
+      callerid?: string;
       /** @description SIP password; write-only. */
       secret?: $Write<string>;
       /** @default false */
-      disabled: boolean;
+      disabled?: boolean;
     };
     /**
      * @description Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a bantime-second
@@ -1723,18 +1723,18 @@ export interface components {
        * @description Failures (1-100) that trigger a ban.
        * @default 20
        */
-      maxretry: number;
+      maxretry?: number;
       /**
        * @description Ban length in seconds (60-31536000 s). Bans longer than ipset's 2147483 s are published capped
        * and renewed by each poll.
        * @default 600
        */
-      bantime: number;
+      bantime?: number;
       /**
        * @description Window in seconds in which failures are counted (60-604800 s).
        * @default 600
        */
-      findtime: number;
+      findtime?: number;
       /**
        * @description Per-category rules: {sip, http, ami, iax: {maxretry?, findtime?, bantime?}}; a value left out
        * (or null) falls back to the global one.
@@ -1766,7 +1766,7 @@ export interface components {
        * /v1/whitelist.
        * @default
        */
-      whitelist: string;
+      whitelist?: string;
       /**
        * @description Whitelist entries with a comment and an optional end: [{value, comment, until (ISO time, or
        * null for good)}]. Saving one lifts the active bans it covers; at its end it disappears. Published on
@@ -1775,59 +1775,59 @@ export interface components {
       whitelistEntries?: {
         value: string;
         /** @default  */
-        comment: string;
+        comment?: string;
         /** @default null */
-        until: null | string;
+        until?: null | string;
       }[];
       /**
        * @description Requests per second allowed from one address (1-100000).
        * @default 100
        */
-      PBXFirewallMaxReqSec: number;
+      PBXFirewallMaxReqSec?: number;
       /**
        * @description fail2ban's bantime.increment: each new ban of an address lasts longer than its earlier ones.
        * @default false
        */
-      bantimeIncrement: boolean;
+      bantimeIncrement?: boolean;
       /**
        * @description bantime.factor (1-100): the n-th earlier ban multiplies bantime by factor × 2^n, or factor ×
        * multipliers[n].
        * @default 1
        */
-      bantimeFactor: number;
+      bantimeFactor?: number;
       /**
        * @description bantime.multipliers: up to 20 numbers ("1 2 4 8"); the ban after n earlier ones lasts bantime
        * × factor × multipliers[n] (the last repeats). null: the doubling formula.
        * @default null
        */
-      bantimeMultipliers: number[] | null;
+      bantimeMultipliers?: number[] | null;
       /**
        * @description bantime.maxtime in seconds (60-31536000 s): no incremented ban is longer. Not below any
        * bantime while increment is on.
        * @default 31536000
        */
-      bantimeMaxtime: number;
+      bantimeMaxtime?: number;
       /**
        * @description bantime.rndtime in seconds (0-86400 s): up to this much is added at random to an incremented
        * ban.
        * @default 0
        */
-      bantimeRndtime: number;
+      bantimeRndtime?: number;
       /**
        * @description bantime.overalljails: count earlier bans of the address in every category, not only this one.
        * @default false
        */
-      bantimeOveralljails: boolean;
+      bantimeOveralljails?: boolean;
       /**
        * @description Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.
        * @default false
        */
-      ipv6ByPrefix: boolean;
+      ipv6ByPrefix?: boolean;
       /**
        * @description IPv6 prefix length (32-128) failures are counted and bans given by, when ipv6ByPrefix is on.
        * @default 64
        */
-      ipv6Prefix: number;
+      ipv6Prefix?: number;
     };
     /**
      * @description Network filters: trusted networks, per-service allow/block rules and deny entries, plus
@@ -1850,22 +1850,22 @@ export interface components {
        * published to bouncers.
        * @default 0.0.0.0/0
        */
-      deny: string;
+      deny?: string;
       /**
        * @description Free text.
        * @default
        */
-      description: string;
+      description?: string;
       /**
        * @description Trusted: never banned, and part of the bouncer whitelist.
        * @default false
        */
-      newer_block_ip: boolean;
+      newer_block_ip?: boolean;
       /**
        * @description The network is local to the PBX (NAT settings).
        * @default false
        */
-      local_network: boolean;
+      local_network?: boolean;
       /**
        * @description Per-category access: true (allow) or false (block). SIP, WEB, AMI and IAX drive this server;
        * the reference PBX's other categories (SSH, AJAM, ICMP, NTP, TFTP, CTICLIENT) are stored and read back in
@@ -1885,23 +1885,23 @@ export interface components {
        * @description Requests allowed to wait for a worker (1-10000); more get 503.
        * @default 50
        */
-      APIQueueMaxLength: number;
+      APIQueueMaxLength?: number;
       /**
        * @description Seconds a request may wait in the queue before it is dropped (1-3600 s).
        * @default 35
        */
-      APIRequestTTL: number;
+      APIRequestTTL?: number;
       /**
        * @description Days the ban history keeps a ban after it ended (1-3650 days); older rows are pruned every
        * minute. Bans in force are never pruned.
        * @default 90
        */
-      banHistoryRetentionDays: number;
+      banHistoryRetentionDays?: number;
       /**
        * @description Days the audit log keeps an entry (1-3650 days); older entries are pruned every hour.
        * @default 90
        */
-      auditRetentionDays: number;
+      auditRetentionDays?: number;
     };
     /**
      * @description Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply live,
@@ -1912,23 +1912,23 @@ export interface components {
        * @description Start the HTTPS listener.
        * @default false
        */
-      enabled: boolean;
+      enabled?: boolean;
       /**
        * @description HTTPS port (1-65535).
        * @default 8443
        */
-      port: number;
+      port?: number;
       /**
        * @description PEM certificate (chain) file; empty uses the self-signed certificate generated in the data
        * directory.
        * @default
        */
-      certificatePath: string;
+      certificatePath?: string;
       /**
        * @description PEM private key file matching certificatePath.
        * @default
        */
-      privateKeyPath: string;
+      privateKeyPath?: string;
     };
     /**
      * @description Installed extension modules with their status: loaded, or failed with the reason it was skipped.
@@ -1977,14 +1977,14 @@ export interface components {
       description?: string;
       host?: string;
       /** @default  */
-      username: string;
+      username?: string;
       /**
        * @description Registration password; write-only.
        * @default
        */
-      secret: $Write<string>;
+      secret?: $Write<string>;
       /** @default false */
-      disabled: boolean;
+      disabled?: boolean;
     };
   };
   responses: {

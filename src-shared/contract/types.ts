@@ -26,6 +26,16 @@ export type Body<Op extends OperationId> = Writable<JsonOf<NonNullable<operation
 /** The operation's query parameters, each optional as in a query string (`never` keys: it takes none). */
 export type Query<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
 
+/** The operation's path parameters (`never`: it takes none). */
+export type PathParams<Op extends OperationId> = NonNullable<operations[Op]['parameters']['path']>;
+
+/** Whether the operation takes a JSON body: none, an optional one, or a required one. */
+export type BodyNeed<Op extends OperationId> = [NonNullable<operations[Op]['requestBody']>] extends [never]
+  ? 'none'
+  : undefined extends operations[Op]['requestBody']
+    ? 'optional'
+    : 'required';
+
 /** A named schema of the document as read (a resource's record: `Firewall`, `ApiKeys`...). */
 export type Schema<Name extends keyof components['schemas']> = Readable<components['schemas'][Name]>;
 
@@ -35,6 +45,19 @@ export type Schema<Name extends keyof components['schemas']> = Readable<componen
  * where they are optional).
  */
 export type Stored<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/** The CRUD methods: each answers the record (or a list of them) with every readable field. */
+type CrudMethod = 'getList' | 'getRecord' | 'create' | 'update' | 'patch';
+
+/**
+ * What a call of the operation resolves to (the console's typed client): its `data`, with every
+ * readable field present in a CRUD answer (`Stored`), as the server answers them.
+ */
+export type Result<Op extends OperationId> = Op extends `${string}.${CrudMethod}`
+  ? Answer<Op> extends readonly (infer T)[]
+    ? Stored<T>[]
+    : Stored<Answer<Op>>
+  : Answer<Op>;
 
 /** A resource's record as read back: every readable field present. */
 export type RecordOf<Name extends keyof components['schemas']> = Stored<Schema<Name>>;

@@ -1,12 +1,10 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey } from './types.ts';
 
 /** DELETE api-keys/{id}: the key stops working and its bouncer cursor is dropped. */
-export const deleteApiKey = (id: ApiKey['id']) =>
-  api.delete<Answer<'api-keys.delete'>>(`api-keys/${encodeURIComponent(String(id))}`);
+export const deleteApiKey = (id: ApiKey['id']) => callOperation('api-keys.delete', { path: { id } });
 
 export const useDeleteApiKey = () => {
   const queryClient = useQueryClient();

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey } from './types.ts';
 
 /** GET api-keys/{id}: one key with its state and its last use per source address. */
-export const getApiKey = (id: ApiKey['id']) => api.get<ApiKey>(`api-keys/${encodeURIComponent(String(id))}`);
+export const getApiKey = (id: ApiKey['id']) => callOperation('api-keys.getRecord', { path: { id } });
 
 export const apiKeyQueryOptions = (id: ApiKey['id']) =>
   queryOptions({ queryKey: [...apiKeysKey, String(id)], queryFn: () => getApiKey(id), refetchInterval: 15_000 });

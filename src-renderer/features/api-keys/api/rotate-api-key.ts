@@ -1,5 +1,4 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { api, ApiError } from '../../../lib/api-client.ts';
+import { ApiError, callOperation } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey, IssuedKey } from './types.ts';
@@ -9,7 +8,7 @@ import type { ApiKey, IssuedKey } from './types.ts';
  * cursor stay). The old value stops working at once; the new one is in this answer only.
  */
 export const rotateApiKey = async (key: ApiKey): Promise<IssuedKey> => {
-  const answer = await api.post<Answer<'api-keys.rotate'>>(`api-keys/${encodeURIComponent(String(key.id))}:rotate`);
+  const answer = await callOperation('api-keys.rotate', { path: { id: key.id } });
   if (!answer?.key) throw new ApiError(500, ['The server did not return the new key. Rotate the key again.']);
   return answer;
 };

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { apiKeysKey } from './get-api-keys.ts';
 import type { ApiKey } from './types.ts';
@@ -8,7 +8,7 @@ import type { ApiKey } from './types.ts';
  * included) until it is enabled again; the record, its value and its cursor stay.
  */
 export const setApiKeyEnabled = ({ key, enabled }: { key: ApiKey; enabled: boolean }) =>
-  api.patch<ApiKey>(`api-keys/${encodeURIComponent(String(key.id))}`, { description: key.description, enabled });
+  callOperation('api-keys.patch', { path: { id: key.id }, body: { description: key.description, enabled } });
 
 export const useSetApiKeyEnabled = () =>
   useRefreshingMutation(setApiKeyEnabled, [apiKeysKey], { waitForRefresh: true });

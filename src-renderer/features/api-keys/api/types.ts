@@ -47,18 +47,6 @@ export type IssuedKey = Answer<'api-keys.create'> & Pick<Answer<'api-keys.rotate
 /** The firewall-export preset: read-only access to the bouncer endpoints and nothing else. */
 export const BOUNCER_PRESET: Record<string, Permission> = { '/api/v3/firewall-bouncer': 'read' };
 
-/** allowed_paths as an object, whether the server sent an object or JSON text. */
-export function allowedPathsOf(key: Pick<ApiKey, 'allowed_paths'>): Record<string, Permission> {
-  if (typeof key.allowed_paths === 'string') {
-    try {
-      return JSON.parse(key.allowed_paths) as Record<string, Permission>;
-    } catch {
-      return {};
-    }
-  }
-  return key.allowed_paths ?? {};
-}
-
 /**
  * The HTTPS certificate bouncers pin (from system:getCertificate, supplied by the app): its SHA-256
  * fingerprint and its PEM, when the server gives it (offered as a download).

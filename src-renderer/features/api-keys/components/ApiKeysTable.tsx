@@ -22,7 +22,6 @@ import { useApiKeys } from '../api/get-api-keys.ts';
 import { useRotateApiKey } from '../api/rotate-api-key.ts';
 import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
 import {
-  allowedPathsOf,
   BOUNCER_PRESET,
   bouncerSetupOf,
   statusOf,
@@ -38,7 +37,7 @@ import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { KeyStatusBadge } from './KeyStatusBadge.tsx';
 
 const isBouncerKey = (key: ApiKey) => {
-  const paths = allowedPathsOf(key);
+  const paths = key.allowed_paths;
   return (
     Object.keys(paths).length === 1 && paths['/api/v3/firewall-bouncer'] === BOUNCER_PRESET['/api/v3/firewall-bouncer']
   );
@@ -52,7 +51,7 @@ const accessText = (key: ApiKey) =>
     ? 'full access'
     : isBouncerKey(key)
       ? 'firewall bouncer'
-      : Object.keys(allowedPathsOf(key)).join(' ');
+      : Object.keys(key.allowed_paths).join(' ');
 
 function AccessCell({ apiKey }: { apiKey: ApiKey }) {
   // Whole words: a long cell beside them must not squeeze them to "FIREWALL B…".
@@ -68,7 +67,7 @@ function AccessCell({ apiKey }: { apiKey: ApiKey }) {
         Firewall bouncer
       </Badge>
     );
-  const paths = Object.entries(allowedPathsOf(apiKey));
+  const paths = Object.entries(apiKey.allowed_paths);
   if (paths.length === 0)
     return (
       <Text size="sm" c="dimmed">

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
-import { contractQueryNames, namesNotInContract } from '../../../test-support/contract-query.ts';
+import { namesNotInContract } from '../../../test-support/contract-query.ts';
 import { getAllAuditEntries, getAuditLog } from './get-audit-log.ts';
 
 const PATH = '/pbxcore/api/v3/audit-log';
@@ -56,13 +56,5 @@ describe('getAuditLog', () => {
         { kind: 'failed-login', limit: '1000', offset: '1000' },
       ],
     );
-  });
-});
-
-describe('contractQueryNames', () => {
-  it('reads the query parameters of an operation, and none of one that takes none', () => {
-    assert.deepEqual(contractQueryNames('firewall.getBanLog'), ['search', 'category', 'state', 'limit', 'offset']);
-    assert.deepEqual(contractQueryNames('system.getCertificate'), []);
-    assert.throws(() => contractQueryNames('no.such'), /not an operation/);
   });
 });

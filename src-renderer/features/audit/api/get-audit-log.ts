@@ -19,7 +19,7 @@ export type AuditFilter = QueryFilter<
 export const auditLogKey = ['audit-log'] as const;
 
 /** GET audit-log: one page, newest first, filtered on the server. */
-export const getAuditLog = (filter: AuditFilter) => getLogPage<AuditEntry>('audit-log', filterQuery(filter));
+export const getAuditLog = (filter: AuditFilter) => getLogPage('audit-log.getList', filterQuery(filter));
 
 export const useAuditLog = (filter: AuditFilter) => useLogPage(auditLogKey, filter, getAuditLog);
 

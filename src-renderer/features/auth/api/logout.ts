@@ -1,10 +1,9 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { requireLogin } from '../../../lib/auth-session.ts';
 
 /** auth:logout revokes the refresh token; the console forgets its access token either way. */
-export const logout = () => api.post<Answer<'auth.logout'>>('auth:logout', {}, { quiet: true });
+export const logout = () => callOperation('auth.logout', { quiet: true });
 
 export const useLogout = () => {
   const queryClient = useQueryClient();

@@ -1,7 +1,6 @@
-import type { Answer, Query } from '../../../../src-shared/contract/types.ts';
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import type { QueryFilter } from '../../../lib/query-filter.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 
 export type BanHistoryPoint = Answer<'firewall.getBanHistory'>['points'][number];
 
@@ -11,8 +10,7 @@ const banHistoryRangeKey = (minutes: number) => [...banHistoryKey, minutes] as c
 
 /** firewall:getBanHistory: bans started per category, one point per minute over the last `minutes`. */
 export const getBanHistory = async (minutes: number) => {
-  const query: QueryFilter<Query<'firewall.getBanHistory'>, 'minutes'> = { minutes };
-  return (await api.get<Answer<'firewall.getBanHistory'>>('firewall:getBanHistory', query))?.points ?? [];
+  return (await callOperation('firewall.getBanHistory', { query: { minutes } })).points;
 };
 
 export const banHistoryQueryOptions = (minutes: number) =>

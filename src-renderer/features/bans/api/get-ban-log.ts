@@ -16,6 +16,6 @@ export type BanLogFilter = QueryFilter<
 export const banLogKey = ['bans', 'log'] as const;
 
 /** firewall:getBanLog: one page of the ban history, newest first, filtered on the server. */
-export const getBanLog = (filter: BanLogFilter) => getLogPage<BanLogEntry>('firewall:getBanLog', filterQuery(filter));
+export const getBanLog = (filter: BanLogFilter) => getLogPage('firewall.getBanLog', filterQuery(filter));
 
 export const useBanLog = (filter: BanLogFilter) => useLogPage(banLogKey, filter, getBanLog);

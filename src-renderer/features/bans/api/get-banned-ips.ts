@@ -1,6 +1,6 @@
 import type { Answer, Item, Query } from '../../../../src-shared/contract/types.ts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
 import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 
@@ -26,13 +26,14 @@ export type BannedIpsPage = { rows: BannedIp[]; total: number };
  * upstream LAPI's), searched and filtered on the server. A 100,000-ban list is never read whole.
  */
 export const getBannedIps = (filter: BannedIpsFilter): Promise<BannedIpsPage> =>
-  getLogPage<BannedIp>('firewall:getBannedIps', filterQuery(filter));
+  getLogPage('firewall.getBannedIps', filterQuery(filter));
 
 /** Refreshed every 10 s, like the countdowns it feeds. */
 export const useBannedIps = (filter: BannedIpsFilter) => useLogPage(bannedIpsPageKey, filter, getBannedIps, 10_000);
 
 /** firewall:getBanCounts: the counts of every category (with the search applied), without the rows. */
-export const getBanCounts = (search: string) => api.get<BanCounts>('firewall:getBanCounts', filterQuery({ search }));
+export const getBanCounts = (search: string) =>
+  callOperation('firewall.getBanCounts', { query: filterQuery({ search }) });
 
 export const useBanCounts = (search = '') =>
   useQuery({

@@ -1,7 +1,7 @@
 import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
 import type { BanListFormat } from '../../../../src-shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { requestOperation } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey } from './get-banned-ips.ts';
@@ -23,11 +23,7 @@ export type ImportOutcome = Answer<'firewall.importBans'> & { warnings: string[]
 
 /** firewall:importBans: all or nothing; a 422 lists every refused line (shown in the dialog). */
 export async function importBans(input: ImportBansInput): Promise<ImportOutcome> {
-  const { data, notices } = await apiRequest<Answer<'firewall.importBans'>>('firewall:importBans', {
-    method: 'POST',
-    body: input,
-    quiet: true,
-  });
+  const { data, notices } = await requestOperation('firewall.importBans', { body: input, quiet: true });
   return { ...data, warnings: notices.warning };
 }
 

@@ -1,7 +1,6 @@
-import type { Answer, Query } from '../../../../src-shared/contract/types.ts';
+import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import type { QueryFilter } from '../../../lib/query-filter.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 
 export type AddressLookup = Answer<'firewall.lookup'>;
 /** One active decision that covers the address: a ban of it, a range ban holding it, or a network filter's deny entry. */
@@ -11,8 +10,7 @@ export type Protection = AddressLookup['protections'][number];
 
 /** firewall:lookup: "Why is this address blocked?". Quiet: a malformed address's 400 shows under the field. */
 export const lookupAddress = (ip: string) => {
-  const query: QueryFilter<Query<'firewall.lookup'>, 'ip'> = { ip };
-  return api.get<AddressLookup>('firewall:lookup', query, { quiet: true });
+  return callOperation('firewall.lookup', { query: { ip }, quiet: true });
 };
 
 /** Under 'bans': an unban or a new ban refreshes an answer on screen. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
+import { OPERATIONS } from '../../../../src-shared/contract/operations.ts';
 import { namesNotInContract } from '../../../test-support/contract-query.ts';
 import { exportBans } from './export-bans.ts';
 import { getBanHistory } from './get-ban-history.ts';
@@ -11,36 +12,31 @@ import { lookupAddress } from './lookup-address.ts';
 const FETCHERS = [
   {
     operationId: 'firewall.getBannedIps',
-    path: 'firewall:getBannedIps',
     // '' is no filter: left out.
     fetch: () => getBannedIps({ search: ' 203.0 ', category: '', limit: 50, offset: 100 }),
     query: { search: '203.0', limit: '50', offset: '100' },
   },
   {
     operationId: 'firewall.getBanCounts',
-    path: 'firewall:getBanCounts',
     fetch: () => getBanCounts('scanner'),
     query: { search: 'scanner' },
   },
   {
     operationId: 'firewall.getBanHistory',
-    path: 'firewall:getBanHistory',
     fetch: () => getBanHistory(1440),
     query: { minutes: '1440' },
   },
   {
     operationId: 'firewall.lookup',
-    path: 'firewall:lookup',
     fetch: () => lookupAddress('203.0.113.7'),
     query: { ip: '203.0.113.7' },
   },
   {
     operationId: 'firewall.exportBans',
-    path: 'firewall:exportBans',
     fetch: () => exportBans('csv', 'manual'),
     query: { format: 'csv', source: 'manual' },
   },
-];
+] as const;
 
 describe('the bans fetchers send only query parameters the contract lists', () => {
   const server = useLocalApiTestServer();
@@ -48,7 +44,8 @@ describe('the bans fetchers send only query parameters the contract lists', () =
     server.seen.length = 0;
   });
 
-  for (const { operationId, path, fetch, query } of FETCHERS) {
+  for (const { operationId, fetch, query } of FETCHERS) {
+    const { path } = OPERATIONS[operationId];
     it(`${path} sends ${Object.keys(query).join(', ')}`, async () => {
       server.answer(`GET /pbxcore/api/v3/${path}`, ok({ points: [] }));
       await fetch();

@@ -1,6 +1,6 @@
-import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
+import type { Body } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { requestOperation } from '../../../lib/api-client.ts';
 import { afterUnban } from './unban-ip.ts';
 
 export type UnbanAndWhitelistInput = Body<'firewall.unbanAndWhitelist'>;
@@ -10,8 +10,7 @@ export type UnbanAndWhitelistInput = Body<'firewall.unbanAndWhitelist'>;
  * step and one audit entry. Notices say what was lifted.
  */
 export async function unbanAndWhitelist(input: UnbanAndWhitelistInput) {
-  const { data, notices } = await apiRequest<Answer<'firewall.unbanAndWhitelist'>>('firewall:unbanAndWhitelist', {
-    method: 'POST',
+  const { data, notices } = await requestOperation('firewall.unbanAndWhitelist', {
     body: input,
     quiet: true,
   });

@@ -1,6 +1,5 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';
 import { banLogKey } from './get-ban-log.ts';
 import { bannedIpsKey, bannedIpsPageKey, type BannedIpsPage } from './get-banned-ips.ts';
@@ -18,7 +17,7 @@ export function afterUnban(queryClient: QueryClient, ips: readonly string[]) {
 }
 
 /** firewall:unbanIp: lifts every ban of that address (or a manual range ban); bouncers get `deleted` on their next poll. */
-export const unbanIp = (ip: string) => api.post<Answer<'firewall.unbanIp'>>('firewall:unbanIp', { ip });
+export const unbanIp = (ip: string) => callOperation('firewall.unbanIp', { body: { ip } });
 
 export const useUnbanIp = () => {
   const queryClient = useQueryClient();

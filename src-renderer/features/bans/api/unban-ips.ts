@@ -1,10 +1,9 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { afterUnban } from './unban-ip.ts';
 
 /** firewall:unbanIps: lifts the bans of up to 1000 addresses (or manual range bans) in one transaction. */
-export const unbanIps = (ips: string[]) => api.post<Answer<'firewall.unbanIps'>>('firewall:unbanIps', { ips });
+export const unbanIps = (ips: string[]) => callOperation('firewall.unbanIps', { body: { ips } });
 
 export const useUnbanIps = () => {
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import type { Answer } from '../../../../src-shared/contract/types.ts';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { polledQuery } from '../../../lib/query-hooks.ts';
 
 export type BouncerOverview = Answer<'firewall.getBouncerStatus'>;
@@ -14,6 +14,6 @@ export type BouncerRejection = BouncerOverview['rejections'][number];
 export const bouncerStatusKey = ['bouncers', 'status'] as const;
 
 /** firewall:getBouncerStatus: each bouncer key's polls and hosts, and the sources refused. */
-export const getBouncerStatus = () => api.get<BouncerOverview>('firewall:getBouncerStatus');
+export const getBouncerStatus = () => callOperation('firewall.getBouncerStatus');
 
 export const useBouncerStatus = polledQuery(bouncerStatusKey, getBouncerStatus, 5_000);

@@ -11,8 +11,8 @@ export type CrowdsecLinkSettings = RecordOf<'CrowdsecLink'> &
   Pick<Body<'crowdsec-link.patch'>, 'machinePassword' | 'bouncerKey'>;
 
 /** The `crowdsec-link` singleton: the link to an upstream CrowdSec LAPI, applied live. */
-export const crowdsecLinkSettings = settingsResource<CrowdsecLinkSettings>({
-  path: 'crowdsec-link',
+export const crowdsecLinkSettings = settingsResource({
+  resource: 'crowdsec-link',
   queryKey: ['settings', 'crowdsec-link'],
   alsoInvalidates: [crowdsecLinkStatusKey],
 });

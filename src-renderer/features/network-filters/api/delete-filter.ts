@@ -1,13 +1,11 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { networkFiltersKey } from './get-filters.ts';
 import type { NetworkFilter } from './types.ts';
 
 /** DELETE firewall/{id}: its deny entries leave the decision stream on the next poll. */
 /** A 409 (keys still bound to it) is shown in the dialog, so the request is quiet. */
-export const deleteNetworkFilter = (id: number) =>
-  api.delete<Answer<'firewall.delete'>>(`firewall/${encodeURIComponent(String(id))}`, { quiet: true });
+export const deleteNetworkFilter = (id: number) => callOperation('firewall.delete', { path: { id }, quiet: true });
 
 export const useDeleteNetworkFilter = () => {
   const queryClient = useQueryClient();

@@ -1,13 +1,13 @@
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { networkFiltersKey } from './get-filters.ts';
-import type { NetworkFilter, NetworkFilterBody } from './types.ts';
+import type { NetworkFilterBody } from './types.ts';
 
 /** POST firewall (create) or PUT firewall/{id} (full update). Errors are shown inline by the form. */
 export const saveNetworkFilter = ({ id, input }: { id?: number; input: NetworkFilterBody }) =>
   id === undefined
-    ? api.post<NetworkFilter>('firewall', input, { quiet: true })
-    : api.put<NetworkFilter>(`firewall/${encodeURIComponent(String(id))}`, input, { quiet: true });
+    ? callOperation('firewall.create', { body: input, quiet: true })
+    : callOperation('firewall.update', { path: { id }, body: input, quiet: true });
 
 export const useSaveNetworkFilter = () =>
   useRefreshingMutation(saveNetworkFilter, [networkFiltersKey], { waitForRefresh: true });

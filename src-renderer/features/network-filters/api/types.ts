@@ -36,20 +36,17 @@ export type NetworkFilterInput = Required<
   currentRules: Record<FilterCategory, boolean> & NonNullable<NetworkFilterBody['currentRules']>;
 };
 
-/** The API may give flags as booleans, 0/1 or "0"/"1". */
-export const isSet = (flag: unknown) => flag === true || flag === 1 || flag === '1' || flag === 'true';
-
 /** The form values for an existing filter. */
 export function toInput(filter: NetworkFilter): NetworkFilterInput {
   return {
     permit: filter.permit,
     deny: filter.deny ?? '0.0.0.0/0',
     description: filter.description ?? '',
-    newer_block_ip: isSet(filter.newer_block_ip),
-    local_network: isSet(filter.local_network),
+    newer_block_ip: filter.newer_block_ip,
+    local_network: filter.local_network,
     currentRules: {
-      ...Object.fromEntries(Object.entries(filter.rules ?? {}).map(([c, rule]) => [c, rule !== 'block'])),
-      ...(Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules?.[c] !== 'block'])) as Record<
+      ...Object.fromEntries(Object.entries(filter.rules).map(([c, rule]) => [c, rule !== 'block'])),
+      ...(Object.fromEntries(FILTER_CATEGORIES.map((c) => [c, filter.rules[c] !== 'block'])) as Record<
         FilterCategory,
         boolean
       >),

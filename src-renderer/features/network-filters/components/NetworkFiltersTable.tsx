@@ -6,7 +6,7 @@ import { DataTable, type DataTableColumn } from '../../../components/DataTable.t
 import { OptionalText } from '../../../components/OptionalText.tsx';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNetworkFilters } from '../api/get-filters.ts';
-import { CATEGORY_NAMES, FILTER_CATEGORIES, isSet, type NetworkFilter } from '../api/types.ts';
+import { CATEGORY_NAMES, FILTER_CATEGORIES, type NetworkFilter } from '../api/types.ts';
 import { BlockNetworkModal } from './BlockNetworkModal.tsx';
 import { DeleteFilterDialog, type KeyBinding } from './DeleteFilterDialog.tsx';
 import { FilterFormModal } from './FilterFormModal.tsx';
@@ -88,17 +88,17 @@ const columns = (binding?: KeyBinding): DataTableColumn<NetworkFilter>[] => [
     header: 'Flags',
     render: (f) => (
       <Group gap={4}>
-        {isSet(f.newer_block_ip) && (
+        {f.newer_block_ip && (
           <Badge size="sm" variant="outline" color="blue">
             Trusted
           </Badge>
         )}
-        {isSet(f.local_network) && (
+        {f.local_network && (
           <Badge size="sm" variant="outline" color="gray">
             Local
           </Badge>
         )}
-        {!isSet(f.newer_block_ip) && !isSet(f.local_network) && (
+        {!f.newer_block_ip && !f.local_network && (
           <Text size="sm" c="dimmed">
             —
           </Text>

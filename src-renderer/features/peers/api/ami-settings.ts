@@ -8,8 +8,8 @@ import { providerStatusesKey } from './get-provider-statuses.ts';
 export type AmiSettings = RecordOf<'Ami'> & Pick<Body<'ami.patch'>, 'secret'>;
 
 /** The `ami` singleton: the Asterisk manager connection; saving it restarts the connection and the live states. */
-export const amiSettings = settingsResource<AmiSettings>({
-  path: 'ami',
+export const amiSettings = settingsResource({
+  resource: 'ami',
   queryKey: ['settings', 'ami'],
   alsoInvalidates: [amiStatusKey, peerStatusesKey, providerStatusesKey],
 });

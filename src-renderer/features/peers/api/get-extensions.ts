@@ -1,13 +1,13 @@
 import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { listOperation } from '../../../lib/api-client.ts';
 
 export type Extension = RecordOf<'Extensions'>;
 
 export const extensionsKey = ['peers', 'extension-records'] as const;
 
 /** GET extensions: names to show beside the live states (they change rarely). */
-export const getExtensions = async () => (await api.list<Extension>('extensions', { limit: 1000 })).items;
+export const getExtensions = async () => (await listOperation('extensions.getList', { query: { limit: 1000 } })).items;
 
 export const extensionsQueryOptions = () =>
   queryOptions({ queryKey: extensionsKey, queryFn: getExtensions, staleTime: 60_000 });

@@ -1,5 +1,5 @@
-import type { Answer, Item } from '../../../../src-shared/contract/types.ts';
-import { api } from '../../../lib/api-client.ts';
+import type { Item } from '../../../../src-shared/contract/types.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { polledQuery } from '../../../lib/query-hooks.ts';
 
 /** An extension's live state; extra fields are shown when the server sends them. */
@@ -8,9 +8,6 @@ export type PeerStatus = Item<'sip.getPeersStatuses'>;
 export const peerStatusesKey = ['peers', 'extensions'] as const;
 
 /** sip:getPeersStatuses: every extension with its live state. */
-export const getPeerStatuses = async () => {
-  const data = await api.get<Answer<'sip.getPeersStatuses'> | null>('sip:getPeersStatuses');
-  return Array.isArray(data) ? data : [];
-};
+export const getPeerStatuses = () => callOperation('sip.getPeersStatuses');
 
 export const usePeerStatuses = polledQuery(peerStatusesKey, getPeerStatuses, 5_000);

@@ -8,7 +8,7 @@ export type GeneralSettings = RecordOf<'GeneralSettings'>;
 export const GENERAL_SETTINGS_BOUNDS = inputRanges(SETTING_BOUNDS['general-settings']);
 
 /** The `general-settings` singleton: request queue limits and how long the ban history and the audit log keep rows. */
-export const generalSettings = settingsResource<GeneralSettings>({
-  path: 'general-settings',
+export const generalSettings = settingsResource({
+  resource: 'general-settings',
   queryKey: ['settings', 'general'],
 });

@@ -1,13 +1,10 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-
-export type CertificateInfo = Answer<'system.getCertificate'>;
+import { callOperation } from '../../../lib/api-client.ts';
 
 export const certificateKey = ['system', 'certificate'] as const;
 
 /** system:getCertificate: the HTTPS listener as it runs now, and its certificate. */
-export const getCertificate = () => api.get<CertificateInfo>('system:getCertificate', undefined, { quiet: true });
+export const getCertificate = () => callOperation('system.getCertificate', { quiet: true });
 
 /** Polled quickly while a change is being applied, so the console shows when it is live. */
 export const certificateQueryOptions = () =>

@@ -1,6 +1,6 @@
-import type { Answer, RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { RecordOf } from '../../../../src-shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { callOperation } from '../../../lib/api-client.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { certificateKey } from './get-certificate.ts';
 import { systemInfoKey } from './get-system-info.ts';
@@ -8,8 +8,8 @@ import { systemInfoKey } from './get-system-info.ts';
 export type HttpsSettings = RecordOf<'Https'>;
 
 /** The `https` singleton: whether the HTTPS listener runs, on which port, with which certificate. */
-export const httpsSettings = settingsResource<HttpsSettings>({
-  path: 'https',
+export const httpsSettings = settingsResource({
+  resource: 'https',
   queryKey: ['settings', 'https'],
   alsoInvalidates: [certificateKey, systemInfoKey],
 });
@@ -18,7 +18,7 @@ export const httpsSettings = settingsResource<HttpsSettings>({
 export function useRenewCertificate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<Answer<'https.renewCertificate'>>('https:renewCertificate'),
+    mutationFn: () => callOperation('https.renewCertificate'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: certificateKey }),
   });
 }

@@ -45,8 +45,8 @@ export function presetOf(rule: BanRule, categories: Partial<Record<RuleCategory,
 }
 
 /** The `fail2ban` singleton: ban thresholds and the operator whitelist, which bouncers get with the trusted filters. */
-export const fail2banSettings = settingsResource<Fail2banSettings>({
-  path: 'fail2ban',
+export const fail2banSettings = settingsResource({
+  resource: 'fail2ban',
   queryKey: ['settings', 'fail2ban'],
   alsoInvalidates: [effectiveWhitelistKey],
 });

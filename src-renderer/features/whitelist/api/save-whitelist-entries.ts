@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
-import { fail2banKey, type Fail2banSettings, type WhitelistEntry } from './fail2ban-settings.ts';
+import { requestOperation } from '../../../lib/api-client.ts';
+import { fail2banKey, type WhitelistEntry } from './fail2ban-settings.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 
 /**
@@ -8,8 +8,7 @@ import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
  * entries lifted, and which wider bans were carved around them.
  */
 export async function saveWhitelistEntries(entries: WhitelistEntry[]) {
-  const { data, notices } = await apiRequest<Fail2banSettings>('fail2ban', {
-    method: 'PATCH',
+  const { data, notices } = await requestOperation('fail2ban.patch', {
     body: { whitelistEntries: entries },
     quiet: true,
   });
