@@ -5,6 +5,9 @@ import type { FieldDef } from '../resource-kit/types.ts';
 /** Settings key of the `ami` singleton (also the resource's name, so its changes are recognised by it). */
 export const AMI_SETTINGS_KEY = 'ami';
 
+/** Where the server sends the stored secret when it logs in: changing one needs SENSITIVE or the secret re-entered. */
+export const AMI_CREDENTIAL_DESTINATIONS = { host: ['secret'], port: ['secret'], username: ['secret'] } as const;
+
 /** The `ami` settings with their bounds and defaults: peers owns them, the `ami` resource serves them. */
 export const AMI_SETTINGS_FIELDS: Record<string, FieldDef> = {
   enabled: field.boolean({

@@ -7,6 +7,15 @@ import type { FieldDef } from '../resource-kit/types.ts';
 /** Longest credential accepted (login, password, bouncer key). */
 export const MAX_CREDENTIAL_LENGTH = 256;
 
+/**
+ * Where the server sends each stored secret: the password and the bouncer key to the URL, the
+ * password as the login. Changing one needs SENSITIVE or those secrets re-entered (resource-kit/credential-destination.ts).
+ */
+export const LINK_CREDENTIAL_DESTINATIONS = {
+  url: ['machinePassword', 'bouncerKey'],
+  machineLogin: ['machinePassword'],
+} as const;
+
 /** Whether `text` is an absolute http:// or https:// URL. */
 function isHttpUrl(text: string): boolean {
   try {
