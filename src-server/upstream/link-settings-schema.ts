@@ -7,14 +7,33 @@ import type { FieldDef } from '../resource-kit/types.ts';
 /** Longest credential accepted (login, password, bouncer key). */
 export const MAX_CREDENTIAL_LENGTH = 256;
 
-/** Whether `text` is an absolute http:// or https:// URL. */
-function isHttpUrl(text: string): boolean {
+/**
+ * Where the server sends each stored secret: the password and the bouncer key to the URL, the
+ * password as the login. Changing one needs SENSITIVE or those secrets re-entered (resource-kit/credential-destination.ts).
+ */
+export const LINK_CREDENTIAL_DESTINATIONS = {
+  url: ['machinePassword', 'bouncerKey'],
+  machineLogin: ['machinePassword'],
+} as const;
+
+/** A control character (below 0x20, or DEL) or any whitespace: never part of a URL or host this server sends to. */
+export const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f\s]/u;
+
+/** Why `text` is not a LAPI base URL this server may send credentials to; undefined when it is one. */
+export function lapiUrlProblem(text: string): string | undefined {
+  // Checked on the raw text: the URL parser silently drops tabs and line breaks.
+  if (CONTROL_OR_SPACE.test(text)) return 'must not contain control characters, line breaks or spaces';
+  let url: URL;
   try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    url = new URL(text);
   } catch {
-    return false;
+    return 'must be an http:// or https:// URL';
   }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+    return 'must be an http:// or https:// URL';
+  if (url.username !== '' || url.password !== '')
+    return 'must not hold a user name or password (user:password@): put them in machineLogin and machinePassword';
+  return undefined;
 }
 
 /** Credentials are kept exactly as typed (no trimming): a password may hold spaces. */
@@ -36,8 +55,19 @@ export const CROWDSEC_LINK_FIELDS: Record<string, FieldDef> = {
     z
       .string()
       .max(2048)
-      .refine((v) => v === '' || isHttpUrl(v), 'must be an http:// or https:// URL'),
-    { default: '', description: 'LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer).' },
+      .superRefine((v, ctx) => {
+        const problem = v === '' ? undefined : lapiUrlProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    {
+      default: '',
+      // Kept exactly as sent: a trailing line break is refused, not trimmed away.
+      sanitize: (v) => v,
+      description:
+        'LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer); no user:password@, no ' +
+        'control characters or spaces. Changing it needs the SENSITIVE level or the stored password ' +
+        'and bouncer key re-entered.',
+    },
   ),
   siteName: field.text(oneLineText(64), {
     default: '',

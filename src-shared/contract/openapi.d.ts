@@ -787,7 +787,8 @@ export interface paths {
     /**
      * {bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip) its User-Agent,
      * reported type, version, OS and dropped counts; sources refused on the export this week, with any ban still
-     * locking them out.
+     * locking them out. Without SENSITIVE the key descriptions read `API key #<id>`, `lastPollIp` is null and
+     * `hosts` is empty.
      */
     get: operations['firewall.getBouncerStatus'];
     put?: never;
@@ -1456,7 +1457,7 @@ export interface components {
        * @description Asterisk host.
        * @default 127.0.0.1
        */
-      host?: string;
+      host?: string & (unknown & unknown);
       /**
        * @description AMI TCP port.
        * @default 5038
@@ -1622,7 +1623,9 @@ export interface components {
        */
       enabled?: boolean;
       /**
-       * @description LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer).
+       * @description LAPI base URL, e.g. http://192.0.2.10:8080/ (`api_url` of a bouncer); no user:password@, no
+       * control characters or spaces. Changing it needs the SENSITIVE level or the stored password and bouncer key
+       * re-entered.
        * @default
        */
       url?: string;
@@ -4607,7 +4610,8 @@ export interface operations {
       /**
        * @description {bouncers, rejections}: per API key its last poll and counts, and per source address (key@ip)
        * its User-Agent, reported type, version, OS and dropped counts; sources refused on the export this week,
-       * with any ban still locking them out.
+       * with any ban still locking them out. Without SENSITIVE the key descriptions read `API key #<id>`,
+       * `lastPollIp` is null and `hosts` is empty.
        */
       200: {
         headers: {

@@ -25,6 +25,13 @@ export const backupActions: ResourceActions = {
         canWriteSecrets: ctx.canReadSensitive,
         changed: (resource) => ctx.emit({ type: 'resource-changed', resource }),
       });
+      if (!outcome.ok && outcome.wrongGuess && ctx.session)
+        ctx.emit({
+          type: 'security-failure',
+          category: 'http',
+          ip: ctx.session.remote_addr,
+          reason: 'wrong stored secret re-entered in a backup import',
+        });
       return outcome.ok
         ? ok(outcome.report)
         : outcome.status === 422

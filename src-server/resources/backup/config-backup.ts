@@ -12,6 +12,8 @@ import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { AMI_SETTINGS_KEY } from '../../peers/ami-settings-schema.ts';
 import { amiDeclaration } from '../ami/declaration.ts';
+import { AMI_CREDENTIALS, validateAmiSettings } from '../ami/actions.ts';
+import { checkCredentialSection } from './credential-section.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
@@ -68,7 +70,10 @@ export interface ImportReport {
   warnings: string[];
 }
 
-export type ImportOutcome = { ok: true; report: ImportReport } | { ok: false; status: 403 | 422; errors: string[] };
+export type ImportOutcome =
+  | { ok: true; report: ImportReport }
+  /** `wrongGuess`: the file re-entered a stored secret wrongly (counted as a failed credential). */
+  | { ok: false; status: 403 | 422; errors: string[]; wrongGuess?: boolean };
 
 /** The public fields of a singleton (declared, not read-only, secrets left out). */
 function singletonValues(declaration: ResourceDeclaration, db: Db, key: string): Record<string, unknown> {
@@ -213,7 +218,9 @@ interface ImportPlan {
   report: ImportReport;
 }
 
-type PlanOutcome = { ok: true; plan: ImportPlan } | { ok: false; status: 403 | 422; errors: string[] };
+type PlanOutcome =
+  | { ok: true; plan: ImportPlan }
+  | { ok: false; status: 403 | 422; errors: string[]; wrongGuess?: boolean };
 
 /**
  * Validates the whole document with the resources' own rules, then replaces the configuration in
@@ -345,39 +352,27 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     );
   }
 
-  // AMI: the stored secret is kept unless the file carries one (which needs SENSITIVE, like PUT /ami).
+  // AMI: the stored secret is kept unless the file carries one; the rule of PUT /ami decides the rest.
   const {
     stored: amiStored,
     before: amiBefore,
     outcome: ami,
-  } = planSingleton(db, amiDeclaration, AMI_SETTINGS_KEY, doc.ami, (complete) =>
-    complete.enabled === true && !String(complete.username ?? '').trim()
-      ? ['username is required when AMI is enabled.']
-      : [],
-  );
+  } = planSingleton(db, amiDeclaration, AMI_SETTINGS_KEY, doc.ami, validateAmiSettings);
   if (!ami.ok) errors.push(...ami.errors.map((e) => `ami.${e}`));
   else {
-    const storedSecret = revealAmiSecret(db, amiStored.secret);
-    const sentSecret = 'secret' in doc.ami;
-    const secretChanged = sentSecret && String(ami.complete.secret ?? '') !== storedSecret;
-    const moved = (['host', 'port', 'username'] as const).filter((name) => ami.complete[name] !== amiStored[name]);
-    if (!options.canWriteSecrets && secretChanged) {
-      return { ok: false, status: 403, errors: ['ami.secret: importing the AMI secret needs the SENSITIVE level.'] };
-    }
-    if (!options.canWriteSecrets && !sentSecret && moved.length && storedSecret !== '') {
-      return {
-        ok: false,
-        status: 403,
-        errors: [
-          `ami: changing ${moved.join(', ')} makes the server send the stored AMI secret to a new ` +
-            `destination: it needs the SENSITIVE level, or a file with the secret.`,
-        ],
-      };
-    }
+    const checked = checkCredentialSection(db, {
+      section: 'ami',
+      credentials: AMI_CREDENTIALS,
+      stored: amiStored,
+      complete: ami.complete,
+      raw: doc.ami,
+      canWriteSecrets: options.canWriteSecrets,
+    });
+    if (!checked.ok) return checked;
     settings.push([AMI_SETTINGS_KEY, ami.complete]);
     sections.ami.changed = [
       ...changedFields(amiBefore, publicValues(amiDeclaration, ami.complete)),
-      ...(secretChanged ? ['secret'] : []),
+      ...checked.secretsChanged,
     ];
   }
 

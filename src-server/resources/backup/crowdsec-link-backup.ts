@@ -1,6 +1,7 @@
 import { revealSecret, type Db } from '../../storage/database.ts';
 import { CROWDSEC_LINK_SECRETS, CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
-import { validateLinkSettings } from '../crowdsec-link/actions.ts';
+import { LINK_CREDENTIALS, validateLinkSettings } from '../crowdsec-link/actions.ts';
+import { checkCredentialSection } from './credential-section.ts';
 import { MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
 import { crowdsecLinkDeclaration } from '../crowdsec-link/declaration.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
@@ -8,9 +9,6 @@ import { readSingleton } from '../../resource-kit/singleton.ts';
 
 /** The link's write-only members: in an export only with `secrets`, like the AMI secret. */
 const SECRETS = Object.keys(CROWDSEC_LINK_SECRETS) as Array<keyof typeof CROWDSEC_LINK_SECRETS>;
-
-/** Fields that say where the stored credentials are sent: changing one needs SENSITIVE or a file with the secrets. */
-const DESTINATION = ['url', 'machineLogin'] as const;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -42,13 +40,13 @@ export function exportLinkSection(db: Db, secrets: boolean): Record<string, unkn
 
 export type LinkImportPlan =
   | { ok: true; value: Record<string, unknown>; changed: string[] }
-  | { ok: false; status: 403 | 422; errors: string[] };
+  | { ok: false; status: 403 | 422; errors: string[]; wrongGuess?: boolean };
 
 /**
  * Validates the section with the resource's own rules (strict types, the link's requirements) and
- * says which fields it changes. As for AMI: the stored password and key are kept unless the file
- * carries them (which needs SENSITIVE), and a file that would send the stored ones to another LAPI
- * or login without carrying them needs SENSITIVE too. An empty secret is refused, as by PUT.
+ * says which fields it changes. The stored password and key are kept unless the file carries them;
+ * setting them or sending them to another LAPI or login follows the one rule of PUT
+ * (resource-kit/credential-destination.ts). An empty secret is refused, as by PUT.
  */
 export function planLinkImport(db: Db, raw: Record<string, unknown>, canWriteSecrets: boolean): LinkImportPlan {
   const at = (e: string) => `crowdsecLink.${e}`;
@@ -70,24 +68,16 @@ export function planLinkImport(db: Db, raw: Record<string, unknown>, canWriteSec
     strictTypes: true,
   });
   if (!saved.ok) return { ok: false, status: 422, errors: saved.errors.map(at) };
-  const secretsChanged = SECRETS.filter((name) => name in raw && saved.complete[name] !== current.secrets[name]);
-  if (!canWriteSecrets && secretsChanged.length)
-    return {
-      ok: false,
-      status: 403,
-      errors: [at(`${secretsChanged.join(', ')}: importing them needs the SENSITIVE level.`)],
-    };
-  const moved = DESTINATION.filter((name) => saved.complete[name] !== current.values[name]);
-  const storedSecrets = SECRETS.filter((name) => !(name in raw) && current.secrets[name] !== '');
-  if (!canWriteSecrets && moved.length && storedSecrets.length)
-    return {
-      ok: false,
-      status: 403,
-      errors: [
-        `crowdsecLink: changing ${moved.join(', ')} makes the server send the stored ${storedSecrets.join(' and ')} to a ` +
-          `new destination: it needs the SENSITIVE level, or a file with them.`,
-      ],
-    };
+  const checked = checkCredentialSection(db, {
+    section: 'crowdsecLink',
+    credentials: LINK_CREDENTIALS,
+    stored: current.values,
+    complete: saved.complete,
+    raw,
+    canWriteSecrets,
+  });
+  if (!checked.ok) return checked;
+  const secretsChanged = checked.secretsChanged;
   const after = publicOf(saved.complete);
   const changed = [...new Set([...Object.keys(current.publicValues), ...Object.keys(after)])].filter(
     (name) => !same(current.publicValues[name], after[name]),

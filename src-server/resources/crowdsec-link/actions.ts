@@ -1,9 +1,11 @@
-import { CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
+import { revealSecret } from '../../storage/database.ts';
+import { CROWDSEC_LINK_SECRETS, CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
 import { initialLinkStatus, pushQueueLength, readLinkStatus, type DirectionStatus } from '../../upstream/link-state.ts';
+import { guardStoredCredentials, type StoredCredentials } from '../../resource-kit/credential-guard.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
 import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
 import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
-import { MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
+import { LINK_CREDENTIAL_DESTINATIONS, MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
 import { crowdsecLinkDeclaration } from './declaration.ts';
 
 const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
@@ -23,6 +25,16 @@ export function validateLinkSettings(complete: Record<string, unknown>): string[
     problems.push(`bouncerKey is required when pulling is enabled (1-${MAX_CREDENTIAL_LENGTH} characters).`);
   return problems;
 }
+
+/** The stored password and key and where they are sent: the rule of resource-kit/credential-destination.ts applies. */
+export const LINK_CREDENTIALS: StoredCredentials = {
+  settingKey: CROWDSEC_LINK_SETTING_KEY,
+  destinations: LINK_CREDENTIAL_DESTINATIONS,
+  reveal: (db, name, stored) =>
+    revealSecret(db, String(stored ?? ''), CROWDSEC_LINK_SECRETS[name as keyof typeof CROWDSEC_LINK_SECRETS]),
+  wrongGuessReason: 'wrong CrowdSec link secret re-entered',
+  validate: validateLinkSettings,
+};
 
 const settings = singletonActions(crowdsecLinkDeclaration, {
   settingKey: CROWDSEC_LINK_SETTING_KEY,
@@ -73,7 +85,7 @@ const getStatus: ActionHandler = (ctx) => {
 
 export const crowdsecLinkActions: ResourceActions = {
   getRecord: settings.getRecord,
-  update: refuseEmptyCredentials(settings.update),
-  patch: refuseEmptyCredentials(settings.patch),
+  update: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.update)),
+  patch: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.patch)),
   custom: { getStatus },
 };

@@ -13,7 +13,7 @@ import { recordActions } from '../../resource-kit/crud.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
 import { getBanCounts, getBannedIps } from './banned-ips.ts';
-import { bouncerStatus } from './bouncer-status.ts';
+import { bouncerStatus, redactBouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
@@ -113,7 +113,11 @@ export const firewallActions: ResourceActions = {
     getBanLog,
     importBans,
     exportBans,
-    getBouncerStatus: (ctx) => ok(bouncerStatus(ctx.db, ctx.now())),
+    getBouncerStatus: (ctx) => {
+      const overview = bouncerStatus(ctx.db, ctx.now());
+      // Who runs which bouncer where is SENSITIVE; states and counts are READ (docs/auth.md).
+      return ok(ctx.canReadSensitive ? overview : redactBouncerStatus(overview));
+    },
     getBanHistory: (ctx) => {
       const raw = single(ctx.query.minutes);
       const minutes = raw === undefined ? 60 : Number(raw); // 1-1440: the declared input

@@ -137,3 +137,24 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     rejections,
   };
 }
+
+/**
+ * The overview for a caller without SENSITIVE (a `read` or `write` key without full_permissions, a
+ * viewer): states and counts stay, what maps this site's bouncer hosts goes. Descriptions become
+ * `API key #<id>`, `lastPollIp` is null and `hosts` (served addresses, User-Agents, names,
+ * versions, OS) is empty. Refused sources stay, as banned addresses do in getBannedIps.
+ */
+export function redactBouncerStatus(overview: BouncerOverview): BouncerOverview {
+  const label = (keyId: number | null) => (keyId === null ? null : `API key #${keyId}`);
+  const rejection = (r: BouncerRejection): BouncerRejection => ({ ...r, keyDescription: label(r.keyId) });
+  return {
+    bouncers: overview.bouncers.map((b) => ({
+      ...b,
+      description: label(b.keyId)!,
+      lastPollIp: null,
+      hosts: [],
+      refused: b.refused.map(rejection),
+    })),
+    rejections: overview.rejections.map(rejection),
+  };
+}

@@ -293,7 +293,8 @@ export const firewallDeclaration: ResourceDeclaration = {
       description:
         '{bouncers, rejections}: per API key its last poll and counts, and per source address ' +
         '(key@ip) its User-Agent, reported type, version, OS and dropped counts; sources refused on ' +
-        'the export this week, with any ban still locking them out.',
+        'the export this week, with any ban still locking them out. Without SENSITIVE the key ' +
+        'descriptions read `API key #<id>`, `lastPollIp` is null and `hosts` is empty.',
       input: NO_QUERY,
       output: out.bouncerStatus,
     },

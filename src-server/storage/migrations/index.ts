@@ -20,6 +20,7 @@ import { auditLogMigration } from './060-audit-log.ts';
 import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
 import { auditDeepSecretsMigration } from './062-audit-deep-secrets.ts';
 import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
+import { linkUrlCredentialsMigration } from './071-link-url-credentials.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
@@ -48,4 +49,5 @@ export const allMigrations: readonly Migration[] = [
   auditRejectionCountsMigration,
   auditDeepSecretsMigration,
   crowdsecLinkMigration,
+  linkUrlCredentialsMigration,
 ];
