@@ -87,7 +87,11 @@ export class PeerMonitor {
 
   private applying: Promise<void> = Promise.resolve();
 
+  private stopped = false;
+
   private async applyOnce(): Promise<void> {
+    // A change applied while stopping would start a client nobody stops (it would log in forever).
+    if (this.stopped) return;
     const settings = readAmiSettings(this.deps.db);
     const key = keyOf(settings);
     if (key === this.settingsKey) return;
@@ -98,7 +102,7 @@ export class PeerMonitor {
     // At start the cache of the last run is kept (served with its age); disabling or a new target forgets it.
     if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key)))
       clearState(this.deps.db);
-    if (settings.enabled) this.startClient(settings);
+    if (settings.enabled && !this.stopped) this.startClient(settings);
   }
 
   private targetOf(key: string): string {
@@ -107,6 +111,8 @@ export class PeerMonitor {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.applying;
     await this.stopClient();
     writeLink(this.deps.db, false, null);
   }

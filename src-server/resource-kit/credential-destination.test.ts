@@ -23,6 +23,12 @@ test('without SENSITIVE a destination moves only with every stored secret it gua
   assert.equal(check({ url: 'http://evil/' }, [], { before: { ...stored, password: '', key: '' } }).ok, true);
   assert.equal(check({ url: 'http://evil/' }, [], { sensitive: true }).ok, true);
   assert.equal(check({ url: 'http://lapi/' }).ok, true, 'an unchanged value moves nothing');
+  assert.equal(check({ url: '' }).ok, true, 'a cleared destination sends nothing');
+  assert.equal(
+    check({ url: 'http://evil/' }, [], { before: { ...stored, url: '' } }).ok,
+    false,
+    'a move from nothing is guarded too',
+  );
 });
 
 test('without SENSITIVE a secret that is not the stored one is refused as a guess, naming the field', () => {

@@ -73,7 +73,9 @@ export function checkCredentialChange(change: CredentialChange): CredentialVerdi
       wrongGuess: set.some((name) => String(before[name] ?? '') !== ''),
     };
 
-  const moved = Object.keys(change.destinations).filter((name) => !same(after[name], before[name]));
+  // Clearing a destination sends nothing (and giving it a value later is a move from nothing, guarded too).
+  const cleared = (name: string) => after[name] === undefined || after[name] === null || after[name] === '';
+  const moved = Object.keys(change.destinations).filter((name) => !cleared(name) && !same(after[name], before[name]));
   const exposed = [...new Set(moved.flatMap((name) => change.destinations[name] ?? []))].filter(
     (name) => String(before[name] ?? '') !== '' && !reentered(name),
   );
