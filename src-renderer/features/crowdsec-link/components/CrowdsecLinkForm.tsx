@@ -47,9 +47,11 @@ export function CrowdsecLinkForm() {
       republish: d.republish !== false,
       pullIntervalSeconds: Number(d.pullIntervalSeconds) || 10,
     }),
-    // The server refuses an empty credential (422): one left empty is simply not sent.
-    toInput: ({ machineLogin, machinePassword, bouncerKey, ...rest }) => ({
+    // The server refuses an empty credential (422): one left empty is simply not sent. A pasted URL
+    // often carries a space at an end, which the server refuses (422): none is sent.
+    toInput: ({ url, machineLogin, machinePassword, bouncerKey, ...rest }) => ({
       ...rest,
+      url: url.trim(),
       ...(machineLogin ? { machineLogin } : {}),
       ...(machinePassword ? { machinePassword } : {}),
       ...(bouncerKey ? { bouncerKey } : {}),

@@ -18,7 +18,8 @@ export function AmiSettingsForm() {
       username: d.username ?? '',
       secret: '',
     }),
-    toInput: ({ secret, ...rest }) => (secret ? { ...rest, secret } : rest),
+    // A pasted host often carries a space at an end; the server refuses any (422), so none is sent.
+    toInput: ({ secret, host, ...rest }) => ({ ...rest, host: host.trim(), ...(secret ? { secret } : {}) }),
     fields: FIELDS,
     saved: { title: 'AMI settings saved', message: 'The connection restarts with them.' },
   });
