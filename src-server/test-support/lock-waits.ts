@@ -15,7 +15,7 @@ export interface LockWaits {
   readonly waits: LockWait[];
   /** The longest wait allowed (0 when none). */
   longest(): number;
-  /** The waits outside a timer's background write (tryBackgroundWrite): those of requests and events. */
+  /** The waits outside a timer's background writes (tryBackgroundWrite, or any write a timer runs): those of requests and events. */
   inForeground(): LockWait[];
   stop(): void;
 }
@@ -56,7 +56,9 @@ export function recordLockWaits(db: Db): LockWaits {
   return {
     waits,
     longest: () => Math.max(0, ...waits.map((wait) => wait.ms)),
-    inForeground: () => waits.filter((wait) => !wait.stack.includes('tryBackgroundWrite')),
+    // A timer's callback (a flush, the link status) is never a request's: Node runs it from listOnTimeout.
+    inForeground: () =>
+      waits.filter((wait) => !wait.stack.includes('tryBackgroundWrite') && !wait.stack.includes('listOnTimeout')),
     stop: () => {
       for (const [proto, name, original] of patched.reverse()) proto[name] = original;
     },
