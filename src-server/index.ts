@@ -141,6 +141,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         limits: queueLimits,
         maxWaitMs: config.maxWaitMs,
         db,
+        bus,
         logger,
       });
       bus.on('resource-changed', (event) => {
@@ -162,7 +163,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       stops.push(startTerminalLog({ bus, bans: firewall.bans, db, clock, logger }));
       const peers = await startPeerService({ db, bus, logger, clock });
       stops.push(() => peers.stop());
-      const asyncJobs = new AsyncJobs({ queue, limits: queueLimits, clock, bus, logger });
+      const asyncJobs = new AsyncJobs({ queue, limits: queueLimits, clock, logger });
       // Workers record the writes they run; the web thread records rejected keys and failed logins, and prunes.
       const audit = new AuditRecorder({
         db,
