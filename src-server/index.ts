@@ -1,18 +1,16 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import { startAudit } from './audit/start-audit.ts';
-import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/store.ts';
 import { startAuth } from './auth/start-auth.ts';
 import { ServerBus } from './bus.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
-import { DEFAULT_BAN_HISTORY_DAYS } from './firewall/ban-queries.ts';
 import { createFirewallService } from './firewall/firewall-service.ts';
 import { startHttp, type HttpArea } from './http/start-http.ts';
 import { createLogger } from './logger.ts';
 import { startPeerService } from './peers/peer-service.ts';
-import { GENERAL_SETTINGS_KEY } from './queue/limits.ts';
+import { generalSettings } from './queue/general-settings.ts';
 import { startQueue } from './queue/start-queue.ts';
 import type { Services } from './services.ts';
 import { readSetting } from './storage/settings.ts';
@@ -84,15 +82,13 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const { stop: stopQueue, ...queued } = startQueue({ ...base, config, databaseFile, resourceModules, modules });
       stops.push(stopQueue);
       const auth = await startAuth({ ...base, dataDir }, config.adminPassword);
-      const general = () =>
-        readSetting<{ banHistoryRetentionDays?: number; auditRetentionDays?: number }>(db, GENERAL_SETTINGS_KEY) ?? {};
-      const banHistoryRetentionDays = () => general().banHistoryRetentionDays ?? DEFAULT_BAN_HISTORY_DAYS;
-      const firewall = track(createFirewallService({ ...base, banHistoryRetentionDays }));
+      const general = () => readSetting(db, generalSettings);
+      const firewall = track(
+        createFirewallService({ ...base, banHistoryRetentionDays: () => general().banHistoryRetentionDays }),
+      );
       stops.push(startTerminalLog({ ...base, bans: firewall.bans }));
       const peers = track(await startPeerService(base));
-      const { audit } = track(
-        startAudit({ ...base, retentionDays: () => general().auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS }),
-      );
+      const { audit } = track(startAudit({ ...base, retentionDays: () => general().auditRetentionDays }));
       const settle = () => void firewall.snapshots.get();
       const crowdsecLink = track(startCrowdsecLink({ ...base, bans: firewall.bans, state: firewall.state, settle }));
       const domain = { registry, modules, auth, firewall, audit, crowdsecLink, peers: peers.monitor };

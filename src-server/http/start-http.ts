@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import Router from '@koa/router';
 import { packageVersion } from '../package-info.ts';
 import { httpsDeclaration } from '../resources/https/declaration.ts';
-import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../resources/system/actions.ts';
+import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../resources/system/runtime-setting.ts';
 import type { Services } from '../services.ts';
 import { writeSetting } from '../storage/settings.ts';
 import { listenUrls } from '../terminal-log.ts';
