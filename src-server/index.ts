@@ -49,9 +49,13 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
   let services: Services | undefined;
   let http: HttpArea | undefined;
   let port = 0;
-  /** Each started area's stop, undone in reverse order. */
+  /** Each started area's stop, in start order: stop() runs them in reverse. */
   let stops: (() => unknown)[] = [];
-  const track = <Area extends { stop(): unknown }>(area: Area): Area => (stops.push(() => area.stop()), area);
+  /** Records an area's stop as soon as it has started, so a later failure still undoes it. */
+  const track = <Area extends { stop(): unknown }>(area: Area): Area => {
+    stops.push(() => area.stop());
+    return area;
+  };
   const notStarted = () => new Error('The server is not started.');
 
   return {

@@ -44,7 +44,7 @@ export async function startHttp(services: Services, registrars: readonly RouteRe
   ];
   const app = createApp(services, guards, router);
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop();
+    for (const stop of stops.splice(0).reverse()) await stop();
   };
   try {
     const httpServer = await listen(app.callback(), config.port, config.host);
