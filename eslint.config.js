@@ -66,6 +66,7 @@ const featureIsolation = RENDERER_FEATURES.map((feature) => {
 export const SERVER_LAYER_ROWS = [
   ['cli.ts'],
   ['index.ts'],
+  ['startup'],
   ['legacy'],
   ['http'],
   ['services.ts', 'worker', 'logger.ts', 'terminal-log.ts'],

@@ -1,12 +1,14 @@
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { readSetting } from '../storage/settings.ts';
+import { defineSetting, readSetting, STORED_FIELDS } from '../storage/settings.ts';
 import { splitList } from './addresses.ts';
 import { BAN_CATEGORIES } from './decisions.ts';
 import { FAIL2BAN_FIELDS, type Fail2banSettings, type WhitelistEntry } from './fail2ban-fields.ts';
 
 /** Settings key of the `fail2ban` singleton. */
 export const FAIL2BAN_SETTING_KEY = 'fail2ban';
+/** The stored object; `fail2banFromStored` takes each field or its default (backup imports share that rule). */
+const storedFail2ban = defineSetting(FAIL2BAN_SETTING_KEY, STORED_FIELDS, {});
 
 /** The three numbers of one ban rule (fail2ban's jail options). */
 export interface BanRule {
@@ -58,7 +60,7 @@ function readEntries(value: unknown): WhitelistEntry[] {
 
 /** Stored values over the defaults; values of the wrong type read as their default. */
 export function readFail2ban(db: Db): Fail2banSettings {
-  return fail2banFromStored(readSetting<Record<string, unknown>>(db, FAIL2BAN_SETTING_KEY) ?? {});
+  return fail2banFromStored(readSetting(db, storedFail2ban));
 }
 
 /** The settings from a stored (or imported) object, every missing or mistyped value at its default. */

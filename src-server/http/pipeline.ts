@@ -6,7 +6,6 @@ import { reportRejection } from '../auth/credentials.ts';
 import { HttpError } from '../wire/errors.ts';
 import { asyncChannelOf } from '../queue/async-jobs.ts';
 import type { JobOutcome } from '../queue/request-queue.ts';
-import { publishWorkerEvents } from '../queue/worker-events.ts';
 import type { Services } from '../services.ts';
 import { renderEnvelope, renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import type { HttpVerb } from '../wire/types.ts';
@@ -153,7 +152,7 @@ export function respond(services: Services): Middleware {
 }
 
 /**
- * Turns a worker's outcome into the HTTP answer and publishes the events it raised. `extra` adds
+ * Turns a worker's outcome into the HTTP answer (the queue already published its events). `extra` adds
  * top-level members to the errors rendered here (the worker already rendered them on success).
  */
 async function sendOutcome(
@@ -164,7 +163,6 @@ async function sendOutcome(
   processor: string,
   extra: Record<string, unknown>,
 ): Promise<void> {
-  publishWorkerEvents(services.bus, outcome);
   switch (outcome.kind) {
     case 'done':
       if (outcome.compressed) await sendCompressed(ctx, outcome.status, outcome.hash, outcome.body as Uint8Array);

@@ -8,8 +8,8 @@ import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
 import { captureLogs } from '../test-support/captured-logs.ts';
 import { openTempDb, type TempDb, withTempDir } from '../test-support/temp-db.ts';
-import { BUNDLED_MODULES_DIR, installModules, MODULES_SETTING_KEY } from './install.ts';
-import type { ModuleReport } from './types.ts';
+import { BUNDLED_MODULES_DIR, installModules } from './install.ts';
+import { moduleReports } from './module-reports.ts';
 
 describe('installModules', () => {
   let temp: TempDb;
@@ -103,7 +103,7 @@ describe('installModules', () => {
     const skipped = lines.filter((l) => l.msg.startsWith('module Hangs skipped'));
     assert.equal(skipped.length, 1);
     assert.match(skipped[0]!.reason!, /did not finish loading/);
-    assert.deepEqual(readSetting<ModuleReport[]>(db, MODULES_SETTING_KEY), installed.reports);
+    assert.deepEqual(readSetting(db, moduleReports), installed.reports);
   });
 
   it('finds nothing, and fails nothing, without a modules folder', async () => {

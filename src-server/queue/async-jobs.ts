@@ -3,7 +3,6 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
-import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import { renderEnvelope, renderError, type RenderedEnvelope } from '../wire/envelope.ts';
 import { HttpError, tooManyRequests } from '../wire/errors.ts';
@@ -11,7 +10,6 @@ import { malformedChannel, queueFull } from './errors.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobInput, JobOutcome, RequestQueue } from './request-queue.ts';
 import { RESULT_LIFETIME_MS, ResultStore } from './result-store.ts';
-import { publishWorkerEvents } from './worker-events.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -87,7 +85,6 @@ export interface AsyncJobsOptions {
   queue: RequestQueue;
   limits: CachedQueueLimits;
   clock: Clock;
-  bus: ServerBus;
   logger: Logger;
 }
 
@@ -197,7 +194,6 @@ export class AsyncJobs {
   }
 
   private async render(outcome: JobOutcome, meta: { function: string; processor: string }): Promise<RenderedEnvelope> {
-    publishWorkerEvents(this.options.bus, outcome);
     switch (outcome.kind) {
       case 'done':
         return {

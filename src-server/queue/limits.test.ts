@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { ManualClock } from '../clock.ts';
-import { writeSetting } from '../storage/settings.ts';
+import { readSetting, writeSetting } from '../storage/settings.ts';
 import { openTempDb } from '../test-support/temp-db.ts';
+import { generalSettings } from './general-settings.ts';
 import { CachedQueueLimits, GENERAL_SETTINGS_KEY } from './limits.ts';
 import { ResultStore } from './result-store.ts';
 
@@ -36,5 +37,20 @@ describe('ResultStore', () => {
     clock.advance(1);
     assert.equal(store.get('a'), undefined);
     assert.equal(store.size, 0);
+  });
+});
+
+describe('general settings', () => {
+  const { db, dispose } = openTempDb('pbx-general-');
+  after(dispose);
+
+  it('reads each field that is not a number as its default, keeping the others', () => {
+    writeSetting(db, GENERAL_SETTINGS_KEY, { APIQueueMaxLength: 'many', APIRequestTTL: 12, auditRetentionDays: 30 });
+    assert.deepEqual(readSetting(db, generalSettings), {
+      APIQueueMaxLength: 50,
+      APIRequestTTL: 12,
+      banHistoryRetentionDays: 90,
+      auditRetentionDays: 30,
+    });
   });
 });

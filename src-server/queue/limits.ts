@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
 import { readSetting } from '../storage/settings.ts';
+import { generalSettings } from './general-settings.ts';
 
 export interface QueueLimits {
   /** Jobs allowed to wait for a worker; over it, 503 at once. */
@@ -9,12 +10,10 @@ export interface QueueLimits {
   ttlMs: number;
 }
 
-export const DEFAULT_QUEUE_MAX_LENGTH = 50;
-export const DEFAULT_REQUEST_TTL_SECONDS = 35;
 /** SPEC: the queue length setting is cached 10 s. */
 export const LIMITS_CACHE_MS = 10_000;
 /** The general-settings singleton holds both limits. */
-export const GENERAL_SETTINGS_KEY = 'general-settings';
+export { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS, GENERAL_SETTINGS_KEY } from './general-settings.ts';
 
 /** Reads APIQueueMaxLength / APIRequestTTL from settings at most once per cache period. */
 export class CachedQueueLimits {
@@ -39,9 +38,7 @@ export class CachedQueueLimits {
   }
 
   private read(): QueueLimits {
-    const stored =
-      readSetting<{ APIQueueMaxLength?: number; APIRequestTTL?: number }>(this.db, GENERAL_SETTINGS_KEY) ?? {};
-    const ttlSeconds = stored.APIRequestTTL ?? DEFAULT_REQUEST_TTL_SECONDS;
-    return { maxLength: stored.APIQueueMaxLength ?? DEFAULT_QUEUE_MAX_LENGTH, ttlMs: ttlSeconds * 1000 };
+    const { APIQueueMaxLength, APIRequestTTL } = readSetting(this.db, generalSettings);
+    return { maxLength: APIQueueMaxLength, ttlMs: APIRequestTTL * 1000 };
   }
 }

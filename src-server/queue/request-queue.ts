@@ -3,12 +3,14 @@ import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import { HttpError } from '../wire/errors.ts';
 import { databaseBusy, jobNotTransferable, queueFull, waitTimeout } from './errors.ts';
+import type { ServerBus } from '../bus.ts';
 import type { Db } from '../storage/database.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import { pruneFailedJobs, recordFailedJob } from '../storage/failed-jobs.ts';
 import { JobError, toWireError } from './job-error.ts';
 import type { CachedQueueLimits } from './limits.ts';
 import type { JobRequest, JobResponse, WorkerInit } from './messages.ts';
+import { publishWorkerEvents } from './worker-events.ts';
 
 /** SPEC: a failed job is tried 3 times, then parked as failed. */
 export const MAX_ATTEMPTS = 3;
@@ -31,6 +33,8 @@ export interface RequestQueueOptions {
   limits: CachedQueueLimits;
   maxWaitMs: number;
   db: Db;
+  /** Where a finished job's events go (publishWorkerEvents), whoever awaits the job. */
+  bus: ServerBus;
   logger: Logger;
 }
 
@@ -76,9 +80,16 @@ export class RequestQueue {
   /**
    * Queues a job and resolves with its outcome. Throws 503 when the queue is full or the database
    * stayed busy, 504 past the wait limit, 400 for a job that cannot reach a worker. Only unexpected
-   * failures are retried and then parked.
+   * failures are retried and then parked. A finished job's events reach the bus here, once, before
+   * the caller sees the outcome.
    */
   async run(input: JobInput): Promise<JobOutcome> {
+    const outcome = await this.runToOutcome(input);
+    publishWorkerEvents(this.options.bus, outcome);
+    return outcome;
+  }
+
+  private async runToOutcome(input: JobInput): Promise<JobOutcome> {
     const limits = this.options.limits.current();
     if (this.pool.queueSize >= limits.maxLength) throw queueFull();
 

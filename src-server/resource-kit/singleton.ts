@@ -1,4 +1,4 @@
-import { readSetting, writeSetting } from '../storage/settings.ts';
+import { readSetting, storedFields, writeSetting } from '../storage/settings.ts';
 import { declaredDefaults } from './fields.ts';
 import { toPublicRecord } from './records.ts';
 import { invalid, ok } from './results.ts';
@@ -11,7 +11,7 @@ export function readSingleton(
   ctx: Pick<ActionContext, 'db'>,
   key: string,
 ): Record<string, unknown> {
-  return { ...declaredDefaults(declaration.fields), ...(readSetting<Record<string, unknown>>(ctx.db, key) ?? {}) };
+  return { ...declaredDefaults(declaration.fields), ...readSetting(ctx.db, storedFields(key)) };
 }
 
 /** GET/PUT/PATCH of a settings singleton kept as one JSON value in the settings table. */

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from '../resource-kit/results.ts';
 import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
+import type { BusEvent } from '../wire/types.ts';
 import { ANY_INPUT, ANY_OUTPUT } from '../resource-kit/contract.ts';
 
 /**
  * A resource used only by tests (loaded through `resourceModules`), to exercise the queue:
- * slow jobs, crashing workers, flaky actions, header echo and large results.
+ * slow jobs, crashing workers, flaky actions, header echo, large results and raised bus events.
  */
 const ensureLog = (ctx: ActionContext) =>
   ctx.db.exec('CREATE TABLE IF NOT EXISTS diagnostics_log (tag TEXT NOT NULL, at INTEGER NOT NULL)');
@@ -37,6 +38,7 @@ export const resources: ResourceDefinition[] = [
         echo: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', ...ANY },
         big: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
         runs: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
+        emit: { verbs: ['POST'], scope: 'collection', level: 'WRITE', ...ANY },
       },
     },
     actions: {
@@ -63,6 +65,12 @@ export const resources: ResourceDefinition[] = [
         echo: (ctx) => ok({ headers: ctx.headers, session: ctx.session, query: ctx.query, body: ctx.body }),
         big: (ctx) => ok({ blob: 'x'.repeat(Number(q(ctx, 'kb') || 1) * 1024) }),
         runs: (ctx) => ok({ count: count(ctx, q(ctx, 'tag')) }),
+        // Raises every bus event of `body.events`, as a real action would.
+        emit: (ctx) => {
+          const { events } = ctx.body as { events: BusEvent[] };
+          for (const event of events) ctx.emit(event);
+          return ok({ emitted: events.length });
+        },
       },
     },
   },

@@ -5,7 +5,7 @@ import { loadFilters } from '../firewall/filter-store.ts';
 import { trustedRanges } from '../firewall/filters.ts';
 import { FirewallState } from '../firewall/firewall-state.ts';
 import { cidrContains, type Cidr } from '../net/cidr.ts';
-import { readSetting } from '../storage/settings.ts';
+import { readSetting, storedFields } from '../storage/settings.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { ProtectedValues } from './protected-values.ts';
@@ -38,10 +38,13 @@ export interface UpstreamBan {
   };
 }
 
+/** The link's stored fields (link-settings.ts reads them over their defaults; here only three flags matter). */
+const storedLink = storedFields(CROWDSEC_LINK_SETTING_KEY);
+
 /** Whether the link pulls (what it pulled is enforced only then). */
 function pulling(db: Db): boolean {
-  const settings = readSetting<Record<string, unknown>>(db, CROWDSEC_LINK_SETTING_KEY);
-  return settings?.enabled === true && settings.pullEnabled === true && Boolean(settings.url);
+  const settings = readSetting(db, storedLink);
+  return settings.enabled === true && settings.pullEnabled === true && Boolean(settings.url);
 }
 
 /**

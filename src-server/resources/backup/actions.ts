@@ -1,6 +1,6 @@
 import { readSetting } from '../../storage/settings.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
-import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
+import { runtimeSetting } from '../system/runtime-setting.ts';
 import type { ResourceActions } from '../../resource-kit/types.ts';
 import { exportConfig, importConfig } from './config-backup.ts';
 import { flagValue } from '../../resource-kit/fields.ts';
@@ -13,7 +13,7 @@ export const backupActions: ResourceActions = {
       const secrets = flagValue(single(ctx.query.secrets)) === true; // a flag form or absent (the declared input)
       if (secrets && !ctx.canReadSensitive)
         return failure(403, 'Exporting secrets (secrets=true) needs the SENSITIVE level.');
-      const version = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY)?.version ?? 'unknown';
+      const version = readSetting(ctx.db, runtimeSetting)?.version ?? 'unknown';
       return ok(exportConfig(ctx.db, { secrets, serverVersion: version, now: ctx.now() }));
     },
     importConfig: (ctx) => {

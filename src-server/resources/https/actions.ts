@@ -6,8 +6,9 @@ import { selfSignedCertificate } from '../../tls/tls-certificate.ts';
 import { failure, ok } from '../../resource-kit/results.ts';
 import { singletonActions } from '../../resource-kit/singleton.ts';
 import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
-import { HTTPS_REKEY_KEY, HTTPS_RUNTIME_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
+import { HTTPS_REKEY_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
 import { readHttpsIntent } from './intent.ts';
+import { httpsRenewalsSetting, httpsRuntimeSetting } from './settings.ts';
 
 /** Both paths or neither; each must be absolute and exist when given. */
 function validate(complete: Record<string, unknown>): string[] {
@@ -33,12 +34,12 @@ function validate(complete: Record<string, unknown>): string[] {
  * counted, and the web thread, told of the change, reads the files and re-keys the listener.
  */
 const renewCertificate: ActionHandler = async (ctx) => {
-  if (readSetting<{ enabled?: boolean }>(ctx.db, HTTPS_RUNTIME_KEY)?.enabled !== true) {
+  if (readSetting(ctx.db, httpsRuntimeSetting).enabled !== true) {
     return failure(409, 'HTTPS is not running: enable it first, then renew its certificate.');
   }
   if (!readHttpsIntent(ctx).certificatePath) await selfSignedCertificate(dataDirOf(ctx.db), { renew: true });
   return ctx.db.transaction(() => {
-    const renewals = (readSetting<{ renewals?: number }>(ctx.db, HTTPS_REKEY_KEY)?.renewals ?? 0) + 1;
+    const renewals = readSetting(ctx.db, httpsRenewalsSetting).renewals + 1;
     writeSetting(ctx.db, HTTPS_REKEY_KEY, { renewals });
     ctx.emit({ type: 'resource-changed', resource: httpsDeclaration.name });
     return ok({ renewals });

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { readSetting } from '../../storage/settings.ts';
 import { ok } from '../../resource-kit/results.ts';
 import type { ActionHandler } from '../../resource-kit/types.ts';
-import { HTTPS_RUNTIME_KEY } from './declaration.ts';
 import { readHttpsIntent, sameIntent, type HttpsIntent } from './intent.ts';
+import { httpsRuntimeSetting } from './settings.ts';
 
 /** system:getCertificate: the HTTPS listener's certificate as the web thread last recorded it. */
 export const getCertificate: ActionHandler = (ctx) => {
-  const runtime = readSetting<Record<string, unknown>>(ctx.db, HTTPS_RUNTIME_KEY);
+  const runtime = readSetting(ctx.db, httpsRuntimeSetting);
   const enabled = runtime?.enabled === true;
   return ok({
     /** True from a save (or renewal request) until the web thread has applied it. */

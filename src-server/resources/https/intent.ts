@@ -1,7 +1,8 @@
 import { readSetting } from '../../storage/settings.ts';
 import type { ActionContext } from '../../resource-kit/types.ts';
 import { readSingleton } from '../../resource-kit/singleton.ts';
-import { HTTPS_REKEY_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
+import { HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
+import { httpsRenewalsSetting } from './settings.ts';
 
 /**
  * What the operator asked of the HTTPS listener: the `https` singleton plus how many times a new
@@ -24,7 +25,7 @@ export function readHttpsIntent(ctx: Pick<ActionContext, 'db'>): HttpsIntent {
     port: Number(settings.port),
     certificatePath: String(settings.certificatePath ?? ''),
     privateKeyPath: String(settings.privateKeyPath ?? ''),
-    renewals: readSetting<{ renewals?: number }>(ctx.db, HTTPS_REKEY_KEY)?.renewals ?? 0,
+    renewals: readSetting(ctx.db, httpsRenewalsSetting).renewals,
   };
 }
 

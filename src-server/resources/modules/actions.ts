@@ -1,12 +1,11 @@
-import { MODULES_SETTING_KEY } from '../../modules/install.ts';
-import type { ModuleReport } from '../../modules/types.ts';
+import { moduleReports } from '../../modules/module-reports.ts';
 import { readSetting } from '../../storage/settings.ts';
 import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
 import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
 
 /** The reports the web thread wrote at start: workers never load modules' status by themselves. */
-const reports = (ctx: ActionContext) => readSetting<ModuleReport[]>(ctx.db, MODULES_SETTING_KEY) ?? [];
+const reports = (ctx: ActionContext) => readSetting(ctx.db, moduleReports);
 
 export const modulesActions: ResourceActions = {
   getList: (ctx) => {

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '../../openapi/document.ts';
 import { aclRules, detailedPermissions, validationSchemas } from '../../openapi/helper-methods.ts';
 import { readSetting } from '../../storage/settings.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
-import { RUNTIME_SETTING_KEY, type RuntimeInfo } from '../system/actions.ts';
+import { runtimeSetting } from '../system/runtime-setting.ts';
 import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from '../../resource-kit/types.ts';
 import { specificationQuery } from './schemas.ts';
 
@@ -29,7 +29,7 @@ const specification: ActionHandler = (ctx: ActionContext) => {
   if (!parsed.success) return invalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const declarations = declarationsOrNull();
   if (!declarations) return NOT_READY();
-  const version = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY)?.version ?? '0.0.0';
+  const version = readSetting(ctx.db, runtimeSetting)?.version ?? '0.0.0';
   const fresh =
     cached?.version === version &&
     cached.declarations.length === declarations.length &&

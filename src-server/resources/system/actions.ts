@@ -3,24 +3,14 @@ import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../../resource-kit/results.ts';
 import type { ResourceActions } from '../../resource-kit/types.ts';
 import { bouncerApiUrl, hostAddresses, listeningAddresses } from './info.ts';
-
-/** Written by the web thread at start: what workers cannot know by themselves. */
-export const RUNTIME_SETTING_KEY = 'runtime';
-export interface RuntimeInfo {
-  version: string;
-  startedAt: number;
-  httpPort: number;
-  httpsPort: number | null;
-  /** The address the listeners are bound to (0.0.0.0, ::, or one address). */
-  bindHost?: string;
-}
+import { runtimeSetting } from './runtime-setting.ts';
 
 export const systemActions: ResourceActions = {
   custom: {
     getCertificate,
     ping: () => ok({ pong: true }),
     getInfo: (ctx) => {
-      const runtime = readSetting<RuntimeInfo>(ctx.db, RUNTIME_SETTING_KEY);
+      const runtime = readSetting(ctx.db, runtimeSetting);
       const addresses = hostAddresses();
       const httpPort = runtime?.httpPort ?? 0;
       const httpsPort = runtime?.httpsPort ?? null;

@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { ServerBus } from '../bus.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import { AuditRecorder } from './recorder.ts';
+
+export interface AuditArea {
+  audit: AuditRecorder;
+  stop(): void;
+}
+
+/**
+ * The web thread's audit recorder, fed by `access-rejected` events: rejected keys and failed logins,
+ * and the prune. Workers record the writes they run themselves.
+ */
+export function startAudit(deps: {
+  db: Db;
+  clock: Clock;
+  bus: ServerBus;
+  logger: Logger;
+  retentionDays: () => number;
+}): AuditArea {
+  const { db, clock, bus, logger } = deps;
+  const audit = new AuditRecorder({
+    db,
+    now: () => clock.now(),
+    retentionDays: deps.retentionDays,
+    onError: (error) => logger.error({ err: error }, 'audit log'),
+  });
+  const stopFeed = bus.on('access-rejected', (event) => audit.reject(event.entry));
+  return {
+    audit,
+    stop() {
+      stopFeed();
+      audit.stop();
+    },
+  };
+}
