@@ -129,9 +129,27 @@ export function ApiKeysTable({
       <DataTable
         label="API keys"
         query={keys}
-        rowLabel={(k) => k.description}
-        rowTestId="api-key-row"
-        minWidth={1040}
+        row={{
+          label: (k) => k.description,
+          testId: 'api-key-row',
+          actions: (k) => [
+            { label: 'Details', icon: <IconInfoCircle size={16} />, onClick: () => setViewing(k) },
+            { label: 'Edit…', icon: <IconEdit size={16} />, onClick: () => setEditing(k) },
+            k.enabled === false
+              ? {
+                  label: 'Enable',
+                  icon: <IconPlayerPlay size={16} />,
+                  onClick: () =>
+                    void setEnabled
+                      .mutateAsync({ key: k, enabled: true })
+                      .then(() => notifications.show({ color: 'teal', title: 'Key enabled', message: k.description })),
+                }
+              : { label: 'Disable…', icon: <IconKeyOff size={16} />, onClick: () => disabling.open(k) },
+            { label: 'Rotate…', icon: <IconRefresh size={16} />, onClick: () => rotating.open(k) },
+            { label: 'Delete…', icon: <IconTrash size={16} />, onClick: () => deleting.open(k), color: 'red' },
+          ],
+        }}
+        frame={{ minWidth: 1040 }}
         search={{
           label: 'Search API keys',
           placeholder: 'Search description, access, source',
@@ -190,22 +208,6 @@ export function ApiKeysTable({
               </>
             ),
           },
-        ]}
-        actions={(k) => [
-          { label: 'Details', icon: <IconInfoCircle size={16} />, onClick: () => setViewing(k) },
-          { label: 'Edit…', icon: <IconEdit size={16} />, onClick: () => setEditing(k) },
-          k.enabled === false
-            ? {
-                label: 'Enable',
-                icon: <IconPlayerPlay size={16} />,
-                onClick: () =>
-                  void setEnabled
-                    .mutateAsync({ key: k, enabled: true })
-                    .then(() => notifications.show({ color: 'teal', title: 'Key enabled', message: k.description })),
-              }
-            : { label: 'Disable…', icon: <IconKeyOff size={16} />, onClick: () => disabling.open(k) },
-          { label: 'Rotate…', icon: <IconRefresh size={16} />, onClick: () => rotating.open(k) },
-          { label: 'Delete…', icon: <IconTrash size={16} />, onClick: () => deleting.open(k), color: 'red' },
         ]}
         empty={{
           title: 'No API keys',

@@ -183,10 +183,11 @@ export function AuditLogTable() {
       label="Audit log"
       noun="audit log entries"
       query={log}
-      rowLabel={(entry) =>
-        `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`
-      }
-      rowTestId="audit-row"
+      row={{
+        label: (entry) =>
+          `${auditSentence(entry)} at ${formatDateTime(entry.at)}${entry.count > 1 ? `, ${attempts(entry.count)}` : ''}`,
+        testId: 'audit-row',
+      }}
       minWidth={960}
       paging={paging}
       searchPlaceholder="User, key, resource, address, field"

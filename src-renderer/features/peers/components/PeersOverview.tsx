@@ -41,23 +41,24 @@ function ExtensionsTable() {
       <DataTable<PeerStatus>
         label="Extensions"
         noun="extensions"
-        withCard={false}
+        frame={{ card: false, minWidth: 560 }}
         query={peers}
-        rowLabel={(p) => `extension ${p.id}`}
-        rowTestId="extension-row"
-        minWidth={560}
+        row={{
+          label: (p) => `extension ${p.id}`,
+          testId: 'extension-row',
+          actions: (p) => {
+            const record = records.get(p.id);
+            if (!record) return [];
+            return [
+              { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(record) },
+              { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(record), color: 'red' },
+            ];
+          },
+        }}
         search={{
           label: 'Search extensions',
           placeholder: 'Search number, name, state',
           text: (p) => `${p.id} ${records.get(p.id)?.username ?? ''} ${p.state}`,
-        }}
-        actions={(p) => {
-          const record = records.get(p.id);
-          if (!record) return [];
-          return [
-            { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(record) },
-            { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(record), color: 'red' },
-          ];
         }}
         columns={[
           {
@@ -121,10 +122,9 @@ function ProvidersTable() {
     <DataTable<ProviderStatus>
       label="Providers"
       noun="providers"
-      withCard={false}
+      frame={{ card: false, minWidth: 560 }}
       query={providers}
-      rowTestId="provider-row"
-      minWidth={560}
+      row={{ testId: 'provider-row' }}
       search={{
         label: 'Search providers',
         placeholder: 'Search name, user, host, state',
