@@ -16,8 +16,9 @@ export function ServerPagedTable<T>({
   searchWidth,
   filters,
   note,
+  minWidth,
   ...table
-}: Omit<DataTableProps<T>, 'query' | 'rows' | 'toolbar' | 'footer' | 'search'> & {
+}: Omit<DataTableProps<T>, 'query' | 'rows' | 'search' | 'frame'> & {
   /** One page of rows, and how many match on the server over every page. */
   query: QueryLike & { data?: { rows: T[]; total: number } };
   paging: ServerPaging;
@@ -27,6 +28,8 @@ export function ServerPagedTable<T>({
   filters: ReactNode;
   /** A line under the page controls (how often the list refreshes...). */
   note?: ReactNode;
+  /** Below this width the table scrolls sideways. */
+  minWidth?: number;
 }) {
   const rows = query.data?.rows ?? [];
   return (
@@ -34,29 +37,32 @@ export function ServerPagedTable<T>({
       {...table}
       query={query}
       rows={rows}
-      toolbar={
-        <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
-          <ServerSearchField
-            placeholder={searchPlaceholder}
-            onSearch={paging.setSearch}
-            debounceMs={paging.debounceMs}
-            width={searchWidth}
-          />
-          {filters}
-        </Group>
-      }
-      footer={
-        <>
-          <ServerPageControls
-            offset={paging.offset}
-            pageSize={paging.pageSize}
-            shown={rows.length}
-            total={query.data?.total ?? 0}
-            onOffset={paging.setOffset}
-          />
-          {note}
-        </>
-      }
+      frame={{
+        minWidth,
+        toolbar: (
+          <Group gap="sm" align="flex-end" wrap="wrap" w="100%">
+            <ServerSearchField
+              placeholder={searchPlaceholder}
+              onSearch={paging.setSearch}
+              debounceMs={paging.debounceMs}
+              width={searchWidth}
+            />
+            {filters}
+          </Group>
+        ),
+        footer: (
+          <>
+            <ServerPageControls
+              offset={paging.offset}
+              pageSize={paging.pageSize}
+              shown={rows.length}
+              total={query.data?.total ?? 0}
+              onOffset={paging.setOffset}
+            />
+            {note}
+          </>
+        ),
+      }}
     />
   );
 }

@@ -4,8 +4,8 @@
 // A wrapper of our own rather than openapi-fetch: the envelope, the 401 -> login flow, the error
 // notifications and the connection state are ours (api-transport.ts), and openapi-fetch would type
 // the whole envelope where every caller wants `data`.
-import { OPERATIONS } from '../../src-shared/contract/operations.ts';
-import type { Body, BodyNeed, PathParams, Query, Result } from '../../src-shared/contract/types.ts';
+import { OPERATIONS } from '#shared/contract/operations.ts';
+import type { Body, BodyNeed, PathParams, Query, Result } from '#shared/contract/types.ts';
 import { apiRequest, type Notices, type Pagination, type RequestOptions } from './api-transport.ts';
 
 export { ApiError, type Notices, type Pagination } from './api-transport.ts';

@@ -2,7 +2,7 @@
 // SPEC envelope, turns `messages.error` into notifications and a 401 into the login screen. It takes a
 // path string, so only api-client.ts calls it (lint refuses it elsewhere): callers name an operation.
 import { notifications } from '@mantine/notifications';
-import type { Schema } from '../../src-shared/contract/types.ts';
+import type { Schema } from '#shared/contract/types.ts';
 import { API_BASE } from '../config/paths.ts';
 import { getAuthSession, refreshAccessToken, requireLogin } from './auth-session.ts';
 import { markContact, markUnreachable } from './connection-state.ts';

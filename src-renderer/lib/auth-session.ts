@@ -1,7 +1,7 @@
 // In-memory auth state: the access token never touches storage. The refresh token is an httpOnly
 // cookie the browser sends to auth:refresh by itself.
 import { useSyncExternalStore } from 'react';
-import { OPERATIONS } from '../../src-shared/contract/operations.ts';
+import { OPERATIONS } from '#shared/contract/operations.ts';
 import { API_BASE } from '../config/paths.ts';
 
 export type AuthMode = 'checking' | 'localhost' | 'signed-in' | 'login-required';

@@ -10,8 +10,8 @@ import {
   type UseMutationResult,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import type { OPERATIONS } from '../../src-shared/contract/operations.ts';
-import type { Body, Result } from '../../src-shared/contract/types.ts';
+import type { OPERATIONS } from '#shared/contract/operations.ts';
+import type { Body, Result } from '#shared/contract/types.ts';
 import { requestOperation, type OperationId } from './api-client.ts';
 
 /** A resource with a GET and a PATCH of the whole collection path: a singleton (no record id). */

@@ -1,4 +1,4 @@
-import type { BlocklistFormat } from '../../../../src-shared/formats.ts';
+import type { BlocklistFormat } from '#shared/formats.ts';
 /** The blocklist feed's formats (those of CrowdSec's cs-blocklist-mirror). */
 export const FEED_FORMATS = [
   { value: 'plain_text', label: 'Plain text: one address or network per line (pfSense, OPNsense, Linux ipset)' },

@@ -1,5 +1,5 @@
-import type { BouncerSetup, KeyStatus, PathPermission } from '../../../../src-shared/access.ts';
-import type { Answer, Body, RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { BouncerSetup, KeyStatus, PathPermission } from '#shared/access.ts';
+import type { Answer, Body, RecordOf } from '#shared/contract/types.ts';
 
 export type { BouncerSetup, KeyStatus };
 export type Permission = PathPermission;

@@ -62,9 +62,8 @@ export function ApiKeyDetailsModal({
             label="Source addresses"
             query={detail}
             rows={key.sources ?? []}
-            rowKey={(s) => s.ip}
-            rowTestId="api-key-source"
-            withCard={false}
+            row={{ key: (s) => s.ip, testId: 'api-key-source' }}
+            frame={{ card: false }}
             columns={[
               { header: 'Address', mono: true, card: 'title', render: (s) => s.ip },
               {

@@ -1,139 +1,20 @@
-import { ActionIcon, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Checkbox, Group, Modal, Stack } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { Choice } from '../../../components/ChoiceSelect.tsx';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { RadioChoice } from '../../../components/RadioChoice.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
-import { CUSTOM_CACHE_RETENTION, CUSTOM_UPDATE_FREQUENCY, EXPAND_LIMIT } from '../model/bouncer-config.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
-import {
-  BOUNCER_PRESET,
-  type BouncerSetup,
-  type IssuedKey,
-  type Permission,
-  type ServerCertificate,
-} from '../api/types.ts';
+import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type ServerCertificate } from '../api/types.ts';
+import { CustomPaths, pathProblem, type PathRow } from './CustomPathsField.tsx';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import { BACKENDS, PRESETS, type Preset } from './key-choices.ts';
 import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
-type Preset = 'bouncer' | 'router' | 'custom';
-interface PathRow {
-  path: string;
-  permission: Permission;
-}
-
 const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions', 'expand_ranges'] as const;
-
-/** The server's rule for an allowed path: starts with "/", no spaces. */
-const pathProblem = (path: string) =>
-  /^\/\S*$/.test(path.trim()) ? null : 'Start with "/" and use no spaces, e.g. /api/v3/extensions.';
-
-function CustomPaths({
-  rows,
-  onChange,
-  error,
-  showProblems,
-}: {
-  rows: PathRow[];
-  onChange: (rows: PathRow[]) => void;
-  error?: string;
-  showProblems: boolean;
-}) {
-  return (
-    <Stack gap="xs" role="group" aria-label="Allowed paths">
-      {rows.map((row, index) => (
-        <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-          <TextInput
-            aria-label={`Path ${index + 1}`}
-            placeholder="/api/v3/extensions"
-            value={row.path}
-            onChange={(e) => onChange(rows.map((r, i) => (i === index ? { ...r, path: e.currentTarget.value } : r)))}
-            error={showProblems && row.path.trim() ? pathProblem(row.path) : null}
-            style={{ flex: 1 }}
-          />
-          <SegmentedControl
-            aria-label={`Permission for path ${index + 1}`}
-            value={row.permission}
-            onChange={(v) => onChange(rows.map((r, i) => (i === index ? { ...r, permission: v as Permission } : r)))}
-            data={[
-              { value: 'read', label: 'Read' },
-              { value: 'write', label: 'Write' },
-            ]}
-          />
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={`Remove path ${index + 1}`}
-            onClick={() => onChange(rows.filter((_, i) => i !== index))}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-      <Button
-        variant="subtle"
-        size="xs"
-        leftSection={<IconPlus size={14} />}
-        onClick={() => onChange([...rows, { path: '/api/v3/', permission: 'read' }])}
-        style={{ alignSelf: 'flex-start' }}
-      >
-        Add a path
-      </Button>
-      {error && (
-        <Text size="sm" c="red" role="alert">
-          {error}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-/** The bouncer and its firewall backend, chosen before the key exists: nftables keys get ranges expanded. */
-const BACKENDS: readonly Choice<BouncerSetup>[] = [
-  {
-    value: 'iptables',
-    label: 'iptables + ipset (recommended)',
-    description: 'Blocked networks of any size are enforced.',
-  },
-  {
-    value: 'nftables',
-    label: 'nftables',
-    description:
-      `The bouncer's nftables mode cannot hold networks: this key receives blocked networks up to ` +
-      `${EXPAND_LIMIT.ipv4} (IPv4) and ${EXPAND_LIMIT.ipv6} (IPv6) expanded into single ` +
-      `addresses. Wider networks are only enforced in iptables mode.`,
-  },
-  {
-    value: 'custom-bouncer',
-    label: 'crowdsec-custom-bouncer (your script)',
-    description:
-      `Runs a script once per ban and unban. Polls every ${CUSTOM_UPDATE_FREQUENCY} and remembers ` +
-      `applied bans for ${CUSTOM_CACHE_RETENTION}.`,
-  },
-];
-
-/** What the key may reach: the bouncer's export, the router feed, or paths chosen one by one. */
-const PRESETS: readonly Choice<Preset>[] = [
-  {
-    value: 'bouncer',
-    label: 'Firewall bouncer: read-only firewall export',
-    description: 'Only /api/v3/firewall-bouncer (decision stream and whitelist), read-only.',
-  },
-  {
-    value: 'router',
-    label: 'Router feed: blocklist for routers and firewalls',
-    description:
-      'Read-only blocklist feed for MikroTik, pfSense/OPNsense URL tables, F5 or Juniper (no ' +
-      'CrowdSec software needed).',
-  },
-  { value: 'custom', label: 'Custom', description: 'Choose the API paths the key may read or write.' },
-];
 
 /** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
 export function CreateApiKeyModal({

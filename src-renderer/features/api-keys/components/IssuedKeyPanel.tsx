@@ -1,12 +1,11 @@
-import { Alert, Button, Code, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
+import { Alert, Code, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import {
   BOUNCER_CONFIG_PATH,
   bouncerYaml,
-  CA_CERT_PATH,
   curlCheck,
   CUSTOM_BOUNCER_CONFIG_PATH,
   customBouncerYaml,
@@ -17,6 +16,7 @@ import {
   type FirewallBackend,
 } from '../model/bouncer-config.ts';
 import type { ServerCertificate } from '../api/types.ts';
+import { CertificatePin } from './CertificatePin.tsx';
 
 /** Whether an api_url points at this computer's loopback, the only source a localhost-bound key is accepted from. */
 export function isLoopbackUrl(url: string): boolean {
@@ -30,60 +30,6 @@ export function isLoopbackUrl(url: string): boolean {
 
 /** The Select value that asks for a host typed by the operator. */
 const OTHER_HOST = 'other-host';
-
-/** Saves this server's certificate as pbx.pem, the name the configurations expect. */
-function downloadPem(pem: string) {
-  const url = URL.createObjectURL(new Blob([pem], { type: 'application/x-pem-file' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'pbx.pem';
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/** Over HTTPS: the certificate the configurations pin, to download (or fetch) and check by its fingerprint. */
-function CertificatePin({ certificate, apiUrl }: { certificate: ServerCertificate; apiUrl: string }) {
-  const url = new URL(apiUrl);
-  const servername = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return (
-    <Stack gap={4} data-testid="certificate-pin">
-      <Text size="sm" fw={600}>
-        This server’s certificate
-      </Text>
-      <Text size="xs" c="dimmed">
-        The configuration checks the server against it: save it on the bouncer host as <Code>{CA_CERT_PATH}</Code> and
-        compare its SHA-256 fingerprint.
-      </Text>
-      {certificate.pem ? (
-        <Group>
-          <Button
-            variant="light"
-            size="xs"
-            leftSection={<IconDownload size={14} />}
-            onClick={() => downloadPem(certificate.pem!)}
-          >
-            Download certificate (PEM)
-          </Button>
-        </Group>
-      ) : (
-        <CopyBlock
-          value={
-            `openssl s_client -connect ${url.hostname}:${url.port || '443'} -servername ${servername} ` +
-            `</dev/null 2>/dev/null | openssl x509 > ${CA_CERT_PATH}`
-          }
-          label="command that saves the certificate"
-          block
-        />
-      )}
-      <Text size="xs" c="dimmed">
-        SHA-256 fingerprint
-      </Text>
-      <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid="certificate-fingerprint">
-        {certificate.fingerprint256}
-      </Code>
-    </Stack>
-  );
-}
 
 /**
  * The new key, shown this once, with ready configurations that use it: crowdsec-firewall-bouncer

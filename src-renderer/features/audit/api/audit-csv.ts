@@ -1,4 +1,4 @@
-import { defuseCell } from '../../../../src-shared/csv-cells.ts';
+import { defuseCell } from '#shared/csv-cells.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { auditSentence, fieldLabel, valueText } from './audit-sentence.ts';
 import type { AuditEntry } from './get-audit-log.ts';

@@ -1,4 +1,4 @@
-import type { Query, RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { Query, RecordOf } from '#shared/contract/types.ts';
 import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';
 import { getLogPage, useLogPage } from '../../../lib/query-hooks.ts';
 

@@ -1,4 +1,4 @@
-import type { Body } from '../../../../src-shared/contract/types.ts';
+import type { Body } from '#shared/contract/types.ts';
 import { useMutation } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client.ts';
 import { startTokenSession } from '../../../lib/auth-session.ts';

@@ -1,4 +1,4 @@
-import type { Answer } from '../../../../src-shared/contract/types.ts';
+import type { Answer } from '#shared/contract/types.ts';
 import { callOperation } from '../../../lib/api-client.ts';
 
 export type ImportReport = Answer<'backup.importConfig'>;

@@ -1,58 +1,12 @@
-import { Button, FileButton, Group, List, Modal, Stack, Table, Text } from '@mantine/core';
+import { Button, FileButton, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ModalFooter } from '../../../components/ModalFooter.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { exportConfig, importConfig, type ImportReport, type SectionChanges } from '../api/config-backup.ts';
-
-const SECTION_NAMES: Record<keyof ImportReport['sections'], string> = {
-  networkFilters: 'Network filters',
-  fail2ban: 'Ban rules and whitelist',
-  generalSettings: 'Request queue and general settings',
-  ami: 'Asterisk manager (AMI)',
-  crowdsecLink: 'Many sites (CrowdSec link)',
-  apiKeys: 'API keys',
-};
-
-/** A setting's value as the preview shows it: short, strings as they are. */
-const shown = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === '') return '(empty)';
-  return text === undefined ? '—' : text.length > 60 ? `${text.slice(0, 57)}…` : text;
-};
-
-/** A section of a configuration document, when it is an object of settings. */
-const sectionOf = (doc: unknown, section: string) => {
-  const value = (doc as Record<string, unknown> | null)?.[section];
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-};
-
-/**
- * What a section's import does, in words; a changed setting shows its value now and in the file
- * ("maxretry: 20 → 5") when both documents have it.
- */
-const describe = (
-  c: SectionChanges,
-  current: Record<string, unknown> | null,
-  incoming: Record<string, unknown> | null,
-) => {
-  const changed = c.changed.map((field) =>
-    current && incoming && field in current && field in incoming
-      ? `${field}: ${shown(current[field])} → ${shown(incoming[field])}`
-      : field,
-  );
-  return (
-    [
-      c.added.length ? `Added: ${c.added.join(', ')}` : '',
-      changed.length ? `Changed: ${changed.join(', ')}` : '',
-      c.removed.length ? `Removed: ${c.removed.join(', ')}` : '',
-    ]
-      .filter(Boolean)
-      .join('. ') || 'No change'
-  );
-};
+import { exportConfig, importConfig, type ImportReport } from '../api/config-backup.ts';
+import { ImportPreviewTable } from './ImportPreviewTable.tsx';
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -156,32 +110,7 @@ export function BackupButtons() {
           {preview && (
             <>
               <Text size="sm">Applying this file replaces the configuration below. Nothing has been written yet.</Text>
-              <Table aria-label="What the import changes">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Section</Table.Th>
-                    <Table.Th>Change</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {(Object.keys(SECTION_NAMES) as Array<keyof ImportReport['sections']>).map((section) => (
-                    <Table.Tr key={section}>
-                      <Table.Td>{SECTION_NAMES[section]}</Table.Td>
-                      <Table.Td>
-                        {section === 'apiKeys'
-                          ? preview.sections.apiKeys.notRestored
-                            ? `${preview.sections.apiKeys.notRestored} not restored: keys are secrets; issue new ones.`
-                            : 'None in the file'
-                          : describe(
-                              preview.sections[section],
-                              sectionOf(current, section),
-                              sectionOf(config, section),
-                            )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <ImportPreviewTable preview={preview} current={current} config={config} />
               {preview.warnings.length > 0 && (
                 <List size="sm" aria-label="Import warnings">
                   {preview.warnings.map((w) => (

@@ -1,4 +1,4 @@
-import type { Body } from '../../../../src-shared/contract/types.ts';
+import type { Body } from '#shared/contract/types.ts';
 import { callOperation } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/query-hooks.ts';
 import { banHistoryKey } from './get-ban-history.ts';

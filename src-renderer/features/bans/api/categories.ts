@@ -1,9 +1,6 @@
-import type { BanKind } from '../../../../src-shared/categories.ts';
+import type { BanKind } from '#shared/categories.ts';
 
-export {
-  SERVICE_CATEGORIES as BAN_SERVICES,
-  type ServiceCategory as BanService,
-} from '../../../../src-shared/categories.ts';
+export { SERVICE_CATEGORIES as BAN_SERVICES, type ServiceCategory as BanService } from '#shared/categories.ts';
 
 /** Ban categories as the API names them, with the label operators know them by. */
 export const BAN_CATEGORIES = [

@@ -1,4 +1,4 @@
-import type { Answer, Item, Query } from '../../../../src-shared/contract/types.ts';
+import type { Answer, Item, Query } from '#shared/contract/types.ts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client.ts';
 import { filterQuery, type QueryFilter } from '../../../lib/query-filter.ts';

@@ -1,5 +1,5 @@
-import type { Answer, Body } from '../../../../src-shared/contract/types.ts';
-import type { BanListFormat } from '../../../../src-shared/formats.ts';
+import type { Answer, Body } from '#shared/contract/types.ts';
+import type { BanListFormat } from '#shared/formats.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestOperation } from '../../../lib/api-client.ts';
 import { banHistoryKey } from './get-ban-history.ts';

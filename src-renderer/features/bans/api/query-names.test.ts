@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { ok, useLocalApiTestServer } from '../../../test-support/api-server.ts';
-import { OPERATIONS } from '../../../../src-shared/contract/operations.ts';
+import { OPERATIONS } from '#shared/contract/operations.ts';
 import { namesNotInContract } from '../../../test-support/contract-query.ts';
 import { exportBans } from './export-bans.ts';
 import { getBanHistory } from './get-ban-history.ts';

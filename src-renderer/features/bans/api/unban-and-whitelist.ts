@@ -1,4 +1,4 @@
-import type { Body } from '../../../../src-shared/contract/types.ts';
+import type { Body } from '#shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestOperation } from '../../../lib/api-client.ts';
 import { afterUnban } from './unban-ip.ts';

@@ -38,8 +38,7 @@ export function BanLogTable() {
       label="Ban history"
       noun="ban history"
       query={log}
-      rowLabel={(entry) => entry.ip}
-      rowTestId="ban-log-row"
+      row={{ label: (entry) => entry.ip, testId: 'ban-log-row' }}
       minWidth={1040}
       paging={paging}
       searchPlaceholder="Address or reason"

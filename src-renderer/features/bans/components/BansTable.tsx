@@ -60,11 +60,8 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
         label="Active bans"
         noun="bans"
         query={bans}
-        rowKey={rowKeyOf}
-        rowLabel={rowLabelOf}
-        rowTestId="ban-row"
+        row={{ key: rowKeyOf, label: rowLabelOf, testId: 'ban-row', actions, inlineActions: true }}
         minWidth={940}
-        inlineActions
         paging={paging}
         searchPlaceholder="Address, reason or who banned"
         searchWidth={260}
@@ -85,7 +82,6 @@ export function BansTable({ banOpened, onBanClose }: { banOpened: boolean; onBan
           </>
         }
         columns={BAN_COLUMNS}
-        actions={actions}
         empty={
           paging.filtered
             ? { title: 'No ban matches the filter', hint: 'Change the search or pick another category.' }

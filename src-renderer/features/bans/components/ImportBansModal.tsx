@@ -1,85 +1,17 @@
-import {
-  Alert,
-  Button,
-  FileButton,
-  Group,
-  List,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileUpload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { BAN_LIST_FORMATS, useImportBans, type BanListFormat, type ImportOutcome } from '../api/import-bans.ts';
+import { ImportOutcomeSummary } from './ImportOutcomeSummary.tsx';
 
 /** The server's default for entries without a duration (as cscli's): 4 hours. */
 const DEFAULT_SECONDS = 4 * 3600;
 const MAX_SECONDS = 10 * 365 * 86_400;
 /** The server refuses bodies over 20 MB. */
 const MAX_BYTES = 20 * 1024 * 1024;
-const SHOWN_CHANGES = 50;
-
-function Outcome({ outcome }: { outcome: ImportOutcome }) {
-  return (
-    <Stack gap="xs" data-testid="import-outcome">
-      <Text size="sm">
-        {outcome.dryRun ? 'Would import' : 'Imported'}: <b>{outcome.added}</b> new, <b>{outcome.extended}</b> extended,{' '}
-        {outcome.unchanged} already banned for longer, {outcome.merged} duplicate entries merged ({outcome.entries}{' '}
-        entries read).
-      </Text>
-      {outcome.warnings.length > 0 && (
-        // Never-banned values (whitelisted, trusted, loopback, unspecified): skipped, or ranges carved around them.
-        <Alert
-          color="yellow"
-          variant="light"
-          title="Never banned: skipped or carved around"
-          data-testid="import-warnings"
-        >
-          <List size="xs">
-            {outcome.warnings.slice(0, SHOWN_CHANGES).map((warning) => (
-              <List.Item key={warning}>{warning}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      )}
-      {outcome.changes.length > 0 && (
-        <Table withTableBorder striped fz="xs" aria-label="Changes">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Address or network</Table.Th>
-              <Table.Th>Change</Table.Th>
-              <Table.Th>Duration</Table.Th>
-              <Table.Th>Line</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {outcome.changes.slice(0, SHOWN_CHANGES).map((change) => (
-              <Table.Tr key={change.value}>
-                <Table.Td>{change.value}</Table.Td>
-                <Table.Td>{change.action === 'add' ? 'new ban' : 'longer ban'}</Table.Td>
-                <Table.Td>{change.duration}</Table.Td>
-                <Table.Td>{change.lines.join(', ')}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-      {outcome.changes.length > SHOWN_CHANGES && (
-        <Text size="xs" c="dimmed">
-          …and {outcome.added + outcome.extended - SHOWN_CHANGES} more.
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
 /**
  * "Import bans": a list pasted or read from a file, previewed with a dry run, then imported all or
  * nothing. Refused lines (malformed, whitelisted, trusted, loopback) are listed with their numbers.
@@ -217,7 +149,7 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
             </List>
           </Alert>
         )}
-        {preview && <Outcome outcome={preview} />}
+        {preview && <ImportOutcomeSummary outcome={preview} />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -1,8 +1,8 @@
-import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { Body, RecordOf } from '#shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { crowdsecLinkStatusKey } from './get-crowdsec-link-status.ts';
 
-import type { BanCategory as SharedCategory } from '../../../../src-shared/categories.ts';
+import type { BanCategory as SharedCategory } from '#shared/categories.ts';
 
 export type { SharedCategory };
 

@@ -1,5 +1,5 @@
-import { SERVICE_CATEGORIES, type ServiceCategory } from '../../../../src-shared/categories.ts';
-import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
+import { SERVICE_CATEGORIES, type ServiceCategory } from '#shared/categories.ts';
+import type { Body, RecordOf } from '#shared/contract/types.ts';
 
 export const FILTER_CATEGORIES = SERVICE_CATEGORIES;
 export type FilterCategory = ServiceCategory;

@@ -134,10 +134,16 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
         label="Network filters"
         noun="network filters"
         query={filters}
-        rowLabel={(f) => f.permit}
-        rowTestId="filter-row"
+        row={{
+          label: (f) => f.permit,
+          testId: 'filter-row',
+          actions: (f) => [
+            { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(f) },
+            { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(f), color: 'red' },
+          ],
+        }}
         columns={columns(binding)}
-        minWidth={900}
+        frame={{ minWidth: 900 }}
         search={{
           label: 'Search network filters',
           placeholder: 'Search network, description, key',
@@ -145,10 +151,6 @@ export function NetworkFiltersTable({ binding }: { binding?: KeyBinding }) {
             `${f.permit} ${f.description ?? ''} ${f.deny ?? ''} ` +
             `${(binding?.usedBy(String(f.id)) ?? []).map((k) => k.description).join(' ')}`,
         }}
-        actions={(f) => [
-          { label: 'Edit', icon: <IconPencil size={16} />, onClick: () => openForm(f) },
-          { label: 'Delete', icon: <IconTrash size={16} />, onClick: () => deleting.open(f), color: 'red' },
-        ]}
         empty={{
           title: 'No network filters',
           hint:

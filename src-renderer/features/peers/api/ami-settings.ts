@@ -1,4 +1,4 @@
-import type { Body, RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { Body, RecordOf } from '#shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { amiStatusKey } from './get-ami-status.ts';
 import { peerStatusesKey } from './get-peer-statuses.ts';

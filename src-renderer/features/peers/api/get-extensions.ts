@@ -1,4 +1,4 @@
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { RecordOf } from '#shared/contract/types.ts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { listOperation } from '../../../lib/api-client.ts';
 

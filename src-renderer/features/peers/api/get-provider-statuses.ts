@@ -1,4 +1,4 @@
-import type { Item } from '../../../../src-shared/contract/types.ts';
+import type { Item } from '#shared/contract/types.ts';
 import { callOperation } from '../../../lib/api-client.ts';
 import { polledQuery } from '../../../lib/query-hooks.ts';
 

@@ -1,5 +1,5 @@
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
-import { inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
+import type { RecordOf } from '#shared/contract/types.ts';
+import { inputRanges, SETTING_BOUNDS } from '#shared/setting-bounds.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 
 export type GeneralSettings = RecordOf<'GeneralSettings'>;

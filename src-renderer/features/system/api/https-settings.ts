@@ -1,4 +1,4 @@
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { RecordOf } from '#shared/contract/types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';

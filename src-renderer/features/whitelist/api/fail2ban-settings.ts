@@ -1,6 +1,6 @@
-import type { BanCategory } from '../../../../src-shared/categories.ts';
-import { BANTIME_FACTOR_BOUND, inputRanges, SETTING_BOUNDS } from '../../../../src-shared/setting-bounds.ts';
-import type { RecordOf } from '../../../../src-shared/contract/types.ts';
+import type { BanCategory } from '#shared/categories.ts';
+import { BANTIME_FACTOR_BOUND, inputRanges, SETTING_BOUNDS } from '#shared/setting-bounds.ts';
+import type { RecordOf } from '#shared/contract/types.ts';
 import { settingsResource } from '../../../lib/settings-resource.ts';
 import { effectiveWhitelistKey } from './get-effective-whitelist.ts';
 

@@ -31,12 +31,10 @@ export function EffectiveWhitelist() {
         <DataTable<{ entry: string; index: number }>
           label="Effective whitelist entries"
           noun="entries"
-          withCard={false}
+          frame={{ card: false, minWidth: 280 }}
           query={list}
           rows={entries.map((entry, index) => ({ entry, index }))}
-          rowKey={(row) => `${row.entry}-${row.index}`}
-          rowLabel={(row) => row.entry}
-          minWidth={280}
+          row={{ key: (row) => `${row.entry}-${row.index}`, label: (row) => row.entry }}
           search={{
             label: 'Search the effective whitelist',
             placeholder: 'Search address or network',

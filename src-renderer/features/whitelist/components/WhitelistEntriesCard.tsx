@@ -54,12 +54,16 @@ export function WhitelistEntriesCard() {
       <DataTable
         label="Whitelist entries"
         noun="entries"
-        withCard={false}
+        frame={{ card: false, minWidth: 560 }}
         query={settings}
         rows={entries}
-        rowKey={(e) => e.value}
-        rowTestId="whitelist-entry"
-        minWidth={560}
+        row={{
+          key: (e) => e.value,
+          testId: 'whitelist-entry',
+          actions: (e) => [
+            { label: 'Remove', icon: <IconTrash size={14} />, color: 'red', onClick: () => removing.open(e) },
+          ],
+        }}
         search={{
           label: 'Search whitelist entries',
           placeholder: 'Search address or comment',
@@ -69,9 +73,6 @@ export function WhitelistEntriesCard() {
           { header: 'Address or network', mono: true, card: 'title', render: (e) => e.value },
           { header: 'Comment', render: (e) => <OptionalText value={e.comment} /> },
           { header: 'Ends', render: (e) => <EndCell entry={e} now={now} /> },
-        ]}
-        actions={(e) => [
-          { label: 'Remove', icon: <IconTrash size={14} />, color: 'red', onClick: () => removing.open(e) },
         ]}
         empty={{
           title: 'No whitelist entries',
