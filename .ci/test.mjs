@@ -9,7 +9,7 @@
 // (e2e/) mostly waits on real bouncers, Chromium and server processes, so it runs beside it
 // instead of after it. Soak sizes (PBX_TEST_SOAK=1, and the files named *.soak.test.ts) are left
 // out of npm test and run by `--soak`. The last line is "N passed, N failed" over every lane.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -56,6 +56,32 @@ function plan() {
 /** A file that sizes a run with test-support/soak.ts grows in the soak lane, so it runs there too. */
 const readsSoak = (file) => /test-support\/soak\.ts['"]/.test(readFileSync(file, 'utf8'));
 
+/**
+ * A test file whose process never exits (a handle left open) would hold its lane, and CI, forever:
+ * the lane's runner gives each file process at most this long, then ends it, and the file fails.
+ */
+const FILE_LIMIT_S = Number(process.env.PBX_TEST_FILE_LIMIT_S) || 20 * 60;
+
+/** Ends the lane's test file processes that have run longer than FILE_LIMIT_S (Linux `ps`). */
+function endStuckFiles(lane, runnerPid) {
+  let table = '';
+  try {
+    table = execFileSync('ps', ['-o', 'pid=,etimes=,args=', '--ppid', String(runnerPid)], { encoding: 'utf8' });
+  } catch {
+    return; // no child right now
+  }
+  for (const line of table.split('\n')) {
+    const [pid, seconds, ...args] = line.trim().split(/\s+/);
+    if (!pid || Number(seconds) < FILE_LIMIT_S) continue;
+    console.error(`[${lane.name}] ${args.at(-1)} ran ${seconds} s without ending: stopped (the file fails)`);
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
 /** Runs one lane; resolves with its counts and time once its process ends. */
 function runLane(lane) {
   const started = Date.now();
@@ -89,8 +115,12 @@ function runLane(lane) {
   };
   relay(child.stdout, process.stdout);
   relay(child.stderr, process.stderr);
+  const watchdog = setInterval(() => endStuckFiles(lane, child.pid), 30_000);
   return new Promise((resolve) =>
-    child.on('close', (code) => resolve({ lane, code: code ?? 1, counts, seconds: (Date.now() - started) / 1000 })),
+    child.on('close', (code) => {
+      clearInterval(watchdog);
+      resolve({ lane, code: code ?? 1, counts, seconds: (Date.now() - started) / 1000 });
+    }),
   );
 }
 
