@@ -58,3 +58,14 @@ describe('the stream parser is the door for upstream text', () => {
     assert.deepEqual([second!.scenario, second!.origin], ['_object Object_', '7']);
   });
 });
+
+describe('a closed stream parser', () => {
+  // A poll still in flight when the link stops used to start a new parser thread after close(),
+  // which kept the process alive for good.
+  test('starts no thread again: a parse after close() is refused', async () => {
+    const parser = new StreamParser();
+    await parser.parse(Buffer.from('{"new":[],"deleted":[]}'));
+    await parser.close();
+    await assert.rejects(parser.parse(Buffer.from('{"new":[],"deleted":[]}')), /closed/);
+  });
+});

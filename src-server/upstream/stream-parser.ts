@@ -104,6 +104,8 @@ type Reply = { seq: number; ok: true; result: ParsedStream } | { seq: number; ok
 /** A long-lived parser thread for stream answers; started on first use, stopped with `close()`. */
 export class StreamParser {
   private worker: Worker | undefined;
+  /** Set by close(): a poll still in flight when the link stopped must not start a new thread. */
+  private closed = false;
   private seq = 0;
   private readonly waiting = new Map<
     number,
@@ -112,6 +114,7 @@ export class StreamParser {
 
   /** Parses one answer off the web thread; rejects with the reason when it is not a decision stream. */
   parse(body: Buffer): Promise<ParsedStream> {
+    if (this.closed) return Promise.reject(new Error('the stream parser is closed (the link stopped)'));
     const worker = this.start();
     const seq = ++this.seq;
     // A copy the worker owns (the answer's buffer may be a slice of Node's shared pool), made by one
@@ -125,6 +128,7 @@ export class StreamParser {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();
