@@ -136,6 +136,7 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
           resourceModules,
           modules: modules.entries,
           moduleLoadTimeoutMs: config.moduleLoadTimeoutMs,
+          checkOutputs: config.checkOutputs,
         },
         execArgv: runningFromSource ? ['--import', 'tsx'] : [],
         limits: queueLimits,

@@ -1,16 +1,12 @@
 import { isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
 import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
-import type { BanLogEntry } from '../../../src-shared/ban-log.ts';
-import type { BanKind } from '../../firewall/decisions.ts';
 import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
 import { parseCidr } from '../../net/cidr.ts';
-import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
-import type { ActionHandler } from '../../resource-kit/types.ts';
 import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
-
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+import type { FirewallAction } from './declaration.ts';
 
 /**
  * Why an operator's ban may not be written (the never-banned rule, firewall/never-banned.ts): an
@@ -42,9 +38,8 @@ function manualBanRefusals(value: string, screen: BanScreen): string[] {
  * time; `services` (SIP, WEB, AMI, IAX; all when absent) says which of this server's own services
  * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason.
  */
-export const banIp: ActionHandler = (ctx) => {
-  // The declared input holds: ip a non-empty string, reason at most 200 characters, services a non-empty list of categories.
-  const body = (ctx.body ?? {}) as { ip: string; duration?: unknown; reason?: string; services?: string[] | null };
+export const banIp: FirewallAction<'banIp'> = (ctx) => {
+  const body = ctx.input;
   const errors: string[] = [];
   const raw = body.ip;
   const value = normalizeCidrText(raw);
@@ -77,8 +72,8 @@ export const banIp: ActionHandler = (ctx) => {
 };
 
 /** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */
-export const unbanIp: ActionHandler = (ctx) => {
-  const raw = (ctx.body as { ip: string }).ip; // a non-empty string: the declared input
+export const unbanIp: FirewallAction<'unbanIp'> = (ctx) => {
+  const raw = ctx.input.ip;
   const value = raw.includes('/') ? normalizeCidrText(raw) : normalizeAddress(raw);
   if (!value)
     return invalid([`ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).`]);
@@ -89,8 +84,8 @@ export const unbanIp: ActionHandler = (ctx) => {
 };
 
 /** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */
-export const unbanIps: ActionHandler = (ctx) => {
-  const list = (ctx.body as { ips: string[] }).ips; // 1 to 1000 strings: the declared input
+export const unbanIps: FirewallAction<'unbanIps'> = (ctx) => {
+  const list = ctx.input.ips;
   const values: string[] = [];
   const errors: string[] = [];
   list.forEach((text, i) => {
@@ -108,21 +103,9 @@ export const unbanIps: ActionHandler = (ctx) => {
 };
 
 /** `firewall:getBanLog?search=&category=&state=&limit=&offset=`: every ban, unban and expiry, newest first. */
-export const getBanLog: ActionHandler = (ctx) => {
-  const page = parsePageRequest(ctx.query);
-  if (page && 'errors' in page) return invalid(page.errors);
-  const search = single(ctx.query.search)?.slice(0, 100);
-  // Only known categories and states pass the declared input.
-  const category = single(ctx.query.category);
-  const state = single(ctx.query.state);
-  const limit = page?.limit ?? 50;
-  const offset = page?.offset ?? 0;
-  const { rows, total } = banLog(ctx.db, ctx.now(), {
-    search: search || undefined,
-    category: category as BanKind | undefined,
-    state: state as BanLogEntry['state'] | undefined,
-    limit,
-    offset,
-  });
+export const getBanLog: FirewallAction<'getBanLog'> = (ctx) => {
+  const { search, category, state } = ctx.input;
+  const { limit, offset } = pageOf(ctx.input) ?? { limit: DEFAULT_LIMIT, offset: 0 };
+  const { rows, total } = banLog(ctx.db, ctx.now(), { search, category, state, limit, offset });
   return ok(rows, { pagination: paginationOf(total, { limit, offset }, rows.length) });
 };

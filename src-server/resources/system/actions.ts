@@ -1,7 +1,8 @@
 import { readSetting } from '../../storage/settings.ts';
 import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../../resource-kit/results.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { systemDeclaration } from './declaration.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { bouncerApiUrl, hostAddresses, listeningAddresses } from './info.ts';
 
 /** Written by the web thread at start: what workers cannot know by themselves. */
@@ -15,7 +16,7 @@ export interface RuntimeInfo {
   bindHost?: string;
 }
 
-export const systemActions: ResourceActions = {
+export const systemActions = defineActions(systemDeclaration, {
   custom: {
     getCertificate,
     ping: () => ok({ pong: true }),
@@ -38,4 +39,4 @@ export const systemActions: ResourceActions = {
       });
     },
   },
-};
+});
