@@ -45,7 +45,7 @@ const settings = singletonActions(crowdsecLinkDeclaration, {
 const refuseEmptyCredentials =
   (save: ActionHandler): ActionHandler =>
   (ctx) => {
-    const body = (typeof ctx.input === 'object' && ctx.input !== null ? ctx.input : {}) as Record<string, unknown>;
+    const body: Record<string, unknown> = typeof ctx.input === 'object' && ctx.input !== null ? { ...ctx.input } : {};
     const empty = CREDENTIALS.filter((name) => name in body && (body[name] === '' || body[name] === null));
     if (empty.length)
       return invalid(empty.map((name) => `${name}: must be 1-${MAX_CREDENTIAL_LENGTH} characters, not empty.`));
