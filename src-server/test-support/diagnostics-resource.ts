@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { z } from 'zod';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from '../resource-kit/results.ts';
 import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
@@ -37,6 +38,14 @@ export const resources: ResourceDefinition[] = [
         echo: { verbs: ['GET', 'POST'], scope: 'collection', level: 'READ', ...ANY },
         big: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
         runs: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
+        // Answers data its declared output refuses: the output check's probe.
+        mismatch: {
+          verbs: ['GET'],
+          scope: 'collection',
+          level: 'READ',
+          input: ANY_INPUT,
+          output: z.object({ count: z.number() }),
+        },
       },
     },
     actions: {
@@ -63,6 +72,7 @@ export const resources: ResourceDefinition[] = [
         echo: (ctx) => ok({ headers: ctx.headers, session: ctx.session, query: ctx.query, body: ctx.body }),
         big: (ctx) => ok({ blob: 'x'.repeat(Number(q(ctx, 'kb') || 1) * 1024) }),
         runs: (ctx) => ok({ count: count(ctx, q(ctx, 'tag')) }),
+        mismatch: () => ok({ count: 'many' }),
       },
     },
   },

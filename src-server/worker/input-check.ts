@@ -14,7 +14,7 @@ const lastOfEach = (query: Record<string, string | string[]>): Record<string, st
  */
 export function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issue.path.length ? String(issue.path[0]) : '';
-  if (!field || issue.message.startsWith(`${field} `) || issue.message.startsWith(`${field}:`)) return issue.message;
+  if (!field || [' ', ':', '['].some((after) => issue.message.startsWith(`${field}${after}`))) return issue.message;
   return `${field}: ${issue.message}`;
 }
 

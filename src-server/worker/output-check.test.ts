@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { NO_QUERY } from '../resource-kit/contract.ts';
 import { failure, ok } from '../resource-kit/results.ts';
 import type { ActionContext, CustomMethodDecl } from '../resource-kit/types.ts';
+import { DIAGNOSTICS_MODULE, withTestServer } from '../test-support/server.ts';
 import { findHandler } from './dispatch.ts';
 import { withCheckedOutput } from './output-check.ts';
 
@@ -59,5 +60,25 @@ describe('the worker checks a custom method answer against its declared output',
     )!;
     assert.deepEqual((await echo(ctx({ count: '2' }))).data, { count: 2 });
     mock.restoreAll();
+  });
+});
+
+describe('checkOutputs on a real server', () => {
+  const path = '/pbxcore/api/v3/diagnostics:mismatch';
+
+  it('is on in the test servers: an answer its output refuses is a 500 naming the method', async () => {
+    await withTestServer({ resourceModules: [DIAGNOSTICS_MODULE] }, async (t) => {
+      const answer = await t.call(path);
+      assert.equal(answer.status, 500, answer.text);
+      assert.match(answer.json.messages.error[0], /^diagnostics:mismatch answered data that does not match/);
+    });
+  });
+
+  it('is off when the setting is (production): the answer goes out unchecked', async () => {
+    await withTestServer({ resourceModules: [DIAGNOSTICS_MODULE], checkOutputs: false }, async (t) => {
+      const answer = await t.call(path);
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(answer.json.data, { count: 'many' });
+    });
   });
 });

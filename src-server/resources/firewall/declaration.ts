@@ -7,6 +7,7 @@ import { BAN_KINDS } from '../../../src-shared/categories.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
+import { banDurationInput, cidrInput, unbanInput, unbanListInput } from './address-inputs.ts';
 
 /** The categories getBannedIps lists: this PBX's own, and the upstream LAPI's. */
 const BANNED_CATEGORIES = [...BAN_KINDS, 'upstream'] as const;
@@ -196,8 +197,8 @@ export const firewallDeclaration = {
         'default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when ' +
         'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
       input: z.object({
-        ip: z.string({ error: BAN_IP_REQUIRED }).min(1, { error: BAN_IP_REQUIRED }),
-        duration: z.union([z.number(), z.string(), z.null()], { error: DURATION_TEXT }).optional(),
+        ip: cidrInput(BAN_IP_REQUIRED),
+        duration: banDurationInput(DURATION_TEXT),
         reason: reasonText.optional(),
         services: z
           .array(z.enum(FILTER_CATEGORIES, { error: SERVICES_TEXT }), { error: SERVICES_TEXT })
@@ -215,7 +216,7 @@ export const firewallDeclaration = {
         'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An ' +
         'upstream CrowdSec LAPI decision of the same value is not lifted (it belongs to the LAPI): ' +
         'the answer then carries a warning saying where to lift it.',
-      input: z.object({ ip: z.string({ error: 'ip is required.' }).min(1, { error: 'ip is required.' }) }),
+      input: z.object({ ip: unbanInput('ip is required.') }),
       output: out.unbannedIp,
     },
     unbanIps: {
@@ -224,10 +225,7 @@ export const firewallDeclaration = {
       level: 'WRITE',
       description: 'Bulk unban: `{ips: [...]}` (1-1000), all validated first, lifted in one transaction.',
       input: z.object({
-        ips: z
-          .array(z.string({ error: IPS_TEXT }), { error: IPS_TEXT })
-          .min(1, { error: IPS_TEXT })
-          .max(1000, { error: IPS_TEXT }),
+        ips: unbanListInput(IPS_TEXT),
       }),
       output: out.unbannedIps,
     },
@@ -241,7 +239,7 @@ export const firewallDeclaration = {
         'audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an ' +
         'overlap with a filter deny entry, gets 422.',
       input: z.object({
-        ip: z.string({ error: WHITELIST_IP_REQUIRED }).min(1, { error: WHITELIST_IP_REQUIRED }),
+        ip: cidrInput(WHITELIST_IP_REQUIRED),
         comment: z.string().max(200, { error: 'at most 200 characters' }).nullable().optional(),
         until: z
           .string({ error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' })

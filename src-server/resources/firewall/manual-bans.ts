@@ -1,5 +1,5 @@
-import { isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
+import { isCatchAll } from '../../firewall/addresses.ts';
+import { addManualBan, banLog, liftBans } from '../../firewall/ban-queries.ts';
 import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
@@ -39,33 +39,26 @@ function manualBanRefusals(value: string, screen: BanScreen): string[] {
  * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason.
  */
 export const banIp: FirewallAction<'banIp'> = (ctx) => {
-  const body = ctx.input;
-  const errors: string[] = [];
-  const raw = body.ip;
-  const value = normalizeCidrText(raw);
-  if (!value) errors.push(`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`);
-  const duration = parseBanDuration(body.duration ?? 'permanent');
-  if (!duration.ok) errors.push(duration.message);
-  const reason = body.reason ?? '';
-  const services = body.services ? [...new Set(body.services)] : null;
-  if (value) {
-    if (isCatchAll(parseCidr(value)!))
-      errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
-    else errors.push(...manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value)));
-  }
-  if (errors.length || !value || !duration.ok) return invalid(errors);
-  const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason, services, by: actorOf(ctx) }, ctx.now());
+  const { ip, duration: seconds, reason = '' } = ctx.input;
+  const { value } = ip;
+  const services = ctx.input.services ? [...new Set(ctx.input.services)] : null;
+  // What no schema can say: the catch-all and the never-banned addresses are refused with the reason.
+  const refusals = isCatchAll(parseCidr(value)!)
+    ? [`ip: ${value} is every address; ban specific addresses or networks.`]
+    : manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value));
+  if (refusals.length) return invalid(refusals);
+  const id = addManualBan(ctx.db, { value, seconds, reason, services, by: actorOf(ctx) }, ctx.now());
   ctx.emit({ type: 'bans-added', ip: value });
   // A range is stored as its network (203.0.113.77/24 is 203.0.113.0/24): the answer says so.
-  const written = raw.trim() !== value ? { written: raw.trim().slice(0, 100) } : {};
+  const written = ip.written !== value ? { written: ip.written.slice(0, 100) } : {};
   return created({
     id,
     ip: value,
     ...written,
     category: 'manual',
     scenario: 'pbx/manual',
-    permanent: duration.seconds === null,
-    seconds: duration.seconds,
+    permanent: seconds === null,
+    seconds,
     reason,
     services,
   });
@@ -73,10 +66,7 @@ export const banIp: FirewallAction<'banIp'> = (ctx) => {
 
 /** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */
 export const unbanIp: FirewallAction<'unbanIp'> = (ctx) => {
-  const raw = ctx.input.ip;
-  const value = raw.includes('/') ? normalizeCidrText(raw) : normalizeAddress(raw);
-  if (!value)
-    return invalid([`ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).`]);
+  const value = ctx.input.ip;
   const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
   ctx.emit({ type: 'bans-lifted', ip: value });
   const upstream = upstreamUnbanNotice(ctx.db, value, ctx.now());
@@ -85,15 +75,7 @@ export const unbanIp: FirewallAction<'unbanIp'> = (ctx) => {
 
 /** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */
 export const unbanIps: FirewallAction<'unbanIps'> = (ctx) => {
-  const list = ctx.input.ips;
-  const values: string[] = [];
-  const errors: string[] = [];
-  list.forEach((text, i) => {
-    const value = text.includes('/') ? normalizeCidrText(text) : normalizeAddress(text);
-    if (value) values.push(value);
-    else errors.push(`ips[${i}]: "${text.slice(0, 100)}" is not a valid address or range.`);
-  });
-  if (errors.length) return invalid(errors);
+  const values = ctx.input.ips;
   const by = actorOf(ctx);
   const lifted = ctx.db.transaction(() =>
     values.reduce((sum, value) => sum + liftBans(ctx.db, value, ctx.now(), by), 0),

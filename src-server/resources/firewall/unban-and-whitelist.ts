@@ -1,4 +1,3 @@
-import { normalizeCidrText } from '../../firewall/addresses.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/fail2ban-settings.ts';
 import { parseCidr } from '../../net/cidr.ts';
@@ -18,9 +17,7 @@ import type { FirewallAction } from './declaration.ts';
  */
 export const unbanAndWhitelist: FirewallAction<'unbanAndWhitelist'> = (ctx) => {
   const body = ctx.input;
-  const raw = body.ip;
-  const value = normalizeCidrText(raw);
-  if (!value) return invalid([`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`]);
+  const { value } = body.ip;
   const now = ctx.now();
   return ctx.db.transaction(() => {
     const existing = readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY);
