@@ -154,7 +154,7 @@ const sharedIsNodeFree = {
 const DOMAIN_FILES = SERVER_DOMAIN.map((folder) => `src-server/${folder}/**/*.ts`);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'data/', '.tmp/', '.tmp*', 'e2e/screenshots/', 'resources/modules/**/*.js'] },
+  { ignores: ['node_modules/', 'out/', 'data/', '.tmp/', '.tmp*', 'e2e/screenshots/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -206,6 +206,27 @@ export default tseslint.config(
               message: 'src-main/ hosts the server through src-server/index.ts (createServer) only.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Actions read their input as the declared schema parsed it (ctx.input), never the raw request:
+    // the worker hands `ctx.input` (worker/input-check.ts); only the kit reads ctx.body and ctx.query.
+    files: ['src-server/resources/**/*.ts', 'resources/modules/**/*.{js,ts}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='ctx'][property.name=/^(body|query)$/]",
+          message:
+            "Read the parsed input (ctx.input), typed by the declared schema; the raw body and query are the kit's.",
+        },
+        {
+          selector: "VariableDeclarator[init.name='ctx'] > ObjectPattern > Property[key.name=/^(body|query)$/]",
+          message:
+            "Read the parsed input (ctx.input), typed by the declared schema; the raw body and query are the kit's.",
         },
       ],
     },

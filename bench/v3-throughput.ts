@@ -35,6 +35,7 @@ const baseline = createHttpServer(async (_req, res) => {
     resource: extensionsDeclaration,
     operation: 'getList',
     verb: 'GET',
+    input: {},
     query: {},
     body: {},
     headers: {},

@@ -189,6 +189,26 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
     }
   });
 
+  it('an action reads ctx.input, never the raw ctx.body or ctx.query (resources and example modules)', async () => {
+    const raw = [
+      'export const read = (ctx: { body: unknown }) => ctx.body;\n',
+      'export const read = (ctx: { query: unknown }) => ctx.query;\n',
+      'export const read = (ctx: { body: unknown }) => {\n  const { body } = ctx;\n  return body;\n};\n',
+    ];
+    for (const code of raw) {
+      const messages = await lint('src-server/resources/system/lint-probe.ts', code);
+      assert.deepEqual(ruleIds(messages), ['no-restricted-syntax'], code);
+      assert.ok(messages[0]!.message.includes('ctx.input'), messages[0]!.message);
+    }
+    const moduleProbe = await lint(
+      'resources/modules/ExampleRoutes/lint-probe.js',
+      'export const read = (ctx) => ctx.query;\n',
+    );
+    assert.deepEqual(ruleIds(moduleProbe), ['no-restricted-syntax']);
+    const parsed = 'export const read = (ctx: { input: unknown }) => ctx.input;\n';
+    assert.deepEqual(await lint('src-server/resources/system/lint-probe.ts', parsed), []);
+  });
+
   it('a clean src-shared/ file passes: plain TypeScript and its own files', async () => {
     const code =
       "import { BAN_CATEGORIES } from './categories.ts';\nimport type { Answer } from './contract/types.ts';\n" +

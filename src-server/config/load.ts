@@ -19,6 +19,7 @@ const envNames: Record<string, keyof ServerConfigInput> = {
   PBX_STATIC_DIR: 'staticDir',
   PBX_TRUSTED_HOSTS: 'trustedHosts',
   PBX_EXAMPLE_MODULES: 'exampleModules',
+  PBX_CHECK_OUTPUTS: 'checkOutputs',
 };
 
 /** Reads the settings this server takes from the environment (`PBX_*`). */

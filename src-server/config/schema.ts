@@ -1,5 +1,23 @@
 import { z } from 'zod';
 
+/** An on/off setting: true or false, or from the environment 1/0, true/false, yes/no; off when absent. */
+function onOffSetting(name: string, variable: string) {
+  return z
+    .preprocess(
+      (value) => {
+        if (typeof value !== 'string') return value;
+        const text = value.trim().toLowerCase();
+        return text === '1' || text === 'true' || text === 'yes'
+          ? true
+          : text === '0' || text === 'false' || text === 'no' || text === ''
+            ? false
+            : value;
+      },
+      z.boolean({ error: `${name} must be true or false (${variable}=1 or 0)` }),
+    )
+    .default(false);
+}
+
 /** Every setting the server accepts, with its default. One validated object, built once at start. */
 export const serverConfigSchema = z.object({
   host: z.string().min(1, 'host must not be empty').default('0.0.0.0'),
@@ -56,20 +74,13 @@ export const serverConfigSchema = z.object({
    * Load the bundled example modules (resources/modules/: ExampleCallback, ExampleRoutes,
    * ExampleTasks). Off unless asked (PBX_EXAMPLE_MODULES=1): a real install serves only its own modules.
    */
-  exampleModules: z
-    .preprocess(
-      (value) => {
-        if (typeof value !== 'string') return value;
-        const text = value.trim().toLowerCase();
-        return text === '1' || text === 'true' || text === 'yes'
-          ? true
-          : text === '0' || text === 'false' || text === 'no' || text === ''
-            ? false
-            : value;
-      },
-      z.boolean({ error: 'exampleModules must be true or false (PBX_EXAMPLE_MODULES=1 or 0)' }),
-    )
-    .default(false),
+  exampleModules: onOffSetting('exampleModules', 'PBX_EXAMPLE_MODULES'),
+  /**
+   * Check every custom method's answer against its declared output schema, answering 500 on a
+   * mismatch (docs/architecture.md "Typed operations"). Off in production (it parses every answer
+   * twice); the test servers and `npm run dev:server` turn it on (PBX_CHECK_OUTPUTS=1).
+   */
+  checkOutputs: onOffSetting('checkOutputs', 'PBX_CHECK_OUTPUTS'),
   /** Extra ES modules exporting resource declarations (module loader and tests use this). */
   resourceModules: z.array(z.string().min(1)).default([]),
 });

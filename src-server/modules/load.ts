@@ -65,8 +65,9 @@ function legacyDefinition(entry: ModuleEntry, exported: ModuleExports): Resource
         level: routeLevel(route),
         public: route.public === true,
         description: route.description,
-        input: ANY_INPUT,
-        output: ANY_OUTPUT,
+        input: route.input ?? ANY_INPUT,
+        output: route.output ?? ANY_OUTPUT,
+        ...(route.queryJoinsBody ? { queryJoinsBody: true } : {}),
       };
       custom[route.action] = route.handler;
     }

@@ -197,8 +197,7 @@ describe('extension modules', () => {
       });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json.data, {
-        query: { x: '1' },
-        body: { hello: 'world' },
+        input: { x: '1', hello: 'world' },
         headers: { 'x-module-exampleroutes-trace': 'abc' },
         authType: 'api_key',
       });
@@ -206,9 +205,10 @@ describe('extension modules', () => {
       assert.ok(res.json.pid > 0);
     });
 
-    it('validates through the action (422) and does not answer undeclared methods', async () => {
+    it('validates through the declared input (422) and does not answer undeclared methods', async () => {
       const bad = await server.call('/pbxcore/api/example-routes/sum', { method: 'POST', body: { values: ['a'] } });
       assert.equal(bad.status, 422);
+      assert.deepEqual(bad.json.messages.error, ['values must be a list of numbers.']);
       const good = await server.call('/pbxcore/api/example-routes/sum', {
         method: 'POST',
         body: { values: [1, 2, 3] },

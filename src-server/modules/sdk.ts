@@ -4,7 +4,7 @@ import { crudActions } from '../resource-kit/crud.ts';
 import { field, flagInput, flagValue } from '../resource-kit/fields.ts';
 import { created, failure, invalid, ok, recordNotFound } from '../resource-kit/results.ts';
 import { singletonActions } from '../resource-kit/singleton.ts';
-import { defineResource } from '../resource-kit/types.ts';
+import { defineActions, defineResource } from '../resource-kit/types.ts';
 
 /**
  * What a module's `register(sdk)` receives: the same building blocks core resources use, so a
@@ -18,6 +18,7 @@ export const moduleSdk = {
   flagInput,
   flagValue,
   defineResource,
+  defineActions,
   crudActions,
   singletonActions,
   ok,

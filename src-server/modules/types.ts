@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ActionHandler, HttpVerb, Level, ResourceDefinition } from '../resource-kit/types.ts';
 import type { Db } from '../storage/database.ts';
 import type { ModuleEntry, ModuleStyle } from '../wire/types.ts';
@@ -27,6 +28,12 @@ export interface ModuleRoute {
   /** Access level for Bearer callers; default READ for GET, WRITE otherwise. */
   level?: Level;
   description?: string;
+  /** The body (for GET: query string) schema; the action reads the parsed value as `ctx.input`. Anything when absent. */
+  input?: z.ZodType;
+  /** The shape of `data` in a successful answer (checked in development and tests). Anything when absent. */
+  output?: z.ZodType;
+  /** The query string's parameters join the body in `ctx.input`. */
+  queryJoinsBody?: true;
 }
 
 /** What a module entry provides, by style (either as named exports or returned by `register(sdk)`). */

@@ -200,6 +200,8 @@ function addResource(
             ...queryParameters(declaration.listQuery),
           ]
         : []),
+      ...(op === 'delete' ? queryParameters(declaration.deleteQuery) : []),
+      ...(op === 'getRecord' ? queryParameters(declaration.recordQuery) : []),
       asyncParam,
     ];
     add(spec.path, spec.verb, {

@@ -41,7 +41,10 @@ function crudInput(declaration: ResourceDeclaration, op: CrudOperation): JsonSch
     const list = declaration.listQuery ? jsonSchemaOf(declaration.listQuery) : {};
     return objectSchema({ ...PAGE, ...((list.properties as Record<string, JsonSchema>) ?? {}) });
   }
-  if (op === 'getRecord' || op === 'delete') return objectSchema({});
+  if (op === 'getRecord' || op === 'delete') {
+    const query = op === 'getRecord' ? declaration.recordQuery : declaration.deleteQuery;
+    return objectSchema(query ? ((jsonSchemaOf(query).properties as Record<string, JsonSchema>) ?? {}) : {});
+  }
   const properties = Object.fromEntries(
     Object.entries((recordSchema(declaration).properties as Record<string, JsonSchema>) ?? {}).filter(
       ([, schema]) => schema.readOnly !== true,

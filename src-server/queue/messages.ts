@@ -55,4 +55,6 @@ export interface WorkerInit {
   modules?: ModuleEntry[];
   /** How long a worker waits for one module to load before leaving it out (config.moduleLoadTimeoutMs). */
   moduleLoadTimeoutMs?: number;
+  /** Check each custom method's answer against its declared output (config.checkOutputs: development, tests). */
+  checkOutputs?: boolean;
 }

@@ -48,6 +48,7 @@ export function startQueue(deps: QueueDeps): QueueArea {
       resourceModules: deps.resourceModules,
       modules: deps.modules.entries,
       moduleLoadTimeoutMs: config.moduleLoadTimeoutMs,
+      checkOutputs: config.checkOutputs,
     },
     execArgv: runningFromSource ? ['--import', 'tsx'] : [],
     limits: queueLimits,

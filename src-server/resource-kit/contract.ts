@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_LIMIT } from './pagination.ts';
 import type { CrudOperation, CustomMethodDecl, FieldDef } from './types.ts';
 
 /**
@@ -22,10 +23,21 @@ export const NO_QUERY = z.object({});
 /** A method that takes no body: an empty JSON object (or no body at all). */
 export const NO_BODY = z.strictObject({});
 
-/** `limit` and `offset` of a paged custom method; the action checks their range (resources/pagination.ts). */
+const isLimit = (text: string) => /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_LIMIT;
+const isOffset = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
+
+/** `limit` and `offset` of a paged list (getList or a custom method); read with pageOf (pagination.ts). */
 export const PAGE_QUERY = {
-  limit: z.string().optional().describe('Page size, 1 to 1000; all records when neither limit nor offset is given.'),
-  offset: z.string().optional().describe('Records to skip; 0 when absent.'),
+  limit: z
+    .string()
+    .refine(isLimit, { error: `limit must be an integer from 1 to ${MAX_LIMIT}.` })
+    .optional()
+    .describe('Page size, 1 to 1000; all records when neither limit nor offset is given.'),
+  offset: z
+    .string()
+    .refine(isOffset, { error: 'offset must be a non-negative integer.' })
+    .optional()
+    .describe('Records to skip; 0 when absent.'),
 };
 
 /** The legacy module styles (v1 callbacks, v2 routes) declare no schemas: anything goes in, anything comes out. */

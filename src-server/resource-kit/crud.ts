@@ -1,10 +1,10 @@
 import { statement } from '../storage/database.ts';
 import type { ActionResult, Messages } from '../wire/envelope.ts';
-import { parsePageRequest, paginationOf, type PageRequest } from './pagination.ts';
+import { pageOf, paginationOf, type PageRequest } from './pagination.ts';
 import { rowToValues, toPublicRecord, valuesToRow } from './records.ts';
 import { created, failure, invalid, ok, recordNotFound } from './results.ts';
 import { prepareSave, type SaveMode } from './save.ts';
-import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from './types.ts';
+import type { ActionContext, ActionHandler, PageInput, ResourceActions, ResourceDeclaration } from './types.ts';
 
 export interface CrudOptions {
   table: string;
@@ -42,8 +42,7 @@ export function crudActions(
       : { [idField]: values[idField], ...toPublicRecord(declaration, values, ctx.canReadSensitive) };
 
   const getList: ActionHandler = (ctx) => {
-    const page = parsePageRequest(ctx.query);
-    if (page && 'errors' in page) return invalid(page.errors);
+    const page = pageOf(ctx.input as PageInput);
     const total = (statement(ctx.db, `SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
     const rows = (
       page
@@ -169,8 +168,7 @@ export function recordActions<R>(
   const changed = (ctx: ActionContext) => ctx.emit({ type: 'resource-changed', resource: name });
 
   const getList: ActionHandler = (ctx) => {
-    const page = parsePageRequest(ctx.query);
-    if (page && 'errors' in page) return invalid(page.errors);
+    const page = pageOf(ctx.input as PageInput);
     const { total, records } = hooks.list(ctx, page);
     const data = records.map((record) => hooks.present(record, ctx));
     return ok(data, { pagination: paginationOf(total, page, data.length) });

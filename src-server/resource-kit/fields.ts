@@ -33,10 +33,12 @@ const toBoolean = (v: unknown): unknown => flagValue(v) ?? v;
 
 /**
  * A flag in a custom method's declared input (its body, or its query string for GET): the forms of
- * the flag rule and nothing else. The action reads the value with `flagValue`.
+ * the flag rule and nothing else, parsed to the boolean they stand for (`ctx.input.flag`).
  */
 export const flagInput = () =>
-  z.union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.literal([1, 0])], { error: FLAG_MESSAGE });
+  z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0']), z.literal([1, 0])], { error: FLAG_MESSAGE })
+    .transform((form) => flagValue(form) === true);
 
 const toInteger = (v: unknown): unknown => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v);
 

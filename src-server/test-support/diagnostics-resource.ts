@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { z } from 'zod';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok } from '../resource-kit/results.ts';
 import type { ActionContext, ResourceDefinition } from '../resource-kit/types.ts';
@@ -39,6 +40,14 @@ export const resources: ResourceDefinition[] = [
         big: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
         runs: { verbs: ['GET'], scope: 'collection', level: 'READ', ...ANY },
         emit: { verbs: ['POST'], scope: 'collection', level: 'WRITE', ...ANY },
+        // Answers data its declared output refuses: the output check's probe.
+        mismatch: {
+          verbs: ['GET'],
+          scope: 'collection',
+          level: 'READ',
+          input: ANY_INPUT,
+          output: z.object({ count: z.number() }),
+        },
       },
     },
     actions: {
@@ -71,6 +80,7 @@ export const resources: ResourceDefinition[] = [
           for (const event of events) ctx.emit(event);
           return ok({ emitted: events.length });
         },
+        mismatch: () => ok({ count: 'many' }),
       },
     },
   },

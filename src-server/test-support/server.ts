@@ -37,6 +37,8 @@ export async function startTestServer(
       // One idle thread, not the product's two: the suite starts hundreds of short-lived servers, and each thread
       // loads every module through tsx (the second made the server tests 36 % more CPU). Tests of the pool set it.
       workerIdleThreads: 1,
+      // Every answer of a custom method is checked against its declared output: a mismatch is a 500.
+      checkOutputs: true,
       ...rest,
     });
   let server = make();
@@ -60,6 +62,7 @@ export async function startTestServer(
         port,
         dataDir,
         logLevel: (process.env.PBX_TEST_LOG as 'silent') ?? 'silent',
+        checkOutputs: true,
         ...rest,
       });
       await server.start();

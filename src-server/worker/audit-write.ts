@@ -36,6 +36,17 @@ const idOf = (data: unknown, idField: string): string | undefined => {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 };
 
+/** A custom method's body as the audit log records it: fields declared `auditAsSize` by their size only. */
+function recordedBody(definition: ResourceDefinition, ctx: ActionContext): unknown {
+  const bySize = definition.declaration.customMethods?.[ctx.operation]?.auditAsSize;
+  const body = ctx.body;
+  if (!bySize || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const recorded: Record<string, unknown> = { ...body };
+  for (const name of bySize)
+    if (typeof recorded[name] === 'string') recorded[name] = `(${(recorded[name] as string).length} characters)`;
+  return recorded;
+}
+
 /**
  * Runs a write and records it in the audit log, generically for every resource (core and module):
  * the record is read through the resource's own getRecord action before and after the write (same
@@ -68,7 +79,7 @@ export async function runAuditedWrite(
     const recordId = ctx.id ?? (job.target.operation === 'create' ? idOf(result.data, idField) : undefined) ?? null;
     let diff: FieldChange[] | null = null;
     if (result.result) {
-      if (!crud) diff = auditDiff(declaration.fields, null, null, ctx.body, secretNames);
+      if (!crud) diff = auditDiff(declaration.fields, null, null, recordedBody(definition, ctx), secretNames);
       else if (job.target.operation === 'delete') diff = auditDiff(declaration.fields, before, null, {}, secretNames);
       else {
         const after = (await readRecord(reader, ctx, singleton ? undefined : (recordId ?? undefined))) ?? result.data;

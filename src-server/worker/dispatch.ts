@@ -1,19 +1,35 @@
 import { HttpError } from '../wire/errors.ts';
-import { withCheckedInput } from './input-check.ts';
+import { withCheckedInput, withCrudInput } from './input-check.ts';
+import { withCheckedOutput } from './output-check.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 
+/** How the worker wraps actions: outputs are checked in development and tests (config `checkOutputs`). */
+export interface DispatchOptions {
+  checkOutputs?: boolean;
+}
+
 /**
- * Finds the handler for a CRUD operation or custom method of a resource. A custom method's
- * handler checks the declared input first (CRUD input is checked by the save rules, resources/save.ts).
+ * Finds the handler for a CRUD operation or custom method of a resource. The handler receives its
+ * input parsed as `ctx.input`: a custom method's by its declared schema (422 before the action
+ * runs), a CRUD operation's as input-check.ts says (writes: the body, for the save rules, save.ts).
  */
-export function findHandler(definition: ResourceDefinition, operation: string): ActionHandler | undefined {
+export function findHandler(
+  definition: ResourceDefinition,
+  operation: string,
+  options: DispatchOptions = {},
+): ActionHandler | undefined {
   const { actions, declaration } = definition;
-  if (operation in actions && operation !== 'custom')
-    return actions[operation as keyof typeof actions] as ActionHandler;
+  if (operation in actions && operation !== 'custom') {
+    const crud = actions[operation as keyof typeof actions] as ActionHandler | undefined;
+    return crud && withCrudInput(declaration, operation, crud);
+  }
   const handler = actions.custom?.[operation];
   const methods = declaration.customMethods ?? {};
-  return handler && Object.hasOwn(methods, operation) ? withCheckedInput(methods[operation]!, handler) : handler;
+  if (!handler || !Object.hasOwn(methods, operation)) return handler && ((ctx) => handler({ ...ctx, input: ctx.body }));
+  const method = methods[operation]!;
+  const checked = options.checkOutputs ? withCheckedOutput(operation, method, handler) : handler;
+  return withCheckedInput(method, checked);
 }
 
 /** Runs a handler; an HttpError thrown by an action becomes its unsuccessful result. */

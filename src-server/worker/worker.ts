@@ -61,7 +61,7 @@ async function runJob(job: JobRequest): Promise<JobResponse> {
 async function attempt(job: JobRequest): Promise<JobResponse> {
   const { db, registry, secretNames } = await state;
   const definition = registry.get(job.target.resource);
-  const handler = definition && findHandler(definition, job.target.operation);
+  const handler = definition && findHandler(definition, job.target.operation, { checkOutputs: init.checkOutputs });
   if (!definition || !handler) throw new Error(`No action for ${job.target.resource}:${job.target.operation}`);
 
   const events: BusEvent[] = [];
@@ -71,6 +71,7 @@ async function attempt(job: JobRequest): Promise<JobResponse> {
     operation: job.target.operation,
     verb: job.target.verb,
     id: job.target.id,
+    input: undefined, // set from the declared schema by the handler's input check (dispatch.ts)
     query: job.query,
     body: job.body,
     headers: job.headers,

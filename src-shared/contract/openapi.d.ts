@@ -4800,10 +4800,14 @@ export interface operations {
     requestBody?: {
       content: {
         'application/json': {
-          /** @enum {string} */
+          /**
+           * @default values
+           * @enum {string}
+           */
           format?: 'json' | 'csv' | 'values' | 'opnsense';
-          content?: string;
+          content: string;
           duration?: number | string;
+          /** @default  */
           reason?: string;
           dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
         };
@@ -5184,7 +5188,9 @@ export interface operations {
   };
   'firewall.delete': {
     parameters: {
-      query?: never;
+      query?: {
+        moveKeysTo?: string;
+      };
       header?: {
         /**
          * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
@@ -5730,7 +5736,9 @@ export interface operations {
   };
   'openapi.getRecord': {
     parameters: {
-      query?: never;
+      query?: {
+        format?: 'json' | 'yaml';
+      };
       header?: {
         /**
          * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished

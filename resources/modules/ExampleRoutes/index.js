@@ -3,6 +3,8 @@
 /** @typedef {import('../../../src-server/modules/sdk.ts').ModuleSdk} ModuleSdk */
 /** @typedef {import('../../../src-server/modules/types.ts').ModuleExports} ModuleExports */
 
+const LIST_OF_NUMBERS = 'values must be a list of numbers.';
+
 /** Headers this module reads: X-Module-ExampleRoutes-* (lowercased by the server). */
 const OWN_HEADERS = 'x-module-exampleroutes-';
 
@@ -11,7 +13,7 @@ const OWN_HEADERS = 'x-module-exampleroutes-';
  * @returns {ModuleExports}
  */
 export function register(sdk) {
-  const { ok, invalid } = sdk;
+  const { ok, z } = sdk;
   return {
     routes: [
       {
@@ -24,11 +26,11 @@ export function register(sdk) {
       {
         action: 'echo',
         methods: ['GET', 'POST'],
-        description: "Echoes the body, the query and the module's own X-Module-ExampleRoutes-* headers.",
+        description: "Echoes its input (query string and body) and the module's own X-Module-ExampleRoutes-* headers.",
+        queryJoinsBody: true,
         handler: (ctx) =>
           ok({
-            query: ctx.query,
-            body: ctx.body,
+            input: ctx.input,
             headers: Object.fromEntries(Object.entries(ctx.headers).filter(([name]) => name.startsWith(OWN_HEADERS))),
             authType: ctx.session?.auth_type ?? null,
           }),
@@ -38,10 +40,11 @@ export function register(sdk) {
         methods: ['POST'],
         level: 'WRITE',
         description: 'Adds the numbers in `values`.',
+        // The declared input answers 422 naming `values`; the handler gets the parsed numbers.
+        input: z.object({ values: z.array(z.number({ error: LIST_OF_NUMBERS }), { error: LIST_OF_NUMBERS }) }),
+        output: z.object({ sum: z.number() }),
         handler: (ctx) => {
-          const values = /** @type {{values?: unknown}} */ (ctx.body ?? {}).values;
-          if (!Array.isArray(values) || !values.every((v) => typeof v === 'number'))
-            return invalid(['values must be a list of numbers.']);
+          const { values } = /** @type {{values: number[]}} */ (ctx.input);
           return ok({ sum: values.reduce((a, b) => a + b, 0) });
         },
       },

@@ -16,7 +16,7 @@ const TABLE = 'module_example_tasks';
 export function register(sdk) {
   const { z, field, crudActions, ok, failure, recordNotFound } = sdk;
 
-  /** @type {ResourceDeclaration} */
+  /** @satisfies {ResourceDeclaration} */
   const tasks = {
     name: 'module-example-tasks/tasks',
     description: 'To-do items of the example module.',

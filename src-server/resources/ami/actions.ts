@@ -3,7 +3,7 @@ import { freshnessOf } from '../../peers/peer-status.ts';
 import { guardStoredCredentials, type StoredCredentials } from '../../resource-kit/credential-guard.ts';
 import { ok } from '../../resource-kit/results.ts';
 import { singletonActions } from '../../resource-kit/singleton.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { AMI_CREDENTIAL_DESTINATIONS, AMI_SETTINGS_KEY } from '../../peers/ami-settings-schema.ts';
 import { amiDeclaration } from './declaration.ts';
 
@@ -25,7 +25,7 @@ export const AMI_CREDENTIALS: StoredCredentials = {
 
 const settings = singletonActions(amiDeclaration, { settingKey: AMI_SETTINGS_KEY, validate: validateAmiSettings });
 
-export const amiActions: ResourceActions = {
+export const amiActions = defineActions(amiDeclaration, {
   getRecord: settings.getRecord,
   update: guardStoredCredentials(amiDeclaration, AMI_CREDENTIALS, settings.update),
   patch: guardStoredCredentials(amiDeclaration, AMI_CREDENTIALS, settings.patch),
@@ -35,4 +35,4 @@ export const amiActions: ResourceActions = {
       return ok({ enabled: f.enabled, connected: f.connected, lastError: f.lastError, stateAgeSeconds: f.ageSeconds });
     },
   },
-};
+});

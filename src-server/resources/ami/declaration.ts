@@ -5,7 +5,7 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
 /** Connection to the Asterisk manager interface (AMI) that feeds peer status and security events. */
-export const amiDeclaration: ResourceDeclaration = {
+export const amiDeclaration = {
   name: 'ami',
   description:
     'Asterisk manager interface (AMI) connection: live peer and provider state, SIP/IAX/AMI security events.',
@@ -26,4 +26,4 @@ export const amiDeclaration: ResourceDeclaration = {
       }),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -17,7 +17,7 @@ import { recordActions } from '../../resource-kit/crud.ts';
 import { declaredDefaults } from '../../resource-kit/fields.ts';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
-import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions, type ActionContext } from '../../resource-kit/types.ts';
 import { apiKeysDeclaration } from './declaration.ts';
 
 /** The grant columns and those only the record shows. */
@@ -149,7 +149,7 @@ function write(
     declaration: apiKeysDeclaration,
     mode,
     verb: ctx.verb,
-    body: ctx.body,
+    body: ctx.input,
     existing: existing && present(existing, ctx),
     validate: (complete) => checkFilter(ctx, complete),
   });
@@ -229,7 +229,7 @@ function rotate(ctx: ActionContext): ActionResult {
   })();
 }
 
-export const apiKeysActions: ResourceActions = {
+export const apiKeysActions = defineActions(apiKeysDeclaration, {
   ...recordActions(apiKeysDeclaration, {
     load,
     list: (ctx, page) => {
@@ -258,4 +258,4 @@ export const apiKeysActions: ResourceActions = {
       }),
     rotate,
   },
-};
+});

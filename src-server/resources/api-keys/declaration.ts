@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../../resource-kit/fields.ts';
-import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import type { FieldDef, ResourceDeclaration } from '../../resource-kit/types.ts';
 import {
   ALL_CRUD_OPERATIONS,
   NO_BODY,
@@ -45,8 +45,103 @@ const expirySchema = z.union([
   z.null(),
 ]);
 
+/** The fields of an API key, as stored and answered. */
+const apiKeyFields = {
+  id: field.recordId('Record id; forwarded to workers as token_id.'),
+  description: field.text(z.string().min(1).max(255), {
+    required: true,
+    description: 'What the key is for (required on every verb).',
+  }),
+  key: field.text(
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters')
+      .superRefine((key, check) => {
+        const weakness = /^[0-9a-f]{64}$/.test(key) ? keyWeakness(key) : undefined;
+        if (weakness)
+          check.addIssue({
+            code: 'custom',
+            message: `is too weak: ${weakness}. Use api-keys:generateKey, or 32 random bytes in hex.`,
+          });
+      }),
+    {
+      writeOnly: true,
+      sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      description:
+        'The key itself: 64 hex characters with real entropy (patterned keys get 422); generated ' +
+        'when absent on create. Only a generated key is shown, once, in the create answer.',
+    },
+  ),
+  allowed_paths: field.json(allowedPathsSchema, {
+    default: () => ({}),
+    sanitize: parseJsonText,
+    description:
+      'Map of path prefix to "read" or "write", e.g. {"/api/v3/firewall-bouncer": "read"}. Empty denies everything.',
+  }),
+  full_permissions: field.boolean({
+    default: false,
+    description: 'Allows every path and level; allowed_paths is then ignored.',
+  }),
+  networkfilterid: field.text(
+    z.string().regex(/^(none|localhost|\d+)$/, 'must be "none", "localhost" or a network filter id'),
+    {
+      default: 'none',
+      description:
+        'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
+    },
+  ),
+  expand_ranges: field.boolean({
+    default: false,
+    description:
+      'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, ' +
+      'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
+      '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
+  }),
+  bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
+    default: null,
+    description:
+      'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, ' +
+      'or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers ' +
+      'the matching configuration on Rotate and Details; it changes nothing the server serves.',
+  }),
+  enabled: field.boolean({
+    default: true,
+    description:
+      'false disables the key: every request with it gets 401 "this API key is disabled", the ' +
+      'bouncer export included. true enables it again.',
+  }),
+  expires_at: field.text(expirySchema, {
+    default: null,
+    sanitize: toExpiry,
+    description:
+      'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
+  }),
+  key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
+  status: field.text(z.enum(KEY_STATUSES), {
+    readOnly: true,
+    description: 'active, disabled (enabled is false) or expired (expires_at has passed).',
+  }),
+  disabled_at: field.text(z.string().nullable(), {
+    readOnly: true,
+    description: 'When the key was disabled; null while enabled.',
+  }),
+  rotated_at: field.text(z.string().nullable(), {
+    readOnly: true,
+    description: 'When the key value was last replaced by api-keys/{id}:rotate.',
+  }),
+  sources: field.json(z.array(z.object({ ip: z.string(), last_used_at: z.string() })), {
+    readOnly: true,
+    description:
+      "The key's most recent source addresses (up to 20), each with its last use; updated at most once a minute per address.",
+  }),
+  has_key: field.boolean({ readOnly: true }),
+  created_at: field.text(z.string(), { readOnly: true }),
+  last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
+  last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
+} satisfies Record<string, FieldDef>;
+
 /** `api-keys` (ARCHITECTURE): an older action, so `description` is required on every verb, PATCH included. */
-export const apiKeysDeclaration: ResourceDeclaration = {
+export const apiKeysDeclaration = {
   name: 'api-keys',
   description:
     'API keys for scripts and bouncers. The key is shown once (create or generateKey) and stored only as a SHA-256 hash.',
@@ -59,103 +154,11 @@ export const apiKeysDeclaration: ResourceDeclaration = {
     channels: ['localhost', 'bearer_token'],
     levels: { create: 'ADMIN', update: 'ADMIN', patch: 'ADMIN', delete: 'ADMIN' },
   },
-  fields: {
-    id: field.recordId('Record id; forwarded to workers as token_id.'),
-    description: field.text(z.string().min(1).max(255), {
-      required: true,
-      description: 'What the key is for (required on every verb).',
-    }),
-    key: field.text(
-      z
-        .string()
-        .regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters')
-        .superRefine((key, check) => {
-          const weakness = /^[0-9a-f]{64}$/.test(key) ? keyWeakness(key) : undefined;
-          if (weakness)
-            check.addIssue({
-              code: 'custom',
-              message: `is too weak: ${weakness}. Use api-keys:generateKey, or 32 random bytes in hex.`,
-            });
-        }),
-      {
-        writeOnly: true,
-        sanitize: (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
-        description:
-          'The key itself: 64 hex characters with real entropy (patterned keys get 422); generated ' +
-          'when absent on create. Only a generated key is shown, once, in the create answer.',
-      },
-    ),
-    allowed_paths: field.json(allowedPathsSchema, {
-      default: () => ({}),
-      sanitize: parseJsonText,
-      description:
-        'Map of path prefix to "read" or "write", e.g. {"/api/v3/firewall-bouncer": "read"}. Empty denies everything.',
-    }),
-    full_permissions: field.boolean({
-      default: false,
-      description: 'Allows every path and level; allowed_paths is then ignored.',
-    }),
-    networkfilterid: field.text(
-      z.string().regex(/^(none|localhost|\d+)$/, 'must be "none", "localhost" or a network filter id'),
-      {
-        default: 'none',
-        description:
-          'Source binding: "none", "localhost" (127.0.0.1 and ::1), or a network filter id whose permit must contain the caller.',
-      },
-    ),
-    expand_ranges: field.boolean({
-      default: false,
-      description:
-        'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, ' +
-        'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
-        '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
-    }),
-    bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
-      default: null,
-      description:
-        'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, ' +
-        'or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers ' +
-        'the matching configuration on Rotate and Details; it changes nothing the server serves.',
-    }),
-    enabled: field.boolean({
-      default: true,
-      description:
-        'false disables the key: every request with it gets 401 "this API key is disabled", the ' +
-        'bouncer export included. true enables it again.',
-    }),
-    expires_at: field.text(expirySchema, {
-      default: null,
-      sanitize: toExpiry,
-      description:
-        'ISO 8601 date-time after which the key gets 401 "expired"; null (or empty) never expires. A new value must be in the future.',
-    }),
-    key_display: field.text(z.string(), { readOnly: true, description: 'First and last 4 characters of the key.' }),
-    status: field.text(z.enum(KEY_STATUSES), {
-      readOnly: true,
-      description: 'active, disabled (enabled is false) or expired (expires_at has passed).',
-    }),
-    disabled_at: field.text(z.string().nullable(), {
-      readOnly: true,
-      description: 'When the key was disabled; null while enabled.',
-    }),
-    rotated_at: field.text(z.string().nullable(), {
-      readOnly: true,
-      description: 'When the key value was last replaced by api-keys/{id}:rotate.',
-    }),
-    sources: field.json(z.array(z.object({ ip: z.string(), last_used_at: z.string() })), {
-      readOnly: true,
-      description:
-        "The key's most recent source addresses (up to 20), each with its last use; updated at most once a minute per address.",
-    }),
-    has_key: field.boolean({ readOnly: true }),
-    created_at: field.text(z.string(), { readOnly: true }),
-    last_used_at: field.text(z.string().nullable(), { readOnly: true, description: 'Updated at most once a minute.' }),
-    last_used_ip: field.text(z.string().nullable(), { readOnly: true }),
-  },
+  fields: apiKeyFields,
   operations: ALL_CRUD_OPERATIONS,
   // The created record plus the key the server generated, shown this once (a key the client chose is not echoed).
   createOutput: z.lazy(() =>
-    recordOutput(apiKeysDeclaration.fields).extend({
+    recordOutput(apiKeyFields).extend({
       key: ISSUED_KEY.optional().describe(
         'The generated key, in this answer only; absent when the request gave `key`.',
       ),
@@ -195,7 +198,7 @@ export const apiKeysDeclaration: ResourceDeclaration = {
         'Needs the same grants as editing the key.',
       input: NO_BODY,
       // The stored record plus the new key, shown this once.
-      output: z.lazy(() => recordOutput(apiKeysDeclaration.fields).extend({ key: ISSUED_KEY })),
+      output: z.lazy(() => recordOutput(apiKeyFields).extend({ key: ISSUED_KEY })),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_CHANNELS, AUDIT_KINDS, REJECTION_WINDOW_MS } from '../../audit/store.ts';
+import { auditListQuery } from './list-query.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
@@ -9,7 +10,7 @@ const WINDOW = `${REJECTION_WINDOW_MS / 60_000} minutes`;
 const change = z.object({ field: z.string(), before: z.unknown().optional(), after: z.unknown().optional() });
 
 /** The audit log: read-only. Entries are written by the workers (writes) and the web thread (rejections). */
-export const auditLogDeclaration: ResourceDeclaration = {
+export const auditLogDeclaration = {
   name: 'audit-log',
   description:
     `Audit log, newest first: every write through any channel (who, channel, source address, ` +
@@ -74,26 +75,5 @@ export const auditLogDeclaration: ResourceDeclaration = {
     }),
   },
   operations: ['getList', 'getRecord'],
-  listQuery: z.object({
-    search: z
-      .string()
-      .optional()
-      .describe('Substring of the actor, key description, resource, record, operation, reason, address, path or diff.'),
-    actor: z.string().optional().describe('A user name, `localhost`, or an API key id (`12` or `key:12`).'),
-    resource: z.string().optional(),
-    channel: z.enum(AUDIT_CHANNELS).optional(),
-    kind: z.enum(AUDIT_KINDS).optional(),
-    since: z
-      .string()
-      .optional()
-      .describe(
-        'ISO 8601 time or epoch milliseconds; entries at or after it (repeated rejections: the last at or after it).',
-      ),
-    until: z
-      .string()
-      .optional()
-      .describe(
-        'ISO 8601 time or epoch milliseconds; entries at or before it (repeated rejections: the first at or before it).',
-      ),
-  }),
-};
+  listQuery: auditListQuery,
+} satisfies ResourceDeclaration;

@@ -25,7 +25,7 @@ const PUBLIC_ON_WEB_THREAD = {
   public: true,
 } satisfies Partial<CustomMethodDecl>;
 
-export const authDeclaration: ResourceDeclaration = {
+export const authDeclaration = {
   name: 'auth',
   description: 'Console accounts: JWT login with a rotating refresh cookie, logout, and the admin password.',
   processor: 'AuthManagementProcessor',
@@ -80,4 +80,4 @@ export const authDeclaration: ResourceDeclaration = {
       output: z.object({ login: z.string(), passwordSet: z.literal(true) }),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -14,7 +14,7 @@ const sectionChanges = z.object({
 });
 
 /** Configuration backup and restore (docs/settings.md "Backup and restore"). */
-export const backupDeclaration: ResourceDeclaration = {
+export const backupDeclaration = {
   name: 'backup',
   description:
     'Configuration backup: network filters, fail2ban rules (whitelist included), general ' +
@@ -85,4 +85,4 @@ export const backupDeclaration: ResourceDeclaration = {
       }),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -4,7 +4,7 @@ import { initialLinkStatus, pushQueueLength, readLinkStatus, type DirectionStatu
 import { guardStoredCredentials, type StoredCredentials } from '../../resource-kit/credential-guard.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
 import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
-import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions, type ActionHandler } from '../../resource-kit/types.ts';
 import { LINK_CREDENTIAL_DESTINATIONS, MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
 import { crowdsecLinkDeclaration } from './declaration.ts';
 
@@ -45,7 +45,7 @@ const settings = singletonActions(crowdsecLinkDeclaration, {
 const refuseEmptyCredentials =
   (save: ActionHandler): ActionHandler =>
   (ctx) => {
-    const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as Record<string, unknown>;
+    const body: Record<string, unknown> = typeof ctx.input === 'object' && ctx.input !== null ? { ...ctx.input } : {};
     const empty = CREDENTIALS.filter((name) => name in body && (body[name] === '' || body[name] === null));
     if (empty.length)
       return invalid(empty.map((name) => `${name}: must be 1-${MAX_CREDENTIAL_LENGTH} characters, not empty.`));
@@ -83,9 +83,9 @@ const getStatus: ActionHandler = (ctx) => {
   });
 };
 
-export const crowdsecLinkActions: ResourceActions = {
+export const crowdsecLinkActions = defineActions(crowdsecLinkDeclaration, {
   getRecord: settings.getRecord,
   update: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.update)),
   patch: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.patch)),
   custom: { getStatus },
-};
+});

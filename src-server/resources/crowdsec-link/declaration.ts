@@ -14,7 +14,7 @@ const direction = z.object({
 });
 
 /** `crowdsec-link`: this PBX's link to an upstream CrowdSec Local API (issue 23), applied live by the web thread. */
-export const crowdsecLinkDeclaration: ResourceDeclaration = {
+export const crowdsecLinkDeclaration = {
   name: 'crowdsec-link',
   description:
     'Share bans with other sites through a CrowdSec Local API (LAPI): this PBX pushes its bans ' +
@@ -55,4 +55,4 @@ export const crowdsecLinkDeclaration: ResourceDeclaration = {
       }),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -7,7 +7,7 @@ export const EVENTS_PATH = '/pbxcore/api/v3/events';
  * The push channel's security, for authorize(). It is served by a web-thread route (a stream
  * cannot run in a worker), so it is not in the registry.
  */
-export const eventsDeclaration: ResourceDeclaration = {
+export const eventsDeclaration = {
   name: 'events',
   description:
     'Server-Sent Events with the results of asynchronous requests (X-Async-Channel), and their retrieval for 120 s.',
@@ -15,4 +15,4 @@ export const eventsDeclaration: ResourceDeclaration = {
   security: { permission: 'Events', channels: ['localhost', 'bearer_token'] },
   fields: {},
   operations: [],
-};
+} satisfies ResourceDeclaration;

@@ -1,9 +1,9 @@
 import { crudActions } from '../../resource-kit/crud.ts';
 import { ok } from '../../resource-kit/results.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { extensionsDeclaration } from './declaration.ts';
 
-export const extensionsActions: ResourceActions = {
+export const extensionsActions = defineActions(extensionsDeclaration, {
   ...crudActions(extensionsDeclaration, { table: 'extensions' }),
   custom: {
     getForSelect: (ctx) => {
@@ -13,4 +13,4 @@ export const extensionsActions: ResourceActions = {
       return ok(rows.map((r) => ({ value: r.number, text: `${r.number} ${r.callerid || r.username}`.trim() })));
     },
   },
-};
+});

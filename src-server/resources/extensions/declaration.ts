@@ -3,7 +3,7 @@ import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { ALL_CRUD_OPERATIONS, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
-export const extensionsDeclaration: ResourceDeclaration = {
+export const extensionsDeclaration = {
   name: 'extensions',
   description: 'Internal phone numbers (PJSIP endpoints) of the PBX.',
   processor: 'ExtensionsManagementProcessor',
@@ -33,4 +33,4 @@ export const extensionsDeclaration: ResourceDeclaration = {
       output: z.array(z.object({ value: z.string(), text: z.string() })),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -125,7 +125,7 @@ const save =
         declaration: fail2banDeclaration,
         mode,
         verb: ctx.verb,
-        body: applyPreset(ctx.body),
+        body: applyPreset(ctx.input),
         existing,
         validate: (complete) => validateFail2ban(ctx.db, complete, { now }),
       });

@@ -54,7 +54,7 @@ const sanitizeEntries = (value: unknown): unknown =>
  * ignored and never echoed. Each field's schema and default: firewall/fail2ban-fields.ts (bounds:
  * config/setting-bounds.ts). Whitelist entries are stored canonical.
  */
-export const fail2banDeclaration: ResourceDeclaration = {
+export const fail2banDeclaration = {
   name: 'fail2ban',
   description:
     'Intrusion-ban rules: failures allowed (maxretry) within findtime seconds before a ' +
@@ -155,4 +155,4 @@ export const fail2banDeclaration: ResourceDeclaration = {
     }),
   },
   operations: ['getRecord', 'update', 'patch'],
-};
+} satisfies ResourceDeclaration;

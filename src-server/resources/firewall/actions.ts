@@ -11,7 +11,7 @@ import { parseCidr } from '../../net/cidr.ts';
 import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { failure, invalid, ok } from '../../resource-kit/results.ts';
-import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions, type ActionContext } from '../../resource-kit/types.ts';
 import { getBanCounts, getBannedIps } from './banned-ips.ts';
 import { bouncerStatus, redactBouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
@@ -84,9 +84,7 @@ function withUpstream(ctx: ActionContext, lookup: AddressLookup): AddressLookup 
   return { ...lookup, blocked: true, decisions: [...lookup.decisions, ...decisions] };
 }
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
-
-export const firewallActions: ResourceActions = {
+export const firewallActions = defineActions(firewallDeclaration, {
   ...filterActions,
   delete: deleteFilter,
   custom: {
@@ -103,7 +101,7 @@ export const firewallActions: ResourceActions = {
     getBannedIps,
     getBanCounts,
     lookup: (ctx) => {
-      const outcome = lookupAddress(ctx.db, ctx.now(), single(ctx.query.ip));
+      const outcome = lookupAddress(ctx.db, ctx.now(), ctx.input.ip);
       return outcome.ok ? ok(withUpstream(ctx, outcome.lookup)) : failure(400, outcome.message);
     },
     banIp,
@@ -119,10 +117,8 @@ export const firewallActions: ResourceActions = {
       return ok(ctx.canReadSensitive ? overview : redactBouncerStatus(overview));
     },
     getBanHistory: (ctx) => {
-      const raw = single(ctx.query.minutes);
-      const minutes = raw === undefined ? 60 : Number(raw); // 1-1440: the declared input
-      return ok({ points: banHistory(ctx.db, ctx.now(), minutes) });
+      return ok({ points: banHistory(ctx.db, ctx.now(), ctx.input.minutes) });
     },
     getWhitelist: (ctx) => ok(composeWhitelist(loadFilters(ctx.db), readFail2ban(ctx.db), ctx.now())),
   },
-};
+});

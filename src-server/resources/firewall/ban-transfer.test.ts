@@ -120,6 +120,10 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       .all() as Array<{ diff: string }>;
     assert.equal(rows.length, 2, 'the dry run and the import');
     assert.ok(rows.every((row) => !row.diff.includes('203.0.113.9')));
+    assert.ok(
+      rows.every((row) => /\(\d+ characters\)/.test(row.diff)),
+      rows[0]?.diff,
+    );
 
     // Importing again: longer bans extend, shorter ones are kept.
     const again = await importBans(t, { format: 'values', content: '203.0.113.9\n2001:db8::7', duration: '1h' });

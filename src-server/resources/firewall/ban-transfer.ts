@@ -1,40 +1,16 @@
 import { planBanImport } from '../../firewall/ban-import-apply.ts';
 import { writeBanImport } from '../../firewall/ban-import-write.ts';
-import {
-  BAN_LIST_FORMATS,
-  MAX_REASON_CHARS,
-  parseBanList,
-  parseImportDuration,
-  type BanListFormat,
-  type LineError,
-} from '../../firewall/ban-import.ts';
+import { parseBanList, type BanListFormat, type LineError } from '../../firewall/ban-import.ts';
 import { renderBanExport } from '../../firewall/ban-export.ts';
 import { listActiveBans } from '../../firewall/ban-queries.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
-import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
+import type { FirewallAction } from './declaration.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
-import { FLAG_MESSAGE, flagValue } from '../../resource-kit/fields.ts';
 
 /** Largest import body (the HTTP layer answers 413 above it). */
 export const BAN_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
-/** The duration of entries that carry none (values, opnsense lines), as `cscli decisions import` defaults it. */
-export const DEFAULT_IMPORT_DURATION = '4h';
 /** An answer lists at most this many refused lines or changes; the counts are always complete. */
 const LISTED = 1000;
-
-const single = (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value);
-const formatError = (format: unknown) =>
-  `format "${String(format).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`;
-
-/** The request's fields: a JSON body, or a text body (`{content}`) with the rest in the query string. */
-function importInput(ctx: ActionContext): Record<string, unknown> {
-  const body =
-    typeof ctx.body === 'object' && ctx.body !== null && !Array.isArray(ctx.body)
-      ? (ctx.body as Record<string, unknown>)
-      : {};
-  const query = Object.fromEntries(Object.entries(ctx.query).map(([name, value]) => [name, single(value)]));
-  return { ...query, ...body };
-}
 
 /** `json: entry 3: …` for JSON lists (entries, not lines), `line 3: …` otherwise. */
 const describeLine = (format: BanListFormat, error: LineError) =>
@@ -56,31 +32,12 @@ function refused(format: BanListFormat, errors: LineError[]) {
  * merged, the longest duration kept), written in slices but all or nothing (writeBanImport), or,
  * with `dryRun`, the same plan is answered without writing.
  */
-export const importBans: ActionHandler = async (ctx) => {
-  const input = importInput(ctx);
-  const format = (input.format ?? 'values') as BanListFormat;
-  const errors: string[] = [];
-  if (!BAN_LIST_FORMATS.includes(format)) errors.push(formatError(input.format));
-  if (typeof input.content !== 'string' || input.content.trim() === '')
-    errors.push('content: the ban list is required (send it as the `content` field, or as a text/plain body).');
-  const duration = parseImportDuration(input.duration ?? DEFAULT_IMPORT_DURATION);
-  if (!duration.ok) errors.push(`duration: ${duration.reason}.`);
-  const reason = input.reason ?? '';
-  if (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)
-    errors.push(`reason: text of at most ${MAX_REASON_CHARS} characters.`);
-  // The query string is checked here (the declared input covers the JSON body): absent is false, else a flag form.
-  const dryRun = input.dryRun === undefined ? false : flagValue(input.dryRun);
-  if (dryRun === undefined) errors.push(`dryRun: ${FLAG_MESSAGE}`);
-  if (errors.length || !duration.ok || dryRun === undefined) return invalid(errors);
-  const content = input.content as string;
-
-  const parsed = parseBanList(content, format, { seconds: duration.seconds, reason: reason as string });
+export const importBans: FirewallAction<'importBans'> = async (ctx) => {
+  const { format, content, duration, reason, dryRun } = ctx.input;
+  const parsed = parseBanList(content, format, { seconds: duration, reason });
   const now = ctx.now();
   const { plan, errors: protectedErrors, warnings } = planBanImport(ctx.db, parsed.bans, now);
   const lineErrors = [...parsed.errors, ...protectedErrors].sort((a, b) => a.line - b.line);
-  // The audit log records the written fields: it keeps the list's size, not the list.
-  if (ctx.body && typeof ctx.body === 'object' && 'content' in ctx.body)
-    (ctx.body as Record<string, unknown>).content = `(${content.length} characters)`;
   if (lineErrors.length) return refused(format, lineErrors);
 
   if (!dryRun) {
@@ -115,10 +72,8 @@ export const importBans: ActionHandler = async (ctx) => {
  * list `firewall:importBans` reads back (json and csv keep durations, reasons and services).
  * `source=manual` (the default) exports the operator's bans, `all` adds the intrusion bans.
  */
-export const exportBans: ActionHandler = (ctx) => {
-  // The declared input allows only the known formats and sources.
-  const format = (single(ctx.query.format) ?? 'json') as BanListFormat;
-  const source = single(ctx.query.source) ?? 'manual';
+export const exportBans: FirewallAction<'exportBans'> = (ctx) => {
+  const { format, source } = ctx.input;
   const bans = listActiveBans(ctx.db, ctx.now()).filter((ban) => source === 'all' || ban.category === 'manual');
   return ok({ format, source, count: bans.length, content: renderBanExport(bans, format) });
 };

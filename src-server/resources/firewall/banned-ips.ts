@@ -1,19 +1,9 @@
 import { activeBanCounts, activeBansPage, type ActiveBanFilter } from '../../firewall/ban-queries.ts';
-import type { BanKind } from '../../firewall/decisions.ts';
 import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from '../../upstream/upstream-bans.ts';
-import { paginationOf, parsePageRequest } from '../../resource-kit/pagination.ts';
-import { invalid, ok } from '../../resource-kit/results.ts';
-import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
-
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
-
-/** The search text (at most 100 characters; blank is no search) and the category (the declared input checked it). */
-function filterOf(ctx: ActionContext): { search?: string; category?: BanKind | 'upstream' } {
-  const search = single(ctx.query.search)?.trim().slice(0, 100);
-  const category = single(ctx.query.category) as BanKind | 'upstream' | undefined;
-  return { ...(search ? { search } : {}), ...(category ? { category } : {}) };
-}
+import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
+import { ok } from '../../resource-kit/results.ts';
+import type { FirewallAction } from './declaration.ts';
 
 /**
  * `firewall:getBannedIps?search=&category=&limit=&offset=`: this PBX's own bans (intrusion and
@@ -24,11 +14,10 @@ function filterOf(ctx: ActionContext): { search?: string; category?: BanKind | '
  * listed, and upstream bans up to UPSTREAM_LIST_LIMIT (a community blocklist holds tens of
  * thousands); `pagination.total` still counts them all.
  */
-export const getBannedIps: ActionHandler = (ctx) => {
-  const page = parsePageRequest(ctx.query);
-  if (page && 'errors' in page) return invalid(page.errors);
+export const getBannedIps: FirewallAction<'getBannedIps'> = (ctx) => {
+  const page = pageOf(ctx.input);
   const now = ctx.now();
-  const { search, category } = filterOf(ctx);
+  const { search, category } = ctx.input;
   const ownFilter: ActiveBanFilter = { search, ...(category && category !== 'upstream' ? { category } : {}) };
   const wantsOwn = category !== 'upstream';
   const wantsUpstream = !category || category === 'upstream';
@@ -63,9 +52,9 @@ export const getBannedIps: ActionHandler = (ctx) => {
  * and when the newest of this PBX's own started: the Bans screen's category counts and the
  * dashboard's summary, without reading the rows.
  */
-export const getBanCounts: ActionHandler = (ctx) => {
+export const getBanCounts: FirewallAction<'getBanCounts'> = (ctx) => {
   const now = ctx.now();
-  const { search } = filterOf(ctx);
+  const { search } = ctx.input;
   const own = activeBanCounts(ctx.db, now, search);
   const upstream = listUpstreamBans(ctx.db, now, 0, 0, search).total;
   const ownTotal = Object.values(own.byCategory).reduce((sum, n) => sum + n, 0);

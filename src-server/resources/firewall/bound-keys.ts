@@ -3,7 +3,8 @@ import { loadFilter, removeFilter } from '../../firewall/filter-store.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type ipaddr from 'ipaddr.js';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
-import type { ActionContext, ActionHandler } from '../../resource-kit/types.ts';
+import type { ActionContext, ActionHandler, DeleteInput } from '../../resource-kit/types.ts';
+import type { firewallDeclaration } from './declaration.ts';
 
 /** An API key whose allowed source is a network filter. */
 interface BoundKey {
@@ -65,13 +66,12 @@ export function boundKeyRefusal(
  * backup the importer flags). So it is refused with 409 naming the keys, unless `moveKeysTo` says
  * where they go: another filter, or `localhost` (never "any address": that would widen them).
  */
-export const deleteFilter: ActionHandler = (ctx) =>
+export const deleteFilter: ActionHandler<DeleteInput<typeof firewallDeclaration>> = (ctx) =>
   ctx.db.transaction(() => {
     const id = ctx.id !== undefined && /^\d{1,15}$/.test(ctx.id) ? Number(ctx.id) : undefined;
     const filter = id === undefined ? undefined : loadFilter(ctx.db, id);
     if (!filter) return recordNotFound('firewall', ctx.id ?? '');
-    const raw = ctx.query.moveKeysTo;
-    const target = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    const target = ctx.input.moveKeysTo;
     if (
       target !== undefined &&
       target !== 'localhost' &&

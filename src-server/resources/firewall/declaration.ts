@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
 import { field, flagInput, flagValue } from '../../resource-kit/fields.ts';
-import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { BAN_LIST_FORMATS, MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
+import type { MethodAction, ResourceDeclaration } from '../../resource-kit/types.ts';
+import { BAN_LIST_FORMATS, MAX_REASON_CHARS, parseImportDuration } from '../../firewall/ban-import.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
 import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
+import { banDurationInput, cidrInput, unbanInput, unbanListInput } from './address-inputs.ts';
 
 /** The categories getBannedIps lists: this PBX's own, and the upstream LAPI's. */
 const BANNED_CATEGORIES = [...BAN_KINDS, 'upstream'] as const;
@@ -40,6 +41,9 @@ const BAN_IP_REQUIRED = 'an address or CIDR to ban is required.';
 const WHITELIST_IP_REQUIRED = 'the banned address or range to whitelist is required.';
 const DURATION_TEXT = 'give seconds, a number with a unit (30m, 12h, 7d, 2w) or "permanent".';
 const SERVICES_TEXT = `a non-empty list of ${FILTER_CATEGORIES.join(', ')}; leave it out to ban from every service.`;
+const BAN_LIST_REQUIRED = 'the ban list is required (send it as the `content` field, or as a text/plain body).';
+/** The duration of entries that carry none (values, opnsense lines), as `cscli decisions import` defaults it. */
+export const DEFAULT_IMPORT_DURATION = '4h';
 const IPS_TEXT = 'a list of 1 to 1000 addresses (or banned ranges).';
 const BAN_STATES = ['active', 'expired', 'lifted'] as const;
 const reasonText = z
@@ -50,6 +54,12 @@ const formatEnum = z.enum(BAN_LIST_FORMATS, {
     `format "${String(issue.input).slice(0, 40)}" is not a ban list format: use one of ${BAN_LIST_FORMATS.join(', ')}.`,
 });
 
+/** A list's search text: trimmed and cut to 100 characters; blank is no search. */
+const searchText = z
+  .string()
+  .transform((text) => text.trim().slice(0, 100) || undefined)
+  .optional();
+
 /** Empty means "use the default" for optional text fields. */
 const emptyToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
@@ -59,7 +69,7 @@ const emptyToUndefined = (value: unknown) =>
  * `permit`, `deny`, `currentRules` ({SIP, WEB, AMI, IAX}: true allow / false block); read back
  * as `permit` (network/subnet) and `rules` ({CATEGORY: "allow"|"block"}).
  */
-export const firewallDeclaration: ResourceDeclaration = {
+export const firewallDeclaration = {
   name: 'firewall',
   description:
     'Network filters: trusted networks, per-service allow/block rules and deny entries, plus ' +
@@ -113,6 +123,12 @@ export const firewallDeclaration: ResourceDeclaration = {
     }),
   },
   operations: ALL_CRUD_OPERATIONS,
+  deleteQuery: z.object({
+    moveKeysTo: z
+      .string()
+      .optional()
+      .describe('Where the API keys bound to this filter go: another filter id, or `localhost`.'),
+  }),
   customMethods: {
     getDefault: {
       ...READ_ON_COLLECTION,
@@ -136,12 +152,9 @@ export const firewallDeclaration: ResourceDeclaration = {
         'lists one after the other. Without `limit` and `offset` every own ban and at most 1,000 ' +
         'upstream bans are listed. `pagination.total` counts every match, upstream included.',
       input: z.object({
-        search: z
-          .string()
-          .optional()
-          .describe(
-            'An address or its start, or part of the address, the reason or who banned (at most 100 characters).',
-          ),
+        search: searchText.describe(
+          'An address or its start, or part of the address, the reason or who banned (at most 100 characters).',
+        ),
         category: z
           .enum(BANNED_CATEGORIES, { error: `one of ${BANNED_CATEGORIES.join(', ')}.` })
           .optional()
@@ -157,7 +170,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         "in all, and when the newest of this PBX's own started: {total, categories: {sip, http, ami, " +
         'iax, manual, upstream}, newestBannedAt}.',
       input: z.object({
-        search: z.string().optional().describe('Part of the address, the reason or who banned.'),
+        search: searchText.describe('Part of the address, the reason or who banned.'),
       }),
       output: out.banCounts,
     },
@@ -184,8 +197,8 @@ export const firewallDeclaration: ResourceDeclaration = {
         'default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when ' +
         'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
       input: z.object({
-        ip: z.string({ error: BAN_IP_REQUIRED }).min(1, { error: BAN_IP_REQUIRED }),
-        duration: z.union([z.number(), z.string(), z.null()], { error: DURATION_TEXT }).optional(),
+        ip: cidrInput(BAN_IP_REQUIRED),
+        duration: banDurationInput(DURATION_TEXT),
         reason: reasonText.optional(),
         services: z
           .array(z.enum(FILTER_CATEGORIES, { error: SERVICES_TEXT }), { error: SERVICES_TEXT })
@@ -203,7 +216,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Lifts every ban (all categories) of `ip`, or a manual ban of a range given as its CIDR. An ' +
         'upstream CrowdSec LAPI decision of the same value is not lifted (it belongs to the LAPI): ' +
         'the answer then carries a warning saying where to lift it.',
-      input: z.object({ ip: z.string({ error: 'ip is required.' }).min(1, { error: 'ip is required.' }) }),
+      input: z.object({ ip: unbanInput('ip is required.') }),
       output: out.unbannedIp,
     },
     unbanIps: {
@@ -212,10 +225,7 @@ export const firewallDeclaration: ResourceDeclaration = {
       level: 'WRITE',
       description: 'Bulk unban: `{ips: [...]}` (1-1000), all validated first, lifted in one transaction.',
       input: z.object({
-        ips: z
-          .array(z.string({ error: IPS_TEXT }), { error: IPS_TEXT })
-          .min(1, { error: IPS_TEXT })
-          .max(1000, { error: IPS_TEXT }),
+        ips: unbanListInput(IPS_TEXT),
       }),
       output: out.unbannedIps,
     },
@@ -229,7 +239,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         'audit entry: {ip, lifted: [{ip, category}], whitelisted}. An end in the past, or an ' +
         'overlap with a filter deny entry, gets 422.',
       input: z.object({
-        ip: z.string({ error: WHITELIST_IP_REQUIRED }).min(1, { error: WHITELIST_IP_REQUIRED }),
+        ip: cidrInput(WHITELIST_IP_REQUIRED),
         comment: z.string().max(200, { error: 'at most 200 characters' }).nullable().optional(),
         until: z
           .string({ error: 'an ISO date and time such as 2026-12-01T18:00:00Z, or null for good' })
@@ -245,7 +255,7 @@ export const firewallDeclaration: ResourceDeclaration = {
         '`search` (part of the address or reason), `category` (sip, http, ami, iax, manual), ' +
         '`state` (active, expired, lifted), `limit`, `offset`.',
       input: z.object({
-        search: z.string().optional(),
+        search: searchText,
         category: z.enum(BAN_KINDS, { error: `one of ${BAN_KINDS.join(', ')}.` }).optional(),
         state: z.enum(BAN_STATES, { error: `one of ${BAN_STATES.join(', ')}.` }).optional(),
         ...PAGE_QUERY,
@@ -264,13 +274,25 @@ export const firewallDeclaration: ResourceDeclaration = {
         'Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line ' +
         'numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); ' +
         'duplicates are merged.',
-      // The action reads these from the query string too (a text/plain body carries only `content`), and checks them there.
+      // A text/plain body carries only `content`: the other fields ride in the query string.
+      queryJoinsBody: true,
+      auditAsSize: ['content'],
       input: z.object({
-        format: formatEnum.optional(),
-        content: z.string().optional(),
-        duration: z.union([z.number(), z.string()]).optional(),
-        reason: reasonText.optional(),
-        dryRun: flagInput().optional(),
+        format: formatEnum.default('values'),
+        content: z
+          .string({ error: BAN_LIST_REQUIRED })
+          .refine((text) => text.trim() !== '', { error: BAN_LIST_REQUIRED }),
+        duration: z
+          .union([z.number(), z.string()])
+          .optional()
+          .transform((raw, check) => {
+            const duration = parseImportDuration(raw ?? DEFAULT_IMPORT_DURATION);
+            if (duration.ok) return duration.seconds;
+            check.addIssue({ code: 'custom', message: `duration: ${duration.reason}.` });
+            return z.NEVER;
+          }),
+        reason: reasonText.default(''),
+        dryRun: flagInput().default(false),
       }),
       output: out.importedBans,
     },
@@ -281,10 +303,10 @@ export const firewallDeclaration: ResourceDeclaration = {
         'opnsense; `source` manual (default) or all (with intrusion bans). {format, source, count, ' +
         'content}.',
       input: z.object({
-        format: formatEnum.optional(),
+        format: formatEnum.default('json'),
         source: z
           .enum(['manual', 'all'], { error: "manual (the operator's bans, the default) or all (with intrusion bans)." })
-          .optional(),
+          .default('manual'),
       }),
       output: out.exportedBans,
     },
@@ -308,7 +330,9 @@ export const firewallDeclaration: ResourceDeclaration = {
           .refine((v) => Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 1440, {
             error: 'minutes must be an integer from 1 to 1440.',
           })
-          .optional(),
+          .transform(Number)
+          .optional()
+          .default(60),
       }),
       output: out.banHistory,
     },
@@ -319,4 +343,10 @@ export const firewallDeclaration: ResourceDeclaration = {
       output: out.whitelist,
     },
   },
-};
+} satisfies ResourceDeclaration;
+
+/** A firewall custom method's action, typed by its declared input. */
+export type FirewallAction<K extends keyof typeof firewallDeclaration.customMethods> = MethodAction<
+  typeof firewallDeclaration,
+  K
+>;

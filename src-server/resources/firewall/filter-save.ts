@@ -219,7 +219,7 @@ export function validateFilterBody(
 
 /** Validates a create, update or patch of a filter and returns the row to store. */
 export function prepareFilterSave(ctx: ActionContext, mode: SaveMode, existing?: NetworkFilter): FilterSaveOutcome {
-  const validation = validateFilterBody(ctx.body, ctx.verb, mode, existing);
+  const validation = validateFilterBody(ctx.input, ctx.verb, mode, existing);
   if (!validation.ok) return validation;
   const { row, permit, trusted } = validation.filter;
   const errors = overlapErrors(ctx.db, existing?.id, permit, trusted, row.deny);

@@ -1,16 +1,12 @@
-import { isCatchAll, normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans, parseBanDuration } from '../../firewall/ban-queries.ts';
-import type { BanLogEntry } from '../../../src-shared/ban-log.ts';
-import type { BanKind } from '../../firewall/decisions.ts';
+import { isCatchAll } from '../../firewall/addresses.ts';
+import { addManualBan, banLog, liftBans } from '../../firewall/ban-queries.ts';
 import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
 import { parseCidr } from '../../net/cidr.ts';
-import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
+import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
-import type { ActionHandler } from '../../resource-kit/types.ts';
 import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
-
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
+import type { FirewallAction } from './declaration.ts';
 
 /**
  * Why an operator's ban may not be written (the never-banned rule, firewall/never-banned.ts): an
@@ -42,46 +38,35 @@ function manualBanRefusals(value: string, screen: BanScreen): string[] {
  * time; `services` (SIP, WEB, AMI, IAX; all when absent) says which of this server's own services
  * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason.
  */
-export const banIp: ActionHandler = (ctx) => {
-  // The declared input holds: ip a non-empty string, reason at most 200 characters, services a non-empty list of categories.
-  const body = (ctx.body ?? {}) as { ip: string; duration?: unknown; reason?: string; services?: string[] | null };
-  const errors: string[] = [];
-  const raw = body.ip;
-  const value = normalizeCidrText(raw);
-  if (!value) errors.push(`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`);
-  const duration = parseBanDuration(body.duration ?? 'permanent');
-  if (!duration.ok) errors.push(duration.message);
-  const reason = body.reason ?? '';
-  const services = body.services ? [...new Set(body.services)] : null;
-  if (value) {
-    if (isCatchAll(parseCidr(value)!))
-      errors.push(`ip: ${value} is every address; ban specific addresses or networks.`);
-    else errors.push(...manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value)));
-  }
-  if (errors.length || !value || !duration.ok) return invalid(errors);
-  const id = addManualBan(ctx.db, { value, seconds: duration.seconds, reason, services, by: actorOf(ctx) }, ctx.now());
+export const banIp: FirewallAction<'banIp'> = (ctx) => {
+  const { ip, duration: seconds, reason = '' } = ctx.input;
+  const { value } = ip;
+  const services = ctx.input.services ? [...new Set(ctx.input.services)] : null;
+  // What no schema can say: the catch-all and the never-banned addresses are refused with the reason.
+  const refusals = isCatchAll(parseCidr(value)!)
+    ? [`ip: ${value} is every address; ban specific addresses or networks.`]
+    : manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value));
+  if (refusals.length) return invalid(refusals);
+  const id = addManualBan(ctx.db, { value, seconds, reason, services, by: actorOf(ctx) }, ctx.now());
   ctx.emit({ type: 'bans-added', ip: value });
   // A range is stored as its network (203.0.113.77/24 is 203.0.113.0/24): the answer says so.
-  const written = raw.trim() !== value ? { written: raw.trim().slice(0, 100) } : {};
+  const written = ip.written !== value ? { written: ip.written.slice(0, 100) } : {};
   return created({
     id,
     ip: value,
     ...written,
     category: 'manual',
     scenario: 'pbx/manual',
-    permanent: duration.seconds === null,
-    seconds: duration.seconds,
+    permanent: seconds === null,
+    seconds,
     reason,
     services,
   });
 };
 
 /** `firewall:unbanIp {ip}`: lifts every ban of an address, or a manual ban of a range given as its CIDR. */
-export const unbanIp: ActionHandler = (ctx) => {
-  const raw = (ctx.body as { ip: string }).ip; // a non-empty string: the declared input
-  const value = raw.includes('/') ? normalizeCidrText(raw) : normalizeAddress(raw);
-  if (!value)
-    return invalid([`ip: "${raw.slice(0, 100)}" is not a valid IPv4 or IPv6 address (or a banned range's CIDR).`]);
+export const unbanIp: FirewallAction<'unbanIp'> = (ctx) => {
+  const value = ctx.input.ip;
   const lifted = liftBans(ctx.db, value, ctx.now(), actorOf(ctx));
   ctx.emit({ type: 'bans-lifted', ip: value });
   const upstream = upstreamUnbanNotice(ctx.db, value, ctx.now());
@@ -89,16 +74,8 @@ export const unbanIp: ActionHandler = (ctx) => {
 };
 
 /** `firewall:unbanIps {ips: [...]}`: bulk unban, validated first, lifted in one transaction. */
-export const unbanIps: ActionHandler = (ctx) => {
-  const list = (ctx.body as { ips: string[] }).ips; // 1 to 1000 strings: the declared input
-  const values: string[] = [];
-  const errors: string[] = [];
-  list.forEach((text, i) => {
-    const value = text.includes('/') ? normalizeCidrText(text) : normalizeAddress(text);
-    if (value) values.push(value);
-    else errors.push(`ips[${i}]: "${text.slice(0, 100)}" is not a valid address or range.`);
-  });
-  if (errors.length) return invalid(errors);
+export const unbanIps: FirewallAction<'unbanIps'> = (ctx) => {
+  const values = ctx.input.ips;
   const by = actorOf(ctx);
   const lifted = ctx.db.transaction(() =>
     values.reduce((sum, value) => sum + liftBans(ctx.db, value, ctx.now(), by), 0),
@@ -108,21 +85,9 @@ export const unbanIps: ActionHandler = (ctx) => {
 };
 
 /** `firewall:getBanLog?search=&category=&state=&limit=&offset=`: every ban, unban and expiry, newest first. */
-export const getBanLog: ActionHandler = (ctx) => {
-  const page = parsePageRequest(ctx.query);
-  if (page && 'errors' in page) return invalid(page.errors);
-  const search = single(ctx.query.search)?.slice(0, 100);
-  // Only known categories and states pass the declared input.
-  const category = single(ctx.query.category);
-  const state = single(ctx.query.state);
-  const limit = page?.limit ?? 50;
-  const offset = page?.offset ?? 0;
-  const { rows, total } = banLog(ctx.db, ctx.now(), {
-    search: search || undefined,
-    category: category as BanKind | undefined,
-    state: state as BanLogEntry['state'] | undefined,
-    limit,
-    offset,
-  });
+export const getBanLog: FirewallAction<'getBanLog'> = (ctx) => {
+  const { search, category, state } = ctx.input;
+  const { limit, offset } = pageOf(ctx.input) ?? { limit: DEFAULT_LIMIT, offset: 0 };
+  const { rows, total } = banLog(ctx.db, ctx.now(), { search, category, state, limit, offset });
   return ok(rows, { pagination: paginationOf(total, { limit, offset }, rows.length) });
 };

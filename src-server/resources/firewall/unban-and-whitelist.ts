@@ -1,4 +1,3 @@
-import { normalizeCidrText } from '../../firewall/addresses.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
 import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/fail2ban-settings.ts';
 import { parseCidr } from '../../net/cidr.ts';
@@ -9,19 +8,16 @@ import { fail2banDeclaration } from '../fail2ban/declaration.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
 import { prepareSave } from '../../resource-kit/save.ts';
 import { readSingleton } from '../../resource-kit/singleton.ts';
-import type { ActionHandler } from '../../resource-kit/types.ts';
+import type { FirewallAction } from './declaration.ts';
 
 /**
  * `firewall:unbanAndWhitelist {ip, comment?, until?}`: lifts every ban inside `ip` (an address or
  * CIDR) and whitelists it, for good (`until` null or absent) or until an ISO time, in one
  * transaction and one audit entry. An entry for the same value is replaced.
  */
-export const unbanAndWhitelist: ActionHandler = (ctx) => {
-  // ip is a non-empty string, comment and until strings or null: the declared input.
-  const body = ctx.body as { ip: string; comment?: string | null; until?: string | null };
-  const raw = body.ip;
-  const value = normalizeCidrText(raw);
-  if (!value) return invalid([`ip: "${raw.slice(0, 100)}" is not an IPv4 or IPv6 address or CIDR.`]);
+export const unbanAndWhitelist: FirewallAction<'unbanAndWhitelist'> = (ctx) => {
+  const body = ctx.input;
+  const { value } = body.ip;
   const now = ctx.now();
   return ctx.db.transaction(() => {
     const existing = readSingleton(fail2banDeclaration, ctx, FAIL2BAN_SETTING_KEY);

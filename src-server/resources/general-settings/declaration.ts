@@ -9,7 +9,7 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 const bounds = SETTING_BOUNDS['general-settings'];
 
 /** Server-wide settings that the SPEC names (queue limits). Bounds: config/setting-bounds.ts. */
-export const generalSettingsDeclaration: ResourceDeclaration = {
+export const generalSettingsDeclaration = {
   name: 'general-settings',
   description: 'Server-wide settings: request queue length, request age limit and audit log retention.',
   processor: 'GeneralSettingsProcessor',
@@ -35,4 +35,4 @@ export const generalSettingsDeclaration: ResourceDeclaration = {
       description: `Days the audit log keeps an entry (${rangeText(bounds.auditRetentionDays)}); older entries are pruned every hour.`,
     }),
   },
-};
+} satisfies ResourceDeclaration;

@@ -5,7 +5,7 @@ import { readSetting, writeSetting } from '../../storage/settings.ts';
 import { selfSignedCertificate } from '../../tls/tls-certificate.ts';
 import { failure, ok } from '../../resource-kit/results.ts';
 import { singletonActions } from '../../resource-kit/singleton.ts';
-import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions, type ActionHandler } from '../../resource-kit/types.ts';
 import { HTTPS_REKEY_KEY, HTTPS_SETTING_KEY, httpsDeclaration } from './declaration.ts';
 import { readHttpsIntent } from './intent.ts';
 import { httpsRenewalsSetting, httpsRuntimeSetting } from './settings.ts';
@@ -58,9 +58,9 @@ const withSelfSigned =
 
 const singleton = singletonActions(httpsDeclaration, { settingKey: HTTPS_SETTING_KEY, validate });
 
-export const httpsActions: ResourceActions = {
+export const httpsActions = defineActions(httpsDeclaration, {
   ...singleton,
   update: withSelfSigned(singleton.update),
   patch: withSelfSigned(singleton.patch),
   custom: { renewCertificate },
-};
+});

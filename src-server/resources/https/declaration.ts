@@ -13,7 +13,7 @@ export const HTTPS_RUNTIME_KEY = 'https-runtime';
 export const HTTPS_REKEY_KEY = 'https-renewals';
 
 /** `https`: the optional HTTPS listener, applied live by the web thread (PBX_HTTPS_PORT overrides the port). */
-export const httpsDeclaration: ResourceDeclaration = {
+export const httpsDeclaration = {
   name: 'https',
   description:
     'Optional HTTPS listener so remote bouncers never send keys in clear text. Changes apply ' +
@@ -50,4 +50,4 @@ export const httpsDeclaration: ResourceDeclaration = {
       output: z.object({ renewals: z.number().int().min(1) }),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -1,16 +1,16 @@
 import { moduleReports } from '../../modules/module-reports.ts';
 import { readSetting } from '../../storage/settings.ts';
-import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
-import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
-import type { ActionContext, ResourceActions } from '../../resource-kit/types.ts';
+import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
+import { ok, recordNotFound } from '../../resource-kit/results.ts';
+import { defineActions, type ActionContext } from '../../resource-kit/types.ts';
+import { modulesDeclaration } from './declaration.ts';
 
 /** The reports the web thread wrote at start: workers never load modules' status by themselves. */
 const reports = (ctx: ActionContext) => readSetting(ctx.db, moduleReports);
 
-export const modulesActions: ResourceActions = {
+export const modulesActions = defineActions(modulesDeclaration, {
   getList: (ctx) => {
-    const page = parsePageRequest(ctx.query);
-    if (page && 'errors' in page) return invalid(page.errors);
+    const page = pageOf(ctx.input);
     const all = reports(ctx);
     const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
     return ok(data, { pagination: paginationOf(all.length, page, data.length) });
@@ -19,4 +19,4 @@ export const modulesActions: ResourceActions = {
     const found = reports(ctx).find((r) => r.name === ctx.id);
     return found ? ok(found) : recordNotFound('modules', ctx.id!);
   },
-};
+});

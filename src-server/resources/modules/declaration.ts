@@ -5,7 +5,7 @@ import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 const readOnly = { readOnly: true } as const;
 
 /** Installed extension modules and what became of each at start (read-only). */
-export const modulesDeclaration: ResourceDeclaration = {
+export const modulesDeclaration = {
   name: 'modules',
   description: 'Installed extension modules with their status: loaded, or failed with the reason it was skipped.',
   processor: 'ModulesManagementProcessor',
@@ -37,4 +37,4 @@ export const modulesDeclaration: ResourceDeclaration = {
     paths: field.json(z.array(z.string()), { ...readOnly, description: 'Paths the module serves.' }),
   },
   operations: ['getList', 'getRecord'],
-};
+} satisfies ResourceDeclaration;

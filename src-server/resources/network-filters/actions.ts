@@ -1,16 +1,12 @@
-import type { FilterCategory } from '../../firewall/filters.ts';
 import { loadFilter, loadFilters } from '../../firewall/filter-store.ts';
-import { parsePageRequest, paginationOf } from '../../resource-kit/pagination.ts';
-import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
+import { ok, recordNotFound } from '../../resource-kit/results.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { networkFiltersDeclaration } from './declaration.ts';
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[value.length - 1] : value);
-
-export const networkFiltersActions: ResourceActions = {
+export const networkFiltersActions = defineActions(networkFiltersDeclaration, {
   getList: (ctx) => {
-    const page = parsePageRequest(ctx.query);
-    if (page && 'errors' in page) return invalid(page.errors);
+    const page = pageOf(ctx.input);
     const all = loadFilters(ctx.db);
     const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
     return ok(data, { pagination: paginationOf(all.length, page, data.length) });
@@ -21,12 +17,8 @@ export const networkFiltersActions: ResourceActions = {
   },
   custom: {
     getForSelect: (ctx) => {
-      const raw = single(ctx.query.category);
-      // The declared input refused anything but a category (in any case) or nothing.
-      const category = raw === undefined || raw === '' ? undefined : raw.toUpperCase();
-      const filters = loadFilters(ctx.db).filter(
-        (f) => category === undefined || f.rules[category as FilterCategory] === 'allow',
-      );
+      const { category } = ctx.input;
+      const filters = loadFilters(ctx.db).filter((f) => category === undefined || f.rules[category] === 'allow');
       return ok(
         filters.map((f) => ({
           value: String(f.id),
@@ -37,4 +29,4 @@ export const networkFiltersActions: ResourceActions = {
       );
     },
   },
-};
+});

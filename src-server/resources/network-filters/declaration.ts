@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import { READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
+import { FILTER_CATEGORIES, type FilterCategory } from '../../firewall/filters.ts';
 
 /** Read-only view of the network filters (written through `firewall`), for pickers. */
-export const networkFiltersDeclaration: ResourceDeclaration = {
+export const networkFiltersDeclaration = {
   name: 'network-filters',
   description: 'Network filters, read-only (edit them through `firewall`); `getForSelect` lists them for pickers.',
   processor: 'NetworkFiltersManagementProcessor',
@@ -32,10 +32,11 @@ export const networkFiltersDeclaration: ResourceDeclaration = {
           .refine((v) => v === '' || (FILTER_CATEGORIES as readonly string[]).includes(v.toUpperCase()), {
             error: `category must be one of ${FILTER_CATEGORIES.join(', ')}.`,
           })
+          .transform((v) => (v === '' ? undefined : (v.toUpperCase() as FilterCategory)))
           .optional()
           .describe(`${FILTER_CATEGORIES.join(', ')} in any case; empty or absent for every filter.`),
       }),
       output: z.array(z.object({ value: z.string(), text: z.string(), permit: z.string(), description: z.string() })),
     },
   },
-};
+} satisfies ResourceDeclaration;

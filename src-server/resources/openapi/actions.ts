@@ -1,11 +1,13 @@
 import { stringify } from 'yaml';
+import type { z } from 'zod';
 import { workerCatalog } from '../../modules/worker-modules.ts';
 import { buildOpenApiDocument } from '../../openapi/document.ts';
 import { aclRules, detailedPermissions, validationSchemas } from '../../openapi/helper-methods.ts';
 import { readSetting } from '../../storage/settings.ts';
-import { failure, invalid, ok } from '../../resource-kit/results.ts';
+import { failure, ok } from '../../resource-kit/results.ts';
 import { runtimeSetting } from '../system/runtime-setting.ts';
-import type { ActionContext, ActionHandler, ResourceActions, ResourceDeclaration } from '../../resource-kit/types.ts';
+import { defineActions, type ActionHandler, type ResourceDeclaration } from '../../resource-kit/types.ts';
+import { openapiDeclaration } from './declaration.ts';
 import { specificationQuery } from './schemas.ts';
 
 /** The document this worker last built, per declaration set and version: building it walks every schema. */
@@ -23,10 +25,8 @@ function declarationsOrNull(): readonly ResourceDeclaration[] | null {
 
 const NOT_READY = () => failure(503, 'The worker has not finished loading; retry.');
 
-const specification: ActionHandler = (ctx: ActionContext) => {
-  const format = Array.isArray(ctx.query.format) ? ctx.query.format[0] : ctx.query.format;
-  const parsed = specificationQuery.safeParse({ format });
-  if (!parsed.success) return invalid(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+/** `GET openapi` and `openapi:getSpecification`: the document, as JSON or YAML text (`?format=`). */
+const specification: ActionHandler<z.output<typeof specificationQuery>> = (ctx) => {
   const declarations = declarationsOrNull();
   if (!declarations) return NOT_READY();
   const version = readSetting(ctx.db, runtimeSetting)?.version ?? '0.0.0';
@@ -37,9 +37,7 @@ const specification: ActionHandler = (ctx: ActionContext) => {
       ? cached
       : (cached = { declarations, version, document: buildOpenApiDocument({ declarations, version }) });
   // No YAML anchors: every reader (and its alias-count guard) gets the plain tree.
-  return ok(
-    parsed.data.format === 'yaml' ? stringify(fresh.document, { aliasDuplicateObjects: false }) : fresh.document,
-  );
+  return ok(ctx.input.format === 'yaml' ? stringify(fresh.document, { aliasDuplicateObjects: false }) : fresh.document);
 };
 
 /** A helper computed from the declarations, or 503 while the worker is still loading. */
@@ -50,7 +48,7 @@ const fromDeclarations =
     return declarations ? ok(compute(declarations)) : NOT_READY();
   };
 
-export const openapiActions: ResourceActions = {
+export const openapiActions = defineActions(openapiDeclaration, {
   getRecord: specification,
   custom: {
     getSpecification: specification,
@@ -62,4 +60,4 @@ export const openapiActions: ResourceActions = {
       return ok({ message: 'API metadata cache cleared successfully' });
     },
   },
-};
+});

@@ -12,7 +12,7 @@ import {
 const FORMAT_HINT = 'With `format=yaml`, `data` is the document as YAML text.';
 
 /** The OpenAPI 3.1 description of the whole API, generated from the declarations, and the reference PBX's helpers. */
-export const openapiDeclaration: ResourceDeclaration = {
+export const openapiDeclaration = {
   name: 'openapi',
   description: 'OpenAPI 3.1 description of this API, generated from the same declarations that serve it.',
   processor: 'OpenApiProcessor',
@@ -21,6 +21,7 @@ export const openapiDeclaration: ResourceDeclaration = {
   security: { permission: 'OpenApi', channels: ['localhost', 'bearer_token'] },
   fields: {},
   operations: ['getRecord'],
+  recordQuery: specificationQuery,
   customMethods: {
     getSpecification: {
       ...READ_ON_COLLECTION,
@@ -63,4 +64,4 @@ export const openapiDeclaration: ResourceDeclaration = {
       output: clearCacheOutput,
     },
   },
-};
+} satisfies ResourceDeclaration;

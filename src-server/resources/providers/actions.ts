@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { crudActions } from '../../resource-kit/crud.ts';
 import { getProviderStatuses } from '../sip/actions.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { providersDeclaration } from './declaration.ts';
 
-export const providersActions: ResourceActions = {
+export const providersActions = defineActions(providersDeclaration, {
   ...crudActions(providersDeclaration, {
     table: 'providers',
     generateId: () => `SIP-${randomBytes(4).toString('hex').toUpperCase()}`,
   }),
   custom: { getStatuses: getProviderStatuses },
-};
+});

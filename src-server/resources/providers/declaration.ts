@@ -10,7 +10,7 @@ const hostSchema = z
   .max(255)
   .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'must be a host name or address, optionally with :port');
 
-export const providersDeclaration: ResourceDeclaration = {
+export const providersDeclaration = {
   name: 'providers',
   description: 'SIP trunks to telephony providers.',
   processor: 'ProvidersManagementProcessor',
@@ -39,4 +39,4 @@ export const providersDeclaration: ResourceDeclaration = {
       output: z.array(registryItem.extend({ description: z.string() })),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -1,11 +1,11 @@
 import { freshnessMessages, freshnessOf, peerDetail, peerStatuses, registryStatuses } from '../../peers/peer-status.ts';
-import { paginationOf, parsePageRequest } from '../../resource-kit/pagination.ts';
-import { invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
-import type { ActionHandler, ResourceActions } from '../../resource-kit/types.ts';
+import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
+import { ok, recordNotFound } from '../../resource-kit/results.ts';
+import { defineActions, type ActionHandler, type PageInput } from '../../resource-kit/types.ts';
+import { sipDeclaration } from './declaration.ts';
 
-const getPeersStatuses: ActionHandler = (ctx) => {
-  const page = parsePageRequest(ctx.query);
-  if (page && 'errors' in page) return invalid(page.errors);
+const getPeersStatuses: ActionHandler<PageInput> = (ctx) => {
+  const page = pageOf(ctx.input);
   const freshness = freshnessOf(ctx.db, ctx.now());
   const all = peerStatuses(ctx.db, freshness);
   const data = page ? all.slice(page.offset, page.offset + page.limit) : all;
@@ -13,10 +13,9 @@ const getPeersStatuses: ActionHandler = (ctx) => {
 };
 
 /** Provider list answer shared by sip:getRegistry and providers:getStatuses. */
-function providerList(withDescription: boolean): ActionHandler {
+function providerList(withDescription: boolean): ActionHandler<PageInput> {
   return (ctx) => {
-    const page = parsePageRequest(ctx.query);
-    if (page && 'errors' in page) return invalid(page.errors);
+    const page = pageOf(ctx.input);
     const freshness = freshnessOf(ctx.db, ctx.now());
     const all = registryStatuses(ctx.db, freshness).map(({ state, id, username, host, description }) =>
       withDescription ? { state, id, username, host, description } : { state, id, username, host },
@@ -41,4 +40,4 @@ const getStatus: ActionHandler = (ctx) => {
   return ok(detail, { messages: freshnessMessages(freshness) });
 };
 
-export const sipActions: ResourceActions = { custom: { getPeersStatuses, getRegistry, getStatus } };
+export const sipActions = defineActions(sipDeclaration, { custom: { getPeersStatuses, getRegistry, getStatus } });

@@ -4,7 +4,7 @@ import { DETAIL_FIELDS } from '../../peers/peer-status.ts';
 import { NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION, registryItem } from '../../resource-kit/contract.ts';
 
 /** Live SIP state of extensions and providers, read from Asterisk over AMI. */
-export const sipDeclaration: ResourceDeclaration = {
+export const sipDeclaration = {
   name: 'sip',
   description:
     'Live SIP state from Asterisk (AMI): extension states, provider registrations and per-extension contact detail.',
@@ -36,4 +36,4 @@ export const sipDeclaration: ResourceDeclaration = {
       output: z.object(Object.fromEntries([...DETAIL_FIELDS, 'state'].map((name) => [name, z.string()]))),
     },
   },
-};
+} satisfies ResourceDeclaration;

@@ -1,11 +1,12 @@
 import { readSetting } from '../../storage/settings.ts';
 import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../../resource-kit/results.ts';
-import type { ResourceActions } from '../../resource-kit/types.ts';
+import { systemDeclaration } from './declaration.ts';
+import { defineActions } from '../../resource-kit/types.ts';
 import { bouncerApiUrl, hostAddresses, listeningAddresses } from './info.ts';
 import { runtimeSetting } from './runtime-setting.ts';
 
-export const systemActions: ResourceActions = {
+export const systemActions = defineActions(systemDeclaration, {
   custom: {
     getCertificate,
     ping: () => ok({ pong: true }),
@@ -28,4 +29,4 @@ export const systemActions: ResourceActions = {
       });
     },
   },
-};
+});

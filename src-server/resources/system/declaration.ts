@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 
-export const systemDeclaration: ResourceDeclaration = {
+export const systemDeclaration = {
   name: 'system',
   description: 'Service health and information.',
   processor: 'SystemManagementProcessor',
@@ -53,4 +53,4 @@ export const systemDeclaration: ResourceDeclaration = {
       }),
     },
   },
-};
+} satisfies ResourceDeclaration;
