@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { Screen as ConsoleScreen } from './pages/screen.ts';
 import { useConsole } from './support/console-session.ts';
-import { eventually, visible } from './support/page-helpers.ts';
+import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1440, 1280, 390] as const;
@@ -98,6 +98,7 @@ async function waitForScreen(page: Page, screen: Screen): Promise<void> {
 
 /** Serious and critical axe violations, one line each, so a failure says what and where. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  await dismissNotifications(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -8,12 +8,13 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { Screen } from './pages/screen.ts';
 import { useConsole } from './support/console-session.ts';
-import { eventually, visible } from './support/page-helpers.ts';
+import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1280, 390] as const;
 
 async function seriousViolations(page: Page): Promise<string[]> {
+  await dismissNotifications(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -47,3 +47,21 @@ export async function chooseOption(page: Page, combobox: Locator, option: string
   await combobox.click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/**
+ * Closes every notification and waits until none is left: a save's notification slides in, then
+ * out seconds later (autoClose), and on a loaded machine that can fall in the middle of an axe run,
+ * which then measures its half-faded text. Call it before judging colours.
+ */
+export async function dismissNotifications(page: Page): Promise<void> {
+  const notifications = page.locator('.mantine-Notification-root');
+  for (const close of await page.locator('.mantine-Notification-closeButton').all())
+    await close.click({ timeout: 2000 }).catch(() => {
+      // It closed by itself meanwhile.
+    });
+  await eventually(
+    () => notifications.count(),
+    (count) => count === 0,
+    'every notification closed',
+  );
+}
