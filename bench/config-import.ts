@@ -6,10 +6,11 @@
 // longest event-loop stall. Target (issue 29, from the former test bound): the slowest poll around
 // the import under 1 s, or at most 0.5 s above the steady slowest on a machine that loaded. Prints JSON.
 //   node --import tsx bench/config-import.ts [filters]
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
+import { bigBackup, pollRaw } from '../src-server/test-support/backup-load.ts';
 import { STREAM } from '../src-server/test-support/bouncer.ts';
 import { startTestServer } from '../src-server/test-support/server.ts';
 
@@ -17,37 +18,11 @@ const FILTERS = Number(process.argv[2] ?? 10_000);
 const BOUNCERS = 20;
 const POLL_EVERY_MS = 500;
 
-function bigBackup(exported: Record<string, unknown>): Record<string, unknown> {
-  const networkFilters = Array.from({ length: FILTERS }, (_, i) => ({
-    id: i + 1,
-    permit: `10.${(i >> 8) & 255}.${i & 255}.1/32`,
-    deny: i % 2 ? `172.${16 + (i % 16)}.${(i >> 8) & 255}.${i & 255}` : '0.0.0.0/0',
-    description: `site ${i}`,
-    newer_block_ip: i % 10 === 0,
-    local_network: false,
-    currentRules: { SIP: true, WEB: i % 3 !== 0, AMI: false, IAX: true },
-  }));
-  return { ...exported, networkFilters, apiKeys: [] };
-}
-
-/** One poll, the body read to its end but not decoded (the bouncers share the server's process). */
-function pollRaw(url: string, key: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' }, agent }, (res) => {
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-      res.resume();
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 const t = await startTestServer({ bodyLimitBytes: 8 * 1024 * 1024 });
 try {
   const V3 = '/pbxcore/api/v3';
   const exported = (await t.call(`${V3}/backup:exportConfig`)).json.data as Record<string, unknown>;
-  const config = bigBackup(exported);
+  const config = bigBackup(exported, FILTERS);
   const keys = Array.from({ length: BOUNCERS }, () => createTestApiKey(t.server.services.db).key);
   let phase: 'import' | 'steady' | 'done' = 'import';
   const worst = { import: 0, steady: 0 };

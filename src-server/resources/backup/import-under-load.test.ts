@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { after, before, test } from 'node:test';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
+import { bigBackup, pollRaw } from '../../test-support/backup-load.ts';
 import { STREAM } from '../../test-support/bouncer.ts';
 import { request } from '../../test-support/http.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
@@ -11,38 +12,6 @@ const V3 = '/pbxcore/api/v3';
 const FILTERS = 10_000;
 const BOUNCERS = 20;
 const POLL_EVERY_MS = 500;
-
-/** 10,000 filters as an export writes them: a /32 each, every tenth trusted, every other one with a deny entry. */
-function bigBackup(exported: Record<string, unknown>): Record<string, unknown> {
-  const networkFilters = Array.from({ length: FILTERS }, (_, i) => ({
-    id: i + 1,
-    permit: `10.${(i >> 8) & 255}.${i & 255}.1/32`,
-    deny: i % 2 ? `172.${16 + (i % 16)}.${(i >> 8) & 255}.${i & 255}` : '0.0.0.0/0',
-    description: `site ${i}`,
-    newer_block_ip: i % 10 === 0,
-    local_network: false,
-    currentRules: { SIP: true, WEB: i % 3 !== 0, AMI: false, IAX: true },
-  }));
-  return { ...exported, networkFilters, apiKeys: [] };
-}
-
-/**
- * One poll as a bouncer makes it (gzip accepted, one kept-alive connection per bouncer, as Go's
- * HTTP client does), the body read to its end but not decoded: the
- * bouncers share this process with the server, so parsing 20 answers of 5,000 decisions twice a
- * second here would load the very event loop under test. Resolves with the status.
- */
-function pollRaw(url: string, key: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { headers: { 'X-Api-Key': key, 'Accept-Encoding': 'gzip' }, agent }, (res) => {
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-      res.resume();
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 let t: TestServer;
 before(async () => {
@@ -56,7 +25,7 @@ test(
     'answered, polls answered while the import runs, the server stays up',
   async () => {
     const exported = (await t.call(`${V3}/backup:exportConfig`)).json.data as Record<string, unknown>;
-    const config = bigBackup(exported);
+    const config = bigBackup(exported, FILTERS);
     const keys = Array.from(
       { length: BOUNCERS },
       (_, i) => createTestApiKey(t.server.services.db, { description: `bouncer ${i}` }).key,
