@@ -45,7 +45,59 @@ export type BusEvent =
   /** A ban list was imported (firewall:importBans, in a worker): the web thread reads every ban again, once. */
   | { type: 'bans-imported'; importId: number; fromId: number; toId: number }
   /** A rejected API key use or a failed login, for the audit log (audit/recorder.ts). */
-  | { type: 'access-rejected'; entry: AuditRejection };
+  | { type: 'access-rejected'; entry: AuditRejection }
+  /** An account keeps failing from an address where other phones are registered (issue 3/6): flagged, not banned. */
+  | { type: 'account-flagged'; flag: AccountFlag }
+  /** A capped key left out entries of this PBX's own (intrusion or manual bans), or stopped doing so (issue 4/6). */
+  | { type: 'key-capped-own'; keyId: number; keyName: string; leftOutOwn: number }
+  /** A health check changed state, or stays failing (a reminder); notifications follow these (issue 5/6). */
+  | { type: 'health-changed'; check: HealthCheckState };
+
+/** An account flagged behind a registered address: failures that would have banned the address are held. */
+export interface AccountFlag {
+  account: string;
+  address: string;
+  /** The accounts registered from that address when the flag was raised. */
+  registeredAccounts: string[];
+  state: 'flagged' | 'cleared';
+  failures: number;
+  /** ISO time of the change. */
+  at: string;
+}
+
+/** Every health check the server runs, by what it watches. */
+export type HealthCheckKind =
+  | 'bouncer-silent'
+  | 'feed-not-fetched'
+  | 'no-consumer'
+  | 'key-refused'
+  | 'lapi-down'
+  | 'lapi-queue'
+  | 'ami-down'
+  | 'cap-drops-own'
+  | 'account-flagged'
+  | 'attack-surge';
+
+export type HealthSeverity = 'info' | 'warning' | 'critical';
+
+/** One health check's state as the Health card, the terminal and the notification rules see it. */
+export interface HealthCheckState {
+  /** Stable per subject, e.g. `bouncer-silent:12`, `lapi-down`, `attack-surge`. */
+  id: string;
+  kind: HealthCheckKind;
+  state: 'failing' | 'ok';
+  severity: HealthSeverity;
+  /** In words, naming the key or account, e.g. "fw1 has not polled for 42 min". */
+  title: string;
+  /** Where to act, e.g. "API keys › fw1". */
+  action?: string;
+  /** ISO time the check entered this state. */
+  since: string;
+  /** On recovery: how long it was failing, in ms. */
+  failedForMs?: number;
+  /** A reminder of a check that stays failing (not a change). */
+  reminder?: boolean;
+}
 
 /** Who made a request, as the audit log records it: the channel, the user or key, the source address. */
 export interface AuditActor {
