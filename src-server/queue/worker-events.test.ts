@@ -23,6 +23,15 @@ const ONE_OF_EACH: { [K in BusEvent['type']]: Extract<BusEvent, { type: K }> } =
     type: 'access-rejected',
     entry: { kind: 'failed-login', status: 401, reason: 'test', address: '192.0.2.9', method: 'POST', path: '/x' },
   },
+  'account-flagged': {
+    type: 'account-flagged',
+    flag: { account: '102', address: '192.0.2.10', registeredAccounts: ['101'], state: 'flagged', failures: 5, at: '' },
+  },
+  'key-capped-own': { type: 'key-capped-own', keyId: 1, keyName: 'fw1', leftOutOwn: 0 },
+  'health-changed': {
+    type: 'health-changed',
+    check: { id: 'ami-down', kind: 'ami-down', state: 'ok', severity: 'warning', title: 'AMI connected', since: '' },
+  },
 };
 const EVENT_KINDS = Object.keys(ONE_OF_EACH) as BusEvent['type'][];
 const EMIT = '/pbxcore/api/v3/diagnostics:emit';
