@@ -5,6 +5,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../src-server/test-support/server.ts';
+import { waitUntil } from '../src-server/test-support/wait.ts';
 import { CUSTOM_BOUNCER, startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
 
 /**
@@ -31,6 +32,13 @@ async function waitForExport(server: TestServer, key: string): Promise<void> {
     await sleep(100);
   }
   throw new Error('the bouncer export never answered');
+}
+
+/** How many polls the server has counted for the key described `description` (flushed every second). */
+async function pollsOf(server: TestServer, description: string): Promise<number> {
+  const status = await server.call('/pbxcore/api/v3/firewall:getBouncerStatus');
+  const bouncers = status.json.data.bouncers as { description: string; polls: number }[];
+  return bouncers.find((b) => b.description === description)?.polls ?? 0;
 }
 
 describe('crowdsec-custom-bouncer against the decision stream', () => {
@@ -136,7 +144,13 @@ describe('crowdsec-custom-bouncer against the decision stream', () => {
     });
     assert.equal(late.status, 201);
     assert.match(await bouncer.waitForLine(/^add 198\.51\.100\.33 /), /^add 198\.51\.100\.33 2145600 pbx\/manual /);
-    await sleep((REPEAT_POLLS + 2) * 1000);
+    // Every answer that repeats the deletions has been served once the key has polled REPEAT_POLLS + 2 more times
+    // (counted by the server, not by the clock).
+    const served = await pollsOf(server, 'custom bouncer e2e');
+    await waitUntil(
+      'the deletions repeated over every window',
+      async () => (await pollsOf(server, 'custom bouncer e2e')) >= served + REPEAT_POLLS + 2,
+    );
     const dels = (value: string) => bouncer.calls().filter((c) => c.action === 'del' && c.value === value).length;
     assert.ok(
       dels('203.0.113.0/24') >= 1 && dels('203.0.113.0/24') <= REPEAT_POLLS,

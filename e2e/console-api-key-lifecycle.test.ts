@@ -8,7 +8,7 @@ import { Form } from './pages/form.ts';
 import { useConsole } from './support/console-session.ts';
 import { createBouncerKeyInConsole } from './support/bouncer-key-dialog.ts';
 import { startCustomBouncer, type RunningBouncer } from './support/custom-bouncer.ts';
-import { eventually, visible } from './support/page-helpers.ts';
+import { eventually, transitionsEnded, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const DESCRIPTION = 'Bouncer on fw3';
@@ -38,6 +38,11 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   /** Waits until the bouncer's polls have been refused at least twice with a reason matching `reason`. */
   const pollsRefused = (reason: RegExp, what: string) =>
     eventually(refusal, (r) => r !== undefined && reason.test(r.reason) && r.count >= 2, what, 20_000);
+  /** Waits for three more refused polls than stored now (the count is flushed each second, so it may lag one): each would have carried a change made before it. */
+  const refusedTwiceMore = async (what: string) => {
+    const before = (await refusal())?.count ?? 0;
+    await eventually(refusal, (r) => (r?.count ?? 0) >= before + 3, what, 20_000);
+  };
   const block = async (network: string) => {
     const made = await app.server.call(`${V3}firewall`, {
       method: 'POST',
@@ -50,7 +55,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   /** No serious or critical axe violation on the page as it is (open dialogs included). */
   const accessible = async (what: string) => {
     // Let a dialog's opening transition end: half-faded text would be measured as low contrast.
-    await app.page.waitForTimeout(400);
+    await transitionsEnded(app.page);
     const violations = (await new AxeBuilder({ page: app.page }).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
@@ -95,7 +100,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
 
     // While disabled, a lifted block does not reach the bouncer; once enabled it does (its cursor stayed).
     assert.equal((await server.call(`${V3}firewall/${first}`, { method: 'DELETE' })).status, 200);
-    await new Promise((r) => setTimeout(r, 2500));
+    await refusedTwiceMore('two more polls refused after the lift');
     assert.equal(bouncer.calls().filter((c) => c.action === 'del').length, 0, 'nothing served to a disabled key');
 
     await rowAction('Enable');
@@ -126,7 +131,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
     // The running bouncer still has the old value: refused as an unknown key.
     await pollsRefused(/unknown or revoked API key/, 'the old value to be refused');
     await block('198.51.100.0/24');
-    await new Promise((r) => setTimeout(r, 2500));
+    await refusedTwiceMore('two more polls of the old value refused after the block');
     assert.ok(!bouncer!.calls().some((c) => c.value === '198.51.100.0/24'), 'the old value is served nothing');
     await bouncer!.stop();
 

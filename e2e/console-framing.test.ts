@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { useConsole } from './support/console-session.ts';
-import { visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 describe('console: framing is refused, the policy does not break the console', () => {
   let attacker: Server | undefined;
@@ -61,8 +61,12 @@ describe('console: framing is refused, the policy does not break the console', (
       });
       await page.goto(attackerUrl);
       await visible(page.getByRole('heading', { name: 'Click the button' }));
-      // Give the frame every chance to load and draw.
-      await page.waitForTimeout(2000);
+      // Chromium reports the refusal once it has decided on the frame's answer: judge the frame after that.
+      await eventually(
+        async () => refusals.length,
+        (n) => n > 0,
+        'Chromium to report the refusal',
+      );
       const frame = page.frames().find((f) => f !== page.mainFrame());
       assert.ok(frame, 'the iframe exists');
       assert.ok(!frame.url().startsWith(server.url), `the console did not load in the frame (frame at ${frame.url()})`);

@@ -94,7 +94,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const peers = track(await startPeerService(base));
       const { audit } = track(startAudit({ ...base, retentionDays: () => general().auditRetentionDays }));
       const settle = () => void firewall.snapshots.get();
-      const crowdsecLink = track(startCrowdsecLink({ ...base, bans: firewall.bans, state: firewall.state, settle }));
+      const linkDeps = { bans: firewall.bans, state: firewall.state, settle, retryMaxMs: config.linkRetryMaxMs };
+      const crowdsecLink = track(startCrowdsecLink({ ...base, ...linkDeps }));
       const domain = { registry, modules, auth, firewall, audit, crowdsecLink, peers: peers.monitor };
       services = { ...base, ...queued, ...domain, config };
       http = track(await startHttp(services, ROUTE_REGISTRARS));

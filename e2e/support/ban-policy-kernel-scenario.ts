@@ -5,9 +5,9 @@
 // addresses of one IPv6 /64 give one Range decision that drops a fourth address.
 // Prints one JSON result; e2e/ban-policy-kernel.test.ts asserts on it.
 import { execFileSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import type { TestServer } from '../../src-server/test-support/server.ts';
+import { waitUntil } from '../../src-server/test-support/wait.ts';
 import { bouncerYaml } from '../../src-renderer/features/api-keys/model/bouncer-config.ts';
 import { startConsoleServer } from './console-server.ts';
 import {
@@ -57,6 +57,12 @@ export interface KernelBanResult {
 }
 
 const V3 = '/pbxcore/api/v3/';
+
+/** Every poll the server has counted, over all keys (one bouncer runs here). */
+async function pollsSoFar(server: TestServer): Promise<number> {
+  const status = await server.call(`${V3}firewall:getBouncerStatus`);
+  return (status.json.data.bouncers as { polls: number }[]).reduce((sum, b) => sum + b.polls, 0);
+}
 
 /** ipset's remaining timeout of an entry of the bouncer's IPv4 set, or null when it is not there. */
 function ipsetTimeout(address: string): number | null {
@@ -134,7 +140,11 @@ async function main(): Promise<KernelBanResult> {
     );
     const first = ipsetTimeout(ADDRESSES.longBanned);
     if (first !== null) result.ipsetTimeouts.push(first);
-    await sleep((2 * RUN_INTERVAL_SECONDS + 1) * 1000); // two polls renew the entry's timeout
+    // Two polls renew the entry's timeout: wait for three more polls counted by the server (its count is
+    // flushed each second, so it may lag one), not for the clock.
+    const pbx = server;
+    const polled = await pollsSoFar(pbx);
+    await waitUntil('two more polls of the bouncer', async () => (await pollsSoFar(pbx)) >= polled + 3);
     const later = ipsetTimeout(ADDRESSES.longBanned);
     if (later !== null) result.ipsetTimeouts.push(later);
 

@@ -65,3 +65,27 @@ export async function dismissNotifications(page: Page): Promise<void> {
     'every notification closed',
   );
 }
+
+/**
+ * Waits until no finite animation or transition runs on the page (a dialog's opening, a toast's slide): half-faded
+ * text would be measured as low contrast. Endless ones (a loader's spin) do not count.
+ */
+export async function transitionsEnded(page: Page): Promise<void> {
+  // Two frames first: a transition asked for in this frame has not started yet.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const { requestAnimationFrame: frame } = globalThis as unknown as {
+          requestAnimationFrame(cb: () => void): void;
+        };
+        frame(() => frame(resolve));
+      }),
+  );
+  await page.waitForFunction(() => {
+    type Running = { playState: string; effect: { getTiming(): { iterations: number } } | null };
+    const { document } = globalThis as unknown as { document: { getAnimations(): Running[] } };
+    return document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
+  });
+}

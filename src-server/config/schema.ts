@@ -39,6 +39,8 @@ export const serverConfigSchema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(1024 * 1024),
+  /** The longest delay between two tries of the CrowdSec link while the LAPI fails (docs/settings.md). */
+  linkRetryMaxMs: z.coerce.number().int().min(200).max(600_000).default(10_000),
   /** How long the web thread waits for a worker before answering 504 (SPEC: at least 30 s; tests go lower). */
   maxWaitMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
   /** First admin password, applied only when none is set yet. */

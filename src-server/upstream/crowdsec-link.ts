@@ -23,6 +23,8 @@ export interface CrowdsecLinkDeps {
   state: FirewallState;
   /** Brings the bouncer export up to date (a snapshot build); the puller calls it between paced slices. */
   settle?: () => void;
+  /** The longest retry delay while the LAPI fails (config `linkRetryMaxMs`, 10 s by default). */
+  retryMaxMs?: number;
 }
 
 /** The web thread's link to an upstream CrowdSec LAPI (`services.crowdsecLink`). */
@@ -45,14 +47,26 @@ const FILTER_RESOURCES = new Set(['firewall', 'network-filters']);
  * LAPI that is down, slow or wrong only shows in link:getStatus and the log.
  */
 export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
-  const { db, clock, bus, logger, bans, state, settle } = deps;
+  const { db, clock, bus, logger, bans, state, settle, retryMaxMs } = deps;
   let settings = readLinkSettings(db);
   const current = () => settings;
   const status = new LinkStatusRecorder(db, clock);
   const queue = new PushQueue(db, clock);
   const parser = new StreamParser();
-  const pusher = new LapiPusher({ db, state, clock, logger, queue, status, settings: current });
-  const puller = new LapiPuller({ db, clock, logger, bans, state, queue, parser, status, settings: current, settle });
+  const pusher = new LapiPusher({ db, state, clock, logger, queue, status, settings: current, retryMaxMs });
+  const puller = new LapiPuller({
+    db,
+    clock,
+    logger,
+    bans,
+    state,
+    queue,
+    parser,
+    status,
+    settings: current,
+    settle,
+    retryMaxMs,
+  });
 
   const describe = () => {
     const s = status.status;

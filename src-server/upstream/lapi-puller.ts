@@ -81,6 +81,8 @@ export class LapiPuller {
       settings: () => LinkSettings;
       /** Brings the export up to date now (its snapshot build), so each paced slice is built on its own. */
       settle?: () => void;
+      /** The longest retry delay (config `linkRetryMaxMs`). */
+      retryMaxMs?: number;
     },
   ) {
     this.protectedValues = new ProtectedValues(deps.state);
@@ -169,7 +171,7 @@ export class LapiPuller {
       // Stopped mid-poll: the database may be closed; the next start pulls everything again.
       if (this.stopped) return;
       this.failures++;
-      next = Math.max(next, Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1)));
+      next = Math.max(next, Math.min(this.deps.retryMaxMs ?? RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1)));
       const reason = error instanceof Error ? error.message : String(error);
       if (
         !(error instanceof LapiError) ||

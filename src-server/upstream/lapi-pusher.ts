@@ -64,6 +64,8 @@ export class LapiPusher {
       queue: PushQueue;
       status: LinkStatusRecorder;
       settings: () => LinkSettings;
+      /** The longest retry delay (config `linkRetryMaxMs`): tests shorten it to live an outage in seconds. */
+      retryMaxMs?: number;
     },
   ) {
     // Entries that waited in memory for the write lock are sent once written.
@@ -176,7 +178,7 @@ export class LapiPusher {
         return;
       }
       this.failures++;
-      next = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
+      next = Math.min(this.deps.retryMaxMs ?? RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (this.failures - 1));
       this.retryAt = this.deps.clock.now() + next;
       const reason = error instanceof Error ? error.message : String(error);
       this.deps.status.fail('push', reason);
