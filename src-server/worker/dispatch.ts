@@ -1,10 +1,10 @@
 import { HttpError } from '../wire/errors.ts';
 import { withCheckedInput, withCrudInput } from './input-check.ts';
-import { withCheckedOutput } from './output-check.ts';
+import { withCheckedCrudOutput, withCheckedOutput } from './output-check.ts';
 import type { ActionResult } from '../wire/envelope.ts';
 import type { ActionContext, ActionHandler, ResourceDefinition } from '../resource-kit/types.ts';
 
-/** How the worker wraps actions: outputs are checked in development and tests (config `checkOutputs`). */
+/** How the worker wraps actions: outputs (custom methods' and CRUD's) are checked in development and tests (config `checkOutputs`). */
 export interface DispatchOptions {
   checkOutputs?: boolean;
 }
@@ -22,7 +22,9 @@ export function findHandler(
   const { actions, declaration } = definition;
   if (operation in actions && operation !== 'custom') {
     const crud = actions[operation as keyof typeof actions] as ActionHandler | undefined;
-    return crud && withCrudInput(declaration, operation, crud);
+    if (!crud) return undefined;
+    const checked = options.checkOutputs ? withCheckedCrudOutput(declaration, operation, crud) : crud;
+    return withCrudInput(declaration, operation, checked);
   }
   const handler = actions.custom?.[operation];
   const methods = declaration.customMethods ?? {};

@@ -3,10 +3,10 @@ import { describe, it, mock } from 'node:test';
 import { z } from 'zod';
 import { NO_QUERY } from '../resource-kit/contract.ts';
 import { failure, ok } from '../resource-kit/results.ts';
-import type { ActionContext, CustomMethodDecl } from '../resource-kit/types.ts';
+import type { ActionContext, CustomMethodDecl, ResourceDeclaration } from '../resource-kit/types.ts';
 import { DIAGNOSTICS_MODULE, withTestServer } from '../test-support/server.ts';
 import { findHandler } from './dispatch.ts';
-import { withCheckedOutput } from './output-check.ts';
+import { withCheckedCrudOutput, withCheckedOutput } from './output-check.ts';
 
 const method: CustomMethodDecl = {
   verbs: ['GET'],
@@ -60,6 +60,47 @@ describe('the worker checks a custom method answer against its declared output',
     )!;
     assert.deepEqual((await echo(ctx({ count: '2' }))).data, { count: 2 });
     mock.restoreAll();
+  });
+});
+
+describe('the worker checks a CRUD answer against the declared record', () => {
+  const declaration: ResourceDeclaration = {
+    name: 'probe',
+    description: '',
+    security: { permission: 'Probe', channels: ['localhost'] },
+    fields: {
+      name: { schema: z.string(), storage: 'text' },
+      port: { schema: z.number().int(), storage: 'integer' },
+      secret: { schema: z.string(), storage: 'text', writeOnly: true },
+    },
+    operations: ['getList', 'getRecord', 'create', 'delete'],
+    createOutput: z.object({ name: z.string(), key: z.string() }),
+  };
+  const answer = (operation: string, data: unknown) =>
+    withCheckedCrudOutput(declaration, operation, () => ok(data))(ctx());
+
+  it('passes records with every readable field as declared, absent fields and extra ones included', async () => {
+    assert.equal((await answer('getRecord', { id: 3, name: 'a', port: 5060 })).result, true);
+    assert.equal((await answer('getList', [{ name: 'a' }, { port: 1 }])).result, true);
+    assert.equal((await answer('delete', { id: 3 })).result, true);
+    assert.equal((await answer('create', { name: 'a', key: 'k' })).result, true);
+  });
+
+  it('turns a field of another type, a list that is not one, or a create without its declared extra into a 500', async (t) => {
+    t.mock.method(console, 'error', () => {});
+    const port = await answer('getRecord', { name: 'a', port: '5060' });
+    assert.equal(port.httpCode, 500);
+    assert.match(port.messages!.error![0]!, /^probe\.getRecord answered data that does not match .*port/);
+    assert.equal((await answer('getList', { name: 'a' })).httpCode, 500);
+    assert.equal((await answer('getList', [{ name: 5 }])).httpCode, 500);
+    assert.equal((await answer('create', { name: 'a' })).httpCode, 500);
+  });
+
+  it('is wrapped in by dispatch for CRUD only when checkOutputs is on', async (t) => {
+    t.mock.method(console, 'error', () => {});
+    const definition = { declaration, actions: { getRecord: () => ok({ port: 'x' }) } };
+    assert.equal((await findHandler(definition, 'getRecord')!(ctx())).result, true);
+    assert.equal((await findHandler(definition, 'getRecord', { checkOutputs: true })!(ctx())).httpCode, 500);
   });
 });
 
