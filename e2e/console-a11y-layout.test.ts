@@ -26,8 +26,11 @@ interface Screen {
   ready: string;
   /** Rows whose actions (buttons and links inside them) must be on screen. */
   rowTestId?: string;
-  /** Buttons that open a dialog, checked with axe and photographed too. */
-  dialogs?: { button: string; name: string }[];
+  /**
+   * Buttons that open a dialog, checked with axe and photographed too. `form`: the dialog is a form; it is
+   * also sent empty and checked again showing its errors.
+   */
+  dialogs?: { button: string; name: string; form?: boolean }[];
 }
 
 const SCREENS: Screen[] = [
@@ -38,7 +41,7 @@ const SCREENS: Screen[] = [
     heading: 'API keys',
     ready: 'Bouncer on fw1.example.net',
     rowTestId: 'api-key-row',
-    dialogs: [{ button: 'New API key', name: 'new-api-key' }],
+    dialogs: [{ button: 'New API key', name: 'new-api-key', form: true }],
   },
   {
     name: 'network-filters',
@@ -47,8 +50,8 @@ const SCREENS: Screen[] = [
     ready: 'Office LAN',
     rowTestId: 'filter-row',
     dialogs: [
-      { button: 'New filter', name: 'new-filter' },
-      { button: 'Block a network', name: 'block-network' },
+      { button: 'New filter', name: 'new-filter', form: true },
+      { button: 'Block a network', name: 'block-network', form: true },
     ],
   },
   { name: 'whitelist', path: '/whitelist', heading: 'Whitelist', ready: '198.51.100.7' },
@@ -60,7 +63,7 @@ const SCREENS: Screen[] = [
     rowTestId: 'ban-row',
     dialogs: [
       { button: 'Unban 127.0.0.3', name: 'unban' },
-      { button: 'Ban an address', name: 'ban-address' },
+      { button: 'Ban an address', name: 'ban-address', form: true },
     ],
   },
   // History rows have no actions; the address of the manual ban shows its data has loaded.
@@ -71,7 +74,7 @@ const SCREENS: Screen[] = [
     heading: 'Peers',
     ready: 'User 201',
     rowTestId: 'extension-row',
-    dialogs: [{ button: 'New extension', name: 'new-extension' }],
+    dialogs: [{ button: 'New extension', name: 'new-extension', form: true }],
   },
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Save ban rules' },
@@ -206,6 +209,21 @@ describe('console: every screen is accessible and fits desktop and phone widths'
         await waitForScreen(page, screen);
         const axe = AXE_WIDTHS.has(width);
         if (axe) assert.deepEqual(await seriousViolations(page), [], `${screen.name} at ${width} px`);
+        if (axe && width > 600) {
+          // Hover and focus change colours: the active nav link hovered, then focused, then a table row hovered.
+          const active = page.getByRole('navigation', { name: 'Main navigation' }).locator('[data-active]').first();
+          await active.hover();
+          await shell.transitionsEnded();
+          assert.deepEqual(await seriousViolations(page), [], `${screen.name}: the active nav link hovered`);
+          await active.focus();
+          assert.deepEqual(await seriousViolations(page), [], `${screen.name}: the active nav link focused`);
+          if (screen.rowTestId) {
+            await page.getByTestId(screen.rowTestId).first().hover();
+            await shell.transitionsEnded();
+            assert.deepEqual(await seriousViolations(page), [], `${screen.name}: a table row hovered`);
+          }
+          await page.mouse.move(0, 0);
+        }
 
         const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
         assert.ok(
@@ -237,6 +255,16 @@ describe('console: every screen is accessible and fits desktop and phone widths'
             [],
             `${screen.name} dialog "${dialog.button}" at ${width} px`,
           );
+          if (dialog.form) {
+            // Sent empty, the form shows its errors: red text on white must read too.
+            await opened.locator('button[type="submit"]').click();
+            await visible(opened.locator('[aria-invalid="true"], .mantine-InputWrapper-error'));
+            assert.deepEqual(
+              await seriousViolations(page),
+              [],
+              `${screen.name} dialog "${dialog.button}" at ${width} px, showing its errors`,
+            );
+          }
           const box = await opened.boundingBox();
           assert.ok(
             box && box.x >= 0 && box.x + box.width <= width,

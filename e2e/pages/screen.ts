@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { chooseOption, eventually, openScreen, visible } from '../support/page-helpers.ts';
+import { chooseOption, eventually, openScreen, transitionsEnded, visible } from '../support/page-helpers.ts';
 
 /** Whatever holds the browser page: a console session (read once the tests run) or `{ page }`. */
 export interface PageHolder {
@@ -66,6 +66,11 @@ export class Screen {
             .opacity,
       );
     await eventually(opacity, (value) => value === '1', 'the dialog fully shown');
+  }
+
+  /** Waits until no finite animation or transition runs (a hover's colour change, a toast's slide). */
+  transitionsEnded(): Promise<void> {
+    return transitionsEnded(this.page);
   }
 
   /** A screen's level-1 heading. */

@@ -69,7 +69,7 @@ export function App() {
           <Suspense
             fallback={
               <Center py="xl">
-                <Loader aria-label="Loading the page" />
+                <Loader role="status" aria-label="Loading the page" />
               </Center>
             }
           >

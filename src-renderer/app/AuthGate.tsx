@@ -36,8 +36,8 @@ export function AuthGate({ children }: { children: ReactNode }) {
   }
   if (session.mode === 'checking') {
     return (
-      <Center mih="100vh" role="status" aria-live="polite">
-        <Loader aria-label="Connecting" />
+      <Center mih="100vh">
+        <Loader role="status" aria-live="polite" aria-label="Connecting" />
       </Center>
     );
   }
