@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
-import type { BanStore } from './firewall/ban-store.ts';
+import type { BanStore } from './firewall/bans/index.ts';
 import type { Db } from './storage/database.ts';
 import type { AuditRejection } from './wire/types.ts';
 

@@ -1,12 +1,17 @@
 import { cidrContains, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { isHostLoopback, normalizeAddress } from './addresses.ts';
-import { PERMANENT_UNTIL } from './ban-queries.ts';
-import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type DecisionKey } from './decisions.ts';
-import { deliveryLookup, scenarioOfBan, type Delivery } from './delivery.ts';
-import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { filterBanValues } from './filters.ts';
-import { loadFilters } from './filter-store.ts';
+import {
+  type BanKind,
+  type DecisionKey,
+  isHostLoopback,
+  MANUAL_SCENARIO,
+  normalizeAddress,
+  originOf,
+  scopeOf,
+} from './model/index.ts';
+import { PERMANENT_UNTIL } from './bans/index.ts';
+import { type Delivery, deliveryLookup, scenarioOfBan } from './export/index.ts';
+import { filterBanValues, loadFilters, readFail2ban, whitelistRanges } from './filters/index.ts';
 
 /** One active decision that covers the address asked about. */
 export interface CoveringDecision {

@@ -1,5 +1,5 @@
-import { normalizeAddress, normalizeCidrText } from '../firewall/addresses.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
+import { normalizeAddress, normalizeCidrText } from '../firewall/model/index.ts';
+import type { FirewallState } from '../firewall/filters/index.ts';
 import { parseCidr } from '../net/cidr.ts';
 
 /** An upstream value in this PBX's canonical text, or undefined when it is not an address or range. */

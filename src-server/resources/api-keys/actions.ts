@@ -11,7 +11,7 @@ import {
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
-import { loadFilter } from '../../firewall/filter-store.ts';
+import { loadFilter } from '../../firewall/filters/index.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { declaredDefaults } from '../../resource-kit/fields.ts';

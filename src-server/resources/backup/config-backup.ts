@@ -1,9 +1,17 @@
 import type { ApiKeyGrantRow } from '../../auth/api-key-store.ts';
-import { isCatchAll } from '../../firewall/addresses.ts';
-import type { Fail2banSettings } from '../../firewall/fail2ban-fields.ts';
-import { FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel } from '../../firewall/filters.ts';
-import { loadFilters, replaceFilters, rowToFilter, type FilterRow } from '../../firewall/filter-store.ts';
+import { isCatchAll } from '../../firewall/model/index.ts';
+import {
+  denyRanges,
+  FAIL2BAN_SETTING_KEY,
+  fail2banFromStored,
+  type Fail2banSettings,
+  filterLabel,
+  type FilterRow,
+  loadFilters,
+  replaceFilters,
+  rowToFilter,
+  whitelistRanges,
+} from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { RangeIndex } from '../../net/range-index.ts';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';

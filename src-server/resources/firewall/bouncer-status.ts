@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { BouncerHostRow, BouncerRejectionRow } from '../../firewall/bouncer-hosts.ts';
-import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
+import { type BouncerHostRow, type BouncerRejectionRow, SILENT_AFTER_MS } from '../../firewall/export/index.ts';
 import type { Db } from '../../storage/database.ts';
 import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 

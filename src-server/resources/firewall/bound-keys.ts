@@ -1,5 +1,4 @@
-import { filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
-import { loadFilter, removeFilter } from '../../firewall/filter-store.ts';
+import { filterLabel, loadFilter, type NetworkFilter, removeFilter } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type ipaddr from 'ipaddr.js';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';

@@ -1,6 +1,6 @@
-import { isCatchAll } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans } from '../../firewall/ban-queries.ts';
-import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
+import { isCatchAll } from '../../firewall/model/index.ts';
+import { addManualBan, banLog, liftBans } from '../../firewall/bans/index.ts';
+import { type BanScreen, NeverBannedSet } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';
