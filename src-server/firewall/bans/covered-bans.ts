@@ -1,6 +1,7 @@
 import type ipaddr from 'ipaddr.js';
 import { parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
+import { activeBansNear } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
 import { type BanKind, cidrsOverlap } from '../model/index.ts';
 import { subtractCidrs } from '../../net/cidr-ranges.ts';
@@ -32,31 +33,6 @@ function within(inner: Cidr, outer: Cidr): boolean {
 }
 
 /**
- * A SQL condition that keeps every ban that may lie inside or overlap one of `ranges`, so a save
- * parses only those (100,000 bans in force would otherwise cost a second inside the write
- * transaction): range bans always (few, and a wider one is reported), IPv4 addresses by their fixed
- * leading octets (`10.20.%` for a /16), IPv6 addresses all (their compressed text has no fixed prefix).
- */
-function candidates(ranges: ReadonlyArray<{ cidr: Cidr }>): { sql: string; params: string[] } {
-  const conditions = new Map<string, { sql: string; param?: string }>([['range', { sql: "ip LIKE '%/%'" }]]);
-  for (const { cidr } of ranges) {
-    const fixed = Math.floor(cidr[1] / 8);
-    if (cidr[0].kind() === 'ipv6') conditions.set('ipv6', { sql: "ip LIKE '%:%'" });
-    else if (fixed === 0) conditions.set('ipv4', { sql: "ip NOT LIKE '%:%'" });
-    else {
-      const octets = (cidr[0] as ipaddr.IPv4).octets.slice(0, fixed).join('.');
-      const condition = fixed === 4 ? { sql: 'ip = ?', param: octets } : { sql: 'ip LIKE ?', param: `${octets}.%` };
-      conditions.set(`${condition.sql} ${condition.param}`, condition);
-    }
-  }
-  const list = [...conditions.values()];
-  return {
-    sql: list.map((c) => c.sql).join(' OR '),
-    params: list.flatMap((c) => (c.param === undefined ? [] : [c.param])),
-  };
-}
-
-/**
  * Lifts every ban in force at `now` that lies inside one of `ranges` (a whitelist entry or a
  * trusted network just saved), and carves every wider one around them (firewall/never-banned.ts:
  * no ban holds a never-banned address), in the caller's transaction, as `by`. Runs in workers; the
@@ -71,12 +47,7 @@ export function liftBansCoveredBy(
 ): CoverOutcome {
   const outcome: CoverOutcome = { lifted: [], wider: [] };
   if (ranges.length === 0) return outcome;
-  const filter = candidates(ranges);
-  const rows = db
-    .prepare(
-      `SELECT id, category, ip FROM firewall_bans WHERE lifted_at IS NULL AND expires_at > ? AND (${filter.sql})`,
-    )
-    .all(now, ...filter.params) as Array<{ id: number; category: BanKind; ip: string }>;
+  const rows = activeBansNear(db, ranges, now);
   for (const row of rows) {
     const cidr = parseCidr(row.ip);
     if (!cidr) continue;

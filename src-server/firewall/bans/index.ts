@@ -1,4 +1,7 @@
 export {
+  activeBansThatMayHold,
+  activeCategoriesOf,
+  latestEndsInForce,
   DEFAULT_BAN_HISTORY_DAYS,
   MANUAL_BAN_BOUNDS,
   PERMANENT_UNTIL,

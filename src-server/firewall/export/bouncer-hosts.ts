@@ -2,6 +2,8 @@ import type { Clock } from '../../clock.ts';
 import { tryBackgroundWrite } from '../../storage/background-write.ts';
 import type { Db } from '../../storage/database.ts';
 import { emptyReport, foldReport, type BouncerReport, type UsageMetrics } from './usage-metrics.ts';
+import { apiKeyIds } from '../../storage/api-key-rows.ts';
+import { deleteRowsOfRevokedKeys } from './bouncer-keys.ts';
 
 /** One bouncer as the LAPI names it, `key@ip`: a key used from one source address. */
 interface HostRecord {
@@ -55,6 +57,18 @@ export interface BouncerRejectionRow {
   last_at: number;
   count: number;
   cleared_at: number | null;
+}
+
+/** Every host row, the most recently seen first (the bouncer overview reads the stored rows). */
+export function hostRowsBySeen(db: Db): BouncerHostRow[] {
+  return db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as BouncerHostRow[];
+}
+
+/** The 100 newest refusals not since cleared by a served poll. */
+export function openRejectionRows(db: Db): BouncerRejectionRow[] {
+  return db
+    .prepare('SELECT * FROM bouncer_rejections WHERE cleared_at IS NULL ORDER BY last_at DESC LIMIT 100')
+    .all() as BouncerRejectionRow[];
 }
 
 export class BouncerHosts {
@@ -228,8 +242,8 @@ export class BouncerHosts {
     const weekAgo = now - 7 * 24 * 60 * 60 * 1000;
     for (const [ip, r] of this.rejections) if (r.lastAt < weekAgo) this.rejections.delete(ip);
     this.db.prepare('DELETE FROM bouncer_rejections WHERE last_at < ?').run(weekAgo);
-    const existing = new Set(this.db.prepare('SELECT id FROM api_keys').pluck().all() as number[]);
+    const existing = new Set(apiKeyIds(this.db));
     for (const [id, record] of this.hosts) if (!existing.has(record.keyId)) this.hosts.delete(id);
-    this.db.prepare('DELETE FROM bouncer_hosts WHERE key_id NOT IN (SELECT id FROM api_keys)').run();
+    deleteRowsOfRevokedKeys(this.db, 'bouncer_hosts');
   }
 }

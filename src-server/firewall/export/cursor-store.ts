@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import { BACKGROUND_BUSY_WAIT_MS, isSqliteBusy, writeWithShortWait } from '../../storage/background-write.ts';
 import type { Db } from '../../storage/database.ts';
+import { apiKeyIds } from '../../storage/api-key-rows.ts';
+import { deleteRowsOfRevokedKeys } from './bouncer-keys.ts';
 
 /** SPEC: a cursor lives 1 hour, renewed by each poll. */
 export const CURSOR_TTL_MS = 60 * 60 * 1000;
@@ -230,13 +232,13 @@ export class CursorStore {
   /** Drops the cursors of keys that no longer exist (revoked keys never poll again). */
   forgetRevokedKeys(): void {
     this.flush();
-    const existing = new Set(this.db.prepare('SELECT id FROM api_keys').pluck().all() as number[]);
+    const existing = new Set(apiKeyIds(this.db));
     for (const keyId of this.cursors.keys()) {
       if (existing.has(keyId)) continue;
       this.cursors.delete(keyId);
       this.dirty.delete(keyId);
     }
-    this.db.prepare('DELETE FROM bouncer_cursors WHERE key_id NOT IN (SELECT id FROM api_keys)').run();
+    deleteRowsOfRevokedKeys(this.db, 'bouncer_cursors');
   }
 
   /** The oldest version any live cursor's window still needs, or undefined when no cursor is live. */

@@ -1,4 +1,5 @@
 import type { Db } from '../../storage/database.ts';
+import { activeBouncers } from './bouncer-keys.ts';
 import { type BanKind, type DecisionKey, MANUAL_SCENARIO, type Scenario } from '../model/index.ts';
 
 /**
@@ -6,14 +7,6 @@ import { type BanKind, type DecisionKey, MANUAL_SCENARIO, type Scenario } from '
  * interval (SPEC: 5 to 10 s). The dashboard's banner and the bouncer state use it.
  */
 export const SILENT_AFTER_MS = 30_000;
-
-/** An API key that is an active bouncer: it polled within its cursor's lifetime and is neither disabled nor expired. */
-export interface ActiveBouncer {
-  keyId: number;
-  description: string;
-  /** The newest decision-log version it was sent. */
-  version: number;
-}
 
 /** How far one published decision reached: how many active bouncer keys were sent it, and which. */
 export interface Delivery {
@@ -24,20 +17,6 @@ export interface Delivery {
 
 export const scenarioOfBan = (category: BanKind): Scenario =>
   category === 'manual' ? MANUAL_SCENARIO : `pbx/${category}`;
-
-/** Active bouncer keys (runs in workers: the web thread writes cursors at most a second late). */
-export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
-  const rows = db
-    .prepare(
-      `SELECT k.id AS keyId, k.description, c.version, k.expires_at AS keyExpiresAt
-        FROM bouncer_cursors c JOIN api_keys k ON k.id = c.key_id
-        WHERE c.version IS NOT NULL AND c.expires_at > ? AND k.disabled_at IS NULL ORDER BY k.id`,
-    )
-    .all(now) as Array<ActiveBouncer & { keyExpiresAt: string | null }>;
-  return rows
-    .filter((row) => row.keyExpiresAt === null || Date.parse(row.keyExpiresAt) > now)
-    .map(({ keyId, description, version }) => ({ keyId, description, version }));
-}
 
 /**
  * A function telling, for a published decision, which active bouncers were sent it: those whose

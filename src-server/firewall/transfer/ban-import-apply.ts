@@ -1,5 +1,5 @@
 import type { Db } from '../../storage/database.ts';
-import { PERMANENT_UNTIL } from '../bans/index.ts';
+import { latestEndsInForce, PERMANENT_UNTIL } from '../bans/index.ts';
 import { MAX_REASON_CHARS, type ImportedBan, type LineError } from './ban-import.ts';
 import { carvedNote, NeverBannedSet, refusalText } from '../filters/index.ts';
 
@@ -104,13 +104,7 @@ export function planBanImport(
   // an export with `source=all` lists intrusion bans, and re-importing one must change nothing.
   const manualEnd = new Map<string, number>();
   const anyEnd = new Map<string, number>();
-  const rows = db
-    .prepare(
-      "SELECT ip, category = 'manual' AS manual, MAX(expires_at) AS expires_at FROM firewall_bans WHERE " +
-        'lifted_at IS NULL AND expires_at > ? GROUP BY ip, manual',
-    )
-    .all(now) as Array<{ ip: string; manual: 0 | 1; expires_at: number }>;
-  for (const row of rows) {
+  for (const row of latestEndsInForce(db, now)) {
     if (row.manual) manualEnd.set(row.ip, row.expires_at);
     anyEnd.set(row.ip, Math.max(anyEnd.get(row.ip) ?? 0, row.expires_at));
   }
