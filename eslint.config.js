@@ -6,6 +6,7 @@ import globals from 'globals';
 // all on this project's registry, so `npm ci` cannot verify the lock file.
 import importX from 'eslint-plugin-import-x';
 import noTypeCycle from './eslint-rules/no-type-cycle.js';
+import tableOwner from './eslint-rules/table-owners.js';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -215,7 +216,7 @@ export default tseslint.config(
   sharedIsNodeFree,
   {
     files: ['src-server/**/*.ts'],
-    plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle } } },
+    plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle, 'table-owner': tableOwner } } },
     settings: {
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
       'import-x/extensions': ['.ts', '.js'],
@@ -224,6 +225,7 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'server/no-import-cycle': 'error',
+      'server/table-owner': 'error',
       'import-x/no-restricted-paths': ['error', { zones: serverLayerZones }],
     },
   },
