@@ -461,7 +461,7 @@ export class BanStore {
   }
 
   // A bulk import, written in slices so that SQLite's write lock is held a few milliseconds at a
-  // time, and all or nothing through its journal row (see firewall/ban-import-write.ts).
+  // time, and all or nothing through its journal row (see firewall/transfer/ban-import-write.ts).
 
   /** Starts an import: its journal row, which stays until `finishImport`. Returns the import's id. */
   static beginImport(db: Db, now: number, by: string): number {

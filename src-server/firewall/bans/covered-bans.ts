@@ -34,7 +34,7 @@ function within(inner: Cidr, outer: Cidr): boolean {
 
 /**
  * Lifts every ban in force at `now` that lies inside one of `ranges` (a whitelist entry or a
- * trusted network just saved), and carves every wider one around them (firewall/never-banned.ts:
+ * trusted network just saved), and carves every wider one around them (firewall/filters/never-banned.ts:
  * no ban holds a never-banned address), in the caller's transaction, as `by`. Runs in workers; the
  * caller tells the web thread with coverEvents.
  */

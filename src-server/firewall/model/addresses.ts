@@ -71,7 +71,7 @@ export function isCatchAll(cidr: Cidr): boolean {
   return cidr[1] === 0;
 }
 
-/** Why an address is never inside a ban whatever the configuration (firewall/never-banned.ts adds the configured ones). */
+/** Why an address is never inside a ban whatever the configuration (firewall/filters/never-banned.ts adds the configured ones). */
 export type FixedNeverBannedKind = 'host loopback' | 'unspecified';
 
 /** The raw IPv6 range: parseCidr would read `::ffff:0:0/96` as IPv4's `0.0.0.0/0`. */

@@ -49,7 +49,7 @@ function mergeDuplicates(bans: readonly ImportedBan[]): { unique: Map<string, Pl
 export const SAME_END_MS = 5000;
 
 /**
- * The never-banned rule over each imported value (firewall/never-banned.ts): an address that is
+ * The never-banned rule over each imported value (firewall/filters/never-banned.ts): an address that is
  * loopback or unspecified, and the catch-all, are refused lines; a whitelisted or trusted one is
  * skipped with a warning (the list is fine, this server protects it); a range holding any of them
  * is imported as the CIDRs around them, with a warning and the reason saying so.

@@ -50,7 +50,7 @@ const sanitizeEntries = (value: unknown): unknown =>
 
 /**
  * Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20); unknown fields are
- * ignored and never echoed. Each field's schema and default: firewall/fail2ban-fields.ts (bounds:
+ * ignored and never echoed. Each field's schema and default: firewall/filters/fail2ban-fields.ts (bounds:
  * config/setting-bounds.ts). Whitelist entries are stored canonical.
  */
 export const fail2banDeclaration = {

@@ -9,7 +9,7 @@ import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 import type { FirewallAction } from './declaration.ts';
 
 /**
- * Why an operator's ban may not be written (the never-banned rule, firewall/never-banned.ts): an
+ * Why an operator's ban may not be written (the never-banned rule, firewall/filters/never-banned.ts): an
  * explicit ban is refused with the reason rather than carved, so the operator sees what it holds.
  * Loopback first, then unspecified, then every whitelisted or trusted range it overlaps.
  */
