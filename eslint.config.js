@@ -6,6 +6,7 @@ import globals from 'globals';
 // all on this project's registry, so `npm ci` cannot verify the lock file.
 import importX from 'eslint-plugin-import-x';
 import noTypeCycle from './eslint-rules/no-type-cycle.js';
+import tableOwner from './eslint-rules/table-owners.js';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -108,9 +109,51 @@ const leafZones = Object.entries(LEAF_IMPORTS).map(([unit, allowed]) => {
     message: `src-server/${unit} is the ground floor: below its row it imports only ${allowed.join(' and ')}.`,
   };
 });
+/**
+ * firewall/'s sub-domains, in the same top-down order (docs/architecture.md). Within firewall/ the rows
+ * hold as above, and a sub-folder is reached only through its index.ts (its public face), from
+ * anywhere outside it: its other files are its own.
+ */
+export const FIREWALL_LAYER_ROWS = [
+  ['firewall-service.ts', 'address-lookup.ts'],
+  ['export'],
+  ['feeds', 'transfer', 'intrusion'],
+  ['snapshot'],
+  ['bans'],
+  ['filters'],
+  ['model'],
+];
+const firewallPath = (unit) => `./src-server/firewall/${unit}`;
+const firewallRowZones = FIREWALL_LAYER_ROWS.flatMap((row, index) => {
+  const above = FIREWALL_LAYER_ROWS.slice(0, index).flat();
+  const below = FIREWALL_LAYER_ROWS.slice(index + 1).flat();
+  return row.map((unit) => ({
+    target: firewallPath(unit),
+    from: [...above, ...row.filter((other) => other !== unit)].map(firewallPath),
+    message:
+      `src-server/firewall/${unit} is in row ${index + 1} of firewall/'s sub-domains (eslint.config.js, ` +
+      `docs/architecture.md): it imports only its own folder and the rows below (${below.join(', ') || 'none'}).`,
+  }));
+}).filter((zone) => zone.from.length > 0);
+const FIREWALL_SUBDOMAINS = FIREWALL_LAYER_ROWS.flat().filter((unit) => !unit.endsWith('.ts'));
+const firewallIndexZones = FIREWALL_SUBDOMAINS.map((domain) => ({
+  target: [
+    ...SERVER_LAYER_ROWS.flat()
+      .filter((unit) => unit !== 'firewall')
+      .map(serverPath),
+    ...FIREWALL_LAYER_ROWS.flat()
+      .filter((unit) => unit !== domain)
+      .map(firewallPath),
+  ],
+  from: firewallPath(domain),
+  except: ['./index.ts'],
+  message: `src-server/firewall/${domain}/ is reached through its index.ts only: import what it exports there.`,
+}));
 const serverLayerZones = [
   ...rowZones,
   ...leafZones,
+  ...firewallRowZones,
+  ...firewallIndexZones,
   {
     target: './src-server',
     from: './src-server/test-support',
@@ -173,7 +216,7 @@ export default tseslint.config(
   sharedIsNodeFree,
   {
     files: ['src-server/**/*.ts'],
-    plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle } } },
+    plugins: { 'import-x': importX, server: { rules: { 'no-import-cycle': noTypeCycle, 'table-owner': tableOwner } } },
     settings: {
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js'] })],
       'import-x/extensions': ['.ts', '.js'],
@@ -182,6 +225,7 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'server/no-import-cycle': 'error',
+      'server/table-owner': 'error',
       'import-x/no-restricted-paths': ['error', { zones: serverLayerZones }],
     },
   },

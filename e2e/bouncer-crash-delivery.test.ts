@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/export/index.ts';
 import { openDatabase } from '../src-server/storage/database.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { soakSize } from '../src-server/test-support/soak.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/export/index.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { useTestServer, type TestServer } from '../src-server/test-support/server.ts';
 import { createFilter, STREAM, values } from '../src-server/test-support/bouncer.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test, type TestContext } from 'node:test';
-import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/export/index.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { REMOTE, startTestServer, type TestServer } from '../src-server/test-support/server.ts';
 import { waitUntil } from '../src-server/test-support/wait.ts';

@@ -9,7 +9,7 @@ import type { Check, ScenarioResult } from './support/firewall-bouncer-scenario.
 import { prepareFirewallBouncerSuite } from './support/firewall-bouncer.ts';
 import type { Probe } from './support/kernel-probe.ts';
 import { runInNetworkNamespace } from './support/netns.ts';
-import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/export/index.ts';
 
 const SCENARIO = 'e2e/support/firewall-bouncer-scenario.ts';
 /**

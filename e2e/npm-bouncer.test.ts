@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REPEAT_POLLS } from '../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../src-server/firewall/export/index.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { banThroughFailures, createFilter, type Decision } from '../src-server/test-support/bouncer.ts';
 import { startTestServer, type TestServer } from '../src-server/test-support/server.ts';

@@ -11,8 +11,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'src-server');
 const config = (await import(new URL('../eslint.config.js', import.meta.url).href)) as {
   SERVER_LAYER_ROWS: string[][];
+  FIREWALL_LAYER_ROWS: string[][];
 };
 const ROWS = config.SERVER_LAYER_ROWS;
+const FIREWALL_ROWS = config.FIREWALL_LAYER_ROWS;
+const FIREWALL = join(SERVER, 'firewall');
+/** What a firewall unit shows the others: a root file itself, a sub-domain its index.ts. */
+const firewallFace = (unit: string) => `src-server/firewall/${unit.endsWith('.ts') ? unit : `${unit}/index.ts`}`;
 const eslint = new ESLint({ cwd: ROOT });
 
 async function lint(file: string, code: string): Promise<Linter.LintMessage[]> {
@@ -37,28 +42,34 @@ function importFrom(probe: string, target: string): string {
   const spec = relative(join(ROOT, probe, '..'), join(ROOT, target));
   return `import * as probe from '${spec.startsWith('.') ? spec : `./${spec}`}';\nexport const used = probe;\n`;
 }
-/** Folder-level import edges of the production files (tests and test-support aside), read from disk. */
-function productionEdges(): Array<{ from: string; to: string; file: string }> {
-  const unitOf = (path: string) => relative(SERVER, path).split('/')[0]!;
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return files(path);
-      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-    });
-  const edges: Array<{ from: string; to: string; file: string }> = [];
-  for (const file of files(SERVER).filter((path) => unitOf(path) !== 'test-support')) {
+const productionFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return productionFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+/** The relative imports of each production file under `root` (tests and test-support aside), read from disk. */
+function productionImports(root: string): Array<{ file: string; target: string }> {
+  const imports: Array<{ file: string; target: string }> = [];
+  for (const file of productionFiles(root).filter((path) => !path.startsWith(join(SERVER, 'test-support')))) {
     for (const match of readFileSync(file, 'utf8').matchAll(
       /(?:from\s+|import\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g,
     )) {
-      const target = join(file, '..', match[1]!);
-      if (!target.startsWith(SERVER + '/')) continue;
-      const [from, to] = [unitOf(file), unitOf(target)];
-      if (from !== to) edges.push({ from, to, file: relative(ROOT, file) });
+      imports.push({ file, target: join(file, '..', match[1]!) });
     }
   }
-  return edges;
+  return imports;
 }
+/** Unit-level import edges under `base` (a folder's first path segment, or a file of `base`) of the files under `root`. */
+function edgesUnder(base: string, root = SERVER): Array<{ from: string; to: string; file: string }> {
+  const unitOf = (path: string) => relative(base, path).split('/')[0]!;
+  return productionImports(root)
+    .filter(({ file, target }) => file.startsWith(base + '/') && target.startsWith(base + '/'))
+    .map(({ file, target }) => ({ from: unitOf(file), to: unitOf(target), file: relative(ROOT, file) }))
+    .filter((edge) => edge.from !== edge.to);
+}
+/** Folder-level import edges of the production files (tests and test-support aside), read from disk. */
+const productionEdges = () => edgesUnder(SERVER);
 
 const layerMessages = (messages: Linter.LintMessage[], unit: string) =>
   messages.filter(
@@ -84,6 +95,61 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
     assert.deepEqual(mutual, []);
     const upward = edges.filter((e) => rowOf.get(e.to)! <= rowOf.get(e.from)!);
     assert.deepEqual(upward, []);
+  });
+
+  it('every folder and file of firewall/ is in exactly one of its rows (tests aside)', () => {
+    const units = readdirSync(FIREWALL)
+      .filter((entry) => !entry.endsWith('.test.ts'))
+      .filter((entry) => statSync(join(FIREWALL, entry)).isDirectory() || entry.endsWith('.ts'));
+    const listed = FIREWALL_ROWS.flat();
+    assert.deepEqual([...listed].sort(), [...new Set(listed)].sort(), 'no unit is in two rows');
+    assert.deepEqual([...units].sort(), [...listed].sort());
+  });
+
+  it('the real imports of firewall/: 0 sub-domain pairs import each other, 0 go up, only through an index.ts', () => {
+    const rowOf = new Map(FIREWALL_ROWS.flatMap((row, index) => row.map((unit) => [unit, index] as const)));
+    const edges = edgesUnder(FIREWALL, FIREWALL);
+    assert.ok(edges.length > 30, 'the scan sees the imports');
+    const upward = edges.filter((e) => rowOf.get(e.to)! <= rowOf.get(e.from)!);
+    assert.deepEqual(upward, []);
+    const domains = FIREWALL_ROWS.flat().filter((unit) => !isFile(unit));
+    const past = productionImports(SERVER).filter(({ file, target }) =>
+      domains.some((domain) => {
+        const folder = join(FIREWALL, domain);
+        return target.startsWith(folder + '/') && !file.startsWith(folder + '/') && target !== join(folder, 'index.ts');
+      }),
+    );
+    assert.deepEqual(past, []);
+  });
+
+  for (const [index, row] of FIREWALL_ROWS.entries()) {
+    if (index === 0) continue;
+    for (const unit of row) {
+      it(`firewall row ${index + 1}: firewall/${unit} may not import the row above (${FIREWALL_ROWS[index - 1]![0]})`, async () => {
+        const probe = probeIn(`firewall/${unit}`);
+        const messages = await lint(probe, importFrom(probe, realFileOf(`firewall/${FIREWALL_ROWS[index - 1]![0]!}`)));
+        assert.equal(layerMessages(messages, `firewall/${unit}`).length, 1, JSON.stringify(messages));
+      });
+    }
+    if (row.length > 1) {
+      it(`firewall row ${index + 1}: ${row[0]} may not import ${row[1]}, a member of its own row`, async () => {
+        const probe = probeIn(`firewall/${row[0]!}`);
+        const messages = await lint(probe, importFrom(probe, firewallFace(row[1]!)));
+        assert.equal(layerMessages(messages, `firewall/${row[0]!}`).length, 1, JSON.stringify(messages));
+      });
+    }
+  }
+
+  it('a firewall sub-domain is reached only through its index.ts, from outside it and from its neighbours', async () => {
+    const through = (messages: Linter.LintMessage[]) =>
+      messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths' && m.message.includes('through its index.ts'));
+    for (const probe of ['src-server/resources/firewall/lint-probe.ts', 'src-server/firewall/export/lint-probe.ts']) {
+      const past = await lint(probe, importFrom(probe, 'src-server/firewall/bans/ban-store.ts'));
+      assert.equal(through(past).length, 1, JSON.stringify(past));
+      assert.deepEqual(await lint(probe, importFrom(probe, 'src-server/firewall/bans/index.ts')), []);
+    }
+    const own = 'src-server/firewall/bans/lint-probe.ts';
+    assert.deepEqual(await lint(own, importFrom(own, 'src-server/firewall/bans/ban-store.ts')), []);
   });
 
   it('a clean file passes: downward imports only', async () => {
@@ -138,11 +204,11 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
   });
 
   it('no import cycle: a value cycle fires both cycle rules, a type-only one server/no-import-cycle', async () => {
-    // storage/settings.ts imported back by firewall/fail2ban-settings.ts, which imports it with a value import.
+    // storage/settings.ts imported back by firewall/filters/fail2ban-settings.ts, which imports it with a value import.
     const value = ruleIds(
       await lint(
         'src-server/storage/settings.ts',
-        "import { FAIL2BAN_SETTING_KEY } from '../firewall/fail2ban-settings.ts';\nexport const used = FAIL2BAN_SETTING_KEY;\n",
+        "import { FAIL2BAN_SETTING_KEY } from '../firewall/filters/index.ts';\nexport const used = FAIL2BAN_SETTING_KEY;\n",
       ),
     );
     assert.ok(value.includes('import-x/no-cycle'), value.join());
@@ -150,7 +216,7 @@ describe('lint holds the layers', { timeout: 600_000 }, () => {
     const typeOnly = ruleIds(
       await lint(
         'src-server/storage/settings.ts',
-        "import type * as F from '../firewall/fail2ban-settings.ts';\nexport type Used = typeof F;\n",
+        "import type * as F from '../firewall/filters/index.ts';\nexport type Used = typeof F;\n",
       ),
     );
     assert.ok(typeOnly.includes('server/no-import-cycle'), typeOnly.join());

@@ -2,7 +2,8 @@ import { networkInterfaces } from 'node:os';
 import type { Logger } from 'pino';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
-import type { BanStore } from './firewall/ban-store.ts';
+import type { BanStore } from './firewall/bans/index.ts';
+import { hostsSeenSince } from './firewall/export/index.ts';
 import type { Db } from './storage/database.ts';
 import type { AuditRejection } from './wire/types.ts';
 
@@ -83,18 +84,7 @@ export class SilentBouncerWatch {
 
   check(): void {
     const now = this.clock.now();
-    const rows = this.db
-      .prepare(
-        `SELECT h.key_id AS keyId, h.ip, h.last_seen AS lastSeen, k.description
-           FROM bouncer_hosts h LEFT JOIN api_keys k ON k.id = h.key_id
-          WHERE h.last_seen > ?`,
-      )
-      .all(now - SILENCE_HORIZON_MS) as Array<{
-      keyId: number;
-      ip: string;
-      lastSeen: number;
-      description: string | null;
-    }>;
+    const rows = hostsSeenSince(this.db, now - SILENCE_HORIZON_MS);
     for (const row of rows) {
       const id = `${row.keyId}@${row.ip}`;
       const quiet = now - row.lastSeen >= SILENT_AFTER_MS;

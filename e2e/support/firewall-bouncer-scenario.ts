@@ -18,7 +18,7 @@ import {
 } from './firewall-bouncer.ts';
 import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
 import { printScenarioResult, upLoopback } from './netns.ts';
-import { REPEAT_POLLS } from '../../src-server/firewall/cursor-store.ts';
+import { REPEAT_POLLS } from '../../src-server/firewall/export/index.ts';
 
 export type Backend = FirewallMode;
 

@@ -1,3 +1,4 @@
+import { apiKeyDescription } from '../storage/api-key-rows.ts';
 import type { Db } from '../storage/database.ts';
 import { statement } from '../storage/database.ts';
 import type { AuditActor, AuditRejection } from '../wire/types.ts';
@@ -63,10 +64,7 @@ const INSERT = `INSERT INTO audit_log (at, kind, channel, actor, key_id, key_des
 /** The description of an API key, recorded with the entry so it survives the key's deletion. */
 function keyDescription(db: Db, keyId: number | null): string | null {
   if (keyId === null) return null;
-  const row = statement(db, 'SELECT description FROM api_keys WHERE id = ?').get(keyId) as
-    | { description: string }
-    | undefined;
-  return row?.description ?? null;
+  return apiKeyDescription(db, keyId) ?? null;
 }
 
 export function recordWrite(db: Db, write: AuditWrite): void {

@@ -1,8 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
-import { statement, type Db } from '../storage/database.ts';
+import { grantRowByHash, recordKeyUse, type ApiKeyGrantRow } from '../storage/api-key-rows.ts';
+import type { Db } from '../storage/database.ts';
 import type { AllowedPaths } from './allowed-paths.ts';
 import { keyWeakness } from './key-strength.ts';
+
+// The rows themselves (SQL) are storage/api-key-rows.ts's; a key's record and its sources read through here.
+export { keySources, type ApiKeyGrantRow } from '../storage/api-key-rows.ts';
 
 /** API keys are 64 hex characters (SPEC). */
 export const API_KEY_PATTERN = /^[0-9a-f]{64}$/i;
@@ -23,18 +27,6 @@ export interface StoredApiKey {
   disabledAt: string | null;
   /** ISO time after which the key is refused (401); null = never. */
   expiresAt: string | null;
-}
-
-/** The api_keys columns a key's grants are read from (the key itself, the backup's key metadata). */
-export interface ApiKeyGrantRow {
-  id: number;
-  description: string;
-  allowed_paths: string;
-  full_permissions: number;
-  networkfilterid: string;
-  expand_ranges: number;
-  disabled_at: string | null;
-  expires_at: string | null;
 }
 
 /** How many source addresses are remembered per key (the most recent ones). */
@@ -79,11 +71,7 @@ export function parseAllowedPaths(text: string): AllowedPaths {
 /** One indexed lookup, never a scan. Returns undefined for unknown or malformed keys. */
 export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   if (!API_KEY_PATTERN.test(key)) return undefined;
-  const row = statement(
-    db,
-    'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
-      'disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
-  ).get(hashApiKey(key)) as ApiKeyGrantRow | undefined;
+  const row = grantRowByHash(db, hashApiKey(key));
   return row && storedApiKey(row);
 }
 
@@ -136,42 +124,9 @@ export function touchApiKey(db: Db, keyId: number, ip: string, nowMs: number): b
   // at the key's next use.
   const stored = tryBackgroundWrite(
     db,
-    () => (wrote = writeKeyUse(db, keyId, ip, at, cutoff)),
+    () => (wrote = recordKeyUse(db, { keyId, ip, at, cutoff, maxSources: MAX_KEY_SOURCES })),
     () => seen.delete(entry),
     0,
   );
   return stored && wrote;
-}
-
-/** The key's last use and its source row, in one transaction; false when the source row was fresh. */
-function writeKeyUse(db: Db, keyId: number, ip: string, at: string, cutoff: string): boolean {
-  return db.transaction(() => {
-    const source = statement(
-      db,
-      `INSERT INTO api_key_sources (key_id, ip, last_used_at) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
-       ON CONFLICT(key_id, ip) DO UPDATE SET last_used_at = excluded.last_used_at WHERE last_used_at <= ?`,
-    ).run(keyId, ip, at, keyId, cutoff);
-    if (source.changes === 0) return false;
-    statement(
-      db,
-      `DELETE FROM api_key_sources WHERE key_id = ? AND ip NOT IN
-         (SELECT ip FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip LIMIT ${MAX_KEY_SOURCES})`,
-    ).run(keyId, keyId);
-    statement(
-      db,
-      'UPDATE api_keys SET last_used_at = ?, last_used_ip = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
-    ).run(at, ip, keyId, at);
-    return true;
-  })();
-}
-
-/** A key's source addresses with their last use, most recent first. */
-export function keySources(db: Db, keyId: number): Array<{ ip: string; last_used_at: string }> {
-  return statement(
-    db,
-    'SELECT ip, last_used_at FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip',
-  ).all(keyId) as Array<{
-    ip: string;
-    last_used_at: string;
-  }>;
 }

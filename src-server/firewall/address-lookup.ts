@@ -1,12 +1,17 @@
 import { cidrContains, parseCidr } from '../net/cidr.ts';
 import type { Db } from '../storage/database.ts';
-import { isHostLoopback, normalizeAddress } from './addresses.ts';
-import { PERMANENT_UNTIL } from './ban-queries.ts';
-import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type DecisionKey } from './decisions.ts';
-import { deliveryLookup, scenarioOfBan, type Delivery } from './delivery.ts';
-import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
-import { filterBanValues } from './filters.ts';
-import { loadFilters } from './filter-store.ts';
+import {
+  type BanKind,
+  type DecisionKey,
+  isHostLoopback,
+  MANUAL_SCENARIO,
+  normalizeAddress,
+  originOf,
+  scopeOf,
+} from './model/index.ts';
+import { activeBansThatMayHold, PERMANENT_UNTIL } from './bans/index.ts';
+import { type Delivery, deliveryLookup, scenarioOfBan } from './export/index.ts';
+import { filterBanValues, loadFilters, readFail2ban, whitelistRanges } from './filters/index.ts';
 
 /** One active decision that covers the address asked about. */
 export interface CoveringDecision {
@@ -46,15 +51,6 @@ export interface AddressLookup {
 
 export type LookupOutcome = { ok: true; lookup: AddressLookup } | { ok: false; message: string };
 
-interface BanRow {
-  category: BanKind;
-  ip: string;
-  reason: string;
-  banned_at: number;
-  expires_at: number;
-  banned_by: string;
-}
-
 /**
  * Every active decision that covers one address (its own bans, range bans that hold it, filter
  * deny entries that hold it), with time left and the bouncers sent it; and every whitelist or
@@ -70,12 +66,7 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
 
   const delivered = deliveryLookup(db, now);
   const decisions: CoveringDecision[] = [];
-  const bans = db
-    .prepare(
-      `SELECT category, ip, reason, banned_at, expires_at, banned_by FROM firewall_bans
-        WHERE lifted_at IS NULL AND expires_at > ? AND (ip = ? OR ip LIKE '%/%') ORDER BY banned_at DESC`,
-    )
-    .all(now, address) as BanRow[];
+  const bans = activeBansThatMayHold(db, address, now);
   for (const row of bans) {
     if (row.ip !== address && !cidrContains(row.ip, address)) continue;
     const scenario = scenarioOfBan(row.category);

@@ -3,19 +3,13 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
-import { normalizeAddress } from './addresses.ts';
-import { absorbImportedBans } from './ban-import-absorb.ts';
-import { pruneBanHistory } from './ban-queries.ts';
-import { BanStore } from './ban-store.ts';
-import { createBouncerExport, type BouncerExport } from './bouncer-export.ts';
-import { BouncerHosts } from './bouncer-hosts.ts';
-import { NEW_OPEN, SnapshotCompressor } from './compressed-snapshot.ts';
-import { CursorStore } from './cursor-store.ts';
-import { DecisionLog } from './decision-log.ts';
-import { DecisionSnapshotCache } from './decision-snapshot.ts';
-import { DeletedTails } from './deleted-tails.ts';
-import { FirewallState } from './firewall-state.ts';
-import { IntrusionDetector } from './intrusion-detector.ts';
+import { normalizeAddress } from './model/index.ts';
+import { absorbImportedBans } from './transfer/index.ts';
+import { BanStore, pruneBanHistory } from './bans/index.ts';
+import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore } from './export/index.ts';
+import { DecisionLog, DecisionSnapshotCache, DeletedTails, NEW_OPEN, SnapshotCompressor } from './snapshot/index.ts';
+import { FirewallState } from './filters/index.ts';
+import { IntrusionDetector } from './intrusion/index.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import ipaddr from 'ipaddr.js';
-import { filterBanValues } from '../firewall/filters.ts';
+import { filterBanValues } from '../firewall/filters/index.ts';
 import { cidrContains } from '../net/cidr.ts';
 import { securityFailureOf } from '../peers/security-events.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';

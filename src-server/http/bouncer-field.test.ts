@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { before, describe, test } from 'node:test';
-import { REPEAT_POLLS } from '../firewall/cursor-store.ts';
-import { MANUAL_DURATION, MAX_DECISION_SECONDS, decisionId } from '../firewall/decisions.ts';
+import { REPEAT_POLLS } from '../firewall/export/index.ts';
+import { decisionId, MANUAL_DURATION, MAX_DECISION_SECONDS } from '../firewall/model/index.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { type TestServer, useTestServer } from '../test-support/server.ts';
 import { banThroughFailures, createFilter, poll, STREAM, values, type Decision } from '../test-support/bouncer.ts';

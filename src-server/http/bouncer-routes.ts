@@ -8,7 +8,7 @@ import { renderFamilyError } from './family-errors.ts';
 import { forbidden, HttpError, methodNotAllowed, notFound } from '../wire/errors.ts';
 import { sendEnvelope } from './respond.ts';
 import type { Services } from '../services.ts';
-import type { BouncerExport, JsonAnswer } from '../firewall/bouncer-export.ts';
+import type { BouncerExport, JsonAnswer } from '../firewall/export/index.ts';
 
 export const BOUNCER_PREFIX = '/pbxcore/api/v3/firewall-bouncer';
 const BOUNCER_PATH = /^\/pbxcore\/api\/v3\/firewall-bouncer(?:\/.*)?$/;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MANUAL_DURATION } from '../firewall/decisions.ts';
+import { MANUAL_DURATION } from '../firewall/model/index.ts';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { useTestServer } from '../test-support/server.ts';
 import { createFilter, poll, values, type Decision } from '../test-support/bouncer.ts';

@@ -1,11 +1,10 @@
 import type { Context, Next } from 'koa';
 import { remoteIp } from '../auth/remote-address.ts';
 import type { Clock } from '../clock.ts';
-import type { BanStore } from '../firewall/ban-store.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
-import { isHostLoopback } from '../firewall/addresses.ts';
-import { isBannedAddress } from '../firewall/http-bans.ts';
-import { RequestRateCounter } from '../firewall/request-rate.ts';
+import type { BanStore } from '../firewall/bans/index.ts';
+import type { FirewallState } from '../firewall/filters/index.ts';
+import { isHostLoopback } from '../firewall/model/index.ts';
+import { isBannedAddress, RequestRateCounter } from '../firewall/intrusion/index.ts';
 import { forbidden, tooManyRequests } from '../wire/errors.ts';
 
 /**

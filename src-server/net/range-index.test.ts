@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cidrsOverlap } from '../firewall/addresses.ts';
+import { cidrsOverlap } from '../firewall/model/index.ts';
 import type { Cidr } from './cidr.ts';
 import { cidrInterval, RangeIndex } from './range-index.ts';
 

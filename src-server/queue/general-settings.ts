@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../audit/store.ts';
-import { DEFAULT_BAN_HISTORY_DAYS } from '../firewall/ban-queries.ts';
+import { DEFAULT_BAN_HISTORY_DAYS } from '../firewall/bans/index.ts';
 import { defineSetting } from '../storage/settings.ts';
 
 export const GENERAL_SETTINGS_KEY = 'general-settings';

@@ -2,7 +2,7 @@ import type { Db } from './database.ts';
 
 /**
  * The `network_filters` table: the only module that runs its SQL. It sits in storage/ so that both
- * readers reach it: the firewall's filter store (`firewall/filter-store.ts`, rows to filters) and
+ * readers reach it: the firewall's filter store (`firewall/filters/filter-store.ts`, rows to filters) and
  * auth's network binding (`auth/network-binding.ts`, which sits beside firewall/ and may not import it).
  */
 

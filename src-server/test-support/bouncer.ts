@@ -1,5 +1,5 @@
-import { ruleFor } from '../firewall/ban-policy.ts';
-import type { BanCategory } from '../firewall/decisions.ts';
+import { ruleFor } from '../firewall/intrusion/index.ts';
+import type { BanCategory } from '../firewall/model/index.ts';
 import type { TestServer } from './server.ts';
 import type { TestRequestOptions } from './http.ts';
 

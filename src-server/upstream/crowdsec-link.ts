@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
-import type { BanStore } from '../firewall/ban-store.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
+import type { BanStore } from '../firewall/bans/index.ts';
+import type { FirewallState } from '../firewall/filters/index.ts';
 import { isSqliteBusy } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import type { ActiveBan, BanStore } from '../firewall/ban-store.ts';
-import { CHUNKS } from '../firewall/chunked-decisions.ts';
-import { decisionId } from '../firewall/decisions.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
+import type { ActiveBan, BanStore } from '../firewall/bans/index.ts';
+import { CHUNKS } from '../firewall/snapshot/index.ts';
+import { decisionId } from '../firewall/model/index.ts';
+import type { FirewallState } from '../firewall/filters/index.ts';
 import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import type { ActiveBan, BanChange } from '../firewall/ban-store.ts';
-import { MANUAL_DURATION_SECONDS, MANUAL_SCENARIO, scopeOf, secondsLeft } from '../firewall/decisions.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
-import { filterBanValues } from '../firewall/filters.ts';
+import type { ActiveBan, BanChange } from '../firewall/bans/index.ts';
+import { MANUAL_DURATION_SECONDS, MANUAL_SCENARIO, scopeOf, secondsLeft } from '../firewall/model/index.ts';
+import { filterBanValues, type FirewallState } from '../firewall/filters/index.ts';
 import { isSqliteBusy, writeWithShortWait } from '../storage/background-write.ts';
 import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';

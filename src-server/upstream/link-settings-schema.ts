@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../config/setting-bounds.ts';
-import { BAN_CATEGORIES } from '../firewall/decisions.ts';
+import { BAN_CATEGORIES } from '../firewall/model/index.ts';
 import { field, oneLineText } from '../resource-kit/fields.ts';
 import type { FieldDef } from '../resource-kit/types.ts';
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { readSingleton } from '../resource-kit/singleton.ts';
-import type { BanKind } from '../firewall/decisions.ts';
+import type { BanKind } from '../firewall/model/index.ts';
 import { revealSecret, type Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SECRETS, CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { CROWDSEC_LINK_FIELDS } from './link-settings-schema.ts';

@@ -1,5 +1,5 @@
-import { normalizeAddress, normalizeCidrText } from '../firewall/addresses.ts';
-import type { FirewallState } from '../firewall/firewall-state.ts';
+import { normalizeAddress, normalizeCidrText } from '../firewall/model/index.ts';
+import type { FirewallState } from '../firewall/filters/index.ts';
 import { parseCidr } from '../net/cidr.ts';
 
 /** An upstream value in this PBX's canonical text, or undefined when it is not an address or range. */
@@ -13,7 +13,7 @@ export function canonicalUpstreamValue(value: string, scope: 'Ip' | 'Range'): st
 }
 
 /**
- * This PBX's own rule over any upstream decision (firewall/never-banned.ts): loopback, unspecified
+ * This PBX's own rule over any upstream decision (firewall/filters/never-banned.ts): loopback, unspecified
  * addresses, the fail2ban whitelist and trusted networks are never banned. A range is refused whole
  * when it touches any of them (an upstream ban is one value: it is not carved), and so is a
  * catch-all (`0.0.0.0/0` covers loopback).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FAIL2BAN_SETTING_KEY } from '../firewall/fail2ban-settings.ts';
+import { FAIL2BAN_SETTING_KEY } from '../firewall/filters/index.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
 import { writeSetting } from '../storage/settings.ts';

@@ -1,9 +1,6 @@
 import type ipaddr from 'ipaddr.js';
-import { searchCondition } from '../firewall/ban-queries.ts';
-import { readFail2ban, whitelistRanges } from '../firewall/fail2ban-settings.ts';
-import { loadFilters } from '../firewall/filter-store.ts';
-import { trustedRanges } from '../firewall/filters.ts';
-import { FirewallState } from '../firewall/firewall-state.ts';
+import { searchCondition } from '../firewall/bans/index.ts';
+import { FirewallState, loadFilters, readFail2ban, trustedRanges, whitelistRanges } from '../firewall/filters/index.ts';
 import { cidrContains, type Cidr } from '../net/cidr.ts';
 import { readSetting, storedFields } from '../storage/settings.ts';
 import { statement, type Db } from '../storage/database.ts';

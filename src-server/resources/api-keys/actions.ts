@@ -6,29 +6,30 @@ import {
   keySources,
   parseAllowedPaths,
   storedApiKey,
-  type ApiKeyGrantRow,
   type StoredApiKey,
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
-import { loadFilter } from '../../firewall/filter-store.ts';
+import { loadFilter } from '../../firewall/filters/index.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
 import { declaredDefaults } from '../../resource-kit/fields.ts';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';
 import { defineActions, type ActionContext } from '../../resource-kit/types.ts';
+import {
+  apiKeyCount,
+  apiKeyRow,
+  apiKeyRows,
+  deleteApiKey,
+  insertApiKey,
+  keyGrantsOf,
+  keyHashTaken,
+  rotateApiKey,
+  updateApiKey,
+  type ApiKeyRow,
+} from '../../storage/api-key-rows.ts';
 import { apiKeysDeclaration } from './declaration.ts';
-
-/** The grant columns and those only the record shows. */
-interface ApiKeyRow extends ApiKeyGrantRow {
-  key_display: string;
-  bouncer_setup: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-  rotated_at: string | null;
-}
 
 /** The fields `getDefault` answers with their declared defaults (bouncer_setup is chosen by the dialog, not defaulted). */
 const NEW_KEY_DEFAULTS = [
@@ -39,11 +40,6 @@ const NEW_KEY_DEFAULTS = [
   'enabled',
   'expires_at',
 ] as const;
-
-const COLUMNS =
-  'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
-  'expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
-  'expires_at, rotated_at';
 
 type KeyStatus = 'active' | 'disabled' | 'expired';
 
@@ -79,7 +75,7 @@ function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
 
 function load(ctx: ActionContext, id: string | undefined): ApiKeyRow | undefined {
   if (!id || !/^\d{1,15}$/.test(id)) return undefined;
-  return ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(Number(id)) as ApiKeyRow | undefined;
+  return apiKeyRow(ctx.db, Number(id));
 }
 
 /** Stored prefixes are normalised, so `/pbxcore/api/v3/x/` and `/api/v3/x` are the same grant. */
@@ -111,9 +107,7 @@ function checkFilter(ctx: ActionContext, complete: Record<string, unknown>): str
 }
 
 function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean {
-  return (
-    ctx.db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ? AND id != ?').get(hash, exceptId ?? -1) !== undefined
-  );
+  return keyHashTaken(ctx.db, hash, exceptId);
 }
 
 /**
@@ -124,11 +118,7 @@ function keyTaken(ctx: ActionContext, hash: string, exceptId?: number): boolean 
 function callerGrants(ctx: ActionContext): CallerGrants {
   const session = ctx.session;
   if (session?.auth_type === 'api_key') {
-    const row = ctx.db
-      .prepare('SELECT allowed_paths, full_permissions, networkfilterid FROM api_keys WHERE id = ?')
-      .get(Number(session.token_id)) as
-      | Pick<ApiKeyRow, 'allowed_paths' | 'full_permissions' | 'networkfilterid'>
-      | undefined;
+    const row = keyGrantsOf(ctx.db, Number(session.token_id));
     if (!row) return { fullPermissions: false, allowedPaths: {}, networkFilterId: 'none' };
     return {
       fullPermissions: row.full_permissions === 1,
@@ -194,18 +184,11 @@ function write(
 
   if (mode === 'create') {
     columns.created_at = new Date(ctx.now()).toISOString();
-    const names = Object.keys(columns);
-    const info = ctx.db
-      .prepare(`INSERT INTO api_keys (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`)
-      .run(columns);
+    const id = insertApiKey(ctx.db, columns);
     // A generated key is shown once, here; a key the client chose is never echoed (it has it).
-    return { id: Number(info.lastInsertRowid), shownOnce: generated ? { key } : undefined };
+    return { id, shownOnce: generated ? { key } : undefined };
   }
-  const names = Object.keys(columns);
-  if (names.length)
-    ctx.db
-      .prepare(`UPDATE api_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`)
-      .run({ ...columns, __id: existing!.id });
+  updateApiKey(ctx.db, existing!.id, columns);
   return { id: existing!.id };
 }
 
@@ -221,9 +204,7 @@ function rotate(ctx: ActionContext): ActionResult {
     const excess = grantsExceeding(callerGrants(ctx), storedApiKey(row));
     if (excess.length) return failure(403, ...excess);
     const key = generateApiKey();
-    ctx.db
-      .prepare('UPDATE api_keys SET key_hash = ?, key_display = ?, rotated_at = ? WHERE id = ?')
-      .run(hashApiKey(key), keyDisplay(key), new Date(ctx.now()).toISOString(), row.id);
+    rotateApiKey(ctx.db, row.id, hashApiKey(key), keyDisplay(key), new Date(ctx.now()).toISOString());
     ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
     return ok({ ...present(load(ctx, String(row.id))!, ctx), key });
   })();
@@ -233,18 +214,12 @@ export const apiKeysActions = defineActions(apiKeysDeclaration, {
   ...recordActions(apiKeysDeclaration, {
     load,
     list: (ctx, page) => {
-      const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
-      const records = (
-        page
-          ? ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id LIMIT ? OFFSET ?`).all(page.limit, page.offset)
-          : ctx.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`).all()
-      ) as ApiKeyRow[];
-      return { total, records };
+      return { total: apiKeyCount(ctx.db), records: apiKeyRows(ctx.db, page) };
     },
     present,
     write,
     remove: (ctx, row) => {
-      ctx.db.prepare('DELETE FROM api_keys WHERE id = ?').run(row.id);
+      deleteApiKey(ctx.db, row.id);
       return row.id;
     },
   }),

@@ -1,9 +1,17 @@
-import type { ApiKeyGrantRow } from '../../auth/api-key-store.ts';
-import { isCatchAll } from '../../firewall/addresses.ts';
-import type { Fail2banSettings } from '../../firewall/fail2ban-fields.ts';
-import { FAIL2BAN_SETTING_KEY, fail2banFromStored, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel } from '../../firewall/filters.ts';
-import { loadFilters, replaceFilters, rowToFilter, type FilterRow } from '../../firewall/filter-store.ts';
+import { filterBoundKeys, grantRows } from '../../storage/api-key-rows.ts';
+import { isCatchAll } from '../../firewall/model/index.ts';
+import {
+  denyRanges,
+  FAIL2BAN_SETTING_KEY,
+  fail2banFromStored,
+  type Fail2banSettings,
+  filterLabel,
+  type FilterRow,
+  loadFilters,
+  replaceFilters,
+  rowToFilter,
+  whitelistRanges,
+} from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { RangeIndex } from '../../net/range-index.ts';
 import { revealAmiSecret } from '../../peers/ami-settings.ts';
@@ -109,13 +117,7 @@ function planSingleton(
 }
 
 function keyMetadata(db: Db): Array<Record<string, unknown>> {
-  const rows = db
-    .prepare(
-      'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
-        'disabled_at, expires_at FROM api_keys ORDER BY id',
-    )
-    .all() as ApiKeyGrantRow[];
-  return rows.map((row) => ({
+  return grantRows(db).map((row) => ({
     id: row.id,
     description: row.description,
     allowed_paths: JSON.parse(row.allowed_paths || '{}') as unknown,
@@ -265,10 +267,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
 
 /** Keys on this server bound to a filter the import does not keep: each would lose its binding. */
 function boundKeysLost(db: Db, importedIds: Set<string>): string[] {
-  const bound = db
-    .prepare("SELECT id, description, networkfilterid FROM api_keys WHERE networkfilterid NOT IN ('none', 'localhost')")
-    .all() as Array<Pick<ApiKeyGrantRow, 'id' | 'description' | 'networkfilterid'>>;
-  const lost = bound.filter((key) => !importedIds.has(key.networkfilterid));
+  const lost = filterBoundKeys(db).filter((key) => !importedIds.has(key.networkfilterid));
   if (!lost.length) return [];
   const filters = new Map(loadFilters(db).map((f) => [String(f.id), f]));
   return lost.map((key) => {

@@ -1,15 +1,15 @@
-import { cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/addresses.ts';
-import { BAN_PRESETS, presetOf, ruleFor, type BanPresetName } from '../../firewall/ban-policy.ts';
-import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
-import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
+import { BAN_CATEGORIES, cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/model/index.ts';
+import { BAN_PRESETS, type BanPresetName, presetOf, ruleFor } from '../../firewall/intrusion/index.ts';
+import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/bans/index.ts';
 import {
+  denyRanges,
   entryInForce,
   FAIL2BAN_SETTING_KEY,
   fail2banFromStored,
+  filterLabel,
+  loadFilters,
   whitelistRanges,
-} from '../../firewall/fail2ban-settings.ts';
-import { denyRanges, filterLabel } from '../../firewall/filters.ts';
-import { loadFilters } from '../../firewall/filter-store.ts';
+} from '../../firewall/filters/index.ts';
 import type { Db } from '../../storage/database.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { actorOf } from '../../resource-kit/actor.ts';

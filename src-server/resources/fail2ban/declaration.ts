@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { BANTIME_FACTOR_BOUND, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
-import { canonicalListText } from '../../firewall/addresses.ts';
-import { PRESET_CHOICES } from '../../firewall/ban-policy.ts';
-import { BAN_CATEGORIES } from '../../firewall/decisions.ts';
-import { FAIL2BAN_FIELDS, MAX_MULTIPLIERS } from '../../firewall/fail2ban-fields.ts';
+import { BAN_CATEGORIES, canonicalListText } from '../../firewall/model/index.ts';
+import { PRESET_CHOICES } from '../../firewall/intrusion/index.ts';
+import { FAIL2BAN_FIELDS, MAX_MULTIPLIERS } from '../../firewall/filters/index.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 
@@ -51,7 +50,7 @@ const sanitizeEntries = (value: unknown): unknown =>
 
 /**
  * Intrusion-ban rules (ARCHITECTURE "fail2ban shape", extended by issue 20); unknown fields are
- * ignored and never echoed. Each field's schema and default: firewall/fail2ban-fields.ts (bounds:
+ * ignored and never echoed. Each field's schema and default: firewall/filters/fail2ban-fields.ts (bounds:
  * config/setting-bounds.ts). Whitelist entries are stored canonical.
  */
 export const fail2banDeclaration = {

@@ -1,12 +1,25 @@
 import { lookupAddress, type AddressLookup, type CoveringDecision } from '../../firewall/address-lookup.ts';
-import { deliveryLookup } from '../../firewall/delivery.ts';
+import { deliveryLookup } from '../../firewall/export/index.ts';
 import { upstreamDecisionsCovering } from '../../upstream/upstream-bans.ts';
-import { banHistory } from '../../firewall/ban-queries.ts';
-import { readFail2ban } from '../../firewall/fail2ban-settings.ts';
-import { defaultRules, DEFAULT_DENY, type NetworkFilter } from '../../firewall/filters.ts';
-import { insertFilter, loadFilter, loadFilters, removeFilter, updateFilter } from '../../firewall/filter-store.ts';
-import { composeWhitelist } from '../../firewall/whitelist.ts';
-import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
+import {
+  banHistory,
+  coverAuditChanges,
+  coverEvents,
+  coverMessages,
+  liftBansCoveredBy,
+} from '../../firewall/bans/index.ts';
+import {
+  composeWhitelist,
+  DEFAULT_DENY,
+  defaultRules,
+  insertFilter,
+  loadFilter,
+  loadFilters,
+  type NetworkFilter,
+  readFail2ban,
+  removeFilter,
+  updateFilter,
+} from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import type { ActionResult, Messages } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';

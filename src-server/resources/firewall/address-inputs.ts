@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { normalizeAddress, normalizeCidrText } from '../../firewall/addresses.ts';
-import { parseBanDuration } from '../../firewall/ban-queries.ts';
+import { normalizeAddress, normalizeCidrText } from '../../firewall/model/index.ts';
+import { parseBanDuration } from '../../firewall/bans/index.ts';
 
 /** An address or CIDR the operator types: its network form (`value`) and what was sent (`written`, trimmed). */
 export const cidrInput = (required: string) =>

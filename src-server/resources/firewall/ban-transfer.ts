@@ -1,8 +1,12 @@
-import { planBanImport } from '../../firewall/ban-import-apply.ts';
-import { writeBanImport } from '../../firewall/ban-import-write.ts';
-import { parseBanList, type BanListFormat, type LineError } from '../../firewall/ban-import.ts';
-import { renderBanExport } from '../../firewall/ban-export.ts';
-import { listActiveBans } from '../../firewall/ban-queries.ts';
+import {
+  type BanListFormat,
+  type LineError,
+  parseBanList,
+  planBanImport,
+  renderBanExport,
+  writeBanImport,
+} from '../../firewall/transfer/index.ts';
+import { listActiveBans } from '../../firewall/bans/index.ts';
 import { invalid, ok } from '../../resource-kit/results.ts';
 import type { FirewallAction } from './declaration.ts';
 import { actorOf } from '../../resource-kit/actor.ts';

@@ -1,5 +1,5 @@
-import { activeBanCounts, activeBansPage, type ActiveBanFilter } from '../../firewall/ban-queries.ts';
-import { deliveryLookup, scenarioOfBan } from '../../firewall/delivery.ts';
+import { activeBanCounts, type ActiveBanFilter, activeBansPage } from '../../firewall/bans/index.ts';
+import { deliveryLookup, scenarioOfBan } from '../../firewall/export/index.ts';
 import { listUpstreamBans, UPSTREAM_LIST_LIMIT } from '../../upstream/upstream-bans.ts';
 import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { ok } from '../../resource-kit/results.ts';

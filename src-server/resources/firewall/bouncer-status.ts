@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import type { BouncerHostRow, BouncerRejectionRow } from '../../firewall/bouncer-hosts.ts';
-import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
+import { activeCategoriesOf } from '../../firewall/bans/index.ts';
+import { bouncerKeyRows, hostRowsBySeen, openRejectionRows, SILENT_AFTER_MS } from '../../firewall/export/index.ts';
+import { apiKeyDescriptions } from '../../storage/api-key-rows.ts';
 import type { Db } from '../../storage/database.ts';
 import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 
@@ -27,34 +28,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * the export in the last week that have not since been served, newest first.
  */
 export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[]; rejections: BouncerRejection[] } {
-  const keys = db
-    .prepare(
-      `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
-              COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
-              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason
-         FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
-        WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'
-        ORDER BY k.id`,
-    )
-    .all() as Array<{
-    keyId: number;
-    description: string;
-    last_poll_at: number | null;
-    last_poll_ip: string | null;
-    polls: number;
-    lastNew: number;
-    lastDeleted: number;
-    refused_at: number | null;
-    refused_ip: string | null;
-    refused_code: string | null;
-    refused_reason: string | null;
-  }>;
-  const keyNames = new Map(
-    (db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map(
-      (k) => [k.id, k.description],
-    ),
-  );
-  const hostRows = db.prepare('SELECT * FROM bouncer_hosts ORDER BY last_seen DESC').all() as BouncerHostRow[];
+  const keys = bouncerKeyRows(db);
+  const keyNames = apiKeyDescriptions(db);
+  const hostRows = hostRowsBySeen(db);
   const hostsByKey = new Map<number, BouncerHostStatus[]>();
   for (const row of hostRows) {
     let report: Partial<BouncerHostStatus> = {};
@@ -79,15 +55,9 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     });
     hostsByKey.set(row.key_id, list);
   }
-  const bannedCategories = db
-    .prepare('SELECT category FROM firewall_bans WHERE ip = ? AND lifted_at IS NULL AND expires_at > ?')
-    .pluck();
-  const rejections = (
-    db
-      .prepare('SELECT * FROM bouncer_rejections WHERE cleared_at IS NULL ORDER BY last_at DESC LIMIT 100')
-      .all() as BouncerRejectionRow[]
-  ).map((row) => {
-    const categories = bannedCategories.all(row.ip, now) as string[];
+  const bannedCategories = activeCategoriesOf(db);
+  const rejections = openRejectionRows(db).map((row) => {
+    const categories = bannedCategories(row.ip, now);
     return {
       ip: row.ip,
       keyId: row.key_id,

@@ -1,6 +1,6 @@
-import { filterLabel, type NetworkFilter } from '../../firewall/filters.ts';
-import { loadFilter, removeFilter } from '../../firewall/filter-store.ts';
+import { filterLabel, loadFilter, type NetworkFilter, removeFilter } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
+import { keysBoundToFilter, networkFilterOfKey, rebindKeys } from '../../storage/api-key-rows.ts';
 import type ipaddr from 'ipaddr.js';
 import { failure, invalid, ok, recordNotFound } from '../../resource-kit/results.ts';
 import type { ActionContext, ActionHandler, DeleteInput } from '../../resource-kit/types.ts';
@@ -14,18 +14,13 @@ interface BoundKey {
 
 /** The keys bound to a filter (their `networkfilterid` names it), in id order. */
 export function keysBoundTo(ctx: ActionContext, filterId: number): BoundKey[] {
-  return ctx.db
-    .prepare('SELECT id, description FROM api_keys WHERE networkfilterid = ? ORDER BY id')
-    .all(String(filterId)) as BoundKey[];
+  return keysBoundToFilter(ctx.db, String(filterId));
 }
 
 /** The filter the calling API key is bound to, if the caller is such a key. */
 function callerBinding(ctx: ActionContext): string | undefined {
   if (ctx.session?.auth_type !== 'api_key' || ctx.session.token_id === null) return undefined;
-  const row = ctx.db.prepare('SELECT networkfilterid FROM api_keys WHERE id = ?').get(ctx.session.token_id) as
-    | { networkfilterid: string }
-    | undefined;
-  return row?.networkfilterid;
+  return networkFilterOfKey(ctx.db, ctx.session.token_id);
 }
 
 const named = (keys: BoundKey[]) => keys.map((k) => `"${k.description}" (#${k.id})`).join(', ');
@@ -97,9 +92,7 @@ export const deleteFilter: ActionHandler<DeleteInput<typeof firewallDeclaration>
       );
     }
     if (bound.length) {
-      ctx.db
-        .prepare('UPDATE api_keys SET networkfilterid = ? WHERE networkfilterid = ?')
-        .run(target!, String(filter.id));
+      rebindKeys(ctx.db, String(filter.id), target!);
       ctx.emit({ type: 'resource-changed', resource: 'api-keys' });
     }
     removeFilter(ctx.db, filter.id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BAN_LIST_FORMATS } from '../../firewall/ban-import.ts';
+import { BAN_LIST_FORMATS } from '../../firewall/transfer/index.ts';
 import { isoTime } from '../../resource-kit/contract.ts';
 import { banKind, bannedServices, banLogEntry } from '../../../src-shared/ban-log.ts';
 

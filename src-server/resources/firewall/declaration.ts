@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_DENY, RULE_CATEGORIES } from '../../firewall/filters.ts';
+import { DEFAULT_DENY, FILTER_CATEGORIES, RULE_CATEGORIES } from '../../firewall/filters/index.ts';
 import { field, flagInput, flagValue } from '../../resource-kit/fields.ts';
 import type { MethodAction, ResourceDeclaration } from '../../resource-kit/types.ts';
-import { BAN_LIST_FORMATS, MAX_REASON_CHARS, parseImportDuration } from '../../firewall/ban-import.ts';
+import { BAN_LIST_FORMATS, MAX_REASON_CHARS, parseImportDuration } from '../../firewall/transfer/index.ts';
 import { BAN_KINDS } from '../../../src-shared/categories.ts';
-import { FILTER_CATEGORIES } from '../../firewall/filters.ts';
 import { ALL_CRUD_OPERATIONS, NO_QUERY, PAGE_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import * as out from './contract.ts';
 import { banDurationInput, cidrInput, unbanInput, unbanListInput } from './address-inputs.ts';

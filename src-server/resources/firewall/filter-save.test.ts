@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { manualBanValues } from '../../firewall/filters.ts';
-import { loadFilters } from '../../firewall/filter-store.ts';
+import { loadFilters, manualBanValues } from '../../firewall/filters/index.ts';
 import { migrate } from '../../storage/migrations.ts';
 import { useTestServer } from '../../test-support/server.ts';
 import { FAIL2BAN, FIREWALL } from '../../test-support/v3-paths.ts';

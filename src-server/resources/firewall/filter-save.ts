@@ -7,18 +7,20 @@ import {
   parseStrictCidr,
   splitList,
   unblockableReason,
-} from '../../firewall/addresses.ts';
-import { readFail2ban, whitelistRanges } from '../../firewall/fail2ban-settings.ts';
+} from '../../firewall/model/index.ts';
 import {
   DEFAULT_DENY,
   defaultRules,
   denyRanges,
   filterLabel,
-  trustedRanges,
+  type FilterRow,
   type FilterRules,
+  loadFilters,
   type NetworkFilter,
-} from '../../firewall/filters.ts';
-import { loadFilters, type FilterRow } from '../../firewall/filter-store.ts';
+  readFail2ban,
+  trustedRanges,
+  whitelistRanges,
+} from '../../firewall/filters/index.ts';
 import { networkText, parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { prepareSave, type SaveMode } from '../../resource-kit/save.ts';

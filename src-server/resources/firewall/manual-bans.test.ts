@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { ManualClock } from '../../clock.ts';
-import { banLog } from '../../firewall/ban-queries.ts';
-import { MAX_DECISION_SECONDS } from '../../firewall/decisions.ts';
+import { banLog } from '../../firewall/bans/index.ts';
+import { MAX_DECISION_SECONDS } from '../../firewall/model/index.ts';
 import { createTestApiKey } from '../../test-support/api-keys.ts';
 import { useTestServer } from '../../test-support/server.ts';
 import { poll, values } from '../../test-support/bouncer.ts';

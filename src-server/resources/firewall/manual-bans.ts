@@ -1,6 +1,6 @@
-import { isCatchAll } from '../../firewall/addresses.ts';
-import { addManualBan, banLog, liftBans } from '../../firewall/ban-queries.ts';
-import { NeverBannedSet, type BanScreen } from '../../firewall/never-banned.ts';
+import { isCatchAll } from '../../firewall/model/index.ts';
+import { addManualBan, banLog, liftBans } from '../../firewall/bans/index.ts';
+import { type BanScreen, NeverBannedSet } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, invalid, ok } from '../../resource-kit/results.ts';
@@ -9,7 +9,7 @@ import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 import type { FirewallAction } from './declaration.ts';
 
 /**
- * Why an operator's ban may not be written (the never-banned rule, firewall/never-banned.ts): an
+ * Why an operator's ban may not be written (the never-banned rule, firewall/filters/never-banned.ts): an
  * explicit ban is refused with the reason rather than carved, so the operator sees what it holds.
  * Loopback first, then unspecified, then every whitelisted or trusted range it overlaps.
  */

@@ -1,5 +1,5 @@
-import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/covered-bans.ts';
-import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/fail2ban-settings.ts';
+import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/bans/index.ts';
+import { entryInForce, FAIL2BAN_SETTING_KEY, fail2banFromStored } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { writeSetting } from '../../storage/settings.ts';
 import { actorOf } from '../../resource-kit/actor.ts';

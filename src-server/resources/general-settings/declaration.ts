@@ -1,6 +1,6 @@
 import { boundedInteger, rangeText, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../../audit/store.ts';
-import { DEFAULT_BAN_HISTORY_DAYS } from '../../firewall/ban-queries.ts';
+import { DEFAULT_BAN_HISTORY_DAYS } from '../../firewall/bans/index.ts';
 import { DEFAULT_QUEUE_MAX_LENGTH, DEFAULT_REQUEST_TTL_SECONDS } from '../../queue/limits.ts';
 import { field } from '../../resource-kit/fields.ts';
 import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';

@@ -1,4 +1,4 @@
-import { loadFilter, loadFilters } from '../../firewall/filter-store.ts';
+import { loadFilter, loadFilters } from '../../firewall/filters/index.ts';
 import { pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { ok, recordNotFound } from '../../resource-kit/results.ts';
 import { defineActions } from '../../resource-kit/types.ts';

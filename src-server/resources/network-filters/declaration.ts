@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { field } from '../../resource-kit/fields.ts';
 import { READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
-import { FILTER_CATEGORIES, type FilterCategory } from '../../firewall/filters.ts';
+import { FILTER_CATEGORIES, type FilterCategory } from '../../firewall/filters/index.ts';
 
 /** Read-only view of the network filters (written through `firewall`), for pickers. */
 export const networkFiltersDeclaration = {

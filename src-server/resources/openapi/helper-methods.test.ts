@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { SETTING_BOUNDS } from '../../../src-shared/setting-bounds.ts';
-import { MAX_REASON_CHARS } from '../../firewall/ban-import.ts';
+import { MAX_REASON_CHARS } from '../../firewall/transfer/index.ts';
 import { startTestServer, type TestServer } from '../../test-support/server.ts';
 
 const V3 = '/pbxcore/api/v3/';

@@ -19,7 +19,7 @@ function singleAddressValue(value: string): string {
   return cidr && cidr[1] === (cidr[0].kind() === 'ipv4' ? 32 : 128) ? cidr[0].toString() : value;
 }
 
-/** What was never to be banned when this step was written (firewall/never-banned.ts then): loopback, unspecified. */
+/** What was never to be banned when this step was written (firewall/filters/never-banned.ts then): loopback, unspecified. */
 const FIXED_HOLES: Array<{ text: string; cidr: Cidr }> = [
   ...['127.0.0.1', '::1', '0.0.0.0/8', '::'].map((text) => ({ text, cidr: parseCidr(text)! })),
   { text: '::ffff:0:0/96', cidr: ipaddr.IPv6.parseCIDR('::ffff:0:0/96') as Cidr },
@@ -57,7 +57,7 @@ const overlap = (a: Cidr, b: Cidr) => {
 /**
  * Bans in force that hold a never-banned address (stored before every path followed the rule): a
  * ban inside a never-banned range is lifted, a wider one carved into the CIDRs around it, as a
- * whitelist save does (firewall/covered-bans.ts).
+ * whitelist save does (firewall/bans/covered-bans.ts).
  */
 function carveNeverBanned(db: Db, now: number): void {
   const holes = [...FIXED_HOLES, ...configuredHoles(db, now)];

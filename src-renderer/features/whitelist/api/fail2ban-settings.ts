@@ -26,7 +26,7 @@ export type Fail2banSettings = RecordOf<'Fail2ban'>;
 /** The server's bounds (src-shared/), shown beside the fields: the server enforces them; the form never clamps. */
 export const FAIL2BAN_BOUNDS = inputRanges({ ...SETTING_BOUNDS.fail2ban, bantimeFactor: BANTIME_FACTOR_BOUND });
 
-/** MikoPBX's presets (the server's firewall/ban-policy.ts has the same table). */
+/** MikoPBX's presets (the server's firewall/intrusion/ban-policy.ts has the same table). */
 export const BAN_PRESETS: Record<Exclude<PresetChoice, 'custom'>, BanRule & { label: string }> = {
   weak: { label: 'Weak', maxretry: 20, findtime: 600, bantime: 600 },
   normal: { label: 'Normal', maxretry: 10, findtime: 3600, bantime: 86_400 },

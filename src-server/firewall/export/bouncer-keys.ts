@@ -1,0 +1,87 @@
+import type { Db } from '../../storage/database.ts';
+
+/**
+ * The bouncer export's poll bookkeeping joined with the API keys it serves: the one place outside
+ * storage/api-key-rows.ts that names `api_keys` in SQL (the rows are storage's; these joins read
+ * them beside the export's own tables, bouncer_cursors and bouncer_hosts).
+ */
+
+/** An API key that is an active bouncer: it polled within its cursor's lifetime and is neither disabled nor expired. */
+export interface ActiveBouncer {
+  keyId: number;
+  description: string;
+  /** The newest decision-log version it was sent. */
+  version: number;
+}
+
+/** Active bouncer keys (runs in workers: the web thread writes cursors at most a second late). */
+export function activeBouncers(db: Db, now: number): ActiveBouncer[] {
+  const rows = db
+    .prepare(
+      `SELECT k.id AS keyId, k.description, c.version, k.expires_at AS keyExpiresAt
+        FROM bouncer_cursors c JOIN api_keys k ON k.id = c.key_id
+        WHERE c.version IS NOT NULL AND c.expires_at > ? AND k.disabled_at IS NULL ORDER BY k.id`,
+    )
+    .all(now) as Array<ActiveBouncer & { keyExpiresAt: string | null }>;
+  return rows
+    .filter((row) => row.keyExpiresAt === null || Date.parse(row.keyExpiresAt) > now)
+    .map(({ keyId, description, version }) => ({ keyId, description, version }));
+}
+
+const DELETE_REVOKED = {
+  bouncer_cursors: 'DELETE FROM bouncer_cursors WHERE key_id NOT IN (SELECT id FROM api_keys)',
+  bouncer_hosts: 'DELETE FROM bouncer_hosts WHERE key_id NOT IN (SELECT id FROM api_keys)',
+} as const;
+
+/** Deletes the rows of `table` whose key no longer exists (a revoked key never polls again). */
+export function deleteRowsOfRevokedKeys(db: Db, table: keyof typeof DELETE_REVOKED): void {
+  db.prepare(DELETE_REVOKED[table]).run();
+}
+
+/** A source address a key polled from since `since` (epoch ms), with the key's description (null once it is gone). */
+export interface HostSeen {
+  keyId: number;
+  ip: string;
+  lastSeen: number;
+  description: string | null;
+}
+
+/** The hosts that polled since `since`. */
+export function hostsSeenSince(db: Db, since: number): HostSeen[] {
+  return db
+    .prepare(
+      `SELECT h.key_id AS keyId, h.ip, h.last_seen AS lastSeen, k.description
+         FROM bouncer_hosts h LEFT JOIN api_keys k ON k.id = h.key_id
+        WHERE h.last_seen > ?`,
+    )
+    .all(since) as HostSeen[];
+}
+
+/** A key on the export (it polled, or it is allowed on it) with its cursor's poll and refusal columns. */
+export interface BouncerKeyRow {
+  keyId: number;
+  description: string;
+  last_poll_at: number | null;
+  last_poll_ip: string | null;
+  polls: number;
+  lastNew: number;
+  lastDeleted: number;
+  refused_at: number | null;
+  refused_ip: string | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+}
+
+/** Every key that has polled the export, plus keys allowed on it that never did, in key id order. */
+export function bouncerKeyRows(db: Db): BouncerKeyRow[] {
+  return db
+    .prepare(
+      `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
+              COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
+              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason
+         FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
+        WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'
+        ORDER BY k.id`,
+    )
+    .all() as BouncerKeyRow[];
+}

@@ -1,0 +1,3 @@
+export { blocklistFeed, gzippedFeed } from './blocklist-feed.ts';
+export type { RenderedFeed } from './blocklist-feed.ts';
+export { parseBlocklistQuery } from './blocklist.ts';

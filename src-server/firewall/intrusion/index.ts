@@ -1,0 +1,5 @@
+export { BAN_PRESETS, PRESET_CHOICES, presetOf, ruleFor } from './ban-policy.ts';
+export type { BanPresetName } from './ban-policy.ts';
+export { isBannedAddress, liftHttpBan } from './http-bans.ts';
+export { IntrusionDetector } from './intrusion-detector.ts';
+export { RequestRateCounter } from './request-rate.ts';

@@ -1,0 +1,121 @@
+import type { Clock } from '../../clock.ts';
+import { BAN_CATEGORIES, type BanCategory, normalizeAddress } from '../model/index.ts';
+import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
+import type { BanStore } from '../bans/index.ts';
+import { describeHoles, type FirewallState } from '../filters/index.ts';
+
+/** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
+export const WRONG_KEY_REASON = 'wrong API key';
+
+/** Above this many tracked (category, source) pairs, stale ones are swept before adding more. */
+const SWEEP_ABOVE = 10_000;
+
+/** One counted failure: when, from which address (a prefix counts several), and whether it was a wrong API key. */
+interface Failure {
+  at: number;
+  ip: string;
+  apiKey: boolean;
+}
+
+/**
+ * fail2ban's rule on the web thread: `maxretry` failures of one source in one category within
+ * `findtime` seconds ban that source in that category for `bantime` seconds, each number taken
+ * from the category's own rule or the global one. A source is an address, or with `ipv6ByPrefix`
+ * the IPv6 prefix an address belongs to. Repeat offenders are banned longer (`bantimeIncrement`,
+ * the ban history being the memory). Loopback, whitelisted and trusted addresses are never counted.
+ */
+export class IntrusionDetector {
+  /** Failures per `category|source`, oldest first. */
+  private readonly failures = new Map<string, Failure[]>();
+  /** The longest findtime of any category, per configuration revision (sweeps run often under load). */
+  private longestWindow = { revision: -1, seconds: 0 };
+
+  constructor(
+    private readonly state: FirewallState,
+    private readonly bans: BanStore,
+    private readonly clock: Clock,
+    /** rndtime's randomness (tests pass a fixed one). */
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /**
+   * Records one failure; returns true when it caused a ban. A ban earned only with wrong API keys
+   * says so in its reason (WRONG_KEY_REASON): only such a ban is lifted when the address then
+   * presents a valid key, never one earned by guessing passwords.
+   */
+  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false): boolean {
+    const ip = normalizeAddress(rawIp);
+    if (!ip || this.state.isNeverBanned(ip)) return false;
+    const settings = this.state.settings;
+    const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
+    if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
+    const { maxretry, findtime } = ruleFor(settings, category);
+    const now = this.clock.now();
+    const since = now - findtime * 1000;
+    const key = `${category}|${prefix ?? ip}`;
+    if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(now);
+    const recent = (this.failures.get(key) ?? []).filter((f) => f.at > since);
+    recent.push({ at: now, ip, apiKey });
+    this.failures.set(key, recent);
+    if (recent.length < maxretry) return false;
+    const why = recent.every((f) => f.apiKey) ? `${WRONG_KEY_REASON}: ${reason}` : reason;
+    // Forgotten only once the ban is stored: a failed write (database locked) bans at the next failure.
+    if (!prefix) this.banSource(category, ip, why);
+    else this.banPrefix(category, prefix, recent, why);
+    this.failures.delete(key);
+    return true;
+  }
+
+  /**
+   * Bans an IPv6 prefix as one Range, unless it holds a never-banned address (loopback,
+   * unspecified, whitelisted or trusted): then the failing addresses are banned one by one, and
+   * the reason says why (carving a /64 around `::1` would take about 64 bans for addresses that
+   * never failed).
+   */
+  private banPrefix(category: BanCategory, prefix: string, recent: readonly Failure[], reason: string): void {
+    const addresses = [...new Set(recent.map((f) => f.ip))];
+    const screen = this.state.neverBanned.screen(prefix);
+    if (screen.kind === 'clear') {
+      this.banSource(
+        category,
+        prefix,
+        `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`,
+      );
+      return;
+    }
+    const holes = screen.kind === 'carved' ? screen.holes : [screen.holder];
+    const note = `; not banned as ${prefix}, which holds ${describeHoles(holes)}`;
+    for (const address of addresses) this.banSource(category, address, `${reason}${note}`);
+  }
+
+  /** Bans a source for its category's bantime, longer for a repeat offender when increment is on. */
+  private banSource(category: BanCategory, source: string, reason: string): void {
+    const settings = this.state.settings;
+    const earlier = this.bans.earlierBans(source, settings.bantimeOveralljails ? null : category);
+    const seconds = incrementedBantime(settings, ruleFor(settings, category).bantime, earlier, this.random);
+    this.bans.ban(category, source, reason, seconds, earlier + 1);
+  }
+
+  /** Forgets the failures counted against an address or prefix (after an operator unban). */
+  forgetIp(ip: string): void {
+    for (const key of this.failures.keys()) if (key.endsWith(`|${ip}`)) this.failures.delete(key);
+  }
+
+  /** Number of (category, source) pairs with failures on record. */
+  get tracked(): number {
+    return this.failures.size;
+  }
+
+  /** Drops sources whose last failure is older than the longest window of any category. */
+  private sweep(now: number): void {
+    if (this.longestWindow.revision !== this.state.revision) {
+      const settings = this.state.settings;
+      this.longestWindow = {
+        revision: this.state.revision,
+        seconds: Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime)),
+      };
+    }
+    const since = now - this.longestWindow.seconds * 1000;
+    for (const [key, list] of this.failures) if (list[list.length - 1]!.at <= since) this.failures.delete(key);
+  }
+}

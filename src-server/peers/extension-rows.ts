@@ -1,0 +1,19 @@
+import type { Db } from '../storage/database.ts';
+
+/** An enabled extension as a picker shows it. */
+export interface ExtensionChoice {
+  number: string;
+  username: string;
+  callerid: string;
+}
+
+/**
+ * The enabled extensions, in number order (`extensions:getForSelect`). The rows are written by the
+ * extensions resource's CRUD (resource-kit/crud.ts over its declared table); readers query here so
+ * that no SQL sits in resources/.
+ */
+export function enabledExtensions(db: Db): ExtensionChoice[] {
+  return db
+    .prepare('SELECT number, username, callerid FROM extensions WHERE disabled = 0 ORDER BY number')
+    .all() as ExtensionChoice[];
+}
