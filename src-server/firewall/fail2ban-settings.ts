@@ -3,6 +3,7 @@ import type { Db } from '../storage/database.ts';
 import { defineSetting, readSetting, STORED_FIELDS } from '../storage/settings.ts';
 import { splitList } from './addresses.ts';
 import { BAN_CATEGORIES } from './decisions.ts';
+import { escalationFromStored } from './escalation-fields.ts';
 import { FAIL2BAN_FIELDS, type Fail2banSettings, type WhitelistEntry } from './fail2ban-fields.ts';
 
 /** Settings key of the `fail2ban` singleton. */
@@ -99,6 +100,7 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     ipv6ByPrefix: bool('ipv6ByPrefix'),
     ipv6Prefix: int('ipv6Prefix'),
     whitelistEntries: readEntries(stored.whitelistEntries),
+    ...escalationFromStored(stored),
   };
 }
 

@@ -16,6 +16,7 @@ import { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { DeletedTails } from './deleted-tails.ts';
 import { FirewallState } from './firewall-state.ts';
 import { IntrusionDetector } from './intrusion-detector.ts';
+import { NeighbourhoodEscalation, type ProtectedCheck } from './neighbourhood-escalation.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
@@ -31,6 +32,8 @@ export interface FirewallDeps {
   logger: Logger;
   /** The current ban history retention (general-settings `banHistoryRetentionDays`). */
   banHistoryRetentionDays(): number;
+  /** The protected addresses (registered phones) in a range: never inside an escalated ban. None when left out. */
+  isProtected?: ProtectedCheck;
 }
 
 /** The web thread's firewall: bans, filters, the decision snapshot and log, cursors and bouncer hosts. */
@@ -60,7 +63,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const state = new FirewallState(db, clock);
   const bans = new BanStore(db, clock);
   const log = new DecisionLog(db);
-  const detector = new IntrusionDetector(state, bans, clock);
+  const escalation = new NeighbourhoodEscalation(state, bans, clock, deps.isProtected, deps.logger);
+  const detector = new IntrusionDetector(state, bans, clock, Math.random, escalation);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
   const warn = (what: string) => (error: unknown) =>
     deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
@@ -70,6 +74,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   // Each step on its own: a locked database postpones that step to the next tick, never the process.
   const prune = () => {
     bans.sweep();
+    escalation.sweep();
     tryBackgroundWrite(db, () => cursors.forgetRevokedKeys(), warn('cursor pruning'));
     tryBackgroundWrite(db, () => hosts.prune(clock.now()), warn('bouncer host pruning'));
     tryBackgroundWrite(db, () => log.prune(clock.now(), cursors.oldestLiveVersion()), warn('decision log pruning'));
