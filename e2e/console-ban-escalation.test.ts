@@ -91,7 +91,7 @@ describe('console: neighbourhood escalation', () => {
     });
     await app.open('/bans');
     const row = await visible(bans.row('198.51.100.0/24'));
-    assert.equal(await bans.escalatedMark(row).textContent(), 'Escalated range · 3 bans');
+    assert.equal(await bans.escalatedMark(row).textContent(), 'Escalated from 3 bans');
     assert.match(await row.innerText(), /escalated: 3 bans in 198\.51\.100\.0\/24 within 1 h/);
     assert.equal(await bans.escalatedMark(await visible(bans.row('203.0.113.5'))).count(), 0, 'a single ban is not');
     assert.equal(await bans.row('198.51.100.11').count(), 0, 'the single bans were replaced');

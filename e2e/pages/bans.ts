@@ -128,7 +128,7 @@ export class BansScreen extends Screen {
     return (row ?? this.page).getByTestId('ban-number');
   }
 
-  /** The "Escalated range · 5 bans" mark of a row (a subnet ban that replaced single bans). */
+  /** The "Escalated from 5 bans" mark of a row (a subnet ban that replaced single bans). */
   escalatedMark(row: Locator): Locator {
     return row.getByTestId('ban-escalated');
   }

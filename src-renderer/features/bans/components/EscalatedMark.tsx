@@ -1,14 +1,15 @@
-import { WholeBadge } from './CategoryBadge.tsx';
+import { Text } from '@mantine/core';
 
 /**
- * "Escalated range · 5 bans": a Range ban that replaced the single bans of its neighbourhood
- * (the server's neighbourhood escalation). Text, not a tooltip, so it reads the same by touch.
+ * "Escalated from 5 bans": a subnet ban that replaced the single bans of its neighbourhood (the
+ * server's neighbourhood escalation). Text that wraps, not a badge, so it fits a 390 px card, and
+ * not a tooltip, so it reads the same by touch.
  */
 export function EscalatedMark({ escalatedFrom }: { escalatedFrom?: number }) {
   if (!escalatedFrom) return null;
   return (
-    <WholeBadge color="grape" variant="outline" data-testid="ban-escalated">
-      Escalated range · {escalatedFrom} bans
-    </WholeBadge>
+    <Text size="xs" fw={600} c="grape.9" data-testid="ban-escalated">
+      Escalated from {escalatedFrom} bans
+    </Text>
   );
 }
