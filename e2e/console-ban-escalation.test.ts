@@ -61,6 +61,7 @@ describe('console: neighbourhood escalation', () => {
       'the refusal under its field',
     );
     assert.equal((await fail2ban()).escalation, false, 'nothing saved');
+    await checkWidths(page, 'settings escalation refused', () => settings.form('Ban rules'));
     await form.field('Banned addresses that trigger it').fill('3');
     await form.duration('Within', '2', 'h');
     await form.field('IPv4 subnet size (prefix)').fill('24');
