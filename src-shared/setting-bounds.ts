@@ -28,6 +28,11 @@ export const SETTING_BOUNDS = {
     bantimeMaxtime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
     bantimeRndtime: { min: 0, max: 86_400, unit: 's', reason: '1 day' },
     ipv6Prefix: { min: 32, max: 128, reason: 'a /32 is a whole provider allocation' },
+    // Neighbourhood escalation (firewall/neighbourhood-escalation.ts).
+    escalationBans: { min: 2, max: 256, reason: 'a /24 holds 256 addresses' },
+    escalationWindow: { min: 60, max: 604_800, unit: 's', reason: '7 days' },
+    escalationIpv4Prefix: { min: 16, max: 32 },
+    escalationIpv6Prefix: { min: 32, max: 64, reason: 'a /64 is one subnet: ipv6Prefix bans it' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

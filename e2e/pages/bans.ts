@@ -128,6 +128,11 @@ export class BansScreen extends Screen {
     return (row ?? this.page).getByTestId('ban-number');
   }
 
+  /** The "Escalated from 5 bans" mark of a row (a subnet ban that replaced single bans). */
+  escalatedMark(row: Locator): Locator {
+    return row.getByTestId('ban-escalated');
+  }
+
   /** The Delivered cell of a row ("1 of 1 bouncer", "No bouncer"). */
   delivery(ip: string): Locator {
     return this.row(ip).getByTestId('ban-delivery');

@@ -9,7 +9,7 @@ import { BanStore, pruneBanHistory } from './bans/index.ts';
 import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore } from './export/index.ts';
 import { DecisionLog, DecisionSnapshotCache, DeletedTails, NEW_OPEN, SnapshotCompressor } from './snapshot/index.ts';
 import { FirewallState } from './filters/index.ts';
-import { IntrusionDetector } from './intrusion/index.ts';
+import { IntrusionDetector, NeighbourhoodEscalation, type ProtectedCheck } from './intrusion/index.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
@@ -25,6 +25,8 @@ export interface FirewallDeps {
   logger: Logger;
   /** The current ban history retention (general-settings `banHistoryRetentionDays`). */
   banHistoryRetentionDays(): number;
+  /** The protected addresses (registered phones) in a range: never inside an escalated ban. None when left out. */
+  isProtected?: ProtectedCheck;
 }
 
 /** The web thread's firewall: bans, filters, the decision snapshot and log, cursors and bouncer hosts. */
@@ -54,7 +56,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const state = new FirewallState(db, clock);
   const bans = new BanStore(db, clock);
   const log = new DecisionLog(db);
-  const detector = new IntrusionDetector(state, bans, clock);
+  const escalation = new NeighbourhoodEscalation(state, bans, clock, deps.isProtected, deps.logger);
+  const detector = new IntrusionDetector(state, bans, clock, Math.random, escalation);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
   const warn = (what: string) => (error: unknown) =>
     deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
@@ -64,6 +67,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   // Each step on its own: a locked database postpones that step to the next tick, never the process.
   const prune = () => {
     bans.sweep();
+    escalation.sweep();
     tryBackgroundWrite(db, () => cursors.forgetRevokedKeys(), warn('cursor pruning'));
     tryBackgroundWrite(db, () => hosts.prune(clock.now()), warn('bouncer host pruning'));
     tryBackgroundWrite(db, () => log.prune(clock.now(), cursors.oldestLiveVersion()), warn('decision log pruning'));

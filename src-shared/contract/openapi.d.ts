@@ -1831,6 +1831,33 @@ export interface components {
        * @default 64
        */
       ipv6Prefix?: number;
+      /**
+       * @description Neighbourhood escalation: escalationBans single bans of one category within escalationWindow
+       * seconds inside one /escalationIpv4Prefix (IPv4) or /escalationIpv6Prefix (IPv6) become one Range ban that
+       * replaces them. Never over a whitelisted, trusted, loopback or protected address.
+       * @default false
+       */
+      escalation?: boolean;
+      /**
+       * @description Distinct banned addresses of one range (2-256) that escalate it.
+       * @default 5
+       */
+      escalationBans?: number;
+      /**
+       * @description Window in seconds (60-604800 s) in which those bans started.
+       * @default 3600
+       */
+      escalationWindow?: number;
+      /**
+       * @description Prefix length of an escalated IPv4 range (16-32).
+       * @default 24
+       */
+      escalationIpv4Prefix?: number;
+      /**
+       * @description Prefix length of an escalated IPv6 range (32-64).
+       * @default 48
+       */
+      escalationIpv6Prefix?: number;
     };
     /**
      * @description Network filters: trusted networks, per-service allow/block rules and deny entries, plus
@@ -4562,6 +4589,11 @@ export interface operations {
               services: ('SIP' | 'WEB' | 'AMI' | 'IAX')[] | null;
               permanent: boolean;
               banNumber: number;
+              /**
+               * @description Set on a Range ban that replaced this many single bans of its neighbourhood
+               * (escalation).
+               */
+              escalatedFrom?: number;
               delivery: {
                 served: number;
                 of: number;

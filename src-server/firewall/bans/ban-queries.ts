@@ -22,6 +22,8 @@ export interface BannedIp {
   permanent: boolean;
   /** Automatic bans: the rank among this source's bans in its category (1 for the first; "3rd ban"). */
   banNumber: number;
+  /** A Range ban that replaced this many single bans of its neighbourhood (neighbourhood escalation). */
+  escalatedFrom?: number;
 }
 
 /** Manual bans "until lifted" end at this time: the largest date JavaScript can hold. */
@@ -44,6 +46,7 @@ function bannedIpOf(row: BanRow, now: number): BannedIp {
     services: services(row.services),
     permanent,
     banNumber: row.ban_number,
+    ...(row.escalated_from ? { escalatedFrom: row.escalated_from } : {}),
   };
 }
 

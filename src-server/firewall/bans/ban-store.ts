@@ -32,6 +32,15 @@ export const banDecisionKey = (ban: ActiveBan): DecisionKey =>
     ? { value: ban.ip, scenario: ban.scenario, origin: ban.origin }
     : { value: ban.ip, scenario: `pbx/${ban.category as BanKind}` };
 
+/** The Range ban that replaces single bans of its neighbourhood (BanStore.escalate). */
+export interface EscalatedRange {
+  category: BanKind;
+  ip: string;
+  reason: string;
+  expiresAt: number;
+  banNumber: number;
+}
+
 /** What one change did to the bans in memory. */
 export interface BanChange {
   added: ActiveBan[];
@@ -53,6 +62,8 @@ export interface BanRow {
   banned_by: string;
   lifted_by: string | null;
   ban_number: number;
+  /** How many single bans this Range ban replaced (neighbourhood escalation); null otherwise. */
+  escalated_from?: number | null;
 }
 
 /** The columns the store reads back (some queries leave `ban_number` out). */
@@ -96,6 +107,8 @@ const INSERT_AUTOMATIC =
   'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number) VALUES (?, ?, ?, ?, ?, ?)';
 const INSERT_MANUAL =
   "INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, services, banned_by) VALUES ('manual', ?, ?, ?, ?, ?, ?)";
+const INSERT_ESCALATED =
+  'INSERT INTO firewall_bans (category, ip, reason, banned_at, expires_at, ban_number, escalated_from) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const EXTEND = 'UPDATE firewall_bans SET expires_at = ? WHERE id = ?';
 const LIFT_CATEGORY = 'UPDATE firewall_bans SET lifted_at = ? WHERE ip = ? AND category = ? AND lifted_at IS NULL';
 const LIFT_IN_FORCE =
@@ -363,6 +376,49 @@ export class BanStore {
     this.remember(ban);
     this.changed({ added: [ban], removed: replaced ? [replaced] : [], reset: false });
     return ban;
+  }
+
+  /**
+   * Replaces single bans by one Range ban of their category (neighbourhood escalation), in one
+   * transaction: the range's row is written and each single lifted `by` (`escalated into <range>`),
+   * or nothing is. Listeners see one change: the range added, the singles removed.
+   */
+  escalate(range: EscalatedRange, singles: readonly ActiveBan[], by: string): ActiveBan {
+    const now = this.clock.now();
+    const reason = range.reason.slice(0, 200);
+    const id = writeWithShortWait(this.db, () =>
+      this.db.transaction(() => {
+        for (const single of singles) statement(this.db, LIFT_ROW).run(now, by, single.id);
+        const info = statement(this.db, INSERT_ESCALATED).run(
+          range.category,
+          range.ip,
+          reason,
+          now,
+          range.expiresAt,
+          range.banNumber,
+          singles.length,
+        );
+        return Number(info.lastInsertRowid);
+      })(),
+    );
+    for (const single of singles) {
+      this.webRanges.delete(single);
+      this.byIp.get(single.ip)?.delete(single.category);
+      if (this.byIp.get(single.ip)?.size === 0) this.byIp.delete(single.ip);
+    }
+    const ban: ActiveBan = { ...range, id, reason, bannedAt: now };
+    this.remember(ban);
+    this.changed({ added: [ban], removed: [...singles], reset: false });
+    return ban;
+  }
+
+  /** Sets the reason of a ban in force (record and memory); not a change: the export never shows reasons. */
+  setReason(ban: ActiveBan, reason: string): void {
+    const text = reason.slice(0, 200);
+    writeWithShortWait(this.db, () =>
+      statement(this.db, 'UPDATE firewall_bans SET reason = ? WHERE id = ?').run(text, ban.id),
+    );
+    ban.reason = text;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BANTIME_FACTOR_BOUND, boundedInteger, SETTING_BOUNDS } from '../../config/setting-bounds.ts';
 import { BAN_CATEGORIES, type BanCategory } from '../model/index.ts';
+import { ESCALATION_FIELDS } from './escalation-fields.ts';
 
 const bounds = SETTING_BOUNDS.fail2ban;
 
@@ -81,6 +82,7 @@ export const FAIL2BAN_FIELDS = {
   ipv6ByPrefix: { schema: z.boolean(), default: false },
   ipv6Prefix: { schema: boundedInteger(bounds.ipv6Prefix), default: 64 },
   whitelistEntries: { schema: z.array(whitelistEntrySchema).max(1000, { error: 'at most 1000 entries' }), default: [] },
+  ...ESCALATION_FIELDS,
 } satisfies Record<string, { schema: z.ZodType; default: unknown }>;
 
 type Fail2banFields = typeof FAIL2BAN_FIELDS;

@@ -2,6 +2,7 @@ import { parseCidr, type Cidr } from '../../net/cidr.ts';
 import type { Db } from '../../storage/database.ts';
 import { defineSetting, readSetting, STORED_FIELDS } from '../../storage/settings.ts';
 import { BAN_CATEGORIES, splitList } from '../model/index.ts';
+import { escalationFromStored } from './escalation-fields.ts';
 import { FAIL2BAN_FIELDS, type Fail2banSettings, type WhitelistEntry } from './fail2ban-fields.ts';
 
 /** Settings key of the `fail2ban` singleton. */
@@ -98,6 +99,7 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     ipv6ByPrefix: bool('ipv6ByPrefix'),
     ipv6Prefix: int('ipv6Prefix'),
     whitelistEntries: readEntries(stored.whitelistEntries),
+    ...escalationFromStored(stored),
   };
 }
 

@@ -35,3 +35,4 @@ export { FirewallState } from './firewall-state.ts';
 export { NeverBannedSet, carvedNote, describeHoles, refusalText } from './never-banned.ts';
 export type { BanScreen } from './never-banned.ts';
 export { composeWhitelist } from './whitelist.ts';
+export { ESCALATION_FIELDS } from './escalation-fields.ts';

@@ -3,3 +3,5 @@ export type { BanPresetName } from './ban-policy.ts';
 export { isBannedAddress, liftHttpBan } from './http-bans.ts';
 export { IntrusionDetector } from './intrusion-detector.ts';
 export { RequestRateCounter } from './request-rate.ts';
+export { NeighbourhoodEscalation } from './neighbourhood-escalation.ts';
+export type { ProtectedCheck } from './neighbourhood-escalation.ts';

@@ -3,6 +3,7 @@ import { BAN_CATEGORIES, type BanCategory, normalizeAddress } from '../model/ind
 import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
 import type { BanStore } from '../bans/index.ts';
 import { describeHoles, type FirewallState } from '../filters/index.ts';
+import type { NeighbourhoodEscalation } from './neighbourhood-escalation.ts';
 
 /** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
 export const WRONG_KEY_REASON = 'wrong API key';
@@ -36,6 +37,8 @@ export class IntrusionDetector {
     private readonly clock: Clock,
     /** rndtime's randomness (tests pass a fixed one). */
     private readonly random: () => number = Math.random,
+    /** Turns enough single bans of one neighbourhood into a Range ban (when the settings say so). */
+    private readonly escalation?: NeighbourhoodEscalation,
   ) {}
 
   /**
@@ -49,6 +52,7 @@ export class IntrusionDetector {
     const settings = this.state.settings;
     const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
     if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
+    if (this.escalation?.coveringBan(category, ip)) return false;
     const { maxretry, findtime } = ruleFor(settings, category);
     const now = this.clock.now();
     const since = now - findtime * 1000;
@@ -93,7 +97,8 @@ export class IntrusionDetector {
     const settings = this.state.settings;
     const earlier = this.bans.earlierBans(source, settings.bantimeOveralljails ? null : category);
     const seconds = incrementedBantime(settings, ruleFor(settings, category).bantime, earlier, this.random);
-    this.bans.ban(category, source, reason, seconds, earlier + 1);
+    const ban = this.bans.ban(category, source, reason, seconds, earlier + 1);
+    if (!source.includes('/')) this.escalation?.consider(ban);
   }
 
   /** Forgets the failures counted against an address or prefix (after an operator unban). */

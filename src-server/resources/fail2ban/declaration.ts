@@ -5,6 +5,7 @@ import { PRESET_CHOICES } from '../../firewall/intrusion/index.ts';
 import { FAIL2BAN_FIELDS, MAX_MULTIPLIERS } from '../../firewall/filters/index.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
+import { escalationDeclarationFields } from './escalation-fields.ts';
 
 const bounds = SETTING_BOUNDS.fail2ban;
 
@@ -152,6 +153,7 @@ export const fail2banDeclaration = {
       default: FAIL2BAN_FIELDS.ipv6Prefix.default,
       description: `IPv6 prefix length (${rangeText(bounds.ipv6Prefix)}) failures are counted and bans given by, when ipv6ByPrefix is on.`,
     }),
+    ...escalationDeclarationFields,
   },
   operations: ['getRecord', 'update', 'patch'],
 } satisfies ResourceDeclaration;

@@ -16,6 +16,12 @@ const POLICY_DEFAULTS = {
   bantimeOveralljails: false,
   ipv6ByPrefix: false,
   ipv6Prefix: 64,
+  // Neighbourhood escalation (issue 3/6 item 3): off.
+  escalation: false,
+  escalationBans: 5,
+  escalationWindow: 3600,
+  escalationIpv4Prefix: 24,
+  escalationIpv6Prefix: 48,
 };
 
 describe('fail2ban singleton', () => {

@@ -39,6 +39,9 @@ export const bannedIps = z.array(
     services: bannedServices,
     permanent: z.boolean(),
     banNumber: int,
+    escalatedFrom: int
+      .optional()
+      .describe('Set on a Range ban that replaced this many single bans of its neighbourhood (escalation).'),
     delivery,
     upstream: z
       .object({ origin: z.string(), scenario: z.string(), liftable: z.literal(false) })

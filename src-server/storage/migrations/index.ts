@@ -11,6 +11,7 @@ import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
 import { banHistoryMigration } from './023-ban-history.ts';
 import { deliveryWindowMigration } from './024-delivery-window.ts';
+import { escalatedBansMigration } from './025-escalated-bans.ts';
 import { canonicalRangesMigration } from './026-canonical-ranges.ts';
 import { banImportJournalMigration } from './027-ban-import-journal.ts';
 import { singleAddressBansMigration } from './028-single-address-bans.ts';
@@ -40,6 +41,7 @@ export const allMigrations: readonly Migration[] = [
   decisionIdentityMigration,
   banHistoryMigration,
   deliveryWindowMigration,
+  escalatedBansMigration,
   canonicalRangesMigration,
   banImportJournalMigration,
   singleAddressBansMigration,

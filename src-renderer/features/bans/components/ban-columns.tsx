@@ -10,6 +10,7 @@ import type { BannedIp } from '../api/get-banned-ips.ts';
 import { BanNumber } from './BanNumber.tsx';
 import { CategoryCell } from './CategoryBadge.tsx';
 import { DeliveryCell } from './DeliveryCell.tsx';
+import { EscalatedMark } from './EscalatedMark.tsx';
 
 const isPermanent = (ban: BannedIp) => ban.permanent === true || ban.secondsLeft === null;
 
@@ -41,6 +42,7 @@ export const BAN_COLUMNS: DataTableColumn<BannedIp>[] = [
     render: (ban) => (
       <CategoryCell category={ban.category}>
         {ban.category !== 'manual' && <BanNumber category={ban.category} banNumber={ban.banNumber} />}
+        <EscalatedMark escalatedFrom={ban.escalatedFrom} />
         {servicesText(ban) && (
           <Text size="xs" c="dimmed">
             Refused on {servicesText(ban)}

@@ -19,7 +19,8 @@ import { SwitchedSection } from './SwitchedSection.tsx';
 
 /**
  * Ban rules: a MikoPBX preset or custom numbers, each service's own rule, longer bans for repeat
- * offenders (fail2ban's bantime.increment) and IPv6 counted by prefix.
+ * offenders (fail2ban's bantime.increment), IPv6 counted by prefix and whole subnets banned once
+ * several of their addresses are (neighbourhood escalation).
  */
 export function Fail2banSettingsForm() {
   const form = useSettingsForm(fail2banSettings, {
@@ -108,6 +109,32 @@ export function Fail2banSettingsForm() {
               {...switchField('ipv6ByPrefix')}
             >
               <BoundedNumberInput label="IPv6 prefix length" {...boundedField('ipv6Prefix')} maw={280} />
+            </SwitchedSection>
+            <SwitchedSection
+              title="Neighbourhood escalation"
+              label="Ban the whole subnet when several of its addresses are banned"
+              description={
+                'Scanners step through a subnet one address at a time. When this many addresses of one ' +
+                'subnet are banned for the same service within the window, one subnet ban replaces their ' +
+                'single bans. A subnet holding a whitelisted, trusted or loopback address, or a registered ' +
+                'phone, keeps single bans.'
+              }
+              {...switchField('escalation')}
+            >
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <BoundedNumberInput label="Banned addresses that trigger it" {...boundedField('escalationBans')} />
+                <DurationInput label="Within" units={['min', 'h', 'd']} {...boundedField('escalationWindow')} />
+                <BoundedNumberInput
+                  label="IPv4 subnet size (prefix)"
+                  description="24: 256 addresses, x.y.z.0 to x.y.z.255."
+                  {...boundedField('escalationIpv4Prefix')}
+                />
+                <BoundedNumberInput
+                  label="IPv6 subnet size (prefix)"
+                  description="48: one site, as providers assign it."
+                  {...boundedField('escalationIpv6Prefix')}
+                />
+              </SimpleGrid>
             </SwitchedSection>
           </>
         );

@@ -9,6 +9,11 @@ export interface RulesValues extends BanRule, RepeatOffenderValues {
   bantimeIncrement: boolean;
   ipv6ByPrefix: boolean;
   ipv6Prefix: number;
+  escalation: boolean;
+  escalationBans: number;
+  escalationWindow: number;
+  escalationIpv4Prefix: number;
+  escalationIpv6Prefix: number;
 }
 
 /** The fields a server error can name, so it shows under its input. */
@@ -22,6 +27,10 @@ export const FIELDS = [
   'bantimeMaxtime',
   'bantimeRndtime',
   'ipv6Prefix',
+  'escalationBans',
+  'escalationWindow',
+  'escalationIpv4Prefix',
+  'escalationIpv6Prefix',
   'preset',
   ...CELL_FIELDS,
 ] as const;
@@ -46,6 +55,11 @@ export function toValues(stored: Fail2banSettings): RulesValues {
     bantimeOveralljails: stored.bantimeOveralljails ?? false,
     ipv6ByPrefix: stored.ipv6ByPrefix ?? false,
     ipv6Prefix: stored.ipv6Prefix ?? 64,
+    escalation: stored.escalation ?? false,
+    escalationBans: stored.escalationBans ?? 5,
+    escalationWindow: stored.escalationWindow ?? 3600,
+    escalationIpv4Prefix: stored.escalationIpv4Prefix ?? 24,
+    escalationIpv6Prefix: stored.escalationIpv6Prefix ?? 48,
   };
 }
 
