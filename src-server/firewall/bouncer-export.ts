@@ -4,6 +4,7 @@ import type { Db } from '../storage/database.ts';
 import { badRequest, HttpError, payloadTooLarge } from '../wire/errors.ts';
 import type { BanStore } from './ban-store.ts';
 import { parseBlocklistQuery } from './blocklist.ts';
+import type { FeedCursors } from './blocklist-deltas.ts';
 import { blocklistFeed, gzippedFeed, type RenderedFeed } from './blocklist-feed.ts';
 import type { BouncerHosts } from './bouncer-hosts.ts';
 import { GZIP_ABOVE_BYTES, NEW_OPEN, type SnapshotCompressor } from './compressed-snapshot.ts';
@@ -61,7 +62,7 @@ export interface BouncerExport {
   whitelist(): JsonAnswer;
   /** `/v1/usage-metrics`: validated (400 missing, 413 too large, 422 schema), then folded into the host's record. */
   reportUsage(report: { keyId: number; ip: string; userAgent: string; body: unknown; declaredBytes?: number }): void;
-  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`. */
+  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`; a served MikroTik feed is a delta from `since` when known. */
   blocklist(query: Query, served?: { keyId: number; ip: string; userAgent: string }): RenderedFeed;
   /** The gzip form of a rendered feed, compressed once per feed off the event loop. */
   gzipped(feed: RenderedFeed): Promise<Buffer>;
@@ -80,6 +81,7 @@ interface BouncerExportParts {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  feedCursors: FeedCursors;
 }
 
 const plain = (parts: readonly Buffer[]): JsonAnswer => ({ parts, gzipped: false });
@@ -153,7 +155,9 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
     blocklist(query, served) {
       const parsed = parseBlocklistQuery(query);
       if (!parsed.ok) throw badRequest(parsed.message);
-      const rendered = feed(parsed.options);
+      // A fetch with a key gets its MikroTik delta; `since` is any text: an unknown one means a full list.
+      const since = Array.isArray(query.since) ? query.since[0] : query.since;
+      const rendered = feed(parsed.options, served && { keyId: served.keyId, since });
       if (served) parts.hosts.polled(served.keyId, served.ip, served.userAgent);
       return rendered;
     },

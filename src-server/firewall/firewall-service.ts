@@ -1,3 +1,4 @@
+import { FeedCursors } from './blocklist-deltas.ts';
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
@@ -44,6 +45,8 @@ export interface FirewallService {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  /** What each key's MikroTik router was last sent (its delta cursors). */
+  feedCursors: FeedCursors;
   /** The `/firewall-bouncer` export's one entry point, built from the parts above. */
   bouncerExport: BouncerExport;
   /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
@@ -115,7 +118,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
-  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts };
+  const feedCursors = new FeedCursors();
+  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts, feedCursors };
   return {
     ...exportParts,
     log,
