@@ -1,4 +1,5 @@
 import { FeedCursors } from './blocklist-deltas.ts';
+import { keyResyncs } from './key-resyncs.ts';
 import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
@@ -87,11 +88,14 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'));
   };
 
+  const feedCursors = new FeedCursors();
+  const resyncs = keyResyncs(db, feedCursors);
   /** Imports still being taken in, stopped with the service. */
   const imports = new Set<() => void>();
   const unsubscribe = [
     bus.on('resource-changed', (event) => {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
+      if (event.resource === 'api-keys') resyncs.apply();
     }),
     bus.on('security-failure', (event) => {
       detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
@@ -118,7 +122,6 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
-  const feedCursors = new FeedCursors();
   const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts, feedCursors };
   return {
     ...exportParts,

@@ -229,6 +229,27 @@ function rotate(ctx: ActionContext): ActionResult {
   })();
 }
 
+/**
+ * `api-keys/{id}:resync`: recorded here, applied by the web thread (it holds the feeds' cursors)
+ * when it hears of the change. Needs the grants editing this key would need, as rotate does.
+ */
+function resync(ctx: ActionContext): ActionResult {
+  const row = load(ctx, ctx.id);
+  if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+  const excess = grantsExceeding(callerGrants(ctx), storedApiKey(row));
+  if (excess.length) return failure(403, ...excess);
+  const at = ctx.now();
+  ctx.db
+    .prepare(
+      `INSERT INTO api_key_resyncs (key_id, requested_at) VALUES (?, ?)
+       ON CONFLICT(key_id) DO UPDATE SET requested_at = excluded.requested_at`,
+    )
+    .run(row.id, at);
+  ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
+  const requested = new Date(at).toISOString();
+  return ok({ id: row.id, resync_requested_at: requested }, { auditChanges: [{ field: 'resync', after: requested }] });
+}
+
 export const apiKeysActions = defineActions(apiKeysDeclaration, {
   ...recordActions(apiKeysDeclaration, {
     load,
@@ -257,5 +278,6 @@ export const apiKeysActions = defineActions(apiKeysDeclaration, {
         has_key: false,
       }),
     rotate,
+    resync,
   },
 });
