@@ -4724,6 +4724,7 @@ export interface operations {
                       [key: string]: number;
                     };
                   };
+                  activeDecisions: number | null;
                   metricsAt: string | null;
                 }[];
                 refused: {
