@@ -20,7 +20,7 @@ export function ResyncOffer({ bouncer }: { bouncer: BouncerStatus }) {
   const name = bouncer.description || `Key #${bouncer.keyId}`;
   return (
     <Group gap="xs" wrap="wrap" data-testid="bouncer-drift">
-      <Text size="xs" c="orange.8" style={{ flex: '1 1 12rem' }}>
+      <Text size="xs" fw={500} style={{ flex: '1 1 12rem' }}>
         {drifted.map((h) => `${h.ip} holds ${h.activeDecisions!.toLocaleString()} decisions`).join('; ')}; its last poll
         carried {bouncer.lastNew.toLocaleString()}.
       </Text>
