@@ -157,7 +157,7 @@ describe('MikroTik delta feed, applied to a model of the router', () => {
     assert.deepEqual(router.ran, { setGlobal: 1 });
   });
 
-  test('an unknown, malformed or forgotten cursor gets the full list, which a router runs like any other', () => {
+  test('an unknown, malformed or forgotten cursor (resync, deleted key) gets the full list, which a router runs like any other', () => {
     const options = mikrotikOptions({ ipv4only: '', listname: 'edge.v4' });
     const published = new Published();
     published.ban('192.0.2.7', 'sip', START, 600);
@@ -179,5 +179,11 @@ describe('MikroTik delta feed, applied to a model of the router', () => {
     cursors.forgetKey(KEY);
     fetchInto(router, cursors, published, options, START + 2000);
     assert.equal(router.ran.swap, 1, 'after a resync: full');
+    cursors.keepOnly(new Set([KEY]));
+    fetchInto(router, cursors, published, options, START + 3000);
+    assert.equal(router.ran.swap, undefined, 'its key still exists: a delta');
+    cursors.keepOnly(new Set([KEY + 1]));
+    fetchInto(router, cursors, published, options, START + 4000);
+    assert.equal(router.ran.swap, 1, 'what was sent to a deleted key is dropped');
   });
 });

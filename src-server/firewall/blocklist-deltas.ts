@@ -73,6 +73,11 @@ export class FeedCursors {
   forgetKey(keyId: number): void {
     this.states.delete(keyId);
   }
+
+  /** Drops what was sent to keys that no longer exist (a deleted key never fetches again). */
+  keepOnly(keyIds: ReadonlySet<number>): void {
+    for (const keyId of this.states.keys()) if (!keyIds.has(keyId)) this.states.delete(keyId);
+  }
 }
 
 /** Who fetches a MikroTik feed and from which cursor: its answer is then a delta or a full list, recorded for the key. */
