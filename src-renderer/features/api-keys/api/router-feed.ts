@@ -33,7 +33,8 @@ export function feedUrl(apiUrl: string, format: FeedFormat, apiKey?: string): st
  * rules that drop the list's sources before connection tracking (input and forward alike).
  */
 export function mikrotikScheduler(apiUrl: string, apiKey: string): string {
-  const url = feedUrl(apiUrl, 'mikrotik');
+  // Inside a RouterOS string a bare `?` is the console's help key when pasted: it is written `\?`.
+  const url = feedUrl(apiUrl, 'mikrotik').replaceAll('?', '\\?');
   const cursor = feedCursorVariable(FEED_LIST_NAME);
   return [
     '# PBX blocklist for MikroTik RouterOS 7: paste into the terminal.',
