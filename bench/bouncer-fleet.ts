@@ -5,6 +5,10 @@
 //   field        both: 100,000 filter entries AND 100,000 bans, filter churn AND ban churn
 //   import       field, and a third of the way in a 100,000-line ban list arrives through
 //                firewall:importBans (issue [5/7]: the fleet must stay within its targets meanwhile)
+//   million      issue [4/6]: 1,000,000 entries published (--entries; half filter entries, half
+//                bans), filter and ban churn; a third of the way in, another connection holds a write
+//                transaction for 5 s (poll p99 within the hold measured apart); targets: p99 < 100 ms,
+//                under one core, RSS < 1 GB and flat, a startup poll's first byte < 1 s
 //   burst        field, linked to a real CrowdSec LAPI as a machine sharing its bans; a third of the
 //                way in, 1,000 bans at once (issue [7/7]: all in the LAPI within 10 s, the fleet
 //                within its targets meanwhile)
@@ -13,11 +17,13 @@
 // 10 s), built as `npm start` ships it unless BENCH_FROM=source; this process is the fleet. Prints
 // JSON, with the targets of issue [1/7] checked.
 //   node --import tsx bench/bouncer-fleet.ts [--shape field] [--seconds 120] [--keys 1000] [--bans N] [--filter-entries N]
+//     [--entries N: N published entries, half filter entries and half bans (sets --bans and --filter-entries)]
 import { fork, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { banListLines } from './support/ban-list.ts';
 import { childServer, type ChildServer } from './support/child-server.ts';
 
@@ -209,7 +215,26 @@ const SHAPES = {
   field: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true },
   import: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true, importLines: 100_000 },
   burst: { bans: 100_000, filterEntries: 100_000, banChurn: true, filterChurn: true, lapiBurst: 1000 },
+  million: { bans: 500_000, filterEntries: 500_000, banChurn: true, filterChurn: true, holdWriteMs: 5000 },
 } as const;
+
+/** RSS ceilings by shape: a million entries are allowed 1 GB (issue [4/6]), the 100,000-entry shapes 600 MB. */
+const rssCeilingMb = (shapeName: string) => (shapeName === 'million' ? 1024 : 600);
+
+/**
+ * Another connection (this process, not the server) holds a write transaction on the server's
+ * database for `ms`, as a backup tool or a stuck script would: the polls meanwhile must not slow down.
+ */
+async function holdWriteTransaction(databaseFile: string, ms: number): Promise<{ startedAt: number; endedAt: number }> {
+  const other = new Database(databaseFile, { timeout: 10_000 });
+  // BEGIN IMMEDIATE takes the database's write lock at once: every other writer waits or gets SQLITE_BUSY.
+  other.exec('BEGIN IMMEDIATE');
+  const startedAt = performance.now();
+  await new Promise((r) => setTimeout(r, ms));
+  other.exec('ROLLBACK');
+  other.close();
+  return { startedAt, endedAt: performance.now() };
+}
 
 const LAPI_READER_KEY = 'bench-reader-key-0123456789abcdef';
 
@@ -287,6 +312,7 @@ async function main(): Promise<void> {
       keys: { type: 'string', default: '1000' },
       bans: { type: 'string' },
       'filter-entries': { type: 'string' },
+      entries: { type: 'string' },
     },
   });
   const shapeName = values.shape as keyof typeof SHAPES;
@@ -294,10 +320,23 @@ async function main(): Promise<void> {
   if (!shape) throw new Error(`--shape must be one of ${Object.keys(SHAPES).join(', ')}`);
   const durationMs = Number(values.seconds) * 1000;
   const keyCount = Number(values.keys);
-  const bans = values.bans === undefined ? shape.bans : Number(values.bans);
-  const filterEntries = values['filter-entries'] === undefined ? shape.filterEntries : Number(values['filter-entries']);
+  const entries = values.entries === undefined ? undefined : Number(values.entries);
+  if (entries !== undefined && !(Number.isSafeInteger(entries) && entries >= 2))
+    throw new Error('--entries: a whole number of published entries, 2 or more');
+  const half = entries === undefined ? undefined : Math.floor(entries / 2);
+  const bans = values.bans === undefined ? (half ?? shape.bans) : Number(values.bans);
+  const filterEntries =
+    values['filter-entries'] === undefined
+      ? entries === undefined
+        ? shape.filterEntries
+        : entries - half!
+      : Number(values['filter-entries']);
   const { child, ask } = await startServer();
-  const { url: base, keys } = await ask<{ url: string; keys: string[] }>({
+  const {
+    url: base,
+    keys,
+    databaseFile,
+  } = await ask<{ url: string; keys: string[]; databaseFile: string }>({
     cmd: 'seed',
     bans,
     filterEntries,
@@ -312,13 +351,17 @@ async function main(): Promise<void> {
 
   // Start-up: every key's first poll (startup=true), spread over one poll interval.
   const startup: number[] = [];
+  const startupFirstBytes: number[] = [];
   await Promise.all(
     keys.map(async (key, i) => {
       await new Promise((r) => setTimeout(r, (i * POLL_EVERY_MS) / keyCount));
-      startup.push((await poll(agents[i]!, `${url}?startup=true`, key)).ms);
+      const result = await poll(agents[i]!, `${url}?startup=true`, key);
+      startup.push(result.ms);
+      startupFirstBytes.push(result.firstByteMs);
     }),
   );
   startup.sort((a, b) => a - b);
+  startupFirstBytes.sort((a, b) => a - b);
 
   await ask({ cmd: 'churn', on: true, bans: shape.banChurn });
   const before = await ask<Stats>({ cmd: 'stats' });
@@ -339,11 +382,17 @@ async function main(): Promise<void> {
         return { ...answer, rssPeakBeforeMb: before.rssPeakMb, rssPeakWhileArrivingMb: arriving.rssPeakMb };
       })
     : Promise.resolve(undefined);
+  const holdWriteMs = 'holdWriteMs' in shape ? shape.holdWriteMs : 0;
+  const hold = holdWriteMs
+    ? new Promise((r) => setTimeout(r, durationMs / 3)).then(() => holdWriteTransaction(databaseFile, holdWriteMs))
+    : Promise.resolve(undefined);
   const burst = link
     ? new Promise((r) => setTimeout(r, durationMs / 3)).then(() => link.burst(lapiBurst, ask))
     : Promise.resolve(undefined);
   const latencies: number[] = [];
   const firstBytes: number[] = [];
+  // Each poll's start and latency, to single out those made while the write transaction was held.
+  const timeline: Array<{ at: number; ms: number }> = [];
   const errors = new Map<string, number>();
   let offered = 0;
   let failed = 0;
@@ -359,8 +408,10 @@ async function main(): Promise<void> {
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         else late++;
         offered++;
+        const at = performance.now();
         const result = await poll(agents[i]!, url, key);
         latencies.push(result.ms);
+        timeline.push({ at, ms: result.ms });
         firstBytes.push(result.firstByteMs);
         bytes += result.bytes;
         if (result.status !== 200) {
@@ -375,6 +426,14 @@ async function main(): Promise<void> {
   const filterWrites = await filterChurn;
   const imported = await banImport;
   const burstResult = await burst;
+  const held = await hold;
+  // Polls that started while the transaction was held, or that were still running when it began.
+  const duringHold = held
+    ? timeline
+        .filter(({ at, ms }) => at + ms >= held.startedAt && at <= held.endedAt)
+        .map(({ ms }) => ms)
+        .sort((a, b) => a - b)
+    : [];
   await link?.close();
   filterWrites.latencies.sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
@@ -400,7 +459,12 @@ async function main(): Promise<void> {
         keys: keyCount,
         pollEverySeconds: POLL_EVERY_MS / 1000,
         seconds: round(seconds),
-        startupPolls: { p50Ms: round(percentile(startup, 50)), p99Ms: round(percentile(startup, 99)) },
+        startupPolls: {
+          p50Ms: round(percentile(startup, 50)),
+          p99Ms: round(percentile(startup, 99)),
+          firstByteP99Ms: round(percentile(startupFirstBytes, 99)),
+          firstByteMaxMs: round(startupFirstBytes[startupFirstBytes.length - 1] ?? 0),
+        },
         polls: {
           offered,
           served: latencies.length - failed,
@@ -427,6 +491,16 @@ async function main(): Promise<void> {
             }
           : {}),
         ...(burstResult ? { lapiBurst: { ...burstResult, ms: round(burstResult.ms) } } : {}),
+        ...(held
+          ? {
+              heldWriteTransaction: {
+                heldMs: round(held.endedAt - held.startedAt),
+                polls: duringHold.length,
+                p99Ms: round(percentile(duringHold, 99), 2),
+                maxMs: round(duringHold[duringHold.length - 1] ?? 0),
+              },
+            }
+          : {}),
         filterWrites: {
           count: filterWrites.latencies.length,
           failed: filterWrites.failed,
@@ -468,7 +542,22 @@ async function main(): Promise<void> {
             met: failed === 0 && latencies.length === offered,
           },
           // The peak sampled every 250 ms, not only the 10 s samples.
-          rssUnder600Mb: { value: after.rssPeakMb, met: after.rssPeakMb < 600 },
+          [`rssUnder${rssCeilingMb(shapeName)}Mb`]: {
+            value: after.rssPeakMb,
+            met: after.rssPeakMb < rssCeilingMb(shapeName),
+          },
+          startupFirstByteUnder1s: {
+            value: round(startupFirstBytes[startupFirstBytes.length - 1] ?? 0),
+            met: (startupFirstBytes[startupFirstBytes.length - 1] ?? 0) < 1000,
+          },
+          ...(held
+            ? {
+                p99Under100MsWhileAWriteIsHeld: {
+                  value: round(percentile(duringHold, 99), 2),
+                  met: duringHold.length > 0 && percentile(duringHold, 99) < 100,
+                },
+              }
+            : {}),
           rssFlatOverLastHalf: { value: rssGrowth(after.rssSamplesMb), met: rssGrowth(after.rssSamplesMb) < 50 },
           ...(imported
             ? {

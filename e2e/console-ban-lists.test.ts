@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
+import { RouterOsModel } from '../src-server/test-support/routeros-model.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
 
@@ -64,10 +65,19 @@ describe('console: router feed preset and ban list import/export', () => {
       'the MikroTik script on the clipboard',
     );
     assert.ok(script.includes(`http-header-field="X-Api-Key: ${apiKey}"`));
-    const fetchUrl = /url="([^"]+)"/.exec(script)?.[1] ?? '';
+    // The script sends back the cursor the last run left (empty at first): `url=("<feed>&since=" . $PbxFeed…)`.
+    const fetchUrl = (/url=\("([^"]+&since=)" \. \$PbxFeedpbxblocklist\)/.exec(script)?.[1] ?? '').replace('\\?', '?');
+    assert.match(script, /:global PbxFeedpbxblocklist\n/);
+    assert.doesNotMatch(script, /[^\\]\?/, 'every ? escaped: pasted bare, it opens the RouterOS help');
     const feed = await run('curl', ['--silent', '--fail', '-H', `X-Api-Key: ${apiKey}`, fetchUrl]);
-    assert.match(feed.stdout, /\/ip\/firewall\/address-list\/remove \[ find where list="pbx-blocklist" \];/);
     assert.match(feed.stdout, /^\$CrowdSecAddIP "203\.0\.113\.45" "pbx\/manual" "\d+s"$/m);
+    const router = new RouterOsModel();
+    router.run(feed.stdout, Date.now());
+    assert.deepEqual([...router.entries('ip', 'pbx-blocklist', Date.now()).keys()], ['203.0.113.45']);
+    const since = router.globals.get('PbxFeedpbxblocklist') ?? '';
+    const delta = await run('curl', ['--silent', '--fail', '-H', `X-Api-Key: ${apiKey}`, `${fetchUrl}${since}`]);
+    router.run(delta.stdout, Date.now());
+    assert.equal(router.ran.swap, undefined, 'the next fetch, with the cursor, is a delta');
     await apiKeys.press('I have copied it');
   });
 

@@ -11,6 +11,7 @@ import { relative, resolve, sep } from 'node:path';
 export const TABLE_OWNERS = {
   ami_link: { owners: ['peers/peer-state-store.ts'] },
   api_key_sources: { owners: ['storage/api-key-rows.ts'] },
+  api_key_resyncs: { owners: ['firewall/export/key-resyncs.ts'] },
   api_keys: { owners: ['storage/api-key-rows.ts', 'firewall/export/bouncer-keys.ts'], strict: true },
   audit_log: { owners: ['audit/store.ts'] },
   auth_sessions: { owners: ['auth/login-sessions.ts'] },

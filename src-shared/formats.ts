@@ -8,3 +8,9 @@ export type BlocklistFormat = (typeof BLOCKLIST_FORMATS)[number];
  */
 export const BAN_LIST_FORMATS = ['json', 'csv', 'values', 'opnsense'] as const;
 export type BanListFormat = (typeof BAN_LIST_FORMATS)[number];
+
+/**
+ * The RouterOS `:global` a MikroTik feed leaves its cursor in, for the scheduler script's next
+ * `since=` (RouterOS variable names: letters and digits only).
+ */
+export const feedCursorVariable = (listname: string): string => `PbxFeed${listname.replace(/[^A-Za-z0-9]/gu, '')}`;

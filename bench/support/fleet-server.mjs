@@ -113,7 +113,7 @@ process.on('message', (message) => {
       })();
       firewall.state.reload();
       const keys = Array.from({ length: message.keys }, (_, i) => createBouncerKey(db, `fleet ${i}`));
-      reply({ url: server.url, keys });
+      reply({ url: server.url, keys, databaseFile: join(dataDir, 'pbx.sqlite') });
       return;
     }
     case 'churn': {

@@ -6,7 +6,8 @@ import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './model/index.ts';
 import { absorbImportedBans } from './transfer/index.ts';
 import { BanStore, pruneBanHistory } from './bans/index.ts';
-import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore } from './export/index.ts';
+import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore, keyResyncs } from './export/index.ts';
+import { FeedCursors } from './feeds/index.ts';
 import { DecisionLog, DecisionSnapshotCache, DeletedTails, NEW_OPEN, SnapshotCompressor } from './snapshot/index.ts';
 import { FirewallState } from './filters/index.ts';
 import { IntrusionDetector, NeighbourhoodEscalation, type ProtectedCheck } from './intrusion/index.ts';
@@ -40,6 +41,8 @@ export interface FirewallService {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  /** What each key's MikroTik router was last sent (its delta cursors). */
+  feedCursors: FeedCursors;
   /** The `/firewall-bouncer` export's one entry point, built from the parts above. */
   bouncerExport: BouncerExport;
   /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
@@ -82,11 +85,14 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
     tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'));
   };
 
+  const feedCursors = new FeedCursors();
+  const resyncs = keyResyncs(db, feedCursors);
   /** Imports still being taken in, stopped with the service. */
   const imports = new Set<() => void>();
   const unsubscribe = [
     bus.on('resource-changed', (event) => {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
+      if (event.resource === 'api-keys') resyncs.apply();
     }),
     bus.on('security-failure', (event) => {
       detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
@@ -113,7 +119,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
-  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts };
+  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts, feedCursors };
   return {
     ...exportParts,
     log,

@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import { createTestApiKey } from '../test-support/api-keys.ts';
 import { banThroughFailures, createFilter, poll } from '../test-support/bouncer.ts';
+import { RouterOsModel } from '../test-support/routeros-model.ts';
 import { useTestServer } from '../test-support/server.ts';
 
 const FEED = '/pbxcore/api/v3/firewall-bouncer/blocklist';
@@ -118,6 +119,31 @@ describe('blocklist feed over HTTP', () => {
       ).status,
       304,
     );
+  });
+
+  test('a MikroTik router: a full list first, then deltas from the cursor it keeps; an unknown cursor gets the full list', async () => {
+    const router = new RouterOsModel();
+    const fetchFeed = async (since?: string) => {
+      const query = `?format=mikrotik&ipv4only&listname=edge${since === undefined ? '' : `&since=${encodeURIComponent(since)}`}`;
+      const answer = await t.remote(`${FEED}${query}`, { headers: { 'X-Api-Key': key } });
+      assert.equal(answer.status, 200, answer.text);
+      router.run(answer.text, t.server.services.clock.now());
+      return answer.text;
+    };
+    await fetchFeed();
+    assert.equal(router.ran.swap, 1);
+    const held = () => [...router.entries('ip', 'edge', t.server.services.clock.now()).keys()].sort();
+    assert.ok(held().includes('203.0.113.9') && held().includes('198.51.100.0/24'));
+    banThroughFailures(t, 'sip', '203.0.113.78');
+    const delta = await fetchFeed(router.globals.get('PbxFeededge'));
+    assert.equal(router.ran.swap, undefined, delta);
+    assert.equal(router.ran.upsert, 1, delta);
+    assert.ok(held().includes('203.0.113.78'));
+    for (const since of ['unknown-cursor', '"; /system reboot', '']) {
+      await fetchFeed(since);
+      assert.equal(router.ran.swap, 1, `since=${since}: the full list`);
+    }
+    assert.ok(held().includes('203.0.113.78') && held().includes('203.0.113.9'));
   });
 
   test('gzip when asked', async () => {

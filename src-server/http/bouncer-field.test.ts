@@ -281,9 +281,12 @@ describe('POST /v1/usage-metrics', () => {
     assert.equal(host.version, 'v0.0.31-debian');
     assert.equal(host.os, 'debian 12');
     assert.deepEqual(host.dropped, { 'pbx-networkfilters': { packet: 12 } });
+    // A gauge, not a total: the newest report's active decisions (the console offers a resync when they differ from lastNew).
+    assert.equal(host.activeDecisions, 3);
     const poller = bouncer.hosts.find((h: { ip: string }) => h.ip === '127.0.0.1');
     assert.equal(poller.userAgent, 'crowdsec-firewall-bouncer/v0.0.31');
     assert.equal(poller.polls, 1);
+    assert.equal(poller.activeDecisions, null, 'a host that never reported holds an unknown count');
   });
 
   test('malformed reports get 400/413/422 with a clear message; no key gets 401', async () => {

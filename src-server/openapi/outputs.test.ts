@@ -84,6 +84,7 @@ describe('custom method answers match their declared output schemas', () => {
       ['api-keys:generateKey'],
       ['api-keys:getDefault'],
       ['api-keys:rotate', { id: String(keyId), body: {} }],
+      ['api-keys:resync', { id: String(keyId), body: {} }],
       ['ami:getStatus'],
       ['crowdsec-link:getStatus'],
       ['extensions:getForSelect'],

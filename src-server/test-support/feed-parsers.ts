@@ -105,10 +105,10 @@ export function unescapeRouterOs(inside: string): string {
 function setupLines(family: 'ip' | 'ipv6', fn: string, list: string): string[] {
   return [
     '',
-    `/${family}/firewall/address-list/remove [ find where list="${list}" ];`,
+    `/${family}/firewall/address-list/remove [ find where list="${list}-load" ];`,
     `:global ${fn};`,
     `:set ${fn} do={`,
-    `    :do { /${family}/firewall/address-list/add list=${list} address=$1 comment="$2" timeout=$3; } on-error={ }`,
+    `    :do { /${family}/firewall/address-list/add list=${list}-load address=$1 comment="$2" timeout=$3; } on-error={ }`,
     '}',
   ];
 }
@@ -116,8 +116,9 @@ function setupLines(family: 'ip' | 'ipv6', fn: string, list: string): string[] {
 const CALL = /^\$(CrowdSecAddIP|CrowdSecAddIPv6) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"$/;
 
 /**
- * `mikrotik`: the setup lines for each family, then only `$CrowdSecAddIP[v6] "<addr>" "<comment>"
- * "<timeout>"` calls, then the `:set` lines that clear the functions. Every line is printable ASCII
+ * `mikrotik` (a full answer): the setup lines for each family (loading into `<list>-load`), then
+ * only `$CrowdSecAddIP[v6] "<addr>" "<comment>" "<timeout>"` calls, then the swap into the live
+ * list, the `:set` lines that clear the functions and, for a key's fetch, its cursor. Every line is printable ASCII
  * (RouterOS also ends a line at a CR). Any other line fails.
  */
 export function parseMikrotik(
@@ -130,7 +131,19 @@ export function parseMikrotik(
   for (const line of lines) assert.match(line, /^[\x20-\x7e]*$/, `non-printable byte in ${JSON.stringify(line)}`);
   const header = families.flatMap((f) => setupLines(f, f === 'ip' ? 'CrowdSecAddIP' : 'CrowdSecAddIPv6', list));
   assert.deepEqual(lines.slice(0, header.length), header, 'the setup lines');
-  const footer = ['', ...families.map((f) => (f === 'ip' ? ':set CrowdSecAddIP;' : ':set CrowdSecAddIPv6;'))];
+  // The swap of the loaded list into the live one, the functions cleared, then (for a key's fetch) its cursor.
+  if (/^:global PbxFeed[A-Za-z0-9]+; :set PbxFeed[A-Za-z0-9]+ "[A-Za-z0-9_-]+";$/.test(lines[lines.length - 2] ?? ''))
+    lines.splice(-2, 1);
+  const footer = [
+    '',
+    ...families.map(
+      (f) =>
+        `/${f}/firewall/address-list/remove [ find where list="${list}" ]; ` +
+        `/${f}/firewall/address-list/set [ find where list="${list}-load" ] list=${list};`,
+    ),
+    ...families.map((f) => (f === 'ip' ? ':set CrowdSecAddIP;' : ':set CrowdSecAddIPv6;')),
+    '',
+  ];
   assert.deepEqual(lines.slice(-footer.length), footer, 'the closing lines');
   return lines.slice(header.length, -footer.length).map((line) => {
     const call = CALL.exec(line);

@@ -214,6 +214,27 @@ export interface paths {
     patch: operations['api-keys.patch'];
     trace?: never;
   };
+  '/pbxcore/api/v3/api-keys/{id}:resync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends the key's bouncer or router everything it should hold again: its next stream poll carries the whole set
+     * in `new` (as every poll does), and its next MikroTik feed fetch is a full list, whatever cursor it presents.
+     * For a bouncer that lost its set (a reboot, a flush).
+     */
+    post: operations['api-keys.resync'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/api-keys/{id}:rotate': {
     parameters: {
       query?: never;
@@ -2790,6 +2811,55 @@ export interface operations {
       503: components['responses']['Error503'];
     };
   };
+  'api-keys.resync': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /**
+       * @description Sends the key's bouncer or router everything it should hold again: its next stream poll
+       * carries the whole set in `new` (as every poll does), and its next MikroTik feed fetch is a full list,
+       * whatever cursor it presents. For a bouncer that lost its set (a reboot, a flush).
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              id: number;
+              resync_requested_at: string;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
   'api-keys.rotate': {
     parameters: {
       query?: never;
@@ -4686,6 +4756,7 @@ export interface operations {
                       [key: string]: number;
                     };
                   };
+                  activeDecisions: number | null;
                   metricsAt: string | null;
                 }[];
                 refused: {

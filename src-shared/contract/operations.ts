@@ -16,6 +16,7 @@ export const OPERATIONS = {
   'api-keys.update': { method: 'PUT', path: 'api-keys/{id}', query: [] },
   'api-keys.patch': { method: 'PATCH', path: 'api-keys/{id}', query: [] },
   'api-keys.delete': { method: 'DELETE', path: 'api-keys/{id}', query: [] },
+  'api-keys.resync': { method: 'POST', path: 'api-keys/{id}:resync', query: [] },
   'api-keys.rotate': { method: 'POST', path: 'api-keys/{id}:rotate', query: [] },
   'audit-log.getList': {
     method: 'GET',

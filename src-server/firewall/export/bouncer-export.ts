@@ -3,7 +3,13 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../storage/database.ts';
 import { badRequest, HttpError, payloadTooLarge } from '../../wire/errors.ts';
 import type { BanStore } from '../bans/index.ts';
-import { blocklistFeed, gzippedFeed, parseBlocklistQuery, type RenderedFeed } from '../feeds/index.ts';
+import {
+  blocklistFeed,
+  gzippedFeed,
+  parseBlocklistQuery,
+  type FeedCursors,
+  type RenderedFeed,
+} from '../feeds/index.ts';
 import type { BouncerHosts } from './bouncer-hosts.ts';
 import {
   type DecisionSnapshotCache,
@@ -66,7 +72,7 @@ export interface BouncerExport {
   whitelist(): JsonAnswer;
   /** `/v1/usage-metrics`: validated (400 missing, 413 too large, 422 schema), then folded into the host's record. */
   reportUsage(report: { keyId: number; ip: string; userAgent: string; body: unknown; declaredBytes?: number }): void;
-  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`. */
+  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`; a served MikroTik feed is a delta from `since` when known. */
   blocklist(query: Query, served?: { keyId: number; ip: string; userAgent: string }): RenderedFeed;
   /** The gzip form of a rendered feed, compressed once per feed off the event loop. */
   gzipped(feed: RenderedFeed): Promise<Buffer>;
@@ -85,6 +91,7 @@ interface BouncerExportParts {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  feedCursors: FeedCursors;
 }
 
 const plain = (parts: readonly Buffer[]): JsonAnswer => ({ parts, gzipped: false });
@@ -158,7 +165,9 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
     blocklist(query, served) {
       const parsed = parseBlocklistQuery(query);
       if (!parsed.ok) throw badRequest(parsed.message);
-      const rendered = feed(parsed.options);
+      // A fetch with a key gets its MikroTik delta; `since` is any text: an unknown one means a full list.
+      const since = Array.isArray(query.since) ? query.since[0] : query.since;
+      const rendered = feed(parsed.options, served && { keyId: served.keyId, since });
       if (served) parts.hosts.polled(served.keyId, served.ip, served.userAgent);
       return rendered;
     },

@@ -6,3 +6,4 @@ export { SILENT_AFTER_MS, deliveryLookup, scenarioOfBan } from './delivery.ts';
 export type { Delivery } from './delivery.ts';
 export { bouncerKeyRows, hostsSeenSince } from './bouncer-keys.ts';
 export { hostRowsBySeen, openRejectionRows } from './bouncer-hosts.ts';
+export { keyResyncs, requestResync } from './key-resyncs.ts';

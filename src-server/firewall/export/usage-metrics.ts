@@ -48,11 +48,31 @@ export interface BouncerReport {
   os: string | null;
   /** Running totals from every window reported, e.g. {"pbx-networkfilters": {"packet": 12, "byte": 800}}. */
   dropped: Record<string, Record<string, number>>;
+  /** The decisions it says it holds (`active_decisions`, all origins, its newest window); null until it says. */
+  active?: number | null;
 }
 
-export const emptyReport = (): BouncerReport => ({ type: null, name: null, version: null, os: null, dropped: {} });
+export const emptyReport = (): BouncerReport => ({
+  type: null,
+  name: null,
+  version: null,
+  os: null,
+  dropped: {},
+  active: null,
+});
 
-/** Folds one report into the running record: identity from the latest, dropped counts added up by origin and unit. */
+/** The `active_decisions` gauge of a report's newest window that has one, summed over origins and families. */
+function activeDecisions(windows: NonNullable<UsageMetrics['remediation_components'][number]['metrics']>) {
+  let newest: { at: number; total: number } | undefined;
+  for (const window of windows) {
+    const items = window.items.filter((entry) => entry.name === 'active_decisions');
+    if (items.length === 0 || (newest && newest.at > window.meta.utc_now_timestamp)) continue;
+    newest = { at: window.meta.utc_now_timestamp, total: items.reduce((sum, entry) => sum + entry.value, 0) };
+  }
+  return newest?.total;
+}
+
+/** Folds one report into the running record: identity and active decisions from the latest, dropped counts added up by origin and unit. */
 export function foldReport(previous: BouncerReport, metrics: UsageMetrics): BouncerReport {
   const next: BouncerReport = { ...previous, dropped: structuredClone(previous.dropped) };
   for (const report of metrics.remediation_components) {
@@ -60,6 +80,7 @@ export function foldReport(previous: BouncerReport, metrics: UsageMetrics): Boun
     next.name = report.name ?? next.name;
     next.version = report.version;
     if (report.os) next.os = [report.os.name, report.os.version].filter(Boolean).join(' ') || next.os;
+    next.active = activeDecisions(report.metrics ?? []) ?? next.active ?? null;
     for (const window of report.metrics ?? []) {
       for (const entry of window.items) {
         if (entry.name !== 'dropped') continue;

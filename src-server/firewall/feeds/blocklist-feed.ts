@@ -7,6 +7,7 @@ import { blocklistEntries, protectedCidrs, type BlocklistEntry, type BlocklistOp
 import { renderBlocklist } from './blocklist-formats.ts';
 import type { DecisionSnapshotCache } from '../snapshot/index.ts';
 import type { FirewallState } from '../filters/index.ts';
+import { mikrotikAnswer, type FeedCursors, type MikrotikFetch } from './blocklist-deltas.ts';
 
 const DAY_MS = 86_400_000;
 const gzipAsync = promisify(gzip);
@@ -35,7 +36,8 @@ export function blocklistFeed(parts: {
   bans: BanStore;
   snapshots: DecisionSnapshotCache;
   clock: Clock;
-}): (options: BlocklistOptions) => RenderedFeed {
+  feedCursors: FeedCursors;
+}): (options: BlocklistOptions, fetch?: MikrotikFetch) => RenderedFeed {
   const cache = new Map<string, RenderedFeed>();
   const lists = new Map<string, { stamp: string; entries: BlocklistEntry[] }>();
 
@@ -57,19 +59,25 @@ export function blocklistFeed(parts: {
    * so it is rendered once per change and its ETag is its hash. A MikroTik script carries each
    * entry's time left, so it is rendered for every request, and its (weak) ETag names the state it
    * was made from: a router holding it has timeouts still counting down correctly. The day is part
-   * of it so a filter entry's long timeout is renewed at least daily.
+   * of it so a filter entry's long timeout is renewed at least daily. A key's fetch (`fetch`) gets
+   * a delta from its cursor when it has a known one (blocklist-deltas.ts).
    */
-  return (options) => {
+  return (options, fetch) => {
     const snapshot = parts.snapshots.get();
     const now = parts.clock.now();
     const stamp = `${snapshot.version}:${parts.state.revision}:${parts.bans.revision}`;
     const key = optionsKey(options);
     const known = cache.get(key);
     if (options.format !== 'mikrotik' && known?.stamp === stamp) return known;
-    const text = renderBlocklist(entriesFor(options, stamp, now), options, now);
+    const entries = entriesFor(options, stamp, now);
+    const keyed =
+      options.format === 'mikrotik' && fetch
+        ? mikrotikAnswer(parts.feedCursors, fetch, options, entries, now)
+        : undefined;
+    const text = keyed?.text ?? renderBlocklist(entries, options, now);
     const etag =
       options.format === 'mikrotik'
-        ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}`)}"`
+        ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}|${fetch?.since ?? ''}|${keyed?.token ?? ''}`)}"`
         : `"${hashOf(text)}"`;
     const rendered: RenderedFeed = { stamp, body: Buffer.from(text), etag };
     if (options.format !== 'mikrotik') {

@@ -1,6 +1,7 @@
 import type { BlocklistEntry, BlocklistOptions } from './blocklist.ts';
 import { MANUAL_DURATION, MAX_DECISION_SECONDS } from '../model/index.ts';
 import { f5Field, routerOsString } from './feed-encoding.ts';
+import { feedCursorVariable } from '../../../src-shared/formats.ts';
 
 /**
  * The feed formats, written from cs-blocklist-mirror's `pkg/formatters` (formatters.go and
@@ -47,42 +48,63 @@ const MIKROTIK_FUNCTION = 'CrowdSecAddIP';
  * A RouterOS timeout never longer than the time left: whole seconds rounded down (the stream rounds
  * up). Undefined under one second: `timeout=0s` would make a lasting entry, and the ban is ending.
  */
-function routerTimeout(entry: BlocklistEntry, now: number): string | undefined {
+export function routerTimeout(entry: BlocklistEntry, now: number): string | undefined {
   if (entry.expiresAt === null) return MANUAL_DURATION;
   const seconds = Math.min(MAX_DECISION_SECONDS, Math.floor((entry.expiresAt - now) / 1000));
   return seconds >= 1 ? `${seconds}s` : undefined;
 }
 
+/** The list a full MikroTik feed loads into before it swaps it in: the live list is never emptied while it loads. */
+export const loadingList = (list: string) => `${list}-load`;
+
+/** The closing line that hands the router the feed's cursor, for its next fetch's `since=`. */
+export const cursorLine = (list: string, token: string) => {
+  const name = feedCursorVariable(list);
+  return `:global ${name}; :set ${name} "${routerOsString(token)}";\n`;
+};
+
 /**
- * `mikrotik`: a RouterOS script that empties the address list (IPv4 and IPv6), then adds each entry
- * with `comment=<scenario>` and `timeout=<duration>` (never longer than the time left), the output
- * of cs-blocklist-mirror's template byte for byte. Each call's arguments are RouterOS strings,
- * escaped (`routerOsString`); the list name lands unquoted in `list=`, so the query accepts only
+ * `mikrotik`: a RouterOS script in the form of cs-blocklist-mirror's template (an add function,
+ * then one call per entry with `comment=<scenario>` and `timeout=<duration>`, never longer than the
+ * time left), except that it loads into a second list (`<list>-load`) and then swaps it in, one
+ * line removing the old entries and renaming the loaded ones: the list is never empty while 35,000
+ * entries load. With a `token`, it ends by storing it in the router's `:global` for the next fetch's
+ * `since=` (blocklist-deltas.ts). Each call's arguments are RouterOS strings, escaped
+ * (`routerOsString`); the list name lands unquoted in `list=`, so the query accepts only
  * `[A-Za-z0-9_.-]{1,64}` (parseBlocklistQuery) and it needs no escaping.
  */
 export function mikrotik(
   entries: readonly BlocklistEntry[],
   options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'listname'>,
   now: number,
+  token?: string,
 ): string {
   const list = options.listname;
+  const load = loadingList(list);
   const fn = MIKROTIK_FUNCTION;
-  const setup = (ip: 'ip' | 'ipv6', name: string) =>
-    `\n/${ip}/firewall/address-list/remove [ find where list="${list}" ];\n` +
-    `:global ${name};\n` +
-    `:set ${name} do={\n` +
-    `    :do { /${ip}/firewall/address-list/add list=${list} address=$1 comment="$2" timeout=$3; } on-error={ }\n` +
-    `}\n`;
+  const families: Array<['ip' | 'ipv6', string]> = [];
+  if (!options.ipv6only) families.push(['ip', fn]);
+  if (!options.ipv4only) families.push(['ipv6', `${fn}v6`]);
   let out = '';
-  if (!options.ipv6only) out += setup('ip', fn);
-  if (!options.ipv4only) out += setup('ipv6', `${fn}v6`);
+  for (const [ip, name] of families)
+    out +=
+      `\n/${ip}/firewall/address-list/remove [ find where list="${load}" ];\n` +
+      `:global ${name};\n` +
+      `:set ${name} do={\n` +
+      `    :do { /${ip}/firewall/address-list/add list=${load} address=$1 comment="$2" timeout=$3; } on-error={ }\n` +
+      `}\n`;
   for (const entry of entries) {
     const timeout = routerTimeout(entry, now);
     if (timeout)
       out += `$${fn}${entry.value.includes(':') ? 'v6' : ''} "${routerOsString(entry.value)}" "${routerOsString(entry.scenario)}" "${timeout}"\n`;
   }
-  if (!options.ipv6only) out += `\n:set ${fn};`;
-  if (!options.ipv4only) out += `\n:set ${fn}v6;`;
+  out += '\n';
+  for (const [ip] of families)
+    out +=
+      `/${ip}/firewall/address-list/remove [ find where list="${list}" ]; ` +
+      `/${ip}/firewall/address-list/set [ find where list="${load}" ] list=${list};\n`;
+  for (const [, name] of families) out += `:set ${name};\n`;
+  if (token !== undefined) out += cursorLine(list, token);
   return out;
 }
 

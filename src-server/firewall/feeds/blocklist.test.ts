@@ -67,26 +67,29 @@ describe('blocklist feed formats (golden, from cs-blocklist-mirror pkg/formatter
     assert.equal(render({ format: 'juniper' }), '198.51.100.0/24\n2001:db8:1::/48\n2001:db8::7/128\n203.0.113.9/32\n');
   });
 
-  test('mikrotik: the template output byte for byte, both families', () => {
+  test('mikrotik: the template output, loading into a second list then swapping it in, both families', () => {
     const expected = `
-/ip/firewall/address-list/remove [ find where list="CrowdSec" ];
+/ip/firewall/address-list/remove [ find where list="CrowdSec-load" ];
 :global CrowdSecAddIP;
 :set CrowdSecAddIP do={
-    :do { /ip/firewall/address-list/add list=CrowdSec address=$1 comment="$2" timeout=$3; } on-error={ }
+    :do { /ip/firewall/address-list/add list=CrowdSec-load address=$1 comment="$2" timeout=$3; } on-error={ }
 }
 
-/ipv6/firewall/address-list/remove [ find where list="CrowdSec" ];
+/ipv6/firewall/address-list/remove [ find where list="CrowdSec-load" ];
 :global CrowdSecAddIPv6;
 :set CrowdSecAddIPv6 do={
-    :do { /ipv6/firewall/address-list/add list=CrowdSec address=$1 comment="$2" timeout=$3; } on-error={ }
+    :do { /ipv6/firewall/address-list/add list=CrowdSec-load address=$1 comment="$2" timeout=$3; } on-error={ }
 }
 $CrowdSecAddIP "198.51.100.0/24" "pbx/manual" "596h"
 $CrowdSecAddIPv6 "2001:db8:1::/48" "pbx/manual" "3600s"
 $CrowdSecAddIPv6 "2001:db8::7" "pbx/http" "120s"
 $CrowdSecAddIP "203.0.113.9" "pbx/sip" "593s"
 
+/ip/firewall/address-list/remove [ find where list="CrowdSec" ]; /ip/firewall/address-list/set [ find where list="CrowdSec-load" ] list=CrowdSec;
+/ipv6/firewall/address-list/remove [ find where list="CrowdSec" ]; /ipv6/firewall/address-list/set [ find where list="CrowdSec-load" ] list=CrowdSec;
 :set CrowdSecAddIP;
-:set CrowdSecAddIPv6;`;
+:set CrowdSecAddIPv6;
+`;
     assert.equal(render({ format: 'mikrotik' }), expected);
   });
 
@@ -104,38 +107,42 @@ $CrowdSecAddIP "203.0.113.9" "pbx/sip" "593s"
 
   test('mikrotik: ipv4only with a list name leaves out the IPv6 list and its entries', () => {
     const expected = `
-/ip/firewall/address-list/remove [ find where list="pbx-bans" ];
+/ip/firewall/address-list/remove [ find where list="pbx-bans-load" ];
 :global CrowdSecAddIP;
 :set CrowdSecAddIP do={
-    :do { /ip/firewall/address-list/add list=pbx-bans address=$1 comment="$2" timeout=$3; } on-error={ }
+    :do { /ip/firewall/address-list/add list=pbx-bans-load address=$1 comment="$2" timeout=$3; } on-error={ }
 }
 $CrowdSecAddIP "198.51.100.0/24" "pbx/manual" "596h"
 $CrowdSecAddIP "203.0.113.9" "pbx/sip" "593s"
 
-:set CrowdSecAddIP;`;
+/ip/firewall/address-list/remove [ find where list="pbx-bans" ]; /ip/firewall/address-list/set [ find where list="pbx-bans-load" ] list=pbx-bans;
+:set CrowdSecAddIP;
+`;
     assert.equal(render({ format: 'mikrotik', ipv4only: '', listname: 'pbx-bans' }), expected);
   });
 
-  test('mikrotik: ipv6only, and an empty list still empties the router list', () => {
+  test('mikrotik: ipv6only, and an empty list still empties the router list (by swapping in an empty one)', () => {
     assert.equal(
       render({ format: 'mikrotik', ipv6only: '1' }),
       `
-/ipv6/firewall/address-list/remove [ find where list="CrowdSec" ];
+/ipv6/firewall/address-list/remove [ find where list="CrowdSec-load" ];
 :global CrowdSecAddIPv6;
 :set CrowdSecAddIPv6 do={
-    :do { /ipv6/firewall/address-list/add list=CrowdSec address=$1 comment="$2" timeout=$3; } on-error={ }
+    :do { /ipv6/firewall/address-list/add list=CrowdSec-load address=$1 comment="$2" timeout=$3; } on-error={ }
 }
 $CrowdSecAddIPv6 "2001:db8:1::/48" "pbx/manual" "3600s"
 $CrowdSecAddIPv6 "2001:db8::7" "pbx/http" "120s"
 
-:set CrowdSecAddIPv6;`,
+/ipv6/firewall/address-list/remove [ find where list="CrowdSec" ]; /ipv6/firewall/address-list/set [ find where list="CrowdSec-load" ] list=CrowdSec;
+:set CrowdSecAddIPv6;
+`,
     );
     const empty = renderBlocklist(
       blocklistEntries(members([], []), [], options({ format: 'mikrotik' }), NOW),
       options({ format: 'mikrotik' }),
       NOW,
     );
-    assert.match(empty, /address-list\/remove \[ find where list="CrowdSec" \];/);
+    assert.match(empty, /address-list\/remove \[ find where list="CrowdSec" \]; .*list=CrowdSec;$/m);
     assert.doesNotMatch(empty, /\$CrowdSecAddIP "/);
   });
 });

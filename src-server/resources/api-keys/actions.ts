@@ -10,6 +10,7 @@ import {
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
+import { requestResync } from '../../firewall/export/index.ts';
 import { loadFilter } from '../../firewall/filters/index.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
@@ -210,6 +211,22 @@ function rotate(ctx: ActionContext): ActionResult {
   })();
 }
 
+/**
+ * `api-keys/{id}:resync`: recorded here, applied by the web thread (it holds the feeds' cursors)
+ * when it hears of the change. Needs the grants editing this key would need, as rotate does.
+ */
+function resync(ctx: ActionContext): ActionResult {
+  const row = load(ctx, ctx.id);
+  if (!row) return recordNotFound(apiKeysDeclaration.name, ctx.id ?? '');
+  const excess = grantsExceeding(callerGrants(ctx), storedApiKey(row));
+  if (excess.length) return failure(403, ...excess);
+  const at = ctx.now();
+  requestResync(ctx.db, row.id, at);
+  ctx.emit({ type: 'resource-changed', resource: apiKeysDeclaration.name });
+  const requested = new Date(at).toISOString();
+  return ok({ id: row.id, resync_requested_at: requested }, { auditChanges: [{ field: 'resync', after: requested }] });
+}
+
 export const apiKeysActions = defineActions(apiKeysDeclaration, {
   ...recordActions(apiKeysDeclaration, {
     load,
@@ -232,5 +249,6 @@ export const apiKeysActions = defineActions(apiKeysDeclaration, {
         has_key: false,
       }),
     rotate,
+    resync,
   },
 });

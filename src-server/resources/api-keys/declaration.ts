@@ -200,5 +200,16 @@ export const apiKeysDeclaration = {
       // The stored record plus the new key, shown this once.
       output: z.lazy(() => recordOutput(apiKeyFields).extend({ key: ISSUED_KEY })),
     },
+    resync: {
+      verbs: ['POST'],
+      scope: 'resource',
+      level: 'ADMIN',
+      description:
+        "Sends the key's bouncer or router everything it should hold again: its next stream poll " +
+        'carries the whole set in `new` (as every poll does), and its next MikroTik feed fetch is a ' +
+        'full list, whatever cursor it presents. For a bouncer that lost its set (a reboot, a flush).',
+      input: NO_BODY,
+      output: z.object({ id: z.number().int(), resync_requested_at: z.string() }),
+    },
   },
 } satisfies ResourceDeclaration;

@@ -33,7 +33,7 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
   const hostRows = hostRowsBySeen(db);
   const hostsByKey = new Map<number, BouncerHostStatus[]>();
   for (const row of hostRows) {
-    let report: Partial<BouncerHostStatus> = {};
+    let report: Partial<BouncerHostStatus> & { active?: number | null } = {};
     try {
       report = row.metrics ? (JSON.parse(row.metrics) as Partial<BouncerHostStatus>) : {};
     } catch {
@@ -51,6 +51,7 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
       version: report.version ?? null,
       os: report.os ?? null,
       dropped: report.dropped ?? {},
+      activeDecisions: typeof report.active === 'number' ? report.active : null,
       metricsAt: iso(row.metrics_at),
     });
     hostsByKey.set(row.key_id, list);

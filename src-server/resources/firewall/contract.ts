@@ -175,6 +175,8 @@ export const bouncerStatus = z.object({
           version: z.string().nullable(),
           os: z.string().nullable(),
           dropped: z.record(z.string(), z.record(z.string(), z.number())),
+          /** The decisions the bouncer says it holds (usage metrics' active_decisions); null when it never said. */
+          activeDecisions: z.number().nullable(),
           metricsAt: isoTime.nullable(),
         }),
       ),

@@ -6,6 +6,7 @@ import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { apiKeyLifecycleMigration } from './011-api-key-lifecycle.ts';
 import { apiKeyBouncerSetupMigration } from './014-api-key-bouncer-setup.ts';
+import { apiKeyResyncsMigration } from './015-api-key-resyncs.ts';
 import { firewallMigration } from './020-firewall.ts';
 import { bouncerExportOptionsMigration } from './021-bouncer-export-options.ts';
 import { decisionIdentityMigration } from './022-decision-identity.ts';
@@ -36,6 +37,7 @@ export const allMigrations: readonly Migration[] = [
   accountsAndSessionsMigration,
   apiKeyLifecycleMigration,
   apiKeyBouncerSetupMigration,
+  apiKeyResyncsMigration,
   firewallMigration,
   bouncerExportOptionsMigration,
   decisionIdentityMigration,

@@ -1,4 +1,4 @@
-import type { BlocklistFormat } from '#shared/formats.ts';
+import { feedCursorVariable, type BlocklistFormat } from '#shared/formats.ts';
 /** The blocklist feed's formats (those of CrowdSec's cs-blocklist-mirror). */
 export const FEED_FORMATS = [
   { value: 'plain_text', label: 'Plain text: one address or network per line (pfSense, OPNsense, Linux ipset)' },
@@ -28,16 +28,21 @@ export function feedUrl(apiUrl: string, format: FeedFormat, apiKey?: string): st
 
 /**
  * A RouterOS 7 script to paste in the terminal: a script that fetches the mikrotik feed (key in a
- * header) and runs it, a scheduler that runs it every 5 minutes and at start-up, and raw-table
+ * header) from the cursor the last run left in a `:global` (a delta, or the whole list when the
+ * cursor is empty or unknown, as after a reboot) and runs it, a scheduler that runs it every 5 minutes and at start-up, and raw-table
  * rules that drop the list's sources before connection tracking (input and forward alike).
  */
 export function mikrotikScheduler(apiUrl: string, apiKey: string): string {
-  const url = feedUrl(apiUrl, 'mikrotik');
+  // Inside a RouterOS string a bare `?` is the console's help key when pasted: it is written `\?`.
+  const url = feedUrl(apiUrl, 'mikrotik').replaceAll('?', '\\?');
+  const cursor = feedCursorVariable(FEED_LIST_NAME);
   return [
     '# PBX blocklist for MikroTik RouterOS 7: paste into the terminal.',
     `/system script add name=${FEED_LIST_NAME}-update policy=ftp,read,write,policy,test source={`,
+    `  :global ${cursor}`,
+    `  :if ([:typeof $${cursor}] != "str") do={ :set ${cursor} "" }`,
     '  :do {',
-    `    /tool fetch url="${url}" http-header-field="X-Api-Key: ${apiKey}" dst-path=${FEED_LIST_NAME}.rsc`,
+    `    /tool fetch url=("${url}&since=" . $${cursor}) http-header-field="X-Api-Key: ${apiKey}" dst-path=${FEED_LIST_NAME}.rsc`,
     '    :delay 2s',
     `    /import file-name=${FEED_LIST_NAME}.rsc`,
     `  } on-error={ :log warning "${FEED_LIST_NAME}: fetching the PBX feed failed" }`,

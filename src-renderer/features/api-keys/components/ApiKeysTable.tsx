@@ -9,6 +9,7 @@ import {
   IconPlayerPlay,
   IconPlus,
   IconRefresh,
+  IconRefreshDot,
   IconTrash,
 } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -18,6 +19,7 @@ import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { useApiKeys } from '../api/get-api-keys.ts';
+import { useResyncApiKey } from '../api/resync-api-key.ts';
 import { useRotateApiKey } from '../api/rotate-api-key.ts';
 import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
 import { bouncerSetupOf, statusOf, type ApiKey, type ServerCertificate } from '../api/types.ts';
@@ -42,6 +44,7 @@ export function ApiKeysTable({
 }) {
   const keys = useApiKeys();
   const rotate = useRotateApiKey();
+  const resync = useResyncApiKey();
   const setEnabled = useSetApiKeyEnabled();
   const remove = useDeleteApiKey();
   const rotating = useDialogTarget<ApiKey>();
@@ -80,6 +83,21 @@ export function ApiKeysTable({
                 }
               : { label: 'Disable…', icon: <IconKeyOff size={16} />, onClick: () => disabling.open(k) },
             { label: 'Rotate…', icon: <IconRefresh size={16} />, onClick: () => rotating.open(k) },
+            // A bouncer or router that lost its set: everything again at its next poll or fetch.
+            ...(Object.keys(k.allowed_paths).some((path) => path.startsWith('/api/v3/firewall-bouncer'))
+              ? [
+                  {
+                    label: 'Resync',
+                    icon: <IconRefreshDot size={16} />,
+                    onClick: () =>
+                      void resync
+                        .mutateAsync(k)
+                        .then(() =>
+                          notifications.show({ color: 'teal', title: 'Resync requested', message: k.description }),
+                        ),
+                  },
+                ]
+              : []),
             { label: 'Delete…', icon: <IconTrash size={16} />, onClick: () => deleting.open(k), color: 'red' },
           ],
         }}

@@ -3,6 +3,7 @@ import { formatAgo, formatDateTime, plural } from '../../../lib/format.ts';
 import type { BouncerHost, BouncerStatus } from '../api/get-bouncer-status.ts';
 import { bouncerStateView, refusalInWords } from './bouncer-state.ts';
 import { RejectionLine, rejectionKey } from './RefusedRequests.tsx';
+import { ResyncOffer } from './ResyncOffer.tsx';
 
 /** "12 packets, 800 bytes" per origin, as the bouncer reported dropping them. */
 function droppedText(dropped: BouncerHost['dropped']): string | null {
@@ -87,6 +88,7 @@ export function BouncerRow({
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
+      <ResyncOffer bouncer={bouncer} />
       {bouncer.refused
         .filter((r) => !inRefusedBox.has(rejectionKey(r)))
         .map((r) => (
