@@ -53,6 +53,8 @@ interface AmiClientEvents {
   attemptFailed: [reason: string];
   /** Unsolicited events: security events, contact and registry changes... */
   event: [event: AmiMessage];
+  /** A block that was not an AMI message, or one over 1 MiB (skipped): what it began with. */
+  malformed: [text: string];
 }
 
 const DEFAULTS = {
@@ -181,7 +183,14 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
         if (socket !== this.socket) return; // failed part-way through this chunk
         if (frame.kind === 'banner') this.onBanner(socket, frame.text);
         else if (frame.kind === 'message') this.onMessage(frame.message);
-        else this.malformedMessages++;
+        else {
+          this.malformedMessages++;
+          try {
+            this.emit('malformed', frame.text);
+          } catch {
+            // a listener's bug must not break the link
+          }
+        }
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
