@@ -28,6 +28,10 @@ export const SETTING_BOUNDS = {
     bantimeMaxtime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
     bantimeRndtime: { min: 0, max: 86_400, unit: 's', reason: '1 day' },
     ipv6Prefix: { min: 32, max: 128, reason: 'a /32 is a whole provider allocation' },
+    // The slow window: a second rule over a longer window (a slow brute force stays under the first).
+    slowMaxretry: { min: 2, max: 1000 },
+    slowFindtime: { min: 3600, max: 2_592_000, unit: 's', reason: '30 days' },
+    slowBantime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

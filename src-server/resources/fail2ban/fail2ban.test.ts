@@ -16,6 +16,10 @@ const POLICY_DEFAULTS = {
   bantimeOveralljails: false,
   ipv6ByPrefix: false,
   ipv6Prefix: 64,
+  slowWindow: false,
+  slowMaxretry: 40,
+  slowFindtime: 86_400,
+  slowBantime: 86_400,
 };
 
 describe('fail2ban singleton', () => {
