@@ -9,6 +9,10 @@ export interface RulesValues extends BanRule, RepeatOffenderValues {
   bantimeIncrement: boolean;
   ipv6ByPrefix: boolean;
   ipv6Prefix: number;
+  slowWindow: boolean;
+  slowMaxretry: number;
+  slowFindtime: number;
+  slowBantime: number;
 }
 
 /** The fields a server error can name, so it shows under its input. */
@@ -22,6 +26,9 @@ export const FIELDS = [
   'bantimeMaxtime',
   'bantimeRndtime',
   'ipv6Prefix',
+  'slowMaxretry',
+  'slowFindtime',
+  'slowBantime',
   'preset',
   ...CELL_FIELDS,
 ] as const;
@@ -46,6 +53,10 @@ export function toValues(stored: Fail2banSettings): RulesValues {
     bantimeOveralljails: stored.bantimeOveralljails ?? false,
     ipv6ByPrefix: stored.ipv6ByPrefix ?? false,
     ipv6Prefix: stored.ipv6Prefix ?? 64,
+    slowWindow: stored.slowWindow ?? false,
+    slowMaxretry: stored.slowMaxretry,
+    slowFindtime: stored.slowFindtime,
+    slowBantime: stored.slowBantime,
   };
 }
 
