@@ -1,0 +1,132 @@
+// Benchmark: a scanner's burst of AMI security events, 10,000 per second from 1,000 addresses, read
+// by the real path (AMI link → parser → classifier → detector → bans in SQLite) on the web thread,
+// whose event loop is watched the whole time. The AMI double runs in a child process, so writing the
+// burst costs the measured process nothing. Prints JSON.
+//   node --import tsx bench/security-burst.ts [seconds=5] [eventsPerSecond=10000] [addresses=1000]
+import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const [seconds = 5, perSecond = 10_000, addresses = 1_000] = (
+  process.argv[2] === 'ami' ? [] : process.argv.slice(2)
+).map(Number);
+const SLICE_MS = 10;
+const V3 = '/pbxcore/api/v3/';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ipOf = (i: number) => `203.0.${(i >> 8) & 255}.${i & 255}`;
+
+type Command = { cmd: 'burst'; seconds: number; perSecond: number; addresses: number } | { cmd: 'stop' };
+
+// ---------------------------------------------------------------- AMI side (child process)
+async function amiSide(): Promise<void> {
+  const { AmiTestServer } = await import('../src-server/test-support/ami-server.ts');
+  const { securityEventWire } = await import('../src-server/test-support/ami-security-corpus.ts');
+  const ami = await AmiTestServer.start({ username: 'bench', secret: 'bench-secret' });
+  /** A scanner's mix: unknown users over UDP, wrong passwords over TCP, a few FailedACL. */
+  const eventOf = (n: number) => {
+    const a = n % addresses;
+    const kind = n % 10;
+    const name = kind < 7 ? 'InvalidAccountID' : kind < 9 ? 'ChallengeResponseFailed' : 'FailedACL';
+    const transport = kind < 7 ? 'UDP' : 'TCP';
+    return securityEventWire(name, {
+      service: 'PJSIP',
+      account: kind < 7 ? `${1000 + (n % 9000)}` : '100',
+      session: `${n.toString(16)}@scanner`,
+      local: `IPV4/${transport}/192.0.2.5/5060`,
+      remote: `IPV4/${transport}/${ipOf(a)}/${5060 + (n % 1000)}`,
+    });
+  };
+  process.on('message', async (message: Command) => {
+    if (message.cmd === 'stop') {
+      await ami.close();
+      process.send!({ ok: true });
+      return process.exit(0);
+    }
+    const perSlice = Math.round((message.perSecond * SLICE_MS) / 1000);
+    const slices = Math.round((message.seconds * 1000) / SLICE_MS);
+    const started = performance.now();
+    let n = 0;
+    for (let s = 0; s < slices; s++) {
+      let text = '';
+      for (let i = 0; i < perSlice; i++) text += eventOf(n++);
+      ami.sendRaw(text);
+      const due = started + (s + 1) * SLICE_MS;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+    }
+    process.send!({ sent: n, sendMs: Math.round(performance.now() - started) });
+  });
+  process.send!({ host: ami.host, port: ami.port });
+}
+
+// ---------------------------------------------------------------- server side (this process: measured)
+async function main(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), ['ami'], { execArgv: ['--import', 'tsx'] });
+  const amiAt = await new Promise<{ host: string; port: number }>((resolve) =>
+    child.once('message', (m) => resolve(m as { host: string; port: number })),
+  );
+  /** One answer per command, in order. */
+  const ask = <T>(command: Command) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T));
+      child.send(command);
+    });
+  const { startTestServer } = await import('../src-server/test-support/server.ts');
+  const t = await startTestServer({ logLevel: 'silent' });
+  let failures = 0;
+  t.server.services.bus.on('security-failure', () => failures++);
+  // Normal preset (10 in 1 h) with its slow window: both rules are counted for every event.
+  await t.call(`${V3}fail2ban`, { method: 'PATCH', body: { preset: 'normal' } });
+  await t.call(`${V3}ami`, {
+    method: 'PATCH',
+    body: { enabled: true, host: amiAt.host, port: amiAt.port, username: 'bench', secret: 'bench-secret' },
+  });
+  while (!t.server.services.peers?.connected) await sleep(20);
+  await sleep(500); // the first state refresh after login
+
+  const bans = t.server.services.firewall!.bans;
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  let longestGap = 0;
+  let lastTick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longestGap = Math.max(longestGap, now - lastTick);
+    lastTick = now;
+  }, 5);
+  const started = performance.now();
+  const burst = ask<{ sent: number; sendMs: number }>({ cmd: 'burst', seconds, perSecond, addresses });
+  let allBannedMs: number | null = null;
+  const banned = () => Array.from({ length: addresses }, (_, i) => ipOf(i)).filter((ip) => bans.get('sip', ip)).length;
+  const sent = await burst;
+  while (allBannedMs === null && performance.now() - started < 60_000) {
+    if (banned() === addresses) allBannedMs = Math.round(performance.now() - started);
+    else await sleep(20);
+  }
+  await sleep(1000); // the tail of the burst still in the socket
+  clearInterval(ticker);
+  loop.disable();
+  const result = {
+    bench: 'security-burst',
+    date: new Date().toISOString(),
+    loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
+    burst: { seconds, eventsPerSecond: perSecond, addresses, sent: sent.sent, sendMs: sent.sendMs },
+    classified: { securityFailures: failures, dropped: t.server.services.peers!.dropped.total },
+    banned: banned(),
+    allBannedMs,
+    webThread: {
+      eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
+      eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
+      longestTimerGapMs: Math.round(longestGap),
+    },
+    target: 'web thread never held over 50 ms',
+  };
+  console.log(JSON.stringify(result, null, 2));
+  await ask({ cmd: 'stop' });
+  await t.close();
+  process.exit(0);
+}
+
+if (process.argv[2] === 'ami') void amiSide();
+else void main();
