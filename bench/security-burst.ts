@@ -90,6 +90,7 @@ async function main(): Promise<void> {
   const watchLoop = async <T>(during: Promise<T>) => {
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
+    const elu = performance.eventLoopUtilization();
     let longestGap = 0;
     let lastTick = performance.now();
     const ticker = setInterval(() => {
@@ -104,6 +105,9 @@ async function main(): Promise<void> {
       eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
       eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
       longestTimerGapMs: Math.round(longestGap),
+      // The share of the time the loop was running code: low means the delays above are the
+      // machine's (the thread waiting for a core), not long tasks.
+      eventLoopUtilization: Math.round(performance.eventLoopUtilization(elu).utilization * 100) / 100,
     };
     return { value, stats };
   };
