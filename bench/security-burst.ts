@@ -3,6 +3,7 @@
 // whose event loop is watched the whole time. The AMI double runs in a child process, so writing the
 // burst costs the measured process nothing. Prints JSON.
 //   node --import tsx bench/security-burst.ts [seconds=5] [eventsPerSecond=10000] [addresses=1000]
+import { createHook } from 'node:async_hooks';
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -91,6 +92,23 @@ async function main(): Promise<void> {
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const elu = performance.eventLoopUtilization();
+    // Each callback's own CPU time (process.cpuUsage: the idle worker threads add next to nothing).
+    // On a loaded machine a callback's wall time includes the time its thread waited for a core;
+    // its CPU time is what the code itself held the loop for.
+    const began = new Map<number, number>();
+    let longestTaskCpuMs = 0;
+    const cpuNow = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+    const hook = createHook({
+      before: (id) => void began.set(id, cpuNow()),
+      after: (id) => {
+        const start = began.get(id);
+        if (start !== undefined) longestTaskCpuMs = Math.max(longestTaskCpuMs, cpuNow() - start);
+        began.delete(id);
+      },
+    }).enable();
     let longestGap = 0;
     let lastTick = performance.now();
     const ticker = setInterval(() => {
@@ -99,12 +117,14 @@ async function main(): Promise<void> {
       lastTick = now;
     }, 5);
     const value = await during;
+    hook.disable();
     clearInterval(ticker);
     loop.disable();
     const stats = {
       eventLoopDelayMaxMs: Math.round(loop.max / 1e6),
       eventLoopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
       longestTimerGapMs: Math.round(longestGap),
+      longestTaskCpuMs: Math.round(longestTaskCpuMs * 10) / 10,
       // The share of the time the loop was running code: low means the delays above are the
       // machine's (the thread waiting for a core), not long tasks.
       eventLoopUtilization: Math.round(performance.eventLoopUtilization(elu).utilization * 100) / 100,

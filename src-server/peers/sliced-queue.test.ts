@@ -29,6 +29,26 @@ describe('SlicedQueue', () => {
     assert.equal(pauses.at(-1), false, 'the source resumes once the queue is empty');
   });
 
+  it('gives one budget per turn, however many pushes arrive in it (a socket flowing several chunks)', async () => {
+    let now = 0;
+    const handled: number[] = [];
+    const queue = new SlicedQueue<number>(
+      (n) => {
+        handled.push(n);
+        now += 3;
+      },
+      () => undefined,
+      () => now,
+    );
+    queue.push([1, 2]);
+    queue.push([3, 4]);
+    queue.push([5, 6]);
+    assert.deepEqual(handled, [1, 2, 3], "the second and third chunk share the first one's slice");
+    await nextTurn();
+    await nextTurn();
+    assert.deepEqual(handled, [1, 2, 3, 4, 5, 6]);
+  });
+
   it('drops what waits once stopped', async () => {
     let now = 0;
     const handled: number[] = [];

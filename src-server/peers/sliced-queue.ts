@@ -12,6 +12,9 @@ export class SlicedQueue<T> {
   private head = 0;
   private scheduled = false;
   private stopped = false;
+  /** The current turn's slice: one budget per turn, however many chunks the socket hands over in it. */
+  private sliceOpen = false;
+  private sliceEnds = 0;
 
   constructor(
     private readonly handle: (item: T) => void,
@@ -35,15 +38,20 @@ export class SlicedQueue<T> {
 
   private drain(): void {
     this.scheduled = false;
-    const until = this.now() + SLICE_MS;
+    if (!this.sliceOpen) {
+      this.sliceOpen = true;
+      this.sliceEnds = this.now() + SLICE_MS;
+      setImmediate(() => (this.sliceOpen = false));
+    }
     while (this.head < this.items.length && !this.stopped) {
-      this.handle(this.items[this.head++]!);
-      if (this.now() >= until && this.head < this.items.length) {
+      if (this.now() >= this.sliceEnds) {
+        // Queued after the immediate that closes this slice: the next turn opens a new one.
         this.scheduled = true;
         this.busy(true);
         setImmediate(() => this.drain());
         return;
       }
+      this.handle(this.items[this.head++]!);
     }
     this.items = [];
     this.head = 0;
