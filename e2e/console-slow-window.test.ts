@@ -64,6 +64,10 @@ describe('console: the slow window', () => {
       [true, 20, 86_400, 604_800, 'normal'],
     );
 
+    // Each service may have its own slow numbers, in a second table under the normal one.
+    await form.root.getByTestId('slow-category-rules').getByRole('textbox', { name: 'SIP: slow failures' }).fill('8');
+    assert.equal(await form.radio('Custom').isChecked(), true, 'Custom as soon as a slow value differs');
+
     await form.duration('Slow: counting window', '1', 'h');
     await form.save('Save ban rules');
     await eventually(
@@ -77,9 +81,11 @@ describe('console: the slow window', () => {
     await form.save('Save ban rules');
     await eventually(fail2ban, (s) => s.slowFindtime === 172_800, 'the slow window saved');
     assert.equal((await fail2ban()).preset, 'custom');
+    assert.deepEqual((await fail2ban()).categories, { sip: { slowMaxretry: 8 } });
 
     await form.toggle('Also ban slow guessing');
     assert.equal(await form.field('Slow: failures before a ban').count(), 0, 'its fields hide while off');
+    assert.equal(await form.root.getByTestId('slow-category-rules').count(), 0, 'and its table');
     await form.save('Save ban rules');
     await eventually(fail2ban, (s) => s.slowWindow === false, 'the slow window off');
     stored = await fail2ban();

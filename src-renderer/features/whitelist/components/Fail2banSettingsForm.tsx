@@ -16,6 +16,12 @@ import { CategoryRulesTable, type CategoryValues } from './CategoryRulesTable.ts
 import { RepeatOffenderFields } from './RepeatOffenderFields.tsx';
 import { SlowWindowFields } from './SlowWindowFields.tsx';
 import { FIELDS, toInput, toValues } from './rules-form-values.ts';
+
+/** A category row with no value of its own: every number falls back to the global one. */
+const EMPTY_RULE = {
+  ...{ maxretry: NaN, findtime: NaN, bantime: NaN },
+  ...{ slowMaxretry: NaN, slowFindtime: NaN, slowBantime: NaN },
+};
 import { SwitchedSection } from './SwitchedSection.tsx';
 
 /**
@@ -46,9 +52,7 @@ export function Fail2banSettingsForm() {
           slowMaxretry: preset.slowMaxretry,
           slowFindtime: preset.slowFindtime,
           slowBantime: preset.slowBantime,
-          categories: Object.fromEntries(
-            RULE_CATEGORIES.map((c) => [c.value, { maxretry: NaN, findtime: NaN, bantime: NaN }]),
-          ) as CategoryValues,
+          categories: Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, { ...EMPTY_RULE }])) as CategoryValues,
         },
     );
   };
@@ -89,17 +93,23 @@ export function Fail2banSettingsForm() {
               maw={420}
               {...boundedField('PBXFirewallMaxReqSec')}
             />
-            <CategoryRulesTable
-              values={values.categories}
-              global={values}
-              onChange={(category, name, value) =>
-                set('categories', {
-                  ...values.categories,
-                  [category]: { ...values.categories[category], [name]: value },
-                })
-              }
-              errors={errors.byField}
-            />
+            {(['normal', 'slow'] as const)
+              .filter((window) => window === 'normal' || values.slowWindow)
+              .map((window) => (
+                <CategoryRulesTable
+                  key={window}
+                  window={window}
+                  values={values.categories}
+                  global={values}
+                  onChange={(category, name, value) =>
+                    set('categories', {
+                      ...values.categories,
+                      [category]: { ...values.categories[category], [name]: value },
+                    })
+                  }
+                  errors={errors.byField}
+                />
+              ))}
             <SwitchedSection
               title="Repeat offenders"
               label="Ban repeat offenders longer"
