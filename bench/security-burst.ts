@@ -17,7 +17,10 @@ const V3 = '/pbxcore/api/v3/';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ipOf = (i: number) => `203.0.${(i >> 8) & 255}.${i & 255}`;
 
-type Command = { cmd: 'burst'; seconds: number; perSecond: number; addresses: number } | { cmd: 'stop' };
+type Command =
+  | { cmd: 'burst'; seconds: number; perSecond: number; addresses: number }
+  | { cmd: 'oversize' }
+  | { cmd: 'stop' };
 
 // ---------------------------------------------------------------- AMI side (child process)
 async function amiSide(): Promise<void> {
@@ -39,6 +42,28 @@ async function amiSide(): Promise<void> {
     });
   };
   process.on('message', async (message: Command) => {
+    if (message.cmd === 'oversize') {
+      // A 1 MB AccountID (parsed, dropped as malformed), a 1.1 MB block (skipped by the framing),
+      // then one ordinary failure whose arrival says both were read.
+      const huge = securityEventWire('InvalidPassword', {
+        service: 'PJSIP',
+        account: 'x'.repeat(1_000_000),
+        session: 'huge',
+        local: 'IPV4/UDP/192.0.2.5/5060',
+        remote: 'IPV4/UDP/198.51.100.1/5060',
+      });
+      const overLimit = `Event: InvalidPassword\r\nService: PJSIP\r\nAccountID: ${'y'.repeat(1_100_000)}\r\n\r\n`;
+      const after = securityEventWire('InvalidPassword', {
+        service: 'PJSIP',
+        account: 'after',
+        session: 'after',
+        local: 'IPV4/UDP/192.0.2.5/5060',
+        remote: 'IPV4/UDP/198.51.100.2/5060',
+      });
+      ami.sendRaw(huge + overLimit + after);
+      process.send!({ ok: true });
+      return;
+    }
     if (message.cmd === 'stop') {
       await ami.close();
       process.send!({ ok: true });
@@ -153,12 +178,30 @@ async function main(): Promise<void> {
   clearInterval(progress);
   const cpu = process.cpuUsage(cpuBefore);
   const sent = burst.value;
+
+  // The oversized events, once the burst is over: from writing them to the next event's arrival.
+  const failuresBefore = failures;
+  const droppedBefore = t.server.services.peers!.dropped.total;
+  const oversizeStarted = performance.now();
+  const oversize = await watchLoop(
+    (async () => {
+      await ask({ cmd: 'oversize' });
+      while (failures === failuresBefore) await sleep(1);
+      return Math.round(performance.now() - oversizeStarted);
+    })(),
+  );
   const result = {
     bench: 'security-burst',
     date: new Date().toISOString(),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
     burst: { seconds, eventsPerSecond: perSecond, addresses, sent: sent.sent, sendMs: sent.sendMs },
-    classified: { securityFailures: failures, dropped: t.server.services.peers!.dropped.total },
+    classified: { securityFailures: failuresBefore, dropped: droppedBefore },
+    oversized: {
+      readMs: oversize.value,
+      dropped: t.server.services.peers!.dropped.total - droppedBefore,
+      bannedAnything: bans.get('sip', '198.51.100.1') !== undefined,
+      webThread: oversize.stats,
+    },
     banned: banned(),
     allBannedMs,
     processedMs: Math.round(performance.now() - started),
