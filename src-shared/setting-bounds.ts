@@ -33,6 +33,10 @@ export const SETTING_BOUNDS = {
     escalationWindow: { min: 60, max: 604_800, unit: 's', reason: '7 days' },
     escalationIpv4Prefix: { min: 16, max: 32 },
     escalationIpv6Prefix: { min: 32, max: 64, reason: 'a /64 is one subnet: ipv6Prefix bans it' },
+    // The slow window: a second rule over a longer window (a slow brute force stays under the first).
+    slowMaxretry: { min: 2, max: 1000 },
+    slowFindtime: { min: 3600, max: 2_592_000, unit: 's', reason: '30 days' },
+    slowBantime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

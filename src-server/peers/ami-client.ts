@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { AmiFrameReader, formatAction, isAmiBanner, type AmiMessage } from './ami-protocol.ts';
+import { AmiFrameReader, formatAction, isAmiBanner, type AmiFrame, type AmiMessage } from './ami-protocol.ts';
+import { SlicedQueue } from './sliced-queue.ts';
 
 /** Where and as whom to log in. */
 export interface AmiConnectionSettings {
@@ -53,6 +54,8 @@ interface AmiClientEvents {
   attemptFailed: [reason: string];
   /** Unsolicited events: security events, contact and registry changes... */
   event: [event: AmiMessage];
+  /** A block that was not an AMI message, or one over 1 MiB (skipped): what it began with. */
+  malformed: [text: string];
 }
 
 const DEFAULTS = {
@@ -170,24 +173,37 @@ export class AmiClient extends EventEmitter<AmiClientEvents> {
       this.options.connectTimeoutMs,
     );
 
+    // Frames are handled in slices of the event loop; the socket waits while a slice is pending.
+    const frames = new SlicedQueue<AmiFrame>(
+      (frame) => this.onFrame(socket, frame),
+      (paused) => (paused ? socket.pause() : socket.resume()),
+    );
     socket.on('data', (chunk: Buffer) => {
-      let frames;
       try {
-        frames = reader.push(chunk);
+        frames.push(reader.push(chunk));
       } catch (error) {
         return this.fail(socket, (error as Error).message);
-      }
-      for (const frame of frames) {
-        if (socket !== this.socket) return; // failed part-way through this chunk
-        if (frame.kind === 'banner') this.onBanner(socket, frame.text);
-        else if (frame.kind === 'message') this.onMessage(frame.message);
-        else this.malformedMessages++;
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       this.lastError = error.code === 'ECONNREFUSED' ? `Connection refused by ${host}:${port}.` : error.message;
     });
-    socket.on('close', () => this.onClose(socket));
+    socket.on('close', () => {
+      frames.stop();
+      this.onClose(socket);
+    });
+  }
+
+  private onFrame(socket: Socket, frame: AmiFrame): void {
+    if (socket !== this.socket) return; // the link failed meanwhile
+    if (frame.kind === 'banner') return this.onBanner(socket, frame.text);
+    if (frame.kind === 'message') return this.onMessage(frame.message);
+    this.malformedMessages++;
+    try {
+      this.emit('malformed', frame.text);
+    } catch {
+      // a listener's bug must not break the link
+    }
   }
 
   private onBanner(socket: Socket, banner: string): void {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AmiFrameReader, formatAction, isAmiBanner, MAX_MESSAGE_BYTES, parseBlock } from './ami-protocol.ts';
+import {
+  AmiFrameReader,
+  formatAction,
+  isAmiBanner,
+  MAX_MESSAGE_BYTES,
+  OVERSIZED_TEXT,
+  parseBlock,
+} from './ami-protocol.ts';
 
 describe('AMI framing', () => {
   it('reads the banner, then messages split across chunks', () => {
@@ -34,9 +41,19 @@ describe('AMI framing', () => {
     assert.deepEqual(reader.push(bytes.subarray(cut)), [{ kind: 'message', message: { Event: 'X', Name: 'Zoë' } }]);
   });
 
-  it('refuses an unterminated block larger than the limit', () => {
+  it('reports a block over the limit once and skips it to its end, keeping the messages after it', () => {
     const reader = new AmiFrameReader({ expectBanner: false });
-    assert.throws(() => reader.push(`Event: X\r\nData: ${'a'.repeat(MAX_MESSAGE_BYTES)}`), /larger than/);
+    assert.deepEqual(reader.push(`Event: X\r\nData: ${'a'.repeat(MAX_MESSAGE_BYTES)}`), [
+      { kind: 'malformed', text: OVERSIZED_TEXT },
+    ]);
+    assert.deepEqual(reader.push('a'.repeat(70_000)), [], 'reported once, not per chunk');
+    assert.deepEqual(reader.push('aa\r\n'), []);
+    assert.deepEqual(reader.push('\r\nEvent: Y\r\n\r\n'), [{ kind: 'message', message: { Event: 'Y' } }]);
+  });
+
+  it('refuses a banner line larger than the limit (not an AMI server)', () => {
+    const reader = new AmiFrameReader();
+    assert.throws(() => reader.push('x'.repeat(MAX_MESSAGE_BYTES + 1)), /banner larger than/);
   });
 
   it('keeps the first of repeated keys and ignores keys with spaces', () => {

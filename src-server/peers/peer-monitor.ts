@@ -15,7 +15,8 @@ import {
   type EndpointRow,
   type RegistrationRow,
 } from './peer-state-store.ts';
-import { securityFailureOf } from './security-events.ts';
+import { DroppedEventLog } from './dropped-events.ts';
+import { classifySecurityEvent } from './security-events.ts';
 
 export interface PeerMonitorOptions {
   /** Full refresh of endpoint and registration state while connected. */
@@ -58,12 +59,15 @@ export class PeerMonitor {
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private readonly refreshIntervalMs: number;
+  /** Unparseable AMI input, logged at most once a minute. */
+  readonly dropped: DroppedEventLog;
 
   constructor(
     private readonly deps: MonitorDeps,
     private readonly options: PeerMonitorOptions = {},
   ) {
     this.refreshIntervalMs = options.refreshIntervalMs ?? DEFAULT_REFRESH_MS;
+    this.dropped = new DroppedEventLog(deps.logger, deps.clock);
   }
 
   /** Whether the link to Asterisk is up. */
@@ -176,6 +180,7 @@ export class PeerMonitor {
     });
     client.on('attemptFailed', (reason) => this.recordLink(false, reason));
     client.on('event', (event) => this.onEvent(event));
+    client.on('malformed', (text) => this.dropped.note(text));
     client.start();
   }
 
@@ -219,11 +224,14 @@ export class PeerMonitor {
   }
 
   private onEvent(event: AmiMessage): void {
-    const failure = securityFailureOf(event);
-    if (failure) {
-      this.deps.bus.emit({ type: 'security-failure', ...failure });
+    const security = classifySecurityEvent(event);
+    if (security?.kind === 'counted') {
+      const { category, ip, reason } = security;
+      this.deps.bus.emit({ type: 'security-failure', category, ip, reason });
       return;
     }
+    if (security?.kind === 'malformed') return this.dropped.note(`${security.event}: ${security.problem}`);
+    if (security) return;
     // Debounced: a burst of contact changes costs one refresh.
     if (STATE_CHANGE_EVENTS.has(event.Event ?? '')) this.scheduleRefresh(200);
   }

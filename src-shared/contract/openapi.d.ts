@@ -1738,8 +1738,10 @@ export interface components {
     Fail2ban: {
       /**
        * @description MikoPBX preset: weak (20 failures / 10 min / 10 min ban), normal (10 / 1 h / 1 day), enhanced
-       * (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days). Writing one sets maxretry, findtime and bantime (unless
-       * given too) and clears the category overrides; read back, it is "custom" as soon as a value differs.
+       * (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days), each with a slow window (40 / 24 h / 1 day, 20 / 24 h /
+       * 7 days, 10 / 3 days / 30 days, 6 / 7 days / 90 days). Writing one sets maxretry, findtime, bantime and the
+       * slow window (unless given too) and clears the category overrides; read back, it is "custom" as soon as a
+       * value differs.
        * @enum {string}
        */
       preset?: 'weak' | 'normal' | 'enhanced' | 'paranoid' | 'custom';
@@ -1760,29 +1762,41 @@ export interface components {
        */
       findtime?: number;
       /**
-       * @description Per-category rules: {sip, http, ami, iax: {maxretry?, findtime?, bantime?}}; a value left out
-       * (or null) falls back to the global one.
+       * @description Per-category rules: {sip, http, ami, iax: {maxretry?, findtime?, bantime?, slowMaxretry?,
+       * slowFindtime?, slowBantime?}}; a value left out (or null) falls back to the global one.
        */
       categories?: {
         sip?: {
           maxretry?: number;
           findtime?: number;
           bantime?: number;
+          slowMaxretry?: number;
+          slowFindtime?: number;
+          slowBantime?: number;
         };
         http?: {
           maxretry?: number;
           findtime?: number;
           bantime?: number;
+          slowMaxretry?: number;
+          slowFindtime?: number;
+          slowBantime?: number;
         };
         ami?: {
           maxretry?: number;
           findtime?: number;
           bantime?: number;
+          slowMaxretry?: number;
+          slowFindtime?: number;
+          slowBantime?: number;
         };
         iax?: {
           maxretry?: number;
           findtime?: number;
           bantime?: number;
+          slowMaxretry?: number;
+          slowFindtime?: number;
+          slowBantime?: number;
         };
       };
       /**
@@ -1847,6 +1861,27 @@ export interface components {
        * @default false
        */
       ipv6ByPrefix?: boolean;
+      /**
+       * @description A second rule per category, counted alongside the first over a longer window, so a slow brute
+       * force that stays under maxretry per findtime is banned too.
+       * @default false
+       */
+      slowWindow?: boolean;
+      /**
+       * @description Failures (2-1000) within slowFindtime that trigger a ban.
+       * @default 40
+       */
+      slowMaxretry?: number;
+      /**
+       * @description The slow window in seconds (3600-2592000 s); longer than each category's findtime.
+       * @default 86400
+       */
+      slowFindtime?: number;
+      /**
+       * @description Length in seconds (60-31536000 s) of a ban given by the slow window.
+       * @default 86400
+       */
+      slowBantime?: number;
       /**
        * @description IPv6 prefix length (32-128) failures are counted and bans given by, when ipv6ByPrefix is on.
        * @default 64

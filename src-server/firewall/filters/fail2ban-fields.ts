@@ -27,6 +27,9 @@ const ruleSchema = z
     maxretry: boundedInteger(bounds.maxretry).optional(),
     findtime: boundedInteger(bounds.findtime).optional(),
     bantime: boundedInteger(bounds.bantime).optional(),
+    slowMaxretry: boundedInteger(bounds.slowMaxretry).optional(),
+    slowFindtime: boundedInteger(bounds.slowFindtime).optional(),
+    slowBantime: boundedInteger(bounds.slowBantime).optional(),
   })
   .strict();
 const categoriesSchema = z
@@ -81,6 +84,12 @@ export const FAIL2BAN_FIELDS = {
   // Count failures and ban IPv6 sources by prefix.
   ipv6ByPrefix: { schema: z.boolean(), default: false },
   ipv6Prefix: { schema: boundedInteger(bounds.ipv6Prefix), default: 64 },
+  // The slow window: a second rule per category, counted alongside the first (off until turned on
+  // or a preset is chosen; these defaults are the weak preset's).
+  slowWindow: { schema: z.boolean(), default: false },
+  slowMaxretry: { schema: boundedInteger(bounds.slowMaxretry), default: 40 },
+  slowFindtime: { schema: boundedInteger(bounds.slowFindtime), default: 86_400 },
+  slowBantime: { schema: boundedInteger(bounds.slowBantime), default: 86_400 },
   whitelistEntries: { schema: z.array(whitelistEntrySchema).max(1000, { error: 'at most 1000 entries' }), default: [] },
   ...ESCALATION_FIELDS,
 } satisfies Record<string, { schema: z.ZodType; default: unknown }>;

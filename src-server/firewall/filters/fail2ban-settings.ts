@@ -17,6 +17,13 @@ export interface BanRule {
   bantime: number;
 }
 
+/** The slow window's three numbers, named as stored. */
+export interface SlowRule {
+  slowMaxretry: number;
+  slowFindtime: number;
+  slowBantime: number;
+}
+
 /** Per-category overrides: a value left out falls back to the global one. */
 type CategoryRules = Fail2banSettings['categories'];
 
@@ -25,7 +32,7 @@ export const FAIL2BAN_DEFAULTS = Object.fromEntries(
   Object.entries(FAIL2BAN_FIELDS).map(([name, field]) => [name, field.default]),
 ) as Fail2banSettings;
 
-const RULE_FIELDS = ['maxretry', 'findtime', 'bantime'] as const;
+const RULE_FIELDS = ['maxretry', 'findtime', 'bantime', 'slowMaxretry', 'slowFindtime', 'slowBantime'] as const;
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -36,7 +43,7 @@ function readCategories(value: unknown): CategoryRules {
   for (const category of BAN_CATEGORIES) {
     const stored = value[category];
     if (!isObject(stored)) continue;
-    const rule: Partial<BanRule> = {};
+    const rule: Partial<BanRule & SlowRule> = {};
     for (const name of RULE_FIELDS) if (isInt(stored[name])) rule[name] = stored[name];
     if (Object.keys(rule).length) out[category] = rule;
   }
@@ -74,9 +81,12 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
       | 'PBXFirewallMaxReqSec'
       | 'bantimeMaxtime'
       | 'bantimeRndtime'
-      | 'ipv6Prefix',
+      | 'ipv6Prefix'
+      | 'slowMaxretry'
+      | 'slowFindtime'
+      | 'slowBantime',
   ) => (isInt(stored[name]) ? stored[name] : d[name]);
-  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix') =>
+  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix' | 'slowWindow') =>
     typeof stored[name] === 'boolean' ? stored[name] : d[name];
   const multipliers = stored.bantimeMultipliers;
   return {
@@ -100,6 +110,10 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     ipv6Prefix: int('ipv6Prefix'),
     whitelistEntries: readEntries(stored.whitelistEntries),
     ...escalationFromStored(stored),
+    slowWindow: bool('slowWindow'),
+    slowMaxretry: int('slowMaxretry'),
+    slowFindtime: int('slowFindtime'),
+    slowBantime: int('slowBantime'),
   };
 }
 

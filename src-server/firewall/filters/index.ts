@@ -8,7 +8,7 @@ export {
   readFail2ban,
   whitelistRanges,
 } from './fail2ban-settings.ts';
-export type { BanRule } from './fail2ban-settings.ts';
+export type { BanRule, SlowRule } from './fail2ban-settings.ts';
 export {
   insertFilter,
   loadFilter,

@@ -1,21 +1,61 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BAN_PRESETS, incrementedBantime, ipv6PrefixOf, ordinal, presetOf, ruleFor } from './ban-policy.ts';
+import {
+  BAN_PRESETS,
+  incrementedBantime,
+  ipv6PrefixOf,
+  ordinal,
+  presetOf,
+  ruleFor,
+  slowRuleFor,
+} from './ban-policy.ts';
 import { FAIL2BAN_DEFAULTS } from '../filters/index.ts';
 
 const increment = { ...FAIL2BAN_DEFAULTS, bantimeIncrement: true };
 
 describe('ban policy', () => {
   test('presets: each MikoPBX preset is recognised, and any differing value or category override is custom', () => {
-    for (const [name, values] of Object.entries(BAN_PRESETS))
-      assert.equal(presetOf({ ...values, categories: {} }), name);
-    assert.equal(presetOf({ ...BAN_PRESETS.paranoid, maxretry: 4, categories: {} }), 'custom');
-    assert.equal(presetOf({ ...BAN_PRESETS.normal, categories: { sip: { maxretry: 3 } } }), 'custom');
+    for (const [name, values] of Object.entries(BAN_PRESETS)) {
+      assert.equal(presetOf({ ...values, slowWindow: true, categories: {} }), name);
+      assert.equal(presetOf({ ...values, slowWindow: false, slowMaxretry: 99, categories: {} }), name, 'slow off');
+      assert.equal(presetOf({ ...values, slowWindow: true, slowMaxretry: 99, categories: {} }), 'custom');
+    }
+    assert.equal(presetOf({ ...BAN_PRESETS.paranoid, slowWindow: true, maxretry: 4, categories: {} }), 'custom');
+    assert.equal(presetOf({ ...BAN_PRESETS.normal, slowWindow: true, categories: { sip: { maxretry: 3 } } }), 'custom');
     assert.deepEqual(
       BAN_PRESETS.paranoid,
-      { maxretry: 3, findtime: 86_400, bantime: 2_592_000 },
-      '30 days, longer than ipset cap',
+      {
+        maxretry: 3,
+        findtime: 86_400,
+        bantime: 2_592_000,
+        slowMaxretry: 6,
+        slowFindtime: 604_800,
+        slowBantime: 7_776_000,
+      },
+      '30 days, longer than ipset cap; the slow window 6 in 7 days for 90 days',
     );
+  });
+
+  test("every preset's slow window is longer than its first window and bans at least as long", () => {
+    for (const [name, p] of Object.entries(BAN_PRESETS)) {
+      assert.ok(p.slowFindtime > p.findtime, name);
+      assert.ok(p.slowBantime >= p.bantime, name);
+      assert.ok(p.slowMaxretry / p.slowFindtime < p.maxretry / p.findtime, `${name}: a slower rate`);
+    }
+  });
+
+  test('the slow rule of a category: its own values over the global ones; none while off', () => {
+    const settings = {
+      ...FAIL2BAN_DEFAULTS,
+      slowWindow: true,
+      slowMaxretry: 6,
+      slowFindtime: 86_400,
+      slowBantime: 604_800,
+      categories: { sip: { slowMaxretry: 4 }, ami: { slowBantime: 60 } },
+    };
+    assert.deepEqual(slowRuleFor(settings, 'sip'), { maxretry: 4, findtime: 86_400, bantime: 604_800 });
+    assert.deepEqual(slowRuleFor(settings, 'ami'), { maxretry: 6, findtime: 86_400, bantime: 60 });
+    assert.equal(slowRuleFor({ ...settings, slowWindow: false }, 'sip'), undefined);
   });
 
   test('a category rule falls back to the global value for each number it leaves out', () => {

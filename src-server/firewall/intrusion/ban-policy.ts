@@ -1,31 +1,60 @@
 import ipaddr from 'ipaddr.js';
 import type { BanCategory } from '../model/index.ts';
-import type { BanRule, Fail2banSettings } from '../filters/index.ts';
+import type { BanRule, Fail2banSettings, SlowRule } from '../filters/index.ts';
 
-/** MikoPBX's preset slider: one choice sets the three global numbers (and clears the category overrides). */
+/**
+ * MikoPBX's preset slider: one choice sets the three global numbers (and clears the category
+ * overrides), and turns on a slow window that catches what stays under them: about twice the
+ * failures over a window 4 to 24 times longer, banned for longer (one guess every 10 minutes
+ * never trips `normal`'s 10 per hour, but trips its 20 per day).
+ */
 export const BAN_PRESETS = {
-  weak: { maxretry: 20, findtime: 600, bantime: 600 },
-  normal: { maxretry: 10, findtime: 3600, bantime: 86_400 },
-  enhanced: { maxretry: 5, findtime: 21_600, bantime: 604_800 },
-  paranoid: { maxretry: 3, findtime: 86_400, bantime: 2_592_000 },
-} as const satisfies Record<string, BanRule>;
+  weak: { maxretry: 20, findtime: 600, bantime: 600, slowMaxretry: 40, slowFindtime: 86_400, slowBantime: 86_400 },
+  normal: {
+    maxretry: 10,
+    findtime: 3600,
+    bantime: 86_400,
+    slowMaxretry: 20,
+    slowFindtime: 86_400,
+    slowBantime: 604_800,
+  },
+  enhanced: {
+    maxretry: 5,
+    findtime: 21_600,
+    bantime: 604_800,
+    slowMaxretry: 10,
+    slowFindtime: 259_200,
+    slowBantime: 2_592_000,
+  },
+  paranoid: {
+    maxretry: 3,
+    findtime: 86_400,
+    bantime: 2_592_000,
+    slowMaxretry: 6,
+    slowFindtime: 604_800,
+    slowBantime: 7_776_000,
+  },
+} as const satisfies Record<string, BanRule & SlowRule>;
+
+type PolicyNumbers = Pick<
+  Fail2banSettings,
+  'maxretry' | 'findtime' | 'bantime' | 'categories' | 'slowWindow' | 'slowMaxretry' | 'slowFindtime' | 'slowBantime'
+>;
 
 export type BanPresetName = keyof typeof BAN_PRESETS;
 export const PRESET_CHOICES = [...(Object.keys(BAN_PRESETS) as BanPresetName[]), 'custom'] as const;
 export type PresetChoice = (typeof PRESET_CHOICES)[number];
 
-/** The preset the rules match exactly (global numbers, no category override), or `custom`. */
-export function presetOf(
-  settings: Pick<Fail2banSettings, 'maxretry' | 'findtime' | 'bantime' | 'categories'>,
-): PresetChoice {
+/**
+ * The preset the rules match exactly (global numbers, no category override, and the slow window
+ * off or at the preset's numbers), or `custom`.
+ */
+export function presetOf(settings: PolicyNumbers): PresetChoice {
   if (Object.values(settings.categories).some((rule) => rule && Object.keys(rule).length > 0)) return 'custom';
-  for (const [name, preset] of Object.entries(BAN_PRESETS) as Array<[BanPresetName, BanRule]>) {
-    if (
-      preset.maxretry === settings.maxretry &&
-      preset.findtime === settings.findtime &&
-      preset.bantime === settings.bantime
-    )
-      return name;
+  for (const [name, preset] of Object.entries(BAN_PRESETS) as Array<[BanPresetName, BanRule & SlowRule]>) {
+    const same = (keys: ReadonlyArray<keyof (BanRule & SlowRule)>) => keys.every((k) => preset[k] === settings[k]);
+    if (!same(['maxretry', 'findtime', 'bantime'])) continue;
+    if (!settings.slowWindow || same(['slowMaxretry', 'slowFindtime', 'slowBantime'])) return name;
   }
   return 'custom';
 }
@@ -40,6 +69,17 @@ export function ruleFor(
     maxretry: own.maxretry ?? settings.maxretry,
     findtime: own.findtime ?? settings.findtime,
     bantime: own.bantime ?? settings.bantime,
+  };
+}
+
+/** The slow window of one category (its own values over the global ones), or undefined while it is off. */
+export function slowRuleFor(settings: PolicyNumbers, category: BanCategory): BanRule | undefined {
+  if (!settings.slowWindow) return undefined;
+  const own = settings.categories[category] ?? {};
+  return {
+    maxretry: own.slowMaxretry ?? settings.slowMaxretry,
+    findtime: own.slowFindtime ?? settings.slowFindtime,
+    bantime: own.slowBantime ?? settings.slowBantime,
   };
 }
 

@@ -1,4 +1,4 @@
-export { BAN_PRESETS, PRESET_CHOICES, presetOf, ruleFor } from './ban-policy.ts';
+export { BAN_PRESETS, PRESET_CHOICES, presetOf, ruleFor, slowRuleFor } from './ban-policy.ts';
 export type { BanPresetName } from './ban-policy.ts';
 export { isBannedAddress, liftHttpBan } from './http-bans.ts';
 export { IntrusionDetector } from './intrusion-detector.ts';

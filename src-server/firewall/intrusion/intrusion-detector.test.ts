@@ -199,4 +199,64 @@ describe('intrusion detector', () => {
     detector.recordFailure('sip', '192.0.2.50', 'x');
     assert.equal(bans.isBanned('192.0.2.50'), true);
   });
+  describe('the slow window', () => {
+    const policy = {
+      maxretry: 5,
+      findtime: 600,
+      bantime: 600,
+      slowMaxretry: 8,
+      slowFindtime: 86_400,
+      slowBantime: 604_800,
+    };
+    const HALF_HOUR = 1_800_000;
+
+    test('a slow brute force under the first rule is banned by the second, for its own bantime', () => {
+      const { clock, bans, detector } = setup({ ...policy, slowWindow: true });
+      for (let i = 1; i < 8; i++) {
+        assert.equal(detector.recordFailure('sip', '203.0.113.7', 'InvalidPassword'), false, `failure ${i}`);
+        clock.advance(HALF_HOUR);
+      }
+      assert.equal(detector.recordFailure('sip', '203.0.113.7', 'InvalidPassword'), true, 'the 8th within 24 h');
+      const [ban] = bans.active();
+      assert.equal(ban?.ip, '203.0.113.7');
+      assert.match(ban!.reason, /^InvalidPassword; slow window: 8 failures within 86400 s/);
+      clock.advance(604_800_000 - 1);
+      assert.equal(bans.isBanned('203.0.113.7'), true);
+      clock.advance(1);
+      assert.equal(bans.isBanned('203.0.113.7'), false, 'ends at slowBantime');
+    });
+
+    test('a burst trips the first rule and gets its bantime; off, the slow pace never bans', () => {
+      const on = setup({ ...policy, slowWindow: true });
+      for (let i = 0; i < 5; i++) on.detector.recordFailure('ami', '198.51.100.3', 'FailedACL');
+      const [ban] = on.bans.active();
+      assert.equal(ban?.reason, 'FailedACL');
+      on.clock.advance(600_000);
+      assert.equal(on.bans.isBanned('198.51.100.3'), false, "the first rule's 600 s");
+
+      const off = setup({ ...policy, slowWindow: false });
+      for (let i = 0; i < 100; i++) {
+        assert.equal(off.detector.recordFailure('sip', '203.0.113.8', 'x'), false);
+        off.clock.advance(HALF_HOUR);
+      }
+    });
+
+    test("failures older than the slow window fall out of it; a category's own slow numbers apply", () => {
+      const { clock, bans, detector } = setup({
+        ...policy,
+        slowWindow: true,
+        categories: { iax: { slowMaxretry: 3, slowFindtime: 7200 } },
+      });
+      for (let i = 0; i < 7; i++) {
+        detector.recordFailure('sip', '203.0.113.9', 'x');
+        clock.advance(4 * 3_600_000); // 7 failures over 28 h: never 8 within 24 h
+      }
+      assert.equal(bans.isBanned('203.0.113.9'), false);
+      detector.recordFailure('iax', '203.0.113.10', 'x');
+      clock.advance(3_000_000);
+      detector.recordFailure('iax', '203.0.113.10', 'x');
+      clock.advance(3_000_000);
+      assert.equal(detector.recordFailure('iax', '203.0.113.10', 'x'), true, 'IAX: 3 within 2 h');
+    });
+  });
 });

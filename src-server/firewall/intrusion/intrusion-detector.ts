@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import { BAN_CATEGORIES, type BanCategory, normalizeAddress } from '../model/index.ts';
-import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
+import { incrementedBantime, ipv6PrefixOf, ruleFor, slowRuleFor } from './ban-policy.ts';
 import type { BanStore } from '../bans/index.ts';
 import { describeHoles, type FirewallState } from '../filters/index.ts';
 import type { NeighbourhoodEscalation } from './neighbourhood-escalation.ts';
@@ -23,7 +23,10 @@ interface Failure {
  * `findtime` seconds ban that source in that category for `bantime` seconds, each number taken
  * from the category's own rule or the global one. A source is an address, or with `ipv6ByPrefix`
  * the IPv6 prefix an address belongs to. Repeat offenders are banned longer (`bantimeIncrement`,
- * the ban history being the memory). Loopback, whitelisted and trusted addresses are never counted.
+ * the ban history being the memory). With the slow window on, a second rule per category
+ * (`slowMaxretry` within `slowFindtime`, banned `slowBantime`) is counted over the same failures,
+ * so a slow brute force that stays under the first rule is banned too; when both trip, the first
+ * rule's ban is given. Loopback, whitelisted and trusted addresses are never counted.
  */
 export class IntrusionDetector {
   /** Failures per `category|source`, oldest first. */
@@ -53,19 +56,29 @@ export class IntrusionDetector {
     const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
     if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
     if (this.escalation?.coveringBan(category, ip)) return false;
-    const { maxretry, findtime } = ruleFor(settings, category);
+    const rule = ruleFor(settings, category);
+    const slow = slowRuleFor(settings, category);
     const now = this.clock.now();
-    const since = now - findtime * 1000;
     const key = `${category}|${prefix ?? ip}`;
     if (!this.failures.has(key) && this.failures.size >= SWEEP_ABOVE) this.sweep(now);
-    const recent = (this.failures.get(key) ?? []).filter((f) => f.at > since);
+    // One list serves both rules: it keeps the failures of the longer window.
+    const kept = now - Math.max(rule.findtime, slow?.findtime ?? 0) * 1000;
+    const recent = (this.failures.get(key) ?? []).filter((f) => f.at > kept);
     recent.push({ at: now, ip, apiKey });
     this.failures.set(key, recent);
-    if (recent.length < maxretry) return false;
-    const why = recent.every((f) => f.apiKey) ? `${WRONG_KEY_REASON}: ${reason}` : reason;
+    const fast = recent.filter((f) => f.at > now - rule.findtime * 1000);
+    let counted: Failure[];
+    let bantime: number;
+    let why = reason;
+    if (fast.length >= rule.maxretry) [counted, bantime] = [fast, rule.bantime];
+    else if (slow && recent.length >= slow.maxretry) {
+      [counted, bantime] = [recent, slow.bantime];
+      why = `${reason}; slow window: ${recent.length} failures within ${slow.findtime} s`;
+    } else return false;
+    if (counted.every((f) => f.apiKey)) why = `${WRONG_KEY_REASON}: ${why}`;
     // Forgotten only once the ban is stored: a failed write (database locked) bans at the next failure.
-    if (!prefix) this.banSource(category, ip, why);
-    else this.banPrefix(category, prefix, recent, why);
+    if (!prefix) this.banSource(category, ip, why, bantime);
+    else this.banPrefix(category, prefix, counted, why, bantime);
     this.failures.delete(key);
     return true;
   }
@@ -76,7 +89,13 @@ export class IntrusionDetector {
    * the reason says why (carving a /64 around `::1` would take about 64 bans for addresses that
    * never failed).
    */
-  private banPrefix(category: BanCategory, prefix: string, recent: readonly Failure[], reason: string): void {
+  private banPrefix(
+    category: BanCategory,
+    prefix: string,
+    recent: readonly Failure[],
+    reason: string,
+    bantime: number,
+  ): void {
     const addresses = [...new Set(recent.map((f) => f.ip))];
     const screen = this.state.neverBanned.screen(prefix);
     if (screen.kind === 'clear') {
@@ -84,19 +103,20 @@ export class IntrusionDetector {
         category,
         prefix,
         `${reason} (${recent.length} failures from ${addresses.length} address(es) of ${prefix})`,
+        bantime,
       );
       return;
     }
     const holes = screen.kind === 'carved' ? screen.holes : [screen.holder];
     const note = `; not banned as ${prefix}, which holds ${describeHoles(holes)}`;
-    for (const address of addresses) this.banSource(category, address, `${reason}${note}`);
+    for (const address of addresses) this.banSource(category, address, `${reason}${note}`, bantime);
   }
 
-  /** Bans a source for its category's bantime, longer for a repeat offender when increment is on. */
-  private banSource(category: BanCategory, source: string, reason: string): void {
+  /** Bans a source for the tripped rule's bantime, longer for a repeat offender when increment is on. */
+  private banSource(category: BanCategory, source: string, reason: string, bantime: number): void {
     const settings = this.state.settings;
     const earlier = this.bans.earlierBans(source, settings.bantimeOveralljails ? null : category);
-    const seconds = incrementedBantime(settings, ruleFor(settings, category).bantime, earlier, this.random);
+    const seconds = incrementedBantime(settings, bantime, earlier, this.random);
     const ban = this.bans.ban(category, source, reason, seconds, earlier + 1);
     if (!source.includes('/')) this.escalation?.consider(ban);
   }
@@ -117,7 +137,11 @@ export class IntrusionDetector {
       const settings = this.state.settings;
       this.longestWindow = {
         revision: this.state.revision,
-        seconds: Math.max(...BAN_CATEGORIES.map((c) => ruleFor(settings, c).findtime)),
+        seconds: Math.max(
+          ...BAN_CATEGORIES.map((c) =>
+            Math.max(ruleFor(settings, c).findtime, slowRuleFor(settings, c)?.findtime ?? 0),
+          ),
+        ),
       };
     }
     const since = now - this.longestWindow.seconds * 1000;

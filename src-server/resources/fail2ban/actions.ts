@@ -1,5 +1,5 @@
 import { BAN_CATEGORIES, cidrsOverlap, isCatchAll, parseStrictCidr, splitList } from '../../firewall/model/index.ts';
-import { BAN_PRESETS, type BanPresetName, presetOf, ruleFor } from '../../firewall/intrusion/index.ts';
+import { BAN_PRESETS, type BanPresetName, presetOf, ruleFor, slowRuleFor } from '../../firewall/intrusion/index.ts';
 import { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from '../../firewall/bans/index.ts';
 import {
   denyRanges,
@@ -31,8 +31,8 @@ export interface Fail2banCheckOptions {
 
 /**
  * Cross-field checks of a complete fail2ban record: every whitelist value is an address or CIDR
- * that overlaps no filter's deny entry, an entry's end is ahead, and `bantimeMaxtime` is not below
- * any bantime while increment is on.
+ * that overlaps no filter's deny entry, an entry's end is ahead, `bantimeMaxtime` is not below
+ * any bantime while increment is on, and each slow window is longer than its category's findtime.
  */
 export function validateFail2ban(db: Db, complete: Record<string, unknown>, options: Fail2banCheckOptions): string[] {
   const errors: string[] = [];
@@ -65,8 +65,22 @@ export function validateFail2ban(db: Db, complete: Record<string, unknown>, opti
     });
   }
   const settings = fail2banFromStored(complete);
+  for (const category of settings.slowWindow ? BAN_CATEGORIES : []) {
+    const { findtime } = ruleFor(settings, category);
+    const slow = slowRuleFor(settings, category)!.findtime;
+    if (slow > findtime) continue;
+    const field =
+      settings.categories[category]?.slowFindtime !== undefined
+        ? `categories.${category}.slowFindtime`
+        : 'slowFindtime';
+    errors.push(`${field}: the slow window (${slow} s) must be longer than the ${category} findtime (${findtime} s).`);
+    break;
+  }
   if (settings.bantimeIncrement) {
-    const longest = Math.max(settings.bantime, ...BAN_CATEGORIES.map((c) => ruleFor(settings, c).bantime));
+    const longest = Math.max(
+      settings.bantime,
+      ...BAN_CATEGORIES.flatMap((c) => [ruleFor(settings, c).bantime, slowRuleFor(settings, c)?.bantime ?? 0]),
+    );
     if (settings.bantimeMaxtime < longest) {
       errors.push(
         `bantimeMaxtime: ${settings.bantimeMaxtime} s is below the longest bantime (${longest} s); ` +
@@ -98,12 +112,15 @@ function present(stored: Record<string, unknown>, ctx: ActionContext): Record<st
   return { ...record, preset: presetOf(settings) };
 }
 
-/** A preset in the body sets the three global numbers the body leaves out and clears the category overrides. */
+/**
+ * A preset in the body sets the global numbers and the slow window the body leaves out, turns the
+ * slow window on (unless the body says otherwise) and clears the category overrides.
+ */
 function applyPreset(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const { preset, ...rest } = body as Record<string, unknown>;
   if (typeof preset !== 'string' || !(preset in BAN_PRESETS)) return body;
-  return { ...BAN_PRESETS[preset as BanPresetName], categories: {}, ...rest, preset };
+  return { ...BAN_PRESETS[preset as BanPresetName], slowWindow: true, categories: {}, ...rest, preset };
 }
 
 const getRecord: ActionHandler = (ctx) =>

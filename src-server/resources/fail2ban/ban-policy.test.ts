@@ -16,6 +16,7 @@ const DEFAULT_RULES = {
   bantimeMultipliers: null,
   bantimeMaxtime: 31_536_000,
   ipv6ByPrefix: false,
+  slowWindow: false,
 };
 
 describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
@@ -87,6 +88,18 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
       [{ categories: { ssh: { maxretry: 3 } } }, /^categories: .*ssh/i],
       [{ bantime: 31_536_001 }, /^bantime: must be at most 31536000 s/],
       [{ preset: 'extreme' }, /^preset: one of weak, normal, enhanced, paranoid, custom/],
+      [{ slowMaxretry: 1 }, /^slowMaxretry: must be at least 2/],
+      [{ slowFindtime: 2_592_001 }, /^slowFindtime: must be at most 2592000 s/],
+      [{ slowBantime: 'long' }, /^slowBantime: /],
+      [{ categories: { sip: { slowBantime: 59 } } }, /^categories\.sip\.slowBantime: must be at least 60/],
+      [
+        { slowWindow: true, findtime: 86_400, slowFindtime: 86_400 },
+        /^slowFindtime: the slow window \(86400 s\) must be longer than the sip findtime \(86400 s\)/,
+      ],
+      [
+        { slowWindow: true, categories: { ami: { findtime: 7200, slowFindtime: 3600 } } },
+        /^categories\.ami\.slowFindtime: the slow window \(3600 s\) must be longer than the ami findtime/,
+      ],
     ];
     for (const [body, message] of cases) {
       const answer = await patch(body);
@@ -104,6 +117,18 @@ describe('ban policy over HTTP (issue 20, issue 19 item 6)', () => {
     assert.deepEqual(
       [paranoid.json.data.maxretry, paranoid.json.data.findtime, paranoid.json.data.bantime, paranoid.json.data.preset],
       [3, 86_400, 2_592_000, 'paranoid'],
+    );
+    const { slowWindow, slowMaxretry, slowFindtime, slowBantime } = paranoid.json.data;
+    assert.deepEqual(
+      { slowWindow, slowMaxretry, slowFindtime, slowBantime },
+      { slowWindow: true, slowMaxretry: 6, slowFindtime: 604_800, slowBantime: 7_776_000 },
+      'a preset turns the slow window on with its numbers',
+    );
+    assert.equal((await patch({ slowMaxretry: 7 })).json.data.preset, 'custom', 'a differing slow value is custom');
+    assert.equal(
+      (await patch({ slowWindow: false })).json.data.preset,
+      'paranoid',
+      'slow window off: the first rule decides',
     );
     const custom = await patch({ categories: { sip: { maxretry: 5 }, http: { maxretry: 10, bantime: 600 } } });
     assert.equal(custom.json.data.preset, 'custom');

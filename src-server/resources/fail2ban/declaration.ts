@@ -67,9 +67,10 @@ export const fail2banDeclaration = {
     preset: field.text(z.enum(PRESET_CHOICES, { error: `one of ${PRESET_CHOICES.join(', ')}` }), {
       description:
         'MikoPBX preset: weak (20 failures / 10 min / 10 min ban), normal (10 / 1 h / 1 day), ' +
-        'enhanced (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days). Writing one sets maxretry, ' +
-        'findtime and bantime (unless given too) and clears the category overrides; read back, it ' +
-        'is "custom" as soon as a value differs.',
+        'enhanced (5 / 6 h / 7 days), paranoid (3 / 24 h / 30 days), each with a slow window ' +
+        '(40 / 24 h / 1 day, 20 / 24 h / 7 days, 10 / 3 days / 30 days, 6 / 7 days / 90 days). ' +
+        'Writing one sets maxretry, findtime, bantime and the slow window (unless given too) and ' +
+        'clears the category overrides; read back, it is "custom" as soon as a value differs.',
     }),
     maxretry: field.integer(FAIL2BAN_FIELDS.maxretry.schema, {
       default: FAIL2BAN_FIELDS.maxretry.default,
@@ -89,8 +90,8 @@ export const fail2banDeclaration = {
       sanitize: dropNulls,
       default: () => ({}),
       description:
-        `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?}}; a ` +
-        `value left out (or null) falls back to the global one.`,
+        `Per-category rules: {${BAN_CATEGORIES.join(', ')}: {maxretry?, findtime?, bantime?, ` +
+        `slowMaxretry?, slowFindtime?, slowBantime?}}; a value left out (or null) falls back to the global one.`,
     }),
     whitelist: field.text(FAIL2BAN_FIELDS.whitelist.schema, {
       // Stored canonical (IPv4-mapped IPv6 unwrapped, IPv6 compressed), separators as written.
@@ -148,6 +149,24 @@ export const fail2banDeclaration = {
     ipv6ByPrefix: field.boolean({
       default: FAIL2BAN_FIELDS.ipv6ByPrefix.default,
       description: 'Count failures and ban IPv6 sources by prefix (ipv6Prefix), published as a Range decision.',
+    }),
+    slowWindow: field.boolean({
+      default: FAIL2BAN_FIELDS.slowWindow.default,
+      description:
+        'A second rule per category, counted alongside the first over a longer window, so a slow ' +
+        'brute force that stays under maxretry per findtime is banned too.',
+    }),
+    slowMaxretry: field.integer(FAIL2BAN_FIELDS.slowMaxretry.schema, {
+      default: FAIL2BAN_FIELDS.slowMaxretry.default,
+      description: `Failures (${rangeText(bounds.slowMaxretry)}) within slowFindtime that trigger a ban.`,
+    }),
+    slowFindtime: field.integer(FAIL2BAN_FIELDS.slowFindtime.schema, {
+      default: FAIL2BAN_FIELDS.slowFindtime.default,
+      description: `The slow window in seconds (${rangeText(bounds.slowFindtime)}); longer than each category's findtime.`,
+    }),
+    slowBantime: field.integer(FAIL2BAN_FIELDS.slowBantime.schema, {
+      default: FAIL2BAN_FIELDS.slowBantime.default,
+      description: `Length in seconds (${rangeText(bounds.slowBantime)}) of a ban given by the slow window.`,
     }),
     ipv6Prefix: field.integer(FAIL2BAN_FIELDS.ipv6Prefix.schema, {
       default: FAIL2BAN_FIELDS.ipv6Prefix.default,

@@ -22,6 +22,10 @@ const POLICY_DEFAULTS = {
   escalationWindow: 3600,
   escalationIpv4Prefix: 24,
   escalationIpv6Prefix: 48,
+  slowWindow: false,
+  slowMaxretry: 40,
+  slowFindtime: 86_400,
+  slowBantime: 86_400,
 };
 
 describe('fail2ban singleton', () => {

@@ -44,7 +44,8 @@ export function BanPresetPicker({
       )}
       <Text size="xs" c="dimmed">
         Weak: 20 failures in 10 min, 10 min ban. Normal: 10 in 1 h, 1 day. Enhanced: 5 in 6 h, 7 days. Paranoid: 3 in 24
-        h, 30 days. Any other value is Custom.
+        h, 30 days. Each also turns on a slow window (weak: 40 in 24 h, 1 day; normal: 20 in 24 h, 7 days; enhanced: 10
+        in 3 days, 30 days; paranoid: 6 in 7 days, 90 days). Any other value is Custom.
       </Text>
     </Stack>
   );

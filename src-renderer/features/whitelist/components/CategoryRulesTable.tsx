@@ -1,51 +1,75 @@
 import { NumberInput, Table, Text } from '@mantine/core';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { formatExactDuration } from '../../../lib/format.ts';
-import { FAIL2BAN_BOUNDS, RULE_CATEGORIES, type BanRule, type RuleCategory } from '../api/fail2ban-settings.ts';
+import {
+  FAIL2BAN_BOUNDS,
+  RULE_CATEGORIES,
+  type BanRule,
+  type RuleCategory,
+  type SlowRule,
+} from '../api/fail2ban-settings.ts';
 
-/** Each category's own numbers; NaN: the global value applies. */
-export type CategoryValues = Record<RuleCategory, BanRule>;
+/** One category's own numbers, the normal and the slow window's; NaN: the global value applies. */
+export type CategoryRule = BanRule & SlowRule;
+export type CategoryValues = Record<RuleCategory, CategoryRule>;
+
+/** Which window a table edits: the stored names of its three numbers. */
+export const WINDOWS = {
+  normal: { maxretry: 'maxretry', findtime: 'findtime', bantime: 'bantime' },
+  slow: { maxretry: 'slowMaxretry', findtime: 'slowFindtime', bantime: 'slowBantime' },
+} as const;
+type Window = keyof typeof WINDOWS;
+type Name = keyof CategoryRule;
 
 /** The server's field name of one cell, for its 422 (`categories.sip.maxretry`). */
-export const cellField = (category: RuleCategory, name: keyof BanRule) => `categories.${category}.${name}` as const;
+export const cellField = (category: RuleCategory, name: Name) => `categories.${category}.${name}` as const;
 export const CELL_FIELDS = RULE_CATEGORIES.flatMap((c) =>
-  (['maxretry', 'findtime', 'bantime'] as const).map((n) => cellField(c.value, n)),
+  Object.values(WINDOWS).flatMap((w) => Object.values(w).map((n) => cellField(c.value, n))),
 );
 export type CellField = (typeof CELL_FIELDS)[number];
 
-/** The two times of a rule, each a column: the counting window and the ban length. */
-const DURATIONS = [
-  { name: 'findtime', word: 'window' },
-  { name: 'bantime', word: 'ban length' },
-] as const;
-
 /**
- * SIP, IAX, AMI and HTTP each with failures, window and ban length; an empty cell falls back to the
- * global value, shown as its placeholder. Scrolls sideways on a phone, like every table here.
+ * SIP, IAX, AMI and HTTP each with failures, window and ban length (of the normal or the slow
+ * window); an empty cell falls back to the global value, shown as its placeholder. Scrolls
+ * sideways on a phone, like every table here.
  */
 export function CategoryRulesTable({
+  window = 'normal',
   values,
   global,
   onChange,
   errors,
 }: {
+  window?: Window;
   values: CategoryValues;
-  global: BanRule;
-  onChange: (category: RuleCategory, name: keyof BanRule, value: number) => void;
+  global: CategoryRule;
+  onChange: (category: RuleCategory, name: Name, value: number) => void;
   errors: Partial<Record<CellField, string>>;
 }) {
+  const names = WINDOWS[window];
+  const slow = window === 'slow';
+  const prefix = slow ? 'slow ' : '';
+  const title = `category-rules-title-${window}`;
+  const durations = [
+    { name: names.findtime, word: `${prefix}window` },
+    { name: names.bantime, word: `${prefix}ban length` },
+  ];
   return (
     <div>
-      <Text size="sm" fw={500} id="category-rules-title">
-        Per service
+      <Text size="sm" fw={500} id={title}>
+        {slow ? 'Slow window per service' : 'Per service'}
       </Text>
       <Text size="xs" c="dimmed" mb="xs">
-        Leave a cell empty to use the global value. Failures {FAIL2BAN_BOUNDS.maxretry.min}-
-        {FAIL2BAN_BOUNDS.maxretry.max}; window up to {formatExactDuration(FAIL2BAN_BOUNDS.findtime.max)}; ban up to{' '}
-        {formatExactDuration(FAIL2BAN_BOUNDS.bantime.max)}.
+        Leave a cell empty to use the global value. Failures {FAIL2BAN_BOUNDS[names.maxretry].min}-
+        {FAIL2BAN_BOUNDS[names.maxretry].max}; window up to {formatExactDuration(FAIL2BAN_BOUNDS[names.findtime].max)};
+        ban up to {formatExactDuration(FAIL2BAN_BOUNDS[names.bantime].max)}.
       </Text>
       <Table.ScrollContainer minWidth={620}>
-        <Table aria-labelledby="category-rules-title" verticalSpacing="xs" data-testid="category-rules">
+        <Table
+          aria-labelledby={title}
+          verticalSpacing="xs"
+          data-testid={slow ? 'slow-category-rules' : 'category-rules'}
+        >
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Service</Table.Th>
@@ -62,16 +86,16 @@ export function CategoryRulesTable({
                   <Table.Th scope="row">{label}</Table.Th>
                   <Table.Td>
                     <NumberInput
-                      aria-label={`${label}: failures`}
-                      placeholder={`${global.maxretry} (global)`}
-                      value={Number.isNaN(row.maxretry) ? '' : row.maxretry}
-                      onChange={(typed) => onChange(category, 'maxretry', typed === '' ? NaN : Number(typed))}
-                      error={errors[cellField(category, 'maxretry')]}
+                      aria-label={`${label}: ${prefix}failures`}
+                      placeholder={`${global[names.maxretry]} (global)`}
+                      value={Number.isNaN(row[names.maxretry]) ? '' : row[names.maxretry]}
+                      onChange={(typed) => onChange(category, names.maxretry, typed === '' ? NaN : Number(typed))}
+                      error={errors[cellField(category, names.maxretry)]}
                       hideControls
                       miw={110}
                     />
                   </Table.Td>
-                  {DURATIONS.map(({ name, word }) => (
+                  {durations.map(({ name, word }) => (
                     <Table.Td key={name}>
                       <DurationInput
                         hideLabel

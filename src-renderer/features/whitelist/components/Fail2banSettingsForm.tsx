@@ -1,4 +1,4 @@
-import { SimpleGrid } from '@mantine/core';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
@@ -14,13 +14,20 @@ import {
 import { BanPresetPicker } from './BanPresetPicker.tsx';
 import { CategoryRulesTable, type CategoryValues } from './CategoryRulesTable.tsx';
 import { RepeatOffenderFields } from './RepeatOffenderFields.tsx';
+import { SlowWindowFields } from './SlowWindowFields.tsx';
 import { FIELDS, toInput, toValues } from './rules-form-values.ts';
+
+/** A category row with no value of its own: every number falls back to the global one. */
+const EMPTY_RULE = {
+  ...{ maxretry: NaN, findtime: NaN, bantime: NaN },
+  ...{ slowMaxretry: NaN, slowFindtime: NaN, slowBantime: NaN },
+};
 import { SwitchedSection } from './SwitchedSection.tsx';
 
 /**
- * Ban rules: a MikoPBX preset or custom numbers, each service's own rule, longer bans for repeat
- * offenders (fail2ban's bantime.increment), IPv6 counted by prefix and whole subnets banned once
- * several of their addresses are (neighbourhood escalation).
+ * Ban rules: a MikoPBX preset or custom numbers, the slow window beside the normal one, each
+ * service's own rule, longer bans for repeat offenders (fail2ban's bantime.increment), IPv6 counted
+ * by prefix and whole subnets banned once several of their addresses are (neighbourhood escalation).
  */
 export function Fail2banSettingsForm() {
   const form = useSettingsForm(fail2banSettings, {
@@ -41,9 +48,11 @@ export function Fail2banSettingsForm() {
           maxretry: preset.maxretry,
           findtime: preset.findtime,
           bantime: preset.bantime,
-          categories: Object.fromEntries(
-            RULE_CATEGORIES.map((c) => [c.value, { maxretry: NaN, findtime: NaN, bantime: NaN }]),
-          ) as CategoryValues,
+          slowWindow: true,
+          slowMaxretry: preset.slowMaxretry,
+          slowFindtime: preset.slowFindtime,
+          slowBantime: preset.slowBantime,
+          categories: Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, { ...EMPTY_RULE }])) as CategoryValues,
         },
     );
   };
@@ -54,35 +63,53 @@ export function Fail2banSettingsForm() {
         return (
           <>
             <BanPresetPicker preset={preset} onChoose={choosePreset} error={errors.byField.preset} />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <BoundedNumberInput label="Failures before a ban" {...boundedField('maxretry')} />
-              <DurationInput
-                label="Counting window"
-                description="Failures older than this are forgotten."
-                {...boundedField('findtime')}
-              />
-              <DurationInput
-                label="Ban duration"
-                description="How long a banned address stays blocked. Over 24.8 days, bouncers get it in 24.8-day steps."
-                {...boundedField('bantime')}
-              />
-              <BoundedNumberInput
-                label="Max requests per second"
-                description="Per address, on the web interface."
-                {...boundedField('PBXFirewallMaxReqSec')}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
+              <Stack gap="sm" data-testid="normal-window">
+                <Text size="sm" fw={500}>
+                  Normal window
+                </Text>
+                <BoundedNumberInput label="Failures before a ban" {...boundedField('maxretry')} />
+                <DurationInput
+                  label="Counting window"
+                  description="Failures older than this are forgotten."
+                  {...boundedField('findtime')}
+                />
+                <DurationInput
+                  label="Ban duration"
+                  description="How long a banned address stays blocked. Over 24.8 days, bouncers get it in 24.8-day steps."
+                  {...boundedField('bantime')}
+                />
+              </Stack>
+              <SlowWindowFields
+                enabled={switchField('slowWindow')}
+                maxretry={boundedField('slowMaxretry')}
+                findtime={boundedField('slowFindtime')}
+                bantime={boundedField('slowBantime')}
               />
             </SimpleGrid>
-            <CategoryRulesTable
-              values={values.categories}
-              global={values}
-              onChange={(category, name, value) =>
-                set('categories', {
-                  ...values.categories,
-                  [category]: { ...values.categories[category], [name]: value },
-                })
-              }
-              errors={errors.byField}
+            <BoundedNumberInput
+              label="Max requests per second"
+              description="Per address, on the web interface."
+              maw={420}
+              {...boundedField('PBXFirewallMaxReqSec')}
             />
+            {(['normal', 'slow'] as const)
+              .filter((window) => window === 'normal' || values.slowWindow)
+              .map((window) => (
+                <CategoryRulesTable
+                  key={window}
+                  window={window}
+                  values={values.categories}
+                  global={values}
+                  onChange={(category, name, value) =>
+                    set('categories', {
+                      ...values.categories,
+                      [category]: { ...values.categories[category], [name]: value },
+                    })
+                  }
+                  errors={errors.byField}
+                />
+              ))}
             <SwitchedSection
               title="Repeat offenders"
               label="Ban repeat offenders longer"

@@ -1,5 +1,5 @@
 import { FAIL2BAN_BOUNDS, RULE_CATEGORIES, type BanRule, type Fail2banSettings } from '../api/fail2ban-settings.ts';
-import { CELL_FIELDS, type CategoryValues } from './CategoryRulesTable.tsx';
+import { CELL_FIELDS, WINDOWS, type CategoryRule, type CategoryValues } from './CategoryRulesTable.tsx';
 import type { RepeatOffenderValues } from './RepeatOffenderFields.tsx';
 
 /** The ban rules form's values: numbers as typed, NaN for an empty category cell. */
@@ -14,6 +14,10 @@ export interface RulesValues extends BanRule, RepeatOffenderValues {
   escalationWindow: number;
   escalationIpv4Prefix: number;
   escalationIpv6Prefix: number;
+  slowWindow: boolean;
+  slowMaxretry: number;
+  slowFindtime: number;
+  slowBantime: number;
 }
 
 /** The fields a server error can name, so it shows under its input. */
@@ -31,15 +35,19 @@ export const FIELDS = [
   'escalationWindow',
   'escalationIpv4Prefix',
   'escalationIpv6Prefix',
+  'slowMaxretry',
+  'slowFindtime',
+  'slowBantime',
   'preset',
   ...CELL_FIELDS,
 ] as const;
 
 /** The form's values from the stored settings. */
 export function toValues(stored: Fail2banSettings): RulesValues {
-  const cell = (category: (typeof RULE_CATEGORIES)[number]['value']): BanRule => {
-    const own = stored.categories?.[category] ?? {};
-    return { maxretry: own.maxretry ?? NaN, findtime: own.findtime ?? NaN, bantime: own.bantime ?? NaN };
+  const cell = (category: (typeof RULE_CATEGORIES)[number]['value']): CategoryRule => {
+    const own: Partial<CategoryRule> = stored.categories?.[category] ?? {};
+    const names = [...Object.values(WINDOWS.normal), ...Object.values(WINDOWS.slow)];
+    return Object.fromEntries(names.map((name) => [name, own[name] ?? NaN])) as unknown as CategoryRule;
   };
   return {
     maxretry: stored.maxretry,
@@ -60,6 +68,10 @@ export function toValues(stored: Fail2banSettings): RulesValues {
     escalationWindow: stored.escalationWindow ?? 3600,
     escalationIpv4Prefix: stored.escalationIpv4Prefix ?? 24,
     escalationIpv6Prefix: stored.escalationIpv6Prefix ?? 48,
+    slowWindow: stored.slowWindow ?? false,
+    slowMaxretry: stored.slowMaxretry,
+    slowFindtime: stored.slowFindtime,
+    slowBantime: stored.slowBantime,
   };
 }
 
