@@ -25,10 +25,15 @@ async function answerStart(response: Response): Promise<string> {
 
 /** What a failed request says, without the URL (whose query could carry a token). */
 export function errorText(error: unknown): string {
-  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+  const err = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  } | null;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'no answer in time';
   const cause = err?.cause;
-  return receiverSaid(cause?.code ?? cause?.message ?? err?.message ?? String(error));
+  return receiverSaid(cause?.code ?? err?.code ?? cause?.message ?? err?.message ?? String(error));
 }
 
 /**
