@@ -76,11 +76,13 @@ export function startNotifications(deps: NotificationDeps): { notifications: Not
       send: async (job) => {
         const channel = loadChannel(db, job.channelId);
         if (!channel) return { ok: false, status: 0, message: 'the channel was deleted' };
-        return sendOnChannel(channel, job.message, {
+        const outcome = await sendOnChannel(channel, job.message, {
           timeoutMs: deps.timeoutMs ?? SEND_TIMEOUT_MS,
           hostname: site(),
           now: clock.now(),
         });
+        // A receiver may echo what it was sent (a token in an error page): it never reaches a log or an answer.
+        return channel.secret ? { ...outcome, message: outcome.message.replaceAll(channel.secret, '••••') } : outcome;
       },
       settled: (job, outcome, final) => {
         if (outcome.ok) record(job, 'send', outcome);
