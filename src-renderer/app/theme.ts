@@ -72,5 +72,7 @@ export const accessibleColors: CSSVariablesResolver = (resolved: MantineTheme) =
     gray[0]!,
   );
   light['--mantine-color-anchor'] = `var(--mantine-color-${resolved.primaryColor}-filled)`;
+  // A field's error (its message and the value typed) in the red that reads on white (Mantine's is 3.3:1).
+  light['--mantine-color-error'] = 'var(--mantine-color-red-filled)';
   return { variables: {}, light, dark };
 };
