@@ -53,8 +53,8 @@ const channel = (over: Partial<ChannelConfig>): ChannelConfig => ({
 function parse5424(record: string) {
   const match = /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (\[(?:[^\]\\]|\\.)*\]) \uFEFF(.*)$/su.exec(record);
   assert.ok(match, `an RFC 5424 record: ${JSON.stringify(record)}`);
-  const [, pri, timestamp, hostname, appName, procId, msgId, sd, msg] = match;
-  return { pri: Number(pri), timestamp, hostname, appName, procId, msgId, sd, msg: msg! };
+  const [, pri, timestamp, hostname, appName, procId, msgId, sd, msg] = match as unknown as string[];
+  return { pri: Number(pri), timestamp, hostname, appName, procId, msgId, sd: sd!, msg: msg! };
 }
 
 describe('webhook', () => {

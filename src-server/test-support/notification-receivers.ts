@@ -107,7 +107,7 @@ export async function startSyslogReceiver(): Promise<SyslogReceiver> {
   udp.on('message', (message) => records.push(message.toString('utf8')));
   await new Promise<void>((r) => udp.bind(0, '127.0.0.1', () => r()));
   const tcp: TcpServer = createTcpServer((socket) => {
-    let buffer = Buffer.alloc(0);
+    let buffer: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       const framed = octetFrames(Buffer.concat([buffer, chunk]));
       records.push(...framed.records);

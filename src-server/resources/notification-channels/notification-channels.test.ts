@@ -73,6 +73,20 @@ describe('notification-channels and notification-rules', () => {
         /^name: must be one line/,
       ],
       [{ name: 'n', type: 'pager' }, /^type: /],
+      [
+        {
+          name: 'n',
+          type: 'email',
+          host: 'smtp.example.net',
+          port: 587,
+          security: 'tls',
+          from: 'p@example.net',
+          to: 'a@example.net',
+          username: 'u\r\nX-Injected: 1',
+          secret: 's',
+        },
+        /^username: must be one line/,
+      ],
       [{ name: 'n', type: 'webhook', url: 'https://h.example.net' }, /secret is required for a webhook channel/],
       [{ name: 'n', type: 'email', host: 'smtp.example.net' }, /port is required for a email channel/],
     ];
