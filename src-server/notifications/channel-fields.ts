@@ -83,7 +83,7 @@ export const CHANNEL_FIELDS = {
   host: field.text(host.nullable(), { ...optional, description: 'email: the SMTP server; syslog: the collector.' }),
   port: field.integer(z.number().int().min(1, 'must be 1-65535').max(65535, 'must be 1-65535').nullable(), {
     ...optional,
-    description: 'email: 587 (STARTTLS) or 465 (TLS); syslog: 514 (UDP) or 6514/601 (TCP).',
+    description: 'email: 587 (STARTTLS) or 465 (TLS); syslog: 514 (UDP) or 601 (TCP); null for the other types.',
   }),
   transport: field.text(z.enum(['udp', 'tcp']).nullable(), { ...optional, description: 'syslog: `udp` or `tcp`.' }),
   security: field.text(z.enum(['starttls', 'tls']).nullable(), {

@@ -14,7 +14,7 @@ export const MAX_DIGEST_MINUTES = 1440;
 export const RULE_FIELDS = {
   id: field.recordId(),
   name: field.text(oneLineText(64, 'must be at most 64 characters').min(1, 'is required'), { required: true }),
-  channelId: field.integer(z.number().int().positive('must be a channel id'), {
+  channelId: field.integer(z.number().int().min(1, 'must be a channel id').max(2147483647, 'must be a channel id'), {
     required: true,
     description: 'The channel messages go to (notification-channels).',
   }),

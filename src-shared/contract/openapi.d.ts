@@ -2099,7 +2099,7 @@ export interface components {
        */
       host?: string | null;
       /**
-       * @description email: 587 (STARTTLS) or 465 (TLS); syslog: 514 (UDP) or 6514/601 (TCP).
+       * @description email: 587 (STARTTLS) or 465 (TLS); syslog: 514 (UDP) or 601 (TCP); null for the other types.
        * @default null
        */
       port?: number | null;

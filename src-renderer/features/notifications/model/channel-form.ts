@@ -79,14 +79,6 @@ export function toChannelBody(input: ChannelInput): ChannelBody {
     url: uses('webhook', 'ntfy') ? orNull(input.url) : null,
     topic: uses('ntfy') ? orNull(input.topic) : null,
     host: uses('email', 'syslog') ? orNull(input.host) : null,
-    // A port that is not a number goes as typed: the server names the field.
-    port: uses('email', 'syslog')
-      ? port === ''
-        ? null
-        : /^\d+$/.test(port)
-          ? Number(port)
-          : (port as unknown as number)
-      : null,
     transport: uses('syslog') ? input.transport : null,
     security: uses('email') ? input.security : null,
     tlsVerify: input.tlsVerify,
@@ -95,6 +87,10 @@ export function toChannelBody(input: ChannelInput): ChannelBody {
     to: uses('email') ? orNull(input.to) : null,
     appName: uses('syslog') ? orNull(input.appName) : null,
   };
+  // Only where the type has one; a port that is not a number goes as typed, for the server to name the field.
+  body.port = null;
+  if (uses('email', 'syslog') && port !== '')
+    body.port = /^\d+$/.test(port) ? Number(port) : (port as unknown as number);
   if (input.secret !== '') body.secret = input.secret;
   return body;
 }
