@@ -73,4 +73,16 @@ describe('DeliveryQueue', () => {
     await queue.idle();
     assert.deepEqual(settled, [{ ok: false, status: 0, message: 'Error: boom' }]);
   });
+
+  it('after close() nothing more starts: waiting jobs and retries are dropped', async () => {
+    const { clock, queue, pending } = queueWithPendingSends();
+    for (const id of [1, 2, 3]) queue.enqueue(id, testMessage('c', 0));
+    queue.close();
+    pending.shift()!.settle({ ok: false, status: 500, message: 'no' });
+    await new Promise((r) => setImmediate(r));
+    clock.advance(60_000);
+    queue.tick();
+    assert.equal(pending.length, 1, 'only the send already in flight');
+    assert.equal(queue.enqueue(4, testMessage('c', 0)), false);
+  });
 });

@@ -60,6 +60,7 @@ export class DeliveryQueue {
 
   enqueue(channelId: number, message: NotificationMessage): boolean {
     const job: DeliveryJob = { channelId, message, attempt: 1, dueAt: this.clock.now() };
+    if (this.closed) return false;
     if (this.length >= this.limits.maxJobs) {
       this.hooks.dropped(job);
       return false;
@@ -69,8 +70,17 @@ export class DeliveryQueue {
     return true;
   }
 
+  private closed = false;
+
+  /** Drops what waits and starts nothing more (the server stops; messages are in memory only). */
+  close(): void {
+    this.closed = true;
+    this.waiting.length = 0;
+  }
+
   /** Starts the jobs that are due, as far as the in-flight bound allows. */
   tick(): void {
+    if (this.closed) return;
     const now = this.clock.now();
     for (let i = 0; i < this.waiting.length && this.running.size < this.limits.maxInFlight; ) {
       const job = this.waiting[i]!;
@@ -107,7 +117,7 @@ export class DeliveryQueue {
       .then((outcome) => {
         const final = outcome.ok || job.attempt >= this.limits.maxAttempts;
         this.hooks.settled(job, outcome, final);
-        if (!final)
+        if (!final && !this.closed)
           this.waiting.push({ ...job, attempt: job.attempt + 1, dueAt: this.clock.now() + this.backoff(job.attempt) });
       })
       .finally(() => {

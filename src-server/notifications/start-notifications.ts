@@ -48,23 +48,26 @@ export function startNotifications(deps: NotificationDeps): { notifications: Not
   const report = (error: unknown) =>
     logger.warn({ err: error }, 'notifications: a database write waits for the next tick');
 
+  // A send still in flight at stop() ends after the database closed: its outcome is only logged.
+  let stopped = false;
   const record = (job: DeliveryJob, operation: 'send' | 'send-failed' | 'dropped', outcome: SendOutcome) => {
     const what = job.message.test ? 'test message' : `"${job.message.subject}"`;
     const reason = oneLine(`${what}, attempt ${job.attempt}: ${outcome.message}`, 400);
-    tryBackgroundWrite(
-      db,
-      () => {
-        recordNotification(db, {
-          at: clock.now(),
-          channelId: job.channelId,
-          operation,
-          status: outcome.status,
-          reason,
-        });
-        if (operation !== 'dropped') writeLastResult(db, job.channelId, outcome, clock.now(), job.message.test);
-      },
-      report,
-    );
+    if (!stopped)
+      tryBackgroundWrite(
+        db,
+        () => {
+          recordNotification(db, {
+            at: clock.now(),
+            channelId: job.channelId,
+            operation,
+            status: outcome.status,
+            reason,
+          });
+          if (operation !== 'dropped') writeLastResult(db, job.channelId, outcome, clock.now(), job.message.test);
+        },
+        report,
+      );
     const line = { channelId: job.channelId, attempt: job.attempt, outcome: outcome.message };
     if (operation === 'send') logger.info(line, 'notification sent');
     else logger.warn(line, operation === 'dropped' ? 'notification dropped' : 'notification failed');
@@ -136,7 +139,9 @@ export function startNotifications(deps: NotificationDeps): { notifications: Not
       },
     },
     stop() {
+      stopped = true;
       clearInterval(timer);
+      queue.close();
       for (const stop of stops) stop();
     },
   };
