@@ -73,7 +73,7 @@ export const SERVER_LAYER_ROWS = [
   ['services.ts', 'worker', 'logger.ts', 'terminal-log.ts'],
   ['resources'],
   ['openapi'],
-  ['modules', 'upstream', 'peers', 'queue'],
+  ['modules', 'upstream', 'peers', 'queue', 'notifications'],
   ['resource-kit', 'firewall', 'auth', 'audit'],
   ['storage', 'tls', 'bus.ts'],
   ['wire', 'net', 'config', 'clock.ts', 'package-info.ts'],

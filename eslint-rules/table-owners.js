@@ -30,6 +30,9 @@ export const TABLE_OWNERS = {
   extensions: { owners: ['resources/extensions/'] },
   failed_jobs: { owners: ['storage/failed-jobs.ts'] },
   firewall_bans: { owners: ['firewall/bans/ban-store.ts', 'firewall/bans/ban-queries.ts'], strict: true },
+  // Written by the resource kit's generic CRUD; a send's last result by the channel store.
+  notification_channels: { owners: ['resources/notification-channels/', 'notifications/channel-store.ts'] },
+  notification_rules: { owners: ['resources/notification-rules/'] },
   network_filters: { owners: ['storage/network-filter-rows.ts'] },
   peer_detail: { owners: ['peers/peer-state-store.ts'] },
   peer_state: { owners: ['peers/peer-state-store.ts'] },

@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config/schema.ts';
 import type { FirewallService } from './firewall/firewall-service.ts';
 import type { InstalledModules } from './modules/install.ts';
+import type { Notifications } from './notifications/start-notifications.ts';
 import type { PeerMonitor } from './peers/peer-monitor.ts';
 import type { AsyncJobs } from './queue/async-jobs.ts';
 import type { CachedQueueLimits } from './queue/limits.ts';
@@ -40,6 +41,8 @@ export interface Services {
   readonly peers: PeerMonitor;
   /** The audit log's web-thread part: rejected keys and failed logins in batches, and the hourly prune. */
   readonly audit: AuditRecorder;
+  /** Health notifications: rules, digests and the bounded send queue. */
+  readonly notifications: Notifications;
   /** The link to an upstream CrowdSec LAPI: bans pushed as alerts, its decisions pulled and enforced. */
   readonly crowdsecLink: CrowdsecLink;
 }

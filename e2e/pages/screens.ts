@@ -3,6 +3,7 @@ import { AuditLogScreen } from './audit-log.ts';
 import { BansScreen } from './bans.ts';
 import { DashboardScreen } from './dashboard.ts';
 import { FiltersScreen } from './filters.ts';
+import { NotificationsScreen } from './notifications.ts';
 import { PeersScreen } from './peers.ts';
 import type { PageHolder } from './screen.ts';
 import { SettingsScreen } from './settings.ts';
@@ -17,6 +18,7 @@ export function consoleScreens(holder: PageHolder) {
     bans: new BansScreen(holder),
     dashboard: new DashboardScreen(holder),
     filters: new FiltersScreen(holder),
+    notifications: new NotificationsScreen(holder),
     peers: new PeersScreen(holder),
     settings: new SettingsScreen(holder),
     shell: new ShellScreen(holder),

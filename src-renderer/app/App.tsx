@@ -15,6 +15,9 @@ const DashboardRoute = lazy(() => import('./routes/dashboard.tsx').then((m) => (
 const NetworkFiltersRoute = lazy(() =>
   import('./routes/network-filters.tsx').then((m) => ({ default: m.NetworkFiltersRoute })),
 );
+const NotificationsRoute = lazy(() =>
+  import('./routes/notifications.tsx').then((m) => ({ default: m.NotificationsRoute })),
+);
 const PeersRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeersRoute })));
 const PeerRoute = lazy(() => import('./routes/peers.tsx').then((m) => ({ default: m.PeerRoute })));
 const SettingsRoute = lazy(() => import('./routes/settings.tsx').then((m) => ({ default: m.SettingsRoute })));
@@ -31,6 +34,7 @@ const SCREENS: Record<string, { title: string; Screen: ComponentType }> = {
   [paths.peers]: { title: 'Peers', Screen: PeersRoute },
   [paths.settings]: { title: 'Settings', Screen: SettingsRoute },
   [paths.audit]: { title: 'Audit log', Screen: AuditRoute },
+  [paths.notifications]: { title: 'Notifications', Screen: NotificationsRoute },
 };
 const screenOf = (pathname: string) => SCREENS[pathname.replace(/\/$/, '') || '/'];
 

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconAddressBook,
   IconBan,
+  IconBell,
   IconClipboardList,
   IconDashboard,
   IconKey,
@@ -28,6 +29,7 @@ const NAV = [
   { to: paths.whitelist, label: 'Whitelist', icon: IconListCheck },
   { to: paths.apiKeys, label: 'API keys', icon: IconKey },
   { to: paths.peers, label: 'Peers', icon: IconAddressBook },
+  { to: paths.notifications, label: 'Notifications', icon: IconBell },
   { to: paths.audit, label: 'Audit log', icon: IconClipboardList },
   { to: paths.settings, label: 'Settings', icon: IconSettings },
 ];

@@ -79,7 +79,5 @@ export const accessibleColors: CSSVariablesResolver = (resolved: MantineTheme) =
     hovered,
   );
   light['--mantine-color-anchor'] = `var(--mantine-color-${resolved.primaryColor}-filled)`;
-  // A field's error (its text and the input's) is Mantine's red-6 on white, 3.3:1: the readable red instead.
-  light['--mantine-color-error'] = 'var(--mantine-color-red-filled)';
   return { variables: {}, light, dark };
 };

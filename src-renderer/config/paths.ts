@@ -10,6 +10,7 @@ export const paths = {
   peer: (id: string) => `/peers/${encodeURIComponent(id)}`,
   settings: '/settings',
   audit: '/audit',
+  notifications: '/notifications',
 } as const;
 
 /** Base of the v3 API on the same origin as the console. */

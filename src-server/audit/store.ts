@@ -16,7 +16,7 @@ export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
  */
 export const REJECTION_WINDOW_MS = 10 * 60 * 1000;
 
-export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login'] as const;
+export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login', 'notification'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_CHANNELS = ['localhost', 'jwt', 'session', 'api_key'] as const;
 
@@ -86,6 +86,40 @@ export function recordWrite(db: Db, write: AuditWrite): void {
     reason: null,
     // Masked again by name: a diff from any caller never stores a secret-named value.
     diff: write.diff ? JSON.stringify(maskChanges(write.diff)) : null,
+    count: 1,
+    lastAt: null,
+  });
+}
+
+/** One notification send or failure, as the web thread records it (notifications/): never a secret. */
+export interface AuditNotification {
+  at: number;
+  channelId: number;
+  /** `send` (delivered), `send-failed` (an attempt failed, retried later) or `dropped` (given up, or no room). */
+  operation: 'send' | 'send-failed' | 'dropped';
+  /** The receiver's status (HTTP, SMTP reply code) or 0 when there was none. */
+  status: number;
+  /** What happened, in words: the channel, the subject, the receiver's answer (control characters removed). */
+  reason: string;
+}
+
+export function recordNotification(db: Db, entry: AuditNotification): void {
+  statement(db, INSERT).run({
+    at: entry.at,
+    kind: 'notification',
+    channel: null,
+    actor: null,
+    keyId: null,
+    keyDescription: null,
+    address: '',
+    resource: 'notification-channels',
+    recordId: String(entry.channelId),
+    operation: entry.operation,
+    verb: null,
+    path: null,
+    status: entry.status,
+    reason: entry.reason,
+    diff: null,
     count: 1,
     lastAt: null,
   });

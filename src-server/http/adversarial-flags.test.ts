@@ -46,6 +46,8 @@ const GUARDED_TABLES = [
   'auth_sessions',
   'refresh_tokens',
   'web_sessions',
+  'notification_channels',
+  'notification_rules',
 ];
 const VOLATILE_COLUMNS = new Set(['last_used_at', 'last_used_ip']);
 
@@ -69,6 +71,11 @@ const namesField = (answer: TestResponse, name: string) =>
 
 let nextNumber = 300;
 /** A body every route with a flag accepts apart from the flag, by path template (a record's falls back to its collection's). */
+/** The seeded channel (the flags of its record are sent against it). */
+const bases0 = {
+  channel: { name: 'seeded hook', type: 'webhook', url: 'https://hooks.example.net/seed', secret: 'seed-secret-1' },
+};
+
 function baseBodies(exported: unknown): Record<string, () => Record<string, unknown>> {
   return {
     [`${V3}/api-keys`]: () => ({ description: 'flag test' }),
@@ -83,6 +90,14 @@ function baseBodies(exported: unknown): Record<string, () => Record<string, unkn
     }),
     [`${V3}/firewall`]: () => ({ permit: '192.0.2.0/24', description: 'flag test' }),
     [`${V3}/module-example-tasks/tasks`]: () => ({ title: 'flag test' }),
+    [`${V3}/notification-channels`]: () => ({
+      name: 'flag hook',
+      type: 'webhook',
+      url: 'https://hooks.example.net/flag',
+      secret: 'flag-secret-3',
+    }),
+    // The channel seeded first has id 1.
+    [`${V3}/notification-rules`]: () => ({ name: 'flag rule', channelId: 1 }),
     [`${V3}/ami`]: () => ({}),
     [`${V3}/crowdsec-link`]: () => ({}),
     [`${V3}/fail2ban`]: () => ({}),
@@ -120,6 +135,8 @@ describe('boolean flags are strict across the API', () => {
     await seed('firewall', { permit: '198.51.100.0/24', description: 'office' });
     await seed('module-example-tasks/tasks', { title: 'seeded task' });
     await seed('api-keys', { description: 'seeded key' });
+    await seed('notification-channels', bases0.channel);
+    await seed('notification-rules', { name: 'seeded rule', channelId: 1 });
     const exported = await t.call(`${V3}/backup:exportConfig`);
     assert.equal(exported.status, 200, exported.text);
     bases = baseBodies(exported.json.data);

@@ -20,6 +20,7 @@ const methods = new Map<string, CustomMethodDecl>(
  */
 describe('custom method answers match their declared output schemas', () => {
   let keyId: number;
+  let channelId: number;
   const checked = new Set<string>();
 
   /** Calls `resource[/id]:method` and checks the answer against the method's output schema. */
@@ -53,6 +54,16 @@ describe('custom method answers match their declared output schemas', () => {
       newer_block_ip: true,
     });
     keyId = Number((await seed('api-keys', 'POST', { description: 'bouncer', full_permissions: true })).id);
+    channelId = Number(
+      (
+        await seed('notification-channels', 'POST', {
+          name: 'Hook',
+          type: 'webhook',
+          url: 'http://127.0.0.1:9/hook',
+          secret: 'hook-secret',
+        })
+      ).id,
+    );
     await seed('fail2ban', 'PATCH', { whitelistEntries: [{ value: '192.0.2.9', comment: 'lab', until: null }] });
   });
 
@@ -87,6 +98,7 @@ describe('custom method answers match their declared output schemas', () => {
       ['api-keys:resync', { id: String(keyId), body: {} }],
       ['ami:getStatus'],
       ['crowdsec-link:getStatus'],
+      ['notification-channels:sendTest', { id: String(channelId), body: {} }],
       ['extensions:getForSelect'],
       ['network-filters:getForSelect', { query: '?category=sip' }],
       ['providers:getStatuses'],

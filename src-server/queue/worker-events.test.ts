@@ -32,6 +32,7 @@ const ONE_OF_EACH: { [K in BusEvent['type']]: Extract<BusEvent, { type: K }> } =
     type: 'health-changed',
     check: { id: 'ami-down', kind: 'ami-down', state: 'ok', severity: 'warning', title: 'AMI connected', since: '' },
   },
+  'notification-test': { type: 'notification-test', channelId: 1 },
 };
 const EVENT_KINDS = Object.keys(ONE_OF_EACH) as BusEvent['type'][];
 const EMIT = '/pbxcore/api/v3/diagnostics:emit';

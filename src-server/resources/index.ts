@@ -15,6 +15,10 @@ import { fail2banActions } from './fail2ban/actions.ts';
 import { fail2banDeclaration } from './fail2ban/declaration.ts';
 import { firewallActions } from './firewall/actions.ts';
 import { firewallDeclaration } from './firewall/declaration.ts';
+import { notificationChannelsActions } from './notification-channels/actions.ts';
+import { notificationChannelsDeclaration } from './notification-channels/declaration.ts';
+import { notificationRulesActions } from './notification-rules/actions.ts';
+import { notificationRulesDeclaration } from './notification-rules/declaration.ts';
 import { networkFiltersActions } from './network-filters/actions.ts';
 import { networkFiltersDeclaration } from './network-filters/declaration.ts';
 import { extensionsActions } from './extensions/actions.ts';
@@ -53,4 +57,6 @@ export const coreResources: ResourceDefinition[] = [
   { declaration: backupDeclaration, actions: backupActions },
   { declaration: auditLogDeclaration, actions: auditLogActions },
   { declaration: crowdsecLinkDeclaration, actions: crowdsecLinkActions },
+  { declaration: notificationChannelsDeclaration, actions: notificationChannelsActions },
+  { declaration: notificationRulesDeclaration, actions: notificationRulesActions },
 ];

@@ -51,7 +51,9 @@ export type BusEvent =
   /** A capped key left out entries of this PBX's own (intrusion or manual bans), or stopped doing so (issue 4/6). */
   | { type: 'key-capped-own'; keyId: number; keyName: string; leftOutOwn: number }
   /** A health check changed state, or stays failing (a reminder); notifications follow these (issue 5/6). */
-  | { type: 'health-changed'; check: HealthCheckState };
+  | { type: 'health-changed'; check: HealthCheckState }
+  /** The operator asked for a test message on a channel (notification-channels:sendTest, in a worker). */
+  | { type: 'notification-test'; channelId: number };
 
 /** An account flagged behind a registered address: failures that would have banned the address are held. */
 export interface AccountFlag {

@@ -1125,6 +1125,102 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/notification-channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List notification-channels. */
+    get: operations['notification-channels.getList'];
+    put?: never;
+    /** Create a record of notification-channels. */
+    post: operations['notification-channels.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pbxcore/api/v3/notification-channels/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read one record of notification-channels. */
+    get: operations['notification-channels.getRecord'];
+    /** Replace a record of notification-channels (required fields enforced). */
+    put: operations['notification-channels.update'];
+    post?: never;
+    /** Delete a record of notification-channels. */
+    delete: operations['notification-channels.delete'];
+    options?: never;
+    head?: never;
+    /** Change some fields of a record of notification-channels; only fields present are written. */
+    patch: operations['notification-channels.patch'];
+    trace?: never;
+  };
+  '/pbxcore/api/v3/notification-channels/{id}:sendTest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queues a test message on this channel (sent off the request path, retried like any other); the outcome shows
+     * in the channel's `lastResult` and the audit log.
+     */
+    post: operations['notification-channels.sendTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pbxcore/api/v3/notification-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List notification-rules. */
+    get: operations['notification-rules.getList'];
+    put?: never;
+    /** Create a record of notification-rules. */
+    post: operations['notification-rules.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pbxcore/api/v3/notification-rules/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read one record of notification-rules. */
+    get: operations['notification-rules.getRecord'];
+    /** Replace a record of notification-rules (required fields enforced). */
+    put: operations['notification-rules.update'];
+    post?: never;
+    /** Delete a record of notification-rules. */
+    delete: operations['notification-rules.delete'];
+    options?: never;
+    head?: never;
+    /** Change some fields of a record of notification-rules; only fields present are written. */
+    patch: operations['notification-rules.patch'];
+    trace?: never;
+  };
   '/pbxcore/api/v3/openapi': {
     parameters: {
       query?: never;
@@ -1592,7 +1688,7 @@ export interface components {
       /** @description When (ISO 8601, UTC); for repeated rejections, the first of them. */
       at?: $Read<string>;
       /** @enum {string} */
-      kind?: $Read<'write' | 'rejected-key' | 'failed-login'>;
+      kind?: $Read<'write' | 'rejected-key' | 'failed-login' | 'notification'>;
       /** @description localhost, jwt, session or api_key; null for a failed login. */
       channel?: $Read<('localhost' | 'jwt' | 'session' | 'api_key') | null>;
       /** @description User name, `localhost`, or the login tried; null for an API key (see keyId). */
@@ -2053,6 +2149,131 @@ export interface components {
       rules?: $Read<{
         [key: string]: 'allow' | 'block';
       }>;
+    };
+    /**
+     * @description Where health notifications go: a signed webhook, e-mail over SMTP (STARTTLS or TLS), syslog (RFC
+     * 5424 over UDP or TCP) or an ntfy-style HTTP push. Each keeps its last send in `lastResult`; `:sendTest`
+     * queues a test message. The secret is sealed at rest and never returned; changing where it goes (url, host,
+     * port, username, type) needs SENSITIVE or the secret re-entered.
+     */
+    NotificationChannels: {
+      id?: $Read<number>;
+      name?: string;
+      /**
+       * @description `webhook` (signed JSON POST), `email` (SMTP), `syslog` (RFC 5424) or `ntfy` (HTTP push).
+       * @enum {string}
+       */
+      type?: 'webhook' | 'email' | 'syslog' | 'ntfy';
+      /** @default true */
+      enabled?: boolean;
+      /**
+       * @description webhook: the URL to POST to; ntfy: the server, e.g. `https://ntfy.sh`.
+       * @default null
+       */
+      url?: string | null;
+      /**
+       * @description ntfy: the topic.
+       * @default null
+       */
+      topic?: string | null;
+      /**
+       * @description email: the SMTP server; syslog: the collector.
+       * @default null
+       */
+      host?: string | null;
+      /**
+       * @description email: 587 (STARTTLS) or 465 (TLS); syslog: 514 (UDP) or 601 (TCP); null for the other types.
+       * @default null
+       */
+      port?: number | null;
+      /**
+       * @description syslog: `udp` or `tcp`.
+       * @default null
+       */
+      transport?: ('udp' | 'tcp') | null;
+      /**
+       * @description email: `starttls` (required upgrade, port 587) or `tls` (port 465). Plain SMTP is not offered.
+       * @default null
+       */
+      security?: ('starttls' | 'tls') | null;
+      /**
+       * @description email: check the mail server's certificate.
+       * @default true
+       */
+      tlsVerify?: boolean;
+      /**
+       * @description email: the SMTP login, if any.
+       * @default null
+       */
+      username?: string | null;
+      /** @default null */
+      from?: string | null;
+      /**
+       * @description email: recipients, separated by commas.
+       * @default null
+       */
+      to?: string | null;
+      /**
+       * @description syslog: APP-NAME; `pbx-console` when empty.
+       * @default null
+       */
+      appName?: string | null;
+      /**
+       * @description webhook: the HMAC-SHA256 key; email: the SMTP password; ntfy: an access token. Never returned.
+       */
+      secret?: $Write<string | null>;
+      /** @description A secret is stored. */
+      hasSecret?: $Read<boolean>;
+      /** @description The last send: when, whether it was delivered, and what the receiver said. */
+      lastResult?: $Read<{
+        at: string;
+        ok: boolean;
+        message: string;
+        test: boolean;
+      } | null>;
+    };
+    /**
+     * @description Which health checks go to which channel: the check kinds (empty: every one), a minimum severity,
+     * recoveries or not, and a digest window (at most one message per rule per `digestMinutes`, listing what
+     * happened meanwhile). A rule is deleted with its channel.
+     */
+    NotificationRules: {
+      id?: $Read<number>;
+      name?: string;
+      /** @description The channel messages go to (notification-channels). */
+      channelId?: number;
+      /** @description The check kinds this rule sends; empty: every check. */
+      checks?: (
+        | 'bouncer-silent'
+        | 'feed-not-fetched'
+        | 'no-consumer'
+        | 'key-refused'
+        | 'lapi-down'
+        | 'lapi-queue'
+        | 'ami-down'
+        | 'cap-drops-own'
+        | 'account-flagged'
+        | 'attack-surge'
+      )[];
+      /**
+       * @description Checks below this severity are not sent: `info`, `warning` or `critical`.
+       * @default warning
+       * @enum {string}
+       */
+      minSeverity?: 'info' | 'warning' | 'critical';
+      /**
+       * @description At most one message per N minutes; what happens meanwhile is listed in the next one. 0: each
+       * change at once.
+       * @default 0
+       */
+      digestMinutes?: number;
+      /**
+       * @description Send a message when a check recovers too.
+       * @default true
+       */
+      recoveries?: boolean;
+      /** @default true */
+      enabled?: boolean;
     };
     /** @description OpenAPI 3.1 description of this API, generated from the same declarations that serve it. */
     Openapi: Record<string, never>;
@@ -2978,7 +3199,7 @@ export interface operations {
         actor?: string;
         resource?: string;
         channel?: 'localhost' | 'jwt' | 'session' | 'api_key';
-        kind?: 'write' | 'rejected-key' | 'failed-login';
+        kind?: 'write' | 'rejected-key' | 'failed-login' | 'notification';
         since?: string;
         until?: string;
       };
@@ -5869,6 +6090,550 @@ export interface operations {
       403: components['responses']['Error403'];
       404: components['responses']['Error404'];
       405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.getList': {
+    parameters: {
+      query?: {
+        /** @description Page size (default 50 when paging). */
+        limit?: components['parameters']['limit'];
+        /** @description Records to skip. */
+        offset?: components['parameters']['offset'];
+      };
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List notification-channels. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationChannels'][];
+            pagination?: components['schemas']['Pagination'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': WithRequired<components['schemas']['NotificationChannels'], 'name' | 'type'>;
+        'application/x-www-form-urlencoded': WithRequired<
+          components['schemas']['NotificationChannels'],
+          'name' | 'type'
+        >;
+      };
+    };
+    responses: {
+      /** @description Create a record of notification-channels. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationChannels'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.getRecord': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Read one record of notification-channels. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationChannels'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': WithRequired<components['schemas']['NotificationChannels'], 'name' | 'type'>;
+        'application/x-www-form-urlencoded': WithRequired<
+          components['schemas']['NotificationChannels'],
+          'name' | 'type'
+        >;
+      };
+    };
+    responses: {
+      /** @description Replace a record of notification-channels (required fields enforced). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationChannels'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.delete': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a record of notification-channels. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            /** @description The id of the deleted record. */
+            data?: {
+              id: $Read<number>;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.patch': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NotificationChannels'];
+        'application/x-www-form-urlencoded': components['schemas']['NotificationChannels'];
+      };
+    };
+    responses: {
+      /** @description Change some fields of a record of notification-channels; only fields present are written. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationChannels'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-channels.sendTest': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /**
+       * @description Queues a test message on this channel (sent off the request path, retried like any other); the
+       * outcome shows in the channel's `lastResult` and the audit log.
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              queued: boolean;
+              channelId: number;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.getList': {
+    parameters: {
+      query?: {
+        /** @description Page size (default 50 when paging). */
+        limit?: components['parameters']['limit'];
+        /** @description Records to skip. */
+        offset?: components['parameters']['offset'];
+      };
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List notification-rules. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationRules'][];
+            pagination?: components['schemas']['Pagination'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': WithRequired<components['schemas']['NotificationRules'], 'name' | 'channelId'>;
+        'application/x-www-form-urlencoded': WithRequired<
+          components['schemas']['NotificationRules'],
+          'name' | 'channelId'
+        >;
+      };
+    };
+    responses: {
+      /** @description Create a record of notification-rules. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationRules'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.getRecord': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Read one record of notification-rules. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationRules'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.update': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': WithRequired<components['schemas']['NotificationRules'], 'name' | 'channelId'>;
+        'application/x-www-form-urlencoded': WithRequired<
+          components['schemas']['NotificationRules'],
+          'name' | 'channelId'
+        >;
+      };
+    };
+    responses: {
+      /** @description Replace a record of notification-rules (required fields enforced). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationRules'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.delete': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Delete a record of notification-rules. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            /** @description The id of the deleted record. */
+            data?: {
+              id: $Read<number>;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'notification-rules.patch': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path: {
+        /** @description Record id; never contains "/" or ":". */
+        id: components['parameters']['id'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['NotificationRules'];
+        'application/x-www-form-urlencoded': components['schemas']['NotificationRules'];
+      };
+    };
+    responses: {
+      /** @description Change some fields of a record of notification-rules; only fields present are written. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: components['schemas']['NotificationRules'];
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      404: components['responses']['Error404'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
       503: components['responses']['Error503'];
     };
   };

@@ -103,6 +103,7 @@ function changesText(resource: string | null, diff: AuditChange[]): string {
 export function auditSentence(entry: AuditEntry): string {
   if (entry.kind === 'failed-login')
     return `Failed sign-in${entry.actor ? ` as "${entry.actor}"` : ''}: ${entry.reason ?? 'refused'}`;
+  if (entry.kind === 'notification') return `Notification channel #${entry.recordId ?? ''}: ${entry.reason ?? ''}`;
   if (entry.kind === 'rejected-key') {
     const key =
       entry.keyId !== null

@@ -9,6 +9,7 @@ export const KINDS: { value: AuditKind; label: string; color: string }[] = [
   { value: 'write', label: 'Change', color: 'blue' },
   { value: 'rejected-key', label: 'Rejected key', color: 'red' },
   { value: 'failed-login', label: 'Failed login', color: 'orange' },
+  { value: 'notification', label: 'Notification', color: 'grape' },
 ];
 
 export const CHANNELS: { value: AuditChannel; label: string }[] = [
