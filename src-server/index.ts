@@ -91,10 +91,11 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         createFirewallService({ ...base, banHistoryRetentionDays: () => general().banHistoryRetentionDays }),
       );
       stops.push(startTerminalLog({ ...base, bans: firewall.bans }));
-      const peers = track(await startPeerService(base));
+      const peers = track(await startPeerService({ ...base, registered: firewall.registered }));
       const { audit } = track(startAudit({ ...base, retentionDays: () => general().auditRetentionDays }));
       const settle = () => void firewall.snapshots.get();
-      const crowdsecLink = track(startCrowdsecLink({ ...base, bans: firewall.bans, state: firewall.state, settle }));
+      const { bans, state, registered } = firewall;
+      const crowdsecLink = track(startCrowdsecLink({ ...base, bans, state, registered, settle }));
       const domain = { registry, modules, auth, firewall, audit, crowdsecLink, peers: peers.monitor };
       services = { ...base, ...queued, ...domain, config };
       http = track(await startHttp(services, ROUTE_REGISTRARS));

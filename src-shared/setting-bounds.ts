@@ -28,6 +28,7 @@ export const SETTING_BOUNDS = {
     bantimeMaxtime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
     bantimeRndtime: { min: 0, max: 86_400, unit: 's', reason: '1 day' },
     ipv6Prefix: { min: 32, max: 128, reason: 'a /32 is a whole provider allocation' },
+    registeredLingerMinutes: { min: 0, max: 60, unit: 'min', reason: '1 hour' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

@@ -6,6 +6,7 @@ import { MANUAL_SCENARIO, originOf, scopeOf, type BanKind, type DecisionKey } fr
 import { deliveryLookup, scenarioOfBan, type Delivery } from './delivery.ts';
 import { readFail2ban, whitelistRanges } from './fail2ban-settings.ts';
 import { filterBanValues } from './filters.ts';
+import { protectionText, RegisteredAddresses } from './registered-addresses.ts';
 import { loadFilters } from './filter-store.ts';
 
 /** One active decision that covers the address asked about. */
@@ -29,9 +30,13 @@ export interface CoveringDecision {
 
 /** Something that keeps the address from ever being banned. */
 export interface Protection {
-  kind: 'whitelist' | 'trusted-filter';
+  kind: 'whitelist' | 'trusted-filter' | 'registered-phones';
   value: string;
   filter?: { id: number; description: string };
+  /** For registered phones: the endpoints registered there (or within the linger). */
+  phones?: string[];
+  /** For registered phones: `protected: 2 registered phones, 101 and 103`. */
+  note?: string;
 }
 
 /** The answer to "why is this address blocked?" (`firewall:lookup`). */
@@ -124,6 +129,14 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
   }
   for (const { text } of whitelistRanges(readFail2ban(db), now))
     if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
+  const phones = RegisteredAddresses.read(db, now).phonesAt(address);
+  if (phones.length)
+    protections.push({
+      kind: 'registered-phones',
+      value: address,
+      phones,
+      note: `protected: ${protectionText(phones)}`,
+    });
 
   const loopback = isHostLoopback(address)
     ? `${address} is this host's own loopback address: it is never banned and never published to ` +

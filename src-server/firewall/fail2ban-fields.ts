@@ -80,6 +80,9 @@ export const FAIL2BAN_FIELDS = {
   // Count failures and ban IPv6 sources by prefix.
   ipv6ByPrefix: { schema: z.boolean(), default: false },
   ipv6Prefix: { schema: boundedInteger(bounds.ipv6Prefix), default: 64 },
+  // Registered phones are never cut off (docs/firewall.md): their address stays protected this long after the last registration ends.
+  protectRegistered: { schema: z.boolean(), default: true },
+  registeredLingerMinutes: { schema: boundedInteger(bounds.registeredLingerMinutes), default: 5 },
   whitelistEntries: { schema: z.array(whitelistEntrySchema).max(1000, { error: 'at most 1000 entries' }), default: [] },
 } satisfies Record<string, { schema: z.ZodType; default: unknown }>;
 

@@ -74,9 +74,10 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
       | 'PBXFirewallMaxReqSec'
       | 'bantimeMaxtime'
       | 'bantimeRndtime'
-      | 'ipv6Prefix',
+      | 'ipv6Prefix'
+      | 'registeredLingerMinutes',
   ) => (isInt(stored[name]) ? stored[name] : d[name]);
-  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix') =>
+  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix' | 'protectRegistered') =>
     typeof stored[name] === 'boolean' ? stored[name] : d[name];
   const multipliers = stored.bantimeMultipliers;
   return {
@@ -99,6 +100,8 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     ipv6ByPrefix: bool('ipv6ByPrefix'),
     ipv6Prefix: int('ipv6Prefix'),
     whitelistEntries: readEntries(stored.whitelistEntries),
+    protectRegistered: bool('protectRegistered'),
+    registeredLingerMinutes: int('registeredLingerMinutes'),
   };
 }
 

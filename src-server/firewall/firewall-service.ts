@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './addresses.ts';
+import { AccountFlags, clearAccountFlags, flagText, writeAccountFlag } from './account-flags.ts';
 import { absorbImportedBans } from './ban-import-absorb.ts';
 import { pruneBanHistory } from './ban-queries.ts';
 import { BanStore } from './ban-store.ts';
@@ -16,10 +17,13 @@ import { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { DeletedTails } from './deleted-tails.ts';
 import { FirewallState } from './firewall-state.ts';
 import { IntrusionDetector } from './intrusion-detector.ts';
+import { RegisteredAddresses, writeContacts, type RegisteredContact } from './registered-addresses.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
 const PRUNE_EVERY_MS = 60_000;
+/** Flags on accounts that stopped failing are cleared this often. */
+const FLAG_EXPIRY_MS = 5000;
 /** Cursor renewals and poll statistics are batched this long (a new cursor version is written at once). */
 const CURSOR_FLUSH_MS = 1000;
 
@@ -38,6 +42,10 @@ export interface FirewallService {
   state: FirewallState;
   bans: BanStore;
   detector: IntrusionDetector;
+  /** The addresses with registered phones (fed by the AMI monitor): never cut off. */
+  registered: RegisteredAddresses;
+  /** Accounts flagged for failing from such an address. */
+  flags: AccountFlags;
   snapshots: DecisionSnapshotCache;
   log: DecisionLog;
   compressor: SnapshotCompressor;
@@ -60,7 +68,31 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const state = new FirewallState(db, clock);
   const bans = new BanStore(db, clock);
   const log = new DecisionLog(db);
-  const detector = new IntrusionDetector(state, bans, clock);
+  const warnPhones = (what: string) => (error: unknown) =>
+    deps.logger.warn({ err: error }, `${what} failed; the next change writes again`);
+  // A write refused by a locked database is kept and written with the next change.
+  let unwritten: RegisteredContact[] = [];
+  const registered = new RegisteredAddresses(
+    () => state.settings,
+    clock,
+    (changed) => {
+      const rows = [...unwritten, ...changed];
+      unwritten = tryBackgroundWrite(db, () => writeContacts(db, rows), warnPhones('registered contact write'))
+        ? []
+        : rows;
+    },
+  );
+  registered.loadFrom(db);
+  // The counts behind stored flags lived in memory: a restart starts counting again.
+  tryBackgroundWrite(db, () => clearAccountFlags(db), warnPhones('account flag reset'));
+  const flags = new AccountFlags(state, registered, clock, (flag) => {
+    tryBackgroundWrite(db, () => writeAccountFlag(db, flag), warnPhones('account flag write'));
+    const fields = { account: flag.account, address: flag.address, failures: flag.failures };
+    if (flag.state === 'flagged') deps.logger.warn(fields, `${flagText(flag)}: flagged, the address is not banned`);
+    else deps.logger.info(fields, `Account ${flag.account} at ${flag.address}: flag cleared`);
+    bus.emit({ type: 'account-flagged', flag });
+  });
+  const detector = new IntrusionDetector(state, bans, clock, Math.random, { registered, flags });
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
   const warn = (what: string) => (error: unknown) =>
     deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
@@ -91,7 +123,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       if (CONFIG_RESOURCES.has(event.resource)) state.reload();
     }),
     bus.on('security-failure', (event) => {
-      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
+      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key', event.account);
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
     bus.on('bans-reloaded', () => bans.reload()),
@@ -112,6 +144,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   pruneTimer.unref();
   const flushTimer = setInterval(flush, CURSOR_FLUSH_MS);
   flushTimer.unref();
+  const flagTimer = setInterval(() => flags.expire(), FLAG_EXPIRY_MS);
+  flagTimer.unref();
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
@@ -119,10 +153,13 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   return {
     ...exportParts,
     log,
+    registered,
+    flags,
     bouncerExport: createBouncerExport({ ...exportParts, db, clock, logger: deps.logger }),
     stop() {
       clearInterval(pruneTimer);
       clearInterval(flushTimer);
+      clearInterval(flagTimer);
       // At stop the lock is worth waiting for (busy_timeout): this is the last chance to write.
       tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'), 5000);
       tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'), 5000);

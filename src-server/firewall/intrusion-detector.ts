@@ -4,7 +4,15 @@ import { incrementedBantime, ipv6PrefixOf, ruleFor } from './ban-policy.ts';
 import type { BanStore } from './ban-store.ts';
 import { BAN_CATEGORIES, type BanCategory } from './decisions.ts';
 import type { FirewallState } from './firewall-state.ts';
+import type { AccountFlags } from './account-flags.ts';
 import { describeHoles } from './never-banned.ts';
+import { protectionText, type RegisteredAddresses } from './registered-addresses.ts';
+
+/** Registered phones are never cut off: the addresses that host them, and the flags raised instead of bans. */
+export interface PhoneGuard {
+  registered: RegisteredAddresses;
+  flags: AccountFlags;
+}
 
 /** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
 export const WRONG_KEY_REASON = 'wrong API key';
@@ -38,6 +46,7 @@ export class IntrusionDetector {
     private readonly clock: Clock,
     /** rndtime's randomness (tests pass a fixed one). */
     private readonly random: () => number = Math.random,
+    private readonly phones?: PhoneGuard,
   ) {}
 
   /**
@@ -45,9 +54,14 @@ export class IntrusionDetector {
    * says so in its reason (WRONG_KEY_REASON): only such a ban is lifted when the address then
    * presents a valid key, never one earned by guessing passwords.
    */
-  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false): boolean {
+  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false, account?: string): boolean {
     const ip = normalizeAddress(rawIp);
     if (!ip || this.state.isNeverBanned(ip)) return false;
+    // An address with registered phones is never banned: the failing account is counted and flagged instead.
+    if (this.phones?.registered.isProtected(ip)) {
+      this.phones.flags.recordFailure(category, ip, account);
+      return false;
+    }
     const settings = this.state.settings;
     const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
     if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
@@ -77,6 +91,13 @@ export class IntrusionDetector {
   private banPrefix(category: BanCategory, prefix: string, recent: readonly Failure[], reason: string): void {
     const addresses = [...new Set(recent.map((f) => f.ip))];
     const screen = this.state.neverBanned.screen(prefix);
+    const phones = this.phones?.registered.protectedPhones(prefix) ?? new Map<string, string[]>();
+    if (phones.size > 0) {
+      const held = [...phones].map(([address, list]) => `${address} (${protectionText(list)})`).join(', ');
+      for (const address of addresses)
+        this.banSource(category, address, `${reason}; not banned as ${prefix}, which holds ${held}`);
+      return;
+    }
     if (screen.kind === 'clear') {
       this.banSource(
         category,

@@ -15,6 +15,7 @@ import {
   type EndpointRow,
   type RegistrationRow,
 } from './peer-state-store.ts';
+import { applyContactStatus, contactsOfEndpoints, type RegisteredSink } from './registered-feed.ts';
 import { securityFailureOf } from './security-events.ts';
 
 export interface PeerMonitorOptions {
@@ -29,6 +30,8 @@ export interface MonitorDeps {
   bus: ServerBus;
   logger: Logger;
   clock: Clock;
+  /** The registered-address index the firewall consults (registered phones are never cut off). */
+  registered?: RegisteredSink;
 }
 
 // Unsolicited events after which the cached state is out of date.
@@ -100,8 +103,10 @@ export class PeerMonitor {
     await this.stopClient();
     writeLink(this.deps.db, false, null);
     // At start the cache of the last run is kept (served with its age); disabling or a new target forgets it.
-    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key)))
+    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key))) {
       clearState(this.deps.db);
+      this.deps.registered?.endAll();
+    }
     if (settings.enabled && !this.stopped) this.startClient(settings);
   }
 
@@ -224,6 +229,8 @@ export class PeerMonitor {
       this.deps.bus.emit({ type: 'security-failure', ...failure });
       return;
     }
+    // A registration protects its address at once, without waiting for the refresh.
+    if (event.Event === 'ContactStatus' && this.deps.registered) applyContactStatus(this.deps.registered, event);
     // Debounced: a burst of contact changes costs one refresh.
     if (STATE_CHANGE_EVENTS.has(event.Event ?? '')) this.scheduleRefresh(200);
   }
@@ -251,6 +258,7 @@ export class PeerMonitor {
     writeWithShortWait(this.deps.db, () =>
       writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()),
     );
+    this.deps.registered?.replaceAll(contactsOfEndpoints(endpoints));
 
     // Contact details only for known extensions with a contact; the rest have none to show.
     const known = new Set(this.deps.db.prepare('SELECT number FROM extensions').pluck().all() as string[]);

@@ -16,6 +16,8 @@ export interface SecurityFailure {
   category: SecurityCategory;
   ip: string;
   reason: string;
+  /** The AccountID tried, when the event names one. */
+  account?: string;
 }
 
 const CATEGORY_BY_SERVICE: Record<string, SecurityCategory> = {
@@ -43,5 +45,6 @@ export function securityFailureOf(event: AmiMessage): SecurityFailure | undefine
   const ip = addressOfRemote(event.RemoteAddress ?? '');
   if (!category || !ip) return undefined;
   const account = (event.AccountID ?? '').slice(0, 64);
-  return { category, ip, reason: `${name} (${event.Service}${account ? ` account "${account}"` : ''})` };
+  const reason = `${name} (${event.Service}${account ? ` account "${account}"` : ''})`;
+  return { category, ip, reason, ...(account ? { account } : {}) };
 }

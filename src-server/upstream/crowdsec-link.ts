@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { BanStore } from '../firewall/ban-store.ts';
 import type { FirewallState } from '../firewall/firewall-state.ts';
+import type { RegisteredAddresses } from '../firewall/registered-addresses.ts';
 import { isSqliteBusy } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
@@ -23,6 +24,8 @@ export interface CrowdsecLinkDeps {
   state: FirewallState;
   /** Brings the bouncer export up to date (a snapshot build); the puller calls it between paced slices. */
   settle?: () => void;
+  /** Addresses with registered phones: pulled decisions covering one are not enforced. */
+  registered?: RegisteredAddresses;
 }
 
 /** The web thread's link to an upstream CrowdSec LAPI (`services.crowdsecLink`). */
@@ -45,14 +48,17 @@ const FILTER_RESOURCES = new Set(['firewall', 'network-filters']);
  * LAPI that is down, slow or wrong only shows in link:getStatus and the log.
  */
 export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
-  const { db, clock, bus, logger, bans, state, settle } = deps;
+  const { db, clock, bus, logger, bans, state, settle, registered } = deps;
   let settings = readLinkSettings(db);
   const current = () => settings;
   const status = new LinkStatusRecorder(db, clock);
   const queue = new PushQueue(db, clock);
   const parser = new StreamParser();
   const pusher = new LapiPusher({ db, state, clock, logger, queue, status, settings: current });
-  const puller = new LapiPuller({ db, clock, logger, bans, state, queue, parser, status, settings: current, settle });
+  const puller = new LapiPuller({
+    ...{ db, clock, logger, bans, state, queue, parser, status },
+    ...{ settings: current, settle, registered },
+  });
 
   const describe = () => {
     const s = status.status;

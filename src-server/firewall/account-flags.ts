@@ -1,0 +1,146 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../storage/database.ts';
+import type { AccountFlag } from '../wire/types.ts';
+import { ruleFor } from './ban-policy.ts';
+import type { BanCategory } from './decisions.ts';
+import type { FirewallState } from './firewall-state.ts';
+import { phoneList, type RegisteredAddresses } from './registered-addresses.ts';
+
+/** The account of a failure that named none (a malformed request, an HTTP login without a name). */
+export const NO_ACCOUNT = '(no account)';
+/** Above this many tracked (address, account) pairs, stale ones are swept before adding more. */
+const SWEEP_ABOVE = 10_000;
+
+interface Tracked {
+  failures: number[];
+  /** The window the pair is counted over (its category's findtime), ms. */
+  windowMs: number;
+  flag: AccountFlag | undefined;
+}
+
+/** `Account 102 fails from 198.51.100.10, where 101 and 103 are registered`: the flag in words. */
+export function flagText(flag: Pick<AccountFlag, 'account' | 'address' | 'registeredAccounts'>): string {
+  const others = flag.registeredAccounts;
+  const where = others.length
+    ? `, where ${phoneList(others)} ${others.length === 1 ? 'is' : 'are'} registered`
+    : ', where phones are registered';
+  return `Account ${flag.account} fails from ${flag.address}${where}`;
+}
+
+/**
+ * Failures from an address with registered phones never ban the address (registered-addresses.ts):
+ * they count per (address, account) over the category's findtime, and at its maxretry the account
+ * is flagged. A flag clears when the account registers, or once findtime passes without a failure.
+ * Each change goes to `onChange` (the service stores it, logs it, and emits `account-flagged`).
+ */
+export class AccountFlags {
+  private readonly tracked = new Map<string, Tracked>();
+
+  constructor(
+    private readonly state: FirewallState,
+    private readonly registered: RegisteredAddresses,
+    private readonly clock: Clock,
+    private readonly onChange: (flag: AccountFlag) => void,
+  ) {
+    registered.onRegistered((endpoint) => this.accountRegistered(endpoint));
+  }
+
+  /** One failure of `account` from the protected `address`. */
+  recordFailure(category: BanCategory, address: string, rawAccount: string | undefined): void {
+    const account = rawAccount?.trim() || NO_ACCOUNT;
+    const { maxretry, findtime } = ruleFor(this.state.settings, category);
+    const now = this.clock.now();
+    const key = `${address}|${account}`;
+    if (!this.tracked.has(key) && this.tracked.size >= SWEEP_ABOVE) this.expire();
+    const tracked = this.tracked.get(key) ?? { failures: [], windowMs: 0, flag: undefined };
+    tracked.windowMs = findtime * 1000;
+    tracked.failures = tracked.failures.filter((at) => at > now - tracked.windowMs);
+    tracked.failures.push(now);
+    this.tracked.set(key, tracked);
+    if (tracked.flag) {
+      tracked.flag.failures++;
+      return;
+    }
+    if (tracked.failures.length < maxretry) return;
+    tracked.flag = {
+      account,
+      address,
+      registeredAccounts: this.registered.phonesAt(address).filter((phone) => phone !== account),
+      state: 'flagged',
+      failures: tracked.failures.length,
+      at: new Date(now).toISOString(),
+    };
+    this.onChange({ ...tracked.flag });
+  }
+
+  /** Flags in force, newest first. */
+  get flags(): AccountFlag[] {
+    return [...this.tracked.values()]
+      .flatMap((t) => (t.flag ? [{ ...t.flag }] : []))
+      .sort((a, b) => (a.at < b.at ? 1 : -1));
+  }
+
+  /** Clears the flags and counts whose last failure is a window old (called every few seconds). */
+  expire(): void {
+    const now = this.clock.now();
+    for (const [key, tracked] of this.tracked) {
+      const last = tracked.failures[tracked.failures.length - 1] ?? 0;
+      if (last > now - tracked.windowMs) continue;
+      this.tracked.delete(key);
+      if (tracked.flag) this.clear(tracked.flag);
+    }
+  }
+
+  private accountRegistered(endpoint: string): void {
+    for (const [key, tracked] of this.tracked) {
+      if (!key.endsWith(`|${endpoint}`)) continue;
+      this.tracked.delete(key);
+      if (tracked.flag) this.clear(tracked.flag);
+    }
+  }
+
+  private clear(flag: AccountFlag): void {
+    this.onChange({ ...flag, state: 'cleared', at: new Date(this.clock.now()).toISOString() });
+  }
+}
+
+/** Stores a flag change: a raised flag is written, a cleared one deleted (the Dashboard lists those in force). */
+export function writeAccountFlag(db: Db, flag: AccountFlag): void {
+  if (flag.state === 'cleared') {
+    db.prepare('DELETE FROM account_flags WHERE account = ? AND address = ?').run(flag.account, flag.address);
+    return;
+  }
+  const at = Date.parse(flag.at);
+  db.prepare(
+    'INSERT OR REPLACE INTO account_flags (account, address, registered_accounts, failures, flagged_at, ' +
+      'last_failure_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(flag.account, flag.address, JSON.stringify(flag.registeredAccounts), flag.failures, at, at);
+}
+
+/** The flags in force as stored (a worker's read, for the Dashboard), newest first. */
+export function readAccountFlags(db: Db): AccountFlag[] {
+  const rows = db
+    .prepare(
+      'SELECT account, address, registered_accounts, failures, flagged_at FROM account_flags ORDER BY flagged_at DESC',
+    )
+    .all() as Array<{
+    account: string;
+    address: string;
+    registered_accounts: string;
+    failures: number;
+    flagged_at: number;
+  }>;
+  return rows.map((row) => ({
+    account: row.account,
+    address: row.address,
+    registeredAccounts: JSON.parse(row.registered_accounts) as string[],
+    state: 'flagged',
+    failures: row.failures,
+    at: new Date(row.flagged_at).toISOString(),
+  }));
+}
+
+/** Forgets every stored flag (at start: the counts behind them were in memory). */
+export function clearAccountFlags(db: Db): void {
+  db.prepare('DELETE FROM account_flags').run();
+}
