@@ -16,6 +16,9 @@ const POLICY_DEFAULTS = {
   bantimeOveralljails: false,
   ipv6ByPrefix: false,
   ipv6Prefix: 64,
+  // Registered phones are never cut off (issue 3/6).
+  protectRegistered: true,
+  registeredLingerMinutes: 5,
 };
 
 describe('fail2ban singleton', () => {
