@@ -52,22 +52,29 @@ export class AccountFlags {
     const now = this.clock.now();
     const key = `${address}|${account}`;
     if (!this.tracked.has(key) && this.tracked.size >= SWEEP_ABOVE) this.expire();
-    const tracked = this.tracked.get(key) ?? { failures: [], windowMs: 0, flag: undefined };
+    let tracked = this.tracked.get(key);
+    if (!tracked) {
+      tracked = { failures: [], windowMs: 0, flag: undefined };
+      this.tracked.set(key, tracked);
+    }
     tracked.windowMs = findtime * 1000;
-    tracked.failures = tracked.failures.filter((at) => at > now - tracked.windowMs);
-    tracked.failures.push(now);
-    this.tracked.set(key, tracked);
     if (tracked.flag) {
+      // Flagged: only the last failure matters (the flag clears a window after it).
+      tracked.failures[0] = now;
       tracked.flag.failures++;
       return;
     }
+    const since = now - tracked.windowMs;
+    tracked.failures = tracked.failures.filter((at) => at > since);
+    tracked.failures.push(now);
     if (tracked.failures.length < maxretry) return;
+    tracked.failures = [now];
     tracked.flag = {
       account,
       address,
       registeredAccounts: this.registered.phonesAt(address).filter((phone) => phone !== account),
       state: 'flagged',
-      failures: tracked.failures.length,
+      failures: maxretry,
       at: new Date(now).toISOString(),
     };
     this.onChange({ ...tracked.flag });

@@ -55,13 +55,11 @@ export class IntrusionDetector {
    * presents a valid key, never one earned by guessing passwords.
    */
   recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false, account?: string): boolean {
+    // Asterisk's addresses arrive canonical: a registered one is known in one map lookup (bench/protected-check.ts).
+    if (this.heldForPhones(category, rawIp, account)) return false;
     const ip = normalizeAddress(rawIp);
     if (!ip || this.state.isNeverBanned(ip)) return false;
-    // An address with registered phones is never banned: the failing account is counted and flagged instead.
-    if (this.phones?.registered.isProtected(ip)) {
-      this.phones.flags.recordFailure(category, ip, account);
-      return false;
-    }
+    if (ip !== rawIp && this.heldForPhones(category, ip, account)) return false;
     const settings = this.state.settings;
     const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
     if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
@@ -79,6 +77,16 @@ export class IntrusionDetector {
     if (!prefix) this.banSource(category, ip, why);
     else this.banPrefix(category, prefix, recent, why);
     this.failures.delete(key);
+    return true;
+  }
+
+  /**
+   * An address with registered phones is never banned: the failing account is counted (and flagged
+   * at maxretry) instead, unless the address is never banned anyway (whitelisted: never counted).
+   */
+  private heldForPhones(category: BanCategory, ip: string, account: string | undefined): boolean {
+    if (!this.phones?.registered.isProtected(ip)) return false;
+    if (!this.state.neverBanned.holderOf(ip)) this.phones.flags.recordFailure(category, ip, account);
     return true;
   }
 

@@ -262,7 +262,11 @@ export class RegisteredAddresses {
 }
 
 /** Extension numbers in numeric order when they are numbers (`99` before `101`). */
-const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byNumber = (a: string, b: string) => {
+  // Intl's numeric collation costs microseconds a call: plain numbers are compared as numbers here.
+  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+};
 
 function lowerBound(list: ReadonlyArray<[bigint, string]>, value: bigint): number {
   let low = 0;
