@@ -16,13 +16,15 @@ const OFFICE = '198.51.100.10';
 const NEIGHBOUR = '198.51.100.11';
 const HOME_V6 = '2001:db8::5';
 
+type Truthy<T> = Exclude<T, false | null | undefined | '' | 0>;
+
 /** Polls `probe` until it returns a truthy value; fails with the last value after the timeout. */
-async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T;
   do {
     last = await probe();
-    if (last) return last as NonNullable<T>;
+    if (last) return last as Truthy<T>;
     await new Promise((r) => setTimeout(r, 25));
   } while (Date.now() < deadline);
   throw new Error(`${what}: not met in ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);

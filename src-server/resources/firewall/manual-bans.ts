@@ -54,7 +54,7 @@ export const banIp: FirewallAction<'banIp'> = (ctx) => {
   if (cutOff.size && !ctx.input.confirmCutOff)
     return failure(
       409,
-      `ip: banning ${value} would cut off registered phones at ${describeCutOff(cutOff)}; ` +
+      `Banning ${value} would cut off registered phones at ${describeCutOff(cutOff)}; ` +
         'nothing was banned. Send confirmCutOff: true to ban anyway.',
     );
   const id = addManualBan(ctx.db, { value, seconds, reason, services, by: actorOf(ctx) }, ctx.now());
