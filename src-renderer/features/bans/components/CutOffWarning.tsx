@@ -17,7 +17,7 @@ export function CutOffWarning({ message }: { message: string }) {
     <Alert color="orange" variant="light" icon={<IconPhoneOff size={18} aria-hidden />} title="Registered phones here">
       <Text size="sm">{message}</Text>
       <Text size="sm" mt={4} fw={600}>
-        Ban anyway to cut them off, or ban a narrower range.
+        Ban anyway to cut them off; otherwise fix the failing phone or account instead.
       </Text>
     </Alert>
   );

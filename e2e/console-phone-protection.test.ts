@@ -1,0 +1,111 @@
+// Registered phones are never cut off (issue 3/6, item 5): the Peers page lists the protected
+// addresses with their phones, the Dashboard the accounts failing behind them, and the ban dialog
+// names the phones a ban would cut off before it bans. At 1440 and 390 px, with no serious axe violation.
+import { AxeBuilder } from '@axe-core/playwright';
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
+import type { TestServer } from '../src-server/test-support/server.ts';
+import { useConsole } from './support/console-session.ts';
+import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+const OFFICE = '198.51.100.10';
+const WIDTHS = [1440, 390];
+
+async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+  await dismissNotifications(page);
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  return (await builder.analyze()).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function fits(page: Page, width: number, what: string): Promise<void> {
+  const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  assert.ok(scrollWidth <= width, `${what} at ${width} px is ${scrollWidth} px wide`);
+}
+
+let ami: AmiTestServer;
+
+/** An office behind one address: 101 and 103 registered, 102 failing with a stale password. */
+async function officeWithFailingPhone(server: TestServer): Promise<void> {
+  ami = await AmiTestServer.start();
+  ami.endpoints.set('101', { deviceState: 'Not in use', contact: { uri: `sip:101@${OFFICE}:5060` } });
+  ami.endpoints.set('103', { deviceState: 'Not in use', contact: { uri: `sip:103@${OFFICE}:5062` } });
+  const rules = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { maxretry: 3 } });
+  assert.equal(rules.status, 200, rules.text);
+  const saved = await server.call(`${V3}ami`, {
+    method: 'PUT',
+    body: { enabled: true, host: ami.host, port: ami.port, username: 'admin', secret: 'amp111' },
+  });
+  assert.equal(saved.status, 200, saved.text);
+  const protection = async () => (await server.call(`${V3}firewall:getPhoneProtection`)).json.data;
+  await eventually(protection, (p) => p.addresses.length === 1, 'the office protected');
+  for (let i = 0; i < 3; i++)
+    ami.emitEvent({
+      Event: 'InvalidPassword',
+      Service: 'PJSIP',
+      AccountID: '102',
+      RemoteAddress: `IPV4/UDP/${OFFICE}/5060`,
+    });
+  await eventually(protection, (p) => p.flags.length === 1, 'account 102 flagged');
+}
+
+describe('console: registered phones are never cut off', () => {
+  const app = useConsole({ prepare: officeWithFailingPhone });
+  const { bans } = app.screens;
+  after(() => ami?.close());
+
+  it('the Dashboard names the account failing behind registered phones', async () => {
+    const { page, browser } = app;
+    await app.open('/');
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      const card = await visible(page.getByTestId('flagged-accounts'));
+      assert.match(await card.innerText(), /Account 102 fails from 198\.51\.100\.10, where 101 and 103 are registered/);
+      assert.equal((await page.getByTestId('flagged-count').textContent())?.trim(), '1 flagged');
+      assert.deepEqual(await seriousViolations(page), [], `Dashboard at ${width} px`);
+      await fits(page, width, 'Dashboard');
+      await browser.screenshot(`phone-protection-dashboard-${width}`);
+    }
+  });
+
+  it('the Peers page lists the protected addresses with their phones', async () => {
+    const { page, browser } = app;
+    await app.open('/peers');
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      await page.getByRole('tab', { name: /Protected addresses \(1\)/ }).click();
+      const row = await visible(page.getByTestId('protected-address-row').filter({ hasText: OFFICE }));
+      const text = await row.innerText();
+      assert.match(text, /101 since/);
+      assert.match(text, /103 since/);
+      assert.deepEqual(await seriousViolations(page), [], `Peers at ${width} px`);
+      await fits(page, width, 'Peers');
+      await browser.screenshot(`phone-protection-peers-${width}`);
+    }
+  });
+
+  it('the ban dialog names the phones a ban would cut off, bans nothing, and bans once confirmed', async () => {
+    const { page, server, browser } = app;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await app.open('/bans');
+    const dialog = await bans.openBan();
+    await dialog.fill({ address: OFFICE, duration: '1', unit: 'h' });
+    await dialog.submit();
+    const warning = await visible(page.getByRole('dialog').getByText(/would cut off registered phones/));
+    assert.match(await warning.innerText(), /198\.51\.100\.10 \(phones 101 and 103\)/);
+    assert.doesNotMatch(await warning.innerText(), /confirmCutOff/, 'the API hint is not shown');
+    const lookup = async () => (await server.call(`${V3}firewall:lookup?ip=${OFFICE}`)).json.data;
+    assert.equal((await lookup()).blocked, false, 'nothing banned yet');
+    assert.deepEqual(await seriousViolations(page, '[role="dialog"]'), [], 'the warning at 390 px');
+    await browser.screenshot('phone-protection-ban-warning-390');
+
+    await page.getByRole('dialog').getByRole('button', { name: 'Ban anyway' }).click();
+    await bans.dialogsClosed();
+    await eventually(lookup, (l) => l.blocked === true, 'banned once confirmed');
+  });
+});
