@@ -81,8 +81,8 @@ describe('console: registered phones are never cut off', () => {
       await page.getByRole('tab', { name: /Protected addresses \(1\)/ }).click();
       const row = await visible(page.getByTestId('protected-address-row').filter({ hasText: OFFICE }));
       const text = await row.innerText();
-      assert.match(text, /101 since/);
-      assert.match(text, /103 since/);
+      assert.match(text, /101 registered/);
+      assert.match(text, /103 registered/);
       assert.deepEqual(await seriousViolations(page), [], `Peers at ${width} px`);
       await fits(page, width, 'Peers');
       await browser.screenshot(`phone-protection-peers-${width}`);

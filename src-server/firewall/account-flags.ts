@@ -24,7 +24,8 @@ export function flagText(flag: Pick<AccountFlag, 'account' | 'address' | 'regist
   const where = others.length
     ? `, where ${phoneList(others)} ${others.length === 1 ? 'is' : 'are'} registered`
     : ', where phones are registered';
-  return `Account ${flag.account} fails from ${flag.address}${where}`;
+  const who = flag.account === NO_ACCOUNT ? 'Attempts naming no account fail' : `Account ${flag.account} fails`;
+  return `${who} from ${flag.address}${where}`;
 }
 
 /**

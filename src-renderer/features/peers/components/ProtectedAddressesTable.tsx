@@ -10,7 +10,7 @@ function PhoneBadge({ phone }: { phone: Phone }) {
   const left = phone.endedAt !== null;
   return (
     <Badge variant="light" color={left ? 'gray' : 'teal'} style={{ textTransform: 'none' }}>
-      {phone.endpoint} {left ? `left ${formatAgo(phone.endedAt)}` : `since ${formatAgo(phone.registeredSince)}`}
+      {phone.endpoint} {left ? `left ${formatAgo(phone.endedAt)}` : `registered ${formatAgo(phone.registeredSince)}`}
     </Badge>
   );
 }
@@ -45,7 +45,13 @@ export function ProtectedAddressesTable() {
           text: (a) => `${a.address} ${a.phones.map((p) => p.endpoint).join(' ')}`,
         }}
         columns={[
-          { header: 'Address', card: 'title', mono: true, render: (a) => a.address },
+          {
+            header: 'Address',
+            card: 'title',
+            mono: true,
+            // An address broken mid-number reads as two.
+            render: (a) => <span style={{ whiteSpace: 'nowrap' }}>{a.address}</span>,
+          },
           {
             header: 'Phones',
             render: (a) => (
