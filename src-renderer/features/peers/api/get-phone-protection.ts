@@ -5,7 +5,6 @@ import { polledQuery } from '../../../lib/query-hooks.ts';
 /** The addresses with registered phones (never cut off) and the accounts flagged behind them. */
 export type PhoneProtection = Answer<'firewall.getPhoneProtection'>;
 export type ProtectedAddress = PhoneProtection['addresses'][number];
-export type FlaggedAccount = PhoneProtection['flags'][number];
 
 export const phoneProtectionKey = ['peers', 'phone-protection'] as const;
 
