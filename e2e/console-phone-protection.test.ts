@@ -108,4 +108,28 @@ describe('console: registered phones are never cut off', () => {
     await bans.dialogsClosed();
     await eventually(lookup, (l) => l.blocked === true, 'banned once confirmed');
   });
+
+  it('the import preview names the phones the list would cut off, and importing after it confirms', async () => {
+    const { page, server } = app;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await app.open('/bans');
+    const dialog = await bans.openImport();
+    await dialog.list('203.0.113.77\n198.51.100.0/24');
+    await dialog.button('Preview').click();
+    await dialog.outcome();
+    const warnings = await visible(page.getByTestId('import-warnings'));
+    assert.match(
+      await warnings.innerText(),
+      /would cut off registered phones at 198\.51\.100\.10 \(phones 101 and 103\)/,
+    );
+    const lookup = async (ip: string) => (await server.call(`${V3}firewall:lookup?ip=${ip}`)).json.data;
+    assert.equal((await lookup('203.0.113.77')).blocked, false, 'a preview imports nothing');
+    await dialog.button('Import anyway').click();
+    await bans.dialogsClosed();
+    await eventually(
+      () => lookup('203.0.113.77'),
+      (l) => l.blocked === true,
+      'imported once confirmed',
+    );
+  });
 });
