@@ -70,6 +70,13 @@ describe('failures behind registered phones', () => {
     assert.equal(changes.at(-1)?.state, 'cleared');
   });
 
+  test('an account name is shown without control characters or direction overrides', () => {
+    const { registered, changes, detector } = setup({ maxretry: 1 });
+    registered.contactUp('198.51.100.10', '101');
+    detector.recordFailure('sip', '198.51.100.10', 'x', false, '10\u001b[31m2\u202e');
+    assert.equal(changes[0]?.account, '10?[31m2?');
+  });
+
   test('a whitelisted address with phones is never counted; without phones the address is banned as before', () => {
     const { bans, registered, changes, detector } = setup({ maxretry: 2, whitelist: '198.51.100.10' });
     registered.contactUp('198.51.100.10', '101');

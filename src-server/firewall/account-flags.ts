@@ -12,10 +12,22 @@ export const NO_ACCOUNT = '(no account)';
 const SWEEP_ABOVE = 10_000;
 
 interface Tracked {
+  account: string;
   failures: number[];
   /** The window the pair is counted over (its category's findtime), ms. */
   windowMs: number;
   flag: AccountFlag | undefined;
+}
+
+/**
+ * The account as it may be shown: Asterisk passes on whatever the caller sent, so control
+ * characters (a terminal escape) and bidirectional overrides (text that reads backwards) become `?`.
+ */
+function printable(account: string): string {
+  return account
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
+    .trim()
+    .slice(0, 64);
 }
 
 /** `Account 102 fails from 198.51.100.10, where 101 and 103 are registered`: the flag in words. */
@@ -48,14 +60,14 @@ export class AccountFlags {
 
   /** One failure of `account` from the protected `address`. */
   recordFailure(category: BanCategory, address: string, rawAccount: string | undefined): void {
-    const account = rawAccount?.trim() || NO_ACCOUNT;
+    const account = printable(rawAccount ?? '') || NO_ACCOUNT;
     const { maxretry, findtime } = ruleFor(this.state.settings, category);
     const now = this.clock.now();
-    const key = `${address}|${account}`;
+    const key = JSON.stringify([address, account]);
     if (!this.tracked.has(key) && this.tracked.size >= SWEEP_ABOVE) this.expire();
     let tracked = this.tracked.get(key);
     if (!tracked) {
-      tracked = { failures: [], windowMs: 0, flag: undefined };
+      tracked = { account, failures: [], windowMs: 0, flag: undefined };
       this.tracked.set(key, tracked);
     }
     tracked.windowMs = findtime * 1000;
@@ -101,7 +113,7 @@ export class AccountFlags {
 
   private accountRegistered(endpoint: string): void {
     for (const [key, tracked] of this.tracked) {
-      if (!key.endsWith(`|${endpoint}`)) continue;
+      if (tracked.account !== endpoint) continue;
       this.tracked.delete(key);
       if (tracked.flag) this.clear(tracked.flag);
     }
