@@ -56,7 +56,7 @@ async function officeWithFailingPhone(server: TestServer): Promise<void> {
 
 describe('console: registered phones are never cut off', () => {
   const app = useConsole({ prepare: officeWithFailingPhone });
-  const { bans } = app.screens;
+  const { bans, settings } = app.screens;
   after(() => ami?.close());
 
   it('the Dashboard names the account failing behind registered phones', async () => {
@@ -131,5 +131,28 @@ describe('console: registered phones are never cut off', () => {
       (l) => l.blocked === true,
       'imported once confirmed',
     );
+  });
+
+  it('Settings: the protection and its grace time, a value out of bounds refused under its field', async () => {
+    const { page, server } = app;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await app.open();
+    await settings.show();
+    const form = await settings.form('Ban rules');
+    const minutes = 'Minutes protected after the last phone leaves';
+    await form.field(minutes).fill('61');
+    await form.save('Save ban rules');
+    await eventually(
+      () => form.wrapper(minutes).innerText(),
+      (text) => /at most 60 min/.test(text),
+      'the refusal under the field',
+    );
+    const stored = async () => (await server.call(`${V3}fail2ban`)).json.data as Record<string, unknown>;
+    assert.equal((await stored()).registeredLingerMinutes, 5, 'nothing stored');
+    await form.field(minutes).fill('15');
+    await form.toggle('Never ban an address with registered phones');
+    await form.save('Save ban rules');
+    await eventually(stored, (s) => s.protectRegistered === false, 'the protection off');
+    assert.equal((await stored()).registeredLingerMinutes, 15);
   });
 });

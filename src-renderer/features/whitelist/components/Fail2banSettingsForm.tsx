@@ -19,7 +19,7 @@ import { SwitchedSection } from './SwitchedSection.tsx';
 
 /**
  * Ban rules: a MikoPBX preset or custom numbers, each service's own rule, longer bans for repeat
- * offenders (fail2ban's bantime.increment) and IPv6 counted by prefix.
+ * offenders (fail2ban's bantime.increment), IPv6 counted by prefix, and registered phones never cut off.
  */
 export function Fail2banSettingsForm() {
   const form = useSettingsForm(fail2banSettings, {
@@ -108,6 +108,21 @@ export function Fail2banSettingsForm() {
               {...switchField('ipv6ByPrefix')}
             >
               <BoundedNumberInput label="IPv6 prefix length" {...boundedField('ipv6Prefix')} maw={280} />
+            </SwitchedSection>
+            <SwitchedSection
+              title="Registered phones"
+              label="Never ban an address with registered phones"
+              description={
+                'An office behind one address keeps its phones when one of them has a stale password: the ' +
+                'failing account is flagged on the Dashboard instead of a ban.'
+              }
+              {...switchField('protectRegistered')}
+            >
+              <BoundedNumberInput
+                label="Minutes protected after the last phone leaves"
+                {...boundedField('registeredLingerMinutes')}
+                maw={320}
+              />
             </SwitchedSection>
           </>
         );

@@ -9,6 +9,8 @@ export interface RulesValues extends BanRule, RepeatOffenderValues {
   bantimeIncrement: boolean;
   ipv6ByPrefix: boolean;
   ipv6Prefix: number;
+  protectRegistered: boolean;
+  registeredLingerMinutes: number;
 }
 
 /** The fields a server error can name, so it shows under its input. */
@@ -22,6 +24,7 @@ export const FIELDS = [
   'bantimeMaxtime',
   'bantimeRndtime',
   'ipv6Prefix',
+  'registeredLingerMinutes',
   'preset',
   ...CELL_FIELDS,
 ] as const;
@@ -46,6 +49,8 @@ export function toValues(stored: Fail2banSettings): RulesValues {
     bantimeOveralljails: stored.bantimeOveralljails ?? false,
     ipv6ByPrefix: stored.ipv6ByPrefix ?? false,
     ipv6Prefix: stored.ipv6Prefix ?? 64,
+    protectRegistered: stored.protectRegistered ?? true,
+    registeredLingerMinutes: stored.registeredLingerMinutes ?? 5,
   };
 }
 
