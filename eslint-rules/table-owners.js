@@ -9,6 +9,7 @@ import { relative, resolve, sep } from 'node:path';
  * parser (docs/architecture.md "Table owners").
  */
 export const TABLE_OWNERS = {
+  account_flags: { owners: ['firewall/intrusion/account-flags.ts'] },
   ami_link: { owners: ['peers/peer-state-store.ts'] },
   api_key_sources: { owners: ['storage/api-key-rows.ts'] },
   api_key_resyncs: { owners: ['firewall/export/key-resyncs.ts'] },
@@ -38,6 +39,7 @@ export const TABLE_OWNERS = {
   peer_state: { owners: ['peers/peer-state-store.ts'] },
   providers: { owners: ['resources/providers/'] },
   refresh_tokens: { owners: ['auth/login-sessions.ts'] },
+  registered_contacts: { owners: ['firewall/filters/registered-addresses.ts'] },
   registry_state: { owners: ['peers/peer-state-store.ts'] },
   settings: { owners: ['storage/settings.ts'] },
   users: { owners: ['auth/users.ts'] },

@@ -92,11 +92,12 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
         createFirewallService({ ...base, banHistoryRetentionDays: () => general().banHistoryRetentionDays }),
       );
       stops.push(startTerminalLog({ ...base, bans: firewall.bans }));
-      const peers = track(await startPeerService(base));
+      const peers = track(await startPeerService({ ...base, registered: firewall.registered }));
       const { audit } = track(startAudit({ ...base, retentionDays: () => general().auditRetentionDays }));
       const { notifications } = track(startNotifications(base));
       const settle = () => void firewall.snapshots.get();
-      const linkDeps = { bans: firewall.bans, state: firewall.state, settle, retryMaxMs: config.linkRetryMaxMs };
+      const { bans, state, registered } = firewall;
+      const linkDeps = { bans, state, registered, settle, retryMaxMs: config.linkRetryMaxMs };
       const crowdsecLink = track(startCrowdsecLink({ ...base, ...linkDeps }));
       const domain = { registry, modules, auth, firewall, audit, notifications, crowdsecLink, peers: peers.monitor };
       services = { ...base, ...queued, ...domain, config };

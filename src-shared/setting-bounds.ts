@@ -37,6 +37,7 @@ export const SETTING_BOUNDS = {
     slowMaxretry: { min: 2, max: 1000 },
     slowFindtime: { min: 3600, max: 2_592_000, unit: 's', reason: '30 days' },
     slowBantime: { min: 60, max: MAX_BAN_SECONDS, unit: 's', reason: '365 days' },
+    registeredLingerMinutes: { min: 0, max: 60, unit: 'min', reason: '1 hour' },
   },
   'general-settings': {
     APIQueueMaxLength: { min: 1, max: 10_000 },

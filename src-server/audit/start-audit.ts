@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../storage/database.ts';
+import { tryBackgroundWrite } from '../storage/background-write.ts';
 import { AuditRecorder } from './recorder.ts';
+import { recordAccountFlag } from './store.ts';
 
 export interface AuditArea {
   audit: AuditRecorder;
@@ -11,7 +13,7 @@ export interface AuditArea {
 
 /**
  * The web thread's audit recorder, fed by `access-rejected` events: rejected keys and failed logins,
- * and the prune. Workers record the writes they run themselves.
+ * accounts flagged behind registered phones (`account-flagged`), and the prune. Workers record the writes they run themselves.
  */
 export function startAudit(deps: {
   db: Db;
@@ -28,10 +30,18 @@ export function startAudit(deps: {
     onError: (error) => logger.error({ err: error }, 'audit log'),
   });
   const stopFeed = bus.on('access-rejected', (event) => audit.reject(event.entry));
+  const stopFlags = bus.on('account-flagged', ({ flag }) =>
+    tryBackgroundWrite(
+      db,
+      () => recordAccountFlag(db, flag),
+      (error) => logger.error({ err: error }, 'audit log'),
+    ),
+  );
   return {
     audit,
     stop() {
       stopFeed();
+      stopFlags();
       audit.stop();
     },
   };

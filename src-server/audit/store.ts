@@ -1,7 +1,7 @@
 import { apiKeyDescription } from '../storage/api-key-rows.ts';
 import type { Db } from '../storage/database.ts';
 import { statement } from '../storage/database.ts';
-import type { AuditActor, AuditRejection } from '../wire/types.ts';
+import type { AccountFlag, AuditActor, AuditRejection } from '../wire/types.ts';
 import { maskChanges, type FieldChange } from './diff.ts';
 
 /** The audit log table (migrations 60, 61): writes, rejected API key uses and failed logins (repeated ones as one row with a count). */
@@ -16,7 +16,7 @@ export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
  */
 export const REJECTION_WINDOW_MS = 10 * 60 * 1000;
 
-export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login', 'notification'] as const;
+export const AUDIT_KINDS = ['write', 'rejected-key', 'failed-login', 'notification', 'account-flagged'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_CHANNELS = ['localhost', 'jwt', 'session', 'api_key'] as const;
 
@@ -173,6 +173,38 @@ export function recordRejections(db: Db, groups: readonly RejectionGroup[]): num
       return Number(info.lastInsertRowid);
     }),
   )();
+}
+
+/**
+ * Records an account flagged (or cleared) for failing from an address with registered phones
+ * (firewall/account-flags.ts): the account as the actor, the address, the phones registered there.
+ */
+export function recordAccountFlag(db: Db, flag: AccountFlag): void {
+  const where = flag.registeredAccounts.length ? `, where ${flag.registeredAccounts.join(', ')} registered` : '';
+  const reason =
+    flag.state === 'flagged'
+      ? `Account ${flag.account} fails from ${flag.address}${where}: ${flag.failures} failures; flagged, the address is not banned`
+      : `Account ${flag.account} at ${flag.address}: flag cleared`;
+  const at = Date.parse(flag.at);
+  statement(db, INSERT).run({
+    at,
+    kind: 'account-flagged',
+    channel: null,
+    actor: flag.account,
+    keyId: null,
+    keyDescription: null,
+    address: flag.address,
+    resource: null,
+    recordId: null,
+    operation: flag.state,
+    verb: null,
+    path: null,
+    status: 0,
+    reason,
+    diff: null,
+    count: flag.state === 'flagged' ? flag.failures : 1,
+    lastAt: at,
+  });
 }
 
 /** Deletes entries whose last attempt is older than `retentionDays`; returns how many. */

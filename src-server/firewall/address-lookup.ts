@@ -11,7 +11,14 @@ import {
 } from './model/index.ts';
 import { activeBansThatMayHold, PERMANENT_UNTIL } from './bans/index.ts';
 import { type Delivery, deliveryLookup, scenarioOfBan } from './export/index.ts';
-import { filterBanValues, loadFilters, readFail2ban, whitelistRanges } from './filters/index.ts';
+import {
+  filterBanValues,
+  loadFilters,
+  protectionText,
+  readFail2ban,
+  RegisteredAddresses,
+  whitelistRanges,
+} from './filters/index.ts';
 
 /** One active decision that covers the address asked about. */
 export interface CoveringDecision {
@@ -34,9 +41,13 @@ export interface CoveringDecision {
 
 /** Something that keeps the address from ever being banned. */
 export interface Protection {
-  kind: 'whitelist' | 'trusted-filter';
+  kind: 'whitelist' | 'trusted-filter' | 'registered-phones';
   value: string;
   filter?: { id: number; description: string };
+  /** For registered phones: the endpoints registered there (or within the linger). */
+  phones?: string[];
+  /** For registered phones: `protected: 2 registered phones, 101 and 103`. */
+  note?: string;
 }
 
 /** The answer to "why is this address blocked?" (`firewall:lookup`). */
@@ -115,6 +126,14 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
   }
   for (const { text } of whitelistRanges(readFail2ban(db), now))
     if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
+  const phones = RegisteredAddresses.read(db, now).phonesAt(address);
+  if (phones.length)
+    protections.push({
+      kind: 'registered-phones',
+      value: address,
+      phones,
+      note: `protected: ${protectionText(phones)}`,
+    });
 
   const loopback = isHostLoopback(address)
     ? `${address} is this host's own loopback address: it is never banned and never published to ` +

@@ -9,12 +9,22 @@ import { BanStore, pruneBanHistory } from './bans/index.ts';
 import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore, keyResyncs } from './export/index.ts';
 import { FeedCursors } from './feeds/index.ts';
 import { DecisionLog, DecisionSnapshotCache, DeletedTails, NEW_OPEN, SnapshotCompressor } from './snapshot/index.ts';
-import { FirewallState } from './filters/index.ts';
-import { IntrusionDetector, NeighbourhoodEscalation, type ProtectedCheck } from './intrusion/index.ts';
+import { FirewallState, RegisteredAddresses, writeContacts, type RegisteredContact } from './filters/index.ts';
+import {
+  AccountFlags,
+  clearAccountFlags,
+  flagText,
+  IntrusionDetector,
+  NeighbourhoodEscalation,
+  writeAccountFlag,
+  type ProtectedCheck,
+} from './intrusion/index.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
 const PRUNE_EVERY_MS = 60_000;
+/** Flags on accounts that stopped failing are cleared this often. */
+const FLAG_EXPIRY_MS = 5000;
 /** Cursor renewals and poll statistics are batched this long (a new cursor version is written at once). */
 const CURSOR_FLUSH_MS = 1000;
 
@@ -35,6 +45,10 @@ export interface FirewallService {
   state: FirewallState;
   bans: BanStore;
   detector: IntrusionDetector;
+  /** The addresses with registered phones (fed by the AMI monitor): never cut off. */
+  registered: RegisteredAddresses;
+  /** Accounts flagged for failing from such an address. */
+  flags: AccountFlags;
   snapshots: DecisionSnapshotCache;
   log: DecisionLog;
   compressor: SnapshotCompressor;
@@ -59,8 +73,37 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const state = new FirewallState(db, clock);
   const bans = new BanStore(db, clock);
   const log = new DecisionLog(db);
-  const escalation = new NeighbourhoodEscalation(state, bans, clock, deps.isProtected, deps.logger);
-  const detector = new IntrusionDetector(state, bans, clock, Math.random, escalation);
+  const warnPhones = (what: string) => (error: unknown) =>
+    deps.logger.warn({ err: error }, `${what} failed; the next change writes again`);
+  // A write refused by a locked database is kept and written with the next change.
+  let unwritten: RegisteredContact[] = [];
+  const registered = new RegisteredAddresses(
+    () => state.settings,
+    clock,
+    (changed) => {
+      const rows = [...unwritten, ...changed];
+      unwritten = tryBackgroundWrite(db, () => writeContacts(db, rows), warnPhones('registered contact write'))
+        ? []
+        : rows;
+    },
+  );
+  registered.loadFrom(db);
+  // The counts behind stored flags lived in memory: a restart starts counting again.
+  tryBackgroundWrite(db, () => clearAccountFlags(db), warnPhones('account flag reset'));
+  const flags = new AccountFlags(state, registered, clock, (flag) => {
+    tryBackgroundWrite(db, () => writeAccountFlag(db, flag), warnPhones('account flag write'));
+    const fields = { account: flag.account, address: flag.address, failures: flag.failures };
+    if (flag.state === 'flagged') deps.logger.warn(fields, `${flagText(flag)}: flagged, the address is not banned`);
+    else deps.logger.info(fields, `Account ${flag.account} at ${flag.address}: flag cleared`);
+    bus.emit({ type: 'account-flagged', flag });
+  });
+  // Never widened over a registered phone's address (issue 3/6): the addresses in the range that host one.
+  const protectedIn: ProtectedCheck = (range) => {
+    const found = registered.protectedPhones(range);
+    return found.size ? [...found.keys()] : null;
+  };
+  const escalation = new NeighbourhoodEscalation(state, bans, clock, deps.isProtected ?? protectedIn, deps.logger);
+  const detector = new IntrusionDetector(state, bans, clock, Math.random, { registered, flags }, escalation);
   const snapshots = new DecisionSnapshotCache(state, bans, log, clock);
   const warn = (what: string) => (error: unknown) =>
     deps.logger.warn({ err: error }, `${what} failed; kept for the next try`);
@@ -95,7 +138,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
       if (event.resource === 'api-keys') resyncs.apply();
     }),
     bus.on('security-failure', (event) => {
-      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key');
+      detector.recordFailure(event.category, event.ip, event.reason, event.credential === 'api-key', event.account);
     }),
     bus.on('bans-added', (event) => bans.reloadIp(event.ip)),
     bus.on('bans-reloaded', () => bans.reload()),
@@ -116,6 +159,8 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   pruneTimer.unref();
   const flushTimer = setInterval(flush, CURSOR_FLUSH_MS);
   flushTimer.unref();
+  const flagTimer = setInterval(() => flags.expire(), FLAG_EXPIRY_MS);
+  flagTimer.unref();
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
@@ -123,10 +168,13 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   return {
     ...exportParts,
     log,
+    registered,
+    flags,
     bouncerExport: createBouncerExport({ ...exportParts, db, clock, logger: deps.logger }),
     stop() {
       clearInterval(pruneTimer);
       clearInterval(flushTimer);
+      clearInterval(flagTimer);
       // At stop the lock is worth waiting for (busy_timeout): this is the last chance to write.
       tryBackgroundWrite(db, () => cursors.flush(), warn('cursor flush'), 5000);
       tryBackgroundWrite(db, () => hosts.flush(), warn('bouncer host flush'), 5000);

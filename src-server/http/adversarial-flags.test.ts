@@ -106,6 +106,7 @@ function baseBodies(exported: unknown): Record<string, () => Record<string, unkn
     [`${V3}/backup:exportConfig`]: () => ({}),
     [`${V3}/backup:importConfig`]: () => ({ config: exported }),
     [`${V3}/firewall:importBans`]: () => ({ format: 'values', content: '203.0.113.9' }),
+    [`${V3}/firewall:banIp`]: () => ({ ip: '203.0.113.10', duration: '1h' }),
   };
 }
 

@@ -76,6 +76,13 @@ describe('custom method answers match their declared output schemas', () => {
     await check('firewall:getBannedIps', { query: '?search=203&category=manual&limit=1' });
     await check('firewall:getBanCounts', { query: '?search=203' });
     await check('firewall:lookup', { query: '?ip=203.0.113.80' });
+    // A registered phone and an account flagged behind it, so both lists have an entry.
+    const { registered, flags, state } = t.server.services.firewall;
+    registered.contactUp('192.0.2.77', '201');
+    for (let i = 0; i < state.settings.maxretry; i++) flags.recordFailure('sip', '192.0.2.77', '202');
+    const phones = await check('firewall:getPhoneProtection');
+    assert.equal((phones.flags as unknown[]).length, 1);
+    await check('firewall:lookup', { query: '?ip=192.0.2.77' });
     await check('firewall:getBanLog', { query: '?limit=10' });
     await check('firewall:getBanHistory', { query: '?minutes=5' });
     await check('firewall:exportBans', { query: '?format=csv&source=all' });

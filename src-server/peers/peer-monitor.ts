@@ -16,7 +16,8 @@ import {
   type RegistrationRow,
 } from './peer-state-store.ts';
 import { DroppedEventLog } from './dropped-events.ts';
-import { classifySecurityEvent } from './security-events.ts';
+import { classifySecurityEvent, securityFailureOf } from './security-events.ts';
+import { applyContactStatus, contactsOfEndpoints, type RegisteredSink } from './registered-feed.ts';
 
 export interface PeerMonitorOptions {
   /** Full refresh of endpoint and registration state while connected. */
@@ -30,6 +31,8 @@ export interface MonitorDeps {
   bus: ServerBus;
   logger: Logger;
   clock: Clock;
+  /** The registered-address index the firewall consults (registered phones are never cut off). */
+  registered?: RegisteredSink;
 }
 
 // Unsolicited events after which the cached state is out of date.
@@ -104,8 +107,10 @@ export class PeerMonitor {
     await this.stopClient();
     writeLink(this.deps.db, false, null);
     // At start the cache of the last run is kept (served with its age); disabling or a new target forgets it.
-    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key)))
+    if (!settings.enabled || (previousTarget !== undefined && previousTarget !== this.targetOf(key))) {
       clearState(this.deps.db);
+      this.deps.registered?.endAll();
+    }
     if (settings.enabled && !this.stopped) this.startClient(settings);
   }
 
@@ -226,12 +231,14 @@ export class PeerMonitor {
   private onEvent(event: AmiMessage): void {
     const security = classifySecurityEvent(event);
     if (security?.kind === 'counted') {
-      const { category, ip, reason } = security;
-      this.deps.bus.emit({ type: 'security-failure', category, ip, reason });
+      const failure = securityFailureOf(event);
+      if (failure) this.deps.bus.emit({ type: 'security-failure', ...failure });
       return;
     }
     if (security?.kind === 'malformed') return this.dropped.note(`${security.event}: ${security.problem}`);
     if (security) return;
+    // A registration protects its address at once, without waiting for the refresh.
+    if (event.Event === 'ContactStatus' && this.deps.registered) applyContactStatus(this.deps.registered, event);
     // Debounced: a burst of contact changes costs one refresh.
     if (STATE_CHANGE_EVENTS.has(event.Event ?? '')) this.scheduleRefresh(200);
   }
@@ -259,6 +266,7 @@ export class PeerMonitor {
     writeWithShortWait(this.deps.db, () =>
       writeSnapshot(this.deps.db, endpoints, registrations, this.deps.clock.now()),
     );
+    this.deps.registered?.replaceAll(contactsOfEndpoints(endpoints));
 
     // Contact details only for known extensions with a contact; the rest have none to show.
     const known = new Set(this.deps.db.prepare('SELECT number FROM extensions').pluck().all() as string[]);

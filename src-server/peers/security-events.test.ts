@@ -11,6 +11,7 @@ describe('AMI security events', () => {
       category: 'sip',
       ip: '203.0.113.9',
       reason: 'InvalidPassword (PJSIP account "100")',
+      account: '100',
     });
     assert.equal(securityFailureOf({ Event: 'ChallengeResponseFailed', Service: 'SIP', ...base })?.category, 'sip');
     assert.equal(securityFailureOf({ Event: 'InvalidAccountID', Service: 'IAX2', ...base })?.category, 'iax');

@@ -38,11 +38,13 @@ export interface SecurityFailure {
   category: SecurityCategory;
   ip: string;
   reason: string;
+  /** The AccountID tried, when the event names one. */
+  account?: string;
 }
 
 /** What one security event means for the ban component. */
 export type SecurityOutcome =
-  | (SecurityFailure & { kind: 'counted'; event: string; account: string | null })
+  | (Omit<SecurityFailure, 'account'> & { kind: 'counted'; event: string; account: string | null })
   | { kind: 'ignored'; event: string; why: string }
   | { kind: 'malformed'; event: string; problem: string };
 
@@ -61,6 +63,9 @@ const CATEGORY_BY_SERVICE: Record<string, SecurityCategory> = {
 
 /** Longer than any field Asterisk writes (a Call-ID, a SIP user): beyond it the event is junk. */
 export const MAX_SECURITY_FIELD_CHARS = 1024;
+/** How much of an account name a failure carries (the flags show it). */
+export const ACCOUNT_CHARS = 64;
+
 /** How much of an account name a ban reason quotes. */
 const REASON_ACCOUNT_CHARS = 64;
 
@@ -116,5 +121,6 @@ export function classifySecurityEvent(event: AmiMessage): SecurityOutcome | unde
 export function securityFailureOf(event: AmiMessage): SecurityFailure | undefined {
   const outcome = classifySecurityEvent(event);
   if (outcome?.kind !== 'counted') return undefined;
-  return { category: outcome.category, ip: outcome.ip, reason: outcome.reason };
+  const { category, ip, reason, account } = outcome;
+  return { category, ip, reason, ...(account ? { account: account.slice(0, ACCOUNT_CHARS) } : {}) };
 }

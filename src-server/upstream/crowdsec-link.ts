@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import type { BanStore } from '../firewall/bans/index.ts';
-import type { FirewallState } from '../firewall/filters/index.ts';
+import type { FirewallState, RegisteredAddresses } from '../firewall/filters/index.ts';
 import { isSqliteBusy } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../storage/migrations/070-crowdsec-link.ts';
@@ -25,6 +25,8 @@ export interface CrowdsecLinkDeps {
   settle?: () => void;
   /** The longest retry delay while the LAPI fails (config `linkRetryMaxMs`, 10 s by default). */
   retryMaxMs?: number;
+  /** Addresses with registered phones: pulled decisions covering one are not enforced. */
+  registered?: RegisteredAddresses;
 }
 
 /** The web thread's link to an upstream CrowdSec LAPI (`services.crowdsecLink`). */
@@ -47,7 +49,7 @@ const FILTER_RESOURCES = new Set(['firewall', 'network-filters']);
  * LAPI that is down, slow or wrong only shows in link:getStatus and the log.
  */
 export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
-  const { db, clock, bus, logger, bans, state, settle, retryMaxMs } = deps;
+  const { db, clock, bus, logger, bans, state, settle, retryMaxMs, registered } = deps;
   let settings = readLinkSettings(db);
   const current = () => settings;
   const status = new LinkStatusRecorder(db, clock);
@@ -66,6 +68,7 @@ export function startCrowdsecLink(deps: CrowdsecLinkDeps): CrowdsecLink {
     settings: current,
     settle,
     retryMaxMs,
+    registered,
   });
 
   const describe = () => {

@@ -9,6 +9,7 @@ import { statement, type Db } from '../storage/database.ts';
 import { LapiError, lapiRequest, messageOf } from './lapi-http.ts';
 import type { LinkSettings } from './link-settings.ts';
 import type { LinkStatusRecorder } from './link-status.ts';
+import type { RegisteredAddresses } from '../firewall/filters/index.ts';
 import { canonicalUpstreamValue, ProtectedValues } from './protected-values.ts';
 import type { PushQueue } from './push-queue.ts';
 import { unpack, type ParsedStream, type StreamParser } from './stream-parser.ts';
@@ -83,9 +84,11 @@ export class LapiPuller {
       settle?: () => void;
       /** The longest retry delay (config `linkRetryMaxMs`). */
       retryMaxMs?: number;
+      /** Addresses with registered phones: a decision covering one is not enforced here. */
+      registered?: RegisteredAddresses;
     },
   ) {
-    this.protectedValues = new ProtectedValues(deps.state);
+    this.protectedValues = new ProtectedValues(deps.state, deps.registered);
     for (const row of deps.db
       .prepare('SELECT lapi_id, value, scope, scenario, origin, expires_at FROM crowdsec_upstream_decisions')
       .iterate() as Iterable<StoredDecision>) {
@@ -138,6 +141,7 @@ export class LapiPuller {
         this.stateRevision = this.deps.state.revision;
         await this.applyValues([...this.byValue.keys()], true);
       }
+      await this.rejudgePhones();
       const path = `v1/decisions/stream?${this.startup ? 'startup=true&' : ''}${STREAM_QUERY}`;
       const answer = await lapiRequest({
         method: 'GET',
@@ -230,7 +234,7 @@ export class LapiPuller {
     );
     const remove = statement(db, 'DELETE FROM crowdsec_upstream_decisions WHERE lapi_id = ?');
     const kept = startup ? new Set<number>() : undefined;
-    const counts = { echo: 0, protected: 0, invalid: 0 };
+    const counts = { echo: 0, protected: 0, phones: 0, invalid: 0 };
 
     let writes: Array<() => void> = [];
     const flush = async () => {
@@ -263,7 +267,8 @@ export class LapiPuller {
         counts.echo++;
         continue;
       }
-      if (this.protectedValues.isProtected(value)) counts.protected++;
+      if (this.protectedValues.holdsPhones(value)) counts.phones++;
+      else if (this.protectedValues.isProtected(value)) counts.protected++;
       kept?.add(decision.id);
       const held: Held = {
         value,
@@ -297,8 +302,27 @@ export class LapiPuller {
     await flush();
     status.skip('echo', counts.echo);
     status.skip('protected', counts.protected);
+    status.skip('registered phones', counts.phones);
     status.skip('invalid', counts.invalid);
     await this.applyValues([...touched], true);
+  }
+
+  /** Held values covering registered phones at the last poll. */
+  private heldOverPhones = new Set<string>();
+
+  /**
+   * Phones register and leave between polls: every held value whose cover changed (a single address
+   * registered or past its linger, a range holding one) is judged again. Costs a map lookup per
+   * held value.
+   */
+  private async rejudgePhones(): Promise<void> {
+    if (!this.deps.registered) return;
+    const now = new Set<string>();
+    for (const value of this.byValue.keys()) if (this.protectedValues.holdsPhones(value)) now.add(value);
+    const changed = [...now].filter((v) => !this.heldOverPhones.has(v));
+    for (const value of this.heldOverPhones) if (!now.has(value)) changed.push(value);
+    this.heldOverPhones = now;
+    if (changed.length) await this.applyValues(changed, true);
   }
 
   /**

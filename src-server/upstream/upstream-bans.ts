@@ -1,6 +1,13 @@
 import type ipaddr from 'ipaddr.js';
 import { searchCondition } from '../firewall/bans/index.ts';
-import { FirewallState, loadFilters, readFail2ban, trustedRanges, whitelistRanges } from '../firewall/filters/index.ts';
+import {
+  FirewallState,
+  loadFilters,
+  readFail2ban,
+  RegisteredAddresses,
+  trustedRanges,
+  whitelistRanges,
+} from '../firewall/filters/index.ts';
 import { cidrContains, type Cidr } from '../net/cidr.ts';
 import { readSetting, storedFields } from '../storage/settings.ts';
 import { statement, type Db } from '../storage/database.ts';
@@ -56,12 +63,16 @@ export function upstreamUnbanNotice(db: Db, value: string, now: number): string 
         'expires_at > ? ORDER BY expires_at DESC LIMIT 1',
     )
     .get(value, now) as Row | undefined;
-  if (!row || new ProtectedValues(new FirewallState(db, { now: () => now })).isProtected(value)) return undefined;
+  if (!row || protectedValuesAt(db, now).isProtected(value)) return undefined;
   return (
     `${value} stays banned by the upstream CrowdSec LAPI (${row.origin}: ${row.scenario}): lift it there ` +
     `(cscli decisions delete --ip ${value}), or whitelist it here to ignore it on this PBX.`
   );
 }
+
+/** A worker's view of what this PBX never enforces upstream: the never-banned rule and registered phones. */
+const protectedValuesAt = (db: Db, now: number) =>
+  new ProtectedValues(new FirewallState(db, { now: () => now }), RegisteredAddresses.read(db, now));
 
 interface Row {
   value: string;
@@ -114,15 +125,25 @@ export function listUpstreamBans(
   search?: string,
 ): { bans: UpstreamBan[]; total: number } {
   if (!pulling(db)) return { bans: [], total: 0 };
-  const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
+  const protectedValues = protectedValuesAt(db, now);
   const candidates = protectedCandidates([
     ...trustedRanges(loadFilters(db)),
     ...whitelistRanges(readFail2ban(db), now),
   ]);
+  // Addresses with registered phones are candidates too (ranges always are).
+  const phones = JSON.stringify(
+    RegisteredAddresses.read(db, now)
+      .list()
+      .map((p) => p.address),
+  );
   const excluded = (
-    statement(db, `SELECT DISTINCT value FROM crowdsec_upstream_decisions WHERE expires_at > ? AND (${candidates.sql})`)
+    statement(
+      db,
+      'SELECT DISTINCT value FROM crowdsec_upstream_decisions WHERE expires_at > ? AND ' +
+        `(${candidates.sql} OR value IN (SELECT value FROM json_each(?)))`,
+    )
       .pluck()
-      .all(now, ...candidates.params) as string[]
+      .all(now, ...candidates.params, phones) as string[]
   ).filter((value) => protectedValues.isProtected(value));
   const skip = JSON.stringify(excluded);
   // The Bans screen's search: the start of the address, or part of the address, the origin or the scenario.
@@ -184,7 +205,7 @@ export function upstreamDecisionsCovering(db: Db, address: string, now: number):
   ).all(now, address) as Row[];
   const covering = rows.filter((row) => row.value === address || cidrContains(row.value, address));
   if (covering.length === 0) return [];
-  const protectedValues = new ProtectedValues(new FirewallState(db, { now: () => now }));
+  const protectedValues = protectedValuesAt(db, now);
   return covering
     .filter((row) => !protectedValues.isProtected(row.value))
     .map((row) => ({

@@ -35,6 +35,8 @@ export type BusEvent =
       reason: string;
       /** `api-key`: a wrong or malformed API key (a misconfigured bouncer), which a valid key from that address may forgive. */
       credential?: 'api-key';
+      /** The account tried (an Asterisk event's AccountID): failures from an address with registered phones count per account. */
+      account?: string;
     }
   /** The operator lifted every ban of `ip` (firewall:unbanIp, in a worker): the web thread drops them from its cache. */
   | { type: 'bans-lifted'; ip: string }

@@ -679,7 +679,8 @@ export interface paths {
      * Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time. `duration`:
      * seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the default). `services`: which of
      * SIP, WEB, AMI, IAX this server refuses it on (all when absent). Loopback, 0.0.0.0/0 and whitelisted or
-     * trusted networks get 422.
+     * trusted networks get 422. A value that covers an address with registered phones gets 409 naming them, and
+     * nothing is banned, unless `confirmCutOff` is true.
      */
     post: operations['firewall.banIp'];
     delete?: never;
@@ -837,6 +838,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/firewall:getPhoneProtection': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Registered phones are never cut off: {enabled, lingerMinutes, addresses: [{address, phones: [{endpoint,
+     * registeredSince, endedAt}]}], flags: [{account, address, registeredAccounts, state, failures, at, text}]}.
+     * The addresses that host a registered PJSIP endpoint now (or did within lingerMinutes), and the accounts
+     * flagged for failing from one of them (their failures ban nothing).
+     */
+    get: operations['firewall.getPhoneProtection'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/firewall:getWhitelist': {
     parameters: {
       query?: never;
@@ -869,7 +892,8 @@ export interface paths {
      * the other fields in the query string, up to 20 MB); `duration` for entries without one (default 4h;
      * "permanent" allowed); `reason`; `dryRun`. Any refused line (malformed, whitelisted, trusted or loopback) gets
      * 422 listing line numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual);
-     * duplicates are merged.
+     * duplicates are merged. Values covering addresses with registered phones get 409 naming them, and nothing is
+     * imported, unless `confirmCutOff` is true (a dry run warns).
      */
     post: operations['firewall.importBans'];
     delete?: never;
@@ -888,10 +912,11 @@ export interface paths {
     /**
      * "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario,
      * origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft, delivery}], protections:
-     * [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans,
-     * range bans and filter entries that hold it, and the upstream CrowdSec LAPI decisions this server enforces on
-     * it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects
-     * it. A malformed address gets 400; an address nothing covers gets empty lists.
+     * [{kind: whitelist|trusted-filter|registered-phones, value, filter?, phones?, note?}]}. Every active decision
+     * that covers the address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI
+     * decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI
+     * only) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty
+     * lists.
      */
     get: operations['firewall.lookup'];
     put?: never;
@@ -1688,7 +1713,7 @@ export interface components {
       /** @description When (ISO 8601, UTC); for repeated rejections, the first of them. */
       at?: $Read<string>;
       /** @enum {string} */
-      kind?: $Read<'write' | 'rejected-key' | 'failed-login' | 'notification'>;
+      kind?: $Read<'write' | 'rejected-key' | 'failed-login' | 'notification' | 'account-flagged'>;
       /** @description localhost, jwt, session or api_key; null for a failed login. */
       channel?: $Read<('localhost' | 'jwt' | 'session' | 'api_key') | null>;
       /** @description User name, `localhost`, or the login tried; null for an API key (see keyId). */
@@ -2010,6 +2035,17 @@ export interface components {
        * @default 48
        */
       escalationIpv6Prefix?: number;
+      /**
+       * @description Registered phones are never cut off: failures from an address where a PJSIP endpoint is
+       * registered flag the failing account instead of banning the address.
+       * @default true
+       */
+      protectRegistered?: boolean;
+      /**
+       * @description Minutes (0-60 min) an address stays protected after its last registration ends.
+       * @default 5
+       */
+      registeredLingerMinutes?: number;
     };
     /**
      * @description Network filters: trusted networks, per-service allow/block rules and deny entries, plus
@@ -3199,7 +3235,7 @@ export interface operations {
         actor?: string;
         resource?: string;
         channel?: 'localhost' | 'jwt' | 'session' | 'api_key';
-        kind?: 'write' | 'rejected-key' | 'failed-login' | 'notification';
+        kind?: 'write' | 'rejected-key' | 'failed-login' | 'notification' | 'account-flagged';
         since?: string;
         until?: string;
       };
@@ -4607,6 +4643,7 @@ export interface operations {
       content: {
         'application/json': {
           ip: string;
+          confirmCutOff?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
           duration?: number | string | null;
           reason?: string;
           services?: ('SIP' | 'WEB' | 'AMI' | 'IAX')[] | null;
@@ -4618,7 +4655,8 @@ export interface operations {
        * @description Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time.
        * `duration`: seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the default).
        * `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when absent). Loopback, 0.0.0.0/0
-       * and whitelisted or trusted networks get 422.
+       * and whitelisted or trusted networks get 422. A value that covers an address with registered phones gets 409
+       * naming them, and nothing is banned, unless `confirmCutOff` is true.
        */
       200: {
         headers: {
@@ -5108,6 +5146,69 @@ export interface operations {
       503: components['responses']['Error503'];
     };
   };
+  'firewall.getPhoneProtection': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /**
+       * @description Registered phones are never cut off: {enabled, lingerMinutes, addresses: [{address, phones:
+       * [{endpoint, registeredSince, endedAt}]}], flags: [{account, address, registeredAccounts, state, failures,
+       * at, text}]}. The addresses that host a registered PJSIP endpoint now (or did within lingerMinutes), and the
+       * accounts flagged for failing from one of them (their failures ban nothing).
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              enabled: boolean;
+              lingerMinutes: number;
+              addresses: {
+                address: string;
+                phones: {
+                  endpoint: string;
+                  /** @description ISO 8601 time (UTC). */
+                  registeredSince: string;
+                  endedAt: string | null;
+                }[];
+              }[];
+              flags: {
+                account: string;
+                address: string;
+                registeredAccounts: string[];
+                /** @enum {string} */
+                state: 'flagged' | 'cleared';
+                failures: number;
+                /** @description ISO 8601 time (UTC). */
+                at: string;
+                /** @description "Account 102 fails from 198.51.100.10, where 101 and 103 are registered". */
+                text: string;
+              }[];
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
   'firewall.getWhitelist': {
     parameters: {
       query?: never;
@@ -5169,6 +5270,7 @@ export interface operations {
           /** @default  */
           reason?: string;
           dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
+          confirmCutOff?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
         };
       };
     };
@@ -5179,7 +5281,8 @@ export interface operations {
        * body with the other fields in the query string, up to 20 MB); `duration` for entries without one (default
        * 4h; "permanent" allowed); `reason`; `dryRun`. Any refused line (malformed, whitelisted, trusted or
        * loopback) gets 422 listing line numbers and reasons, and nothing is imported. Imported bans are manual bans
-       * (pbx/manual); duplicates are merged.
+       * (pbx/manual); duplicates are merged. Values covering addresses with registered phones get 409 naming them,
+       * and nothing is imported, unless `confirmCutOff` is true (a dry run warns).
        */
       200: {
         headers: {
@@ -5237,11 +5340,11 @@ export interface operations {
       /**
        * @description "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions:
        * [{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft,
-       * delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that
-       * covers the address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI
-       * decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI
-       * only) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty
-       * lists.
+       * delivery}], protections: [{kind: whitelist|trusted-filter|registered-phones, value, filter?, phones?,
+       * note?}]}. Every active decision that covers the address (its bans, range bans and filter entries that hold
+       * it, and the upstream CrowdSec LAPI decisions this server enforces on it: `upstream: {origin, scenario,
+       * liftable: false}`, lifted on the LAPI only) and every entry that protects it. A malformed address gets 400;
+       * an address nothing covers gets empty lists.
        */
       200: {
         headers: {
@@ -5296,12 +5399,16 @@ export interface operations {
               }[];
               protections: {
                 /** @enum {string} */
-                kind: 'whitelist' | 'trusted-filter';
+                kind: 'whitelist' | 'trusted-filter' | 'registered-phones';
                 value: string;
                 filter?: {
                   id: number;
                   description: string;
                 };
+                /** @description registered-phones: the endpoints registered at the address. */
+                phones?: string[];
+                /** @description registered-phones: "protected: 2 registered phones, 101 and 103". */
+                note?: string;
               }[];
             };
           };

@@ -76,6 +76,7 @@ export const OPERATIONS = {
   },
   'firewall.getBouncerStatus': { method: 'GET', path: 'firewall:getBouncerStatus', query: [] },
   'firewall.getDefault': { method: 'GET', path: 'firewall:getDefault', query: [] },
+  'firewall.getPhoneProtection': { method: 'GET', path: 'firewall:getPhoneProtection', query: [] },
   'firewall.getWhitelist': { method: 'GET', path: 'firewall:getWhitelist', query: [] },
   'firewall.importBans': { method: 'POST', path: 'firewall:importBans', query: [] },
   'firewall.lookup': { method: 'GET', path: 'firewall:lookup', query: ['ip'] },

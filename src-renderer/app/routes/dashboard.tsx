@@ -6,6 +6,7 @@ import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.ts
 import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
 import { EnforcementBanner } from '../../features/bouncers/components/EnforcementBanner.tsx';
 import { AmiStatusCard } from '../../features/peers/components/AmiStatusCard.tsx';
+import { FlaggedAccountsCard } from '../../features/peers/components/FlaggedAccountsCard.tsx';
 import { ServerInfoCard } from '../../features/system/components/ServerInfoCard.tsx';
 
 /** At a glance: where bouncers connect, what is banned, whether bouncers and AMI are alive. */
@@ -30,6 +31,9 @@ export function DashboardRoute() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <BouncerStatusCard />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <FlaggedAccountsCard peersHref={paths.peers} />
         </Grid.Col>
       </Grid>
     </>

@@ -90,6 +90,9 @@ export const FAIL2BAN_FIELDS = {
   slowMaxretry: { schema: boundedInteger(bounds.slowMaxretry), default: 40 },
   slowFindtime: { schema: boundedInteger(bounds.slowFindtime), default: 86_400 },
   slowBantime: { schema: boundedInteger(bounds.slowBantime), default: 86_400 },
+  // Registered phones are never cut off (docs/firewall.md): their address stays protected this long after the last registration ends.
+  protectRegistered: { schema: z.boolean(), default: true },
+  registeredLingerMinutes: { schema: boundedInteger(bounds.registeredLingerMinutes), default: 5 },
   whitelistEntries: { schema: z.array(whitelistEntrySchema).max(1000, { error: 'at most 1000 entries' }), default: [] },
   ...ESCALATION_FIELDS,
 } satisfies Record<string, { schema: z.ZodType; default: unknown }>;

@@ -84,10 +84,12 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
       | 'ipv6Prefix'
       | 'slowMaxretry'
       | 'slowFindtime'
-      | 'slowBantime',
+      | 'slowBantime'
+      | 'registeredLingerMinutes',
   ) => (isInt(stored[name]) ? stored[name] : d[name]);
-  const bool = (name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix' | 'slowWindow') =>
-    typeof stored[name] === 'boolean' ? stored[name] : d[name];
+  const bool = (
+    name: 'bantimeIncrement' | 'bantimeOveralljails' | 'ipv6ByPrefix' | 'slowWindow' | 'protectRegistered',
+  ) => (typeof stored[name] === 'boolean' ? stored[name] : d[name]);
   const multipliers = stored.bantimeMultipliers;
   return {
     maxretry: int('maxretry'),
@@ -114,6 +116,8 @@ export function fail2banFromStored(stored: Record<string, unknown>): Fail2banSet
     slowMaxretry: int('slowMaxretry'),
     slowFindtime: int('slowFindtime'),
     slowBantime: int('slowBantime'),
+    protectRegistered: bool('protectRegistered'),
+    registeredLingerMinutes: int('registeredLingerMinutes'),
   };
 }
 

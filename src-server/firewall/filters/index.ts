@@ -36,3 +36,11 @@ export { NeverBannedSet, carvedNote, describeHoles, refusalText } from './never-
 export type { BanScreen } from './never-banned.ts';
 export { composeWhitelist } from './whitelist.ts';
 export { ESCALATION_FIELDS } from './escalation-fields.ts';
+export {
+  RegisteredAddresses,
+  describeCutOff,
+  phoneList,
+  protectionText,
+  writeContacts,
+} from './registered-addresses.ts';
+export type { ProtectedAddress, ProtectionSettings, RegisteredContact } from './registered-addresses.ts';

@@ -5,3 +5,12 @@ export { IntrusionDetector } from './intrusion-detector.ts';
 export { RequestRateCounter } from './request-rate.ts';
 export { NeighbourhoodEscalation } from './neighbourhood-escalation.ts';
 export type { ProtectedCheck } from './neighbourhood-escalation.ts';
+export {
+  AccountFlags,
+  NO_ACCOUNT,
+  clearAccountFlags,
+  flagText,
+  readAccountFlags,
+  writeAccountFlag,
+} from './account-flags.ts';
+export type { PhoneGuard } from './intrusion-detector.ts';

@@ -2,8 +2,15 @@ import type { Clock } from '../../clock.ts';
 import { BAN_CATEGORIES, type BanCategory, normalizeAddress } from '../model/index.ts';
 import { incrementedBantime, ipv6PrefixOf, ruleFor, slowRuleFor } from './ban-policy.ts';
 import type { BanStore } from '../bans/index.ts';
-import { describeHoles, type FirewallState } from '../filters/index.ts';
+import { describeHoles, protectionText, type FirewallState, type RegisteredAddresses } from '../filters/index.ts';
 import type { NeighbourhoodEscalation } from './neighbourhood-escalation.ts';
+import type { AccountFlags } from './account-flags.ts';
+
+/** Registered phones are never cut off: the addresses that host them, and the flags raised instead of bans. */
+export interface PhoneGuard {
+  registered: RegisteredAddresses;
+  flags: AccountFlags;
+}
 
 /** The start of the reason of a ban earned only with wrong API keys (see recordFailure). */
 export const WRONG_KEY_REASON = 'wrong API key';
@@ -40,6 +47,7 @@ export class IntrusionDetector {
     private readonly clock: Clock,
     /** rndtime's randomness (tests pass a fixed one). */
     private readonly random: () => number = Math.random,
+    private readonly phones?: PhoneGuard,
     /** Turns enough single bans of one neighbourhood into a Range ban (when the settings say so). */
     private readonly escalation?: NeighbourhoodEscalation,
   ) {}
@@ -49,9 +57,12 @@ export class IntrusionDetector {
    * says so in its reason (WRONG_KEY_REASON): only such a ban is lifted when the address then
    * presents a valid key, never one earned by guessing passwords.
    */
-  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false): boolean {
+  recordFailure(category: BanCategory, rawIp: string, reason: string, apiKey = false, account?: string): boolean {
+    // Asterisk's addresses arrive canonical: a registered one is known in one map lookup (bench/protected-check.ts).
+    if (this.heldForPhones(category, rawIp, account)) return false;
     const ip = normalizeAddress(rawIp);
     if (!ip || this.state.isNeverBanned(ip)) return false;
+    if (ip !== rawIp && this.heldForPhones(category, ip, account)) return false;
     const settings = this.state.settings;
     const prefix = settings.ipv6ByPrefix ? ipv6PrefixOf(ip, settings.ipv6Prefix) : undefined;
     if (this.bans.get(category, ip) || (prefix && this.bans.get(category, prefix))) return false;
@@ -84,6 +95,16 @@ export class IntrusionDetector {
   }
 
   /**
+   * An address with registered phones is never banned: the failing account is counted (and flagged
+   * at maxretry) instead, unless the address is never banned anyway (whitelisted: never counted).
+   */
+  private heldForPhones(category: BanCategory, ip: string, account: string | undefined): boolean {
+    if (!this.phones?.registered.isProtected(ip)) return false;
+    if (!this.state.neverBanned.holderOf(ip)) this.phones.flags.recordFailure(category, ip, account);
+    return true;
+  }
+
+  /**
    * Bans an IPv6 prefix as one Range, unless it holds a never-banned address (loopback,
    * unspecified, whitelisted or trusted): then the failing addresses are banned one by one, and
    * the reason says why (carving a /64 around `::1` would take about 64 bans for addresses that
@@ -98,6 +119,13 @@ export class IntrusionDetector {
   ): void {
     const addresses = [...new Set(recent.map((f) => f.ip))];
     const screen = this.state.neverBanned.screen(prefix);
+    const phones = this.phones?.registered.protectedPhones(prefix) ?? new Map<string, string[]>();
+    if (phones.size > 0) {
+      const held = [...phones].map(([address, list]) => `${address} (${protectionText(list)})`).join(', ');
+      for (const address of addresses)
+        this.banSource(category, address, `${reason}; not banned as ${prefix}, which holds ${held}`, bantime);
+      return;
+    }
     if (screen.kind === 'clear') {
       this.banSource(
         category,

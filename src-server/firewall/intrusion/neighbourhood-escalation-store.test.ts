@@ -22,7 +22,7 @@ function setup(isProtected?: ProtectedCheck) {
     const state = new FirewallState(db, clock);
     const bans = new BanStore(db, clock);
     const escalation = new NeighbourhoodEscalation(state, bans, clock, isProtected);
-    return { state, bans, detector: new IntrusionDetector(state, bans, clock, () => 0, escalation) };
+    return { state, bans, detector: new IntrusionDetector(state, bans, clock, () => 0, undefined, escalation) };
   };
   return { db, clock, build, ...build() };
 }

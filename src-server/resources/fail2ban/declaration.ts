@@ -173,6 +173,16 @@ export const fail2banDeclaration = {
       description: `IPv6 prefix length (${rangeText(bounds.ipv6Prefix)}) failures are counted and bans given by, when ipv6ByPrefix is on.`,
     }),
     ...escalationDeclarationFields,
+    protectRegistered: field.boolean({
+      default: FAIL2BAN_FIELDS.protectRegistered.default,
+      description:
+        'Registered phones are never cut off: failures from an address where a PJSIP endpoint is ' +
+        'registered flag the failing account instead of banning the address.',
+    }),
+    registeredLingerMinutes: field.integer(FAIL2BAN_FIELDS.registeredLingerMinutes.schema, {
+      default: FAIL2BAN_FIELDS.registeredLingerMinutes.default,
+      description: `Minutes (${rangeText(bounds.registeredLingerMinutes)}) an address stays protected after its last registration ends.`,
+    }),
   },
   operations: ['getRecord', 'update', 'patch'],
 } satisfies ResourceDeclaration;

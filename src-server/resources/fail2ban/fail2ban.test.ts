@@ -26,6 +26,9 @@ const POLICY_DEFAULTS = {
   slowMaxretry: 40,
   slowFindtime: 86_400,
   slowBantime: 86_400,
+  // Registered phones are never cut off (issue 3/6).
+  protectRegistered: true,
+  registeredLingerMinutes: 5,
 };
 
 describe('fail2ban singleton', () => {

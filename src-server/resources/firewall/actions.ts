@@ -30,6 +30,7 @@ import { bouncerStatus, redactBouncerStatus } from './bouncer-status.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import { boundKeyRefusal, deleteFilter } from './bound-keys.ts';
 import { banIp, getBanLog, unbanIp, unbanIps } from './manual-bans.ts';
+import { getPhoneProtection } from './phone-protection.ts';
 import { unbanAndWhitelist } from './unban-and-whitelist.ts';
 import { exportBans, importBans } from './ban-transfer.ts';
 import { firewallDeclaration } from './declaration.ts';
@@ -113,6 +114,7 @@ export const firewallActions = defineActions(firewallDeclaration, {
       }),
     getBannedIps,
     getBanCounts,
+    getPhoneProtection,
     lookup: (ctx) => {
       const outcome = lookupAddress(ctx.db, ctx.now(), ctx.input.ip);
       return outcome.ok ? ok(withUpstream(ctx, outcome.lookup)) : failure(400, outcome.message);

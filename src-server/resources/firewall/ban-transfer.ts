@@ -7,7 +7,9 @@ import {
   writeBanImport,
 } from '../../firewall/transfer/index.ts';
 import { listActiveBans } from '../../firewall/bans/index.ts';
-import { invalid, ok } from '../../resource-kit/results.ts';
+import { describeCutOff, RegisteredAddresses } from '../../firewall/filters/index.ts';
+import { failure, invalid, ok } from '../../resource-kit/results.ts';
+import type { Db } from '../../storage/database.ts';
 import type { FirewallAction } from './declaration.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 
@@ -28,6 +30,20 @@ function refused(format: BanListFormat, errors: LineError[]) {
   return invalid(messages);
 }
 
+/** `The list would cut off registered phones at …`, naming them (at most LISTED addresses); undefined when none. */
+function phonesCutOff(db: Db, bans: ReadonlyArray<{ value: string; action: string }>, now: number): string | undefined {
+  const registered = RegisteredAddresses.read(db, now);
+  const found = new Map<string, string[]>();
+  for (const ban of bans) {
+    if (ban.action === 'keep') continue;
+    for (const [address, phones] of registered.protectedPhones(ban.value)) found.set(address, phones);
+  }
+  if (found.size === 0) return undefined;
+  const listed = new Map([...found].slice(0, LISTED));
+  const more = found.size > LISTED ? ` …and ${found.size - LISTED} more addresses` : '';
+  return `the list would cut off registered phones at ${describeCutOff(listed)}${more}.`;
+}
+
 /**
  * `firewall:importBans`: a ban list in a cscli or OPNsense format, all or nothing. Every line is
  * checked first; any refused line (malformed, loopback, unspecified or every address) gets a 422
@@ -43,6 +59,10 @@ export const importBans: FirewallAction<'importBans'> = async (ctx) => {
   const { plan, errors: protectedErrors, warnings } = planBanImport(ctx.db, parsed.bans, now);
   const lineErrors = [...parsed.errors, ...protectedErrors].sort((a, b) => a.line - b.line);
   if (lineErrors.length) return refused(format, lineErrors);
+  // Registered phones are never cut off without the operator saying so (registered-addresses.ts).
+  const cutOff = phonesCutOff(ctx.db, plan.bans, now);
+  if (cutOff && !dryRun && !ctx.input.confirmCutOff)
+    return failure(409, `Nothing was imported: ${cutOff} Send confirmCutOff: true to import anyway.`);
 
   if (!dryRun) {
     const written = await writeBanImport(ctx.db, plan, now, `${actorOf(ctx)} (import)`);
@@ -50,6 +70,7 @@ export const importBans: FirewallAction<'importBans'> = async (ctx) => {
   }
   const changes = plan.bans.filter((ban) => ban.action !== 'keep');
   const warningMessages = warnings.slice(0, LISTED).map((warning) => describeLine(format, warning));
+  if (cutOff) warningMessages.unshift(`Importing it ${cutOff.replace(/^the list /, '')}`);
   if (warnings.length > LISTED) warningMessages.push(`…and ${warnings.length - LISTED} more.`);
   const answer = {
     dryRun,

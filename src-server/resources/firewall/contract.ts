@@ -81,9 +81,33 @@ export const addressLookup = z.object({
   ),
   protections: z.array(
     z.object({
-      kind: z.enum(['whitelist', 'trusted-filter']),
+      kind: z.enum(['whitelist', 'trusted-filter', 'registered-phones']),
       value: z.string(),
       filter: z.object({ id: int, description: z.string() }).optional(),
+      phones: z.array(z.string()).optional().describe('registered-phones: the endpoints registered at the address.'),
+      note: z.string().optional().describe('registered-phones: "protected: 2 registered phones, 101 and 103".'),
+    }),
+  ),
+});
+
+export const phoneProtection = z.object({
+  enabled: z.boolean(),
+  lingerMinutes: int,
+  addresses: z.array(
+    z.object({
+      address: z.string(),
+      phones: z.array(z.object({ endpoint: z.string(), registeredSince: isoTime, endedAt: isoTime.nullable() })),
+    }),
+  ),
+  flags: z.array(
+    z.object({
+      account: z.string(),
+      address: z.string(),
+      registeredAccounts: z.array(z.string()),
+      state: z.enum(['flagged', 'cleared']),
+      failures: int,
+      at: isoTime,
+      text: z.string().describe('"Account 102 fails from 198.51.100.10, where 101 and 103 are registered".'),
     }),
   ),
 });

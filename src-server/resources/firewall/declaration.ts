@@ -173,12 +173,24 @@ export const firewallDeclaration = {
       }),
       output: out.banCounts,
     },
+    getPhoneProtection: {
+      ...READ_ON_COLLECTION,
+      description:
+        'Registered phones are never cut off: {enabled, lingerMinutes, addresses: [{address, phones: ' +
+        '[{endpoint, registeredSince, endedAt}]}], flags: [{account, address, registeredAccounts, ' +
+        'state, failures, at, text}]}. The addresses that host a registered PJSIP endpoint now (or ' +
+        'did within lingerMinutes), and the accounts flagged for failing from one of them (their ' +
+        'failures ban nothing).',
+      input: NO_QUERY,
+      output: out.phoneProtection,
+    },
     lookup: {
       ...READ_ON_COLLECTION,
       description:
         '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: ' +
         '[{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, ' +
-        'secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. ' +
+        'secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter|registered-phones, ' +
+        'value, filter?, phones?, note?}]}. ' +
         'Every active decision that covers the address (its bans, range bans and filter entries that ' +
         'hold it, and the upstream CrowdSec LAPI decisions this server enforces on it: `upstream: ' +
         '{origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects ' +
@@ -194,9 +206,12 @@ export const firewallDeclaration = {
         'Bans an address or CIDR: published to bouncers as pbx/manual with its real remaining time. ' +
         '`duration`: seconds, or a number with s/m/h/d/w (60 s to 10 years), or "permanent" (the ' +
         'default). `services`: which of SIP, WEB, AMI, IAX this server refuses it on (all when ' +
-        'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422.',
+        'absent). Loopback, 0.0.0.0/0 and whitelisted or trusted networks get 422. A value that ' +
+        'covers an address with registered phones gets 409 naming them, and nothing is banned, ' +
+        'unless `confirmCutOff` is true.',
       input: z.object({
         ip: cidrInput(BAN_IP_REQUIRED),
+        confirmCutOff: flagInput().optional(),
         duration: banDurationInput(DURATION_TEXT),
         reason: reasonText.optional(),
         services: z
@@ -272,7 +287,8 @@ export const firewallDeclaration = {
         '`duration` for entries without one (default 4h; "permanent" allowed); `reason`; `dryRun`. ' +
         'Any refused line (malformed, whitelisted, trusted or loopback) gets 422 listing line ' +
         'numbers and reasons, and nothing is imported. Imported bans are manual bans (pbx/manual); ' +
-        'duplicates are merged.',
+        'duplicates are merged. Values covering addresses with registered phones get 409 naming ' +
+        'them, and nothing is imported, unless `confirmCutOff` is true (a dry run warns).',
       // A text/plain body carries only `content`: the other fields ride in the query string.
       queryJoinsBody: true,
       auditAsSize: ['content'],
@@ -292,6 +308,7 @@ export const firewallDeclaration = {
           }),
         reason: reasonText.default(''),
         dryRun: flagInput().default(false),
+        confirmCutOff: flagInput().default(false),
       }),
       output: out.importedBans,
     },

@@ -1,9 +1,9 @@
 import { isCatchAll } from '../../firewall/model/index.ts';
 import { addManualBan, banLog, liftBans } from '../../firewall/bans/index.ts';
-import { type BanScreen, NeverBannedSet } from '../../firewall/filters/index.ts';
+import { type BanScreen, describeCutOff, NeverBannedSet, RegisteredAddresses } from '../../firewall/filters/index.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
-import { created, invalid, ok } from '../../resource-kit/results.ts';
+import { created, failure, invalid, ok } from '../../resource-kit/results.ts';
 import { actorOf } from '../../resource-kit/actor.ts';
 import { upstreamUnbanNotice } from '../../upstream/upstream-bans.ts';
 import type { FirewallAction } from './declaration.ts';
@@ -36,7 +36,8 @@ function manualBanRefusals(value: string, screen: BanScreen): string[] {
  * `firewall:banIp {ip, duration, reason?, services?}`: the operator bans an address or a range for a
  * duration ("permanent" included). Published in the stream as `pbx/manual` with its real remaining
  * time; `services` (SIP, WEB, AMI, IAX; all when absent) says which of this server's own services
- * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason.
+ * refuse it. Loopback, the catch-all and whitelisted or trusted networks are refused with the reason;
+ * an address with registered phones gets 409 naming them unless `confirmCutOff` is set.
  */
 export const banIp: FirewallAction<'banIp'> = (ctx) => {
   const { ip, duration: seconds, reason = '' } = ctx.input;
@@ -47,6 +48,14 @@ export const banIp: FirewallAction<'banIp'> = (ctx) => {
     ? [`ip: ${value} is every address; ban specific addresses or networks.`]
     : manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value));
   if (refusals.length) return invalid(refusals);
+  // Registered phones are never cut off without the operator saying so (registered-addresses.ts).
+  const cutOff = RegisteredAddresses.read(ctx.db, ctx.now()).protectedPhones(value);
+  if (cutOff.size && !ctx.input.confirmCutOff)
+    return failure(
+      409,
+      `Banning ${value} would cut off registered phones at ${describeCutOff(cutOff)}; ` +
+        'nothing was banned. Send confirmCutOff: true to ban anyway.',
+    );
   const id = addManualBan(ctx.db, { value, seconds, reason, services, by: actorOf(ctx) }, ctx.now());
   ctx.emit({ type: 'bans-added', ip: value });
   // A range is stored as its network (203.0.113.77/24 is 203.0.113.0/24): the answer says so.

@@ -17,6 +17,7 @@ import { canonicalRangesMigration } from './026-canonical-ranges.ts';
 import { banImportJournalMigration } from './027-ban-import-journal.ts';
 import { singleAddressBansMigration } from './028-single-address-bans.ts';
 import { peerStateMigration } from './030-peer-state.ts';
+import { registeredContactsMigration } from './031-registered-contacts.ts';
 import { banNumbersMigration } from './050-ban-numbers.ts';
 import { auditLogMigration } from './060-audit-log.ts';
 import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
@@ -50,6 +51,7 @@ export const allMigrations: readonly Migration[] = [
   banImportJournalMigration,
   singleAddressBansMigration,
   peerStateMigration,
+  registeredContactsMigration,
   banNumbersMigration,
   auditLogMigration,
   auditRejectionCountsMigration,

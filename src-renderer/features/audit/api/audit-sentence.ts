@@ -101,6 +101,7 @@ function changesText(resource: string | null, diff: AuditChange[]): string {
  * "Unbanned 198.51.100.99", "Refused API key #3 on GET …: this API key is disabled".
  */
 export function auditSentence(entry: AuditEntry): string {
+  if (entry.kind === 'account-flagged') return entry.reason ?? `Account ${entry.actor ?? ''} flagged`;
   if (entry.kind === 'failed-login')
     return `Failed sign-in${entry.actor ? ` as "${entry.actor}"` : ''}: ${entry.reason ?? 'refused'}`;
   if (entry.kind === 'notification') return `Notification channel #${entry.recordId ?? ''}: ${entry.reason ?? ''}`;

@@ -10,6 +10,7 @@ export const KINDS: { value: AuditKind; label: string; color: string }[] = [
   { value: 'rejected-key', label: 'Rejected key', color: 'red' },
   { value: 'failed-login', label: 'Failed login', color: 'orange' },
   { value: 'notification', label: 'Notification', color: 'grape' },
+  { value: 'account-flagged', label: 'Account flagged', color: 'yellow' },
 ];
 
 export const CHANNELS: { value: AuditChannel; label: string }[] = [
@@ -27,6 +28,7 @@ export function actorText(entry: AuditEntry): string {
   if (entry.channel === 'localhost') return 'Localhost (this machine)';
   if (entry.keyId !== null) return `API key #${entry.keyId}${entry.keyDescription ? ` (${entry.keyDescription})` : ''}`;
   if (entry.kind === 'failed-login') return entry.actor ? `login "${entry.actor}"` : 'no login';
+  if (entry.kind === 'account-flagged') return `account ${entry.actor ?? '—'}`;
   return entry.actor ?? '—';
 }
 

@@ -8,6 +8,7 @@ import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
 import { useBanIp } from '../api/ban-ip.ts';
 import { BAN_SERVICES, type BanService } from '../api/categories.ts';
+import { CutOffWarning, cutOffMessage } from './CutOffWarning.tsx';
 
 const FIELDS = ['ip', 'duration', 'reason', 'services'] as const;
 
@@ -37,7 +38,9 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
     ban.reset();
   }, [opened]);
 
-  const errors = fieldErrors(ban.error, FIELDS);
+  // A 409 names the registered phones the ban would cut off: submitting again confirms it.
+  const cutOff = cutOffMessage(ban.error);
+  const errors = fieldErrors(cutOff ? null : ban.error, FIELDS);
   const ipError =
     (touched && !ip.trim() ? 'Enter an address (192.0.2.7) or a network (192.0.2.0/24).' : null) ?? errors.byField.ip;
   const servicesError =
@@ -56,6 +59,7 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
         reason: reason.trim() || undefined,
         // Every service ticked is the server's default (absent), so later services are covered too.
         services: services.length === BAN_SERVICES.length ? undefined : (services as BanService[]),
+        confirmCutOff: cutOff ? true : undefined,
       },
       {
         onSuccess: (answer) => {
@@ -79,12 +83,22 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
       onClose={onClose}
       title="Ban an address"
       onSubmit={submit}
-      submitLabel="Ban"
+      submitLabel={cutOff ? 'Ban anyway' : 'Ban'}
       loading={ban.isPending}
       color="red"
       errors={errors.other}
     >
-      <AddressInput placeholder="192.0.2.7 or 192.0.2.0/24" value={ip} onChange={setIp} error={ipError} />
+      <AddressInput
+        placeholder="192.0.2.7 or 192.0.2.0/24"
+        value={ip}
+        onChange={(value) => {
+          setIp(value);
+          // Another address: the confirmation was for the one before.
+          if (cutOff) ban.reset();
+        }}
+        error={ipError}
+      />
+      {cutOff && <CutOffWarning message={cutOff} />}
       <DurationInput
         label="Duration"
         value={seconds}

@@ -39,6 +39,8 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
   const content = file?.content ?? text;
   const tooLarge = new Blob([content]).size > MAX_BYTES;
   const refused = run.error instanceof ApiError ? run.error.messages : run.error ? [run.error.message] : [];
+  // The preview named registered phones the list would cut off: importing after it confirms that.
+  const cutsOff = preview?.warnings.some((w) => w.startsWith('Importing it would cut off registered phones')) ?? false;
 
   const send = (dryRun: boolean) => {
     if (!content.trim() || tooLarge) return;
@@ -49,6 +51,7 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
         duration: seconds === Infinity ? 'permanent' : seconds,
         reason: reason.trim() || undefined,
         dryRun,
+        confirmCutOff: !dryRun && cutsOff ? true : undefined,
       },
       {
         onSuccess: (outcome) => {
@@ -168,7 +171,7 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
             loading={run.isPending && !run.variables?.dryRun}
             disabled={!preview || preview.added + preview.extended === 0}
           >
-            Import
+            {cutsOff ? 'Import anyway' : 'Import'}
           </Button>
         </Group>
       </Stack>

@@ -3,9 +3,11 @@ import { IconPlugConnectedX } from '@tabler/icons-react';
 import { linkProps } from '../../../lib/router.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 import { useAmiStatus } from '../api/get-ami-status.ts';
+import { usePhoneProtection } from '../api/get-phone-protection.ts';
 import { usePeerStatuses } from '../api/get-peer-statuses.ts';
 import { useProviderStatuses } from '../api/get-provider-statuses.ts';
 import { ExtensionsTable } from './ExtensionsTable.tsx';
+import { ProtectedAddressesTable } from './ProtectedAddressesTable.tsx';
 import { ProvidersTable } from './ProvidersTable.tsx';
 
 /** Extensions and providers with their live state, refreshed every 5 seconds. */
@@ -14,6 +16,7 @@ export function PeersOverview({ settingsHref }: { settingsHref?: string }) {
   const amiDown = ami.data !== undefined && !(ami.data.enabled && ami.data.connected);
   const peers = usePeerStatuses();
   const providers = useProviderStatuses();
+  const protection = usePhoneProtection();
   // On a phone the rows are cards already: a narrow frame leaves them room.
   const narrow = useNarrowScreen();
   return (
@@ -38,12 +41,16 @@ export function PeersOverview({ settingsHref }: { settingsHref?: string }) {
         <Tabs.List mb="md">
           <Tabs.Tab value="extensions">Extensions ({peers.data?.length ?? '…'})</Tabs.Tab>
           <Tabs.Tab value="providers">Providers ({providers.data?.length ?? '…'})</Tabs.Tab>
+          <Tabs.Tab value="protected">Protected addresses ({protection.data?.addresses.length ?? '…'})</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="extensions">
           <ExtensionsTable />
         </Tabs.Panel>
         <Tabs.Panel value="providers">
           <ProvidersTable />
+        </Tabs.Panel>
+        <Tabs.Panel value="protected">
+          <ProtectedAddressesTable />
         </Tabs.Panel>
       </Tabs>
       <Text size="xs" c="dimmed" mt="sm">

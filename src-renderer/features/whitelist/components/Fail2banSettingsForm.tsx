@@ -27,7 +27,8 @@ import { SwitchedSection } from './SwitchedSection.tsx';
 /**
  * Ban rules: a MikoPBX preset or custom numbers, the slow window beside the normal one, each
  * service's own rule, longer bans for repeat offenders (fail2ban's bantime.increment), IPv6 counted
- * by prefix and whole subnets banned once several of their addresses are (neighbourhood escalation).
+ * by prefix, whole subnets banned once several of their addresses are (neighbourhood escalation),
+ * and registered phones never cut off.
  */
 export function Fail2banSettingsForm() {
   const form = useSettingsForm(fail2banSettings, {
@@ -162,6 +163,21 @@ export function Fail2banSettingsForm() {
                   {...boundedField('escalationIpv6Prefix')}
                 />
               </SimpleGrid>
+            </SwitchedSection>
+            <SwitchedSection
+              title="Registered phones"
+              label="Never ban an address with registered phones"
+              description={
+                'An office behind one address keeps its phones when one of them has a stale password: the ' +
+                'failing account is flagged on the Dashboard instead of a ban.'
+              }
+              {...switchField('protectRegistered')}
+            >
+              <BoundedNumberInput
+                label="Minutes protected after the last phone leaves"
+                {...boundedField('registeredLingerMinutes')}
+                maw={320}
+              />
             </SwitchedSection>
           </>
         );

@@ -18,6 +18,8 @@ export interface RulesValues extends BanRule, RepeatOffenderValues {
   slowMaxretry: number;
   slowFindtime: number;
   slowBantime: number;
+  protectRegistered: boolean;
+  registeredLingerMinutes: number;
 }
 
 /** The fields a server error can name, so it shows under its input. */
@@ -38,6 +40,7 @@ export const FIELDS = [
   'slowMaxretry',
   'slowFindtime',
   'slowBantime',
+  'registeredLingerMinutes',
   'preset',
   ...CELL_FIELDS,
 ] as const;
@@ -72,6 +75,8 @@ export function toValues(stored: Fail2banSettings): RulesValues {
     slowMaxretry: stored.slowMaxretry,
     slowFindtime: stored.slowFindtime,
     slowBantime: stored.slowBantime,
+    protectRegistered: stored.protectRegistered ?? true,
+    registeredLingerMinutes: stored.registeredLingerMinutes ?? 5,
   };
 }
 
