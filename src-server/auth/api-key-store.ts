@@ -19,6 +19,10 @@ export interface StoredApiKey {
   networkFilterId: string;
   /** Bouncer export: publish ranges as single addresses (clients that cannot hold ranges). */
   expandRanges: boolean;
+  /** Bouncer export and feed: at most this many entries (null: every one). */
+  entryCap: number | null;
+  /** Bouncer export and feed: entries merged into the fewest CIDRs. */
+  aggregate: boolean;
   /** ISO time the key was disabled; null while it is enabled. A disabled key is refused (401). */
   disabledAt: string | null;
   /** ISO time after which the key is refused (401); null = never. */
@@ -33,6 +37,8 @@ export interface ApiKeyGrantRow {
   full_permissions: number;
   networkfilterid: string;
   expand_ranges: number;
+  entry_cap: number | null;
+  aggregate: number;
   disabled_at: string | null;
   expires_at: string | null;
 }
@@ -82,7 +88,7 @@ export function findApiKey(db: Db, key: string): StoredApiKey | undefined {
   const row = statement(
     db,
     'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
-      'disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
+      'entry_cap, aggregate, disabled_at, expires_at FROM api_keys WHERE key_hash = ?',
   ).get(hashApiKey(key)) as ApiKeyGrantRow | undefined;
   return row && storedApiKey(row);
 }
@@ -96,6 +102,8 @@ export function storedApiKey(row: ApiKeyGrantRow): StoredApiKey {
     fullPermissions: row.full_permissions === 1,
     networkFilterId: row.networkfilterid,
     expandRanges: row.expand_ranges === 1,
+    entryCap: row.entry_cap ?? null,
+    aggregate: row.aggregate === 1,
     disabledAt: row.disabled_at,
     expiresAt: row.expires_at,
   };
