@@ -7,6 +7,7 @@ import { blocklistEntries, protectedCidrs, type BlocklistEntry, type BlocklistOp
 import { renderBlocklist } from './blocklist-formats.ts';
 import type { DecisionSnapshotCache } from './decision-snapshot.ts';
 import type { FirewallState } from './firewall-state.ts';
+import { asFeedMembers, type KeyView } from './key-view.ts';
 
 const DAY_MS = 86_400_000;
 const gzipAsync = promisify(gzip);
@@ -35,18 +36,20 @@ export function blocklistFeed(parts: {
   bans: BanStore;
   snapshots: DecisionSnapshotCache;
   clock: Clock;
-}): (options: BlocklistOptions) => RenderedFeed {
+}): (options: BlocklistOptions, own?: KeyView) => RenderedFeed {
   const cache = new Map<string, RenderedFeed>();
   const lists = new Map<string, { stamp: string; entries: BlocklistEntry[] }>();
 
   /** The feed's entries for a family and origin, computed once per change and shared by every format. */
-  function entriesFor(options: BlocklistOptions, stamp: string, now: number): BlocklistEntry[] {
-    const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}`;
+  function entriesFor(options: BlocklistOptions, stamp: string, now: number, own?: KeyView): BlocklistEntry[] {
+    const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}|${own?.name ?? ''}`;
     const known = lists.get(key);
     if (known?.stamp === stamp) return known.entries;
     const whitelist = protectedCidrs(parts.state.filters, parts.state.settings, now);
     // The members the snapshot was just built from: exactly what the stream publishes now.
-    const entries = blocklistEntries(parts.snapshots.published.plain.values(), whitelist, options, now);
+    // A capped or aggregating key: its own view (`entriesForKey`), the same set its stream would carry.
+    const members = own ? asFeedMembers(own) : parts.snapshots.published.plain.values();
+    const entries = blocklistEntries(members, whitelist, options, now);
     if (lists.size > 16) lists.clear();
     lists.set(key, { stamp, entries });
     return entries;
@@ -59,14 +62,14 @@ export function blocklistFeed(parts: {
    * was made from: a router holding it has timeouts still counting down correctly. The day is part
    * of it so a filter entry's long timeout is renewed at least daily.
    */
-  return (options) => {
+  return (options, own) => {
     const snapshot = parts.snapshots.get();
     const now = parts.clock.now();
     const stamp = `${snapshot.version}:${parts.state.revision}:${parts.bans.revision}`;
-    const key = optionsKey(options);
+    const key = `${optionsKey(options)}|${own?.name ?? ''}`;
     const known = cache.get(key);
     if (options.format !== 'mikrotik' && known?.stamp === stamp) return known;
-    const text = renderBlocklist(entriesFor(options, stamp, now), options, now);
+    const text = renderBlocklist(entriesFor(options, stamp, now, own), options, now);
     const etag =
       options.format === 'mikrotik'
         ? `W/"${hashOf(`${key}|${stamp}|${Math.floor(now / DAY_MS)}`)}"`

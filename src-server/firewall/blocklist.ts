@@ -9,6 +9,7 @@ import {
   secondsLeft,
   type DecisionKey,
 } from './decisions.ts';
+import type { ActiveBan } from './ban-store.ts';
 import type { Member } from './published-decisions.ts';
 import type { Fail2banSettings } from './fail2ban-fields.ts';
 import { whitelistRanges } from './fail2ban-settings.ts';
@@ -95,7 +96,7 @@ const isIpv6 = (value: string) => value.includes(':');
  * format until the decisions change.
  */
 export function blocklistEntries(
-  members: Iterable<Pick<Member, 'key' | 'filterRefs' | 'ban'>>,
+  members: Iterable<Pick<Member, 'key' | 'filterRefs'> & { ban: Pick<ActiveBan, 'expiresAt'> | undefined }>,
   whitelist: readonly Cidr[],
   options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'origin'>,
   now: number,

@@ -15,6 +15,10 @@ import type { FirewallState } from './firewall-state.ts';
 import { isBannedAddress, liftHttpBan } from './http-bans.ts';
 import type { IntrusionDetector } from './intrusion-detector.ts';
 import { publishedCandidates } from './published-query.ts';
+import type { KeyDeliveryState } from './key-delivery-state.ts';
+import type { KeyStreams } from './key-stream.ts';
+import { hasOwnView, type KeyExportOptions, type KeyViews } from './key-view.ts';
+import { viewStream, withDeleted } from './view-stream.ts';
 import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from './usage-metrics.ts';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -35,6 +39,8 @@ export interface StreamPoll {
   acceptsGzip: boolean;
   /** A GET carries decisions, so it is recorded (the key's window, the host); HEAD only checks the key. */
   served?: { ip: string; userAgent: string };
+  /** The key's cap and aggregation: a key with either gets its own view (`key-view.ts`); others the shared snapshot. */
+  view?: KeyExportOptions & { keyName: string };
 }
 
 /**
@@ -61,8 +67,12 @@ export interface BouncerExport {
   whitelist(): JsonAnswer;
   /** `/v1/usage-metrics`: validated (400 missing, 413 too large, 422 schema), then folded into the host's record. */
   reportUsage(report: { keyId: number; ip: string; userAgent: string; body: unknown; declaredBytes?: number }): void;
-  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`. */
-  blocklist(query: Query, served?: { keyId: number; ip: string; userAgent: string }): RenderedFeed;
+  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`; a capped or aggregating key gets its own view. */
+  blocklist(
+    query: Query,
+    served?: { keyId: number; ip: string; userAgent: string },
+    view?: KeyExportOptions & { keyName: string },
+  ): RenderedFeed;
   /** The gzip form of a rendered feed, compressed once per feed off the event loop. */
   gzipped(feed: RenderedFeed): Promise<Buffer>;
 }
@@ -80,6 +90,9 @@ interface BouncerExportParts {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  views: KeyViews;
+  keyStreams: KeyStreams;
+  deliveryState: KeyDeliveryState;
 }
 
 const plain = (parts: readonly Buffer[]): JsonAnswer => ({ parts, gzipped: false });
@@ -107,12 +120,20 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
      * that many answers: a cut answer, failed polls or a crash at any moment lose none.
      */
     async stream(poll) {
+      if (poll.view && hasOwnView(poll.view)) return viewStream(parts, poll, poll.view);
       const expanded = poll.expandRanges;
       const latest = parts.snapshots.get();
       const gzip = byteLength(snapshotParts(latest, expanded)) > GZIP_ABOVE_BYTES && poll.acceptsGzip;
       const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
       const since = poll.startup ? undefined : parts.cursors.deletedSince(poll.keyId);
-      const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
+      let { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
+      // A key whose cap or aggregation was just removed: what only its view sent is still deleted.
+      const published = expanded
+        ? (identity: string) => parts.snapshots.published.expandedHas(identity)
+        : (identity: string) => parts.snapshots.published.plain.has(identity);
+      const leftovers = parts.keyStreams.leftovers(poll.keyId, published, poll.served !== undefined);
+      if (leftovers?.length) ({ tail, count } = withDeleted(tail, count, leftovers));
+      if (poll.served && poll.view) parts.deliveryState.served(poll.keyId, poll.view.keyName, null);
       const body = gzip
         ? await parts.compressor.answer(snapshot, expanded, tail)
         : [NEW_OPEN, ...snapshotParts(snapshot, expanded), Buffer.from(tail)];
@@ -150,11 +171,16 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
       parts.hosts.reported(keyId, ip, parsed.data, userAgent);
     },
 
-    blocklist(query, served) {
+    blocklist(query, served, view) {
       const parsed = parseBlocklistQuery(query);
       if (!parsed.ok) throw badRequest(parsed.message);
-      const rendered = feed(parsed.options);
-      if (served) parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+      const own = view && hasOwnView(view) ? parts.views.entriesForKey(view) : undefined;
+      const rendered = feed(parsed.options, own);
+      if (served) {
+        parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+        parts.deliveryState.fetched(served.keyId, own?.version ?? parts.snapshots.get().version);
+        if (view) parts.deliveryState.served(served.keyId, view.keyName, own ?? null);
+      }
       return rendered;
     },
 

@@ -16,6 +16,9 @@ import { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { DeletedTails } from './deleted-tails.ts';
 import { FirewallState } from './firewall-state.ts';
 import { IntrusionDetector } from './intrusion-detector.ts';
+import { KeyDeliveryState } from './key-delivery-state.ts';
+import { KeyStreams } from './key-stream.ts';
+import { KeyViews } from './key-view.ts';
 
 /** Resources whose writes change the firewall configuration the web thread caches. */
 const CONFIG_RESOURCES = new Set(['firewall', 'network-filters', 'fail2ban']);
@@ -44,6 +47,8 @@ export interface FirewallService {
   deletedTails: DeletedTails;
   cursors: CursorStore;
   hosts: BouncerHosts;
+  /** Capped and aggregating keys' own views (`entriesForKey`), shared by their stream and feed. */
+  views: KeyViews;
   /** The `/firewall-bouncer` export's one entry point, built from the parts above. */
   bouncerExport: BouncerExport;
   /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
@@ -115,7 +120,14 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
-  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts };
+  // Capped and aggregating keys: their own view, deletions and delivery state (issue 4/6).
+  const views = new KeyViews(snapshots, state);
+  const keyStreams = new KeyStreams(log, snapshots.published);
+  const deliveryState = new KeyDeliveryState(db, clock, bus, deps.logger);
+  const exportParts = {
+    ...{ state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts },
+    ...{ views, keyStreams, deliveryState },
+  };
   return {
     ...exportParts,
     log,

@@ -164,7 +164,7 @@ function write(
   if (!outcome.ok) return invalid(outcome.errors);
   const expiryProblems = checkExpiry(ctx, outcome.values, existing);
   if (expiryProblems.length) return invalid(expiryProblems);
-  const cap = resolveCap(outcome.values, ctx.input, existing);
+  const cap = resolveCap(outcome.values, (ctx.input ?? {}) as object, existing);
   if (!cap.ok) return invalid([cap.error]);
   // A caller creates or edits keys only within its own grants (the whole resulting record, so
   // an edit of a stronger key, even of its description or key value, is refused too).
