@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BouncerHostRow, BouncerRejectionRow } from '../../firewall/bouncer-hosts.ts';
 import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
+import { capOf } from '../../firewall/key-cap-status.ts';
 import type { Db } from '../../storage/database.ts';
 import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 
@@ -31,8 +32,10 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     .prepare(
       `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
               COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
-              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason
+              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason,
+              k.entry_cap, s.cap AS state_cap, s.left_out, s.feed_at
          FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
+         LEFT JOIN key_delivery_state s ON s.key_id = k.id
         WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'
         ORDER BY k.id`,
     )
@@ -48,6 +51,10 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     refused_ip: string | null;
     refused_code: string | null;
     refused_reason: string | null;
+    entry_cap: number | null;
+    state_cap: number | null;
+    left_out: string | null;
+    feed_at: number | null;
   }>;
   const keyNames = new Map(
     (db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map(
@@ -130,6 +137,8 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
         polls: row.polls,
         lastNew: row.lastNew,
         lastDeleted: row.lastDeleted,
+        lastFetchAt: iso(row.feed_at),
+        cap: capOf(row.entry_cap, row.state_cap, row.left_out),
         hosts,
         refused: rejections.filter((r) => r.keyId === row.keyId || ips.has(r.ip)),
       };
