@@ -29,6 +29,6 @@ export function capOf(
   const text =
     stateCap === entryCap
       ? capStatusText(entryCap, leftOut)
-      : `capped at ${entryCap.toLocaleString('en-US')}: not polled since`;
+      : `capped at ${entryCap.toLocaleString('en-US')}: not served with this cap yet`;
   return { cap: entryCap, leftOut, text };
 }
