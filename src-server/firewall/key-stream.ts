@@ -7,7 +7,8 @@ import { expandRange } from './range-expansion.ts';
 
 /** What a key was last served and what it still has to be told is gone (each told on REPEAT_POLLS answers). */
 interface KeyState {
-  served: Map<string, DecisionKey>;
+  /** The view its last answer carried (views are shared and immutable: the same object means the same set). */
+  served: KeyView | undefined;
   pending: Map<string, { key: DecisionKey; left: number }>;
 }
 
@@ -44,16 +45,20 @@ export class KeyStreams {
     expand: boolean,
   ): string[] {
     const known = this.keys.get(keyId);
-    const state: KeyState = known
-      ? { served: known.served, pending: new Map(known.pending) }
-      : { served: new Map(), pending: new Map() };
+    const state: KeyState = { served: known?.served, pending: new Map(known?.pending) };
     const out = new Map<string, DecisionKey>();
     if (startup) state.pending.clear();
-    else {
-      const before = known ? known.served.entries() : since === undefined ? [] : this.everythingPublished(expand);
+    else if (known?.served !== view) {
+      const before = known?.served
+        ? known.served.entries.map((entry): [string, DecisionKey] => [entry.identity, entry.key])
+        : known || since === undefined
+          ? []
+          : this.everythingPublished(expand);
       for (const [identity, key] of before)
         if (!view.identities.has(identity)) state.pending.set(identity, { key, left: REPEAT_POLLS });
-      for (const identity of view.identities) state.pending.delete(identity);
+      for (const [identity] of state.pending) if (view.identities.has(identity)) state.pending.delete(identity);
+    }
+    if (!startup) {
       if (since !== undefined) {
         const removed = this.log.removedSince(since, view.version).keys;
         for (const key of expand ? expandKeys(removed) : removed) out.set(identityOf(key), key);
@@ -64,12 +69,12 @@ export class KeyStreams {
       for (const [identity, entry] of state.pending)
         if (entry.left <= 1) state.pending.delete(identity);
         else state.pending.set(identity, { key: entry.key, left: entry.left - 1 });
-      state.served = new Map(view.entries.map((entry) => [entry.identity, entry.key]));
+      state.served = view;
       this.keys.set(keyId, state);
     }
+    if (out.size === 0) return [];
     // No value both in `new` and in `deleted` (bouncers delete by value).
-    const values = new Set(view.entries.map((entry) => entry.key.value));
-    return [...out.values()].filter((key) => !values.has(key.value)).map(deletedDecisionJson);
+    return [...out.values()].filter((key) => !view.values.has(key.value)).map(deletedDecisionJson);
   }
 
   /**
@@ -81,7 +86,7 @@ export class KeyStreams {
     const known = this.keys.get(keyId);
     if (!known) return undefined;
     const pending = new Map(known.pending);
-    for (const [identity, key] of known.served)
+    for (const { identity, key } of known.served?.entries ?? [])
       if (!pending.has(identity)) pending.set(identity, { key, left: REPEAT_POLLS });
     const out = [...pending]
       .filter(([identity]) => !isPublished(identity))
@@ -91,7 +96,7 @@ export class KeyStreams {
         if (entry.left <= 1 || isPublished(identity)) pending.delete(identity);
         else pending.set(identity, { key: entry.key, left: entry.left - 1 });
       if (pending.size === 0) this.keys.delete(keyId);
-      else this.keys.set(keyId, { served: new Map(), pending });
+      else this.keys.set(keyId, { served: undefined, pending });
     }
     return out;
   }

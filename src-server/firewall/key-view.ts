@@ -30,6 +30,10 @@ export interface KeyView extends Omit<CapSelection, 'kept'> {
   /** The entries it receives, after the cap, aggregation and (for expanding keys) expansion. */
   entries: readonly KeyEntry[];
   identities: ReadonlySet<string>;
+  /** The values it carries (a bouncer deletes by value: nothing in `new` is also deleted). */
+  values: ReadonlySet<string>;
+  /** The last `new` text and the second it was rendered for (durations tick by the second). */
+  rendered?: { second: number; text: string };
   /** The JSON of each entry split around its duration, rendered once per view. */
   parts: readonly DecisionParts[];
 }
@@ -107,6 +111,7 @@ export class KeyViews {
       leftOutOwn,
       entries,
       identities: new Set(entries.map((entry) => entry.identity)),
+      values: new Set(entries.map((entry) => entry.key.value)),
       parts: entries.map((entry) => decisionParts(entry.key)),
     };
   }
@@ -122,13 +127,16 @@ export class KeyViews {
 
 /** A view's `new` content (comma-separated decisions, no brackets) with durations as of `now`. */
 export function renderView(view: KeyView, now: number): string {
+  const second = Math.floor(now / 1000);
+  if (view.rendered?.second === second) return view.rendered.text;
   const out: string[] = new Array(view.entries.length);
   for (let i = 0; i < view.entries.length; i++) {
     const { expiresAt } = view.entries[i]!;
     const { head, tail } = view.parts[i]!;
     out[i] = head + (expiresAt === null ? MANUAL_DURATION : `${secondsLeft(expiresAt, now)}s`) + tail;
   }
-  return out.join(',');
+  view.rendered = { second, text: out.join(',') };
+  return view.rendered.text;
 }
 
 /** A view's entries as the router feed reads members: a filter entry never ends, anything else ends when it does. */

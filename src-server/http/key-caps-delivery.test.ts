@@ -12,7 +12,7 @@ interface Delivery {
   served: number;
   of: number;
   keys: Array<{ description: string }>;
-  missing: Array<{ description: string; why: string }>;
+  missing: Array<{ keyId: number; description: string; why: string }>;
 }
 
 async function deliveryOf(t: TestServer, ip: string): Promise<Delivery> {
