@@ -1,8 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { identityOf } from './decisions.ts';
-import { capStatusText, ENTRY_CLASSES, selectCapped, totalOf, type EntryClass, type KeyEntry } from './key-caps.ts';
+import { banDecisionKey } from './ban-store.ts';
+import { decisionParts, identityOf } from './decisions.ts';
+import {
+  capStatusText,
+  ENTRY_CLASSES,
+  entryOf,
+  selectCapped,
+  selectCappedMembers,
+  totalOf,
+  type EntryClass,
+  type KeyEntry,
+} from './key-caps.ts';
+import type { Member } from './published-decisions.ts';
+
+const NOW = 1_800_000_000_000;
 
 const entry = (value: string, cls: EntryClass, expiresAt: number | null): KeyEntry => {
   const scenario = cls === 'intrusion' ? 'pbx/sip' : cls === 'upstream' ? 'crowdsecurity/ssh-bf' : 'pbx/manual';
@@ -97,6 +110,47 @@ test('property: kept + left out = input; never over the cap; nothing left out ou
             .map((e) => e.identity)
             .sort(),
         );
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
+
+test('property: the member selection (only the class at the cap sorted) keeps what the general one keeps', () => {
+  const classes = ['sip', 'manual', 'filter', 'upstream'] as const;
+  const member = fc
+    .record({
+      n: fc.integer({ min: 0, max: 80 }),
+      kind: fc.constantFrom(...classes),
+      ends: fc.integer({ min: 1, max: 9 }),
+    })
+    .map(({ n, kind, ends }): Member => {
+      const value = `192.0.2.${n}`;
+      const ban =
+        kind === 'filter'
+          ? undefined
+          : {
+              ...{ id: n, ip: value, reason: 't', bannedAt: 0, expiresAt: NOW + ends * 60_000 },
+              category: kind === 'upstream' ? ('upstream' as const) : kind,
+              ...(kind === 'upstream' ? { origin: 'CAPI', scenario: 'crowdsecurity/ssh-bf' } : {}),
+            };
+      const key = ban ? banDecisionKey(ban) : { value, scenario: 'pbx/manual' };
+      return { key, identity: identityOf(key), parts: decisionParts(key), filterRefs: ban ? 0 : 1, ban };
+    });
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(member, { selector: (m) => m.identity, maxLength: 60 }),
+      fc.integer({ min: 1, max: 70 }),
+      (members, cap) => {
+        const fast = selectCappedMembers(members, cap, NOW);
+        const general = selectCapped(
+          members.map((m) => entryOf(m, NOW)),
+          cap,
+        );
+        const ids = (entries: KeyEntry[]) => entries.map((e) => e.identity).sort();
+        assert.deepEqual(ids(fast.kept), ids(general.kept));
+        assert.deepEqual(fast.leftOut, general.leftOut);
+        assert.deepEqual(ids(fast.leftOutOwn), ids(general.leftOutOwn));
       },
     ),
     { numRuns: 400 },

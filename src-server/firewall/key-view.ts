@@ -5,7 +5,7 @@ import { aggregateEntries } from './cidr-aggregation.ts';
 import type { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { decisionParts, identityOf, MANUAL_DURATION, secondsLeft, type DecisionParts } from './decisions.ts';
 import type { FirewallState } from './firewall-state.ts';
-import { entryOf, selectCapped, type CapSelection, type KeyEntry } from './key-caps.ts';
+import { entryOf, selectCapped, selectCappedMembers, type CapSelection, type KeyEntry } from './key-caps.ts';
 import { protectedCidrs } from './blocklist.ts';
 import { expandRange, MAX_EXPANDED_PREFIX } from './range-expansion.ts';
 
@@ -98,9 +98,16 @@ export class KeyViews {
   private build(options: KeyExportOptions, version: number, name: string): KeyView {
     this.builds++;
     const now = this.snapshots.now();
-    const all = [...this.snapshots.published.plain.values()].map((member) => entryOf(member, now));
-    const weight = options.expandRanges ? expandedWeight : undefined;
-    const { kept, leftOut, leftOutOwn } = selectCapped(all, options.entryCap, weight);
+    const members = this.snapshots.published.plain.values();
+    // Expanded ranges weigh their addresses: the general selection. Otherwise only the class at the cap is sorted.
+    const { kept, leftOut, leftOutOwn } =
+      options.entryCap !== null && !options.expandRanges
+        ? selectCappedMembers(members, options.entryCap, now)
+        : selectCapped(
+            [...members].map((member) => entryOf(member, now)),
+            options.entryCap,
+            options.expandRanges ? expandedWeight : undefined,
+          );
     let entries = options.aggregate ? aggregateEntries(kept, this.protectedRanges(now)) : kept;
     if (options.expandRanges) entries = expanded(entries);
     return {
