@@ -22,6 +22,24 @@ interface Group extends Span {
 const compare = (a: Span, b: Span) =>
   a.family !== b.family ? (a.family < b.family ? -1 : 1) : a.first < b.first ? -1 : a.first > b.first ? 1 : 0;
 
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/;
+
+/** Bounds of a canonical value; IPv4 (most of any list) without the general parser. */
+function boundsOf(value: string): Span | undefined {
+  const quad = IPV4.exec(value);
+  if (quad) {
+    const n = ((+quad[1]! << 24) >>> 0) + (+quad[2]! << 16) + (+quad[3]! << 8) + +quad[4]!;
+    const size = 2 ** (32 - (quad[5] === undefined ? 32 : +quad[5]));
+    const first = n - (n % size);
+    return { family: 'ipv4', first: BigInt(first), last: BigInt(first + size - 1) };
+  }
+  const cidr = parseCidr(value);
+  return cidr && cidrBounds(cidr);
+}
+
+const touches = (span: Span, holes: readonly Span[]) =>
+  holes.some((hole) => hole.family === span.family && hole.first <= span.last && span.first <= hole.last);
+
 /** The spans left of [first, last] once the holes (sorted, same family) are taken out. */
 function withoutHoles(span: Span, holes: readonly Span[]): Span[] {
   const out: Span[] = [];
@@ -47,8 +65,8 @@ export function aggregateEntries(entries: readonly KeyEntry[], protectedRanges: 
   const holes = protectedRanges.map(cidrBounds).sort(compare);
   const spans: Array<Span & { entry: KeyEntry }> = [];
   for (const entry of entries) {
-    const cidr = parseCidr(entry.key.value);
-    if (cidr) spans.push({ ...cidrBounds(cidr), entry });
+    const bounds = boundsOf(entry.key.value);
+    if (bounds) spans.push({ ...bounds, entry });
   }
   spans.sort(compare);
   const groups: Group[] = [];
@@ -61,6 +79,11 @@ export function aggregateEntries(entries: readonly KeyEntry[], protectedRanges: 
   }
   const out: KeyEntry[] = [];
   for (const group of groups) {
+    // Most entries touch no other and no protected range: kept as they are, no CIDR math.
+    if (group.entries.length === 1 && !touches(group, holes)) {
+      out.push(group.entries[0]!);
+      continue;
+    }
     const pieces = withoutHoles(group, holes).flatMap((span) => rangeToCidrs(span.first, span.last, span.family));
     const only = group.entries.length === 1 ? group.entries[0]! : undefined;
     if (only && pieces.length === 1 && pieces[0] === only.key.value) {
