@@ -48,6 +48,22 @@ describe('console: device limits of bouncer and feed keys', () => {
     assert.equal(made.entry_cap, 35_000);
     assert.equal(made.cap_preset, 'mikrotik-hex');
     assert.equal(made.aggregate, true);
+    await issued.close();
+
+    // Edit: another preset; the dialog shows the key's current one first.
+    await apiKeys.action('hEX S', 'Edit…');
+    const edit = await visible(apiKeys.dialog('Edit “hEX S”'));
+    assert.equal(await edit.getByRole('combobox', { name: 'Device limit' }).inputValue(), HEX);
+    await apiKeys.choose('Device limit', 'ipset default set: 65,536 entries', edit);
+    await apiKeys.see("ipset's default maxelem: a set created without maxelem holds 65,536 entries.");
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await apiKeys.dialogsClosed();
+    const edited = ((await server.call(`${V3}api-keys`)).json.data as Array<Record<string, unknown>>).find(
+      (k) => k.description === 'hEX S',
+    )!;
+    assert.equal(edited.entry_cap, 65_536);
+    assert.equal(edited.cap_preset, 'ipset-default');
+    assert.equal(edited.aggregate, true, 'merging kept');
   });
 
   it('a custom limit out of bounds shows the 422 under the field; a capped key leaving out own bans warns on the Dashboard', async () => {
