@@ -155,4 +155,19 @@ describe('a capped key through a real poll sequence', () => {
       'merged CIDRs are deleted when aggregation is turned off',
     );
   });
+
+  test('after a restart a capped key is told to delete everything its view leaves out (a superset)', async () => {
+    const { id, key } = createTestApiKey(t.server.services.db, { description: 'fw9' });
+    await setCap(id, { entry_cap: 3 });
+    assert.deepEqual(values((await poll(t, key)).new), OWN);
+    t.server.services.firewall.cursors.flush();
+    await t.restart(); // upstream decisions are memory-only: they are gone, the rest is read back
+    const after = await poll(t, key);
+    assert.deepEqual(values(after.new), OWN);
+    assert.deepEqual(
+      values(after.deleted),
+      [...FILTERED, ...UPSTREAM].sort(),
+      'what left the published set, and what is published but was never known to be sent',
+    );
+  });
 });
