@@ -7,7 +7,7 @@ type Family = 'ipv4' | 'ipv6';
 
 /** The scenario of a CIDR that merges several entries (a bouncer deletes by value; the label says why it exists). */
 export const AGGREGATE_SCENARIO = 'pbx/aggregate';
-const AGGREGATE_ORIGIN = 'pbx-aggregate';
+export const AGGREGATE_ORIGIN = 'pbx-aggregate';
 
 interface Span {
   family: Family;

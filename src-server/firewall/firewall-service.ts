@@ -16,7 +16,7 @@ import { DecisionSnapshotCache } from './decision-snapshot.ts';
 import { DeletedTails } from './deleted-tails.ts';
 import { FirewallState } from './firewall-state.ts';
 import { IntrusionDetector } from './intrusion-detector.ts';
-import { KeyDeliveryState } from './key-delivery-state.ts';
+import { KeyDeliveryState, storedAggregates } from './key-delivery-state.ts';
 import { KeyStreams } from './key-stream.ts';
 import { KeyViews } from './key-view.ts';
 
@@ -122,7 +122,7 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
   const deletedTails = new DeletedTails(log, snapshots.published);
   // Capped and aggregating keys: their own view, deletions and delivery state (issue 4/6).
   const views = new KeyViews(snapshots, state);
-  const keyStreams = new KeyStreams(log, snapshots.published);
+  const keyStreams = new KeyStreams(log, snapshots.published, storedAggregates(db));
   const deliveryState = new KeyDeliveryState(db, clock, bus, deps.logger);
   const exportParts = {
     ...{ state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts },

@@ -3,6 +3,7 @@ import type { ServerBus } from '../bus.ts';
 import type { Clock } from '../clock.ts';
 import { tryBackgroundWrite } from '../storage/background-write.ts';
 import type { Db } from '../storage/database.ts';
+import { AGGREGATE_SCENARIO } from './cidr-aggregation.ts';
 import type { KeyView } from './key-view.ts';
 
 /** Own bans left out are stored by identity up to this many (delivery names them; the count is always whole). */
@@ -62,14 +63,18 @@ export class KeyDeliveryState {
     const write = () =>
       this.db
         .prepare(
-          `INSERT INTO key_delivery_state (key_id, cap, left_out, left_out_own) VALUES (?, ?, ?, ?)
-           ON CONFLICT(key_id) DO UPDATE SET cap = excluded.cap, left_out = excluded.left_out, left_out_own = excluded.left_out_own`,
+          `INSERT INTO key_delivery_state (key_id, cap, left_out, left_out_own, served_aggregates) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(key_id) DO UPDATE SET cap = excluded.cap, left_out = excluded.left_out,
+             left_out_own = excluded.left_out_own, served_aggregates = excluded.served_aggregates`,
         )
         .run(
           keyId,
           view?.cap ?? null,
           JSON.stringify(view?.cap != null ? view.leftOut : {}),
           JSON.stringify(view?.cap != null ? view.leftOutOwn.slice(0, MAX_STORED_OWN).map((e) => e.identity) : []),
+          JSON.stringify(
+            (view?.entries ?? []).filter((e) => e.key.scenario === AGGREGATE_SCENARIO).map((e) => e.key.value),
+          ),
         );
     tryBackgroundWrite(this.db, write, (error) => {
       known.view = undefined; // written again at the next poll
@@ -119,4 +124,25 @@ function ownCount(text: string): number {
   } catch {
     return 0;
   }
+}
+
+/** The merged CIDRs each merging key was last served, as stored (read once at start by the key streams). */
+export function storedAggregates(db: Db): Map<number, string[]> {
+  const rows = db
+    .prepare("SELECT key_id, served_aggregates FROM key_delivery_state WHERE served_aggregates != '[]'")
+    .all() as Array<{ key_id: number; served_aggregates: string }>;
+  const out = new Map<number, string[]>();
+  for (const row of rows) {
+    try {
+      const values: unknown = JSON.parse(row.served_aggregates);
+      if (Array.isArray(values))
+        out.set(
+          row.key_id,
+          values.filter((v): v is string => typeof v === 'string'),
+        );
+    } catch {
+      // Unreadable: nothing to delete.
+    }
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import { REPEAT_POLLS } from './cursor-store.ts';
+import { AGGREGATE_ORIGIN, AGGREGATE_SCENARIO } from './cidr-aggregation.ts';
 import type { DecisionLog } from './decision-log.ts';
 import { deletedDecisionJson, identityOf, type DecisionKey } from './decisions.ts';
 import type { KeyView } from './key-view.ts';
@@ -33,7 +34,18 @@ export class KeyStreams {
   constructor(
     private readonly log: DecisionLog,
     private readonly published: PublishedDecisions,
-  ) {}
+    /** Merged CIDRs each key was served before this start: still deleted on its next answers. */
+    restored: ReadonlyMap<number, readonly string[]> = new Map(),
+  ) {
+    for (const [keyId, values] of restored) {
+      const pending = new Map<string, { key: DecisionKey; left: number }>();
+      for (const value of values) {
+        const key = { value, scenario: AGGREGATE_SCENARIO, origin: AGGREGATE_ORIGIN };
+        pending.set(identityOf(key), { key, left: REPEAT_POLLS });
+      }
+      this.keys.set(keyId, { served: undefined, pending });
+    }
+  }
 
   /** The deletions of a view key's answer; `record` (a GET) moves its state on. */
   deleted(
@@ -49,9 +61,11 @@ export class KeyStreams {
     const out = new Map<string, DecisionKey>();
     if (startup) state.pending.clear();
     else if (known?.served !== view) {
+      // Not known to hold a view (never polled with one, restarted, or served the whole set since):
+      // it may hold anything published.
       const before = known?.served
         ? known.served.entries.map((entry): [string, DecisionKey] => [entry.identity, entry.key])
-        : known || since === undefined
+        : since === undefined
           ? []
           : this.everythingPublished(expand);
       for (const [identity, key] of before)
@@ -88,12 +102,13 @@ export class KeyStreams {
     const pending = new Map(known.pending);
     for (const { identity, key } of known.served?.entries ?? [])
       if (!pending.has(identity)) pending.set(identity, { key, left: REPEAT_POLLS });
-    const out = [...pending]
-      .filter(([identity]) => !isPublished(identity))
-      .map(([, { key }]) => deletedDecisionJson(key));
+    // Not what is published now, nor a value published under another scenario (bouncers delete by value).
+    const held = (key: DecisionKey) =>
+      [...this.published.scenarios].some((scenario) => isPublished(identityOf({ value: key.value, scenario })));
+    const out = [...pending].filter(([, { key }]) => !held(key)).map(([, { key }]) => deletedDecisionJson(key));
     if (record) {
       for (const [identity, entry] of pending)
-        if (entry.left <= 1 || isPublished(identity)) pending.delete(identity);
+        if (entry.left <= 1 || held(entry.key)) pending.delete(identity);
         else pending.set(identity, { key: entry.key, left: entry.left - 1 });
       if (pending.size === 0) this.keys.delete(keyId);
       else this.keys.set(keyId, { served: undefined, pending });

@@ -151,8 +151,8 @@ describe('a capped key through a real poll sequence', () => {
     assert.equal(back.new.length, 8);
     assert.deepEqual(
       values(back.deleted),
-      ['10.9.0.1', '10.9.0.2/31', '192.0.2.1', '192.0.2.2/31'].map((v) => `${v} pbx/aggregate`),
-      'merged CIDRs are deleted when aggregation is turned off',
+      ['10.9.0.2/31', '192.0.2.2/31'].map((v) => `${v} pbx/aggregate`),
+      'merged CIDRs are deleted when aggregation is turned off (not a value still published, 10.9.0.1)',
     );
   });
 
@@ -169,5 +169,19 @@ describe('a capped key through a real poll sequence', () => {
       [...FILTERED, ...UPSTREAM].sort(),
       'what left the published set, and what is published but was never known to be sent',
     );
+  });
+
+  test('merged CIDRs served before a restart are deleted once the key stops merging', async () => {
+    const { id, key } = createTestApiKey(t.server.services.db, { description: 'fw10' });
+    await setCap(id, { aggregate: true });
+    assert.ok(values((await poll(t, key)).new).includes('10.9.0.2/31 pbx/aggregate'));
+    t.server.services.firewall.cursors.flush();
+    await t.restart();
+    await setCap(id, { aggregate: false });
+    const after = await poll(t, key);
+    assert.ok(values(after.new).includes('10.9.0.2 pbx/sip'));
+    const deleted = values(after.deleted);
+    assert.ok(deleted.includes('10.9.0.2/31 pbx/aggregate'), deleted.join());
+    assert.ok(!deleted.some((d) => d.startsWith('10.9.0.1 ')), 'a value still published is not deleted');
   });
 });
