@@ -86,10 +86,10 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       await dashboard.openKeysFromBanner();
       assert.equal(new URL(page.url()).pathname, '/api-keys');
 
-      // With no active bouncer key, the ban reached none: "No bouncer", in the warning colour.
+      // fw1 should receive it but never polled: counted, with why, in the warning colour.
       await app.open('/bans');
       const cell = bans.delivery('198.51.100.20');
-      assert.equal(await (await visible(cell)).innerText(), 'No bouncer');
+      assert.equal(await (await visible(cell)).innerText(), '0 of 1: fw1 has never polled');
       const colour = await bans
         .paragraph(cell)
         .evaluate(
@@ -98,11 +98,11 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
               .color,
         );
       const [r, g, b] = colour.match(/\d+/g)!.map(Number) as [number, number, number];
-      assert.ok(r > b && g > b, `"No bouncer" is in the warning colour (${colour})`);
+      assert.ok(r > b && g > b, `"0 of 1" is in the warning colour (${colour})`);
     },
   );
 
-  it('a bouncer that polls is "Served" (the banner goes) and each ban it was sent reads "1 of 1 bouncers" with its name', async () => {
+  it('a bouncer that polls is "Served" (the banner goes) and each ban it was sent reads "1 of 2: fw1 has never polled" with its name', async () => {
     const { server, page } = app;
     fw2 = await makeBouncerKey('fw2');
     const answer = await poll(server, fw2.key, '?startup=true');
@@ -130,19 +130,20 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
         ((await server.call(`${V3}firewall:getBannedIps`)).json.data as BannedIp[]).find(
           (b) => b.ip === '198.51.100.20',
         )?.delivery,
-      (d) => d?.served === 1 && d.of === 1,
+      (d) => d?.served === 1 && d.of === 2,
       'the ban delivered to fw2 (API)',
     );
     await app.open('/bans');
     const cell = bans.delivery('198.51.100.20');
     await eventually(
       () => cell.innerText(),
-      (t) => t === '1 of 1 bouncer',
-      'the Delivered cell "1 of 1 bouncer"',
+      (t) => t === '1 of 2: fw1 has never polled',
+      'the Delivered cell "1 of 2: fw1 has never polled"',
       20_000,
     );
     await cell.click();
     await bans.see('Sent to fw2.');
+    await bans.see('Not sent: fw1 has never polled.');
     await page.keyboard.press('Escape');
   });
 
@@ -211,14 +212,14 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       const filterEntry = await bans.lookupDecision(filtered).innerText();
       assert.match(filterEntry, /Network filter 'Blocklist' 203\.0\.113\.0\/24/);
       assert.match(filterEntry, /never ends/);
-      assert.match(filterEntry, /sent to 1 of 1 bouncer: fw2/);
+      assert.match(filterEntry, /sent to 1 of 2 bouncers: fw2; fw1 has never polled/);
 
       const ranged = await ask('100.64.0.9');
       const rangeBan = await bans.lookupDecision(ranged).innerText();
       await checkLayout(page, 'bans-lookup-range', () => visible(bans.lookupDecision()));
       assert.match(rangeBan, /Manual ban of the range 100\.64\.0\.0\/24/);
       assert.match(rangeBan, /(1 h 59 min|2 h 00 min) left/);
-      assert.match(rangeBan, /sent to 1 of 1 bouncer: fw2/);
+      assert.match(rangeBan, /sent to 1 of 2 bouncers: fw2; fw1 has never polled/);
       assert.match(rangeBan, /Toll fraud range/);
 
       const kept = await ask('10.77.5.1');

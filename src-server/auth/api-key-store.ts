@@ -23,6 +23,10 @@ export interface StoredApiKey {
   networkFilterId: string;
   /** Bouncer export: publish ranges as single addresses (clients that cannot hold ranges). */
   expandRanges: boolean;
+  /** Bouncer export and feed: at most this many entries (null: every one). */
+  entryCap: number | null;
+  /** Bouncer export and feed: entries merged into the fewest CIDRs. */
+  aggregate: boolean;
   /** ISO time the key was disabled; null while it is enabled. A disabled key is refused (401). */
   disabledAt: string | null;
   /** ISO time after which the key is refused (401); null = never. */
@@ -84,6 +88,8 @@ export function storedApiKey(row: ApiKeyGrantRow): StoredApiKey {
     fullPermissions: row.full_permissions === 1,
     networkFilterId: row.networkfilterid,
     expandRanges: row.expand_ranges === 1,
+    entryCap: row.entry_cap ?? null,
+    aggregate: row.aggregate === 1,
     disabledAt: row.disabled_at,
     expiresAt: row.expires_at,
   };

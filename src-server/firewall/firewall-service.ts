@@ -6,8 +6,17 @@ import type { Db } from '../storage/database.ts';
 import { normalizeAddress } from './model/index.ts';
 import { absorbImportedBans } from './transfer/index.ts';
 import { BanStore, pruneBanHistory } from './bans/index.ts';
-import { type BouncerExport, BouncerHosts, createBouncerExport, CursorStore, keyResyncs } from './export/index.ts';
-import { FeedCursors } from './feeds/index.ts';
+import {
+  type BouncerExport,
+  BouncerHosts,
+  createBouncerExport,
+  CursorStore,
+  KeyDeliveryState,
+  keyResyncs,
+  KeyStreams,
+  storedAggregates,
+} from './export/index.ts';
+import { FeedCursors, KeyViews } from './feeds/index.ts';
 import { DecisionLog, DecisionSnapshotCache, DeletedTails, NEW_OPEN, SnapshotCompressor } from './snapshot/index.ts';
 import { FirewallState, RegisteredAddresses, writeContacts, type RegisteredContact } from './filters/index.ts';
 import {
@@ -57,6 +66,8 @@ export interface FirewallService {
   hosts: BouncerHosts;
   /** What each key's MikroTik router was last sent (its delta cursors). */
   feedCursors: FeedCursors;
+  /** Capped and aggregating keys' own views (`entriesForKey`), shared by their stream and feed. */
+  views: KeyViews;
   /** The `/firewall-bouncer` export's one entry point, built from the parts above. */
   bouncerExport: BouncerExport;
   /** Unsubscribes from the bus, stops the timers and flushes batched cursor writes. */
@@ -164,7 +175,14 @@ export function createFirewallService(deps: FirewallDeps): FirewallService {
 
   const compressor = new SnapshotCompressor(NEW_OPEN);
   const deletedTails = new DeletedTails(log, snapshots.published);
-  const exportParts = { state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts, feedCursors };
+  // Capped and aggregating keys: their own view, deletions and delivery state (issue 4/6).
+  const views = new KeyViews(snapshots, state);
+  const keyStreams = new KeyStreams(log, snapshots.published, storedAggregates(db));
+  const deliveryState = new KeyDeliveryState(db, clock, bus, deps.logger);
+  const exportParts = {
+    ...{ state, bans, detector, snapshots, compressor, deletedTails, cursors, hosts, feedCursors },
+    ...{ views, keyStreams, deliveryState },
+  };
   return {
     ...exportParts,
     log,

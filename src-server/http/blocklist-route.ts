@@ -36,7 +36,8 @@ export function registerBlocklistRoutes(router: Router, services: Services): voi
         throw methodNotAllowed(`${ctx.method} is not allowed here; use GET or HEAD.`, ['GET', 'HEAD']);
       const served =
         ctx.method === 'GET' ? { keyId: key.id, ip: remoteIp(ctx), userAgent: ctx.get('user-agent') } : undefined;
-      const rendered = bouncer.blocklist(ctx.query, served);
+      const view = { entryCap: key.entryCap, aggregate: key.aggregate, keyName: key.description };
+      const rendered = bouncer.blocklist(ctx.query, served, view);
       ctx.set('ETag', rendered.etag);
       ctx.set('Cache-Control', 'no-cache');
       ctx.vary('Accept-Encoding');

@@ -58,6 +58,7 @@ async function answerStream(ctx: Context, bouncer: BouncerExport, key: StoredApi
     startup,
     acceptsGzip: ctx.acceptsEncodings('gzip', 'identity') === 'gzip',
     served: ctx.method === 'GET' ? { ip: remoteIp(ctx), userAgent: ctx.get('user-agent') } : undefined,
+    view: { entryCap: key.entryCap, aggregate: key.aggregate, keyName: key.description },
   });
   sendJsonParts(ctx, answer);
 }

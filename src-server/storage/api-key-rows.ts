@@ -16,6 +16,8 @@ export interface ApiKeyGrantRow {
   full_permissions: number;
   networkfilterid: string;
   expand_ranges: number;
+  entry_cap: number | null;
+  aggregate: number;
   disabled_at: string | null;
   expires_at: string | null;
 }
@@ -24,6 +26,7 @@ export interface ApiKeyGrantRow {
 export interface ApiKeyRow extends ApiKeyGrantRow {
   key_display: string;
   bouncer_setup: string | null;
+  cap_preset: string;
   created_at: string;
   last_used_at: string | null;
   last_used_ip: string | null;
@@ -31,10 +34,11 @@ export interface ApiKeyRow extends ApiKeyGrantRow {
 }
 
 const GRANT_COLUMNS =
-  'id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, disabled_at, expires_at';
+  'id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, entry_cap, aggregate, ' +
+  'disabled_at, expires_at';
 const COLUMNS =
   'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
-  'expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
+  'expand_ranges, entry_cap, cap_preset, aggregate, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
   'expires_at, rotated_at';
 
 /** A key's grant row by the hash of its value: one indexed lookup, never a scan. */

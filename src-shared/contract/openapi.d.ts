@@ -1657,6 +1657,35 @@ export interface components {
        */
       expand_ranges?: boolean;
       /**
+       * @description Bouncer export and router feed: at most this many entries for this key (null: every one). What
+       * it keeps, in order: this PBX's intrusion bans, manual bans, filter entries, upstream decisions; the
+       * longest-lasting first within each. Set by cap_preset unless it is "custom".
+       * @default null
+       */
+      entry_cap?: number | null;
+      /**
+       * @description The device the cap is for: none, mikrotik-hex (35,000), ipset-default (65,536),
+       * nftables-default (65,535), unifi-small (8,000), unifi-large (50,000), opnsense (500,000), or custom
+       * (entry_cap as given). A device preset sets entry_cap to its number.
+       * @default none
+       * @enum {string}
+       */
+      cap_preset?:
+        | 'none'
+        | 'mikrotik-hex'
+        | 'ipset-default'
+        | 'nftables-default'
+        | 'unifi-small'
+        | 'unifi-large'
+        | 'opnsense'
+        | 'custom';
+      /**
+       * @description Bouncer export and router feed: adjacent and overlapping entries become the fewest CIDRs
+       * (never covering a whitelisted, trusted or loopback address). Off by default.
+       * @default false
+       */
+      aggregate?: boolean;
+      /**
        * @description The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or
        * crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching
        * configuration on Rotate and Details; it changes nothing the server serves.
@@ -2783,6 +2812,18 @@ export interface operations {
               full_permissions: boolean;
               networkfilterid: string;
               expand_ranges: boolean;
+              entry_cap: number | null;
+              /** @enum {string} */
+              cap_preset:
+                | 'none'
+                | 'mikrotik-hex'
+                | 'ipset-default'
+                | 'nftables-default'
+                | 'unifi-small'
+                | 'unifi-large'
+                | 'opnsense'
+                | 'custom';
+              aggregate: boolean;
               bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
               enabled: boolean;
               expires_at: string | null;
@@ -2922,6 +2963,11 @@ export interface operations {
               networkfilterid: 'none';
               /** @constant */
               expand_ranges: false;
+              entry_cap: null;
+              /** @constant */
+              cap_preset: 'none';
+              /** @constant */
+              aggregate: false;
               /** @constant */
               enabled: true;
               expires_at: null;
@@ -3194,6 +3240,18 @@ export interface operations {
               full_permissions: boolean;
               networkfilterid: string;
               expand_ranges: boolean;
+              entry_cap: number | null;
+              /** @enum {string} */
+              cap_preset:
+                | 'none'
+                | 'mikrotik-hex'
+                | 'ipset-default'
+                | 'nftables-default'
+                | 'unifi-small'
+                | 'unifi-large'
+                | 'opnsense'
+                | 'custom';
+              aggregate: boolean;
               bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
               enabled: boolean;
               expires_at: string | null;
@@ -4965,6 +5023,15 @@ export interface operations {
                   keyId: number;
                   description: string;
                 }[];
+                /**
+                 * @description The keys not sent it, each with why: "fw1 has never polled", "fw2 is capped at 8,000
+                 * and left it out".
+                 */
+                missing: {
+                  keyId: number;
+                  description: string;
+                  why: string;
+                }[];
               };
               /**
                * @description Set on an upstream CrowdSec LAPI decision: lift it on the LAPI, or whitelist the
@@ -5033,6 +5100,22 @@ export interface operations {
                 polls: number;
                 lastNew: number;
                 lastDeleted: number;
+                /** @description The last router-feed fetch with this key; null when none. */
+                lastFetchAt: string | null;
+                /**
+                 * @description The key's cap and what it left out at its last answer; null when the key has no cap.
+                 */
+                cap: {
+                  cap: number;
+                  leftOut: {
+                    intrusion: number;
+                    manual: number;
+                    filter: number;
+                    upstream: number;
+                  };
+                  /** @description "capped at 15,000: 12,340 left out, all upstream" */
+                  text: string;
+                } | null;
                 hosts: {
                   ip: string;
                   /** @description ISO 8601 time (UTC). */
@@ -5394,6 +5477,15 @@ export interface operations {
                   keys: {
                     keyId: number;
                     description: string;
+                  }[];
+                  /**
+                   * @description The keys not sent it, each with why: "fw1 has never polled", "fw2 is capped at
+                   * 8,000 and left it out".
+                   */
+                  missing: {
+                    keyId: number;
+                    description: string;
+                    why: string;
                   }[];
                 };
               }[];

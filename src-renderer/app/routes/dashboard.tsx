@@ -4,6 +4,7 @@ import { paths } from '../../config/paths.ts';
 import { useBanCounts } from '../../features/bans/api/get-banned-ips.ts';
 import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.tsx';
 import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
+import { CappedOwnBanner } from '../../features/bouncers/components/CappedOwnBanner.tsx';
 import { EnforcementBanner } from '../../features/bouncers/components/EnforcementBanner.tsx';
 import { AmiStatusCard } from '../../features/peers/components/AmiStatusCard.tsx';
 import { FlaggedAccountsCard } from '../../features/peers/components/FlaggedAccountsCard.tsx';
@@ -19,6 +20,7 @@ export function DashboardRoute() {
         description="Server addresses, active bans, bouncer activity and the Asterisk connection."
       />
       <EnforcementBanner activeBans={bans.data?.total ?? 0} keysHref={paths.apiKeys} />
+      <CappedOwnBanner keysHref={paths.apiKeys} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <ServerInfoCard />

@@ -24,8 +24,12 @@ import {
   snapshotParts,
 } from '../snapshot/index.ts';
 import type { CursorStore, RefusalCode } from './cursor-store.ts';
+import { hasOwnView, type KeyExportOptions, type KeyViews } from '../feeds/index.ts';
 import type { FirewallState } from '../filters/index.ts';
 import { type IntrusionDetector, isBannedAddress, liftHttpBan } from '../intrusion/index.ts';
+import type { KeyDeliveryState } from './key-delivery-state.ts';
+import type { KeyStreams } from './key-stream.ts';
+import { viewStream, withDeleted } from './view-stream.ts';
 import { describeIssues, USAGE_METRICS_MAX_BYTES, usageMetricsSchema } from './usage-metrics.ts';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -46,6 +50,8 @@ export interface StreamPoll {
   acceptsGzip: boolean;
   /** A GET carries decisions, so it is recorded (the key's window, the host); HEAD only checks the key. */
   served?: { ip: string; userAgent: string };
+  /** The key's cap and aggregation: a key with either gets its own view (`key-view.ts`); others the shared snapshot. */
+  view?: KeyExportOptions & { keyName: string };
 }
 
 /**
@@ -72,8 +78,15 @@ export interface BouncerExport {
   whitelist(): JsonAnswer;
   /** `/v1/usage-metrics`: validated (400 missing, 413 too large, 422 schema), then folded into the host's record. */
   reportUsage(report: { keyId: number; ip: string; userAgent: string; body: unknown; declaredBytes?: number }): void;
-  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`; a served MikroTik feed is a delta from `since` when known. */
-  blocklist(query: Query, served?: { keyId: number; ip: string; userAgent: string }): RenderedFeed;
+  /**
+   * The router feed for a query (400 for a bad one), recorded as a poll when `served`; a served MikroTik feed is a
+   * delta from `since` when known; a capped or aggregating key gets its own view.
+   */
+  blocklist(
+    query: Query,
+    served?: { keyId: number; ip: string; userAgent: string },
+    view?: KeyExportOptions & { keyName: string },
+  ): RenderedFeed;
   /** The gzip form of a rendered feed, compressed once per feed off the event loop. */
   gzipped(feed: RenderedFeed): Promise<Buffer>;
 }
@@ -92,6 +105,9 @@ interface BouncerExportParts {
   cursors: CursorStore;
   hosts: BouncerHosts;
   feedCursors: FeedCursors;
+  views: KeyViews;
+  keyStreams: KeyStreams;
+  deliveryState: KeyDeliveryState;
 }
 
 const plain = (parts: readonly Buffer[]): JsonAnswer => ({ parts, gzipped: false });
@@ -119,12 +135,20 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
      * that many answers: a cut answer, failed polls or a crash at any moment lose none.
      */
     async stream(poll) {
+      if (poll.view && hasOwnView(poll.view)) return viewStream(parts, poll, poll.view);
       const expanded = poll.expandRanges;
       const latest = parts.snapshots.get();
       const gzip = byteLength(snapshotParts(latest, expanded)) > GZIP_ABOVE_BYTES && poll.acceptsGzip;
       const snapshot = gzip ? await parts.compressor.servable(latest, expanded) : latest;
       const since = poll.startup ? undefined : parts.cursors.deletedSince(poll.keyId);
-      const { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
+      let { tail, count } = parts.deletedTails.tail(since, snapshot, expanded);
+      // A key whose cap or aggregation was just removed: what only its view sent is still deleted.
+      const published = expanded
+        ? (identity: string) => parts.snapshots.published.expandedHas(identity)
+        : (identity: string) => parts.snapshots.published.plain.has(identity);
+      const leftovers = parts.keyStreams.leftovers(poll.keyId, published, poll.served !== undefined);
+      if (leftovers?.length) ({ tail, count } = withDeleted(tail, count, leftovers));
+      if (poll.served && poll.view) parts.deliveryState.served(poll.keyId, poll.view.keyName, null);
       const body = gzip
         ? await parts.compressor.answer(snapshot, expanded, tail)
         : [NEW_OPEN, ...snapshotParts(snapshot, expanded), Buffer.from(tail)];
@@ -162,13 +186,18 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
       parts.hosts.reported(keyId, ip, parsed.data, userAgent);
     },
 
-    blocklist(query, served) {
+    blocklist(query, served, view) {
       const parsed = parseBlocklistQuery(query);
       if (!parsed.ok) throw badRequest(parsed.message);
+      const own = view && hasOwnView(view) ? parts.views.entriesForKey(view) : undefined;
       // A fetch with a key gets its MikroTik delta; `since` is any text: an unknown one means a full list.
       const since = Array.isArray(query.since) ? query.since[0] : query.since;
-      const rendered = feed(parsed.options, served && { keyId: served.keyId, since });
-      if (served) parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+      const rendered = feed(parsed.options, served && { keyId: served.keyId, since }, own);
+      if (served) {
+        parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+        parts.deliveryState.fetched(served.keyId, own?.version ?? parts.snapshots.get().version);
+        if (view) parts.deliveryState.served(served.keyId, view.keyName, own ?? null);
+      }
       return rendered;
     },
 

@@ -7,3 +7,6 @@ export type { Delivery } from './delivery.ts';
 export { bouncerKeyRows, hostsSeenSince } from './bouncer-keys.ts';
 export { hostRowsBySeen, openRejectionRows } from './bouncer-hosts.ts';
 export { keyResyncs, requestResync } from './key-resyncs.ts';
+export { KeyDeliveryState, storedAggregates } from './key-delivery-state.ts';
+export { KeyStreams } from './key-stream.ts';
+export { capOf } from './key-cap-status.ts';

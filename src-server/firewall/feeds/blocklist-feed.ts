@@ -8,6 +8,7 @@ import { renderBlocklist } from './blocklist-formats.ts';
 import type { DecisionSnapshotCache } from '../snapshot/index.ts';
 import type { FirewallState } from '../filters/index.ts';
 import { mikrotikAnswer, type FeedCursors, type MikrotikFetch } from './blocklist-deltas.ts';
+import { asFeedMembers, type KeyView } from './key-view.ts';
 
 const DAY_MS = 86_400_000;
 const gzipAsync = promisify(gzip);
@@ -37,18 +38,20 @@ export function blocklistFeed(parts: {
   snapshots: DecisionSnapshotCache;
   clock: Clock;
   feedCursors: FeedCursors;
-}): (options: BlocklistOptions, fetch?: MikrotikFetch) => RenderedFeed {
+}): (options: BlocklistOptions, fetch?: MikrotikFetch, own?: KeyView) => RenderedFeed {
   const cache = new Map<string, RenderedFeed>();
   const lists = new Map<string, { stamp: string; entries: BlocklistEntry[] }>();
 
   /** The feed's entries for a family and origin, computed once per change and shared by every format. */
-  function entriesFor(options: BlocklistOptions, stamp: string, now: number): BlocklistEntry[] {
-    const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}`;
+  function entriesFor(options: BlocklistOptions, stamp: string, now: number, own?: KeyView): BlocklistEntry[] {
+    const key = `${options.ipv4only ? 4 : ''}${options.ipv6only ? 6 : ''}|${options.origin?.toLowerCase() ?? ''}|${own?.name ?? ''}`;
     const known = lists.get(key);
     if (known?.stamp === stamp) return known.entries;
     const whitelist = protectedCidrs(parts.state.filters, parts.state.settings, now);
     // The members the snapshot was just built from: exactly what the stream publishes now.
-    const entries = blocklistEntries(parts.snapshots.published.plain.values(), whitelist, options, now);
+    // A capped or aggregating key: its own view (`entriesForKey`), the same set its stream would carry.
+    const members = own ? asFeedMembers(own) : parts.snapshots.published.plain.values();
+    const entries = blocklistEntries(members, whitelist, options, now);
     if (lists.size > 16) lists.clear();
     lists.set(key, { stamp, entries });
     return entries;
@@ -62,14 +65,14 @@ export function blocklistFeed(parts: {
    * of it so a filter entry's long timeout is renewed at least daily. A key's fetch (`fetch`) gets
    * a delta from its cursor when it has a known one (blocklist-deltas.ts).
    */
-  return (options, fetch) => {
+  return (options, fetch, own) => {
     const snapshot = parts.snapshots.get();
     const now = parts.clock.now();
     const stamp = `${snapshot.version}:${parts.state.revision}:${parts.bans.revision}`;
-    const key = optionsKey(options);
+    const key = `${optionsKey(options)}|${own?.name ?? ''}`;
     const known = cache.get(key);
     if (options.format !== 'mikrotik' && known?.stamp === stamp) return known;
-    const entries = entriesFor(options, stamp, now);
+    const entries = entriesFor(options, stamp, now, own);
     const keyed =
       options.format === 'mikrotik' && fetch
         ? mikrotikAnswer(parts.feedCursors, fetch, options, entries, now)

@@ -11,6 +11,7 @@ import {
 import { subtractCidrs } from '../../net/cidr-ranges.ts';
 import type { Member } from '../snapshot/index.ts';
 import { type Fail2banSettings, type NetworkFilter, trustedRanges, whitelistRanges } from '../filters/index.ts';
+import type { ActiveBan } from '../bans/index.ts';
 
 import { BLOCKLIST_FORMATS, type BlocklistFormat } from '../../../src-shared/formats.ts';
 
@@ -93,7 +94,7 @@ const isIpv6 = (value: string) => value.includes(':');
  * format until the decisions change.
  */
 export function blocklistEntries(
-  members: Iterable<Pick<Member, 'key' | 'filterRefs' | 'ban'>>,
+  members: Iterable<Pick<Member, 'key' | 'filterRefs'> & { ban: Pick<ActiveBan, 'expiresAt'> | undefined }>,
   whitelist: readonly Cidr[],
   options: Pick<BlocklistOptions, 'ipv4only' | 'ipv6only' | 'origin'>,
   now: number,

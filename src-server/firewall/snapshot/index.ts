@@ -6,3 +6,5 @@ export { DecisionSnapshotCache, snapshotCount, snapshotParts } from './decision-
 export { DeletedTails } from './deleted-tails.ts';
 export type { Member } from './published-decisions.ts';
 export { publishedCandidates } from './published-query.ts';
+export { MAX_EXPANDED_PREFIX, expandRange } from './range-expansion.ts';
+export type { PublishedDecisions } from './published-decisions.ts';

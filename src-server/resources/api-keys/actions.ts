@@ -31,6 +31,7 @@ import {
   type ApiKeyRow,
 } from '../../storage/api-key-rows.ts';
 import { apiKeysDeclaration } from './declaration.ts';
+import { resolveCap } from './key-cap-fields.ts';
 
 /** The fields `getDefault` answers with their declared defaults (bouncer_setup is chosen by the dialog, not defaulted). */
 const NEW_KEY_DEFAULTS = [
@@ -38,6 +39,9 @@ const NEW_KEY_DEFAULTS = [
   'full_permissions',
   'networkfilterid',
   'expand_ranges',
+  'entry_cap',
+  'cap_preset',
+  'aggregate',
   'enabled',
   'expires_at',
 ] as const;
@@ -61,6 +65,9 @@ function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
     full_permissions: key.fullPermissions,
     networkfilterid: key.networkFilterId,
     expand_ranges: key.expandRanges,
+    entry_cap: key.entryCap,
+    cap_preset: row.cap_preset,
+    aggregate: key.aggregate,
     bouncer_setup: row.bouncer_setup,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
@@ -147,6 +154,8 @@ function write(
   if (!outcome.ok) return invalid(outcome.errors);
   const expiryProblems = checkExpiry(ctx, outcome.values, existing);
   if (expiryProblems.length) return invalid(expiryProblems);
+  const cap = resolveCap(outcome.values, (ctx.input ?? {}) as object, existing);
+  if (!cap.ok) return invalid([cap.error]);
   // A caller creates or edits keys only within its own grants (the whole resulting record, so
   // an edit of a stronger key, even of its description or key value, is refused too).
   const { complete } = outcome;
@@ -164,6 +173,8 @@ function write(
   if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
   if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
+  if (cap.columns) Object.assign(columns, cap.columns);
+  if ('aggregate' in values) columns.aggregate = values.aggregate ? 1 : 0;
   if ('bouncer_setup' in values) columns.bouncer_setup = values.bouncer_setup ?? null;
   // Disabling keeps the time it was first disabled; enabling clears it.
   if ('enabled' in values)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOUNCER_SETUPS, KEY_STATUSES } from '../../../src-shared/access.ts';
+import { CAP_PRESET_IDS, ENTRY_CAP_MAX, ENTRY_CAP_MIN } from '../../../src-shared/key-caps.ts';
 import { keyWeakness } from '../../auth/key-strength.ts';
 import { field } from '../../resource-kit/fields.ts';
 import type { FieldDef, ResourceDeclaration } from '../../resource-kit/types.ts';
@@ -44,6 +45,14 @@ const expirySchema = z.union([
   z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-12-31T23:59:00Z, or null' }),
   z.null(),
 ]);
+
+/** No cap: null, or an empty form field. A number in a string (forms) is read as the number. */
+const toCap = (value: unknown): unknown => {
+  if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+  return typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+};
+
+const CAP_RANGE = `a whole number from ${ENTRY_CAP_MIN} to ${ENTRY_CAP_MAX.toLocaleString('en-US')}, or null for no cap`;
 
 /** The fields of an API key, as stored and answered. */
 const apiKeyFields = {
@@ -96,6 +105,35 @@ const apiKeyFields = {
       'Bouncer export option: publish each Range decision of up to 65,536 addresses (IPv4 /16, ' +
       'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
       '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
+  }),
+  entry_cap: field.integer(
+    z
+      .number({ error: `must be ${CAP_RANGE}` })
+      .int({ error: `must be ${CAP_RANGE}` })
+      .min(ENTRY_CAP_MIN, { error: `must be ${CAP_RANGE}` })
+      .max(ENTRY_CAP_MAX, { error: `must be ${CAP_RANGE}` })
+      .nullable(),
+    {
+      default: null,
+      sanitize: toCap,
+      description:
+        'Bouncer export and router feed: at most this many entries for this key (null: every one). ' +
+        "What it keeps, in order: this PBX's intrusion bans, manual bans, filter entries, upstream " +
+        'decisions; the longest-lasting first within each. Set by cap_preset unless it is "custom".',
+    },
+  ),
+  cap_preset: field.text(z.enum(CAP_PRESET_IDS, { error: `must be one of ${CAP_PRESET_IDS.join(', ')}` }), {
+    default: 'none',
+    description:
+      'The device the cap is for: none, mikrotik-hex (35,000), ipset-default (65,536), ' +
+      'nftables-default (65,535), unifi-small (8,000), unifi-large (50,000), opnsense (500,000), ' +
+      'or custom (entry_cap as given). A device preset sets entry_cap to its number.',
+  }),
+  aggregate: field.boolean({
+    default: false,
+    description:
+      'Bouncer export and router feed: adjacent and overlapping entries become the fewest CIDRs ' +
+      '(never covering a whitelisted, trusted or loopback address). Off by default.',
   }),
   bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
     default: null,
@@ -183,6 +221,9 @@ export const apiKeysDeclaration = {
         full_permissions: z.literal(false),
         networkfilterid: z.literal('none'),
         expand_ranges: z.literal(false),
+        entry_cap: z.null(),
+        cap_preset: z.literal('none'),
+        aggregate: z.literal(false),
         enabled: z.literal(true),
         expires_at: z.null(),
         has_key: z.literal(false),

@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { activeCategoriesOf } from '../../firewall/bans/index.ts';
-import { bouncerKeyRows, hostRowsBySeen, openRejectionRows, SILENT_AFTER_MS } from '../../firewall/export/index.ts';
+import {
+  bouncerKeyRows,
+  capOf,
+  hostRowsBySeen,
+  openRejectionRows,
+  SILENT_AFTER_MS,
+} from '../../firewall/export/index.ts';
 import { apiKeyDescriptions } from '../../storage/api-key-rows.ts';
+
 import type { Db } from '../../storage/database.ts';
 import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 
@@ -101,6 +108,8 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
         polls: row.polls,
         lastNew: row.lastNew,
         lastDeleted: row.lastDeleted,
+        lastFetchAt: iso(row.feed_at),
+        cap: capOf(row.entry_cap, row.state_cap, row.left_out),
         hosts,
         refused: rejections.filter((r) => r.keyId === row.keyId || ips.has(r.ip)),
       };

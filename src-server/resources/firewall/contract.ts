@@ -15,6 +15,9 @@ const delivery = z.object({
   served: int,
   of: int,
   keys: z.array(z.object({ keyId: int, description: z.string() })),
+  missing: z
+    .array(z.object({ keyId: int, description: z.string(), why: z.string() }))
+    .describe('The keys not sent it, each with why: "fw1 has never polled", "fw2 is capped at 8,000 and left it out".'),
 });
 
 export const defaultFilter = z.object({
@@ -187,6 +190,15 @@ export const bouncerStatus = z.object({
       polls: int,
       lastNew: int,
       lastDeleted: int,
+      lastFetchAt: isoTime.nullable().describe('The last router-feed fetch with this key; null when none.'),
+      cap: z
+        .object({
+          cap: int,
+          leftOut: z.object({ intrusion: int, manual: int, filter: int, upstream: int }),
+          text: z.string().describe('"capped at 15,000: 12,340 left out, all upstream"'),
+        })
+        .nullable()
+        .describe("The key's cap and what it left out at its last answer; null when the key has no cap."),
       hosts: z.array(
         z.object({
           ip: z.string(),

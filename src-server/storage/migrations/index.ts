@@ -5,6 +5,8 @@ import { canonicalAddressesMigration } from './003-canonical-addresses.ts';
 import { sealedSecretsMigration } from './004-sealed-secrets.ts';
 import { accountsAndSessionsMigration } from './010-accounts-and-sessions.ts';
 import { apiKeyLifecycleMigration } from './011-api-key-lifecycle.ts';
+import { apiKeyCapsMigration } from './012-api-key-caps.ts';
+import { keyDeliveryStateMigration } from './013-key-delivery-state.ts';
 import { apiKeyBouncerSetupMigration } from './014-api-key-bouncer-setup.ts';
 import { apiKeyResyncsMigration } from './015-api-key-resyncs.ts';
 import { firewallMigration } from './020-firewall.ts';
@@ -39,6 +41,8 @@ export const allMigrations: readonly Migration[] = [
   sealedSecretsMigration,
   accountsAndSessionsMigration,
   apiKeyLifecycleMigration,
+  apiKeyCapsMigration,
+  keyDeliveryStateMigration,
   apiKeyBouncerSetupMigration,
   apiKeyResyncsMigration,
   firewallMigration,

@@ -8,13 +8,23 @@ import { BOUNCER_PRESET, type BouncerSetup, type IssuedKey, type ServerCertifica
 import { CustomPaths, pathProblem, type PathRow } from './CustomPathsField.tsx';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
 import { BACKENDS, PRESETS, type Preset } from './key-choices.ts';
+import { capBody, KeyCapFields, NO_CAP, type CapChoice } from './KeyCapFields.tsx';
 import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
 /** The network-filter picker, supplied by the app so this feature does not depend on another. */
 export type FilterField = (props: { value: string; onChange: (value: string) => void; error?: string }) => ReactNode;
 
-const FIELDS = ['description', 'allowed_paths', 'networkfilterid', 'full_permissions', 'expand_ranges'] as const;
+const FIELDS = [
+  'description',
+  'allowed_paths',
+  'networkfilterid',
+  'full_permissions',
+  'expand_ranges',
+  'entry_cap',
+  'cap_preset',
+  'aggregate',
+] as const;
 
 /** Creates a key (bouncer preset or custom paths, bound to a network filter), then shows it once. */
 export function CreateApiKeyModal({
@@ -37,6 +47,7 @@ export function CreateApiKeyModal({
   const [rows, setRows] = useState<PathRow[]>([{ path: '/api/v3/', permission: 'read' }]);
   const [fullPermissions, setFullPermissions] = useState(false);
   const [filterId, setFilterId] = useState('');
+  const [cap, setCap] = useState<CapChoice>(NO_CAP);
   const [touched, setTouched] = useState(false);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
 
@@ -48,6 +59,7 @@ export function CreateApiKeyModal({
     setRows([{ path: '/api/v3/', permission: 'read' }]);
     setFullPermissions(false);
     setFilterId('');
+    setCap(NO_CAP);
     setTouched(false);
     setIssued(null);
     create.reset();
@@ -76,6 +88,7 @@ export function CreateApiKeyModal({
         expand_ranges: preset === 'bouncer' && backend === 'nftables',
         // Remembered so Rotate and Details offer this bouncer's configuration.
         bouncer_setup: preset === 'bouncer' ? backend : null,
+        ...(preset === 'custom' ? {} : capBody(cap)),
       },
       { onSuccess: setIssued },
     );
@@ -134,6 +147,7 @@ export function CreateApiKeyModal({
               />
             </Stack>
           )}
+          {preset !== 'custom' && <KeyCapFields value={cap} onChange={setCap} errors={errors.byField} />}
           {preset === 'custom' && (
             <Stack gap="xs" pl="md">
               <Checkbox

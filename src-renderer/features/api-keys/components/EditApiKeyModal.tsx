@@ -5,9 +5,13 @@ import { fieldErrors } from '../../../lib/field-errors.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
+import { capBody, capChoiceOf, KeyCapFields, NO_CAP, type CapChoice } from './KeyCapFields.tsx';
 import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 
-const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
+const FIELDS = ['description', 'networkfilterid', 'expires_at', 'entry_cap', 'cap_preset', 'aggregate'] as const;
+
+/** Keys that read the firewall export (bouncers, router feeds) have a device limit. */
+const readsExport = (key: ApiKey) => Object.keys(key.allowed_paths ?? {}).some((p) => p.includes('firewall-bouncer'));
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -27,7 +31,7 @@ export function fromLocalInput(value: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-/** Edits a key's description, source binding and expiry; access and value stay (Rotate replaces the value). */
+/** Edits a key's description, source binding, expiry and device limit; access and value stay (Rotate replaces the value). */
 export function EditApiKeyModal({
   apiKey,
   onClose,
@@ -41,6 +45,7 @@ export function EditApiKeyModal({
   const [description, setDescription] = useState('');
   const [filterId, setFilterId] = useState('none');
   const [expires, setExpires] = useState('');
+  const [cap, setCap] = useState<CapChoice>(NO_CAP);
   const [touched, setTouched] = useState(false);
 
   useEffect(() => {
@@ -48,6 +53,7 @@ export function EditApiKeyModal({
     setDescription(apiKey.description);
     setFilterId(apiKey.networkfilterid);
     setExpires(toLocalInput(apiKey.expires_at));
+    setCap(capChoiceOf(apiKey));
     setTouched(false);
     update.reset();
   }, [apiKey]);
@@ -65,7 +71,13 @@ export function EditApiKeyModal({
     if (!apiKey || !description.trim()) return;
     if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
     update.mutate(
-      { id: apiKey.id, changes: { description: description.trim(), networkfilterid: filterId, expires_at: expiresAt } },
+      {
+        id: apiKey.id,
+        changes: {
+          ...{ description: description.trim(), networkfilterid: filterId, expires_at: expiresAt },
+          ...(readsExport(apiKey) ? capBody(cap) : {}),
+        },
+      },
       { onSuccess: onClose },
     );
   };
@@ -97,6 +109,7 @@ export function EditApiKeyModal({
             onChange={(e) => setExpires(e.currentTarget.value)}
             error={expiryError}
           />
+          {readsExport(apiKey) && <KeyCapFields value={cap} onChange={setCap} errors={errors.byField} />}
         </ModalForm>
       )}
     </Modal>

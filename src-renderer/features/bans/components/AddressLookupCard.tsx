@@ -28,9 +28,10 @@ function timeLeft(decision: CoveringDecision): string {
 
 /** "sent to 2 of 3 bouncers: fw1, fw2". */
 function sentTo({ delivery }: CoveringDecision): string {
-  if (delivery.of === 0) return 'no bouncer is active: enforced by this server only';
+  if (delivery.of === 0) return 'no bouncer or feed key: enforced by this server only';
   const to = `sent to ${delivery.served} of ${delivery.of} ${delivery.of === 1 ? 'bouncer' : 'bouncers'}`;
-  return delivery.served === 0 ? `${to} yet` : `${to}: ${deliveryKeys(delivery)}`;
+  const sent = delivery.served === 0 ? `${to} yet` : `${to}: ${deliveryKeys(delivery)}`;
+  return [sent, ...delivery.missing.map((m) => m.why)].join('; ');
 }
 
 export function protectionText(protection: Protection): string {

@@ -1,10 +1,16 @@
 import { Popover, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { Delivery } from '../api/get-banned-ips.ts';
 
-/** "2 of 3 bouncers", "No bouncer": how many of the active bouncer keys were sent a decision. */
+/**
+ * "2 of 3 bouncers", "1 of 2: fw1 has never polled", "No bouncer": how many of the keys that should
+ * receive a decision (bouncers and router feeds) were sent it, and why not the first one missing.
+ */
 export function deliveryText(delivery: Delivery): string {
   if (delivery.of === 0) return 'No bouncer';
-  return `${delivery.served} of ${delivery.of} ${delivery.of === 1 ? 'bouncer' : 'bouncers'}`;
+  const count = `${delivery.served} of ${delivery.of}`;
+  const first = delivery.missing[0];
+  if (first) return `${count}: ${first.why}${delivery.missing.length > 1 ? ` (+${delivery.missing.length - 1})` : ''}`;
+  return `${count} ${delivery.of === 1 ? 'bouncer' : 'bouncers'}`;
 }
 
 /** The key names a decision was sent to: "fw1, fw2". */
@@ -44,17 +50,17 @@ export function DeliveryCell({ delivery, subject }: { delivery: Delivery | undef
       <Popover.Dropdown>
         <Stack gap={4}>
           {delivery.of === 0 ? (
-            <Text size="sm">No bouncer key has polled in the last hour: this ban is enforced by this server only.</Text>
+            <Text size="sm">No bouncer or router-feed key is set up: this ban is enforced by this server only.</Text>
           ) : delivery.served === 0 ? (
-            <Text size="sm">
-              None of the {delivery.of} active bouncer keys has been sent it yet (they get it at their next poll).
-            </Text>
+            <Text size="sm">None of the {delivery.of} bouncer and feed keys has been sent it yet.</Text>
           ) : (
             <Text size="sm">Sent to {deliveryKeys(delivery)}.</Text>
           )}
-          {delivery.served > 0 && delivery.served < delivery.of && (
-            <Text size="xs">The others get it at their next poll.</Text>
-          )}
+          {delivery.missing.map((m) => (
+            <Text size="xs" key={m.keyId}>
+              Not sent: {m.why}.
+            </Text>
+          ))}
         </Stack>
       </Popover.Dropdown>
     </Popover>

@@ -2,6 +2,7 @@ import { Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { formatAgo, formatDateTime, plural } from '../../../lib/format.ts';
 import type { BouncerHost, BouncerStatus } from '../api/get-bouncer-status.ts';
 import { bouncerStateView, refusalInWords } from './bouncer-state.ts';
+import { ownLeftOut } from './cap-text.ts';
 import { RejectionLine, rejectionKey } from './RefusedRequests.tsx';
 import { ResyncOffer } from './ResyncOffer.tsx';
 
@@ -85,6 +86,21 @@ export function BouncerRow({
           {bouncer.lastPollIp && ` from ${bouncer.lastPollIp}`} · {plural(bouncer.polls, 'poll', 'polls')}
         </Text>
       </Tooltip>
+      {bouncer.lastFetchAt && (
+        <Text size="xs" c="dimmed">
+          Last feed fetch {formatAgo(bouncer.lastFetchAt, now)}
+        </Text>
+      )}
+      {bouncer.cap && (
+        <Text
+          size="xs"
+          c={ownLeftOut(bouncer) > 0 ? 'red' : 'dimmed'}
+          fw={ownLeftOut(bouncer) > 0 ? 600 : undefined}
+          data-testid="bouncer-cap"
+        >
+          Device limit: {bouncer.cap.text}
+        </Text>
+      )}
       {bouncer.hosts.map((host) => (
         <HostLine key={host.ip} host={host} now={now} />
       ))}
