@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { createFirewallService } from './firewall/firewall-service.ts';
+import { startHealth } from './health/start-health.ts';
 import { startHttp, type HttpArea } from './http/start-http.ts';
 import { createLogger } from './logger.ts';
 import { startPeerService } from './peers/peer-service.ts';
@@ -95,7 +96,8 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const { audit } = track(startAudit({ ...base, retentionDays: () => general().auditRetentionDays }));
       const settle = () => void firewall.snapshots.get();
       const crowdsecLink = track(startCrowdsecLink({ ...base, bans: firewall.bans, state: firewall.state, settle }));
-      const domain = { registry, modules, auth, firewall, audit, crowdsecLink, peers: peers.monitor };
+      const health = track(startHealth({ ...base, firewall, crowdsecLink, peers: peers.monitor }));
+      const domain = { registry, modules, auth, firewall, audit, crowdsecLink, peers: peers.monitor, health };
       services = { ...base, ...queued, ...domain, config };
       http = track(await startHttp(services, ROUTE_REGISTRARS));
       port = http.port;

@@ -5,6 +5,7 @@ import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config/schema.ts';
 import type { FirewallService } from './firewall/firewall-service.ts';
+import type { HealthArea } from './health/start-health.ts';
 import type { InstalledModules } from './modules/install.ts';
 import type { PeerMonitor } from './peers/peer-monitor.ts';
 import type { AsyncJobs } from './queue/async-jobs.ts';
@@ -42,4 +43,6 @@ export interface Services {
   readonly audit: AuditRecorder;
   /** The link to an upstream CrowdSec LAPI: bans pushed as alerts, its decisions pulled and enforced. */
   readonly crowdsecLink: CrowdsecLink;
+  /** The health checks: failing consumers, links, surges; each change is a `health-changed` on the bus. */
+  readonly health: HealthArea;
 }

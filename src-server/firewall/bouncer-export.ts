@@ -61,7 +61,7 @@ export interface BouncerExport {
   whitelist(): JsonAnswer;
   /** `/v1/usage-metrics`: validated (400 missing, 413 too large, 422 schema), then folded into the host's record. */
   reportUsage(report: { keyId: number; ip: string; userAgent: string; body: unknown; declaredBytes?: number }): void;
-  /** The router feed for a query (400 for a bad one), recorded as a poll when `served`. */
+  /** The router feed for a query (400 for a bad one), recorded as the key's poll when `served` (cursor and host). */
   blocklist(query: Query, served?: { keyId: number; ip: string; userAgent: string }): RenderedFeed;
   /** The gzip form of a rendered feed, compressed once per feed off the event loop. */
   gzipped(feed: RenderedFeed): Promise<Buffer>;
@@ -154,7 +154,10 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
       const parsed = parseBlocklistQuery(query);
       if (!parsed.ok) throw badRequest(parsed.message);
       const rendered = feed(parsed.options);
-      if (served) parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+      if (served) {
+        parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+        parts.cursors.fetched(served.keyId, served.ip);
+      }
       return rendered;
     },
 

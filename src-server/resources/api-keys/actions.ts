@@ -11,6 +11,7 @@ import {
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
+import { DEFAULT_FEED_INTERVAL_MINUTES } from '../../firewall/delivery.ts';
 import { loadFilter } from '../../firewall/filter-store.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
@@ -28,6 +29,7 @@ interface ApiKeyRow extends ApiKeyGrantRow {
   last_used_at: string | null;
   last_used_ip: string | null;
   rotated_at: string | null;
+  feed_interval_minutes: number | null;
 }
 
 /** The fields `getDefault` answers with their declared defaults (bouncer_setup is chosen by the dialog, not defaulted). */
@@ -36,6 +38,7 @@ const NEW_KEY_DEFAULTS = [
   'full_permissions',
   'networkfilterid',
   'expand_ranges',
+  'feed_interval_minutes',
   'enabled',
   'expires_at',
 ] as const;
@@ -43,7 +46,7 @@ const NEW_KEY_DEFAULTS = [
 const COLUMNS =
   'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
   'expand_ranges, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
-  'expires_at, rotated_at';
+  'expires_at, rotated_at, feed_interval_minutes';
 
 type KeyStatus = 'active' | 'disabled' | 'expired';
 
@@ -64,6 +67,7 @@ function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
     full_permissions: key.fullPermissions,
     networkfilterid: key.networkFilterId,
     expand_ranges: key.expandRanges,
+    feed_interval_minutes: row.feed_interval_minutes ?? DEFAULT_FEED_INTERVAL_MINUTES,
     bouncer_setup: row.bouncer_setup,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
@@ -173,6 +177,7 @@ function write(
   if ('full_permissions' in values) columns.full_permissions = values.full_permissions ? 1 : 0;
   if ('networkfilterid' in values) columns.networkfilterid = String(values.networkfilterid);
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
+  if ('feed_interval_minutes' in values) columns.feed_interval_minutes = values.feed_interval_minutes;
   if ('bouncer_setup' in values) columns.bouncer_setup = values.bouncer_setup ?? null;
   // Disabling keeps the time it was first disabled; enabling clears it.
   if ('enabled' in values)

@@ -97,6 +97,12 @@ const apiKeyFields = {
       'IPv6 /112) as one Ip decision per address, for clients that cannot hold ranges ' +
       '(crowdsec-firewall-bouncer in nftables mode). Wider ranges stay one Range decision.',
   }),
+  feed_interval_minutes: field.integer(z.number().int().min(1).max(1440), {
+    default: 5,
+    description:
+      "Router feed option: how often the router fetches this key's feed, in minutes (1-1440, the " +
+      "console's script offers 5). A feed not fetched for three of these is a failing health check.",
+  }),
   bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
     default: null,
     description:
@@ -183,6 +189,7 @@ export const apiKeysDeclaration = {
         full_permissions: z.literal(false),
         networkfilterid: z.literal('none'),
         expand_ranges: z.literal(false),
+        feed_interval_minutes: z.literal(5),
         enabled: z.literal(true),
         expires_at: z.null(),
         has_key: z.literal(false),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { BouncerHostRow, BouncerRejectionRow } from '../../firewall/bouncer-hosts.ts';
-import { SILENT_AFTER_MS } from '../../firewall/delivery.ts';
+import { feedSilentAfterMs, isFeedKey, SILENT_AFTER_MS } from '../../firewall/delivery.ts';
 import type { Db } from '../../storage/database.ts';
 import type { bouncerStatus as bouncerStatusOutput } from './contract.ts';
 
@@ -10,7 +10,7 @@ type BouncerOverview = z.infer<typeof bouncerStatusOutput>;
 type BouncerStatus = BouncerOverview['bouncers'][number];
 /**
  * A bouncer's state from its last attempt: `served` (its last poll was answered, within
- * SILENT_AFTER_MS), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
+ * SILENT_AFTER_MS, or three feed intervals for a router feed: a feed fetch is its poll), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
  * `lastPollAt`), or `never` (allowed on the export, never polled).
  */
 type BouncerState = BouncerStatus['state'];
@@ -31,7 +31,8 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     .prepare(
       `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
               COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
-              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason
+              c.refused_at, c.refused_ip, c.refused_code, c.refused_reason, c.last_fetch_at,
+              k.feed_interval_minutes
          FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
         WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'
         ORDER BY k.id`,
@@ -48,6 +49,8 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     refused_ip: string | null;
     refused_code: string | null;
     refused_reason: string | null;
+    last_fetch_at: number | null;
+    feed_interval_minutes: number | null;
   }>;
   const keyNames = new Map(
     (db.prepare('SELECT id, description FROM api_keys').all() as Array<{ id: number; description: string }>).map(
@@ -105,12 +108,15 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     bouncers: keys.map((row) => {
       const hosts = hostsByKey.get(row.keyId) ?? [];
       const ips = new Set([...hosts.map((h) => h.ip), row.last_poll_ip]);
+      const silentAfter = isFeedKey({ lastPollAt: row.last_poll_at, lastFetchAt: row.last_fetch_at })
+        ? feedSilentAfterMs(row.feed_interval_minutes)
+        : SILENT_AFTER_MS;
       const refusedLast = row.refused_at !== null && (row.last_poll_at === null || row.refused_at > row.last_poll_at);
       const state: BouncerState = refusedLast
         ? 'refused'
         : row.last_poll_at === null
           ? 'never'
-          : now - row.last_poll_at > SILENT_AFTER_MS
+          : now - row.last_poll_at > silentAfter
             ? 'silent'
             : 'served';
       return {

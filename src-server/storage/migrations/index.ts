@@ -21,11 +21,12 @@ import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
 import { auditDeepSecretsMigration } from './062-audit-deep-secrets.ts';
 import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
 import { linkUrlCredentialsMigration } from './071-link-url-credentials.ts';
+import { healthMigration } from './080-health.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
  * 1-9 core, 10-19 auth, 20-29 firewall, 30-39 peers/AMI, 40-49 modules and async jobs, 50-54 ban policy, 60-69
- * audit log, 70-79 the CrowdSec LAPI link.
+ * audit log, 70-79 the CrowdSec LAPI link, 80-89 health and notifications.
  */
 export const allMigrations: readonly Migration[] = [
   coreMigration,
@@ -50,4 +51,5 @@ export const allMigrations: readonly Migration[] = [
   auditDeepSecretsMigration,
   crowdsecLinkMigration,
   linkUrlCredentialsMigration,
+  healthMigration,
 ];

@@ -1,0 +1,128 @@
+import type { CursorRecord } from '../firewall/cursor-store.ts';
+import { feedSilentAfterMs, isFeedKey, SILENT_AFTER_MS } from '../firewall/delivery.ts';
+import type { Db } from '../storage/database.ts';
+import { duration, keyLabel, type Finding } from './finding.ts';
+
+/** With bans in force, no key polling or fetching for this long (counted from start-up) is "no consumer". */
+export const NO_CONSUMER_AFTER_MS = 15 * 60_000;
+
+interface KeyRow {
+  id: number;
+  description: string;
+  disabled_at: string | null;
+  expires_at: string | null;
+  feed_interval_minutes: number | null;
+}
+
+/** What the consumer checks read each tick: the cursors (memory), whether bans are in force, the start time. */
+export interface ConsumerInputs {
+  db: Db;
+  now: number;
+  startedAt: number;
+  cursors: Iterable<Readonly<CursorRecord>>;
+  bansInForce: () => boolean;
+}
+
+/**
+ * A stream bouncer's own interval, learnt from its polls between ticks: the time its polls took
+ * divided by how many came. Before one is learnt, the SPEC's 10 s.
+ */
+export class PollIntervals {
+  private readonly seen = new Map<number, { polls: number; at: number; intervalMs: number | null }>();
+
+  observe(cursor: Readonly<CursorRecord>): number | null {
+    const previous = this.seen.get(cursor.keyId);
+    const at = cursor.lastPollAt ?? 0;
+    let intervalMs = previous?.intervalMs ?? null;
+    if (previous && cursor.polls > previous.polls && at > previous.at)
+      intervalMs = (at - previous.at) / (cursor.polls - previous.polls);
+    this.seen.set(cursor.keyId, { polls: cursor.polls, at, intervalMs });
+    return intervalMs;
+  }
+}
+
+/**
+ * Per key (bouncer-silent, feed-not-fetched, key-refused) and for the whole site (no-consumer),
+ * each judged by the consumer's kind: a stream bouncer by three of its own intervals (at least
+ * 30 s), a router feed by three of the interval the console offered its key. Silence is counted
+ * from start-up at the earliest (nobody could poll a stopped server). Disabled and expired keys
+ * are not watched for silence; a key refused since its last served poll is reported as refused.
+ */
+export function consumerFindings(inputs: ConsumerInputs, intervals: PollIntervals): Finding[] {
+  const { db, now, startedAt } = inputs;
+  const keys = new Map(
+    (
+      db
+        .prepare('SELECT id, description, disabled_at, expires_at, feed_interval_minutes FROM api_keys')
+        .all() as KeyRow[]
+    ).map((row) => [row.id, row]),
+  );
+  const findings: Finding[] = [];
+  let lastPoll = startedAt;
+  for (const cursor of inputs.cursors) {
+    const key = keys.get(cursor.keyId);
+    if (!key) continue;
+    const name = keyLabel(key.id, key.description);
+    const redacted = `API key #${key.id}`;
+    const action = `API keys › ${key.description || redacted}`;
+    if (cursor.lastPollAt !== null) lastPoll = Math.max(lastPoll, cursor.lastPollAt);
+    const feed = isFeedKey(cursor);
+    const interval = feed ? null : intervals.observe(cursor);
+    if (cursor.refusal && cursor.refusal.at > (cursor.lastPollAt ?? 0)) {
+      const why = `${cursor.refusal.reason} (from ${cursor.refusal.ip})`;
+      findings.push({
+        id: `key-refused:${key.id}`,
+        kind: 'key-refused',
+        severity: 'critical',
+        title: `Key ${name} is refused on every attempt: ${why}`,
+        redactedTitle: `Key ${redacted} is refused on every attempt: ${why}`,
+        recoveredTitle: `Key ${name} is served again`,
+        action,
+        area: 'api-keys',
+      });
+      continue;
+    }
+    const inactive = key.disabled_at !== null || (key.expires_at !== null && Date.parse(key.expires_at) <= now);
+    if (cursor.lastPollAt === null || inactive) continue;
+    const silentFor = now - Math.max(cursor.lastPollAt, startedAt);
+    if (feed) {
+      const every = key.feed_interval_minutes ?? undefined;
+      if (silentFor <= feedSilentAfterMs(every ?? null)) continue;
+      const words = `not been fetched for 3 of its ${every ?? 5}-minute intervals`;
+      findings.push({
+        id: `feed-not-fetched:${key.id}`,
+        kind: 'feed-not-fetched',
+        severity: 'warning',
+        title: `Router feed ${name} has ${words}`,
+        redactedTitle: `Router feed ${redacted} has ${words}`,
+        recoveredTitle: `Router feed ${name} is fetched again`,
+        action,
+        area: 'api-keys',
+      });
+    } else {
+      if (silentFor <= Math.max(SILENT_AFTER_MS, 3 * (interval ?? 0))) continue;
+      const words = `not polled for 3 of its intervals (every ${interval === null ? '10 s' : duration(interval)})`;
+      findings.push({
+        id: `bouncer-silent:${key.id}`,
+        kind: 'bouncer-silent',
+        severity: 'warning',
+        title: `Bouncer ${name} has ${words}`,
+        redactedTitle: `Bouncer ${redacted} has ${words}`,
+        recoveredTitle: `Bouncer ${name} polls again`,
+        action,
+        area: 'api-keys',
+      });
+    }
+  }
+  if (now - lastPoll > NO_CONSUMER_AFTER_MS && inputs.bansInForce())
+    findings.push({
+      id: 'no-consumer',
+      kind: 'no-consumer',
+      severity: 'critical',
+      title: `Bans are in force but no bouncer or router has fetched them for ${duration(NO_CONSUMER_AFTER_MS)}`,
+      recoveredTitle: 'A bouncer or router fetches the bans again',
+      action: 'API keys: connect a bouncer or a router feed',
+      area: 'api-keys',
+    });
+  return findings;
+}
