@@ -59,7 +59,7 @@ export function startHealth(deps: HealthDeps): HealthArea {
   const intervals = new PollIntervals();
   const held = new HeldSince();
   const queue = new QueueGrowth();
-  const surge = new SurgeWatch();
+  const surge = new SurgeWatch(startedAt);
   let lastQueueSample = -Infinity;
 
   const apply = ({ id, finding }: { id: string; finding?: Finding }) =>

@@ -2,14 +2,16 @@ import type { Finding } from './finding.ts';
 
 /**
  * The surge rule (docs/health.md): over the last 15 minutes, intrusion failures or intrusion bans
- * reach max(SURGE_MIN_EVENTS, SURGE_FACTOR × the baseline), the baseline being the same series'
- * count in the 4 hours before those 15 minutes, scaled to 15 minutes (divided by 16). Raised once;
+ * reach max(SURGE_MIN[series], SURGE_FACTOR × the baseline), the baseline being the same series'
+ * count in the 4 hours before those 15 minutes, scaled to 15 minutes (divided by 16, or by the
+ * quarter-hours actually watched since start-up when fewer: the counts live in memory). Raised once;
  * it clears when both series fall under half the threshold it rose at (the baseline is frozen at
  * the rise, so a long attack does not become its own baseline and flap).
  */
 export const SURGE_WINDOW_MS = 15 * 60_000;
 export const SURGE_BASELINE_MS = 4 * 60 * 60_000;
-export const SURGE_MIN_EVENTS = 20;
+/** Below these, 15 minutes are no surge whatever the baseline (one scanner earns 20 failures and a ban). */
+export const SURGE_MIN = { failures: 100, bans: 10 } as const;
 export const SURGE_FACTOR = 5;
 const MINUTE = 60_000;
 const WINDOW_MINUTES = SURGE_WINDOW_MS / MINUTE;
@@ -41,6 +43,9 @@ export class SurgeWatch {
   private readonly buckets = new Map<number, Bucket>();
   private raisedAt: { failures: number; bans: number } | null = null;
 
+  /** `watchedFrom`: when counting started (start-up); the baseline covers no time before it. */
+  constructor(private readonly watchedFrom: number) {}
+
   record(series: Series, ip: string, category: string, at: number): void {
     const minute = Math.floor(at / MINUTE);
     let bucket = this.buckets.get(minute);
@@ -61,7 +66,7 @@ export class SurgeWatch {
     const current = { failures: 0, bans: 0 };
     for (const [minute, bucket] of this.buckets) {
       const age = nowMinute - minute;
-      if (age > WINDOW_MINUTES + BASELINE_SCALE * WINDOW_MINUTES) this.buckets.delete(minute);
+      if (age >= WINDOW_MINUTES * (1 + BASELINE_SCALE)) this.buckets.delete(minute);
       else if (age >= WINDOW_MINUTES) {
         base.failures += bucket.failures;
         base.bans += bucket.bans;
@@ -74,8 +79,13 @@ export class SurgeWatch {
         current.bans += bucket.bans;
       }
     }
+    // Quarter-hours of baseline actually watched (at least one, at most 16).
+    const quarters = Math.min(
+      BASELINE_SCALE,
+      Math.max(1, (now - SURGE_WINDOW_MS - this.watchedFrom) / SURGE_WINDOW_MS),
+    );
     const threshold = (series: Series) =>
-      Math.max(SURGE_MIN_EVENTS, Math.ceil((SURGE_FACTOR * base[series]) / BASELINE_SCALE));
+      Math.max(SURGE_MIN[series], Math.ceil((SURGE_FACTOR * base[series]) / quarters));
     if (!this.raisedAt) {
       if (current.failures < threshold('failures') && current.bans < threshold('bans')) return [];
       this.raisedAt = { failures: threshold('failures'), bans: threshold('bans') };
@@ -83,7 +93,7 @@ export class SurgeWatch {
       this.raisedAt = null;
       return [];
     }
-    const usual = (series: Series) => Math.round((base[series] / BASELINE_SCALE) * 10) / 10;
+    const usual = (series: Series) => Math.round((base[series] / quarters) * 10) / 10;
     const sources = top(
       recent.map((b) => b.sources),
       TOP,

@@ -138,6 +138,7 @@ test('generateKey returns a fresh 64-hex key; getDefault the defaults', async ()
     full_permissions: false,
     networkfilterid: 'none',
     expand_ranges: false,
+    feed_interval_minutes: 5,
     enabled: true,
     expires_at: null,
     has_key: false,
