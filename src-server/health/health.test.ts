@@ -53,7 +53,7 @@ describe('health checks', () => {
       }
       clock.advance(29_000);
       evaluate();
-      assert.deepEqual(events, [], 'within three 10 s intervals: nothing');
+      assert.equal(events.length, 0, 'within three 10 s intervals: nothing');
       clock.advance(2_000);
       evaluate();
       assert.equal(events.length, 1);
@@ -115,7 +115,7 @@ describe('health checks', () => {
       }
       clock.advance(170_000);
       evaluate();
-      assert.deepEqual(events, []);
+      assert.equal(events.length, 0);
       clock.advance(20_000);
       evaluate();
       assert.equal(events.length, 1);
@@ -139,7 +139,7 @@ describe('health checks', () => {
       assert.equal(bouncer.state, 'served', '12 min after a fetch of a 5-minute feed: served, not "never"');
       assert.notEqual(bouncer.lastPollAt, null);
       assert.equal(bouncer.polls, 1);
-      assert.deepEqual(events, []);
+      assert.equal(events.length, 0);
 
       clock.advance(3 * 60_000 + 1_000);
       evaluate();
@@ -266,7 +266,7 @@ describe('health checks', () => {
       const link = t.server.services.crowdsecLink.status.status;
       await waitUntil('the pull fails', () => link.pull.state === 'error');
       evaluate();
-      assert.deepEqual(events, [], 'one failed exchange is no news');
+      assert.equal(events.length, 0, 'one failed exchange is no news');
       for (let elapsed = 0; elapsed < 12 * 60_000; elapsed += 15_000) {
         clock.advance(15_000);
         evaluate();
@@ -316,7 +316,7 @@ describe('health checks', () => {
       evaluate();
       clock.advance(59_000);
       evaluate();
-      assert.deepEqual(events, []);
+      assert.equal(events.length, 0);
       clock.advance(2_000);
       evaluate();
       assert.deepEqual(
