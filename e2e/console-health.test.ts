@@ -11,6 +11,7 @@ import { poll } from '../src-server/test-support/bouncer.ts';
 import { PULL_FROM_NOWHERE } from '../src-server/test-support/crowdsec-link.ts';
 import { waitUntil } from '../src-server/test-support/wait.ts';
 import { useConsole } from './support/console-session.ts';
+import { Form } from './pages/form.ts';
 import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
@@ -91,10 +92,27 @@ describe('console: the Health card and the LAPI link on the Dashboard', () => {
       assert.ok(scrollWidth <= width, `the dashboard at ${width} px is ${scrollWidth} px wide`);
       await app.browser.screenshot(`health-dashboard-${width}`);
     }
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // Where to act is a link: by touch or click, it opens the page.
     await card.getByRole('link', { name: 'API keys › fw-stream' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+  });
+
+  it("sets a router feed key's fetch interval in the Edit dialog; a value out of bounds is named", async () => {
+    const { server, page } = app;
+    const { apiKeys } = app.screens;
+    await app.open('/api-keys');
+    await apiKeys.action('office mikrotik', 'Edit…');
+    const dialog = new Form(apiKeys, await visible(apiKeys.dialog('Edit “office mikrotik”')));
+    await dialog.fill({ 'Router fetches every (minutes)': '2000' });
+    await dialog.save('Save changes');
+    await visible(page.getByText(/feed_interval_minutes|1440/).first());
+    await dialog.fill({ 'Router fetches every (minutes)': '15' });
+    await dialog.save('Save changes');
+    await apiKeys.dialogsClosed();
+    const keys = (await server.call(`${V3}api-keys`)).json.data as Array<Record<string, unknown>>;
+    assert.equal(keys.find((key) => key.description === 'office mikrotik')!.feed_interval_minutes, 15);
   });
 
   it('says every check passes once the failures are over', async () => {

@@ -21,7 +21,8 @@ export const bouncerSetupOf = (key: Pick<ApiKey, 'bouncer_setup' | 'expand_range
 export type KeySource = ApiKey['sources'][number];
 
 /** What the Edit dialog changes (api-keys needs the description on every verb). */
-export type ApiKeyEdit = Required<Pick<Body<'api-keys.patch'>, 'description' | 'networkfilterid' | 'expires_at'>>;
+export type ApiKeyEdit = Required<Pick<Body<'api-keys.patch'>, 'description' | 'networkfilterid' | 'expires_at'>> &
+  Pick<Body<'api-keys.patch'>, 'feed_interval_minutes'>;
 
 /** The key's state at `now`, so a key shows Expired as soon as its expiry passes (not at the next refetch). */
 export function statusOf(key: Pick<ApiKey, 'status' | 'enabled' | 'expires_at'>, now = Date.now()): KeyStatus {

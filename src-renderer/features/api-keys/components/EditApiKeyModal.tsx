@@ -1,4 +1,4 @@
-import { Modal, TextInput } from '@mantine/core';
+import { Modal, NumberInput, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
@@ -7,7 +7,7 @@ import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
 import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 
-const FIELDS = ['description', 'networkfilterid', 'expires_at'] as const;
+const FIELDS = ['description', 'networkfilterid', 'expires_at', 'feed_interval_minutes'] as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -41,6 +41,7 @@ export function EditApiKeyModal({
   const [description, setDescription] = useState('');
   const [filterId, setFilterId] = useState('none');
   const [expires, setExpires] = useState('');
+  const [feedMinutes, setFeedMinutes] = useState<number | string>(5);
   const [touched, setTouched] = useState(false);
 
   useEffect(() => {
@@ -48,6 +49,7 @@ export function EditApiKeyModal({
     setDescription(apiKey.description);
     setFilterId(apiKey.networkfilterid);
     setExpires(toLocalInput(apiKey.expires_at));
+    setFeedMinutes(apiKey.feed_interval_minutes);
     setTouched(false);
     update.reset();
   }, [apiKey]);
@@ -65,7 +67,16 @@ export function EditApiKeyModal({
     if (!apiKey || !description.trim()) return;
     if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
     update.mutate(
-      { id: apiKey.id, changes: { description: description.trim(), networkfilterid: filterId, expires_at: expiresAt } },
+      {
+        id: apiKey.id,
+        changes: {
+          description: description.trim(),
+          networkfilterid: filterId,
+          expires_at: expiresAt,
+          // An empty or partial entry is sent as it is: the server names the field (422), nothing is clamped.
+          feed_interval_minutes: feedMinutes as number,
+        },
+      },
       { onSuccess: onClose },
     );
   };
@@ -96,6 +107,17 @@ export function EditApiKeyModal({
             value={expires}
             onChange={(e) => setExpires(e.currentTarget.value)}
             error={expiryError}
+          />
+          <NumberInput
+            label="Router fetches every (minutes)"
+            description="For a router feed key: how often the router fetches the feed (the console's MikroTik script: 5). After three of these without a fetch, the Dashboard's Health card reports it."
+            min={1}
+            max={1440}
+            allowDecimal={false}
+            clampBehavior="none"
+            value={feedMinutes}
+            onChange={setFeedMinutes}
+            error={errors.byField.feed_interval_minutes}
           />
         </ModalForm>
       )}
