@@ -45,7 +45,8 @@ export function LapiLinkCard({ settingsHref }: { settingsHref: string }) {
             )}
             {s.state === 'error' && (
               <Text size="sm" c="red" style={{ overflowWrap: 'anywhere' }}>
-                {s.lastError ? `${s.lastError.replace(/\.$/, '')}. ` : ''}This PBX keeps enforcing its own bans; check the link in{' '}
+                {s.lastError ? `${s.lastError.replace(/\.$/, '')}. ` : ''}This PBX keeps enforcing its own bans; check
+                the link in{' '}
                 <Anchor {...linkProps(settingsHref)} size="sm" underline="always" c="red">
                   Settings
                 </Anchor>
