@@ -15,6 +15,7 @@ import { amiDeclaration } from '../ami/declaration.ts';
 import { AMI_CREDENTIALS, validateAmiSettings } from '../ami/actions.ts';
 import { checkCredentialSection } from './credential-section.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
+import { DEFAULT_FEED_INTERVAL_MINUTES } from '../../firewall/delivery.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
 import { filterWriteShape, validateFilterBody } from '../firewall/filter-save.ts';
@@ -112,9 +113,9 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
   const rows = db
     .prepare(
       'SELECT id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, ' +
-        'disabled_at, expires_at FROM api_keys ORDER BY id',
+        'disabled_at, expires_at, feed_interval_minutes FROM api_keys ORDER BY id',
     )
-    .all() as ApiKeyGrantRow[];
+    .all() as Array<ApiKeyGrantRow & { feed_interval_minutes: number | null }>;
   return rows.map((row) => ({
     id: row.id,
     description: row.description,
@@ -122,6 +123,7 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
     full_permissions: row.full_permissions === 1,
     networkfilterid: row.networkfilterid,
     expand_ranges: row.expand_ranges === 1,
+    feed_interval_minutes: row.feed_interval_minutes ?? DEFAULT_FEED_INTERVAL_MINUTES,
     enabled: row.disabled_at === null,
     expires_at: row.expires_at,
   }));
