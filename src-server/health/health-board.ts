@@ -115,7 +115,9 @@ export class HealthBoard {
     return [...this.failing.values()].map((entry) => entry.check);
   }
 
-  private emit(check: StoredCheck): void {
+  /** The event carries the check as the wire type says (not the console's redacted words or page). */
+  private emit(stored: StoredCheck): void {
+    const { redactedTitle: _redacted, recoveredTitle: _recovered, area: _area, ...check } = stored;
     this.bus.emit({ type: 'health-changed', check });
   }
 

@@ -73,6 +73,15 @@ describe('attack surge', () => {
         events.map((e) => [e.kind, e.state]),
         [['attack-surge', 'failing']],
       );
+      assert.match(
+        events[0]!.detail!,
+        /^Top sources: 203\.0\.113\.0 \(35\), 203\.0\.113\.1 \(34\), 203\.0\.113\.2 \(34\)\. Categories: sip failures 100, sip bans 3\.$/,
+      );
+      assert.deepEqual(
+        Object.keys(events[0]!).sort(),
+        ['action', 'detail', 'id', 'kind', 'severity', 'since', 'state', 'title'],
+        'the wire type, not the console page or its redacted words',
+      );
       clock.advance(16 * MINUTE);
       t.server.services.health.evaluate();
       assert.deepEqual(
