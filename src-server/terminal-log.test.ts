@@ -33,7 +33,7 @@ describe('terminal log', () => {
   it('warns once per refused key and source per 10 minutes, then sums up the repeats', async () => {
     const { logger, lines } = captureLogs<Line>();
     const clock = new ManualClock();
-    const warnings = new RefusalWarnings(logger, clock);
+    const warnings = new RefusalWarnings(logger, clock, (id) => (id === 3 ? 'edge firewall' : undefined));
     const refusal = {
       kind: 'rejected-key' as const,
       status: 401,
@@ -69,6 +69,7 @@ describe('terminal log', () => {
     await settle();
     assert.equal(lines.length, 3);
     assert.equal(lines[2]!.repeatedSinceLastLine, 29);
+    assert.equal(lines[0]!.key, 'edge firewall', 'the key by its name, not its number alone');
   });
 
   it('writes one line per request at debug, without its query string', async () => {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
 import type { BanStore } from './firewall/ban-store.ts';
+import type { Db } from './storage/database.ts';
 import type { AuditRejection, HealthCheckState } from './wire/types.ts';
 
 /** A refusal of the same kind from the same source is repeated in the terminal at most this often. */
@@ -33,6 +34,8 @@ export class RefusalWarnings {
   constructor(
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** A key's name (its description), so a refused key is never named by its number alone. */
+    private readonly keyName: (keyId: number) => string | undefined = () => undefined,
   ) {}
 
   report(entry: AuditRejection): void {
@@ -53,6 +56,7 @@ export class RefusalWarnings {
       this.logger.warn(
         {
           keyId: entry.keyId,
+          key: entry.keyId === undefined ? undefined : this.keyName(entry.keyId),
           ip: entry.address,
           path: entry.path,
           status: entry.status,
@@ -89,9 +93,17 @@ export function logHealthChange(logger: Logger, check: HealthCheckState): void {
  * changes (failing consumers, links, surges: logHealthChange). Requests
  * themselves are logged one line each at debug (http/middleware.ts accessLog).
  */
-export function startTerminalLog(deps: { bus: ServerBus; bans: BanStore; clock: Clock; logger: Logger }): () => void {
-  const { bus, bans, clock, logger } = deps;
-  const refusals = new RefusalWarnings(logger, clock);
+export function startTerminalLog(deps: {
+  bus: ServerBus;
+  bans: BanStore;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+}): () => void {
+  const { bus, bans, db, clock, logger } = deps;
+  const keyName = (keyId: number) =>
+    db.prepare('SELECT description FROM api_keys WHERE id = ?').pluck().get(keyId) as string | undefined;
+  const refusals = new RefusalWarnings(logger, clock, keyName);
   const offs = [
     bus.on('resource-changed', (event) =>
       logger.info({ resource: event.resource }, `configuration changed: ${event.resource}`),

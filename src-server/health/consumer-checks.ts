@@ -1,5 +1,5 @@
 import type { CursorRecord } from '../firewall/cursor-store.ts';
-import { feedSilentAfterMs, isFeedKey, SILENT_AFTER_MS } from '../firewall/delivery.ts';
+import { DEFAULT_FEED_INTERVAL_MINUTES, feedSilentAfterMs, isFeedKey, SILENT_AFTER_MS } from '../firewall/delivery.ts';
 import type { Db } from '../storage/database.ts';
 import { duration, keyLabel, type Finding } from './finding.ts';
 
@@ -86,9 +86,9 @@ export function consumerFindings(inputs: ConsumerInputs, intervals: PollInterval
     if (cursor.lastPollAt === null || inactive) continue;
     const silentFor = now - Math.max(cursor.lastPollAt, startedAt);
     if (feed) {
-      const every = key.feed_interval_minutes ?? undefined;
-      if (silentFor <= feedSilentAfterMs(every ?? null)) continue;
-      const words = `not been fetched for 3 of its ${every ?? 5}-minute intervals`;
+      if (silentFor <= feedSilentAfterMs(key.feed_interval_minutes)) continue;
+      const every = key.feed_interval_minutes ?? DEFAULT_FEED_INTERVAL_MINUTES;
+      const words = `not been fetched for 3 of its ${every}-minute intervals`;
       findings.push({
         id: `feed-not-fetched:${key.id}`,
         kind: 'feed-not-fetched',
