@@ -5,6 +5,9 @@ import { duration, keyLabel, type Finding } from './finding.ts';
 
 /** With bans in force, no key polling or fetching for this long (counted from start-up) is "no consumer". */
 export const NO_CONSUMER_AFTER_MS = 15 * 60_000;
+/** A source that was a bouncer and is refused with an unknown key: reported after 3 attempts, while it tried within the hour. */
+const REFUSED_HOST_MIN_ATTEMPTS = 3;
+const REFUSED_HOST_WATCH_MS = 60 * 60_000;
 
 interface KeyRow {
   id: number;
@@ -20,6 +23,8 @@ export interface ConsumerInputs {
   now: number;
   startedAt: number;
   cursors: Iterable<Readonly<CursorRecord>>;
+  /** Sources served before and now refused with an unknown key (BouncerHosts.refusedFormerHosts). */
+  refusedFormerHosts: (since: number) => Array<{ ip: string; reason: string; count: number; keyIds: number[] }>;
   bansInForce: () => boolean;
 }
 
@@ -113,6 +118,25 @@ export function consumerFindings(inputs: ConsumerInputs, intervals: PollInterval
         area: 'api-keys',
       });
     }
+  }
+  for (const host of inputs.refusedFormerHosts(now - REFUSED_HOST_WATCH_MS)) {
+    if (host.count < REFUSED_HOST_MIN_ATTEMPTS) continue;
+    const formerKey = keys.get(host.keyIds[0]!);
+    const served = formerKey ? `, last served with key ${keyLabel(formerKey.id, formerKey.description)}` : '';
+    const redactedServed = formerKey ? `, last served with API key #${formerKey.id}` : '';
+    const why = `${host.reason} (${host.count} attempts)`;
+    findings.push({
+      id: `key-refused:${host.ip}`,
+      kind: 'key-refused',
+      severity: 'critical',
+      title: `The bouncer at ${host.ip}${served} is refused on every attempt: ${why}`,
+      redactedTitle: `The bouncer at ${host.ip}${redactedServed} is refused on every attempt: ${why}`,
+      recoveredTitle: `The bouncer at ${host.ip} is no longer refused`,
+      action: formerKey
+        ? `API keys › ${formerKey.description || `API key #${formerKey.id}`}: give the bouncer its key`
+        : 'API keys',
+      area: 'api-keys',
+    });
   }
   if (now - lastPoll > NO_CONSUMER_AFTER_MS && inputs.bansInForce())
     findings.push({

@@ -258,6 +258,36 @@ describe('health checks', () => {
     }
   });
 
+  it('a bouncer left with an old key (rotated): refused on every attempt, named by the key that served it', async () => {
+    const { t, clock, events, evaluate } = await healthServer();
+    try {
+      const { id, key } = createTestApiKey(t.server.services.db, { description: 'rotated fw' });
+      await poll(t, key, '?startup=true');
+      const rotated = await t.call(`${V3}/api-keys/${id}:rotate`, { method: 'POST', body: {} });
+      assert.equal(rotated.status, 200, rotated.text);
+      for (let i = 0; i < 3; i++) {
+        clock.advance(10_000);
+        assert.equal((await t.call(STREAM, { headers: { 'X-Api-Key': key } })).status, 401);
+        evaluate();
+      }
+      const refused = events.filter((e) => e.id === 'key-refused:127.0.0.1');
+      assert.equal(refused.length, 1, events.map((e) => e.title).join('\n'));
+      assert.match(
+        refused[0]!.title,
+        /^The bouncer at 127\.0\.0\.1, last served with key "rotated fw" is refused on every attempt: .+ \(3 attempts\)$/,
+      );
+      assert.equal(refused[0]!.action, 'API keys › rotated fw: give the bouncer its key');
+      await poll(t, rotated.json.data.key as string);
+      evaluate();
+      assert.deepEqual(
+        [events.at(-1)!.id, events.at(-1)!.state, events.at(-1)!.title],
+        ['key-refused:127.0.0.1', 'ok', 'The bouncer at 127.0.0.1 is no longer refused'],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   it('the LAPI link down: one line after a minute of failures, not one per retry; back when it is off', async () => {
     const { t, clock, events, evaluate, healthLines, logs } = await healthServer();
     try {

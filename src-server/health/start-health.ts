@@ -35,7 +35,7 @@ export interface HealthDeps {
   clock: Clock;
   bus: ServerBus;
   logger: Logger;
-  firewall: Pick<FirewallService, 'cursors' | 'bans'>;
+  firewall: Pick<FirewallService, 'cursors' | 'bans' | 'hosts'>;
   crowdsecLink: Pick<CrowdsecLink, 'status' | 'queue'>;
   peers: Pick<PeerMonitor, 'connected' | 'amiClient'>;
 }
@@ -90,7 +90,14 @@ export function startHealth(deps: HealthDeps): HealthArea {
       const ami = readAmiSettings(db);
       board.sync(TICK_KINDS, [
         ...consumerFindings(
-          { db, now, startedAt, cursors: firewall.cursors.all(), bansInForce: () => firewall.bans.anyInForce() },
+          {
+            db,
+            now,
+            startedAt,
+            cursors: firewall.cursors.all(),
+            refusedFormerHosts: (since) => firewall.hosts.refusedFormerHosts(since),
+            bansInForce: () => firewall.bans.anyInForce(),
+          },
           intervals,
         ),
         ...lapiFindings(link, now, held),
