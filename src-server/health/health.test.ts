@@ -329,6 +329,42 @@ describe('health checks', () => {
     }
   });
 
+  it('the LAPI push queue growing: reported from its once-a-minute count, and over once it drains', async () => {
+    const { t, clock, events, evaluate } = await healthServer();
+    try {
+      const saved = await t.call(`${V3}/crowdsec-link`, {
+        method: 'PUT',
+        body: { enabled: true, url: 'http://127.0.0.1:9/', pushEnabled: true, machineLogin: 'm', machinePassword: 'p' },
+      });
+      assert.equal(saved.status, 200, saved.text);
+      const { db } = t.server.services;
+      const insert = db.prepare(
+        "INSERT INTO crowdsec_push_queue (kind, value, scope, scenario, reason, expires_at, queued_at) VALUES ('add', ?, 'Ip', 'pbx/sip', '', ?, ?)",
+      );
+      const queue = (count: number) =>
+        db.transaction(() => {
+          for (let i = 0; i < count; i++) insert.run(`198.18.0.${i % 250}`, Date.now() + 3_600_000, Date.now());
+        })();
+      for (let minute = 0; minute <= 6; minute++) {
+        queue(300);
+        evaluate();
+        clock.advance(60_000);
+      }
+      const growing = events.filter((e) => e.kind === 'lapi-queue');
+      assert.equal(growing.length, 1);
+      assert.match(
+        growing[0]!.title,
+        /^\d+ bans wait to be shared with the CrowdSec LAPI, and the queue keeps growing$/,
+      );
+      db.prepare('DELETE FROM crowdsec_push_queue').run();
+      clock.advance(60_000);
+      evaluate();
+      assert.deepEqual([events.at(-1)!.kind, events.at(-1)!.state], ['lapi-queue', 'ok']);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('AMI disconnected for a minute, and connected again', async () => {
     const ami = await AmiTestServer.start({ username: 'console', secret: 's3cret' });
     const { t, clock, events, evaluate } = await healthServer();
