@@ -72,7 +72,7 @@ export const SERVER_LAYER_ROWS = [
   ['http'],
   ['services.ts', 'worker', 'logger.ts', 'terminal-log.ts'],
   ['resources'],
-  ['openapi'],
+  ['openapi', 'health'],
   ['modules', 'upstream', 'peers', 'queue', 'notifications'],
   ['resource-kit', 'firewall', 'auth', 'audit'],
   ['storage', 'tls', 'bus.ts'],

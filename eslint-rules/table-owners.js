@@ -34,6 +34,7 @@ export const TABLE_OWNERS = {
   // Written by the resource kit's generic CRUD; a send's last result by the channel store.
   notification_channels: { owners: ['resources/notification-channels/', 'notifications/channel-store.ts'] },
   notification_rules: { owners: ['resources/notification-rules/'] },
+  health_checks: { owners: ['health/health-store.ts'] },
   key_delivery_state: { owners: ['firewall/export/'] },
   network_filters: { owners: ['storage/network-filter-rows.ts'] },
   peer_detail: { owners: ['peers/peer-state-store.ts'] },

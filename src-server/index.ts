@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { resolveConfig } from './config/load.ts';
 import type { ServerConfig, ServerConfigInput } from './config/schema.ts';
 import { createFirewallService } from './firewall/firewall-service.ts';
+import { startHealth } from './health/start-health.ts';
 import { startHttp, type HttpArea } from './http/start-http.ts';
 import { createLogger } from './logger.ts';
 import { startNotifications } from './notifications/start-notifications.ts';
@@ -99,8 +100,9 @@ export function createServer(options: CreateServerOptions = {}): PbxServer {
       const { bans, state, registered } = firewall;
       const linkDeps = { bans, state, registered, settle, retryMaxMs: config.linkRetryMaxMs };
       const crowdsecLink = track(startCrowdsecLink({ ...base, ...linkDeps }));
-      const domain = { registry, modules, auth, firewall, audit, notifications, crowdsecLink, peers: peers.monitor };
-      services = { ...base, ...queued, ...domain, config };
+      const health = track(startHealth({ ...base, firewall, crowdsecLink, peers: peers.monitor }));
+      const domain = { registry, modules, auth, firewall, audit, notifications, crowdsecLink, health };
+      services = { ...base, ...queued, ...domain, peers: peers.monitor, config };
       http = track(await startHttp(services, ROUTE_REGISTRARS));
       port = http.port;
     },

@@ -5,6 +5,7 @@ import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config/schema.ts';
 import type { FirewallService } from './firewall/firewall-service.ts';
+import type { HealthArea } from './health/start-health.ts';
 import type { InstalledModules } from './modules/install.ts';
 import type { Notifications } from './notifications/start-notifications.ts';
 import type { PeerMonitor } from './peers/peer-monitor.ts';
@@ -45,4 +46,6 @@ export interface Services {
   readonly notifications: Notifications;
   /** The link to an upstream CrowdSec LAPI: bans pushed as alerts, its decisions pulled and enforced. */
   readonly crowdsecLink: CrowdsecLink;
+  /** The health checks: failing consumers, links, surges; each change is a `health-changed` on the bus. */
+  readonly health: HealthArea;
 }

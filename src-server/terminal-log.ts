@@ -3,17 +3,12 @@ import type { Logger } from 'pino';
 import type { ServerBus } from './bus.ts';
 import type { Clock } from './clock.ts';
 import type { BanStore } from './firewall/bans/index.ts';
-import { hostsSeenSince } from './firewall/export/index.ts';
+import { apiKeyDescription } from './storage/api-key-rows.ts';
 import type { Db } from './storage/database.ts';
-import type { AuditRejection } from './wire/types.ts';
+import type { AuditRejection, HealthCheckState } from './wire/types.ts';
 
 /** A refusal of the same kind from the same source is repeated in the terminal at most this often. */
 export const REPEAT_WARNING_MS = 10 * 60_000;
-/** A bouncer that polled and then stayed quiet this long is reported (polls come every 5-10 s). */
-export const SILENT_AFTER_MS = 2 * 60_000;
-/** Bouncers quiet for longer than this are old history, not news. */
-const SILENCE_HORIZON_MS = 24 * 60 * 60_000;
-const SILENCE_CHECK_MS = 30_000;
 
 /**
  * Every URL the server answers on: one per local address when it listens on all of them (0.0.0.0
@@ -40,6 +35,8 @@ export class RefusalWarnings {
   constructor(
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** A key's name (its description), so a refused key is never named by its number alone. */
+    private readonly keyName: (keyId: number) => string | undefined = () => undefined,
   ) {}
 
   report(entry: AuditRejection): void {
@@ -60,6 +57,7 @@ export class RefusalWarnings {
       this.logger.warn(
         {
           keyId: entry.keyId,
+          key: entry.keyId === undefined ? undefined : this.keyName(entry.keyId),
           ip: entry.address,
           path: entry.path,
           status: entry.status,
@@ -72,38 +70,28 @@ export class RefusalWarnings {
   }
 }
 
-/** Bouncers (key, source address) that polled and went quiet: one warning when they stop, one line when they are back. */
-export class SilentBouncerWatch {
-  private readonly silent = new Set<string>();
-
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
-
-  check(): void {
-    const now = this.clock.now();
-    const rows = hostsSeenSince(this.db, now - SILENCE_HORIZON_MS);
-    for (const row of rows) {
-      const id = `${row.keyId}@${row.ip}`;
-      const quiet = now - row.lastSeen >= SILENT_AFTER_MS;
-      if (quiet && !this.silent.has(id)) {
-        this.silent.add(id);
-        this.logger.warn(
-          { keyId: row.keyId, key: row.description, ip: row.ip, lastPoll: new Date(row.lastSeen).toISOString() },
-          `bouncer silent: no poll for ${Math.round((now - row.lastSeen) / 60_000)} min`,
-        );
-      } else if (!quiet && this.silent.delete(id)) {
-        this.logger.info({ keyId: row.keyId, key: row.description, ip: row.ip }, 'bouncer polling again');
-      }
-    }
-  }
+/**
+ * A health check's change as one terminal line (docs/health.md): a failure at warn (error when
+ * critical), each reminder of one that stays failing at warn, a recovery at info. The words name
+ * the key or account; the fields carry the check's id, kind and where to act.
+ */
+export function logHealthChange(logger: Logger, check: HealthCheckState): void {
+  const fields = { check: check.id, kind: check.kind, severity: check.severity, action: check.action };
+  if (check.state === 'ok') {
+    const after =
+      check.failedForMs === undefined ? '' : ` after ${Math.max(1, Math.round(check.failedForMs / 60_000))} min`;
+    logger.info(fields, `health ok${after}: ${check.title}`);
+  } else if (check.reminder) {
+    const minutes = Math.round((check.failedForMs ?? 0) / 60_000);
+    logger.warn(fields, `health still failing (${minutes} min): ${check.title}`);
+  } else if (check.severity === 'critical') logger.error(fields, `health: ${check.title}`);
+  else logger.warn(fields, `health: ${check.title}`);
 }
 
 /**
  * What the operator reads in the terminal at the default level, besides start and stop: configuration
- * changes, bans and lifts (info), refused keys, failed logins and silent bouncers (warn). Requests
+ * changes, bans and lifts (info), refused keys and failed logins (warn), and the health checks'
+ * changes (failing consumers, links, surges: logHealthChange). Requests
  * themselves are logged one line each at debug (http/middleware.ts accessLog).
  */
 export function startTerminalLog(deps: {
@@ -114,13 +102,14 @@ export function startTerminalLog(deps: {
   logger: Logger;
 }): () => void {
   const { bus, bans, db, clock, logger } = deps;
-  const refusals = new RefusalWarnings(logger, clock);
-  const silence = new SilentBouncerWatch(db, clock, logger);
+  const keyName = (keyId: number) => apiKeyDescription(db, keyId);
+  const refusals = new RefusalWarnings(logger, clock, keyName);
   const offs = [
     bus.on('resource-changed', (event) =>
       logger.info({ resource: event.resource }, `configuration changed: ${event.resource}`),
     ),
     bus.on('access-rejected', (event) => refusals.report(event.entry)),
+    bus.on('health-changed', (event) => logHealthChange(logger, event.check)),
   ];
   let active = true;
   bans.onChange((change) => {
@@ -138,11 +127,8 @@ export function startTerminalLog(deps: {
       if (!after.has(ban.id)) logger.info({ ip: ban.ip, category: ban.category }, `ban lifted: ${ban.ip}`);
     }
   });
-  const timer = setInterval(() => silence.check(), SILENCE_CHECK_MS);
-  timer.unref();
   return () => {
     active = false;
-    clearInterval(timer);
     for (const off of offs) off();
   };
 }

@@ -98,6 +98,8 @@ describe('custom method answers match their declared output schemas', () => {
   });
 
   it('answers every other core method in its declared shape', async () => {
+    // A failing health check, so system:getHealth answers a check, not only an empty list.
+    t.server.services.bus.emit({ type: 'key-capped-own', keyId, keyName: 'capped', leftOutOwn: 3 });
     const calls: Array<[operation: string, options?: Parameters<typeof check>[1]]> = [
       ['api-keys:generateKey'],
       ['api-keys:getDefault'],
@@ -114,6 +116,7 @@ describe('custom method answers match their declared output schemas', () => {
       ['system:ping'],
       ['system:getInfo'],
       ['system:getCertificate'],
+      ['system:getHealth'],
       ['openapi:getSpecification'],
       ['openapi:getSpecification', { query: '?format=yaml' }],
       ['openapi:getValidationSchemas'],

@@ -181,7 +181,8 @@ export class PeerMonitor {
     client.on('disconnected', (reason) => {
       this.recordLink(false, reason);
       clearTimeout(this.refreshTimer);
-      this.deps.logger.warn({ reason }, 'AMI disconnected');
+      // At debug: the health check `ami-down` says it in the terminal once it lasts a minute.
+      this.deps.logger.debug({ reason }, 'AMI disconnected');
     });
     client.on('attemptFailed', (reason) => this.recordLink(false, reason));
     client.on('event', (event) => this.onEvent(event));

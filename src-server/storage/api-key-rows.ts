@@ -18,6 +18,7 @@ export interface ApiKeyGrantRow {
   expand_ranges: number;
   entry_cap: number | null;
   aggregate: number;
+  feed_interval_minutes: number | null;
   disabled_at: string | null;
   expires_at: string | null;
 }
@@ -35,11 +36,11 @@ export interface ApiKeyRow extends ApiKeyGrantRow {
 
 const GRANT_COLUMNS =
   'id, description, allowed_paths, full_permissions, networkfilterid, expand_ranges, entry_cap, aggregate, ' +
-  'disabled_at, expires_at';
+  'feed_interval_minutes, disabled_at, expires_at';
 const COLUMNS =
   'id, description, key_display, allowed_paths, full_permissions, networkfilterid, ' +
   'expand_ranges, entry_cap, cap_preset, aggregate, bouncer_setup, created_at, last_used_at, last_used_ip, disabled_at, ' +
-  'expires_at, rotated_at';
+  'expires_at, rotated_at, feed_interval_minutes';
 
 /** A key's grant row by the hash of its value: one indexed lookup, never a scan. */
 export function grantRowByHash(db: Db, hash: string): ApiKeyGrantRow | undefined {
@@ -204,4 +205,19 @@ export function keySources(db: Db, keyId: number): Array<{ ip: string; last_used
     db,
     'SELECT ip, last_used_at FROM api_key_sources WHERE key_id = ? ORDER BY last_used_at DESC, ip',
   ).all(keyId) as Array<{ ip: string; last_used_at: string }>;
+}
+
+/** What the health checks need of every key: its name, whether it is in use, and its feed interval. */
+export interface WatchedKeyRow {
+  id: number;
+  description: string;
+  disabled_at: string | null;
+  expires_at: string | null;
+  feed_interval_minutes: number | null;
+}
+
+export function watchedKeyRows(db: Db): WatchedKeyRow[] {
+  return db
+    .prepare('SELECT id, description, disabled_at, expires_at, feed_interval_minutes FROM api_keys')
+    .all() as WatchedKeyRow[];
 }

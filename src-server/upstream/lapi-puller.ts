@@ -186,7 +186,8 @@ export class LapiPuller {
         this.deps.status.status.pull.droppedAnswers++;
       }
       this.deps.status.fail('pull', reason);
-      this.deps.logger.warn({ reason, retryInMs: next }, 'crowdsec link: pull failed');
+      // At debug: the health check `lapi-down` says it once in the terminal, with reminders.
+      this.deps.logger.debug({ reason, retryInMs: next }, 'crowdsec link: pull failed');
     } finally {
       this.running = false;
     }

@@ -181,7 +181,8 @@ export class LapiPusher {
       this.retryAt = this.deps.clock.now() + next;
       const reason = error instanceof Error ? error.message : String(error);
       this.deps.status.fail('push', reason);
-      this.deps.logger.warn({ reason, retryInMs: next, queued: this.deps.queue.length }, 'crowdsec link: push failed');
+      // At debug: the health check `lapi-down` says it once in the terminal, with reminders.
+      this.deps.logger.debug({ reason, retryInMs: next }, 'crowdsec link: push failed');
     } finally {
       this.running = false;
       if (!this.stopped) {

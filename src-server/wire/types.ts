@@ -101,6 +101,8 @@ export interface HealthCheckState {
   failedForMs?: number;
   /** A reminder of a check that stays failing (not a change). */
   reminder?: boolean;
+  /** More in words, e.g. an attack surge's top sources and categories. */
+  detail?: string;
 }
 
 /** Who made a request, as the audit log records it: the channel, the user or key, the source address. */

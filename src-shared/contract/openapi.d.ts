@@ -1492,6 +1492,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/system:getHealth': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The health checks failing now (docs/health.md), most severe first: each with `kind`, `severity`, `title` in
+     * words naming the key or account, `since` (when it started failing), `action` (where to act, in words) and
+     * `area` (the console page). Callers without SENSITIVE see `API key #<id>` instead of key names.
+     */
+    get: operations['system.getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/system:getInfo': {
     parameters: {
       query?: never;
@@ -1685,6 +1706,12 @@ export interface components {
        * @default false
        */
       aggregate?: boolean;
+      /**
+       * @description Router feed option: how often the router fetches this key's feed, in minutes (1-1440, the
+       * console's script offers 5). A feed not fetched for three of these is a failing health check.
+       * @default 5
+       */
+      feed_interval_minutes?: number;
       /**
        * @description The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or
        * crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching
@@ -2824,6 +2851,7 @@ export interface operations {
                 | 'opnsense'
                 | 'custom';
               aggregate: boolean;
+              feed_interval_minutes: number;
               bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
               enabled: boolean;
               expires_at: string | null;
@@ -2968,6 +2996,8 @@ export interface operations {
               cap_preset: 'none';
               /** @constant */
               aggregate: false;
+              /** @constant */
+              feed_interval_minutes: 5;
               /** @constant */
               enabled: true;
               expires_at: null;
@@ -3252,6 +3282,7 @@ export interface operations {
                 | 'opnsense'
                 | 'custom';
               aggregate: boolean;
+              feed_interval_minutes: number;
               bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
               enabled: boolean;
               expires_at: string | null;
@@ -7719,6 +7750,69 @@ export interface operations {
               validTo: string | null;
               source: ('self-signed' | 'configured') | null;
               error: string | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'system.getHealth': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /**
+       * @description The health checks failing now (docs/health.md), most severe first: each with `kind`,
+       * `severity`, `title` in words naming the key or account, `since` (when it started failing), `action` (where
+       * to act, in words) and `area` (the console page). Callers without SENSITIVE see `API key #<id>` instead of
+       * key names.
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              checks: {
+                id: string;
+                /** @enum {string} */
+                kind:
+                  | 'bouncer-silent'
+                  | 'feed-not-fetched'
+                  | 'no-consumer'
+                  | 'key-refused'
+                  | 'lapi-down'
+                  | 'lapi-queue'
+                  | 'ami-down'
+                  | 'cap-drops-own'
+                  | 'account-flagged'
+                  | 'attack-surge';
+                /** @enum {string} */
+                severity: 'info' | 'warning' | 'critical';
+                title: string;
+                detail: string | null;
+                action: string | null;
+                area: ('api-keys' | 'settings' | 'bans' | 'peers' | 'audit') | null;
+                since: string;
+              }[];
+              checkedAt: string;
             };
           };
         };

@@ -131,6 +131,7 @@ export const OPERATIONS = {
   'sip.getStatus.get': { method: 'GET', path: 'sip/{id}:getStatus', query: [] },
   'sip.getStatus.post': { method: 'POST', path: 'sip/{id}:getStatus', query: [] },
   'system.getCertificate': { method: 'GET', path: 'system:getCertificate', query: [] },
+  'system.getHealth': { method: 'GET', path: 'system:getHealth', query: [] },
   'system.getInfo': { method: 'GET', path: 'system:getInfo', query: [] },
   'system.ping': { method: 'GET', path: 'system:ping', query: [] },
 } as const;

@@ -6,22 +6,36 @@ import { BanSummaryCard } from '../../features/bans/components/BanSummaryCard.ts
 import { BouncerStatusCard } from '../../features/bouncers/components/BouncerStatusCard.tsx';
 import { CappedOwnBanner } from '../../features/bouncers/components/CappedOwnBanner.tsx';
 import { EnforcementBanner } from '../../features/bouncers/components/EnforcementBanner.tsx';
+import { LapiLinkCard } from '../../features/crowdsec-link/components/LapiLinkCard.tsx';
+import { HealthCard } from '../../features/health/components/HealthCard.tsx';
 import { AmiStatusCard } from '../../features/peers/components/AmiStatusCard.tsx';
 import { FlaggedAccountsCard } from '../../features/peers/components/FlaggedAccountsCard.tsx';
 import { ServerInfoCard } from '../../features/system/components/ServerInfoCard.tsx';
 
-/** At a glance: where bouncers connect, what is banned, whether bouncers and AMI are alive. */
+/** Where the Health card sends the technician to act on each kind of check. */
+const HEALTH_HREFS = {
+  'api-keys': paths.apiKeys,
+  settings: paths.settings,
+  bans: paths.bans,
+  peers: paths.peers,
+  audit: paths.audit,
+};
+
+/** At a glance: what is failing, where bouncers connect, what is banned, whether bouncers, AMI and the LAPI are alive. */
 export function DashboardRoute() {
   const bans = useBanCounts();
   return (
     <>
       <PageHeader
         title="Dashboard"
-        description="Server addresses, active bans, bouncer activity and the Asterisk connection."
+        description="Health, server addresses, active bans, bouncer activity and the Asterisk and LAPI links."
       />
       <EnforcementBanner activeBans={bans.data?.total ?? 0} keysHref={paths.apiKeys} />
       <CappedOwnBanner keysHref={paths.apiKeys} />
       <Grid gap="lg">
+        <Grid.Col span={12}>
+          <HealthCard hrefs={HEALTH_HREFS} />
+        </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <ServerInfoCard />
         </Grid.Col>
@@ -33,6 +47,9 @@ export function DashboardRoute() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <BouncerStatusCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <LapiLinkCard settingsHref={paths.settings} />
         </Grid.Col>
         <Grid.Col span={12}>
           <FlaggedAccountsCard peersHref={paths.peers} />

@@ -448,6 +448,13 @@ export class BanStore {
     return out;
   }
 
+  /** Whether any ban is in force now: stops at the first one (the health checks ask every tick). */
+  anyInForce(): boolean {
+    const now = this.clock.now();
+    for (const bans of this.byIp.values()) for (const ban of bans.values()) if (ban.expiresAt > now) return true;
+    return false;
+  }
+
   private remember(ban: ActiveBan): void {
     let bans = this.byIp.get(ban.ip);
     if (!bans) this.byIp.set(ban.ip, (bans = new BansOfIp()));

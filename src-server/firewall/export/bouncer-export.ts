@@ -195,6 +195,7 @@ export function createBouncerExport(parts: BouncerExportParts): BouncerExport {
       const rendered = feed(parsed.options, served && { keyId: served.keyId, since }, own);
       if (served) {
         parts.hosts.polled(served.keyId, served.ip, served.userAgent);
+        parts.cursors.fetched(served.keyId, served.ip);
         parts.deliveryState.fetched(served.keyId, own?.version ?? parts.snapshots.get().version);
         if (view) parts.deliveryState.served(served.keyId, view.keyName, own ?? null);
       }

@@ -207,6 +207,35 @@ export class BouncerHosts {
     return true;
   }
 
+  /**
+   * Sources that were served before and are now refused with a key the export does not know
+   * (rotated or revoked): a bouncer left with an old key, not a scanner. With the keys that served
+   * them, newest first. Refusals older than `since` are over (the bouncer stopped trying).
+   */
+  refusedFormerHosts(since: number): Array<{ ip: string; reason: string; count: number; keyIds: number[] }> {
+    const out = [];
+    let byIp: Map<string, HostRecord[]> | undefined;
+    for (const rejection of this.rejections.values()) {
+      if (rejection.clearedAt !== null || rejection.keyId !== null || rejection.lastAt < since) continue;
+      if (!byIp) {
+        // Built once per call, only when an unknown key is being refused: one pass over the hosts.
+        byIp = new Map();
+        for (const host of this.hosts.values()) byIp.set(host.ip, [...(byIp.get(host.ip) ?? []), host]);
+      }
+      const served = (byIp.get(rejection.ip) ?? [])
+        .filter((host) => host.lastSeen <= rejection.firstAt)
+        .sort((a, b) => b.lastSeen - a.lastSeen);
+      if (served.length)
+        out.push({
+          ip: rejection.ip,
+          reason: rejection.reason,
+          count: rejection.count,
+          keyIds: served.map((h) => h.keyId),
+        });
+    }
+    return out;
+  }
+
   /** Writes what changed since the last flush, in one transaction; throws (keeping it all pending) when it cannot. */
   flush(): void {
     if (this.dirtyHosts.size === 0 && this.dirtyRejections.size === 0) return;

@@ -16,25 +16,6 @@ export function deleteRowsOfRevokedKeys(db: Db, table: keyof typeof DELETE_REVOK
   db.prepare(DELETE_REVOKED[table]).run();
 }
 
-/** A source address a key polled from since `since` (epoch ms), with the key's description (null once it is gone). */
-export interface HostSeen {
-  keyId: number;
-  ip: string;
-  lastSeen: number;
-  description: string | null;
-}
-
-/** The hosts that polled since `since`. */
-export function hostsSeenSince(db: Db, since: number): HostSeen[] {
-  return db
-    .prepare(
-      `SELECT h.key_id AS keyId, h.ip, h.last_seen AS lastSeen, k.description
-         FROM bouncer_hosts h LEFT JOIN api_keys k ON k.id = h.key_id
-        WHERE h.last_seen > ?`,
-    )
-    .all(since) as HostSeen[];
-}
-
 /** A key on the export (it polled, or it is allowed on it) with its cursor's poll and refusal columns. */
 export interface BouncerKeyRow {
   keyId: number;
@@ -53,6 +34,9 @@ export interface BouncerKeyRow {
   state_cap: number | null;
   left_out: string | null;
   feed_at: number | null;
+  /** Its last feed fetch (a fetch counts as its poll) and the interval its router was offered. */
+  last_fetch_at: number | null;
+  feed_interval_minutes: number | null;
 }
 
 /** Every key that has polled the export, plus keys allowed on it that never did, in key id order. */
@@ -62,7 +46,7 @@ export function bouncerKeyRows(db: Db): BouncerKeyRow[] {
       `SELECT k.id AS keyId, k.description, c.last_poll_at, c.last_poll_ip, COALESCE(c.polls, 0) AS polls,
               COALESCE(c.last_new, 0) AS lastNew, COALESCE(c.last_deleted, 0) AS lastDeleted,
               c.refused_at, c.refused_ip, c.refused_code, c.refused_reason,
-              k.entry_cap, s.cap AS state_cap, s.left_out, s.feed_at
+              k.entry_cap, s.cap AS state_cap, s.left_out, s.feed_at, c.last_fetch_at, k.feed_interval_minutes
          FROM api_keys k LEFT JOIN bouncer_cursors c ON c.key_id = k.id
          LEFT JOIN key_delivery_state s ON s.key_id = k.id
         WHERE c.key_id IS NOT NULL OR k.allowed_paths LIKE '%firewall-bouncer%'

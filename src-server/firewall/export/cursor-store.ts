@@ -38,6 +38,8 @@ export interface CursorRecord {
   lastNew: number;
   lastDeleted: number;
   refusal: Refusal | null;
+  /** The last router-feed fetch (also counted as a poll above): the key is a feed when this is its last poll. */
+  lastFetchAt: number | null;
 }
 
 interface CursorRow {
@@ -54,6 +56,7 @@ interface CursorRow {
   refused_ip: string | null;
   refused_code: RefusalCode | null;
   refused_reason: string | null;
+  last_fetch_at: number | null;
 }
 
 /** A stored window, whatever state it is in: anything unreadable is no window (the next poll's `deleted` is then every kept removal). */
@@ -98,18 +101,19 @@ export class CursorStore {
           row.refused_at !== null && row.refused_code !== null
             ? { at: row.refused_at, ip: row.refused_ip ?? '', code: row.refused_code, reason: row.refused_reason ?? '' }
             : null,
+        lastFetchAt: row.last_fetch_at,
       });
     }
     this.save = db.prepare(
       `INSERT INTO bouncer_cursors (key_id, version, sent_versions, expires_at, last_poll_at, last_poll_ip, polls, last_new, last_deleted,
-         refused_at, refused_ip, refused_code, refused_reason)
+         refused_at, refused_ip, refused_code, refused_reason, last_fetch_at)
        VALUES (@keyId, @version, @sentVersions, @expiresAt, @lastPollAt, @lastPollIp, @polls, @lastNew, @lastDeleted,
-         @refusedAt, @refusedIp, @refusedCode, @refusedReason)
+         @refusedAt, @refusedIp, @refusedCode, @refusedReason, @lastFetchAt)
        ON CONFLICT(key_id) DO UPDATE SET version = excluded.version, sent_versions = excluded.sent_versions,
          expires_at = excluded.expires_at, last_poll_at = excluded.last_poll_at, last_poll_ip = excluded.last_poll_ip,
          polls = excluded.polls, last_new = excluded.last_new, last_deleted = excluded.last_deleted,
          refused_at = excluded.refused_at, refused_ip = excluded.refused_ip, refused_code = excluded.refused_code,
-         refused_reason = excluded.refused_reason`,
+         refused_reason = excluded.refused_reason, last_fetch_at = excluded.last_fetch_at`,
     );
   }
 
@@ -151,6 +155,7 @@ export class CursorStore {
       lastNew: newCount,
       lastDeleted: deletedCount,
       refusal: previous?.refusal ?? null,
+      lastFetchAt: previous?.lastFetchAt ?? null,
     };
     this.cursors.set(keyId, cursor);
     const newVersion = previous?.sent[previous.sent.length - 1] !== version;
@@ -159,6 +164,30 @@ export class CursorStore {
     // make its next poll a first one, with no `deleted`. Later ones never wait: when a worker holds
     // the lock, the stored window stays older, which only repeats deletions (the flush retries).
     if (newVersion) this.write([keyId], previous?.sent.length ? 0 : BACKGROUND_BUSY_WAIT_MS);
+  }
+
+  /**
+   * A router-feed fetch is the key's poll everywhere (status, Dashboard, health, logs): it renews
+   * the last poll and the count, and never touches the delivery window (a feed is a whole list).
+   */
+  fetched(keyId: number, ip: string): void {
+    const now = this.clock.now();
+    const previous = this.cursors.get(keyId);
+    this.cursors.set(keyId, {
+      keyId,
+      sent: previous?.sent ?? [],
+      expiresAt: previous?.expiresAt ?? null,
+      lastPollAt: now,
+      lastPollIp: ip,
+      polls: (previous?.polls ?? 0) + 1,
+      lastNew: previous?.lastNew ?? 0,
+      lastDeleted: previous?.lastDeleted ?? 0,
+      refusal: previous?.refusal ?? null,
+      lastFetchAt: now,
+    });
+    this.dirty.add(keyId);
+    // The first fetch is written at once: the key's status reads the database from a worker.
+    if (!previous) this.write([keyId], 0);
   }
 
   /** Records a known key's refused poll (shown until the key is served again). */
@@ -174,6 +203,7 @@ export class CursorStore {
       lastNew: previous?.lastNew ?? 0,
       lastDeleted: previous?.lastDeleted ?? 0,
       refusal,
+      lastFetchAt: previous?.lastFetchAt ?? null,
     });
     this.dirty.add(keyId);
   }
@@ -212,6 +242,7 @@ export class CursorStore {
                 refusedIp: cursor.refusal?.ip ?? null,
                 refusedCode: cursor.refusal?.code ?? null,
                 refusedReason: cursor.refusal?.reason ?? null,
+                lastFetchAt: cursor.lastFetchAt,
               });
             }
           })(),
@@ -251,6 +282,11 @@ export class CursorStore {
       if (oldest === undefined || since < oldest) oldest = since;
     }
     return oldest;
+  }
+
+  /** Every key's record (the health checks read them each tick: one per key, in memory). */
+  all(): Iterable<Readonly<CursorRecord>> {
+    return this.cursors.values();
   }
 
   get size(): number {

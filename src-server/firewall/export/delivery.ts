@@ -9,6 +9,17 @@ import { identityOf, MANUAL_SCENARIO, type BanKind, type DecisionKey, type Scena
  */
 export const SILENT_AFTER_MS = 30_000;
 
+/** How often the console's router script fetches a feed (its MikroTik scheduler) unless the key says otherwise. */
+export const DEFAULT_FEED_INTERVAL_MINUTES = 5;
+
+/** A router feed is silent after three of the intervals the console offered its key (docs/health.md). */
+export const feedSilentAfterMs = (intervalMinutes: number | null): number =>
+  3 * (intervalMinutes ?? DEFAULT_FEED_INTERVAL_MINUTES) * 60_000;
+
+/** A key is a router feed when its last poll was a feed fetch (a fetch counts as the key's poll). */
+export const isFeedKey = (cursor: { lastPollAt: number | null; lastFetchAt: number | null }): boolean =>
+  cursor.lastFetchAt !== null && cursor.lastFetchAt === cursor.lastPollAt;
+
 /** A key that should receive every ban: granted on the export (or polling it now), enabled, not expired. */
 interface ReceivingKey {
   keyId: number;

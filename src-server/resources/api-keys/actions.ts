@@ -10,7 +10,7 @@ import {
 } from '../../auth/api-key-store.ts';
 import { normalisePath, type AllowedPaths } from '../../auth/allowed-paths.ts';
 import { grantsExceeding, type CallerGrants } from '../../auth/key-grants.ts';
-import { requestResync } from '../../firewall/export/index.ts';
+import { DEFAULT_FEED_INTERVAL_MINUTES, requestResync } from '../../firewall/export/index.ts';
 import { loadFilter } from '../../firewall/filters/index.ts';
 import type { ActionResult } from '../../wire/envelope.ts';
 import { recordActions } from '../../resource-kit/crud.ts';
@@ -42,6 +42,7 @@ const NEW_KEY_DEFAULTS = [
   'entry_cap',
   'cap_preset',
   'aggregate',
+  'feed_interval_minutes',
   'enabled',
   'expires_at',
 ] as const;
@@ -68,6 +69,7 @@ function present(row: ApiKeyRow, ctx: ActionContext): Record<string, unknown> {
     entry_cap: key.entryCap,
     cap_preset: row.cap_preset,
     aggregate: key.aggregate,
+    feed_interval_minutes: row.feed_interval_minutes ?? DEFAULT_FEED_INTERVAL_MINUTES,
     bouncer_setup: row.bouncer_setup,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
@@ -175,6 +177,7 @@ function write(
   if ('expand_ranges' in values) columns.expand_ranges = values.expand_ranges ? 1 : 0;
   if (cap.columns) Object.assign(columns, cap.columns);
   if ('aggregate' in values) columns.aggregate = values.aggregate ? 1 : 0;
+  if ('feed_interval_minutes' in values) columns.feed_interval_minutes = values.feed_interval_minutes;
   if ('bouncer_setup' in values) columns.bouncer_setup = values.bouncer_setup ?? null;
   // Disabling keeps the time it was first disabled; enabling clears it.
   if ('enabled' in values)

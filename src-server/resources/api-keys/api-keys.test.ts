@@ -141,6 +141,7 @@ test('generateKey returns a fresh 64-hex key; getDefault the defaults', async ()
     entry_cap: null,
     cap_preset: 'none',
     aggregate: false,
+    feed_interval_minutes: 5,
     enabled: true,
     expires_at: null,
     has_key: false,

@@ -135,6 +135,12 @@ const apiKeyFields = {
       'Bouncer export and router feed: adjacent and overlapping entries become the fewest CIDRs ' +
       '(never covering a whitelisted, trusted or loopback address). Off by default.',
   }),
+  feed_interval_minutes: field.integer(z.number().int().min(1).max(1440), {
+    default: 5,
+    description:
+      "Router feed option: how often the router fetches this key's feed, in minutes (1-1440, the " +
+      "console's script offers 5). A feed not fetched for three of these is a failing health check.",
+  }),
   bouncer_setup: field.text(z.enum(BOUNCER_SETUPS).nullable(), {
     default: null,
     description:
@@ -224,6 +230,7 @@ export const apiKeysDeclaration = {
         entry_cap: z.null(),
         cap_preset: z.literal('none'),
         aggregate: z.literal(false),
+        feed_interval_minutes: z.literal(5),
         enabled: z.literal(true),
         expires_at: z.null(),
         has_key: z.literal(false),

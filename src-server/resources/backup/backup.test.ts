@@ -78,6 +78,7 @@ describe('backup: export and import of the configuration', () => {
       'enabled',
       'expand_ranges',
       'expires_at',
+      'feed_interval_minutes',
       'full_permissions',
       'id',
       'networkfilterid',

@@ -23,6 +23,7 @@ import { amiDeclaration } from '../ami/declaration.ts';
 import { AMI_CREDENTIALS, validateAmiSettings } from '../ami/actions.ts';
 import { checkCredentialSection } from './credential-section.ts';
 import { apiKeysDeclaration } from '../api-keys/declaration.ts';
+import { DEFAULT_FEED_INTERVAL_MINUTES } from '../../firewall/export/index.ts';
 import { validateWhitelist } from '../fail2ban/actions.ts';
 import { fail2banDeclaration } from '../fail2ban/declaration.ts';
 import { filterWriteShape, validateFilterBody } from '../firewall/filter-save.ts';
@@ -124,6 +125,7 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
     full_permissions: row.full_permissions === 1,
     networkfilterid: row.networkfilterid,
     expand_ranges: row.expand_ranges === 1,
+    feed_interval_minutes: row.feed_interval_minutes ?? DEFAULT_FEED_INTERVAL_MINUTES,
     enabled: row.disabled_at === null,
     expires_at: row.expires_at,
   }));

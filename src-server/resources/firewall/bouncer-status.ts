@@ -5,6 +5,8 @@ import {
   capOf,
   hostRowsBySeen,
   openRejectionRows,
+  feedSilentAfterMs,
+  isFeedKey,
   SILENT_AFTER_MS,
 } from '../../firewall/export/index.ts';
 import { apiKeyDescriptions } from '../../storage/api-key-rows.ts';
@@ -18,7 +20,7 @@ type BouncerOverview = z.infer<typeof bouncerStatusOutput>;
 type BouncerStatus = BouncerOverview['bouncers'][number];
 /**
  * A bouncer's state from its last attempt: `served` (its last poll was answered, within
- * SILENT_AFTER_MS), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
+ * SILENT_AFTER_MS, or three feed intervals for a router feed: a feed fetch is its poll), `refused` (its last poll was refused: see `refusal`), `silent` (no poll since
  * `lastPollAt`), or `never` (allowed on the export, never polled).
  */
 type BouncerState = BouncerStatus['state'];
@@ -83,12 +85,15 @@ export function bouncerStatus(db: Db, now: number): { bouncers: BouncerStatus[];
     bouncers: keys.map((row) => {
       const hosts = hostsByKey.get(row.keyId) ?? [];
       const ips = new Set([...hosts.map((h) => h.ip), row.last_poll_ip]);
+      const silentAfter = isFeedKey({ lastPollAt: row.last_poll_at, lastFetchAt: row.last_fetch_at })
+        ? feedSilentAfterMs(row.feed_interval_minutes)
+        : SILENT_AFTER_MS;
       const refusedLast = row.refused_at !== null && (row.last_poll_at === null || row.refused_at > row.last_poll_at);
       const state: BouncerState = refusedLast
         ? 'refused'
         : row.last_poll_at === null
           ? 'never'
-          : now - row.last_poll_at > SILENT_AFTER_MS
+          : now - row.last_poll_at > silentAfter
             ? 'silent'
             : 'served';
       return {

@@ -1,3 +1,4 @@
+import { readChecks } from '../../health/health-store.ts';
 import { readSetting } from '../../storage/settings.ts';
 import { getCertificate } from '../https/certificate-action.ts';
 import { ok } from '../../resource-kit/results.ts';
@@ -10,6 +11,21 @@ export const systemActions = defineActions(systemDeclaration, {
   custom: {
     getCertificate,
     ping: () => ok({ pong: true }),
+    getHealth: (ctx) =>
+      ok({
+        checks: readChecks(ctx.db).map((check) => ({
+          id: check.id,
+          kind: check.kind,
+          severity: check.severity,
+          title: ctx.canReadSensitive ? check.title : (check.redactedTitle ?? check.title),
+          detail: check.detail ?? null,
+          // Where to act names the key too: without SENSITIVE, the page only.
+          action: ctx.canReadSensitive ? (check.action ?? null) : null,
+          area: check.area ?? null,
+          since: check.since,
+        })),
+        checkedAt: new Date(ctx.now()).toISOString(),
+      }),
     getInfo: (ctx) => {
       const runtime = readSetting(ctx.db, runtimeSetting);
       const addresses = hostAddresses();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
+import { HEALTH_AREAS, HEALTH_CHECK_KINDS } from '../../health/finding.ts';
 
 export const systemDeclaration = {
   name: 'system',
@@ -28,6 +29,30 @@ export const systemDeclaration = {
         httpPort: z.number().int(),
         httpsPort: z.number().int().nullable(),
         bouncerApiUrls: z.array(z.string()),
+      }),
+    },
+    getHealth: {
+      ...READ_ON_COLLECTION,
+      description:
+        'The health checks failing now (docs/health.md), most severe first: each with `kind`, ' +
+        '`severity`, `title` in words naming the key or account, `since` (when it started failing), ' +
+        '`action` (where to act, in words) and `area` (the console page). Callers without ' +
+        'SENSITIVE see `API key #<id>` instead of key names.',
+      input: NO_QUERY,
+      output: z.object({
+        checks: z.array(
+          z.object({
+            id: z.string(),
+            kind: z.enum(HEALTH_CHECK_KINDS),
+            severity: z.enum(['info', 'warning', 'critical']),
+            title: z.string(),
+            detail: z.string().nullable(),
+            action: z.string().nullable(),
+            area: z.enum(HEALTH_AREAS).nullable(),
+            since: z.string(),
+          }),
+        ),
+        checkedAt: z.string(),
       }),
     },
     getCertificate: {

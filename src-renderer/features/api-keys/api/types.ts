@@ -22,7 +22,7 @@ export type KeySource = ApiKey['sources'][number];
 
 /** What the Edit dialog changes (api-keys needs the description on every verb). */
 export type ApiKeyEdit = Required<Pick<Body<'api-keys.patch'>, 'description' | 'networkfilterid' | 'expires_at'>> &
-  Pick<Body<'api-keys.patch'>, 'entry_cap' | 'cap_preset' | 'aggregate'>;
+  Pick<Body<'api-keys.patch'>, 'entry_cap' | 'cap_preset' | 'aggregate' | 'feed_interval_minutes'>;
 
 /** The key's state at `now`, so a key shows Expired as soon as its expiry passes (not at the next refetch). */
 export function statusOf(key: Pick<ApiKey, 'status' | 'enabled' | 'expires_at'>, now = Date.now()): KeyStatus {

@@ -1,4 +1,4 @@
-import { Modal, TextInput } from '@mantine/core';
+import { Modal, NumberInput, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
@@ -8,7 +8,15 @@ import type { FilterField } from './CreateApiKeyModal.tsx';
 import { capBody, capChoiceOf, KeyCapFields, NO_CAP, type CapChoice } from './KeyCapFields.tsx';
 import { KeyDescriptionField } from './KeyDescriptionField.tsx';
 
-const FIELDS = ['description', 'networkfilterid', 'expires_at', 'entry_cap', 'cap_preset', 'aggregate'] as const;
+const FIELDS = [
+  'description',
+  'networkfilterid',
+  'expires_at',
+  'entry_cap',
+  'cap_preset',
+  'aggregate',
+  'feed_interval_minutes',
+] as const;
 
 /** Keys that read the firewall export (bouncers, router feeds) have a device limit. */
 const readsExport = (key: ApiKey) => Object.keys(key.allowed_paths ?? {}).some((p) => p.includes('firewall-bouncer'));
@@ -46,6 +54,7 @@ export function EditApiKeyModal({
   const [filterId, setFilterId] = useState('none');
   const [expires, setExpires] = useState('');
   const [cap, setCap] = useState<CapChoice>(NO_CAP);
+  const [feedMinutes, setFeedMinutes] = useState<number | string>(5);
   const [touched, setTouched] = useState(false);
 
   useEffect(() => {
@@ -54,6 +63,7 @@ export function EditApiKeyModal({
     setFilterId(apiKey.networkfilterid);
     setExpires(toLocalInput(apiKey.expires_at));
     setCap(capChoiceOf(apiKey));
+    setFeedMinutes(apiKey.feed_interval_minutes);
     setTouched(false);
     update.reset();
   }, [apiKey]);
@@ -75,6 +85,8 @@ export function EditApiKeyModal({
         id: apiKey.id,
         changes: {
           ...{ description: description.trim(), networkfilterid: filterId, expires_at: expiresAt },
+          // An empty or partial entry is sent as it is: the server names the field (422), nothing is clamped.
+          feed_interval_minutes: feedMinutes as number,
           ...(readsExport(apiKey) ? capBody(cap) : {}),
         },
       },
@@ -110,6 +122,17 @@ export function EditApiKeyModal({
             error={expiryError}
           />
           {readsExport(apiKey) && <KeyCapFields value={cap} onChange={setCap} errors={errors.byField} />}
+          <NumberInput
+            label="Router fetches every (minutes)"
+            description="For a router feed key: how often the router fetches the feed (the console's MikroTik script: 5). After three of these without a fetch, the Dashboard's Health card reports it."
+            min={1}
+            max={1440}
+            allowDecimal={false}
+            clampBehavior="none"
+            value={feedMinutes}
+            onChange={setFeedMinutes}
+            error={errors.byField.feed_interval_minutes}
+          />
         </ModalForm>
       )}
     </Modal>
