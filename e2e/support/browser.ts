@@ -16,7 +16,9 @@ export interface ConsoleBrowser {
 }
 
 /** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
-export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ConsoleBrowser> {
+export async function launchConsoleBrowser(
+  options: { colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {},
+): Promise<ConsoleBrowser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium is not at ${CHROMIUM}: run "apt-get install -y chromium", or set PBX_E2E_CHROMIUM to its path.`,
@@ -37,6 +39,7 @@ export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'd
     viewport: { width: 1360, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
+    hasTouch: options.hasTouch ?? false,
   });
   context.setDefaultTimeout(15_000);
   const page = context.pages()[0] ?? (await context.newPage());

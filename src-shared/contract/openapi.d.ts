@@ -867,10 +867,12 @@ export interface paths {
     /**
      * "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario,
      * origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft, delivery}], protections:
-     * [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that covers the address (its bans,
-     * range bans and filter entries that hold it, and the upstream CrowdSec LAPI decisions this server enforces on
-     * it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects
-     * it. A malformed address gets 400; an address nothing covers gets empty lists.
+     * [{kind: whitelist|trusted-filter, value, filter?, comment?, until?}], history: [{value, category, reason,
+     * bannedBy, bannedAt, endedAt, ended: lifted|expired, liftedBy}]}. Every active decision that covers the
+     * address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI decisions this
+     * server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI only) and every
+     * entry that protects it, and the recent bans that held it and have ended (who banned it when, who lifted it
+     * when). A malformed address gets 400; an address nothing covers gets empty lists.
      */
     get: operations['firewall.lookup'];
     put?: never;
@@ -4910,10 +4912,12 @@ export interface operations {
       /**
        * @description "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions:
        * [{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft,
-       * delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?}]}. Every active decision that
-       * covers the address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI
-       * decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI
-       * only) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty
+       * delivery}], protections: [{kind: whitelist|trusted-filter, value, filter?, comment?, until?}], history:
+       * [{value, category, reason, bannedBy, bannedAt, endedAt, ended: lifted|expired, liftedBy}]}. Every active
+       * decision that covers the address (its bans, range bans and filter entries that hold it, and the upstream
+       * CrowdSec LAPI decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted
+       * on the LAPI only) and every entry that protects it, and the recent bans that held it and have ended (who
+       * banned it when, who lifted it when). A malformed address gets 400; an address nothing covers gets empty
        * lists.
        */
       200: {
@@ -4975,6 +4979,27 @@ export interface operations {
                   id: number;
                   description: string;
                 };
+                /** @description A whitelist entry's comment. */
+                comment?: string;
+                /** @description A whitelist entry's end; null: for good. */
+                until?: string | null;
+              }[];
+              /** @description Recent ended bans that held the address, newest end first (at most 10). */
+              history: {
+                /** @description The address or range that was banned. */
+                value: string;
+                /** @enum {string} */
+                category: 'sip' | 'http' | 'ami' | 'iax' | 'manual';
+                reason: string;
+                bannedBy: string;
+                /** @description ISO 8601 time (UTC). */
+                bannedAt: string;
+                /** @description ISO 8601 time (UTC). */
+                endedAt: string;
+                /** @enum {string} */
+                ended: 'lifted' | 'expired';
+                /** @description Who lifted it; null when it ran out. */
+                liftedBy: string | null;
               }[];
             };
           };

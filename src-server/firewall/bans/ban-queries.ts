@@ -353,3 +353,23 @@ export function activeBansNear(
     )
     .all(now, ...filter.params) as Array<Pick<BanRow, 'id' | 'category' | 'ip'>>;
 }
+
+/** A ban that has ended, as the lookup's history shows it. */
+export type EndedBan = Pick<
+  BanRow,
+  'category' | 'ip' | 'reason' | 'banned_at' | 'expires_at' | 'banned_by' | 'lifted_at' | 'lifted_by'
+>;
+
+/**
+ * The ended bans of `address` and every ended range ban (the caller keeps those that hold it),
+ * newest end first. Bounded: the lookup shows recent history, not all of it.
+ */
+export function endedBansThatMayHold(db: Db, address: string, now: number, limit: number): EndedBan[] {
+  return db
+    .prepare(
+      `SELECT category, ip, reason, banned_at, expires_at, banned_by, lifted_at, lifted_by FROM firewall_bans
+        WHERE (lifted_at IS NOT NULL OR expires_at <= ?) AND (ip = ? OR ip LIKE '%/%')
+        ORDER BY COALESCE(lifted_at, expires_at) DESC LIMIT ?`,
+    )
+    .all(now, address, limit) as EndedBan[];
+}
