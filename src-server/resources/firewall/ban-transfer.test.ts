@@ -120,7 +120,8 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
       .all() as Array<{ diff: string }>;
     assert.equal(rows.length, 1, 'the import; the dry run was a preview, not a change');
     assert.deepEqual(
-      (JSON.parse(rows[0]!.diff) as Array<{ field: string; after: unknown }>).find((c) => c.field === 'imported')?.after,
+      (JSON.parse(rows[0]!.diff) as Array<{ field: string; after: unknown }>).find((c) => c.field === 'imported')
+        ?.after,
       { entries: 4, added: 3, extended: 0, unchanged: 0 },
       'the import records its counts',
     );
