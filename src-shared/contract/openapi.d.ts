@@ -454,6 +454,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/crowdsec-link:shareActiveBans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Shares the bans in force that linking left unshared: every active ban the link pushes (its shared categories
+     * and manual bans, never upstream decisions) that the LAPI was not given yet goes into the durable push queue,
+     * once (a second run queues only what is new). `dryRun: true` only counts them. Progress in getStatus `share`.
+     * 422 when the link or pushing is off (a dry run still counts). {dryRun, queued, alreadyShared}.
+     */
+    post: operations['crowdsec-link.shareActiveBans'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/events': {
     parameters: {
       query?: never;
@@ -3511,6 +3533,68 @@ export interface operations {
                 droppedAnswers: number;
               };
               reportedAt: string | null;
+              /** @description The last crowdsec-link:shareActiveBans run and its progress; null when never run. */
+              share: {
+                /** @description ISO 8601 time (UTC). */
+                at: string;
+                /** @description Bans in force the last shareActiveBans queued. */
+                queued: number;
+                /** @description Of those, how many have left the queue (the LAPI took them). */
+                sent: number;
+                waiting: number;
+              } | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'crowdsec-link.shareActiveBans': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
+        };
+      };
+    };
+    responses: {
+      /**
+       * @description Shares the bans in force that linking left unshared: every active ban the link pushes (its
+       * shared categories and manual bans, never upstream decisions) that the LAPI was not given yet goes into the
+       * durable push queue, once (a second run queues only what is new). `dryRun: true` only counts them. Progress
+       * in getStatus `share`. 422 when the link or pushing is off (a dry run still counts). {dryRun, queued,
+       * alreadyShared}.
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              dryRun: boolean;
+              /** @description Bans queued now (or that would be, on a dry run). */
+              queued: number;
+              /** @description Bans in force already queued or sent. */
+              alreadyShared: number;
             };
           };
         };

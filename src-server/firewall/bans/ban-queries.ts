@@ -373,3 +373,17 @@ export function endedBansThatMayHold(db: Db, address: string, now: number, limit
     )
     .all(now, address, limit) as EndedBan[];
 }
+
+/** A ban in force as a share upstream needs it. */
+export type InForceBan = Pick<BanRow, 'ip' | 'category' | 'reason' | 'expires_at'>;
+
+/** Every ban in force of `kinds` (the CrowdSec link's shared kinds), oldest first. */
+export function activeBansOfKinds(db: Db, now: number, kinds: readonly BanKind[]): InForceBan[] {
+  if (kinds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT ip, category, reason, expires_at FROM firewall_bans WHERE ${ACTIVE}
+        AND category IN (SELECT value FROM json_each(?)) ORDER BY banned_at, id`,
+    )
+    .all(now, JSON.stringify(kinds)) as InForceBan[];
+}

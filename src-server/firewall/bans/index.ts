@@ -1,5 +1,6 @@
 export {
   activeBansThatMayHold,
+  activeBansOfKinds,
   endedBansThatMayHold,
   activeCategoriesOf,
   latestEndsInForce,
@@ -17,7 +18,7 @@ export {
   pruneBanHistory,
   searchCondition,
 } from './ban-queries.ts';
-export type { ActiveBanFilter, BannedIp, EndedBan } from './ban-queries.ts';
+export type { ActiveBanFilter, BannedIp, EndedBan, InForceBan } from './ban-queries.ts';
 export { BanStore, banDecisionKey } from './ban-store.ts';
 export type { ActiveBan, BanChange } from './ban-store.ts';
 export { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from './covered-bans.ts';

@@ -22,6 +22,7 @@ import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
 import { auditDeepSecretsMigration } from './062-audit-deep-secrets.ts';
 import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
 import { linkUrlCredentialsMigration } from './071-link-url-credentials.ts';
+import { crowdsecShareRunsMigration } from './072-crowdsec-share-runs.ts';
 
 /**
  * Every schema step of the product. Version ranges by feature, so parallel work never collides:
@@ -52,4 +53,5 @@ export const allMigrations: readonly Migration[] = [
   auditDeepSecretsMigration,
   crowdsecLinkMigration,
   linkUrlCredentialsMigration,
+  crowdsecShareRunsMigration,
 ];
