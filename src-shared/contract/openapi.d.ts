@@ -1540,11 +1540,12 @@ export interface components {
       expand_ranges?: boolean;
       /**
        * @description The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or
-       * crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching
-       * configuration on Rotate and Details; it changes nothing the server serves.
+       * crowdsec-custom-bouncer, or `router-feed` (a router or firewall fetching the blocklist feed); null when
+       * none of these. Remembered so the console offers the matching configuration on Rotate and Details; it
+       * changes nothing the server serves.
        * @default null
        */
-      bouncer_setup?: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+      bouncer_setup?: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
       /**
        * @description false disables the key: every request with it gets 401 "this API key is disabled", the bouncer
        * export included. true enables it again.
@@ -2494,7 +2495,7 @@ export interface operations {
               full_permissions: boolean;
               networkfilterid: string;
               expand_ranges: boolean;
-              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
               enabled: boolean;
               expires_at: string | null;
               key_display: string;
@@ -2856,7 +2857,7 @@ export interface operations {
               full_permissions: boolean;
               networkfilterid: string;
               expand_ranges: boolean;
-              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
               enabled: boolean;
               expires_at: string | null;
               key_display: string;

@@ -72,6 +72,7 @@ const BOUNCER_SETUPS: Record<string, string> = {
   iptables: 'Firewall bouncer (iptables)',
   nftables: 'Firewall bouncer (nftables)',
   'custom-bouncer': 'Custom bouncer',
+  'router-feed': 'Router feed',
 };
 
 export const text = (value: unknown) =>
