@@ -22,7 +22,7 @@ const write = (resource: string, operation: string, diff: AuditChange[], status 
   reason: null,
   diff,
   count: 1,
-  lastAt: null,
+  lastAt: '2026-11-28T00:00:00.000Z',
 });
 
 describe('auditSentence', () => {
