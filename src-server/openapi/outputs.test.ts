@@ -86,6 +86,7 @@ describe('custom method answers match their declared output schemas', () => {
       ['api-keys:rotate', { id: String(keyId), body: {} }],
       ['ami:getStatus'],
       ['crowdsec-link:getStatus'],
+      ['crowdsec-link:shareActiveBans', { body: { dryRun: true } }],
       ['extensions:getForSelect'],
       ['network-filters:getForSelect', { query: '?category=sip' }],
       ['providers:getStatuses'],
