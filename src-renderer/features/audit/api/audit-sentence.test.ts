@@ -68,3 +68,19 @@ describe('auditSentence', () => {
     assert.doesNotMatch(valueText('rotated_at', '2026-11-28T10:00:00.000Z'), /T10:00/);
   });
 });
+
+describe('auditSentence: the CrowdSec link', () => {
+  it('sharing the bans in force, with its counts', () => {
+    const entry = write('crowdsec-link', 'shareActiveBans', [
+      { field: 'sharedBans', after: { queued: 316, alreadyShared: 4 } },
+    ]);
+    assert.equal(
+      auditSentence(entry),
+      'Shared the bans in force with the CrowdSec LAPI: 316 queued (4 already shared)',
+    );
+  });
+  it('a settings change with the form labels', () => {
+    const entry = write('crowdsec-link', 'patch', [{ field: 'pushEnabled', before: false, after: true }]);
+    assert.equal(auditSentence(entry), "Changed CrowdSec link: Push this PBX's bans no → yes");
+  });
+});

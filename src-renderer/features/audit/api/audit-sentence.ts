@@ -16,6 +16,8 @@ const RESOURCES: Record<string, { noun: string; name?: (values: Record<string, u
   'general-settings': { noun: 'general settings' },
   ami: { noun: 'Asterisk manager connection' },
   https: { noun: 'HTTPS settings' },
+  'crowdsec-link': { noun: 'CrowdSec link' },
+  openapi: { noun: 'API description' },
 };
 
 const valuesOf = (diff: AuditChange[], side: 'before' | 'after') =>
@@ -105,6 +107,12 @@ export function auditSentence(entry: AuditEntry): string {
       return `Imported a ban list${after.format ? ` (${text(after.format)})` : ''}${importedText(after.imported)}${refused}`;
     case 'unbanAndWhitelist':
       return `Unbanned and whitelisted ${text(after.ip)}${whitelistNotes(after)}${liftedText(after.liftedBans)}${refused}`;
+    case 'shareActiveBans':
+      return `Shared the bans in force with the CrowdSec LAPI${sharedText(after.sharedBans)}${refused}`;
+    case 'renewCertificate':
+      return `Renewed the HTTPS certificate${refused}`;
+    case 'clearCache':
+      return `Cleared the API description cache${refused}`;
     case 'importConfig':
       return `Imported a configuration${after.dryRun === true ? ' (preview only)' : ''}${refused}`;
     default:
@@ -130,4 +138,11 @@ function whitelistNotes(after: Record<string, unknown>): string {
 function liftedText(lifted: unknown): string {
   if (!Array.isArray(lifted) || lifted.length === 0) return '; no ban was in force';
   return `; ${lifted.length === 1 ? '1 ban' : `${lifted.length} bans`} lifted: ${valueText('liftedBans', lifted)}`;
+}
+
+/** ": 316 queued (4 already shared)". */
+function sharedText(shared: unknown): string {
+  if (!shared || typeof shared !== 'object') return '';
+  const { queued, alreadyShared } = shared as { queued?: number; alreadyShared?: number };
+  return `: ${queued ?? 0} queued${alreadyShared ? ` (${alreadyShared} already shared)` : ''}`;
 }
