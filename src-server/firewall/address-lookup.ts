@@ -167,9 +167,11 @@ function notAnAddress(typed: string): string {
 
 /** The recent ended bans that held `address` (its own and the ranges around it). */
 function pastBans(db: Db, address: string, now: number): PastBan[] {
-  // Ended range bans share the rows read: read a margin, keep those that hold the address.
+  // Its own bans, then the ranges that may hold it (a margin of them: some do not), newest end first.
   const rows = endedBansThatMayHold(db, address, now, 500);
   const held = rows.filter((row) => row.ip === address || cidrContains(row.ip, address));
+  const end = (row: EndedBan) => row.lifted_at ?? row.expires_at;
+  held.sort((a, b) => end(b) - end(a));
   return held.slice(0, LOOKUP_HISTORY_LIMIT).map(pastBan);
 }
 

@@ -98,3 +98,24 @@ test('a ban that ran out reads "expired" with no one lifting it; a ban in force 
     temp.dispose();
   }
 });
+
+test('its own ended ban is never crowded out by newer ranges elsewhere; a wide range (/7) that held it is found', () => {
+  const temp = openTempDb('pbx-lookup-history-');
+  try {
+    const at = 1_700_000_000_000;
+    const ban = (value: string, when: number) =>
+      addManualBan(temp.db, { value, seconds: 60, reason: value, services: null, by: 'admin' }, when);
+    ban('9.1.2.3', at);
+    ban('8.0.0.0/7', at + 1000);
+    // 600 ranges that ended later, none holding the address (read by the ip index, not all of them).
+    for (let i = 0; i < 600; i++) ban(`20.${i >> 8}.${i & 255}.0/24`, at + 2000 + i);
+    const answer = lookupAddress(temp.db, at + 3_600_000, '9.1.2.3');
+    assert.ok(answer.ok);
+    assert.deepEqual(
+      answer.lookup.history.map((b) => b.value),
+      ['8.0.0.0/7', '9.1.2.3'],
+    );
+  } finally {
+    temp.dispose();
+  }
+});
