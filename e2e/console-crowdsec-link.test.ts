@@ -55,7 +55,7 @@ describe('console: the CrowdSec link in Settings', { timeout: 120_000 }, () => {
       );
       await eventually(
         () => settings.crowdsecStatus(),
-        (text) => /Last push: (just now|\d+ s)/i.test(text) && !/Last push: never/.test(text),
+        (text) => /Bans last sent to the LAPI: (just now|\d+ s)/i.test(text) && !/not yet/.test(text),
         'last push shown',
       );
       await browser.screenshot('settings-crowdsec-link-connected');
@@ -64,7 +64,7 @@ describe('console: the CrowdSec link in Settings', { timeout: 120_000 }, () => {
       server.server.services.firewall.bans.ban('sip', '192.0.2.45', 'console test', 600);
       const down = await eventually(
         () => settings.crowdsecStatus(),
-        (text) => /Not working/i.test(text) && /Waiting to be sent: 1 ban\b/.test(text),
+        (text) => /Not working/i.test(text) && /\b1 ban waiting to be sent/.test(text),
         'down, queued',
         30_000,
       );
@@ -74,7 +74,7 @@ describe('console: the CrowdSec link in Settings', { timeout: 120_000 }, () => {
       await lapi.start();
       await eventually(
         () => settings.crowdsecStatus(),
-        (text) => /Connected/i.test(text) && /Waiting to be sent: 0 bans/.test(text),
+        (text) => /Connected/i.test(text) && /\b0 bans waiting to be sent/.test(text),
         'back, queue sent',
         30_000,
       );

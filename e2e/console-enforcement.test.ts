@@ -240,7 +240,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
         'the field described by an error',
       );
       const message = await bans.byId(error!.split(' ').find((id) => id.includes('error')) ?? error!).innerText();
-      assert.match(message, /ip "not-an-ip" is not an IPv4 or IPv6 address/);
+      assert.match(message, /"not-an-ip" is not an address: type one IPv4 or IPv6 address/);
       assert.equal(await bans.lookupAnswer().count(), 0, 'no answer shown beside the error');
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
     },

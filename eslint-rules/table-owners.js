@@ -25,6 +25,7 @@ export const TABLE_OWNERS = {
   crowdsec_link_state: { owners: ['upstream/'] },
   crowdsec_push_queue: { owners: ['upstream/'] },
   crowdsec_pushed: { owners: ['upstream/'] },
+  crowdsec_share_runs: { owners: ['upstream/'] },
   crowdsec_shared_filters: { owners: ['upstream/'] },
   crowdsec_upstream_decisions: { owners: ['upstream/'] },
   // Written by the resource kit's generic CRUD (resource-kit/crud.ts) over the table its resource names.

@@ -9,6 +9,6 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 export const KEY_STATUSES = ['active', 'disabled', 'expired'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 
-/** The bouncer a key is for: the firewall bouncer in either mode, or the custom bouncer. */
-export const BOUNCER_SETUPS = ['iptables', 'nftables', 'custom-bouncer'] as const;
+/** What a key is for: the firewall bouncer in either mode, the custom bouncer, or a router fetching the blocklist feed. */
+export const BOUNCER_SETUPS = ['iptables', 'nftables', 'custom-bouncer', 'router-feed'] as const;
 export type BouncerSetup = (typeof BOUNCER_SETUPS)[number];

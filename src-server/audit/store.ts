@@ -30,6 +30,8 @@ export interface AuditWrite {
   verb: string;
   status: number;
   diff: FieldChange[] | null;
+  /** Why a refused write was refused (its error messages); null when it succeeded. */
+  reason?: string | null;
 }
 
 /** One entry as the API answers it. */
@@ -83,7 +85,7 @@ export function recordWrite(db: Db, write: AuditWrite): void {
     verb: write.verb,
     path: null,
     status: write.status,
-    reason: null,
+    reason: write.reason ?? null,
     // Masked again by name: a diff from any caller never stores a secret-named value.
     diff: write.diff ? JSON.stringify(maskChanges(write.diff)) : null,
     count: 1,

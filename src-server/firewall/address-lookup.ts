@@ -9,7 +9,7 @@ import {
   originOf,
   scopeOf,
 } from './model/index.ts';
-import { activeBansThatMayHold, PERMANENT_UNTIL } from './bans/index.ts';
+import { activeBansThatMayHold, endedBansThatMayHold, PERMANENT_UNTIL, type EndedBan } from './bans/index.ts';
 import { type Delivery, deliveryLookup, scenarioOfBan } from './export/index.ts';
 import {
   filterBanValues,
@@ -48,7 +48,26 @@ export interface Protection {
   phones?: string[];
   /** For registered phones: `protected: 2 registered phones, 101 and 103`. */
   note?: string;
+  /** A whitelist entry's comment and end (ISO; null: for good); absent for the plain whitelist list. */
+  comment?: string;
+  until?: string | null;
 }
+
+/** One ended ban that held the address: who banned it when, and how it ended. */
+export interface PastBan {
+  value: string;
+  category: BanKind;
+  reason: string;
+  bannedBy: string;
+  bannedAt: string;
+  endedAt: string;
+  /** `lifted`: someone lifted it (liftedBy says who); `expired`: it ran out. */
+  ended: 'lifted' | 'expired';
+  liftedBy: string | null;
+}
+
+/** How many past bans the lookup shows, newest end first. */
+export const LOOKUP_HISTORY_LIMIT = 10;
 
 /** The answer to "why is this address blocked?" (`firewall:lookup`). */
 export interface AddressLookup {
@@ -58,6 +77,8 @@ export interface AddressLookup {
   loopback: string | null;
   decisions: CoveringDecision[];
   protections: Protection[];
+  /** Recent ended bans that held the address, newest end first (at most LOOKUP_HISTORY_LIMIT). */
+  history: PastBan[];
 }
 
 export type LookupOutcome = { ok: true; lookup: AddressLookup } | { ok: false; message: string };
@@ -69,11 +90,17 @@ export type LookupOutcome = { ok: true; lookup: AddressLookup } | { ok: false; m
  */
 export function lookupAddress(db: Db, now: number, raw: string | undefined): LookupOutcome {
   if (raw === undefined || raw.trim() === '')
-    return { ok: false, message: 'ip is required: the address to look up, e.g. ?ip=198.51.100.7.' };
-  if (raw.length > 64) return { ok: false, message: 'ip is not an IPv4 or IPv6 address (over 64 characters).' };
+    return { ok: false, message: 'Type the address to look up, e.g. 198.51.100.7.' };
+  if (raw.length > 64)
+    return { ok: false, message: 'That is too long for an address: type one IPv4 or IPv6 address, e.g. 198.51.100.7.' };
   const address = normalizeAddress(raw.trim());
-  if (!address || address.includes('/'))
-    return { ok: false, message: `ip "${raw.slice(0, 64)}" is not an IPv4 or IPv6 address (no prefix, no zone).` };
+  if (!address || address.includes('/')) {
+    if (!parseCidr(raw.trim())) return { ok: false, message: notAnAddress(raw.trim()) };
+    return {
+      ok: false,
+      message: `${raw.trim()} is a range: type one address inside it (e.g. its first one) to see what blocks it.`,
+    };
+  }
 
   const delivered = deliveryLookup(db, now);
   const decisions: CoveringDecision[] = [];
@@ -124,8 +151,16 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
       });
     }
   }
-  for (const { text } of whitelistRanges(readFail2ban(db), now))
-    if (cidrContains(text, address)) protections.push({ kind: 'whitelist', value: text });
+  const fail2ban = readFail2ban(db);
+  for (const { text } of whitelistRanges(fail2ban, now)) {
+    if (!cidrContains(text, address)) continue;
+    const entry = fail2ban.whitelistEntries.find((e) => e.value === text);
+    protections.push(
+      entry
+        ? { kind: 'whitelist', value: text, comment: entry.comment, until: entry.until }
+        : { kind: 'whitelist', value: text },
+    );
+  }
   const phones = RegisteredAddresses.read(db, now).phonesAt(address);
   if (phones.length)
     protections.push({
@@ -139,5 +174,36 @@ export function lookupAddress(db: Db, now: number, raw: string | undefined): Loo
     ? `${address} is this host's own loopback address: it is never banned and never published to ` +
       `bouncers, so the PBX cannot lock itself out.`
     : null;
-  return { ok: true, lookup: { address, blocked: decisions.length > 0, loopback, decisions, protections } };
+  const history = pastBans(db, address, now);
+  return { ok: true, lookup: { address, blocked: decisions.length > 0, loopback, decisions, protections, history } };
+}
+
+/** "hello" is not an address, in words a technician reads (never the parser's terms). */
+function notAnAddress(typed: string): string {
+  const shown = typed.length > 40 ? `${typed.slice(0, 40)}…` : typed;
+  return `"${shown}" is not an address: type one IPv4 or IPv6 address, e.g. 198.51.100.7 or 2001:db8::7.`;
+}
+
+/** The recent ended bans that held `address` (its own and the ranges around it). */
+function pastBans(db: Db, address: string, now: number): PastBan[] {
+  // Its own bans, then the ranges that may hold it (a margin of them: some do not), newest end first.
+  const rows = endedBansThatMayHold(db, address, now, 500);
+  const held = rows.filter((row) => row.ip === address || cidrContains(row.ip, address));
+  const end = (row: EndedBan) => row.lifted_at ?? row.expires_at;
+  held.sort((a, b) => end(b) - end(a));
+  return held.slice(0, LOOKUP_HISTORY_LIMIT).map(pastBan);
+}
+
+function pastBan(row: EndedBan): PastBan {
+  const lifted = row.lifted_at !== null && row.lifted_at < row.expires_at;
+  return {
+    value: row.ip,
+    category: row.category,
+    reason: row.reason,
+    bannedBy: row.banned_by,
+    bannedAt: new Date(row.banned_at).toISOString(),
+    endedAt: new Date(lifted ? (row.lifted_at as number) : row.expires_at).toISOString(),
+    ended: lifted ? 'lifted' : 'expired',
+    liftedBy: lifted ? (row.lifted_by ?? '') : null,
+  };
 }

@@ -108,6 +108,7 @@ describe('custom method answers match their declared output schemas', () => {
       ['ami:getStatus'],
       ['crowdsec-link:getStatus'],
       ['notification-channels:sendTest', { id: String(channelId), body: {} }],
+      ['crowdsec-link:shareActiveBans', { body: { dryRun: true } }],
       ['extensions:getForSelect'],
       ['network-filters:getForSelect', { query: '?category=sip' }],
       ['providers:getStatuses'],

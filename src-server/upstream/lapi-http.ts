@@ -47,7 +47,29 @@ export function lapiUrl(baseUrl: string, path: string): URL {
   return new URL(path.replace(/^\/+/, ''), base);
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** Node's socket error codes, in the words a technician reads in the link's status. */
+const SOCKET_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'nothing answers on that address and port (is CrowdSec running, and listening there?)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved just now (DNS)',
+  EHOSTUNREACH: 'there is no route to that address',
+  ENETUNREACH: 'there is no route to that network',
+  ECONNRESET: 'the connection was cut',
+  EPIPE: 'the connection was cut',
+  ETIMEDOUT: 'the connection timed out',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its HTTPS certificate is self-signed and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its HTTPS certificate is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its HTTPS certificate is not trusted',
+  CERT_HAS_EXPIRED: 'its HTTPS certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its HTTPS certificate is for another name',
+};
+
+/** A socket error in words (its code, when Node gives a known one), else its message. */
+const describe = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && SOCKET_WORDS[code]) return SOCKET_WORDS[code];
+  return error instanceof Error ? error.message : String(error);
+};
 
 /**
  * One request to the LAPI with hard limits: the whole exchange within `timeoutMs` and the answer

@@ -9,6 +9,24 @@ import { findHandler, runAction } from './dispatch.ts';
 export const isAuditedWrite = (job: JobRequest): boolean => job.target.verb !== 'GET' && job.actor !== undefined;
 
 const CRUD_WITH_RECORD = new Set(['update', 'patch', 'delete']);
+/** The longest refusal reason kept in an entry. */
+const REASON_CHARS = 500;
+
+/** Why a write was refused, as its answer said it (the error messages, then the field errors). */
+function refusalReason(result: ActionResult): string | null {
+  if (result.result) return null;
+  const errors = result.messages?.error ?? [];
+  const text = errors.join(' ').trim();
+  if (text === '') return null;
+  return text.length > REASON_CHARS ? `${text.slice(0, REASON_CHARS - 1)}…` : text;
+}
+
+/** A preview (its answer says `dryRun: true`) changed nothing: it is not a change to log. */
+const isPreview = (result: ActionResult): boolean =>
+  result.result &&
+  typeof result.data === 'object' &&
+  result.data !== null &&
+  (result.data as Record<string, unknown>).dryRun === true;
 
 /** The record as its own getRecord action answers it, with sensitive fields visible (they are masked in the diff). */
 async function readRecord(
@@ -73,6 +91,7 @@ export async function runAuditedWrite(
       ? await readRecord(reader, ctx, ctx.id)
       : null;
   const result = await runAction(handler, ctx);
+  if (isPreview(result)) return result;
   try {
     const status = result.httpCode ?? (result.result ? 200 : 500);
     const idField = declaration.idField ?? 'id';
@@ -102,6 +121,7 @@ export async function runAuditedWrite(
       verb: job.target.verb,
       status,
       diff,
+      reason: refusalReason(result),
     });
   } catch (error) {
     onAuditError(error);

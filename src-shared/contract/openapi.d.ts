@@ -475,6 +475,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pbxcore/api/v3/crowdsec-link:shareActiveBans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Shares the bans in force that linking left unshared: every active ban the link pushes (its shared categories
+     * and manual bans, never upstream decisions) that the LAPI was not given yet goes into the durable push queue,
+     * once (a second run queues only what is new). `dryRun: true` only counts them. Progress in getStatus `share`.
+     * 422 when the link or pushing is off (a dry run still counts). {dryRun, queued, alreadyShared}.
+     */
+    post: operations['crowdsec-link.shareActiveBans'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pbxcore/api/v3/events': {
     parameters: {
       query?: never;
@@ -912,10 +934,12 @@ export interface paths {
     /**
      * "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: [{value, scenario,
      * origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft, delivery}], protections:
-     * [{kind: whitelist|trusted-filter|registered-phones, value, filter?, phones?, note?}]}. Every active decision
-     * that covers the address (its bans, range bans and filter entries that hold it, and the upstream CrowdSec LAPI
-     * decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`, lifted on the LAPI
-     * only) and every entry that protects it. A malformed address gets 400; an address nothing covers gets empty
+     * [{kind: whitelist|trusted-filter|registered-phones, value, filter?, phones?, note?, comment?, until?}],
+     * history: [{value, category, reason, bannedBy, bannedAt, endedAt, ended: lifted|expired, liftedBy}]}. Every
+     * active decision that covers the address (its bans, range bans and filter entries that hold it, and the
+     * upstream CrowdSec LAPI decisions this server enforces on it: `upstream: {origin, scenario, liftable: false}`,
+     * lifted on the LAPI only) and every entry that protects it, and the recent bans that held it and have ended
+     * (who banned it when, who lifted it when). A malformed address gets 400; an address nothing covers gets empty
      * lists.
      */
     get: operations['firewall.lookup'];
@@ -1714,11 +1738,12 @@ export interface components {
       feed_interval_minutes?: number;
       /**
        * @description The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, or
-       * crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers the matching
-       * configuration on Rotate and Details; it changes nothing the server serves.
+       * crowdsec-custom-bouncer, or `router-feed` (a router or firewall fetching the blocklist feed); null when
+       * none of these. Remembered so the console offers the matching configuration on Rotate and Details; it
+       * changes nothing the server serves.
        * @default null
        */
-      bouncer_setup?: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+      bouncer_setup?: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
       /**
        * @description false disables the key: every request with it gets 401 "this API key is disabled", the bouncer
        * export included. true enables it again.
@@ -2852,7 +2877,7 @@ export interface operations {
                 | 'custom';
               aggregate: boolean;
               feed_interval_minutes: number;
-              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
               enabled: boolean;
               expires_at: string | null;
               key_display: string;
@@ -3283,7 +3308,7 @@ export interface operations {
                 | 'custom';
               aggregate: boolean;
               feed_interval_minutes: number;
-              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer') | null;
+              bouncer_setup: ('iptables' | 'nftables' | 'custom-bouncer' | 'router-feed') | null;
               enabled: boolean;
               expires_at: string | null;
               key_display: string;
@@ -3960,6 +3985,68 @@ export interface operations {
                 droppedAnswers: number;
               };
               reportedAt: string | null;
+              /** @description The last crowdsec-link:shareActiveBans run and its progress; null when never run. */
+              share: {
+                /** @description ISO 8601 time (UTC). */
+                at: string;
+                /** @description Bans in force the last shareActiveBans queued. */
+                queued: number;
+                /** @description Of those, how many have left the queue (the LAPI took them). */
+                sent: number;
+                waiting: number;
+              } | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      403: components['responses']['Error403'];
+      405: components['responses']['Error405'];
+      422: components['responses']['Error422'];
+      503: components['responses']['Error503'];
+    };
+  };
+  'crowdsec-link.shareActiveBans': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Run asynchronously: the answer is 200 at once with data {jobId, channel}; the finished
+         * envelope is pushed on GET /pbxcore/api/v3/events?channel=<name> and kept 120 s.
+         */
+        'X-Async-Channel'?: components['parameters']['asyncChannel'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          dryRun?: boolean | ('0' | '1' | 'true' | 'false') | (1 | 0);
+        };
+      };
+    };
+    responses: {
+      /**
+       * @description Shares the bans in force that linking left unshared: every active ban the link pushes (its
+       * shared categories and manual bans, never upstream decisions) that the LAPI was not given yet goes into the
+       * durable push queue, once (a second run queues only what is new). `dryRun: true` only counts them. Progress
+       * in getStatus `share`. 422 when the link or pushing is off (a dry run still counts). {dryRun, queued,
+       * alreadyShared}.
+       */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Envelope'] & {
+            data?: {
+              dryRun: boolean;
+              /** @description Bans queued now (or that would be, on a dry run). */
+              queued: number;
+              /** @description Bans in force already queued or sent. */
+              alreadyShared: number;
             };
           };
         };
@@ -5455,10 +5542,12 @@ export interface operations {
        * @description "Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions:
        * [{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, secondsLeft,
        * delivery}], protections: [{kind: whitelist|trusted-filter|registered-phones, value, filter?, phones?,
-       * note?}]}. Every active decision that covers the address (its bans, range bans and filter entries that hold
-       * it, and the upstream CrowdSec LAPI decisions this server enforces on it: `upstream: {origin, scenario,
-       * liftable: false}`, lifted on the LAPI only) and every entry that protects it. A malformed address gets 400;
-       * an address nothing covers gets empty lists.
+       * note?, comment?, until?}], history: [{value, category, reason, bannedBy, bannedAt, endedAt, ended:
+       * lifted|expired, liftedBy}]}. Every active decision that covers the address (its bans, range bans and filter
+       * entries that hold it, and the upstream CrowdSec LAPI decisions this server enforces on it: `upstream:
+       * {origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects it, and the
+       * recent bans that held it and have ended (who banned it when, who lifted it when). A malformed address gets
+       * 400; an address nothing covers gets empty lists.
        */
       200: {
         headers: {
@@ -5528,10 +5617,31 @@ export interface operations {
                   id: number;
                   description: string;
                 };
+                /** @description A whitelist entry's comment. */
+                comment?: string;
+                /** @description A whitelist entry's end; null: for good. */
+                until?: string | null;
                 /** @description registered-phones: the endpoints registered at the address. */
                 phones?: string[];
                 /** @description registered-phones: "protected: 2 registered phones, 101 and 103". */
                 note?: string;
+              }[];
+              /** @description Recent ended bans that held the address, newest end first (at most 10). */
+              history: {
+                /** @description The address or range that was banned. */
+                value: string;
+                /** @enum {string} */
+                category: 'sip' | 'http' | 'ami' | 'iax' | 'manual';
+                reason: string;
+                bannedBy: string;
+                /** @description ISO 8601 time (UTC). */
+                bannedAt: string;
+                /** @description ISO 8601 time (UTC). */
+                endedAt: string;
+                /** @enum {string} */
+                ended: 'lifted' | 'expired';
+                /** @description Who lifted it; null when it ran out. */
+                liftedBy: string | null;
               }[];
             };
           };

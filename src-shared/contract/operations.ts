@@ -35,6 +35,7 @@ export const OPERATIONS = {
   'crowdsec-link.update': { method: 'PUT', path: 'crowdsec-link', query: [] },
   'crowdsec-link.patch': { method: 'PATCH', path: 'crowdsec-link', query: [] },
   'crowdsec-link.getStatus': { method: 'GET', path: 'crowdsec-link:getStatus', query: [] },
+  'crowdsec-link.shareActiveBans': { method: 'POST', path: 'crowdsec-link:shareActiveBans', query: [] },
   'events.get.events': { method: 'GET', path: 'events', query: ['channel', 'jobId'] },
   'extensions.getList': { method: 'GET', path: 'extensions', query: ['limit', 'offset'] },
   'extensions.create': { method: 'POST', path: 'extensions', query: [] },

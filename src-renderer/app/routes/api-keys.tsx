@@ -3,6 +3,7 @@ import { ApiKeysTable } from '../../features/api-keys/components/ApiKeysTable.ts
 import { useNetworkFilters } from '../../features/network-filters/api/get-filters.ts';
 import { NetworkFilterSelect } from '../../features/network-filters/components/NetworkFilterSelect.tsx';
 import { withHost } from '../../features/api-keys/model/bouncer-config.ts';
+import { feedApiUrls } from '../../features/api-keys/model/feed-urls.ts';
 import { useCertificate } from '../../features/system/api/get-certificate.ts';
 import { useSystemInfo, type SystemInfo } from '../../features/system/api/get-system-info.ts';
 
@@ -36,6 +37,8 @@ export function ApiKeysRoute() {
       ? `${filter.permit}${filter.description ? ` (${filter.description})` : ''}`
       : 'Deleted filter: refused from every address (Edit to choose another)';
   };
+  const apiUrls = bouncerApiUrls(info.data);
+  const feedUrlsFor = (id: string) => feedApiUrls(apiUrls, id, filters.data?.find((f) => String(f.id) === id)?.permit);
   return (
     <>
       <PageHeader
@@ -48,7 +51,8 @@ export function ApiKeysRoute() {
       <ApiKeysTable
         filterField={(props) => <NetworkFilterSelect {...props} />}
         describeFilter={describeFilter}
-        bouncerApiUrls={bouncerApiUrls(info.data)}
+        bouncerApiUrls={apiUrls}
+        feedUrlsFor={feedUrlsFor}
         certificate={pinned}
       />
     </>

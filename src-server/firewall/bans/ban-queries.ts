@@ -353,3 +353,56 @@ export function activeBansNear(
     )
     .all(now, ...filter.params) as Array<Pick<BanRow, 'id' | 'category' | 'ip'>>;
 }
+
+/** A ban that has ended, as the lookup's history shows it. */
+export type EndedBan = Pick<
+  BanRow,
+  'category' | 'ip' | 'reason' | 'banned_at' | 'expires_at' | 'banned_by' | 'lifted_at' | 'lifted_by'
+>;
+
+const ENDED_COLUMNS = 'category, ip, reason, banned_at, expires_at, banned_by, lifted_at, lifted_by';
+const ENDED = '(lifted_at IS NOT NULL OR expires_at <= ?)';
+const NEWEST_END_FIRST = 'ORDER BY COALESCE(lifted_at, expires_at) DESC LIMIT ?';
+
+/**
+ * The ended bans of `address` itself (the ip index), then the ended range bans that may hold it
+ * (the caller keeps those that do), each newest end first and at most `limit`. An IPv4 address's
+ * ranges are read by the ip index too: a range holding a.b.c.d starts with the first octet of its
+ * network, one of at most 8 values (prefixes /1 to /8 and longer); IPv6 ranges are scanned.
+ */
+export function endedBansThatMayHold(db: Db, address: string, now: number, limit: number): EndedBan[] {
+  const own = db
+    .prepare(`SELECT ${ENDED_COLUMNS} FROM firewall_bans WHERE ip = ? AND ${ENDED} ${NEWEST_END_FIRST}`)
+    .all(address, now, limit) as EndedBan[];
+  const first = /^(\d{1,3})\./.exec(address)?.[1];
+  if (first === undefined) {
+    const ranges = db
+      .prepare(`SELECT ${ENDED_COLUMNS} FROM firewall_bans WHERE ip LIKE '%:%/%' AND ${ENDED} ${NEWEST_END_FIRST}`)
+      .all(now, limit) as EndedBan[];
+    return [...own, ...ranges];
+  }
+  const octet = Number(first);
+  // "o." up to (not including) "o/": every value whose first octet is o ('/' follows '.').
+  const octets = [...new Set([0, 1, 2, 3, 4, 5, 6, 7].map((bits) => octet & (0xff << bits) & 0xff))];
+  const where = octets.map(() => '(ip >= ? AND ip < ?)').join(' OR ');
+  const ranges = db
+    .prepare(
+      `SELECT ${ENDED_COLUMNS} FROM firewall_bans WHERE (${where}) AND ip LIKE '%/%' AND ${ENDED} ${NEWEST_END_FIRST}`,
+    )
+    .all(...octets.flatMap((o) => [`${o}.`, `${o}/`]), now, limit) as EndedBan[];
+  return [...own, ...ranges];
+}
+
+/** A ban in force as a share upstream needs it. */
+export type InForceBan = Pick<BanRow, 'ip' | 'category' | 'reason' | 'expires_at'>;
+
+/** Every ban in force of `kinds` (the CrowdSec link's shared kinds), oldest first. */
+export function activeBansOfKinds(db: Db, now: number, kinds: readonly BanKind[]): InForceBan[] {
+  if (kinds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT ip, category, reason, expires_at FROM firewall_bans WHERE ${ACTIVE}
+        AND category IN (SELECT value FROM json_each(?)) ORDER BY banned_at, id`,
+    )
+    .all(now, JSON.stringify(kinds)) as InForceBan[];
+}

@@ -1,5 +1,7 @@
 export {
   activeBansThatMayHold,
+  activeBansOfKinds,
+  endedBansThatMayHold,
   activeCategoriesOf,
   latestEndsInForce,
   DEFAULT_BAN_HISTORY_DAYS,
@@ -16,7 +18,7 @@ export {
   pruneBanHistory,
   searchCondition,
 } from './ban-queries.ts';
-export type { ActiveBanFilter, BannedIp } from './ban-queries.ts';
+export type { ActiveBanFilter, BannedIp, EndedBan, InForceBan } from './ban-queries.ts';
 export { BanStore, banDecisionKey } from './ban-store.ts';
 export type { ActiveBan, BanChange } from './ban-store.ts';
 export { coverAuditChanges, coverEvents, coverMessages, liftBansCoveredBy } from './covered-bans.ts';

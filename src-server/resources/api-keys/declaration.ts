@@ -145,7 +145,8 @@ const apiKeyFields = {
     default: null,
     description:
       'The bouncer the key was made for: crowdsec-firewall-bouncer in iptables or nftables mode, ' +
-      'or crowdsec-custom-bouncer; null when not a bouncer key. Remembered so the console offers ' +
+      'or crowdsec-custom-bouncer, or `router-feed` (a router or firewall fetching the blocklist ' +
+      'feed); null when none of these. Remembered so the console offers ' +
       'the matching configuration on Rotate and Details; it changes nothing the server serves.',
   }),
   enabled: field.boolean({

@@ -6,6 +6,8 @@ import { invalid, ok } from '../../resource-kit/results.ts';
 import { readSingleton, singletonActions } from '../../resource-kit/singleton.ts';
 import { defineActions, type ActionHandler } from '../../resource-kit/types.ts';
 import { LINK_CREDENTIAL_DESTINATIONS, MAX_CREDENTIAL_LENGTH } from '../../upstream/link-settings-schema.ts';
+import { readLinkSettings } from '../../upstream/link-settings.ts';
+import { shareActiveBans as queueActiveBans, shareProgress } from '../../upstream/share-active-bans.ts';
 import { crowdsecLinkDeclaration } from './declaration.ts';
 
 const CREDENTIALS = ['machineLogin', 'machinePassword', 'bouncerKey'] as const;
@@ -80,12 +82,40 @@ const getStatus: ActionHandler = (ctx) => {
     push: status.push,
     pull: status.pull,
     reportedAt: status.updatedAt ? new Date(status.updatedAt).toISOString() : null,
+    share: shareOf(ctx),
   });
+};
+
+function shareOf(ctx: Parameters<ActionHandler>[0]) {
+  const progress = shareProgress(ctx.db);
+  return progress && { ...progress, at: new Date(progress.at).toISOString() };
+}
+
+/** link:shareActiveBans: the bans in force into the push queue, once; a dry run counts them. */
+const shareActiveBans: ActionHandler = (ctx) => {
+  const { dryRun } = ctx.input as { dryRun: boolean };
+  const settings = readLinkSettings(ctx.db);
+  if (!dryRun && !(settings.enabled && settings.pushEnabled))
+    return invalid([
+      'pushEnabled: the bans in force are shared once this PBX pushes its bans: switch the link and ' +
+        '"Push this PBX\'s bans" on and save first.',
+    ]);
+  const outcome = queueActiveBans(ctx.db, settings, ctx.now(), dryRun);
+  return ok(
+    { dryRun, ...outcome },
+    dryRun
+      ? {}
+      : {
+          auditChanges: [
+            { field: 'sharedBans', after: { queued: outcome.queued, alreadyShared: outcome.alreadyShared } },
+          ],
+        },
+  );
 };
 
 export const crowdsecLinkActions = defineActions(crowdsecLinkDeclaration, {
   getRecord: settings.getRecord,
   update: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.update)),
   patch: refuseEmptyCredentials(guardStoredCredentials(crowdsecLinkDeclaration, LINK_CREDENTIALS, settings.patch)),
-  custom: { getStatus },
+  custom: { getStatus, shareActiveBans },
 });

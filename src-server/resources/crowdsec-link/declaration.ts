@@ -3,6 +3,7 @@ import { CROWDSEC_LINK_FIELDS } from '../../upstream/link-settings-schema.ts';
 import { adminSettingsSingleton } from '../../resource-kit/settings-singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { isoTime, NO_QUERY, READ_ON_COLLECTION } from '../../resource-kit/contract.ts';
+import { flagInput } from '../../resource-kit/fields.ts';
 
 /** One direction (push or pull) of the link as the web thread last reported it; times in epoch ms. */
 const direction = z.object({
@@ -52,6 +53,32 @@ export const crowdsecLinkDeclaration = {
           droppedAnswers: z.number().int(),
         }),
         reportedAt: isoTime.nullable(),
+        share: z
+          .object({
+            at: isoTime,
+            queued: z.number().int().describe('Bans in force the last shareActiveBans queued.'),
+            sent: z.number().int().describe('Of those, how many have left the queue (the LAPI took them).'),
+            waiting: z.number().int(),
+          })
+          .nullable()
+          .describe('The last crowdsec-link:shareActiveBans run and its progress; null when never run.'),
+      }),
+    },
+    shareActiveBans: {
+      verbs: ['POST'],
+      scope: 'collection',
+      level: 'ADMIN',
+      description:
+        'Shares the bans in force that linking left unshared: every active ban the link pushes ' +
+        '(its shared categories and manual bans, never upstream decisions) that the LAPI was not ' +
+        'given yet goes into the durable push queue, once (a second run queues only what is new). ' +
+        '`dryRun: true` only counts them. Progress in getStatus `share`. 422 when the link or pushing ' +
+        'is off (a dry run still counts). {dryRun, queued, alreadyShared}.',
+      input: z.object({ dryRun: flagInput().default(false) }),
+      output: z.object({
+        dryRun: z.boolean(),
+        queued: z.number().int().describe('Bans queued now (or that would be, on a dry run).'),
+        alreadyShared: z.number().int().describe('Bans in force already queued or sent.'),
       }),
     },
   },

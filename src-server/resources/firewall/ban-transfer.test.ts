@@ -118,7 +118,13 @@ describe('ban import and export (firewall:importBans, firewall:exportBans)', () 
     const rows = t.server.services.db
       .prepare("SELECT diff FROM audit_log WHERE operation = 'importBans' AND status = 200")
       .all() as Array<{ diff: string }>;
-    assert.equal(rows.length, 2, 'the dry run and the import');
+    assert.equal(rows.length, 1, 'the import; the dry run was a preview, not a change');
+    assert.deepEqual(
+      (JSON.parse(rows[0]!.diff) as Array<{ field: string; after: unknown }>).find((c) => c.field === 'imported')
+        ?.after,
+      { entries: 4, added: 3, extended: 0, unchanged: 0 },
+      'the import records its counts',
+    );
     assert.ok(rows.every((row) => !row.diff.includes('203.0.113.9')));
     assert.ok(
       rows.every((row) => /\(\d+ characters\)/.test(row.diff)),

@@ -89,7 +89,12 @@ export const importBans: FirewallAction<'importBans'> = async (ctx) => {
       lines: ban.lines,
     })),
   };
-  return ok(answer, warningMessages.length ? { messages: { warning: warningMessages } } : {});
+  // The audit entry reads "Imported a ban list: 10 added, 2 extended" (the body has only the list's size).
+  const imported = { entries: answer.entries, added: plan.added, extended: plan.extended, unchanged: plan.unchanged };
+  return ok(answer, {
+    ...(warningMessages.length ? { messages: { warning: warningMessages } } : {}),
+    auditChanges: [{ field: 'imported', after: imported }],
+  });
 };
 
 /**

@@ -87,10 +87,26 @@ export const addressLookup = z.object({
       kind: z.enum(['whitelist', 'trusted-filter', 'registered-phones']),
       value: z.string(),
       filter: z.object({ id: int, description: z.string() }).optional(),
+      comment: z.string().optional().describe("A whitelist entry's comment."),
+      until: isoTime.nullable().optional().describe("A whitelist entry's end; null: for good."),
       phones: z.array(z.string()).optional().describe('registered-phones: the endpoints registered at the address.'),
       note: z.string().optional().describe('registered-phones: "protected: 2 registered phones, 101 and 103".'),
     }),
   ),
+  history: z
+    .array(
+      z.object({
+        value: z.string().describe('The address or range that was banned.'),
+        category: banKind,
+        reason: z.string(),
+        bannedBy: z.string(),
+        bannedAt: isoTime,
+        endedAt: isoTime,
+        ended: z.enum(['lifted', 'expired']),
+        liftedBy: z.string().nullable().describe('Who lifted it; null when it ran out.'),
+      }),
+    )
+    .describe('Recent ended bans that held the address, newest end first (at most 10).'),
 });
 
 export const phoneProtection = z.object({

@@ -190,11 +190,13 @@ export const firewallDeclaration = {
         '"Why is this address blocked?" `?ip=<address>`: {address, blocked, loopback, decisions: ' +
         '[{value, scenario, origin, scope, source: ban|filter|upstream, ban?, filter?, upstream?, ' +
         'secondsLeft, delivery}], protections: [{kind: whitelist|trusted-filter|registered-phones, ' +
-        'value, filter?, phones?, note?}]}. ' +
+        'value, filter?, phones?, note?, comment?, until?}], ' +
+        'history: [{value, category, reason, bannedBy, bannedAt, endedAt, ended: lifted|expired, liftedBy}]}. ' +
         'Every active decision that covers the address (its bans, range bans and filter entries that ' +
         'hold it, and the upstream CrowdSec LAPI decisions this server enforces on it: `upstream: ' +
         '{origin, scenario, liftable: false}`, lifted on the LAPI only) and every entry that protects ' +
-        'it. A malformed address gets 400; an address nothing covers gets empty lists.',
+        'it, and the recent bans that held it and have ended (who banned it when, who lifted it when). ' +
+        'A malformed address gets 400; an address nothing covers gets empty lists.',
       input: z.object({ ip: z.string().optional().describe('The address to look up.') }),
       output: out.addressLookup,
     },

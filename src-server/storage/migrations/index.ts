@@ -26,6 +26,7 @@ import { auditRejectionCountsMigration } from './061-audit-rejection-counts.ts';
 import { auditDeepSecretsMigration } from './062-audit-deep-secrets.ts';
 import { crowdsecLinkMigration } from './070-crowdsec-link.ts';
 import { linkUrlCredentialsMigration } from './071-link-url-credentials.ts';
+import { crowdsecShareRunsMigration } from './072-crowdsec-share-runs.ts';
 import { healthMigration } from './080-health.ts';
 import { notificationsMigration } from './085-notifications.ts';
 
@@ -63,6 +64,7 @@ export const allMigrations: readonly Migration[] = [
   auditDeepSecretsMigration,
   crowdsecLinkMigration,
   linkUrlCredentialsMigration,
+  crowdsecShareRunsMigration,
   healthMigration,
   notificationsMigration,
 ];

@@ -12,6 +12,7 @@ export const BOUNCER_SETUP_LABELS: Record<BouncerSetup, string> = {
   iptables: 'crowdsec-firewall-bouncer, iptables mode',
   nftables: 'crowdsec-firewall-bouncer, nftables mode',
   'custom-bouncer': 'crowdsec-custom-bouncer (a script)',
+  'router-feed': 'a router or firewall fetching the blocklist feed',
 };
 
 /** The record's bouncer setup; keys made before it was stored are judged by expand_ranges. */

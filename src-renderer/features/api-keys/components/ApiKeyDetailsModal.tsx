@@ -6,6 +6,7 @@ import { useNow } from '../../../lib/use-now.ts';
 import { useApiKey } from '../api/get-api-key.ts';
 import { BOUNCER_SETUP_LABELS, statusOf, type ApiKey, type KeySource } from '../api/types.ts';
 import { KeyStatusBadge } from './KeyStatusBadge.tsx';
+import { RouterFeedDetails } from './RouterFeedDetails.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -25,10 +26,12 @@ export function ApiKeyDetailsModal({
   apiKey,
   onClose,
   describeFilter,
+  feedUrlsFor,
 }: {
   apiKey: ApiKey | null;
   onClose: () => void;
   describeFilter: (id: string) => string;
+  feedUrlsFor: (networkfilterid: string) => string[];
 }) {
   const detail = useApiKey(apiKey?.id ?? null);
   const now = useNow(5000);
@@ -55,6 +58,7 @@ export function ApiKeyDetailsModal({
             <Fact label="Key value replaced">{key.rotated_at ? formatDateTime(key.rotated_at) : 'Never'}</Fact>
             {key.disabled_at && <Fact label="Disabled since">{formatDateTime(key.disabled_at)}</Fact>}
           </SimpleGrid>
+          {key.bouncer_setup === 'router-feed' && <RouterFeedDetails apiKey={key} feedUrlsFor={feedUrlsFor} />}
           <Text size="sm" fw={600}>
             Last use per source address
           </Text>

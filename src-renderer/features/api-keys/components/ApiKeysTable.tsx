@@ -23,7 +23,7 @@ import { useResyncApiKey } from '../api/resync-api-key.ts';
 import { useRotateApiKey } from '../api/rotate-api-key.ts';
 import { useSetApiKeyEnabled } from '../api/set-api-key-enabled.ts';
 import { bouncerSetupOf, statusOf, type ApiKey, type ServerCertificate } from '../api/types.ts';
-import { accessText, apiKeyColumns, isBouncerKey } from './api-key-columns.tsx';
+import { accessText, apiKeyColumns, isBouncerKey, isRouterFeedKey } from './api-key-columns.tsx';
 import { ApiKeyDetailsModal } from './ApiKeyDetailsModal.tsx';
 import { CreateApiKeyModal, type FilterField } from './CreateApiKeyModal.tsx';
 import { EditApiKeyModal } from './EditApiKeyModal.tsx';
@@ -34,11 +34,14 @@ export function ApiKeysTable({
   filterField,
   describeFilter,
   bouncerApiUrls,
+  feedUrlsFor,
   certificate,
 }: {
   filterField: FilterField;
   describeFilter: (id: string) => string;
   bouncerApiUrls: string[];
+  /** The URLs a router feed key bound so can fetch from (its binding decides). */
+  feedUrlsFor: (networkfilterid: string) => string[];
   /** This server's HTTPS certificate, pinned by the configurations shown with a new key. */
   certificate?: ServerCertificate | null;
 }) {
@@ -125,6 +128,7 @@ export function ApiKeysTable({
         onClose={createModal.close}
         filterField={filterField}
         bouncerApiUrls={bouncerApiUrls}
+        feedUrlsFor={feedUrlsFor}
         certificate={certificate}
       />
       <ConfirmDialog
@@ -158,7 +162,7 @@ export function ApiKeysTable({
           rotate.mutateAsync(key).then((issued) =>
             setReissued({
               issued,
-              forBouncer: isBouncerKey(key),
+              forBouncer: isBouncerKey(key) && !isRouterFeedKey(key),
               setup: bouncerSetupOf(key),
               localOnly: key.networkfilterid === 'localhost',
             }),
@@ -166,7 +170,12 @@ export function ApiKeysTable({
         }
       />
       <EditApiKeyModal apiKey={editing} onClose={() => setEditing(null)} filterField={filterField} />
-      <ApiKeyDetailsModal apiKey={viewing} onClose={() => setViewing(null)} describeFilter={describeFilter} />
+      <ApiKeyDetailsModal
+        apiKey={viewing}
+        onClose={() => setViewing(null)}
+        describeFilter={describeFilter}
+        feedUrlsFor={feedUrlsFor}
+      />
       <ConfirmDialog
         dialog={deleting}
         title={(key) => `Delete “${key.description}”?`}
@@ -185,6 +194,7 @@ export function ApiKeysTable({
         reissued={reissued}
         onClose={() => setReissued(null)}
         bouncerApiUrls={bouncerApiUrls}
+        feedUrlsFor={feedUrlsFor}
         certificate={certificate}
       />
     </>

@@ -32,12 +32,14 @@ export function CreateApiKeyModal({
   onClose,
   filterField,
   bouncerApiUrls,
+  feedUrlsFor,
   certificate,
 }: {
   opened: boolean;
   onClose: () => void;
   filterField: FilterField;
   bouncerApiUrls: string[];
+  feedUrlsFor: (networkfilterid: string) => string[];
   certificate?: ServerCertificate | null;
 }) {
   const create = useCreateApiKey();
@@ -87,7 +89,7 @@ export function CreateApiKeyModal({
         networkfilterid: filterId,
         expand_ranges: preset === 'bouncer' && backend === 'nftables',
         // Remembered so Rotate and Details offer this bouncer's configuration.
-        bouncer_setup: preset === 'bouncer' ? backend : null,
+        bouncer_setup: preset === 'bouncer' ? backend : preset === 'router' ? 'router-feed' : null,
         ...(preset === 'custom' ? {} : capBody(cap)),
       },
       { onSuccess: setIssued },
@@ -115,7 +117,9 @@ export function CreateApiKeyModal({
             client={backend === 'custom-bouncer' ? 'custom' : 'firewall'}
             certificate={certificate}
           />
-          {preset === 'router' && <RouterFeedPanel apiKey={issued.key} bouncerApiUrls={bouncerApiUrls} />}
+          {preset === 'router' && (
+            <RouterFeedPanel apiKey={issued.key} bouncerApiUrls={feedUrlsFor(issued.networkfilterid)} />
+          )}
           <Group justify="flex-end">
             <Button onClick={onClose}>I have copied it</Button>
           </Group>

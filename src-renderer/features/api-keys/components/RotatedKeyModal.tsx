@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { BouncerSetup, IssuedKey, ServerCertificate } from '../api/types.ts';
 import { IssuedKeyPanel } from './IssuedKeyPanel.tsx';
+import { RouterFeedPanel } from './RouterFeedPanel.tsx';
 
 /** A rotated key's new value, with what the configuration shown needs to know of the key. */
 export interface ReissuedKey {
@@ -15,11 +16,13 @@ export function RotatedKeyModal({
   reissued,
   onClose,
   bouncerApiUrls,
+  feedUrlsFor,
   certificate,
 }: {
   reissued: ReissuedKey | null;
   onClose: () => void;
   bouncerApiUrls: string[];
+  feedUrlsFor: (networkfilterid: string) => string[];
   certificate?: ServerCertificate | null;
 }) {
   return (
@@ -42,6 +45,12 @@ export function RotatedKeyModal({
             localOnly={reissued.localOnly}
             certificate={certificate}
           />
+          {reissued.setup === 'router-feed' && (
+            <RouterFeedPanel
+              apiKey={reissued.issued.key}
+              bouncerApiUrls={feedUrlsFor(reissued.issued.networkfilterid)}
+            />
+          )}
           <Group justify="flex-end">
             <Button onClick={onClose}>I have copied it</Button>
           </Group>

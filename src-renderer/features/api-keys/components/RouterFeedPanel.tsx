@@ -4,10 +4,13 @@ import { ChoiceSelect } from '../../../components/ChoiceSelect.tsx';
 import { CopyBlock } from '../../../components/CopyBlock.tsx';
 import { FEED_FORMATS, feedUrl, mikrotikScheduler, urlTableSteps, type FeedFormat } from '../api/router-feed.ts';
 
+/** Stands for the key in a set-up shown again later: the key itself is never read back. */
+export const KEY_PLACEHOLDER = 'YOUR-KEY';
+
 /**
- * The router feed set-up for a new key: the feed URL in the chosen format (the key as the Basic
- * password, for devices that cannot send headers), a MikroTik scheduler script, and the
- * pfSense/OPNsense URL Table steps.
+ * The router feed set-up: the feed URL in the chosen format (the key as the Basic password, for
+ * devices that cannot send headers), a MikroTik scheduler script, and the pfSense/OPNsense URL
+ * Table steps. For a new (or rotated) key with its value; in Details with KEY_PLACEHOLDER.
  */
 export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bouncerApiUrls: string[] }) {
   const urls = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];

@@ -13,14 +13,18 @@ export const isBouncerKey = (key: ApiKey) => {
 };
 
 const hasFullAccess = (key: ApiKey) => key.full_permissions;
+/** A key made for a router or firewall fetching the blocklist feed (same read access as a bouncer). */
+export const isRouterFeedKey = (key: ApiKey) => key.bouncer_setup === 'router-feed' && isBouncerKey(key);
 
 /** The key's access in words, for the search box. */
 export const accessText = (key: ApiKey) =>
   hasFullAccess(key)
     ? 'full access'
-    : isBouncerKey(key)
-      ? 'firewall bouncer'
-      : Object.keys(key.allowed_paths).join(' ');
+    : isRouterFeedKey(key)
+      ? 'router feed'
+      : isBouncerKey(key)
+        ? 'firewall bouncer'
+        : Object.keys(key.allowed_paths).join(' ');
 
 /** The key's access: Full access, Firewall bouncer, or each path with its permission. */
 function AccessCell({ apiKey }: { apiKey: ApiKey }) {
@@ -29,6 +33,12 @@ function AccessCell({ apiKey }: { apiKey: ApiKey }) {
     return (
       <Badge color="red" variant="light" style={{ minWidth: 'max-content' }}>
         Full access
+      </Badge>
+    );
+  if (isRouterFeedKey(apiKey))
+    return (
+      <Badge color="grape" variant="light" style={{ minWidth: 'max-content' }}>
+        Router feed
       </Badge>
     );
   if (isBouncerKey(apiKey))

@@ -1,6 +1,7 @@
 import { defuseCell } from '#shared/csv-cells.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { auditSentence, fieldLabel, valueText } from './audit-sentence.ts';
+import { auditSentence } from './audit-sentence.ts';
+import { fieldLabel, valueText } from './audit-values.ts';
 import type { AuditEntry } from './get-audit-log.ts';
 
 /** One CSV cell: defused for spreadsheets (the rule the ban export uses), quoted when it holds a separator, a quote or a line break. */

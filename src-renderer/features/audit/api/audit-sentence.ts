@@ -1,4 +1,5 @@
-import { formatDateTime, formatExactDuration } from '../../../lib/format.ts';
+import { formatExactDuration } from '../../../lib/format.ts';
+import { entryText, fieldLabel, text, valueText } from './audit-values.ts';
 import type { AuditChange, AuditEntry } from './get-audit-log.ts';
 
 /** What each resource is called in a sentence, and how one of its records is named. */
@@ -15,80 +16,33 @@ const RESOURCES: Record<string, { noun: string; name?: (values: Record<string, u
   'general-settings': { noun: 'general settings' },
   ami: { noun: 'Asterisk manager connection' },
   https: { noun: 'HTTPS settings' },
+  'crowdsec-link': { noun: 'CrowdSec link' },
+  openapi: { noun: 'API description' },
 };
-
-/** Field labels as the console's forms show them, per resource. */
-const LABELS: Record<string, Record<string, string>> = {
-  fail2ban: {
-    maxretry: 'Failures before a ban',
-    findtime: 'Counting window',
-    bantime: 'Ban duration',
-    whitelist: 'Whitelist',
-    PBXFirewallMaxReqSec: 'Max requests per second',
-  },
-  'general-settings': {
-    APIQueueMaxLength: 'Queue length',
-    APIRequestTTL: 'Request age limit',
-    banHistoryRetentionDays: 'Keep ban history for',
-    auditRetentionDays: 'Keep audit log for',
-  },
-  firewall: {
-    permit: 'Network',
-    deny: 'Deny',
-    description: 'Description',
-    newer_block_ip: 'Trusted',
-    local_network: 'Local network',
-    rules: 'Services',
-    currentRules: 'Services',
-  },
-  'api-keys': {
-    description: 'Description',
-    networkfilterid: 'Allowed source',
-    expires_at: 'Expiry',
-    enabled: 'Enabled',
-    allowed_paths: 'Access',
-    full_permissions: 'Full permissions',
-    expand_ranges: 'Ranges expanded (nftables)',
-  },
-  ami: { enabled: 'Connect to the Asterisk manager', host: 'Host', port: 'Port', username: 'User', secret: 'Secret' },
-  https: { enabled: 'Serve HTTPS', port: 'HTTPS port', certFile: 'Certificate file', keyFile: 'Private key file' },
-  extensions: { number: 'Number', username: 'Name', secret: 'Secret' },
-};
-
-/** Fields stored in seconds: shown in the units the forms use. */
-const SECONDS = new Set(['findtime', 'bantime', 'APIRequestTTL', 'duration']);
-const DAYS = new Set(['banHistoryRetentionDays', 'auditRetentionDays']);
-
-const text = (value: unknown) =>
-  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-
-/** A field's label as its form shows it; the API name when the console has no form for it. */
-export const fieldLabel = (resource: string | null, field: string) => LABELS[resource ?? '']?.[field] ?? field;
-
-/** A value as the forms show it: durations in units, dates in the console's format, yes/no, services in words. */
-export function valueText(field: string, value: unknown): string {
-  if (value === undefined) return '—';
-  if (value === null || value === '') return field === 'expires_at' ? 'never' : '(empty)';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (SECONDS.has(field) && typeof value === 'number') return formatExactDuration(value);
-  if (DAYS.has(field) && typeof value === 'number') return `${value} ${value === 1 ? 'day' : 'days'}`;
-  if (field === 'expires_at' && typeof value === 'string') return formatDateTime(value);
-  if ((field === 'rules' || field === 'currentRules') && typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>)
-      .map(([service, rule]) => `${service} ${rule === 'block' || rule === false ? 'blocked' : 'allowed'}`)
-      .join(', ');
-  }
-  const shown = text(value);
-  return shown.length > 80 ? `${shown.slice(0, 77)}…` : shown;
-}
 
 const valuesOf = (diff: AuditChange[], side: 'before' | 'after') =>
   Object.fromEntries(diff.filter((c) => side in c).map((c) => [c.field, c[side]]));
+
+/** "Whitelist entries: added 203.0.113.50 ('Branch NAT', for good); removed 10.0.0.1 (for good)". */
+function whitelistChange(before: unknown, after: unknown): string {
+  const list = (value: unknown) => (Array.isArray(value) ? (value as Array<{ value?: unknown }>) : []);
+  const key = (entry: unknown) => JSON.stringify(entry);
+  const old = new Set(list(before).map(key));
+  const now = new Set(list(after).map(key));
+  const added = list(after).filter((e) => !old.has(key(e)));
+  const removed = list(before).filter((e) => !now.has(key(e)));
+  const parts = [
+    added.length ? `added ${added.map(entryText).join('; ')}` : '',
+    removed.length ? `removed ${removed.map(entryText).join('; ')}` : '',
+  ].filter(Boolean);
+  return `Whitelist entries: ${parts.join('; ') || 'reordered'}`;
+}
 
 /** "Failures before a ban 20 → 5, Ban duration 10 min → 2 h" (the first three, then how many more). */
 function changesText(resource: string | null, diff: AuditChange[]): string {
   const parts = diff.map((c) => {
     const label = fieldLabel(resource, c.field);
+    if (c.field === 'whitelistEntries') return whitelistChange(c.before, c.after);
     if (!('before' in c)) return `${label} set to ${valueText(c.field, c.after)}`;
     if (!('after' in c)) return `${label} cleared`;
     return `${label} ${valueText(c.field, c.before)} → ${valueText(c.field, c.after)}`;
@@ -151,9 +105,46 @@ export function auditSentence(entry: AuditEntry): string {
       return `Rotated ${named}${refused}`;
     case 'setPassword':
       return `Changed the administrator password${refused}`;
+    case 'importBans':
+      return `Imported a ban list${after.format ? ` (${text(after.format)})` : ''}${importedText(after.imported)}${refused}`;
+    case 'unbanAndWhitelist':
+      return `Unbanned and whitelisted ${text(after.ip)}${whitelistNotes(after)}${liftedText(after.liftedBans)}${refused}`;
+    case 'shareActiveBans':
+      return `Shared the bans in force with the CrowdSec LAPI${sharedText(after.sharedBans)}${refused}`;
+    case 'renewCertificate':
+      return `Renewed the HTTPS certificate${refused}`;
+    case 'clearCache':
+      return `Cleared the API description cache${refused}`;
     case 'importConfig':
       return `Imported a configuration${after.dryRun === true ? ' (preview only)' : ''}${refused}`;
     default:
       return `${entry.operation ?? 'Changed'} ${named}${refused}`;
   }
+}
+
+/** ": 10 added, 2 extended, 0 unchanged" from an import's recorded counts. */
+function importedText(imported: unknown): string {
+  return imported && typeof imported === 'object' ? `: ${valueText('imported', imported)}` : '';
+}
+
+/** " ('Branch NAT', until …)" / " (for good)". */
+function whitelistNotes(after: Record<string, unknown>): string {
+  const notes = [
+    after.comment ? `'${text(after.comment)}'` : '',
+    after.until ? `until ${valueText('until', after.until)}` : 'for good',
+  ];
+  return ` (${notes.filter(Boolean).join(', ')})`;
+}
+
+/** "; 2 bans lifted: 198.51.100.7 (sip), …". */
+function liftedText(lifted: unknown): string {
+  if (!Array.isArray(lifted) || lifted.length === 0) return '; no ban was in force';
+  return `; ${lifted.length === 1 ? '1 ban' : `${lifted.length} bans`} lifted: ${valueText('liftedBans', lifted)}`;
+}
+
+/** ": 316 queued (4 already shared)". */
+function sharedText(shared: unknown): string {
+  if (!shared || typeof shared !== 'object') return '';
+  const { queued, alreadyShared } = shared as { queued?: number; alreadyShared?: number };
+  return `: ${queued ?? 0} queued${alreadyShared ? ` (${alreadyShared} already shared)` : ''}`;
 }

@@ -2,7 +2,7 @@ import { Button, Collapse, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { formatDateTime, plural } from '../../../lib/format.ts';
-import { fieldLabel, valueText } from '../api/audit-sentence.ts';
+import { fieldLabel, valueText } from '../api/audit-values.ts';
 import type { AuditChange, AuditEntry } from '../api/get-audit-log.ts';
 
 /** The fields a write changed: before → after (secrets are masked by the server). A create has no "Before", a delete no "After". */
@@ -54,6 +54,12 @@ export function AuditDetails({ entry }: { entry: AuditEntry }) {
           </Text>
         )}
       </Stack>
+    );
+  if (entry.status >= 400)
+    return (
+      <Text size="sm" data-testid="audit-refusal">
+        Refused: {entry.reason ?? `the server answered HTTP ${entry.status}`}
+      </Text>
     );
   if (entry.diff.length === 0)
     return (

@@ -2,10 +2,11 @@ import { Alert, Badge, Button, Card, Group, List, Stack, Text, TextInput, Title 
 import { IconSearch, IconShieldCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatDuration } from '../../../lib/format.ts';
+import { formatDateTime, formatDuration } from '../../../lib/format.ts';
 import { categoryLabel } from '../api/categories.ts';
 import { useAddressLookup, type AddressLookup, type CoveringDecision, type Protection } from '../api/lookup-address.ts';
 import { deliveryKeys } from './DeliveryCell.tsx';
+import { LookupHistory } from './LookupHistory.tsx';
 
 /** Where a decision comes from, as the screens that made it name it. */
 export function decisionOrigin(decision: CoveringDecision): string {
@@ -35,7 +36,15 @@ function sentTo({ delivery }: CoveringDecision): string {
 }
 
 export function protectionText(protection: Protection): string {
-  if (protection.kind === 'whitelist') return `Whitelist ${protection.value}`;
+  if (protection.kind === 'whitelist') {
+    const comment = protection.comment ? `: ${protection.comment}` : '';
+    const end = protection.until
+      ? ` (until ${formatDateTime(protection.until)})`
+      : protection.comment !== undefined
+        ? ' (for good)'
+        : '';
+    return `Whitelist ${protection.value}${comment}${end}`;
+  }
   return `Trusted network '${protection.filter?.description || `#${protection.filter?.id ?? '?'}`}' ${protection.value}`;
 }
 
@@ -125,6 +134,7 @@ function LookupAnswer({ answer }: { answer: AddressLookup }) {
           </List>
         </Stack>
       )}
+      <LookupHistory answer={answer} />
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { SecretInput } from '../../../components/SecretInput.tsx';
 import { useSettingsForm } from '../../../lib/use-settings-form.ts';
 import { crowdsecLinkSettings, type CrowdsecLinkSettings, type SharedCategory } from '../api/crowdsec-link-settings.ts';
 import { CrowdsecLinkStatus } from './CrowdsecLinkStatus.tsx';
+import { ShareActiveBansOffer } from './ShareActiveBansOffer.tsx';
 
 const FIELDS = [
   'enabled',
@@ -63,6 +64,7 @@ export function CrowdsecLinkForm() {
   return (
     <Stack maw={720}>
       <CrowdsecLinkStatus />
+      <ShareActiveBansOffer />
       <SettingsForm form={form} label="CrowdSec link settings" name="CrowdSec link" submitLabel="Save CrowdSec link">
         {(values) => (
           <>

@@ -11,6 +11,17 @@ const BADGE = {
   error: { color: 'red', label: 'Not working' },
 } as const;
 
+/** Why upstream decisions were not applied, in words ("echo" is this PBX's own ban coming back). */
+function skippedText(reason: string, count: number): string {
+  const n = plural(count, 'decision', 'decisions');
+  if (reason === 'echo') return `${n} that were this PBX's own bans coming back (already enforced here)`;
+  if (reason === 'protected') return `${n} for whitelisted, trusted or loopback addresses (never banned)`;
+  if (reason === 'invalid') return `${n} the LAPI sent malformed`;
+  if (reason.startsWith('type:')) return `${n} of type "${reason.slice(5)}" (only bans are enforced)`;
+  if (reason.startsWith('scope:')) return `${n} of scope "${reason.slice(6)}" (only addresses and ranges are enforced)`;
+  return `${n} (${reason})`;
+}
+
 /** The link as it is now: connected, last push and pull, the push queue, and the last error in words. */
 export function CrowdsecLinkStatus() {
   const { data } = useCrowdsecLinkStatus();
@@ -30,15 +41,19 @@ export function CrowdsecLinkStatus() {
       </Group>
       {data.enabled && (
         <Text size="sm">
-          Last push: {data.lastPushAt ? formatAgo(data.lastPushAt, now) : 'never'} · Last pull:{' '}
-          {data.lastPullAt ? formatAgo(data.lastPullAt, now) : 'never'} · Waiting to be sent:{' '}
-          {plural(data.queueLength, 'ban', 'bans')}
-          {data.pull.enabled ? ` · Upstream decisions held: ${data.pull.decisions}` : ''}
+          {data.push.enabled
+            ? `Bans last sent to the LAPI: ${data.lastPushAt ? formatAgo(data.lastPushAt, now) : 'not yet'} · ` +
+              `${plural(data.queueLength, 'ban', 'bans')} waiting to be sent`
+            : "This PBX's bans are not pushed"}
+          {data.pull.enabled
+            ? ` · Decisions last fetched: ${data.lastPullAt ? formatAgo(data.lastPullAt, now) : 'not yet'} · ` +
+              `${plural(data.pull.decisions, 'upstream decision', 'upstream decisions')} enforced here`
+            : ''}
         </Text>
       )}
       {data.enabled && skipped.length > 0 && (
         <Text size="xs" c="dimmed">
-          Not applied: {skipped.map(([reason, n]) => `${reason} ${n}`).join(', ')}.
+          Not enforced here: {skipped.map(([reason, n]) => skippedText(reason, n)).join('; ')}.
         </Text>
       )}
       {data.state === 'error' && data.lastError && (
