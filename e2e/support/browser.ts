@@ -16,7 +16,13 @@ export interface ConsoleBrowser {
 }
 
 /** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
-export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ConsoleBrowser> {
+export async function launchConsoleBrowser(
+  options: {
+    colorScheme?: 'light' | 'dark';
+    /** A 390 px phone driven by touch (taps, no hover), instead of a desktop with a mouse. */
+    touch?: boolean;
+  } = {},
+): Promise<ConsoleBrowser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium is not at ${CHROMIUM}: run "apt-get install -y chromium", or set PBX_E2E_CHROMIUM to its path.`,
@@ -34,7 +40,9 @@ export async function launchConsoleBrowser(options: { colorScheme?: 'light' | 'd
       '--no-first-run',
       '--disable-quic',
     ],
-    viewport: { width: 1360, height: 900 },
+    ...(options.touch
+      ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+      : { viewport: { width: 1360, height: 900 } }),
     colorScheme: options.colorScheme ?? 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
   });

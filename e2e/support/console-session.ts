@@ -20,6 +20,8 @@ interface ConsoleSetup {
   /** Server options; the admin password defaults to the one the e2e files share. */
   server?: CreateServerOptions;
   colorScheme?: 'light' | 'dark';
+  /** A 390 px touch phone (Playwright `hasTouch`, `isMobile`): drive it with `tap()`. */
+  touch?: boolean;
   /** Loads the console at this path once the browser is up, and waits for its screen's heading. */
   openAt?: string;
   /** Runs once the server is up, before the browser starts (seeding through the API...). */
@@ -43,7 +45,7 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
   before(async () => {
     server = await startConsoleServer({ adminPassword: 'e2e-admin-password', ...setup.server });
     await setup.prepare?.(server);
-    browser = await launchConsoleBrowser({ colorScheme: setup.colorScheme });
+    browser = await launchConsoleBrowser({ colorScheme: setup.colorScheme, touch: setup.touch });
     if (setup.openAt === undefined) return;
     await browser.page.goto(`${server.url}${setup.openAt}`);
     await browser.page.getByRole('heading', { level: 1 }).waitFor();
