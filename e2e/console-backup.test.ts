@@ -90,7 +90,7 @@ describe('console: configuration export and import', () => {
     const text = await preview.innerText();
     assert.match(text, /Added: "Office" \(192\.0\.2\.0\/24\)/);
     // Each changed setting with its value now and in the file.
-    assert.match(text, /Changed: maxretry: 20 → 6, whitelist: \(empty\) → 10\.8\.0\.0\/16/);
+    assert.match(text, /Changed: Failures before a ban: 20 → 6, Whitelist: \(empty\) → 10\.8\.0\.0\/16/);
     assert.match(text, /1 not restored: keys are secrets; issue new ones/);
     await browser.screenshot('settings-import-preview');
     assert.deepEqual((await target.call(`${V3}firewall`)).json.data, [], 'the preview wrote nothing');

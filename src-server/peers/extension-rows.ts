@@ -17,3 +17,22 @@ export function enabledExtensions(db: Db): ExtensionChoice[] {
     .prepare('SELECT number, username, callerid FROM extensions WHERE disabled = 0 ORDER BY number')
     .all() as ExtensionChoice[];
 }
+
+/** An extension as the table holds it: its secret sealed (see storage/migrations/004-sealed-secrets.ts). */
+export interface ExtensionRow {
+  number: string;
+  username: string;
+  callerid: string;
+  /** Sealed ciphertext; '' when none is set. */
+  secret: string;
+  disabled: number;
+}
+
+/** Every extension, disabled ones too, in number order (the configuration backup). */
+export function extensionRows(db: Db): ExtensionRow[] {
+  return db
+    .prepare(
+      "SELECT number, username, callerid, coalesce(secret, '') AS secret, disabled FROM extensions ORDER BY number",
+    )
+    .all() as ExtensionRow[];
+}
