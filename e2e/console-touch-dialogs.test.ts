@@ -76,4 +76,26 @@ describe('console: touch at 390 px', () => {
       await page.getByRole('dialog').first().waitFor({ state: 'detached' });
     }
   });
+
+  it('on a phone the Bouncers card comes first on the Dashboard, and a ban shows until when and what it refuses', async () => {
+    const { page, server, browser } = app;
+    await app.open('/');
+    const cards = page.locator('main section h2');
+    await cards.first().waitFor();
+    assert.equal(await cards.first().innerText(), 'Bouncers');
+    const top = async (name: string) => (await cards.filter({ hasText: name }).boundingBox())!.y;
+    assert.ok((await top('Bouncers')) < (await top('Server')), 'the Bouncers card is drawn first too');
+    await axeClean();
+    const banned = await server.call(`${V3}firewall:banIp`, {
+      method: 'POST',
+      body: { ip: '198.51.100.40', duration: 3600, services: ['SIP', 'AMI'] },
+    });
+    assert.ok(banned.status < 300, banned.text);
+    await app.open('/bans');
+    const row = page.getByTestId('ban-refused-on').first();
+    assert.equal(await (await visible(row)).innerText(), 'SIP, AMI');
+    assert.match(await page.getByTestId('ban-until').first().innerText(), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d /);
+    await browser.screenshot('touch-390-bans');
+    await axeClean();
+  });
 });

@@ -19,17 +19,19 @@ export function DashboardRoute() {
       />
       <EnforcementBanner activeBans={bans.data?.total ?? 0} keysHref={paths.apiKeys} />
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        {/* First on a phone (and first read): whether the bouncers enforce the bans is what a technician checks
+            first. On a wide screen it keeps its place beside the bans. */}
+        <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 0, lg: 4 }}>
+          <BouncerStatusCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 1, lg: 1 }}>
           <ServerInfoCard />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+        <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 2, lg: 2 }}>
           <AmiStatusCard settingsHref={paths.settings} />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 3, lg: 3 }}>
           <BanSummaryCard />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
-          <BouncerStatusCard />
         </Grid.Col>
       </Grid>
     </>
