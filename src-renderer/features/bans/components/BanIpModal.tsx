@@ -73,10 +73,15 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
     );
   };
 
+  // Anything typed or changed: Esc then asks before dropping it.
+  const dirty =
+    ip.trim() !== '' || reason.trim() !== '' || seconds !== DEFAULT_SECONDS || services.length !== BAN_SERVICES.length;
+
   return (
     <FormModal
       opened={opened}
       onClose={onClose}
+      dirty={dirty}
       title="Ban an address"
       onSubmit={submit}
       submitLabel="Ban"

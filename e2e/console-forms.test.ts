@@ -1,0 +1,102 @@
+// Forms a technician trusts (issue 6/6 item 7): the ban dialog asks before Esc drops what was typed; a per-service
+// duration takes the unit its placeholder shows; a preset that would clear per-service values asks first; a list's
+// entries are counted from 1 in errors. Each screen checked with axe at 1440 and 390 px.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { useConsole } from './support/console-session.ts';
+import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+
+const V3 = '/pbxcore/api/v3/';
+
+describe('console: forms', () => {
+  const app = useConsole({ openAt: '/bans' });
+  const { settings, bans } = app.screens;
+  const fail2ban = async () => (await app.server.call(`${V3}fail2ban`)).json.data as Record<string, unknown>;
+
+  /** No serious or critical axe violation at 1440 and 390 px. */
+  async function axeAtBothWidths() {
+    const { page } = app;
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      await dismissNotifications(page);
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(
+        bad.map((v) => `${v.id} at ${width}px`),
+        [],
+      );
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
+  }
+
+  it('the ban dialog asks before Esc drops what was typed, and keeps it on "Keep editing"', async () => {
+    const { page, server } = app;
+    const dialog = await bans.openBan();
+    await dialog.fill({ address: '203.0.113.9', reason: 'Scanner' });
+    await page.keyboard.press('Escape');
+    const ask = await visible(page.getByRole('alertdialog', { name: 'Discard your changes?' }));
+    await axeAtBothWidths();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    assert.equal(await dialog.address.inputValue(), '203.0.113.9', 'what was typed is still there');
+    await page.keyboard.press('Escape');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
+    await bans.dialogsClosed();
+    const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as unknown[];
+    assert.equal(banned.length, 0, 'nothing was banned');
+    // An untouched dialog closes on Esc at once.
+    await bans.openBan();
+    await page.keyboard.press('Escape');
+    await bans.dialogsClosed();
+  });
+
+  it('a per-service duration takes the unit of its placeholder; a preset that would clear it asks first', async () => {
+    const { page } = app;
+    await app.open('/settings');
+    await settings.show();
+    const form = await settings.form('Ban rules');
+    const length = form.categoryRule('SIP: ban length');
+    const placeholder = (await length.getAttribute('placeholder')) ?? '';
+    const unit = form.root.getByRole('combobox', { name: 'Unit of sip: ban length' });
+    const shownUnit = /^\d+ (\w+) \(global\)$/.exec(placeholder)?.[1];
+    assert.ok(shownUnit, `the placeholder names a unit: "${placeholder}"`);
+    assert.equal(await unit.inputValue(), shownUnit, 'the unit beside the placeholder is the placeholder’s');
+    await length.fill('2');
+    await form.categoryRule('SIP: failures').fill('4');
+
+    await form.preset('Paranoid');
+    const ask = await visible(page.getByRole('dialog', { name: 'Use the Paranoid preset?' }));
+    assert.match(await ask.innerText(), /SIP has its own failures, window or ban duration/);
+    await axeAtBothWidths();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await settings.dialogsClosed();
+    assert.equal(await form.categoryRule('SIP: failures').inputValue(), '4', 'Cancel keeps the per-service values');
+
+    await form.save('Save ban rules');
+    await eventually(fail2ban, (s) => JSON.stringify(s.categories).includes('"sip"'), 'the SIP rule saved');
+    const seconds = { s: 1, min: 60, h: 3600, d: 86_400 }[shownUnit as 's'];
+    assert.deepEqual((await fail2ban()).categories, { sip: { maxretry: 4, bantime: 2 * seconds } });
+
+    await form.preset('Paranoid');
+    await page
+      .getByRole('dialog', { name: 'Use the Paranoid preset?' })
+      .getByRole('button', { name: /clear them/ })
+      .click();
+    assert.equal(await form.categoryRule('SIP: failures').inputValue(), '');
+  });
+
+  it('an error about a list entry counts from 1', async () => {
+    await app.open('/settings');
+    await settings.show();
+    const form = await settings.form('Ban rules');
+    if (!(await form.root.getByRole('switch', { name: 'Ban repeat offenders longer' }).isChecked()))
+      await form.toggle('Ban repeat offenders longer');
+    await form.field('Multipliers').fill('1 two 4');
+    await form.save('Save ban rules');
+    await eventually(
+      () => form.wrapper('Multipliers').innerText(),
+      (text) => /Value 2: each multiplier must be a number/.test(text),
+      'the refusal naming the 2nd value',
+    );
+  });
+});
