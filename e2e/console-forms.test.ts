@@ -99,4 +99,45 @@ describe('console: forms', () => {
       'the refusal naming the 2nd value',
     );
   });
+
+  it('Settings has one save bar: it names the forms not saved, saves them all, and a reload or close asks first', async () => {
+    const { page, server } = app;
+    await app.open('/settings');
+    await settings.show();
+    const bar = page.getByRole('region', { name: 'Unsaved changes' });
+    await visible(bar.getByText('Every change is saved.'));
+    assert.equal(
+      await page.getByRole('button', { name: /^Save (ban rules|retention|queue limits|AMI connection)/ }).count(),
+      0,
+    );
+    const leaving = () =>
+      page.evaluate(
+        `(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()`,
+      );
+    assert.equal(await leaving(), false, 'nothing to lose: a reload goes on');
+
+    const rules = await settings.form('Ban rules');
+    await rules.field('Failures before a ban', true).fill('9');
+    const retention = await settings.form('Retention');
+    await retention.field('Keep audit log for').fill('45');
+    await visible(bar.getByText('Not saved: Ban rules, Retention'));
+    assert.equal(await leaving(), true, 'a reload or closing the tab asks first');
+    await axeAtBothWidths();
+
+    await bar.getByRole('button', { name: 'Save changes' }).click();
+    await visible(bar.getByText('Every change is saved.'));
+    assert.equal((await fail2ban()).maxretry, 9);
+    const general = (await server.call(`${V3}general-settings`)).json.data as Record<string, unknown>;
+    assert.equal(general.auditRetentionDays, 45);
+    assert.equal(await leaving(), false);
+
+    // A refused value stays listed, its error under its field, and nothing is stored.
+    await rules.field('Failures before a ban', true).fill('0');
+    await bar.getByRole('button', { name: 'Save changes' }).click();
+    await visible(rules.wrapper('Failures before a ban', true).getByText(/must be/i));
+    await visible(bar.getByText('Not saved: Ban rules'));
+    assert.equal((await fail2ban()).maxretry, 9);
+    await bar.getByRole('button', { name: 'Discard' }).click();
+    assert.equal(await rules.field('Failures before a ban', true).inputValue(), '9');
+  });
 });

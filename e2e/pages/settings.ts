@@ -39,7 +39,7 @@ export class HttpsSection extends Part {
 
   /** Saves and waits for the notice. */
   async save(): Promise<void> {
-    await this.root.getByRole('button', { name: 'Save HTTPS settings' }).click();
+    await saveBar(this.root.page()).click();
     await this.screen.see('HTTPS settings saved');
   }
 }
