@@ -140,4 +140,28 @@ describe('console: forms', () => {
     await bar.getByRole('button', { name: 'Discard' }).click();
     assert.equal(await rules.field('Failures before a ban', true).inputValue(), '9');
   });
+
+  it('a ban that clashes with a whitelist entry links to it, with its comment and end in the console format', async () => {
+    const { page, server } = app;
+    const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const patched = await server.call(`${V3}fail2ban`, {
+      method: 'PATCH',
+      body: { whitelistEntries: [{ value: '192.0.2.0/24', comment: 'Customer office', until }] },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    await app.open('/bans');
+    const dialog = await bans.openBan();
+    await dialog.fill({ address: '192.0.2.77' });
+    await dialog.submit();
+    const link = await visible(dialog.root.getByRole('link', { name: '192.0.2.0/24' }));
+    const error = await dialog.root.getByText(/overlaps the whitelisted/).innerText();
+    assert.match(error, /"Customer office", until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+\)/);
+    assert.doesNotMatch(error, /T\d\d:\d\d|Whitelist page/);
+    await axeAtBothWidths();
+    await link.click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Whitelist' }));
+    assert.equal(await page.getByRole('searchbox', { name: 'Search whitelist entries' }).inputValue(), '192.0.2.0/24');
+    await visible(page.getByTestId('whitelist-entry').filter({ hasText: 'Customer office' }));
+    assert.equal((await server.call(`${V3}firewall:getBannedIps`)).json.data.length, 0, 'nothing was banned');
+  });
 });

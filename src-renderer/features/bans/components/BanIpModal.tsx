@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
+import { serverMessage } from '../../../components/ServerMessage.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
 import { useBanIp } from '../api/ban-ip.ts';
@@ -89,7 +90,12 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
       color="red"
       errors={errors.other}
     >
-      <AddressInput placeholder="192.0.2.7 or 192.0.2.0/24" value={ip} onChange={setIp} error={ipError} />
+      <AddressInput
+        placeholder="192.0.2.7 or 192.0.2.0/24"
+        value={ip}
+        onChange={setIp}
+        error={serverMessage(ipError)}
+      />
       <DurationInput
         label="Duration"
         value={seconds}

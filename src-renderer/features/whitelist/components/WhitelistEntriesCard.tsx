@@ -68,6 +68,8 @@ export function WhitelistEntriesCard() {
           label: 'Search whitelist entries',
           placeholder: 'Search address or comment',
           text: (e) => `${e.value} ${e.comment}`,
+          // A clash elsewhere links here with ?entry=<address>: the table opens on that entry.
+          initial: new URLSearchParams(window.location.search).get('entry') ?? '',
         }}
         columns={[
           { header: 'Address or network', mono: true, card: 'title', render: (e) => e.value },
