@@ -164,4 +164,35 @@ describe('console: forms', () => {
     await visible(page.getByTestId('whitelist-entry').filter({ hasText: 'Customer office' }));
     assert.equal((await server.call(`${V3}firewall:getBannedIps`)).json.data.length, 0, 'nothing was banned');
   });
+
+  it('the Expires field is 24-hour local time in the one format; a US time is refused under it and nothing stored', async () => {
+    const { page, server } = app;
+    const expires = new Date(Date.now() + 30 * 86_400_000);
+    expires.setMilliseconds(0);
+    const made = await server.call(`${V3}api-keys`, {
+      method: 'POST',
+      body: {
+        description: 'expiring key',
+        allowed_paths: { '/api/v3/firewall': 'read' },
+        expires_at: expires.toISOString(),
+      },
+    });
+    assert.ok(made.status < 300, made.text);
+    await app.open('/api-keys');
+    await app.screens.apiKeys.action('expiring key', 'Edit…');
+    const dialog = await visible(page.getByRole('dialog', { name: 'Edit “expiring key”' }));
+    const field = dialog.getByRole('textbox', { name: 'Expires' });
+    assert.match(await field.inputValue(), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await field.fill('12/31/2030 06:00 PM');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await visible(dialog.getByText(/Write it as 2026-12-31 18:00 \(24-hour/));
+    await axeAtBothWidths();
+    const stored = (await server.call(`${V3}api-keys`)).json.data as Array<{ expires_at: string }>;
+    assert.equal(Date.parse(stored[0]!.expires_at), expires.getTime(), 'nothing stored');
+    await field.fill('2030-12-31 18:00');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('dialog').first().waitFor({ state: 'detached' });
+    const saved = (await server.call(`${V3}api-keys`)).json.data as Array<{ expires_at: string }>;
+    assert.equal(Date.parse(saved[0]!.expires_at), new Date(2030, 11, 31, 18, 0).getTime());
+  });
 });
