@@ -128,7 +128,7 @@ export function DurationInput({
             ]}
             value={typed.unit}
             onChange={(event) => changeUnit(event.currentTarget.value as Amount['unit'])}
-            w={allowPermanent ? 120 : 84}
+            w={allowPermanent ? 136 : 84}
           />
         </Group>
       )}
