@@ -1,6 +1,6 @@
 import type { Download, Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
-import { Form, Part } from './form.ts';
+import { Form, Part, saveBar } from './form.ts';
 import { Screen } from './screen.ts';
 
 /** The HTTPS section of Settings: the form and what the running listener reports. */
