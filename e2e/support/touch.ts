@@ -10,9 +10,9 @@ export async function onScreen(page: Page, element: Locator): Promise<boolean> {
 }
 
 /**
- * Taps every picker of a dialog as a thumb would: each list select opens its list by a tap, stays where it was on
- * the screen, and takes a tapped option; each native select and date field takes a tap and then a value. Returns
- * how many pickers were tapped.
+ * Taps every picker of a dialog as a thumb would: each list select opens its list by a tap, stays on the screen, and
+ * takes a tapped option; each native select and date field takes a tap and then a value; each toggle button a tap.
+ * Returns how many pickers were tapped.
  */
 export async function tapEveryPicker(page: Page, dialog: Locator): Promise<number> {
   let tapped = 0;
@@ -55,6 +55,15 @@ export async function tapEveryPicker(page: Page, dialog: Locator): Promise<numbe
     await field.scrollIntoViewIfNeeded();
     await field.tap();
     assert.ok(await onScreen(page, field), 'a date field stays on the screen when tapped');
+    tapped++;
+  }
+  // Toggle buttons (the quick ends of a whitelist entry): each takes a tap and shows it is chosen.
+  const toggles = dialog.locator('button[aria-pressed]');
+  for (let i = 0; i < (await toggles.count()); i++) {
+    const toggle = toggles.nth(i);
+    await toggle.scrollIntoViewIfNeeded();
+    await toggle.tap();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true', `${await toggle.innerText()} is chosen by a tap`);
     tapped++;
   }
   return tapped;
