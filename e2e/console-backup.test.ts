@@ -113,4 +113,21 @@ describe('console: configuration export and import', () => {
     await settings.dialogsClosed();
     assert.deepEqual(await stateOf(target), before);
   });
+
+  it('a file that is not a configuration backup says so and changes nothing', async () => {
+    const before = await stateOf(target);
+    for (const [name, content, why] of [
+      ['bans.json', JSON.stringify([{ value: '192.0.2.1', duration: '4h' }]), /not a configuration backup/],
+      ['bans.txt', '192.0.2.1\n198.51.100.0/24\n', /not JSON/],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const dialog = await settings.importConfig(file, `Import ${name}`);
+      assert.match(await (await visible(dialog.list('Import errors'))).innerText(), why);
+      assert.equal(await dialog.button('Apply').count(), 0);
+      await dialog.button('Close', true).last().click();
+      await settings.dialogsClosed();
+    }
+    assert.deepEqual(await stateOf(target), before);
+  });
 });
