@@ -14,12 +14,13 @@ describe('console: forms', () => {
   const { settings, bans } = app.screens;
   const fail2ban = async () => (await app.server.call(`${V3}fail2ban`)).json.data as Record<string, unknown>;
 
-  /** No serious or critical axe violation at 1440 and 390 px. */
-  async function axeAtBothWidths() {
-    const { page } = app;
+  /** No serious or critical axe violation at 1440 and 390 px; a screenshot of each when named. */
+  async function axeAtBothWidths(name?: string) {
+    const { page, browser } = app;
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await dismissNotifications(page);
+      if (name) await browser.screenshot(`${name}-${width}`);
       const result = await new AxeBuilder({ page }).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(
@@ -67,7 +68,7 @@ describe('console: forms', () => {
     await form.preset('Paranoid');
     const ask = await visible(page.getByRole('dialog', { name: 'Use the Paranoid preset?' }));
     assert.match(await ask.innerText(), /SIP has its own failures, window or ban duration/);
-    await axeAtBothWidths();
+    await axeAtBothWidths('preset-confirm');
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await settings.dialogsClosed();
     assert.equal(await form.categoryRule('SIP: failures').inputValue(), '4', 'Cancel keeps the per-service values');
@@ -122,7 +123,7 @@ describe('console: forms', () => {
     await retention.field('Keep audit log for').fill('45');
     await visible(bar.getByText('Not saved: Ban rules, Retention'));
     assert.equal(await leaving(), true, 'a reload or closing the tab asks first');
-    await axeAtBothWidths();
+    await axeAtBothWidths('settings-save-bar');
 
     await bar.getByRole('button', { name: 'Save changes' }).click();
     await visible(bar.getByText('Every change is saved.'));
@@ -157,7 +158,7 @@ describe('console: forms', () => {
     const error = await dialog.root.getByText(/overlaps the whitelisted/).innerText();
     assert.match(error, /"Customer office", until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+\)/);
     assert.doesNotMatch(error, /T\d\d:\d\d|Whitelist page/);
-    await axeAtBothWidths();
+    await axeAtBothWidths('ban-whitelist-clash');
     await link.click();
     await visible(page.getByRole('heading', { level: 1, name: 'Whitelist' }));
     assert.equal(await page.getByRole('searchbox', { name: 'Search whitelist entries' }).inputValue(), '192.0.2.0/24');
