@@ -90,7 +90,7 @@ describe('console: configuration export and import', () => {
     const text = await preview.innerText();
     assert.match(text, /Added: "Office" \(192\.0\.2\.0\/24\)/);
     // Each changed setting with its value now and in the file.
-    assert.match(text, /Changed: maxretry: 20 → 6, whitelist: \(empty\) → 10\.8\.0\.0\/16/);
+    assert.match(text, /Changed: Failures before a ban: 20 → 6, Whitelist: \(empty\) → 10\.8\.0\.0\/16/);
     assert.match(text, /1 not restored: keys are secrets; issue new ones/);
     await browser.screenshot('settings-import-preview');
     assert.deepEqual((await target.call(`${V3}firewall`)).json.data, [], 'the preview wrote nothing');
@@ -111,6 +111,23 @@ describe('console: configuration export and import', () => {
     assert.equal(await dialog.button('Apply').count(), 0);
     await dialog.button('Close', true).last().click();
     await settings.dialogsClosed();
+    assert.deepEqual(await stateOf(target), before);
+  });
+
+  it('a file that is not a configuration backup says so and changes nothing', async () => {
+    const before = await stateOf(target);
+    for (const [name, content, why] of [
+      ['bans.json', JSON.stringify([{ value: '192.0.2.1', duration: '4h' }]), /not a configuration backup/],
+      ['bans.txt', '192.0.2.1\n198.51.100.0/24\n', /not JSON/],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const dialog = await settings.importConfig(file, `Import ${name}`);
+      assert.match(await (await visible(dialog.list('Import errors'))).innerText(), why);
+      assert.equal(await dialog.button('Apply').count(), 0);
+      await dialog.button('Close', true).last().click();
+      await settings.dialogsClosed();
+    }
     assert.deepEqual(await stateOf(target), before);
   });
 });

@@ -145,6 +145,9 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       assert.match(text, /Manual/i);
       assert.match(text, /Toll fraud attempts/);
       assert.match(text, /by localhost/);
+      // When it ends, in the console's one format (24 h, local zone), and that it refuses every service.
+      assert.match(await row.getByTestId('ban-until').innerText(), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+$/);
+      assert.equal(await row.getByTestId('ban-refused-on').innerText(), 'All services');
       const countdown = bans.timeLeft(row);
       const first = await countdown.innerText();
       assert.match(first, /^(29|30) min \d\d s$/);
@@ -163,7 +166,8 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
       await bans.see('192.0.2.0/24 is banned until you lift the ban.');
       const range = await visible(bans.row('192.0.2.0/24'));
       assert.equal(await bans.timeLeft(range).innerText(), 'Permanent');
-      assert.match(await range.innerText(), /Refused on SIP/);
+      assert.equal(await range.getByTestId('ban-refused-on').innerText(), 'SIP');
+      assert.equal(await range.getByTestId('ban-until').innerText(), 'Permanent');
       const banned = (await server.call(`${V3}firewall:getBannedIps`)).json.data as Array<{
         ip: string;
         permanent: boolean;

@@ -88,8 +88,8 @@ describe('console: whitelist and peers', () => {
     await overlap.cancel();
   });
 
-  it('edits the fail2ban whitelist and shows it in the effective list, with trusted filters', async () => {
-    const { server, browser } = app;
+  it('one whitelist: entries with comment and end, the plain list among them, shown in the effective list', async () => {
+    const { server, browser, page } = app;
     await whitelist.show();
     const effective = whitelist.effective;
     await eventually(
@@ -98,15 +98,31 @@ describe('console: whitelist and peers', () => {
       'the trusted filter in the effective list',
     );
 
-    await whitelist.type('not-an-address');
-    await whitelist.save();
-    // The server's 422 appears under the field.
-    const error = await visible(whitelist.errors());
-    assert.match(await error.innerText(), /not-an-address/);
-    await whitelist.press('Discard changes');
+    // One whitelist: a bad address is refused under its field, and nothing is stored.
+    let dialog = await whitelist.add('not-an-address');
+    await dialog.getByRole('button', { name: 'Add to whitelist' }).click();
+    assert.match(await (await visible(dialog.getByText(/not-an-address/))).innerText(), /not-an-address/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await whitelist.dialogsClosed();
 
-    await whitelist.type('198.51.100.7', '192.0.2.0/24');
-    await whitelist.save();
+    // For good from the quick ends, and for a week with a comment: both in the same list.
+    dialog = await whitelist.add('198.51.100.7');
+    await dialog.getByRole('button', { name: 'No end' }).click();
+    await dialog.getByRole('button', { name: 'Add to whitelist' }).click();
+    await whitelist.dialogsClosed();
+    dialog = await whitelist.add('192.0.2.0/24', 'Branch office');
+    await dialog.getByRole('button', { name: '1 week' }).click();
+    assert.equal(await dialog.getByRole('button', { name: '1 week' }).getAttribute('aria-pressed'), 'true');
+    await dialog.getByRole('button', { name: 'Add to whitelist' }).click();
+    await whitelist.dialogsClosed();
+    // A plain entry (the fail2ban list) is the same kind of row, without comment or end.
+    const patched = await server.call(`${V3}fail2ban`, { method: 'PATCH', body: { whitelist: '203.0.113.50' } });
+    assert.equal(patched.status, 200, patched.text);
+    await page.reload();
+    await visible(whitelist.entry('203.0.113.50'));
+    assert.match(await whitelist.entry('203.0.113.50').innerText(), /Never/);
+    assert.match(await whitelist.entry('192.0.2.0/24').innerText(), /Branch office/);
+    assert.equal(await page.getByRole('heading', { name: 'Fail2ban whitelist' }).count(), 0, 'one whitelist');
     await eventually(
       () => effective.innerText(),
       (t) => t.includes('198.51.100.7') && t.includes('192.0.2.0/24') && t.includes('10.20.0.0/16'),
@@ -117,7 +133,16 @@ describe('console: whitelist and peers', () => {
     const fromApi = (await server.call(`${V3}firewall:getWhitelist`)).json.data as unknown[];
     const shown = await whitelist.effectiveEntries();
     assert.deepEqual(shown, fromApi.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).map(String));
-    assert.match((await server.call(`${V3}fail2ban`)).json.data.whitelist, /198\.51\.100\.7.*192\.0\.2\.0\/24/);
+    const stored = (await server.call(`${V3}fail2ban`)).json.data as {
+      whitelistEntries: Array<{ value: string; comment: string; until: string | null }>;
+    };
+    assert.deepEqual(
+      stored.whitelistEntries.map((e) => [e.value, e.comment, e.until === null]),
+      [
+        ['198.51.100.7', '', true],
+        ['192.0.2.0/24', 'Branch office', false],
+      ],
+    );
     await browser.screenshot('whitelist');
   });
 

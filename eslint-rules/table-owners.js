@@ -29,7 +29,8 @@ export const TABLE_OWNERS = {
   crowdsec_shared_filters: { owners: ['upstream/'] },
   crowdsec_upstream_decisions: { owners: ['upstream/'] },
   // Written by the resource kit's generic CRUD (resource-kit/crud.ts) over the table its resource names.
-  extensions: { owners: ['resources/extensions/'] },
+  // The configuration import replaces them all (peers/extension-rows.ts: no SQL in resources/).
+  extensions: { owners: ['resources/extensions/', 'peers/extension-rows.ts'] },
   failed_jobs: { owners: ['storage/failed-jobs.ts'] },
   firewall_bans: { owners: ['firewall/bans/ban-store.ts', 'firewall/bans/ban-queries.ts'], strict: true },
   // Written by the resource kit's generic CRUD; a send's last result by the channel store.

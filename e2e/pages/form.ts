@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
 import type { Screen } from './screen.ts';
 
@@ -88,8 +88,11 @@ export class Form extends Part {
     return this.root.getByLabel(label).check({ force: true });
   }
 
-  save(button: string): Promise<void> {
-    return this.root.getByRole('button', { name: button }).click();
+  async save(button: string): Promise<void> {
+    const own = this.root.getByRole('button', { name: button });
+    if (await own.count()) return own.click();
+    // Settings has one save bar for all its forms instead of a button under each.
+    return saveBar(this.root.page()).click();
   }
 
   /** The error under a text field. */
@@ -118,4 +121,9 @@ export class Form extends Part {
   list(name: string): Locator {
     return this.root.getByRole('list', { name });
   }
+}
+
+/** The "Save changes" button of a page's save bar (Settings). */
+export function saveBar(page: Page): Locator {
+  return page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' });
 }

@@ -1,6 +1,6 @@
 import type { Download, Locator } from 'playwright-core';
 import { visible } from '../support/page-helpers.ts';
-import { Form, Part } from './form.ts';
+import { Form, Part, saveBar } from './form.ts';
 import { Screen } from './screen.ts';
 
 /** The HTTPS section of Settings: the form and what the running listener reports. */
@@ -39,7 +39,7 @@ export class HttpsSection extends Part {
 
   /** Saves and waits for the notice. */
   async save(): Promise<void> {
-    await this.root.getByRole('button', { name: 'Save HTTPS settings' }).click();
+    await saveBar(this.root.page()).click();
     await this.screen.see('HTTPS settings saved');
   }
 }

@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { Screen } from './screen.ts';
 
-/** The Whitelist screen: the fail2ban whitelist editor, its entries and the effective list bouncers get. */
+/** The Whitelist screen: the one whitelist (entries with comment and end) and the effective list bouncers get. */
 export class WhitelistScreen extends Screen {
   show(): Promise<void> {
     return this.open('Whitelist');
@@ -17,17 +17,12 @@ export class WhitelistScreen extends Screen {
     return (await this.effective.locator('[data-entry]').allInnerTexts()).map((t) => t.trim());
   }
 
-  /** Types entries in the "Whitelisted addresses" field, each followed by Enter. */
-  async type(...entries: string[]): Promise<void> {
-    const input = this.page.getByRole('combobox', { name: 'Whitelisted addresses' });
-    for (const entry of entries) {
-      await input.fill(entry);
-      await input.press('Enter');
-    }
-  }
-
-  save(): Promise<void> {
-    return this.press('Save whitelist');
+  /** Opens "Add to whitelist", types an address and, when given, a comment; returns the dialog (not yet saved). */
+  async add(address: string, comment?: string): Promise<Locator> {
+    const dialog = await this.pressForDialog('Add to whitelist');
+    await dialog.getByLabel('Address or network').fill(address);
+    if (comment !== undefined) await dialog.getByLabel('Comment').fill(comment);
+    return dialog;
   }
 
   /** Every entry row, or those containing a text. */

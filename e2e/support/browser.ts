@@ -17,7 +17,13 @@ export interface ConsoleBrowser {
 
 /** Debian Chromium, headless, with a fresh profile and clipboard access for copy-button checks. */
 export async function launchConsoleBrowser(
-  options: { colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {},
+  options: {
+    colorScheme?: 'light' | 'dark';
+    /** A desktop that takes taps as well as the mouse: `tap()` works. */
+    hasTouch?: boolean;
+    /** A 390 px phone driven by touch (taps, no hover), instead of a desktop with a mouse. */
+    touch?: boolean;
+  } = {},
 ): Promise<ConsoleBrowser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
@@ -36,10 +42,10 @@ export async function launchConsoleBrowser(
       '--no-first-run',
       '--disable-quic',
     ],
-    viewport: { width: 1360, height: 900 },
+    ...(options.touch
+      ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+      : { viewport: { width: 1360, height: 900 }, hasTouch: options.hasTouch ?? false }),
     colorScheme: options.colorScheme ?? 'light',
-    // A touch screen as well as a mouse: `tap()` works, as on a phone.
-    hasTouch: options.hasTouch ?? false,
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   context.setDefaultTimeout(15_000);

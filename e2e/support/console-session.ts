@@ -22,6 +22,8 @@ interface ConsoleSetup {
   colorScheme?: 'light' | 'dark';
   /** The browser takes taps too (a phone's screen). */
   hasTouch?: boolean;
+  /** A 390 px touch phone (Playwright `hasTouch`, `isMobile`): drive it with `tap()`. */
+  touch?: boolean;
   /** Loads the console at this path once the browser is up, and waits for its screen's heading. */
   openAt?: string;
   /** Runs once the server is up, before the browser starts (seeding through the API...). */
@@ -45,7 +47,11 @@ export function useConsole(setup: ConsoleSetup = {}): ConsoleSession {
   before(async () => {
     server = await startConsoleServer({ adminPassword: 'e2e-admin-password', ...setup.server });
     await setup.prepare?.(server);
-    browser = await launchConsoleBrowser({ colorScheme: setup.colorScheme, hasTouch: setup.hasTouch });
+    browser = await launchConsoleBrowser({
+      colorScheme: setup.colorScheme,
+      hasTouch: setup.hasTouch,
+      touch: setup.touch,
+    });
     if (setup.openAt === undefined) return;
     await browser.page.goto(`${server.url}${setup.openAt}`);
     await browser.page.getByRole('heading', { level: 1 }).waitFor();

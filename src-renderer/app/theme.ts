@@ -3,6 +3,7 @@
 // its dimmed grey is 3.3:1. The resolver below keeps the palette but picks, per colour, the first
 // shade (or a darkened one) that reads at 4.5:1, so every badge, button, alert and hint passes axe.
 import {
+  Combobox,
   createTheme,
   darken,
   luminance,
@@ -38,6 +39,11 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, "SFMono-Regular", "Cascadia Mono", "DejaVu Sans Mono", Menlo, monospace',
   components: {
+    // A select's list stays inside the element that holds the select (inside the dialog, not portalled to the
+    // body). Portalled out of a dialog, the list first paints unpositioned below the phone's screen: on a touch
+    // phone the dialog then scrolls to its top, the select leaves the screen and the list closes at once, so
+    // only the keyboard could choose. Inside the dialog it is placed and scrolled with its select.
+    Combobox: Combobox.extend({ defaultProps: { withinPortal: false } }),
     // The close button is an icon: give it a name screen readers can say.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // Toasts too; and their text under a title is Mantine's gray-6 (3.3:1), so it takes the readable dimmed grey.

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { FirstField } from './FirstField.tsx';
 
 const HINT = 'An IPv4 or IPv6 address, or a network in CIDR form.';
@@ -12,7 +13,8 @@ export function AddressInput({
   placeholder: string;
   value: string;
   onChange: (value: string) => void;
-  error?: string;
+  /** The server's refusal; a clash with a whitelist entry links to it (ServerMessage). */
+  error?: ReactNode;
 }) {
   return (
     <FirstField

@@ -8,7 +8,7 @@ export interface Choice<T extends string> {
   description?: ReactNode;
 }
 
-/** A picker of one of a fixed list (a format, an address): never empty, its list above a dialog. */
+/** A picker of one of a fixed list (a format, an address): never empty, its list inside the dialog (see theme.ts). */
 export function ChoiceSelect<T extends string>({
   options,
   onChange,
@@ -26,7 +26,6 @@ export function ChoiceSelect<T extends string>({
       data={options.map((o) => ({ value: o.value, label: o.label }))}
       onChange={(selected) => selected && onChange(selected as T)}
       allowDeselect={false}
-      comboboxProps={{ withinPortal: true }}
     />
   );
 }

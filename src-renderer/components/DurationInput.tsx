@@ -20,12 +20,25 @@ const toSeconds = ({ amount, unit }: Amount) =>
       ? NaN
       : Math.round(Number(amount) * secondsPer(unit));
 
-/** The largest unit that shows the value as a whole number: 600 → 10 min, 86400 → 1 d, 90 → 90 s. */
-function split(seconds: number, units: readonly DurationUnit[]): Amount {
+/**
+ * The largest unit that shows the value as a whole number: 600 → 10 min, 86400 → 1 d, 90 → 90 s. Empty, the unit is
+ * `emptyUnit` (the unit of the value the placeholder shows), else minutes.
+ */
+function split(seconds: number, units: readonly DurationUnit[], emptyUnit?: DurationUnit): Amount {
   if (seconds === Infinity) return { amount: '', unit: PERMANENT };
-  if (!Number.isFinite(seconds)) return { amount: '', unit: units.includes('min') ? 'min' : units[0]! };
+  if (!Number.isFinite(seconds))
+    return {
+      amount: '',
+      unit: emptyUnit && units.includes(emptyUnit) ? emptyUnit : units.includes('min') ? 'min' : units[0]!,
+    };
   const unit = [...units].reverse().find((u) => seconds !== 0 && seconds % secondsPer(u) === 0) ?? units[0]!;
   return { amount: seconds / secondsPer(unit), unit };
+}
+
+/** A duration as a whole number of its largest unit: "1 h", "90 min" (a placeholder whose unit the field takes). */
+export function durationInUnit(seconds: number, units: readonly DurationUnit[] = ['s', 'min', 'h', 'd']) {
+  const { amount, unit } = split(seconds, units);
+  return { text: `${amount} ${unit}`, unit: unit as DurationUnit };
 }
 
 /**
@@ -54,12 +67,15 @@ export function DurationInput({
   allowPermanent,
   hideLabel,
   placeholder,
+  emptyUnit,
 }: {
   label: string;
   /** In a table cell: the label names the input for screen readers only, and the bounds are left to the table. */
   hideLabel?: boolean;
   /** Shown while empty (a per-category cell shows the global value it falls back to). */
   placeholder?: string;
+  /** The unit while empty: the placeholder's, so that typing 2 beside "1 h (global)" means 2 h. */
+  emptyUnit?: DurationUnit;
   /** Seconds (NaN while empty). */
   value: number;
   onChange: (seconds: number) => void;
@@ -71,11 +87,15 @@ export function DurationInput({
   error?: string;
   allowPermanent?: boolean;
 }) {
-  const [typed, setTyped] = useState<Amount>(() => split(value, units));
+  const [typed, setTyped] = useState<Amount>(() => split(value, units, emptyUnit));
   // A new stored value (first load, saved record) replaces what is shown; the user's own typing does not.
   useEffect(() => {
-    if (!same(toSeconds(typed), value)) setTyped(split(value, units));
+    if (!same(toSeconds(typed), value)) setTyped(split(value, units, emptyUnit));
   }, [value]);
+  // While empty, the unit follows the placeholder's (the global value changed beside it).
+  useEffect(() => {
+    if (emptyUnit && typed.amount === '' && typed.unit !== PERMANENT) setTyped({ amount: '', unit: emptyUnit });
+  }, [emptyUnit]);
   const change = (next: Amount) => {
     setTyped(next);
     onChange(toSeconds(next));
@@ -108,7 +128,7 @@ export function DurationInput({
             ]}
             value={typed.unit}
             onChange={(event) => changeUnit(event.currentTarget.value as Amount['unit'])}
-            w={allowPermanent ? 120 : 84}
+            w={allowPermanent ? 136 : 84}
           />
         </Group>
       )}

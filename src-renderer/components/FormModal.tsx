@@ -1,5 +1,5 @@
-import { Modal, Stack, type ModalProps } from '@mantine/core';
-import type { FormEvent, ReactNode } from 'react';
+import { Alert, Button, Group, Modal, Stack, type ModalProps } from '@mantine/core';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { FormError } from './FormError.tsx';
 import { ModalFooter } from './ModalFooter.tsx';
 
@@ -36,16 +36,44 @@ export function ModalForm({ onSubmit, onClose, errors = [], submitLabel, loading
   );
 }
 
-/** A centred dialog around one form (ModalForm). */
+/**
+ * A centred dialog around one form (ModalForm). With `dirty`, closing it (Esc, the close button, a click beside it,
+ * Cancel) first asks whether to drop what was typed.
+ */
 export function FormModal({
   opened,
   title,
   size = 'md',
+  dirty = false,
   ...form
-}: ModalFormProps & { opened: boolean; title: ReactNode; size?: ModalProps['size'] }) {
+}: ModalFormProps & { opened: boolean; title: ReactNode; size?: ModalProps['size']; dirty?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  useEffect(() => setAsking(false), [opened]);
+  const requestClose = () => (dirty ? setAsking(true) : form.onClose());
   return (
-    <Modal opened={opened} onClose={form.onClose} title={title} centered size={size}>
-      <ModalForm {...form} />
+    <Modal opened={opened} onClose={requestClose} title={title} centered size={size}>
+      <ModalForm {...form} onClose={requestClose} />
+      {asking && (
+        <Alert
+          color="yellow"
+          mt="md"
+          role="alertdialog"
+          aria-label="Discard your changes?"
+          title="Discard your changes?"
+        >
+          <Stack gap="xs">
+            What you typed in this dialog is lost if you close it.
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setAsking(false)} autoFocus>
+                Keep editing
+              </Button>
+              <Button color="red" onClick={form.onClose}>
+                Discard
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
     </Modal>
   );
 }

@@ -1,12 +1,13 @@
 import { Button, Group, Stack } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { SettingsForm as SettingsFormState } from '../lib/use-settings-form.ts';
 import { FormError } from './FormError.tsx';
 import { QueryState } from './QueryState.tsx';
+import { useSaveBar } from './SaveBar.tsx';
 
 /**
  * A settings form over a singleton resource: loading and load errors, then the fields, the server's
- * errors that name no field, and the save button.
+ * errors that name no field, and the save button (on a page with a save bar, the bar's).
  */
 export function SettingsForm<V extends object, F extends string>({
   form,
@@ -25,18 +26,32 @@ export function SettingsForm<V extends object, F extends string>({
   maw?: number;
   children: (values: V) => ReactNode;
 }) {
+  const element = useRef<HTMLFormElement>(null);
+  // On a page with a save bar (Settings) the bar saves this form: the real submit, so the same checks run.
+  const inBar = useSaveBar(
+    form.dirty || form.save.isPending
+      ? {
+          name,
+          saving: form.save.isPending,
+          save: () => element.current?.requestSubmit(),
+          discard: () => form.discard?.(),
+        }
+      : null,
+  );
   return (
     <QueryState query={form.query} label={label}>
       {form.values && (
-        <form onSubmit={form.submit} noValidate aria-label={name}>
+        <form ref={element} onSubmit={form.submit} noValidate aria-label={name}>
           <Stack maw={maw}>
             {children(form.values)}
             <FormError messages={form.errors.other} />
-            <Group>
-              <Button type="submit" loading={form.save.isPending}>
-                {submitLabel}
-              </Button>
-            </Group>
+            {!inBar && (
+              <Group>
+                <Button type="submit" loading={form.save.isPending}>
+                  {submitLabel}
+                </Button>
+              </Group>
+            )}
           </Stack>
         </form>
       )}

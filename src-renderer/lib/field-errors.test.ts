@@ -40,4 +40,9 @@ describe('fieldErrors', () => {
     assert.deepEqual(fieldErrors(new Error('offline'), FIELDS), { byField: {}, other: ['offline'] });
     assert.deepEqual(fieldErrors(null, FIELDS), { byField: {}, other: [] });
   });
+
+  it("counts a list's entries from 1 under the field, as a technician does (the server counts from 0)", () => {
+    const error = new ApiError(422, ['deny.0: each multiplier must be a number']);
+    assert.deepEqual(fieldErrors(error, FIELDS).byField, { deny: 'Value 1: each multiplier must be a number' });
+  });
 });

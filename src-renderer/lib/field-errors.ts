@@ -35,6 +35,11 @@ export function fieldErrors<F extends string>(
     // "currentRules.SIP: …" reads "SIP: …".
     if (field && !byField[field])
       byField[field] = message
+        // The server counts a list's entries from 0 ("bantimeMultipliers.1: …"); a technician counts from 1.
+        .replace(
+          new RegExp(`^\\s*${escape(field)}\\.(\\d+)(?=[.:])`, 'i'),
+          (_m, index: string) => `Value ${Number(index) + 1}`,
+        )
         .replace(new RegExp(`^\\s*${escape(field)}(:\\s*|\\.)`, 'i'), '')
         .replace(/^./, (c) => c.toUpperCase());
     else other.push(message);

@@ -6,8 +6,10 @@ import {
   formatDuration,
   formatExactDuration,
   formatHourMinute,
+  formatLocalInput,
   formatTime,
   ordinal,
+  parseLocalInput,
   plural,
   toMillis,
   zoneName,
@@ -72,5 +74,15 @@ describe('format', () => {
     assert.equal(plural(3, 'entry', 'entries'), '3 entries');
     const ranks = '1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 23rd 101st 111th 112th'.split(' ');
     for (const rank of ranks) assert.equal(ordinal(parseInt(rank, 10)), rank);
+  });
+
+  it('a date-time field reads and writes the one format, 24-hour local time, and refuses what is not one', () => {
+    const ms = new Date(2026, 11, 31, 18, 5, 9).getTime();
+    assert.equal(formatLocalInput(ms), '2026-12-31 18:05:09');
+    assert.equal(parseLocalInput('2026-12-31 18:05:09'), ms);
+    assert.equal(parseLocalInput('2026-12-31T18:05:09'), ms);
+    assert.equal(parseLocalInput('2026-12-31 18:05'), ms - 9000);
+    for (const bad of ['12/31/2026 06:05 PM', '2026-13-01 10:00', '2026-02-30 10:00', '2026-12-31 24:00', '', 'soon'])
+      assert.ok(Number.isNaN(parseLocalInput(bad)), `"${bad}" is not a time`);
   });
 });

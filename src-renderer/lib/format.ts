@@ -60,6 +60,33 @@ export function formatDateTime(value: string | number | null | undefined): strin
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatTime(ms)}`;
 }
 
+/** A time as a date-time field holds it: "2026-11-22 08:30:12", local time, 24-hour (the zone is said beside it). */
+export function formatLocalInput(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/**
+ * A typed local time, "2026-11-22 08:30" or "2026-11-22 08:30:12" (a T between is read too), in epoch ms; NaN when
+ * it is not one (a 13th month, 24:00, a 12-hour "pm"), so the field can say so rather than guess.
+ */
+export function parseLocalInput(text: string): number {
+  const m = /^\s*(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d))?\s*$/.exec(text);
+  if (!m) return NaN;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(y, mo - 1, d, h, mi, s);
+  const same =
+    date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d && date.getHours() === h && h < 24;
+  return same && date.getMinutes() === mi ? date.getTime() : NaN;
+}
+
 /** "1 entry", "3 entries": a count with the noun in the right number. */
 export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -39,9 +39,14 @@ export function useSettingsForm<
   }, [query.data]);
 
   // Unsaved: the form differs from what the server stored (the one guard asks before leaving).
-  useUnsavedEdits(
-    values !== null && query.data !== undefined && JSON.stringify(values) !== JSON.stringify(toValues(query.data)),
-  );
+  const dirty =
+    values !== null && query.data !== undefined && JSON.stringify(values) !== JSON.stringify(toValues(query.data));
+  useUnsavedEdits(dirty);
+  /** Back to what the server stored. */
+  const discard = () => {
+    if (query.data) setValues(toValues(query.data));
+    save.reset();
+  };
 
   const set = <K extends keyof V>(key: K, value: V[K]) =>
     setValues((current) => (current ? { ...current, [key]: value } : current));
@@ -79,7 +84,21 @@ export function useSettingsForm<
     onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.checked as V[K]),
   });
 
-  return { query, save, values, setValues, set, field, boundedField, textField, switchField, errors, submit };
+  return {
+    query,
+    save,
+    values,
+    setValues,
+    set,
+    field,
+    boundedField,
+    textField,
+    switchField,
+    errors,
+    submit,
+    dirty,
+    discard,
+  };
 }
 
 export type SettingsForm<V extends object, F extends string> = Pick<
@@ -88,4 +107,7 @@ export type SettingsForm<V extends object, F extends string> = Pick<
 > & {
   /** The save's state (its input is the form's own, so only the state is shared). */
   save: { isPending: boolean };
+  /** Edits not yet saved, and going back to the stored values (the save bar of a settings page). */
+  dirty?: boolean;
+  discard?: () => void;
 };

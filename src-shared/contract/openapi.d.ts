@@ -398,8 +398,9 @@ export interface paths {
     };
     /**
      * The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded, networkFilters, fail2ban,
-     * generalSettings, ami, crowdsecLink, apiKeys}`. API keys are metadata only (never a key value or hash).
-     * `?secrets=true` adds the AMI secret and the link password and bouncer key, and needs the SENSITIVE level.
+     * generalSettings, ami, crowdsecLink, extensions, apiKeys}`. API keys are metadata only (never a key value or
+     * hash). `?secrets=true` adds the AMI secret, the extensions' SIP passwords and the link password and bouncer
+     * key, and needs the SENSITIVE level.
      */
     get: operations['backup.exportConfig'];
     put?: never;
@@ -421,13 +422,14 @@ export interface paths {
     put?: never;
     /**
      * `{config, dryRun}`: validates every section with the resources' own rules, then replaces filters (ids kept),
-     * fail2ban, general settings, AMI and the CrowdSec link (when the file has it) in one transaction. Answers what
-     * was (or, with `dryRun: true`, would be) added, changed and removed per section. API keys are never restored:
-     * keys are secrets, issue new ones. Invalid input gets 422 naming the section and field, and nothing is
-     * written: types are strict (`"77"` for a number is refused, never converted) and filter ids run from 1 to
-     * 2147483647. Key metadata naming a filter the file lacks is accepted with an entry in `warnings`. Validation
-     * runs outside the write transaction; a dry run never takes the write lock. An AMI secret or link credential in
-     * the file needs SENSITIVE, and so does moving stored ones to another host or LAPI.
+     * fail2ban, general settings, AMI, the CrowdSec link and the extensions (each when the file has it) in one
+     * transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and removed per section. API
+     * keys are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the section and
+     * field, and nothing is written: types are strict (`"77"` for a number is refused, never converted) and filter
+     * ids run from 1 to 2147483647. Key metadata naming a filter the file lacks is accepted with an entry in
+     * `warnings`. Validation runs outside the write transaction; a dry run never takes the write lock. An AMI
+     * secret or link credential in the file, or a changed extension SIP password, needs SENSITIVE, and so does
+     * moving stored ones to another host or LAPI.
      */
     post: operations['backup.importConfig'];
     delete?: never;
@@ -3675,9 +3677,9 @@ export interface operations {
     responses: {
       /**
        * @description The configuration as `{format, version, serverVersion, exportedAt, secretsIncluded,
-       * networkFilters, fail2ban, generalSettings, ami, crowdsecLink, apiKeys}`. API keys are metadata only (never
-       * a key value or hash). `?secrets=true` adds the AMI secret and the link password and bouncer key, and needs
-       * the SENSITIVE level.
+       * networkFilters, fail2ban, generalSettings, ami, crowdsecLink, extensions, apiKeys}`. API keys are metadata
+       * only (never a key value or hash). `?secrets=true` adds the AMI secret, the extensions' SIP passwords and
+       * the link password and bouncer key, and needs the SENSITIVE level.
        */
       200: {
         headers: {
@@ -3708,6 +3710,9 @@ export interface operations {
               crowdsecLink: {
                 [key: string]: unknown;
               };
+              extensions: {
+                [key: string]: unknown;
+              }[];
               apiKeys: {
                 [key: string]: unknown;
               }[];
@@ -3747,14 +3752,14 @@ export interface operations {
     responses: {
       /**
        * @description `{config, dryRun}`: validates every section with the resources' own rules, then replaces
-       * filters (ids kept), fail2ban, general settings, AMI and the CrowdSec link (when the file has it) in one
-       * transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and removed per section.
-       * API keys are never restored: keys are secrets, issue new ones. Invalid input gets 422 naming the section
-       * and field, and nothing is written: types are strict (`"77"` for a number is refused, never converted) and
-       * filter ids run from 1 to 2147483647. Key metadata naming a filter the file lacks is accepted with an entry
-       * in `warnings`. Validation runs outside the write transaction; a dry run never takes the write lock. An AMI
-       * secret or link credential in the file needs SENSITIVE, and so does moving stored ones to another host or
-       * LAPI.
+       * filters (ids kept), fail2ban, general settings, AMI, the CrowdSec link and the extensions (each when the
+       * file has it) in one transaction. Answers what was (or, with `dryRun: true`, would be) added, changed and
+       * removed per section. API keys are never restored: keys are secrets, issue new ones. Invalid input gets 422
+       * naming the section and field, and nothing is written: types are strict (`"77"` for a number is refused,
+       * never converted) and filter ids run from 1 to 2147483647. Key metadata naming a filter the file lacks is
+       * accepted with an entry in `warnings`. Validation runs outside the write transaction; a dry run never takes
+       * the write lock. An AMI secret or link credential in the file, or a changed extension SIP password, needs
+       * SENSITIVE, and so does moving stored ones to another host or LAPI.
        */
       200: {
         headers: {
@@ -3787,6 +3792,11 @@ export interface operations {
                   removed: string[];
                 };
                 crowdsecLink: {
+                  added: string[];
+                  changed: string[];
+                  removed: string[];
+                };
+                extensions: {
                   added: string[];
                   changed: string[];
                   removed: string[];

@@ -33,25 +33,27 @@ export function DashboardRoute() {
       <EnforcementBanner activeBans={bans.data?.total ?? 0} keysHref={paths.apiKeys} />
       <CappedOwnBanner keysHref={paths.apiKeys} />
       <Grid gap="lg">
-        <Grid.Col span={12}>
-          <HealthCard hrefs={HEALTH_HREFS} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
-          <ServerInfoCard />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
-          <AmiStatusCard settingsHref={paths.settings} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
-          <BanSummaryCard />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+        {/* On a phone the Bouncers card comes first: whether the bouncers enforce the bans is what a technician checks
+            first; then the Health card. On a wide screen Health spans the top and Bouncers sits beside the bans. */}
+        <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 0, lg: 4 }}>
           <BouncerStatusCard />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+        <Grid.Col span={12} order={{ base: 1, lg: 0 }}>
+          <HealthCard hrefs={HEALTH_HREFS} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 2, lg: 1 }}>
+          <ServerInfoCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 3, lg: 2 }}>
+          <AmiStatusCard settingsHref={paths.settings} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }} order={{ base: 4, lg: 3 }}>
+          <BanSummaryCard />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 5, lg: 5 }}>
           <LapiLinkCard settingsHref={paths.settings} />
         </Grid.Col>
-        <Grid.Col span={12}>
+        <Grid.Col span={12} order={{ base: 6, lg: 6 }}>
           <FlaggedAccountsCard peersHref={paths.peers} />
         </Grid.Col>
       </Grid>

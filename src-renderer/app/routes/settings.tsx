@@ -1,6 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SaveBarPage } from '../../components/SaveBar.tsx';
 import { BackupButtons } from '../../features/backup/components/BackupButtons.tsx';
 import { CrowdsecLinkForm } from '../../features/crowdsec-link/components/CrowdsecLinkForm.tsx';
 import { AdminPasswordForm } from '../../features/auth/components/AdminPasswordForm.tsx';
@@ -93,13 +94,15 @@ export function SettingsRoute() {
         }
         actions={<BackupButtons />}
       />
-      <Stack gap="lg">
-        {SECTIONS.map(({ id, title, description, form: Form }) => (
-          <Section key={id} id={id} title={title} description={description}>
-            <Form />
-          </Section>
-        ))}
-      </Stack>
+      <SaveBarPage>
+        <Stack gap="lg">
+          {SECTIONS.map(({ id, title, description, form: Form }) => (
+            <Section key={id} id={id} title={title} description={description}>
+              <Form />
+            </Section>
+          ))}
+        </Stack>
+      </SaveBarPage>
     </>
   );
 }

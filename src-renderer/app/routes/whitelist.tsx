@@ -1,7 +1,6 @@
-import { SimpleGrid, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EffectiveWhitelist } from '../../features/whitelist/components/EffectiveWhitelist.tsx';
-import { WhitelistEditor } from '../../features/whitelist/components/WhitelistEditor.tsx';
 import { WhitelistEntriesCard } from '../../features/whitelist/components/WhitelistEntriesCard.tsx';
 
 export function WhitelistRoute() {
@@ -13,10 +12,7 @@ export function WhitelistRoute() {
       />
       <Stack gap="lg">
         <WhitelistEntriesCard />
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <WhitelistEditor />
-          <EffectiveWhitelist />
-        </SimpleGrid>
+        <EffectiveWhitelist />
       </Stack>
     </>
   );

@@ -17,6 +17,8 @@ export interface DataTableSearch<T> {
   placeholder?: string;
   /** The text a row is searched in (case-insensitive). */
   text: (row: T) => string;
+  /** The search's text when the table first shows (a link to one record). */
+  initial?: string;
 }
 
 /** Rows the operator ticks for a bulk action, by row key. */

@@ -51,7 +51,7 @@ export function useDataTable<T>({
   search?: DataTableSearch<T>;
   selection?: DataTableSelection;
 }): DataTableState<T> {
-  const [term, setTerm] = useState('');
+  const [term, setTerm] = useState(search?.initial ?? '');
   const shown = matchingRows(rows, search, term);
   const shownKeys = shown.map(rowKey);
   const toggleRow = useCallback(

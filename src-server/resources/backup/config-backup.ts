@@ -33,6 +33,8 @@ import { readSingleton } from '../../resource-kit/singleton.ts';
 import type { ResourceDeclaration } from '../../resource-kit/types.ts';
 import { CROWDSEC_LINK_SETTING_KEY } from '../../storage/migrations/070-crowdsec-link.ts';
 import { exportLinkSection, planLinkImport } from './crowdsec-link-backup.ts';
+import { exportExtensionsSection, planExtensionsImport } from './extensions-backup.ts';
+import { replaceExtensions, type ExtensionRow } from '../../peers/extension-rows.ts';
 
 /** What `format` says in every export; `version` is this file layout's version. */
 export const BACKUP_FORMAT = 'pbx-console-config';
@@ -54,6 +56,8 @@ export interface ConfigBackup {
   ami: Record<string, unknown>;
   /** The CrowdSec LAPI link (absent from backups made before it): its password and key only with secrets. */
   crowdsecLink?: Record<string, unknown>;
+  /** The extensions (absent from backups made before them): a SIP password only with secrets. */
+  extensions?: Array<Record<string, unknown>>;
   apiKeys: Array<Record<string, unknown>>;
 }
 
@@ -73,6 +77,7 @@ export interface ImportReport {
     generalSettings: SectionChanges;
     ami: SectionChanges;
     crowdsecLink: SectionChanges;
+    extensions: SectionChanges;
     apiKeys: SectionChanges & { notRestored: number; note: string };
   };
   /** What was accepted but deserves a look (key metadata referring to a filter the file lacks). */
@@ -134,7 +139,7 @@ function keyMetadata(db: Db): Array<Record<string, unknown>> {
 /**
  * The configuration as one JSON document: network filters, fail2ban rules (whitelist included),
  * general settings, AMI settings (its secret only when `secrets`), the CrowdSec link (its password
- * and bouncer key only when `secrets`) and API key metadata (never a key value or hash).
+ * and bouncer key only when `secrets`), the extensions (their SIP passwords only when `secrets`) and API key metadata (never a key value or hash).
  */
 export function exportConfig(db: Db, options: { secrets: boolean; serverVersion: string; now: number }): ConfigBackup {
   const ami = singletonValues(amiDeclaration, db, AMI_SETTINGS_KEY);
@@ -151,6 +156,7 @@ export function exportConfig(db: Db, options: { secrets: boolean; serverVersion:
     generalSettings: singletonValues(generalSettingsDeclaration, db, GENERAL_SETTINGS_KEY),
     ami,
     crowdsecLink: exportLinkSection(db, options.secrets),
+    extensions: exportExtensionsSection(db, options.secrets),
     apiKeys: keyMetadata(db),
   };
 }
@@ -180,6 +186,8 @@ function shapeErrors(config: unknown): string[] {
     if (!isObject(config[name])) errors.push(`${name}: must be an object.`);
   if (config.crowdsecLink !== undefined && !isObject(config.crowdsecLink))
     errors.push('crowdsecLink: must be an object when present.');
+  if (config.extensions !== undefined && !Array.isArray(config.extensions))
+    errors.push('extensions: must be an array when present.');
   if (config.apiKeys !== undefined && !Array.isArray(config.apiKeys))
     errors.push('apiKeys: must be an array when present.');
   return errors;
@@ -218,6 +226,8 @@ function idError(at: string, id: unknown, why: string): string | undefined {
 interface ImportPlan {
   filters: FilterRow[];
   settings: Array<[key: string, value: Record<string, unknown>]>;
+  /** The extensions to store, when the file has them. */
+  extensions?: ExtensionRow[];
   importedIds: Set<string>;
   report: ImportReport;
 }
@@ -251,6 +261,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     if (lost.length) return lost;
     replaceFilters(db, plan.filters, MAX_IMPORT_ID);
     for (const [key, value] of plan.settings) writeSetting(db, key, value);
+    if (plan.extensions) replaceExtensions(db, plan.extensions);
     return [];
   })();
   if (refused.length) return { ok: false, status: 422, errors: refused };
@@ -260,6 +271,7 @@ export function importConfig(db: Db, config: unknown, options: ImportOptions): I
     ['generalSettings', 'general-settings'],
     ['ami', 'ami'],
     ['crowdsecLink', 'crowdsec-link'],
+    ['extensions', 'extensions'],
   ] as const) {
     const c = plan.report.sections[section];
     if (c.added.length || c.changed.length || c.removed.length) options.changed?.(resource);
@@ -291,6 +303,7 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     generalSettings: none(),
     ami: none(),
     crowdsecLink: none(),
+    extensions: none(),
     apiKeys: { ...none(), notRestored: 0, note: KEYS_NOT_RESTORED },
   };
   const settings: ImportPlan['settings'] = [];
@@ -388,6 +401,18 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     }
   }
 
+  // The extensions, when the file has them (older backups do not: they are left as they are).
+  let extensions: ExtensionRow[] | undefined;
+  if (doc.extensions !== undefined) {
+    const planned = planExtensionsImport(db, doc.extensions, options.canWriteSecrets);
+    if (!planned.ok && planned.status === 403) return planned;
+    if (!planned.ok) errors.push(...planned.errors);
+    else {
+      extensions = planned.rows;
+      sections.extensions = { added: planned.added, changed: planned.changed, removed: planned.removed };
+    }
+  }
+
   // API key metadata: validated, never restored; a reference to a filter the file lacks is only a warning.
   const keys = doc.apiKeys ?? [];
   const importedIds = new Set(filters.map((f) => String(f.id)));
@@ -440,6 +465,7 @@ function planImport(db: Db, doc: ConfigBackup, options: ImportOptions): PlanOutc
     plan: {
       filters,
       settings,
+      extensions,
       importedIds,
       report: { dryRun: options.dryRun, applied: !options.dryRun, sections, warnings },
     },

@@ -1,6 +1,13 @@
 import { isCatchAll } from '../../firewall/model/index.ts';
 import { addManualBan, banLog, liftBans } from '../../firewall/bans/index.ts';
-import { type BanScreen, describeCutOff, NeverBannedSet, RegisteredAddresses } from '../../firewall/filters/index.ts';
+import {
+  type BanScreen,
+  describeCutOff,
+  NeverBannedSet,
+  readFail2ban,
+  RegisteredAddresses,
+} from '../../firewall/filters/index.ts';
+import type { Db } from '../../storage/database.ts';
 import { parseCidr } from '../../net/cidr.ts';
 import { DEFAULT_LIMIT, pageOf, paginationOf } from '../../resource-kit/pagination.ts';
 import { created, failure, invalid, ok } from '../../resource-kit/results.ts';
@@ -13,7 +20,7 @@ import type { FirewallAction } from './declaration.ts';
  * explicit ban is refused with the reason rather than carved, so the operator sees what it holds.
  * Loopback first, then unspecified, then every whitelisted or trusted range it overlaps.
  */
-function manualBanRefusals(value: string, screen: BanScreen): string[] {
+function manualBanRefusals(value: string, screen: BanScreen, db: Db): string[] {
   if (screen.kind === 'clear') return [];
   const holes = screen.kind === 'refused' ? [screen.holder] : screen.holes;
   if (holes.some((h) => h.kind === 'host loopback'))
@@ -25,9 +32,17 @@ function manualBanRefusals(value: string, screen: BanScreen): string[] {
       `ip: ${value} holds an unspecified address (0.0.0.0/8, ::) or the whole IPv4-mapped space ` +
         `(::ffff:0:0/96); no traffic comes from there, so ban the real addresses instead.`,
     ];
+  // A whitelist entry is named with its comment and end, so the operator knows whose it is and for how long.
+  const entries = new Map(readFail2ban(db).whitelistEntries.map((e) => [e.value, e]));
+  const aboutEntry = (text: string) => {
+    const entry = entries.get(text);
+    if (!entry) return '';
+    const parts = [entry.comment ? JSON.stringify(entry.comment) : '', entry.until ? `until ${entry.until}` : 'no end'];
+    return ` (${parts.filter(Boolean).join(', ')})`;
+  };
   return holes.map((h) =>
     h.kind === 'whitelisted'
-      ? `ip: ${value} overlaps the whitelisted ${h.text} (Whitelist page); remove it from the whitelist first.`
+      ? `ip: ${value} overlaps the whitelisted ${h.text}${aboutEntry(h.text)}; remove it from the whitelist first.`
       : `ip: ${value} overlaps the trusted network ${h.text} (Network filters); trusted networks are never banned.`,
   );
 }
@@ -46,7 +61,7 @@ export const banIp: FirewallAction<'banIp'> = (ctx) => {
   // What no schema can say: the catch-all and the never-banned addresses are refused with the reason.
   const refusals = isCatchAll(parseCidr(value)!)
     ? [`ip: ${value} is every address; ban specific addresses or networks.`]
-    : manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value));
+    : manualBanRefusals(value, NeverBannedSet.read(ctx.db, ctx.now()).screen(value), ctx.db);
   if (refusals.length) return invalid(refusals);
   // Registered phones are never cut off without the operator saying so (registered-addresses.ts).
   const cutOff = RegisteredAddresses.read(ctx.db, ctx.now()).protectedPhones(value);

@@ -2,6 +2,7 @@ import { Modal, NumberInput, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ModalForm } from '../../../components/FormModal.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
+import { formatLocalInput, parseLocalInput, zoneName } from '../../../lib/format.ts';
 import { useUpdateApiKey } from '../api/update-api-key.ts';
 import type { ApiKey } from '../api/types.ts';
 import type { FilterField } from './CreateApiKeyModal.tsx';
@@ -21,22 +22,17 @@ const FIELDS = [
 /** Keys that read the firewall export (bouncers, router feeds) have a device limit. */
 const readsExport = (key: ApiKey) => Object.keys(key.allowed_paths ?? {}).some((p) => p.includes('firewall-bouncer'));
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An ISO time as the value of a datetime-local input (the browser's time zone, to the second). */
+/** An ISO time as the Expires field shows it: the console's one format, local time, 24-hour. */
 export function toLocalInput(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  return `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(ms) ? '' : formatLocalInput(ms);
 }
 
-/** A datetime-local value as an ISO time; null when empty (never expires) or unreadable. */
-export function fromLocalInput(value: string): string | null {
+/** The Expires field as an ISO time; null when empty (never expires), 'unreadable' when it is not a time. */
+export function fromLocalInput(value: string): string | null | 'unreadable' {
   if (!value.trim()) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  const ms = parseLocalInput(value);
+  return Number.isNaN(ms) ? 'unreadable' : new Date(ms).toISOString();
 }
 
 /** Edits a key's description, source binding, expiry and device limit; access and value stay (Rotate replaces the value). */
@@ -72,13 +68,18 @@ export function EditApiKeyModal({
   const unchangedExpiry = expires === toLocalInput(apiKey?.expires_at);
   const expiresAt = unchangedExpiry ? (apiKey?.expires_at ?? null) : fromLocalInput(expires);
   const expiryError =
+    (touched && expiresAt === 'unreadable'
+      ? 'Write it as 2026-12-31 18:00 (24-hour, your local time), or leave it empty.'
+      : null) ??
     (touched && expires.trim() && !unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()
       ? 'Choose a time in the future, or leave it empty for a key that never expires.'
-      : null) ?? errors.byField.expires_at;
+      : null) ??
+    errors.byField.expires_at;
 
   const submit = () => {
     setTouched(true);
     if (!apiKey || !description.trim()) return;
+    if (expiresAt === 'unreadable') return;
     if (!unchangedExpiry && expiresAt !== null && Date.parse(expiresAt) <= Date.now()) return;
     update.mutate(
       {
@@ -113,10 +114,9 @@ export function EditApiKeyModal({
           <KeyDescriptionField value={description} onChange={setDescription} touched={touched} errors={errors} />
           {filterField({ value: filterId, onChange: setFilterId, error: errors.byField.networkfilterid })}
           <TextInput
-            type="datetime-local"
-            step={1}
             label="Expires"
-            description="After this time (your local time) the key is refused. Leave it empty for a key that never expires."
+            placeholder="2026-12-31 18:00"
+            description={`After this time (24-hour, ${zoneName(new Date())}) the key is refused. Leave it empty for a key that never expires.`}
             value={expires}
             onChange={(e) => setExpires(e.currentTarget.value)}
             error={expiryError}

@@ -118,7 +118,6 @@ export function IssuedKeyPanel({
             value={choice}
             onChange={(v) => v && setChoice(v)}
             allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
           />
           {choice === OTHER_HOST && (
             <TextInput

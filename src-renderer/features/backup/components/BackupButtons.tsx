@@ -57,6 +57,11 @@ export function BackupButtons() {
       return;
     }
     setConfig(parsed);
+    // Another JSON file (a ban export, a bouncer's config) is named as such before the server is asked.
+    if ((parsed as { format?: unknown } | null)?.format !== 'pbx-console-config') {
+      setErrors([`${file.name} is not a configuration backup (Export on this page makes one); nothing was changed.`]);
+      return;
+    }
     try {
       const [report, now] = await Promise.all([importConfig(parsed, true), exportConfig().catch(() => null)]);
       setCurrent(now);

@@ -1,5 +1,6 @@
 import { Table } from '@mantine/core';
 import type { ImportReport, SectionChanges } from '../api/config-backup.ts';
+import { fieldLabel } from './field-labels.ts';
 
 const SECTION_NAMES: Record<keyof ImportReport['sections'], string> = {
   networkFilters: 'Network filters',
@@ -7,6 +8,7 @@ const SECTION_NAMES: Record<keyof ImportReport['sections'], string> = {
   generalSettings: 'Request queue and general settings',
   ami: 'Asterisk manager (AMI)',
   crowdsecLink: 'Many sites (CrowdSec link)',
+  extensions: 'Extensions',
   apiKeys: 'API keys',
 };
 
@@ -24,18 +26,19 @@ const sectionOf = (doc: unknown, section: string) => {
 };
 
 /**
- * What a section's import does, in words; a changed setting shows its value now and in the file
- * ("maxretry: 20 → 5") when both documents have it.
+ * What a section's import does, in words; a changed setting is named by its form label and shows its value now and
+ * in the file ("Failures before a ban: 20 → 5") when both documents have it.
  */
 const describeChanges = (
+  section: string,
   c: SectionChanges,
   current: Record<string, unknown> | null,
   incoming: Record<string, unknown> | null,
 ) => {
   const changed = c.changed.map((field) =>
     current && incoming && field in current && field in incoming
-      ? `${field}: ${shown(current[field])} → ${shown(incoming[field])}`
-      : field,
+      ? `${fieldLabel(section, field)}: ${shown(current[field])} → ${shown(incoming[field])}`
+      : fieldLabel(section, field),
   );
   return (
     [
@@ -76,7 +79,12 @@ export function ImportPreviewTable({
                 ? preview.sections.apiKeys.notRestored
                   ? `${preview.sections.apiKeys.notRestored} not restored: keys are secrets; issue new ones.`
                   : 'None in the file'
-                : describeChanges(preview.sections[section], sectionOf(current, section), sectionOf(config, section))}
+                : describeChanges(
+                    section,
+                    preview.sections[section],
+                    sectionOf(current, section),
+                    sectionOf(config, section),
+                  )}
             </Table.Td>
           </Table.Tr>
         ))}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { AddressInput } from '../../../components/AddressInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { FormModal } from '../../../components/FormModal.tsx';
+import { serverMessage } from '../../../components/ServerMessage.tsx';
 import { fieldErrors } from '../../../lib/field-errors.ts';
 import { formatExactDuration } from '../../../lib/format.ts';
 import { useBanIp } from '../api/ban-ip.ts';
@@ -77,10 +78,15 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
     );
   };
 
+  // Anything typed or changed: Esc then asks before dropping it.
+  const dirty =
+    ip.trim() !== '' || reason.trim() !== '' || seconds !== DEFAULT_SECONDS || services.length !== BAN_SERVICES.length;
+
   return (
     <FormModal
       opened={opened}
       onClose={onClose}
+      dirty={dirty}
       title="Ban an address"
       onSubmit={submit}
       submitLabel={cutOff ? 'Ban anyway' : 'Ban'}
@@ -96,7 +102,7 @@ export function BanIpModal({ opened, onClose }: { opened: boolean; onClose: () =
           // Another address: the confirmation was for the one before.
           if (cutOff) ban.reset();
         }}
-        error={ipError}
+        error={serverMessage(ipError)}
       />
       {cutOff && <CutOffWarning message={cutOff} />}
       <DurationInput

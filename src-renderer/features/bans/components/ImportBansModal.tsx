@@ -84,7 +84,6 @@ export function ImportBansModal({ opened, onClose }: { opened: boolean; onClose:
           value={format}
           onChange={(v) => v && edited(setFormat)(v as BanListFormat)}
           allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
         />
         <Group gap="xs">
           <FileButton

@@ -55,7 +55,7 @@ export function UnbanAndWhitelistModal({ ip, onClose }: { ip: string | null; onC
         terms={terms}
         errors={errors.byField}
         permanentHint="Permanent keeps it until you remove it on the Whitelist page."
-        focusComment
+        endFirst
       />
     </FormModal>
   );

@@ -30,9 +30,12 @@ function TimeLeft({ ban }: { ban: BannedIp }) {
   );
 }
 
-/** The services a manual ban covers, when not all of them. */
-const servicesText = (ban: BannedIp) =>
-  ban.services && ban.services.length < BAN_SERVICES.length ? ban.services.join(', ') : null;
+/** The services a ban refuses the address on: every one unless a manual ban chose some. */
+const refusedOn = (ban: BannedIp) =>
+  ban.services && ban.services.length < BAN_SERVICES.length ? ban.services.join(', ') : 'All services';
+
+/** When the ban ends, in the console's one date format. */
+const until = (ban: BannedIp) => (isPermanent(ban) || !ban.expiresAt ? 'Permanent' : formatDateTime(ban.expiresAt));
 
 /** The Bans table's columns: one array for every render, so unchanged rows are not drawn again. */
 export const BAN_COLUMNS: DataTableColumn<BannedIp>[] = [
@@ -43,11 +46,6 @@ export const BAN_COLUMNS: DataTableColumn<BannedIp>[] = [
       <CategoryCell category={ban.category}>
         {ban.category !== 'manual' && <BanNumber category={ban.category} banNumber={ban.banNumber} />}
         <EscalatedMark escalatedFrom={ban.escalatedFrom} />
-        {servicesText(ban) && (
-          <Text size="xs" c="dimmed">
-            Refused on {servicesText(ban)}
-          </Text>
-        )}
       </CategoryCell>
     ),
   },
@@ -65,7 +63,23 @@ export const BAN_COLUMNS: DataTableColumn<BannedIp>[] = [
       </>
     ),
   },
+  {
+    header: 'Until',
+    render: (ban) => (
+      <Text size="sm" data-testid="ban-until">
+        {until(ban)}
+      </Text>
+    ),
+  },
   { header: 'Time left', mono: true, render: (ban) => <TimeLeft ban={ban} /> },
+  {
+    header: 'Refused on',
+    render: (ban) => (
+      <Text size="sm" data-testid="ban-refused-on">
+        {refusedOn(ban)}
+      </Text>
+    ),
+  },
   { header: 'Delivered', render: (ban) => <DeliveryCell delivery={ban.delivery} subject={ban.ip} /> },
 ];
 

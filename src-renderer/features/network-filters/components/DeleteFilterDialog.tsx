@@ -134,7 +134,6 @@ export function DeleteFilterDialog({
               value={moveTo}
               onChange={setMoveTo}
               allowDeselect={false}
-              comboboxProps={{ withinPortal: true }}
             />
           )}
           <FormError messages={problem} />

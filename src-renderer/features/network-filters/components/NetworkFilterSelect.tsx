@@ -84,7 +84,6 @@ export function NetworkFilterSelect({ value, onChange, error }: NetworkFilterSel
         allowDeselect={false}
         error={error}
         disabled={filters.isPending}
-        comboboxProps={{ withinPortal: true }}
       />
       {!creating ? (
         <Anchor

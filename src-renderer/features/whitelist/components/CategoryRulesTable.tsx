@@ -1,5 +1,5 @@
 import { NumberInput, Table, Text } from '@mantine/core';
-import { DurationInput } from '../../../components/DurationInput.tsx';
+import { DurationInput, durationInUnit } from '../../../components/DurationInput.tsx';
 import { formatExactDuration } from '../../../lib/format.ts';
 import {
   FAIL2BAN_BOUNDS,
@@ -100,7 +100,8 @@ export function CategoryRulesTable({
                       <DurationInput
                         hideLabel
                         label={`${label}: ${word}`}
-                        placeholder={`${formatExactDuration(global[name])} (global)`}
+                        placeholder={`${durationInUnit(global[name]).text} (global)`}
+                        emptyUnit={durationInUnit(global[name]).unit}
                         {...FAIL2BAN_BOUNDS[name]}
                         value={row[name]}
                         onChange={(v) => onChange(category, name, v)}

@@ -24,7 +24,7 @@ export function EffectiveWhitelist() {
         <Badge variant="light">{plural(entries.length, 'entry', 'entries')}</Badge>
       </Group>
       <Text size="sm" c="dimmed" mb="md">
-        What bouncers receive from <Code>/v1/whitelist</Code>: the fail2ban whitelist plus every network filter marked
+        What bouncers receive from <Code>/v1/whitelist</Code>: the whitelist above plus every network filter marked
         trusted.
       </Text>
       <Box data-testid="effective-whitelist">

@@ -1,4 +1,5 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { BoundedNumberInput } from '../../../components/BoundedNumberInput.tsx';
 import { DurationInput } from '../../../components/DurationInput.tsx';
 import { SettingsForm } from '../../../components/SettingsForm.tsx';
@@ -12,6 +13,7 @@ import {
   type PresetChoice,
 } from '../api/fail2ban-settings.ts';
 import { BanPresetPicker } from './BanPresetPicker.tsx';
+import { PresetConfirmDialog } from './PresetConfirmDialog.tsx';
 import { CategoryRulesTable, type CategoryValues } from './CategoryRulesTable.tsx';
 import { RepeatOffenderFields } from './RepeatOffenderFields.tsx';
 import { SlowWindowFields } from './SlowWindowFields.tsx';
@@ -39,9 +41,19 @@ export function Fail2banSettingsForm() {
     bounds: FAIL2BAN_BOUNDS,
   });
   const { errors, set, setValues, boundedField, switchField } = form;
+  const [pending, setPending] = useState<Exclude<PresetChoice, 'custom'> | null>(null);
+  // The services with values of their own, which a preset would clear.
+  const ownRules = RULE_CATEGORIES.filter((c) =>
+    Object.values(form.values?.categories[c.value] ?? {}).some((v) => Number.isFinite(v)),
+  ).map((c) => c.label);
   const choosePreset = (choice: string) => {
     if (choice === 'custom') return;
-    const preset = BAN_PRESETS[choice as Exclude<PresetChoice, 'custom'>];
+    if (ownRules.length) setPending(choice as Exclude<PresetChoice, 'custom'>);
+    else applyPreset(choice as Exclude<PresetChoice, 'custom'>);
+  };
+  const applyPreset = (choice: Exclude<PresetChoice, 'custom'>) => {
+    setPending(null);
+    const preset = BAN_PRESETS[choice];
     setValues(
       (current) =>
         current && {
@@ -64,6 +76,12 @@ export function Fail2banSettingsForm() {
         return (
           <>
             <BanPresetPicker preset={preset} onChoose={choosePreset} error={errors.byField.preset} />
+            <PresetConfirmDialog
+              preset={pending && BAN_PRESETS[pending].label}
+              services={ownRules}
+              onConfirm={() => pending && applyPreset(pending)}
+              onCancel={() => setPending(null)}
+            />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
               <Stack gap="sm" data-testid="normal-window">
                 <Text size="sm" fw={500}>

@@ -8,7 +8,7 @@ import { OptionalText } from '../../../components/OptionalText.tsx';
 import { formatDateTime, formatDuration, toMillis } from '../../../lib/format.ts';
 import { useDialogTarget } from '../../../lib/use-dialog-target.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { useFail2ban, type WhitelistEntry } from '../api/fail2ban-settings.ts';
+import { useFail2ban, useUpdateFail2ban, type WhitelistEntry } from '../api/fail2ban-settings.ts';
 import { useSaveWhitelistEntries } from '../api/save-whitelist-entries.ts';
 import { WhitelistEntryModal } from './WhitelistEntryModal.tsx';
 
@@ -26,22 +26,32 @@ function EndCell({ entry, now }: { entry: WhitelistEntry; now: number }) {
   );
 }
 
+const splitList = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
+
 /**
- * Whitelist entries with a comment and an optional end (CrowdSec's allowlists): why an address is
- * trusted, and until when. Adding one lifts the bans it covers; at its end it disappears on its own.
+ * The one whitelist: every address never banned, each with the reason it is trusted and, if temporary, its end
+ * (CrowdSec's allowlists). The plain list (fail2ban's `whitelist`) is shown as the same entries without comment or
+ * end. Adding one lifts the bans it covers; at its end it disappears on its own.
  */
 export function WhitelistEntriesCard() {
   const settings = useFail2ban();
   const save = useSaveWhitelistEntries();
+  const savePlain = useUpdateFail2ban();
   const removing = useDialogTarget<WhitelistEntry>();
   const [adding, setAdding] = useState(false);
   const now = useNow();
   const entries = (settings.data?.whitelistEntries ?? []).filter((e) => (toMillis(e.until) ?? Infinity) > now);
+  const plain = splitList(settings.data?.whitelist).filter((v) => !entries.some((e) => e.value === v));
+  const rows: WhitelistEntry[] = [...entries, ...plain.map((value) => ({ value, comment: '', until: null }))];
+  const remove = (e: WhitelistEntry) =>
+    plain.includes(e.value)
+      ? savePlain.mutateAsync({ whitelist: plain.filter((v) => v !== e.value).join(' ') })
+      : save.mutateAsync(entries.filter((x) => x.value !== e.value));
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="whitelist-entries-title">
       <Group justify="space-between" mb={4} wrap="wrap">
         <Title order={2} size="h4" id="whitelist-entries-title">
-          Whitelist entries
+          Whitelist
         </Title>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
           Add to whitelist
@@ -56,7 +66,7 @@ export function WhitelistEntriesCard() {
         noun="entries"
         frame={{ card: false, minWidth: 560 }}
         query={settings}
-        rows={entries}
+        rows={rows}
         row={{
           key: (e) => e.value,
           testId: 'whitelist-entry',
@@ -68,6 +78,8 @@ export function WhitelistEntriesCard() {
           label: 'Search whitelist entries',
           placeholder: 'Search address or comment',
           text: (e) => `${e.value} ${e.comment}`,
+          // A clash elsewhere links here with ?entry=<address>: the table opens on that entry.
+          initial: new URLSearchParams(window.location.search).get('entry') ?? '',
         }}
         columns={[
           { header: 'Address or network', mono: true, card: 'title', render: (e) => e.value },
@@ -87,13 +99,11 @@ export function WhitelistEntriesCard() {
           `${e.value}${e.comment ? ` (${e.comment})` : ''} can be banned again: its failures count from now on.`
         }
         confirmLabel="Remove"
-        loading={save.isPending}
+        loading={save.isPending || savePlain.isPending}
         onConfirm={(e) =>
-          save
-            .mutateAsync(entries.filter((x) => x.value !== e.value))
-            .then(() =>
-              notifications.show({ color: 'teal', title: 'Removed', message: `${e.value} is no longer whitelisted.` }),
-            )
+          remove(e).then(() =>
+            notifications.show({ color: 'teal', title: 'Removed', message: `${e.value} is no longer whitelisted.` }),
+          )
         }
       />
     </Card>
