@@ -44,6 +44,9 @@ describe('console: touch at 390 px', () => {
     await page.getByRole('option', { name: 'This computer only (localhost)' }).tap();
     assert.equal(await source.inputValue(), 'This computer only (localhost)');
     assert.ok((await tapEveryPicker(page, dialog)) >= 1);
+    // The last choice of "Device limit" is "Custom number": it asks for the number, typed here.
+    const cap = dialog.getByLabel('Entries at most');
+    if (await cap.isVisible()) await cap.fill('35000');
     await dialog.getByRole('button', { name: 'Create key' }).tap();
     await visible(page.getByText('I have copied it'));
     const issued = page.getByRole('dialog');

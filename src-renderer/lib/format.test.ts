@@ -8,6 +8,7 @@ import {
   formatHourMinute,
   formatLocalInput,
   formatTime,
+  localInputInstant,
   ordinal,
   parseLocalInput,
   plural,
@@ -84,5 +85,11 @@ describe('format', () => {
     assert.equal(parseLocalInput('2026-12-31 18:05'), ms - 9000);
     for (const bad of ['12/31/2026 06:05 PM', '2026-13-01 10:00', '2026-02-30 10:00', '2026-12-31 24:00', '', 'soon'])
       assert.ok(Number.isNaN(parseLocalInput(bad)), `"${bad}" is not a time`);
+  });
+
+  it("a filter's typed bound becomes an instant once it reads as a time, and nothing before", () => {
+    assert.equal(localInputInstant('2026-12-31 18:05'), new Date(2026, 11, 31, 18, 5).toISOString());
+    for (const unfinished of ['', '  ', '2026-12-3', '12/31/2026 06:05 PM'])
+      assert.equal(localInputInstant(unfinished), '');
   });
 });

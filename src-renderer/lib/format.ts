@@ -87,6 +87,12 @@ export function parseLocalInput(text: string): number {
   return same && date.getMinutes() === mi ? date.getTime() : NaN;
 }
 
+/** The ISO instant of a typed local time (a filter's bound), or '' while it is empty or not a time yet. */
+export function localInputInstant(text: string): string {
+  const ms = text.trim() ? parseLocalInput(text) : NaN;
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
 /** "1 entry", "3 entries": a count with the noun in the right number. */
 export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;

@@ -152,7 +152,7 @@ describe('enforcement visible: delivery counts and the address lookup', () => {
     assert.equal(nothing.status, 200);
     assert.deepEqual(
       { ...nothing.json.data, address: undefined },
-      { address: undefined, blocked: false, loopback: null, decisions: [], protections: [] },
+      { address: undefined, blocked: false, loopback: null, decisions: [], protections: [], history: [] },
     );
   });
 
@@ -175,7 +175,8 @@ describe('enforcement visible: delivery counts and the address lookup', () => {
     for (const bad of ['', 'not-an-ip', '10.0.0.0/8', 'fe80::1%25eth0', '999.1.1.1', 'a'.repeat(300)]) {
       const answer = await t.call(`${FIREWALL}:lookup?ip=${encodeURIComponent(bad)}`);
       assert.equal(answer.status, 400, bad);
-      assert.match(answer.json.messages.error[0], /ip/);
+      // In words (issue 6/6): it names the address asked about, never the parser's jargon.
+      assert.match(answer.json.messages.error[0], /address/);
     }
   });
 });

@@ -96,6 +96,11 @@ describe('the worker checks a CRUD answer against the declared record', () => {
     assert.equal((await answer('create', { name: 'a' })).httpCode, 500);
   });
 
+  it('leaves a resource without fields alone: it declares no record shape (openapi answers YAML text)', async () => {
+    const bare = { ...declaration, fields: {}, createOutput: undefined };
+    assert.equal((await withCheckedCrudOutput(bare, 'getRecord', () => ok('openapi: 3.1.0'))(ctx())).result, true);
+  });
+
   it('is wrapped in by dispatch for CRUD only when checkOutputs is on', async (t) => {
     t.mock.method(console, 'error', () => {});
     const definition = { declaration, actions: { getRecord: () => ok({ port: 'x' }) } };

@@ -24,6 +24,9 @@ export function withCheckedCrudOutput(
   operation: string,
   handler: ActionHandler,
 ): ActionHandler {
+  // A resource without fields (openapi: its record is the document, JSON or YAML text) declares no record shape.
+  if (Object.keys(declaration.fields).length === 0 && !(operation === 'create' && declaration.createOutput))
+    return handler;
   const record = recordOutput(declaration.fields).partial();
   const schema =
     operation === 'getList'

@@ -25,7 +25,7 @@ describe('openapi helper methods', () => {
   it('getValidationSchemas gives each operation its parameters, from the declared input schemas', async () => {
     const schemas = await data('openapi:getValidationSchemas');
     const banIp = schemas[`${V3}firewall:banIp`];
-    assert.deepEqual(Object.keys(banIp.parameters).sort(), ['duration', 'ip', 'reason', 'services']);
+    assert.deepEqual(Object.keys(banIp.parameters).sort(), ['confirmCutOff', 'duration', 'ip', 'reason', 'services']);
     assert.equal(banIp.parameters.ip.required, true);
     assert.equal(banIp.parameters.ip.type, 'string');
     assert.equal(banIp.parameters.reason.required, false);

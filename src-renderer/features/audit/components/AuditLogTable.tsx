@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { FilterSelect } from '../../../components/FilterSelect.tsx';
 import { ServerPagedTable } from '../../../components/ServerPagedTable.tsx';
 import { useServerPaging } from '../../../lib/use-server-paging.ts';
+import { localInputInstant } from '../../../lib/format.ts';
 import { auditCsv } from '../api/audit-csv.ts';
 import { getAllAuditEntries, useAuditLog, type AuditChannel, type AuditKind } from '../api/get-audit-log.ts';
 import { actorText, AUDIT_COLUMNS, auditRowLabel, CHANNELS, KINDS } from './audit-columns.tsx';
@@ -19,13 +20,13 @@ export function AuditLogTable() {
   const paging = useServerPaging(PAGE_SIZE, {
     kind: '' as '' | AuditKind,
     channel: '' as '' | AuditChannel,
-    // Local date-time fields (the browser's zone), sent as ISO instants.
+    // Local times as typed (24-hour, the browser's zone), sent as ISO instants once readable.
     from: '',
     to: '',
   });
   const { kind, channel, from, to } = paging.filters;
-  const since = from ? new Date(from).toISOString() : '';
-  const until = to ? new Date(to).toISOString() : '';
+  const since = localInputInstant(from);
+  const until = localInputInstant(to);
   const [exporting, setExporting] = useState(false);
   const filter = { search: paging.debounced, kind, channel, resource: '', since, until };
   const log = useAuditLog({ ...filter, limit: PAGE_SIZE, offset: paging.offset });

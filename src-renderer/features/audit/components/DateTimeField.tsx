@@ -1,7 +1,11 @@
 import { TextInput } from '@mantine/core';
+import { parseLocalInput, zoneName } from '../../../lib/format.ts';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen.ts';
 
-/** A bound of the time range, in the browser's zone. */
+/**
+ * A bound of the time range, typed as the console writes times everywhere: "2026-11-28 18:00", 24-hour, in the
+ * browser's zone (the browser's own picker would follow its locale: mm/dd/yyyy and 12-hour in the US).
+ */
 export function DateTimeField({
   label,
   value,
@@ -14,13 +18,15 @@ export function DateTimeField({
   error?: string;
 }) {
   const narrow = useNarrowScreen();
+  const unreadable = value.trim() !== '' && Number.isNaN(parseLocalInput(value));
   return (
     <TextInput
-      type="datetime-local"
       label={label}
+      placeholder="2026-11-28 18:00"
+      description={`24-hour, ${zoneName(new Date())}`}
       value={value}
       onChange={(e) => onChange(e.currentTarget.value)}
-      error={error}
+      error={unreadable ? 'Write it as 2026-11-28 18:00 (24-hour).' : error}
       w={narrow ? '100%' : 210}
     />
   );

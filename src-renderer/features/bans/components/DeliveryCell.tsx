@@ -36,12 +36,13 @@ export function DeliveryCell({ delivery, subject }: { delivery: Delivery | undef
           data-served={delivery.served}
           data-of={delivery.of}
         >
+          {/* The count on one line; why a key is missing wraps below it, so a long key name never widens the table. */}
           <Text
             size="sm"
             fw={unenforced(delivery) ? 600 : undefined}
             c={unenforced(delivery) ? 'orange' : undefined}
             td="underline dotted"
-            style={{ whiteSpace: 'nowrap' }}
+            maw={220}
           >
             {text}
           </Text>
