@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LANES = [
-  { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 2 },
+  { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 3 },
   { name: 'system', roots: ['e2e'], concurrency: 3 },
 ];
 const SOAK_LANE = { name: 'soak', roots: ['src-server', 'src-main', 'src-renderer', 'e2e'], concurrency: 2 };
