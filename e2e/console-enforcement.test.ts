@@ -75,7 +75,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
       await post('firewall:banIp', { ip: '198.51.100.20', duration: 3600, reason: 'SIP scanner' });
       await app.open();
       const banner = await visible(dashboard.banner);
-      assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer has polled in the last 30 s/);
+      assert.match(await banner.innerText(), /1 ban is not being enforced: no bouncer or router feed is fetching them/);
       await eventually(
         () => dashboard.bouncerState('fw1').textContent(),
         (t) => t === 'Never polled',

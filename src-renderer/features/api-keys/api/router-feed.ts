@@ -29,10 +29,11 @@ export function feedUrl(apiUrl: string, format: FeedFormat, apiKey?: string): st
 /**
  * A RouterOS 7 script to paste in the terminal: a script that fetches the mikrotik feed (key in a
  * header) from the cursor the last run left in a `:global` (a delta, or the whole list when the
- * cursor is empty or unknown, as after a reboot) and runs it, a scheduler that runs it every 5 minutes and at start-up, and raw-table
+ * cursor is empty or unknown, as after a reboot) and runs it, a scheduler that runs it every `intervalMinutes` (the
+ * key's feed interval, which its health check counts by; 5 by default) and at start-up, and raw-table
  * rules that drop the list's sources before connection tracking (input and forward alike).
  */
-export function mikrotikScheduler(apiUrl: string, apiKey: string): string {
+export function mikrotikScheduler(apiUrl: string, apiKey: string, intervalMinutes = 5): string {
   // Inside a RouterOS string a bare `?` is the console's help key when pasted: it is written `\?`.
   const url = feedUrl(apiUrl, 'mikrotik').replaceAll('?', '\\?');
   const cursor = feedCursorVariable(FEED_LIST_NAME);
@@ -47,7 +48,7 @@ export function mikrotikScheduler(apiUrl: string, apiKey: string): string {
     `    /import file-name=${FEED_LIST_NAME}.rsc`,
     `  } on-error={ :log warning "${FEED_LIST_NAME}: fetching the PBX feed failed" }`,
     '}',
-    `/system scheduler add name=${FEED_LIST_NAME} interval=5m start-time=startup on-event=${FEED_LIST_NAME}-update`,
+    `/system scheduler add name=${FEED_LIST_NAME} interval=${intervalMinutes}m start-time=startup on-event=${FEED_LIST_NAME}-update`,
     `/ip firewall raw add chain=prerouting src-address-list=${FEED_LIST_NAME} action=drop comment="PBX blocklist"`,
     `/ipv6 firewall raw add chain=prerouting src-address-list=${FEED_LIST_NAME} action=drop comment="PBX blocklist"`,
     `/system script run ${FEED_LIST_NAME}-update`,

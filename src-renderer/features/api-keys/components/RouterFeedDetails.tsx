@@ -24,7 +24,11 @@ export function RouterFeedDetails({
           it? Rotate the key for a new value.
         </Text>
       </Alert>
-      <RouterFeedPanel apiKey={KEY_PLACEHOLDER} bouncerApiUrls={feedUrlsFor(apiKey.networkfilterid)} />
+      <RouterFeedPanel
+        apiKey={KEY_PLACEHOLDER}
+        bouncerApiUrls={feedUrlsFor(apiKey.networkfilterid)}
+        intervalMinutes={apiKey.feed_interval_minutes}
+      />
     </>
   );
 }

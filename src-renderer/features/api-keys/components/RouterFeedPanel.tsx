@@ -12,7 +12,16 @@ export const KEY_PLACEHOLDER = 'YOUR-KEY';
  * devices that cannot send headers), a MikroTik scheduler script, and the pfSense/OPNsense URL
  * Table steps. For a new (or rotated) key with its value; in Details with KEY_PLACEHOLDER.
  */
-export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bouncerApiUrls: string[] }) {
+export function RouterFeedPanel({
+  apiKey,
+  bouncerApiUrls,
+  intervalMinutes,
+}: {
+  apiKey: string;
+  bouncerApiUrls: string[];
+  /** The key's feed interval: the script's scheduler fetches that often (5 when the key is new). */
+  intervalMinutes?: number;
+}) {
   const urls = bouncerApiUrls.length ? bouncerApiUrls : [`${window.location.origin}/pbxcore/api/v3/firewall-bouncer/`];
   const [apiUrl, setApiUrl] = useState(urls[0]!);
   const [format, setFormat] = useState<FeedFormat>('plain_text');
@@ -40,7 +49,7 @@ export function RouterFeedPanel({ apiKey, bouncerApiUrls }: { apiKey: string; bo
           <Text size="sm" fw={600} mb={4}>
             MikroTik scheduler script
           </Text>
-          <CopyBlock value={mikrotikScheduler(apiUrl, apiKey)} label="MikroTik script" block />
+          <CopyBlock value={mikrotikScheduler(apiUrl, apiKey, intervalMinutes)} label="MikroTik script" block />
           <Text size="xs" c="dimmed" mt={4}>
             Every 5 minutes the router replaces its <Code>pbx-blocklist</Code> address lists with the PBX’s bans; each
             entry expires on its own when its ban does.

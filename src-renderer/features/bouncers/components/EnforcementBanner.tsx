@@ -5,8 +5,8 @@ import { useBouncerStatus } from '../api/get-bouncer-status.ts';
 import { ProblemAlert } from '../../../components/ProblemAlert.tsx';
 
 /**
- * The top-of-dashboard warning that bans are listed but reach no firewall: bans exist and no
- * bouncer was served within the last 30 s (the server's "served" state). The bans count comes from
+ * The top-of-dashboard warning that bans are listed but reach no firewall: bans exist and no key is
+ * "served" (a bouncer polled within 30 s, a router feed fetched within three of its intervals). The bans count comes from
  * the dashboard route, which composes the bans feature.
  */
 export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number; keysHref: string }) {
@@ -17,7 +17,7 @@ export function EnforcementBanner({ activeBans, keysHref }: { activeBans: number
   return (
     <ProblemAlert
       icon={<IconAlertTriangle size={20} aria-hidden />}
-      title={`${activeBans === 1 ? '1 ban is' : `${activeBans} bans are`} not being enforced: no bouncer has polled in the last 30 s`}
+      title={`${activeBans === 1 ? '1 ban is' : `${activeBans} bans are`} not being enforced: no bouncer or router feed is fetching them`}
       mb="lg"
       role="alert"
       data-testid="enforcement-banner"
