@@ -77,6 +77,13 @@ const SCREENS: Screen[] = [
     dialogs: [{ button: 'New extension', name: 'new-extension', form: true }],
   },
   { name: 'peer-detail', path: '/peers/201', heading: 'Extension 201', ready: 'All peers' },
+  {
+    name: 'notifications',
+    path: '/notifications',
+    heading: 'Notifications',
+    ready: 'No rules',
+    dialogs: [{ button: 'New channel', name: 'new-channel', form: true }],
+  },
   { name: 'settings', path: '/settings', heading: 'Settings', ready: 'Every change is saved.' },
   // The setup above is written through the API from localhost: each write is an entry.
   { name: 'audit-log', path: '/audit', heading: 'Audit log', ready: 'Created network filter', rowTestId: 'audit-row' },
