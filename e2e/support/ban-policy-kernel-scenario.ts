@@ -17,7 +17,7 @@ import {
   waitForFirewall,
   type RunningFirewallBouncer,
 } from './firewall-bouncer.ts';
-import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import { isDropped, isServed, postFrom, probeServed, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
 import { printScenarioResult, upLoopback } from './netns.ts';
 
 /** How long a ban may take to reach the kernel before the run fails: about three polls, but at least 30 s (a loaded machine is slow). */
@@ -103,7 +103,7 @@ async function main(): Promise<KernelBanResult> {
 
     const ping6 = `${pbx6}${V3}system:ping`;
     const baseline = await Promise.all(
-      [ADDRESSES.prefixFourth, ADDRESSES.otherPrefix].map((from) => probe(from, ping6, 2)),
+      [ADDRESSES.prefixFourth, ADDRESSES.otherPrefix].map((from) => probeServed(from, ping6)),
     );
     if (!baseline.every(isServed))
       throw new Error(`before any ban, an IPv6 sender was not served: ${JSON.stringify(baseline)}`);
@@ -161,7 +161,7 @@ async function main(): Promise<KernelBanResult> {
       .filter((d) => d.value.startsWith('2001:db8:1:2:'))
       .map(({ value, scope, scenario }) => ({ value, scope, scenario }));
     result.fourthDropped = await waitForProbe(ADDRESSES.prefixFourth, ping6, isDropped, ENFORCE_WAIT_MS, since);
-    result.otherPrefix = await probe(ADDRESSES.otherPrefix, ping6, 2);
+    result.otherPrefix = await probeServed(ADDRESSES.otherPrefix, ping6);
     result.kernel = kernelState('iptables');
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);

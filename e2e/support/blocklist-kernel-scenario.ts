@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createTestApiKey } from '../../src-server/test-support/api-keys.ts';
 import { createFilter } from '../../src-server/test-support/bouncer.ts';
 import { startTestServer, type TestServer } from '../../src-server/test-support/server.ts';
-import { probe, type Probe } from './kernel-probe.ts';
+import { probe, probeServed, type Probe } from './kernel-probe.ts';
 import { printScenarioResult, upLoopback } from './netns.ts';
 
 const SCRIPT = fileURLToPath(new URL('./blocklist-ipset.sh', import.meta.url));
@@ -82,7 +82,9 @@ async function main(): Promise<FeedScenarioResult> {
     const feedUrl = `${origin}${V3}firewall-bouncer/blocklist?format=plain_text&ipv4only`;
 
     result.baseline = await Promise.all(
-      [FEED_ADDRESSES.banned, FEED_ADDRESSES.insideNetwork, FEED_ADDRESSES.clean].map((from) => probe(from, ping, 2)),
+      [FEED_ADDRESSES.banned, FEED_ADDRESSES.insideNetwork, FEED_ADDRESSES.clean].map((from) =>
+        probeServed(from, ping),
+      ),
     );
 
     const banned = await server.call(`${V3}firewall:banIp`, {
@@ -100,7 +102,7 @@ async function main(): Promise<FeedScenarioResult> {
     result.whileBanned = {
       banned: await probe(FEED_ADDRESSES.banned, ping, 1),
       insideNetwork: await probe(FEED_ADDRESSES.insideNetwork, ping, 1),
-      clean: await probe(FEED_ADDRESSES.clean, ping, 2),
+      clean: await probeServed(FEED_ADDRESSES.clean, ping),
     };
     // Nothing changed: the router's next fetch gets 304 and leaves the set alone.
     result.runs.push(await runScript(feedUrl, dir));
@@ -110,7 +112,7 @@ async function main(): Promise<FeedScenarioResult> {
     result.runs.push(await runScript(feedUrl, dir));
     result.setAfterUnban = execFileSync('ipset', ['list', SET], { encoding: 'utf8' });
     result.afterUnban = {
-      banned: await probe(FEED_ADDRESSES.banned, ping, 2),
+      banned: await probeServed(FEED_ADDRESSES.banned, ping),
       insideNetwork: await probe(FEED_ADDRESSES.insideNetwork, ping, 1),
     };
     // The key's binding: from the PBX's own address (not the router) the feed is refused.

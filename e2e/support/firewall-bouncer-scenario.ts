@@ -16,7 +16,16 @@ import {
   type FirewallMode,
   type RunningFirewallBouncer,
 } from './firewall-bouncer.ts';
-import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import {
+  isDropped,
+  isServed,
+  postFrom,
+  probe,
+  probeServed,
+  waitForProbe,
+  type Probe,
+  type Waited,
+} from './kernel-probe.ts';
 import { printScenarioResult, upLoopback } from './netns.ts';
 import { REPEAT_POLLS } from '../../src-server/firewall/export/index.ts';
 
@@ -150,7 +159,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
     result.baseline = await Promise.all(
       Object.values(SENDER)
         .concat(ADDRESSES.clean)
-        .map((from) => probe(from, ping, 2)),
+        .map((from) => probeServed(from, ping)),
     );
     if (!result.baseline.every(isServed))
       throw new Error(`before any block, a sender was not served: ${JSON.stringify(result.baseline)}`);
@@ -213,7 +222,7 @@ async function main(mode: Backend): Promise<ScenarioResult> {
         result.blocked[check] = await waitForProbe(SENDER[check], ping, isDropped, blockLimit, blockedAt[check], polls);
       }),
     );
-    result.clean = await probe(ADDRESSES.clean, ping, 2);
+    result.clean = await probeServed(ADDRESSES.clean, ping);
     result.stillDropped = await Promise.all(Object.values(SENDER).map((from) => probe(from, ping)));
     result.kernelWhileBlocked = kernelState(mode);
 

@@ -29,8 +29,10 @@ export async function probe(from: string, url: string, timeoutSeconds = 0.5): Pr
     ...statusFrom(from),
     '--connect-timeout',
     String(timeoutSeconds),
+    // A dropped probe ends at the connect timeout; an answer that is merely slow (a loaded machine,
+    // a server's first request) gets 5 s more, so it is never taken for a drop.
     '--max-time',
-    String(timeoutSeconds * 2),
+    String(timeoutSeconds + 5),
     url,
   ];
   try {
@@ -68,6 +70,14 @@ export async function postFrom(from: string, url: string, body: unknown): Promis
 /** A probe the kernel dropped: no answer at all, and curl gave up waiting (not refused, not an HTTP error). */
 export const isDropped = (p: Probe) => p.status === null && p.curlExit === 28;
 export const isServed = (p: Probe) => p.status === 200;
+
+/**
+ * Probes until the answer is 200, for at most `timeoutMs`: a sender that should be served is not failed by one
+ * slow answer on a loaded machine, and one that is dropped still fails (its last probe timed out).
+ */
+export async function probeServed(from: string, url: string, timeoutMs = 20_000): Promise<Probe> {
+  return (await waitForProbe(from, url, isServed, timeoutMs)).last;
+}
 
 export interface Waited {
   /** Whether `accept` held before the deadline. */

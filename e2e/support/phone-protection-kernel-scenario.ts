@@ -16,7 +16,7 @@ import {
   waitForFirewall,
   type RunningFirewallBouncer,
 } from './firewall-bouncer.ts';
-import { isDropped, isServed, postFrom, probe, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
+import { isDropped, isServed, postFrom, probeServed, waitForProbe, type Probe, type Waited } from './kernel-probe.ts';
 import { printScenarioResult, upLoopback } from './netns.ts';
 
 const RUN_INTERVAL_SECONDS = 1;
@@ -93,7 +93,7 @@ async function main(): Promise<PhoneKernelResult> {
       await new Promise((r) => setTimeout(r, 100));
     result.officeProtected = registered.isProtected(ADDRESSES.office);
 
-    result.baseline = await Promise.all([ADDRESSES.office, ADDRESSES.neighbour].map((from) => probe(from, ping, 2)));
+    result.baseline = await Promise.all([ADDRESSES.office, ADDRESSES.neighbour].map((from) => probeServed(from, ping)));
     if (!result.baseline.every(isServed))
       throw new Error(`before any failure, a sender was not served: ${JSON.stringify(result.baseline)}`);
 
@@ -123,9 +123,9 @@ async function main(): Promise<PhoneKernelResult> {
     for (let i = 0; i < MAXRETRY; i++) failure('300', ADDRESSES.neighbour);
 
     result.neighbourDropped = await waitForProbe(ADDRESSES.neighbour, ping, isDropped, ENFORCE_WAIT_MS, since);
-    result.officeAfter.push(await probe(ADDRESSES.office, ping, 2));
+    result.officeAfter.push(await probeServed(ADDRESSES.office, ping));
     await new Promise((r) => setTimeout(r, (2 * RUN_INTERVAL_SECONDS + 1) * 1000)); // two more polls
-    result.officeAfter.push(await probe(ADDRESSES.office, ping, 2));
+    result.officeAfter.push(await probeServed(ADDRESSES.office, ping));
 
     const stream = (
       await server.call(`${V3}firewall-bouncer/v1/decisions/stream?startup=true`, { headers: { 'X-Api-Key': key } })
