@@ -4,14 +4,17 @@
 //   node .ci/test.mjs                 every lane (npm test)
 //   node .ci/test.mjs <dir-or-file>…  those files, in the lanes they belong to
 //   node .ci/test.mjs --soak          the soak-sized runs (npm run test:soak; CI's second step)
+//   node .ci/test.mjs --list [--soak] the files each lane would run, in order, without running them
 //
 // Lanes: `unit` (src-server, src-main, src-renderer) is CPU-bound and takes both cores; `system`
 // (e2e/) mostly waits on real bouncers, Chromium and server processes, so it runs beside it
 // instead of after it. Soak sizes (PBX_TEST_SOAK=1, and the files named *.soak.test.ts) are left
 // out of npm test and run by `--soak`. The last line is "N passed, N failed" over every lane.
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const LANES = [
   { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 3 },
@@ -21,20 +24,31 @@ const LANES = [
 /**
  * The longest files start first: a lane ends when its last file does, and one of these started late
  * (in alphabetical order) ran alone at the end of its lane for minutes. Measured on this machine,
- * 2026-11-28: each took 60-330 s under the suite's load.
+ * 2026-11-28: each took 30-100 s under the suite's load (the lane summary prints the slowest files).
  */
 const LONG_FIRST = [
-  'e2e/console-a11y-layout.test.ts',
   'e2e/bouncer-crash-delivery.test.ts',
   'e2e/console-manual-bans.test.ts',
+  'e2e/console-bouncer-keys.test.ts',
   'e2e/console-forms.test.ts',
-  'src-server/http/adversarial.test.ts',
+  'e2e/console-ban-policy.test.ts',
+  'e2e/console-a11y-layout-1.test.ts',
+  'e2e/console-a11y-layout-2.test.ts',
+  'e2e/console-a11y-layout-3.test.ts',
+  'e2e/console-enforcement.test.ts',
+  'e2e/console-ban-escalation.test.ts',
   'src-server/http/adversarial-flags.test.ts',
   'src-server/http/bouncer-enforcement.test.ts',
-  'src-server/auth/access-matrix.test.ts',
+  'src-server/http/adversarial-routes-1.test.ts',
+  'src-server/http/adversarial-routes-2.test.ts',
   'src-server/http/bouncer-field.test.ts',
-  'src-server/health/health.test.ts',
+  'src-server/auth/access-matrix.test.ts',
+  'src-server/http/adversarial-routes-3.test.ts',
+  'src-server/http/adversarial-routes-4.test.ts',
+  'src-server/http/adversarial.test.ts',
+  'src-server/queue/concurrent-writes.test.ts',
   'src-server/lint-layers.test.ts',
+  'src-server/health/health.test.ts',
 ];
 const longFirst = (files) => [
   ...LONG_FIRST.filter((file) => files.includes(file)),
@@ -44,7 +58,8 @@ const SOAK_LANE = { name: 'soak', roots: ['src-server', 'src-main', 'src-rendere
 
 const args = process.argv.slice(2);
 const soak = args.includes('--soak');
-const paths = args.filter((arg) => arg !== '--soak');
+const list = args.includes('--list');
+const paths = args.filter((arg) => arg !== '--soak' && arg !== '--list');
 
 function collect(path, out) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -76,8 +91,19 @@ function plan() {
   );
 }
 
-/** A file that sizes a run with test-support/soak.ts grows in the soak lane, so it runs there too. */
-const readsSoak = (file) => /test-support\/soak\.ts['"]/.test(readFileSync(file, 'utf8'));
+/**
+ * A file that sizes a run with test-support/soak.ts grows in the soak lane, so it runs there too: directly, or
+ * through a support module it imports (the adversarial shards import theirs).
+ */
+function readsSoak(file, depth = 0) {
+  if (!existsSync(file)) return false; // a path in a fixture's text, not an import
+  const text = readFileSync(file, 'utf8');
+  if (/test-support\/soak\.ts['"]/.test(text) || (depth > 0 && /from '\.\/soak\.ts'/.test(text))) return true;
+  if (depth > 0) return false;
+  return [...text.matchAll(/from '(\.{1,2}\/[^']*(?:test-support|support)\/[^']+\.ts)'/g)].some(([, spec]) =>
+    readsSoak(join(dirname(file), spec), depth + 1),
+  );
+}
 
 /**
  * A test file whose process never exits (a handle left open) would hold its lane, and CI, forever:
@@ -105,17 +131,60 @@ function endStuckFiles(lane, runnerPid) {
   }
 }
 
+/**
+ * The server compiled from this tree (`tsc -b`, incremental: under a second when nothing changed). The tests'
+ * worker threads and spawned CLIs run it instead of the source through tsx (see src-server/queue/start-queue.ts):
+ * the same code, loaded in half the CPU, hundreds of times a run.
+ */
+function buildServer() {
+  const started = Date.now();
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-b', 'tsconfig.server.json'], { stdio: 'inherit' });
+  console.log(`server built for the tests' workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return resolve('out/server');
+}
+
+const timesDir = mkdtempSync(join(tmpdir(), 'pbx-test-times-'));
+const timesFile = (lane) => join(timesDir, `${lane.name}.jsonl`);
+
+/** The slowest files of a lane, as the file-times reporter wrote them. */
+function slowestFiles(lane, count = 8) {
+  let lines = [];
+  try {
+    lines = readFileSync(timesFile(lane), 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return '';
+  }
+  return lines
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count)
+    .map(({ file, seconds }) => `${relative(process.cwd(), file)} ${seconds.toFixed(0)} s`)
+    .join(', ');
+}
+
 /** Runs one lane; resolves with its counts and time once its process ends. */
-function runLane(lane) {
+function runLane(lane, builtServer) {
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${lane.concurrency}`, '--test-reporter=spec', ...lane.files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${lane.concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./.ci/file-times.mjs',
+      `--test-reporter-destination=${timesFile(lane)}`,
+      ...lane.files,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
         PBX_LOG_LEVEL: process.env.PBX_LOG_LEVEL ?? 'silent',
+        PBX_BUILT_SERVER: builtServer,
         ...(soak ? { PBX_TEST_SOAK: '1' } : {}),
       },
     },
@@ -154,14 +223,22 @@ if (lanes.every((lane) => lane.files.length === 0)) {
   );
   process.exit(1);
 }
+if (list) {
+  for (const lane of lanes) console.log(`${lane.name} (${lane.files.length} files):\n  ${lane.files.join('\n  ')}`);
+  process.exit(0);
+}
 const started = Date.now();
-const results = await Promise.all(lanes.map(runLane));
+const builtServer = buildServer();
+const results = await Promise.all(lanes.map((lane) => runLane(lane, builtServer)));
 console.log('');
-for (const { lane, code, counts, seconds } of results)
+for (const { lane, code, counts, seconds } of results) {
   console.log(
     `lane ${lane.name}: ${lane.files.length} files, ${counts.pass} passed, ${counts.fail} failed, ${seconds.toFixed(0)} s` +
       (code === 0 ? '' : ` (exit ${code})`),
   );
+  const slowest = slowestFiles(lane);
+  if (slowest) console.log(`  slowest: ${slowest}`);
+}
 console.log(`suite: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 const passed = results.reduce((sum, r) => sum + r.counts.pass, 0);
 const failed = results.reduce((sum, r) => sum + r.counts.fail, 0);

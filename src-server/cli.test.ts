@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
-import { CLI, spawnServe } from './test-support/cli.ts';
+import { cliArgs, spawnServe } from './test-support/cli.ts';
 import { request } from './test-support/http.ts';
 import { makeTempDir, removeTempDir } from './test-support/temp-db.ts';
 
@@ -28,7 +28,7 @@ describe('pbx-console CLI', () => {
   });
 
   it('stops with a list of problems for invalid settings', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '99999'], {
+    const child = spawn(process.execPath, cliArgs('serve', '--port', '99999'), {
       env: { ...process.env, PBX_HOST: '' },
     });
     let stderr = '';

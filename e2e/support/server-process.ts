@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const CLI = fileURLToPath(new URL('../../src-server/cli.ts', import.meta.url));
+import { cliArgs } from '../../src-server/test-support/cli.ts';
 
 /** The product's server as its own process (`pbx-console serve`), to be killed as a crash would. */
 export interface ServerProcess {
@@ -13,7 +11,7 @@ export interface ServerProcess {
 export function startServerProcess(dataDir: string): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    cliArgs('serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir),
     {
       env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'inherit'],
