@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the test suite with Node's own runner, TypeScript through tsx, in lanes that run at once.
+// Runs the test suite with Node's own runner, in lanes that run at once. The test files run compiled (see
+// .ci/bundle-tests.mjs); those that hand the server TypeScript resource modules run from source through tsx.
 //
 //   node .ci/test.mjs                 every lane (npm test)
 //   node .ci/test.mjs <dir-or-file>…  those files, in the lanes they belong to
@@ -15,6 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { bundledPath, bundleTests, sourceOf } from './bundle-tests.mjs';
 
 const LANES = [
   { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 3 },
@@ -86,10 +88,21 @@ function plan() {
   const files = (paths.length ? paths : LANES.flatMap((lane) => lane.roots))
     .flatMap((root) => collect(root, []))
     .filter((file) => !isSoakFile(file));
-  return LANES.map((lane) => ({ ...lane, files: longFirst(files.filter((file) => laneOf(file) === lane)) })).filter(
-    (lane) => lane.files.length > 0,
-  );
+  return LANES.flatMap((lane) => {
+    const own = longFirst(files.filter((file) => laneOf(file) === lane));
+    return [
+      { ...lane, files: own.filter((file) => !needsTsx(file)) },
+      { ...lane, name: `${lane.name}-ts`, concurrency: 1, fromSource: true, files: own.filter(needsTsx) },
+    ];
+  }).filter((lane) => lane.files.length > 0);
 }
+
+/**
+ * A file that hands the server resource modules written in TypeScript (loaded by path at run time, on the web
+ * thread too) runs from source through tsx, in a lane of its own: the modules it loads and the ones it imports
+ * are then the same instances.
+ */
+const needsTsx = (file) => /resourceModules|DIAGNOSTICS_MODULE/.test(readFileSync(file, 'utf8'));
 
 /**
  * A file that sizes a run with test-support/soak.ts grows in the soak lane, so it runs there too: directly, or
@@ -159,7 +172,7 @@ function slowestFiles(lane, count = 8) {
     .map((line) => JSON.parse(line))
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count)
-    .map(({ file, seconds }) => `${relative(process.cwd(), file)} ${seconds.toFixed(0)} s`)
+    .map(({ file, seconds }) => `${sourceOf(file)} ${seconds.toFixed(0)} s`)
     .join(', ');
 }
 
@@ -169,15 +182,14 @@ function runLane(lane, builtServer) {
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      ...(lane.fromSource ? ['--import', 'tsx'] : ['--enable-source-maps']),
       '--test',
       `--test-concurrency=${lane.concurrency}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=./.ci/file-times.mjs',
       `--test-reporter-destination=${timesFile(lane)}`,
-      ...lane.files,
+      ...(lane.fromSource ? lane.files : lane.files.map(bundledPath)),
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -229,6 +241,8 @@ if (list) {
 }
 const started = Date.now();
 const builtServer = buildServer();
+const compiled = lanes.filter((lane) => !lane.fromSource).flatMap((lane) => lane.files);
+console.log(`${compiled.length} test files compiled in ${(await bundleTests(compiled)).toFixed(1)} s`);
 const results = await Promise.all(lanes.map((lane) => runLane(lane, builtServer)));
 console.log('');
 for (const { lane, code, counts, seconds } of results) {

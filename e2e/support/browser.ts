@@ -41,6 +41,9 @@ export async function launchConsoleBrowser(
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      // Headless Chromium 156 still builds the address bar's WebUI popups in a renderer of their own, which
+      // keeps running on an idle page: 0.07 of a core per browser, a tenth of the suite's CPU over its files.
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     ],
     ...(options.touch
       ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
