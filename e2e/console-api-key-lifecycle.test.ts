@@ -2,7 +2,7 @@
 // 401), enable (served again, the cursor kept), rotate (the old value refused, the new one served),
 // and an expiry that passes (the stream stops).
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { before, describe, it } from 'node:test';
 import { Form } from './pages/form.ts';
 import { useConsole } from './support/console-session.ts';
@@ -56,7 +56,7 @@ describe('console: disable, enable, rotate and expire a bouncer key', () => {
   const accessible = async (what: string) => {
     // Let a dialog's opening transition end: half-faded text would be measured as low contrast.
     await transitionsEnded(app.page);
-    const violations = (await new AxeBuilder({ page: app.page }).analyze()).violations.filter(
+    const violations = (await axeAudit(app.page).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
     assert.deepEqual(

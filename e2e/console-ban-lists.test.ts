@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { RouterOsModel } from '../src-server/test-support/routeros-model.ts';
 import { useConsole } from './support/console-session.ts';
@@ -99,7 +99,7 @@ describe('console: router feed preset and ban list import/export', () => {
     assert.match(listed, /line 3: range .* ends reversed/);
     assert.match(listed, /line 4: 127\.0\.0\.1 covers this PBX's own loopback/);
     assert.equal(await dialog.button('Import').isDisabled(), true, 'nothing to import before a clean preview');
-    const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter(
+    const violations = (await axeAudit(page).include('[role="dialog"]').analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
     assert.deepEqual(

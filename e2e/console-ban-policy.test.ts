@@ -4,7 +4,7 @@
 // axe (no serious or critical violation) at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { Screen } from './pages/screen.ts';
 import { useConsole } from './support/console-session.ts';
@@ -15,7 +15,7 @@ const WIDTHS = [1280, 390] as const;
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await dismissNotifications(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeAudit(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
@@ -49,9 +49,9 @@ describe('console: bouncer configurations pin the HTTPS certificate', () => {
       await issued.chooseAddress(apiUrl);
       assert.equal((await issued.byTestId('certificate-fingerprint').innerText()).trim(), certificate.fingerprint256);
       await browser.screenshot('api-keys-https-pin');
-      const violations = (
-        await new AxeBuilder({ page }).include('[data-testid="issued-key"]').analyze()
-      ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const violations = (await axeAudit(page).include('[data-testid="issued-key"]').analyze()).violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
       assert.deepEqual(
         violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`),
         [],

@@ -4,7 +4,7 @@
 // 390 px layout are checked on the screens in the states these steps leave them in.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { BOUNCER_PATHS } from '../src-server/test-support/api-keys.ts';
 import { poll, STREAM } from '../src-server/test-support/bouncer.ts';
@@ -45,7 +45,7 @@ describe('console: enforcement visible (bouncer state, delivery, banner, address
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await ready();
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axeAudit(page).analyze();
       const serious = results.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`).join(' | ')}`);

@@ -3,7 +3,7 @@
 // entries are counted from 1 in errors. Each screen checked with axe at 1440 and 390 px.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { useConsole } from './support/console-session.ts';
 import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
 
@@ -21,7 +21,7 @@ describe('console: forms', () => {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await dismissNotifications(page);
       if (name) await browser.screenshot(`${name}-${width}`);
-      const result = await new AxeBuilder({ page }).analyze();
+      const result = await axeAudit(page).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(
         bad.map((v) => `${v.id} at ${width}px`),

@@ -4,7 +4,7 @@
 // the ages the browser computes are real ones; checked with axe at 1440 and 390 px.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { ManualClock } from '../src-server/clock.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { poll } from '../src-server/test-support/bouncer.ts';
@@ -83,7 +83,7 @@ describe('console: the Health card and the LAPI link on the Dashboard', () => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await visible(items.first());
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axeAudit(page).analyze();
       const serious = results.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`).join(' | ')}`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import type { HttpsSection } from './pages/settings.ts';
 import { useConsole } from './support/console-session.ts';
 import { eventually, visible } from './support/page-helpers.ts';
@@ -54,7 +54,7 @@ describe('console: HTTPS applies live', () => {
     assert.equal(await section.text(/Restart/i).count(), 0, 'nothing asks for a restart');
     await browser.screenshot('settings-https-live');
     const violations = (
-      await new AxeBuilder({ page: browser.page }).include('[aria-labelledby="settings-https"]').analyze()
+      await axeAudit(browser.page).include('[aria-labelledby="settings-https"]').analyze()
     ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(
       violations.map((v) => v.id),

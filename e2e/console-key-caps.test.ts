@@ -4,7 +4,7 @@
 // phone by touch), with no serious or critical axe violation.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { poll } from '../src-server/test-support/bouncer.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
@@ -16,7 +16,7 @@ const HEX = 'MikroTik hEX class: 35,000 entries';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await dismissNotifications(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeAudit(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`).join(' | ')}`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
 import { startCustomBouncerWithConfig, type RunningBouncer } from './support/custom-bouncer.ts';
@@ -256,7 +256,7 @@ describe('console: manual bans, history and bulk unban with the custom-bouncer p
     await browser.screenshot('bans-bulk-unban');
     // Axe measures contrast once the opening transition has ended.
     await bans.settled();
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
+    const violations = (await axeAudit(page).analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
     assert.deepEqual(

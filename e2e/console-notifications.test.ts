@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { startHttpReceiver, type HttpReceiver } from '../src-server/test-support/notification-receivers.ts';
 import { useConsole } from './support/console-session.ts';
@@ -15,7 +15,7 @@ const SECRET = 'e2e-webhook-secret';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await dismissNotifications(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeAudit(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

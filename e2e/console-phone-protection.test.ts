@@ -1,7 +1,7 @@
 // Registered phones are never cut off (issue 3/6, item 5): the Peers page lists the protected
 // addresses with their phones, the Dashboard the accounts failing behind them, and the ban dialog
 // names the phones a ban would cut off before it bans. At 1440 and 390 px, with no serious axe violation.
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -16,7 +16,7 @@ const WIDTHS = [1440, 390];
 
 async function seriousViolations(page: Page, include?: string): Promise<string[]> {
   await dismissNotifications(page);
-  const builder = new AxeBuilder({ page });
+  const builder = axeAudit(page);
   if (include) builder.include(include);
   return (await builder.analyze()).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

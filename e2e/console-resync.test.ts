@@ -4,7 +4,7 @@
 // layout are checked on the card in that state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { BOUNCER_PATHS } from '../src-server/test-support/api-keys.ts';
 import { poll } from '../src-server/test-support/bouncer.ts';
 import { RouterOsModel } from '../src-server/test-support/routeros-model.ts';
@@ -74,7 +74,7 @@ describe('console: resync a bouncer that lost its set', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
       await dismissNotifications(page);
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axeAudit(page).analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(
         serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`),

@@ -4,7 +4,7 @@
 // first; a key bound to a filter that is gone says so; filters read as per-service rules.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { createTestApiKey } from '../src-server/test-support/api-keys.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
@@ -156,7 +156,7 @@ describe('console: safe keys and filters', () => {
       }
       const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
       assert.ok(overflow <= 390, `the page is ${overflow} px wide`);
-      const violations = (await new AxeBuilder({ page }).include('[role="dialog"]').analyze()).violations.filter(
+      const violations = (await axeAudit(page).include('[role="dialog"]').analyze()).violations.filter(
         (v) => v.impact === 'serious' || v.impact === 'critical',
       );
       assert.deepEqual(

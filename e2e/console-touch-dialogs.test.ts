@@ -2,7 +2,7 @@
 // where it was, and takes a tapped option; a key can be made by touch alone.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './support/axe.ts';
 import { useConsole } from './support/console-session.ts';
 import { visible } from './support/page-helpers.ts';
 import { onScreen, tapEveryPicker } from './support/touch.ts';
@@ -21,7 +21,7 @@ describe('console: touch at 390 px', () => {
   };
 
   const axeClean = async () => {
-    const result = await new AxeBuilder({ page: app.page }).analyze();
+    const result = await axeAudit(app.page).analyze();
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(
       bad.map((v) => v.id),

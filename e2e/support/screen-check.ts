@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './axe.ts';
 import type { Page } from 'playwright-core';
 import type { ConsoleBrowser } from './browser.ts';
 import { dismissNotifications, transitionsEnded } from './page-helpers.ts';
@@ -21,7 +21,7 @@ export async function checkScreen(
     await ready();
     await dismissNotifications(page);
     await transitionsEnded(page);
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axeAudit(page).analyze();
     const serious = results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`).join(' | ')}`);

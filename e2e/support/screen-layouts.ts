@@ -3,7 +3,7 @@
 // On the phone width nothing may overflow sideways and every row action must be on screen.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeAudit } from './axe.ts';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../../src-server/test-support/server.ts';
 import { Screen as ConsoleScreen } from '../pages/screen.ts';
@@ -109,7 +109,7 @@ async function waitForScreen(page: Page, screen: Screen): Promise<void> {
 /** Serious and critical axe violations, one line each, so a failure says what and where. */
 async function seriousViolations(page: Page): Promise<string[]> {
   await dismissNotifications(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeAudit(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

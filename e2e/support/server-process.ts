@@ -9,14 +9,10 @@ export interface ServerProcess {
 
 /** Starts the server on `dataDir` on a free loopback port; resolves once it listens. */
 export function startServerProcess(dataDir: string): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    cliArgs('serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir),
-    {
-      env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, cliArgs('serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir), {
+    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
