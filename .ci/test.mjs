@@ -19,7 +19,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { bundledPath, bundleTests, sourceOf } from './bundle-tests.mjs';
 
 const LANES = [
-  { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 3 },
+  { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 4 },
   { name: 'system', roots: ['e2e'], concurrency: 4 },
 ];
 

@@ -45,11 +45,10 @@ export interface ServeProcess {
 
 /** Starts `serve` on an ephemeral loopback port over `dataDir`, logging silenced (stderr piped unless inherited). */
 export function spawnServe(dataDir: string, stderr: 'pipe' | 'inherit' = 'pipe'): ServeProcess {
-  const child = spawn(
-    process.execPath,
-    cliArgs('serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir),
-    { env: { ...process.env, PBX_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', stderr] },
-  );
+  const child = spawn(process.execPath, cliArgs('serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir), {
+    env: { ...process.env, PBX_LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', stderr],
+  });
   let stdout = '';
   const url = new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
