@@ -75,7 +75,14 @@ describe('installModules', () => {
     const registry = new ResourceRegistry(coreResources);
     // Long enough that a module which does finish is never cut off on a loaded machine (at 200 ms one was, in a full run), short
     // enough for the one that hangs.
-    const installed = await installModules({ dataDir: root, registry, db, logger, loadTimeoutMs: 1500, examples: true });
+    const installed = await installModules({
+      dataDir: root,
+      registry,
+      db,
+      logger,
+      loadTimeoutMs: 1500,
+      examples: true,
+    });
     const byName = new Map(installed.reports.map((r) => [r.name, r]));
 
     assert.match(byName.get('Hangs')!.error!, /did not finish loading within 1500 ms/);
