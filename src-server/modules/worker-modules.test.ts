@@ -11,13 +11,15 @@ const MODULE_ROUTES = [
 ];
 
 describe('module loading in workers', () => {
-  const loadTimeoutMs = 300;
+  // Short, so the pool's idle time can outlast it; not so short that a worker started on a loaded machine misses
+  // it while loading normally (at 300 ms one did, beside two busy loops: its module was dropped, its job failed).
+  const loadTimeoutMs = 1500;
   const t = useTestServer({ moduleLoadTimeoutMs: loadTimeoutMs, exampleModules: true });
 
   it('finishes before a worker takes jobs, so a pool left idle longer than the load timeout serves every module', async () => {
     // Idle workers used to be parked right after start (piscina's Atomics.wait), with their module
     // imports half done; the first job woke them after the timeout had expired and the module was dropped.
-    await new Promise((r) => setTimeout(r, loadTimeoutMs * 4));
+    await new Promise((r) => setTimeout(r, loadTimeoutMs + 1000));
     for (let round = 0; round < 2; round++) {
       // Three at once, so every one of the three workers answers at least one.
       const answers = await Promise.all(

@@ -146,7 +146,8 @@ describe('AmiClient', () => {
   });
 
   it('pings to keep the link alive and drops a link whose Ping goes unanswered', async () => {
-    const { ami, client } = await setup({ pingIntervalMs: 30, actionTimeoutMs: 100 });
+    // The answer budget is long against the ping interval: on a loaded machine an answered Ping may take 100 ms.
+    const { ami, client } = await setup({ pingIntervalMs: 30, actionTimeoutMs: 1000 });
     await connected(client);
     await ami.waitFor(() => ami.actions.filter((a) => a.Action === 'Ping').length >= 2);
     assert.equal(client.connected, true);

@@ -322,7 +322,7 @@ export function describeAdversarialRoutes(shard: number, of: number): void {
 
     it('the server serves every module route afterwards', async () => {
       // Afterwards: nothing waits for a worker any more (the barrage's answers were all received). A pool left idle
-      // past the module load timeout is worker-modules.test.ts's case (it idles 1.2 s against a 300 ms timeout).
+      // past the module load timeout is worker-modules.test.ts's case (it idles 2.5 s against a 1.5 s timeout).
       await waitUntil('the queue drained', () => t.server.services.queue.waiting === 0);
       for (let round = 0; round < 2; round++) {
         const answers = await Promise.all(
