@@ -4,22 +4,14 @@
 // axe (no serious or critical violation) at 1280 and 390 px.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axeAudit } from './support/axe.ts';
+import { seriousViolations } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { Screen } from './pages/screen.ts';
 import { useConsole } from './support/console-session.ts';
-import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1280, 390] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await dismissNotifications(page);
-  const results = await axeAudit(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Waits for a dialog's opening transition to end, so axe measures its real colours. */
 async function settledDialog(page: Page) {

@@ -4,23 +4,15 @@
 // phone by touch), with no serious or critical axe violation.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axeAudit } from './support/axe.ts';
+import { seriousViolations } from './support/axe.ts';
 import type { Page } from 'playwright-core';
 import { poll } from '../src-server/test-support/bouncer.ts';
 import { LOCALHOST_SOURCE } from './pages/api-keys.ts';
 import { useConsole } from './support/console-session.ts';
-import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const HEX = 'MikroTik hEX class: 35,000 entries';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await dismissNotifications(page);
-  const results = await axeAudit(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)}`).join(' | ')}`);
-}
 
 async function fits(page: Page, width: number, what: string): Promise<void> {
   const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;

@@ -5,24 +5,12 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { axeAudit } from './support/axe.ts';
-import type { Page } from 'playwright-core';
+import { seriousViolations } from './support/axe.ts';
 import { startHttpReceiver, type HttpReceiver } from '../src-server/test-support/notification-receivers.ts';
 import { useConsole } from './support/console-session.ts';
-import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const SECRET = 'e2e-webhook-secret';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await dismissNotifications(page);
-  const results = await axeAudit(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(', ')}`,
-    );
-}
 
 describe('console: notifications', { timeout: 180_000 }, () => {
   let receiver: HttpReceiver;

@@ -1,27 +1,18 @@
 // Registered phones are never cut off (issue 3/6, item 5): the Peers page lists the protected
 // addresses with their phones, the Dashboard the accounts failing behind them, and the ban dialog
 // names the phones a ban would cut off before it bans. At 1440 and 390 px, with no serious axe violation.
-import { axeAudit } from './support/axe.ts';
+import { seriousViolations } from './support/axe.ts';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { AmiTestServer } from '../src-server/test-support/ami-server.ts';
 import type { TestServer } from '../src-server/test-support/server.ts';
 import { useConsole } from './support/console-session.ts';
-import { dismissNotifications, eventually, visible } from './support/page-helpers.ts';
+import { eventually, visible } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const OFFICE = '198.51.100.10';
 const WIDTHS = [1440, 390];
-
-async function seriousViolations(page: Page, include?: string): Promise<string[]> {
-  await dismissNotifications(page);
-  const builder = axeAudit(page);
-  if (include) builder.include(include);
-  return (await builder.analyze()).violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function fits(page: Page, width: number, what: string): Promise<void> {
   const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;

@@ -3,21 +3,12 @@
 // switch turns it off. axe (no serious or critical violation) and no sideways scroll at 1440 and 390 px.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axeAudit } from './support/axe.ts';
-import type { Page } from 'playwright-core';
+import { seriousViolations } from './support/axe.ts';
 import { useConsole } from './support/console-session.ts';
-import { dismissNotifications, eventually } from './support/page-helpers.ts';
+import { eventually } from './support/page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1440, 390] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await dismissNotifications(page);
-  const results = await axeAudit(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('console: the slow window', () => {
   const app = useConsole({ server: { adminPassword: 'slow-window-e2e-password' } });

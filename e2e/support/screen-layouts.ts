@@ -3,12 +3,12 @@
 // On the phone width nothing may overflow sideways and every row action must be on screen.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axeAudit } from './axe.ts';
+import { seriousViolations } from './axe.ts';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../../src-server/test-support/server.ts';
 import { Screen as ConsoleScreen } from '../pages/screen.ts';
 import { useConsole } from './console-session.ts';
-import { dismissNotifications, eventually, visible } from './page-helpers.ts';
+import { eventually, visible } from './page-helpers.ts';
 
 const V3 = '/pbxcore/api/v3/';
 const WIDTHS = [1440, 1280, 390] as const;
@@ -104,21 +104,6 @@ async function waitForScreen(page: Page, screen: Screen): Promise<void> {
     (n) => n === 0,
     `${screen.name}: every loading state to end`,
   );
-}
-
-/** Serious and critical axe violations, one line each, so a failure says what and where. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await dismissNotifications(page);
-  const results = await axeAudit(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ` +
-        v.nodes
-          .map((n) => `${n.target.join(' ')} ${JSON.stringify(n.any[0]?.data ?? {})} ${n.html.slice(0, 120)}`)
-          .join('\n'),
-    );
 }
 
 /**
