@@ -26,6 +26,13 @@ describe('e2e support: the axe runner', () => {
 
   const plant = () =>
     app.page.evaluate((html) => {
+      // In the page (the tests compile without DOM types).
+      const { document } = globalThis as unknown as {
+        document: {
+          createElement(tag: string): { id: string; innerHTML: string };
+          body: { append(node: unknown): void };
+        };
+      };
       const holder = document.createElement('section');
       holder.id = 'planted';
       holder.innerHTML = html;

@@ -35,11 +35,15 @@ export function axeAudit(page: Page): AxeAudit {
     },
     async analyze() {
       // A navigation or reload gives a new document without axe: inject it again then.
-      const injected = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object');
+      const injected = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object');
       if (!injected) await page.evaluate(AXE_SOURCE);
       return page.evaluate(
         ([include, options]) => {
-          const { axe } = window as unknown as { axe: typeof import('axe-core') };
+          // This runs in the page, where axe and the document are globals (the tests compile without DOM types).
+          const { axe, document } = globalThis as unknown as {
+            axe: typeof import('axe-core');
+            document: ElementContext;
+          };
           const context: ElementContext = include.length
             ? { include: include.map((selector) => [selector]) }
             : document;
