@@ -9,6 +9,11 @@ export async function onScreen(page: Page, element: Locator): Promise<boolean> {
   return !!box && !!screen && box.y >= 0 && box.y + box.height <= screen.height;
 }
 
+/** Takes the focus from a native select or date field, as a phone does once a choice is made: its popup closes. */
+async function closeNativePopup(field: Locator): Promise<void> {
+  await field.blur();
+}
+
 /**
  * Taps every picker of a dialog as a thumb would: each list select opens its list by a tap, stays on the screen, and
  * takes a tapped option; each native select and date field takes a tap and then a value; each toggle button a tap.
@@ -47,6 +52,9 @@ export async function tapEveryPicker(page: Page, dialog: Locator): Promise<numbe
       .evaluateAll((o) => o.map((x) => (x as unknown as { value: string }).value));
     await select.selectOption(values.at(-1)!);
     assert.equal(await select.inputValue(), values.at(-1));
+    // A phone's picker closes once a choice is made; Chromium's popup stays open after selectOption, and would take
+    // the next key (an Escape meant for the dialog) for itself.
+    await closeNativePopup(select);
     tapped++;
   }
   const dates = dialog.locator('input[type="datetime-local"], input[type="date"]');
@@ -55,6 +63,7 @@ export async function tapEveryPicker(page: Page, dialog: Locator): Promise<numbe
     await field.scrollIntoViewIfNeeded();
     await field.tap();
     assert.ok(await onScreen(page, field), 'a date field stays on the screen when tapped');
+    await closeNativePopup(field);
     tapped++;
   }
   // Toggle buttons (the quick ends of a whitelist entry): each takes a tap and shows it is chosen.

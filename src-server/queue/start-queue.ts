@@ -13,17 +13,28 @@ import { RequestQueue } from './request-queue.ts';
 const runningFromSource = import.meta.url.endsWith('.ts');
 
 /**
+ * piscina loads the entry with require() first and import() only if that throws. Node 20's require() of an ES
+ * module (on by default since 20.19) can abort the whole process with a V8 fatal error ("IsGraphAsync must be used
+ * on an instantiated module") when it meets a module graph an import() is still loading: it did once in the suite.
+ * Off in the worker threads, piscina's require() throws at once and the entry loads through import(), as before
+ * 20.19. Only where this Node knows the flag (a newer Node may not).
+ */
+const NO_REQUIRE_ESM = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')
+  ? ['--no-experimental-require-module']
+  : [];
+
+/**
  * The worker threads' entry. Built: worker.js beside this file. From source (tests, development): worker.ts
  * through tsx, unless PBX_BUILT_SERVER names the build of this same tree (the test runner makes it first with
  * `tsc -b`, so it is never stale): each thread then loads compiled modules, 0.3 s of CPU less, and a suite starts
  * hundreds of them. Resource modules written in TypeScript need tsx's hook, so they keep the source worker.
  */
 function workerEntry(resourceModules: string[]): { file: URL; execArgv: string[] } {
-  if (!runningFromSource) return { file: new URL('../worker/worker.js', import.meta.url), execArgv: [] };
+  if (!runningFromSource) return { file: new URL('../worker/worker.js', import.meta.url), execArgv: NO_REQUIRE_ESM };
   const built = process.env.PBX_BUILT_SERVER;
   if (built && !resourceModules.some((file) => file.endsWith('.ts')))
-    return { file: pathToFileURL(join(built, 'worker', 'worker.js')), execArgv: [] };
-  return { file: new URL('../worker/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+    return { file: pathToFileURL(join(built, 'worker', 'worker.js')), execArgv: NO_REQUIRE_ESM };
+  return { file: new URL('../worker/worker.ts', import.meta.url), execArgv: [...NO_REQUIRE_ESM, '--import', 'tsx'] };
 }
 
 export interface QueueDeps {
