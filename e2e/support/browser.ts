@@ -6,11 +6,16 @@ import { ROOT } from './renderer-build.ts';
 
 export const CHROMIUM = process.env.PBX_E2E_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
+/**
+ * Screenshots are for people to look at (`npm run test:screenshots`), never asserted: a full-page PNG costs the
+ * browser and the test about 0.4 s of CPU, and npm test would take 170 of them.
+ */
+export const TAKE_SCREENSHOTS = process.env.PBX_E2E_SCREENSHOTS === '1';
 
 export interface ConsoleBrowser {
   context: BrowserContext;
   page: Page;
-  /** Saves a full-page PNG under e2e/screenshots/<name>.png. */
+  /** Saves a full-page PNG under e2e/screenshots/<name>.png when PBX_E2E_SCREENSHOTS=1 (scrolls to the top either way). */
   screenshot(name: string, page?: Page): Promise<void>;
   close(): Promise<void>;
 }
@@ -61,6 +66,7 @@ export async function launchConsoleBrowser(
       // Toasts from earlier steps would cover the screen being recorded.
       // A full-page capture of a scrolled page draws the fixed header where the scroll left it.
       await target.evaluate('window.scrollTo(0, 0)');
+      if (!TAKE_SCREENSHOTS) return;
       await target.screenshot({
         path: join(SCREENSHOTS, `${name}.png`),
         fullPage: true,
