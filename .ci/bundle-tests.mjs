@@ -54,3 +54,33 @@ export async function bundleTests(files) {
   });
   return (Date.now() - started) / 1000;
 }
+
+/** The worker threads' entry for the tests, in one file (see bundleTestWorker). */
+export const TEST_WORKER = join(BUNDLE_DIR, 'worker', 'worker.mjs');
+
+/**
+ * Bundles the worker threads' entry with the packages it uses into TEST_WORKER. A thread of a test server then
+ * loads one file instead of some 400 (the server's modules and zod's): 0.17 s of CPU a thread instead of 0.36 s, and
+ * the suite starts about 350. Native and worker-spawning packages stay imports. Modules the worker loads at run time
+ * get zod from the worker's SDK, so they share this bundle's copy.
+ */
+export async function bundleTestWorker() {
+  const started = Date.now();
+  await build({
+    entryPoints: ['src-server/worker/worker.ts'],
+    outfile: TEST_WORKER,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3', 'pino', 'pino-*', 'thread-stream'],
+    // Packages written as CommonJS call require(), which an ES module bundle must be given.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [keepMetaUrl],
+  });
+  return (Date.now() - started) / 1000;
+}

@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { bundledPath, bundleTests, sourceOf } from './bundle-tests.mjs';
+import { bundledPath, bundleTests, bundleTestWorker, sourceOf, TEST_WORKER } from './bundle-tests.mjs';
 
 const LANES = [
   { name: 'unit', roots: ['src-server', 'src-main', 'src-renderer'], concurrency: 4 },
@@ -197,6 +197,7 @@ function runLane(lane, builtServer) {
         ...process.env,
         PBX_LOG_LEVEL: process.env.PBX_LOG_LEVEL ?? 'silent',
         PBX_BUILT_SERVER: builtServer,
+        PBX_TEST_WORKER: resolve(TEST_WORKER),
         ...(soak ? { PBX_TEST_SOAK: '1' } : {}),
       },
     },
@@ -243,6 +244,7 @@ const started = Date.now();
 const builtServer = buildServer();
 const compiled = lanes.filter((lane) => !lane.fromSource).flatMap((lane) => lane.files);
 console.log(`${compiled.length} test files compiled in ${(await bundleTests(compiled)).toFixed(1)} s`);
+console.log(`the tests' worker entry bundled in ${(await bundleTestWorker()).toFixed(1)} s`);
 const results = await Promise.all(lanes.map((lane) => runLane(lane, builtServer)));
 console.log('');
 for (const { lane, code, counts, seconds } of results) {

@@ -27,13 +27,15 @@ const NO_REQUIRE_ESM = process.allowedNodeEnvironmentFlags.has('--no-experimenta
  * The worker threads' entry. Built: worker.js beside this file. From source (tests, development): worker.ts
  * through tsx, unless PBX_BUILT_SERVER names the build of this same tree (the test runner makes it first with
  * `tsc -b`, so it is never stale): each thread then loads compiled modules, 0.3 s of CPU less, and a suite starts
- * hundreds of them. Resource modules written in TypeScript need tsx's hook, so they keep the source worker.
+ * hundreds of them; the runner also bundles the entry into one file (PBX_TEST_WORKER, .ci/bundle-tests.mjs), which
+ * loads in half that again. Resource modules written in TypeScript need tsx's hook, so they keep the source worker.
  */
 function workerEntry(resourceModules: string[]): { file: URL; execArgv: string[] } {
   if (!runningFromSource) return { file: new URL('../worker/worker.js', import.meta.url), execArgv: NO_REQUIRE_ESM };
   const built = process.env.PBX_BUILT_SERVER;
+  const bundled = process.env.PBX_TEST_WORKER;
   if (built && !resourceModules.some((file) => file.endsWith('.ts')))
-    return { file: pathToFileURL(join(built, 'worker', 'worker.js')), execArgv: NO_REQUIRE_ESM };
+    return { file: pathToFileURL(bundled ?? join(built, 'worker', 'worker.js')), execArgv: NO_REQUIRE_ESM };
   return { file: new URL('../worker/worker.ts', import.meta.url), execArgv: [...NO_REQUIRE_ESM, '--import', 'tsx'] };
 }
 
